@@ -1,0 +1,32 @@
+# papersift: `make demo` sets up and shows real papers; `make test` runs every check and test.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+SHARED ?= ../shared/data
+
+.PHONY: demo test lint bench-ingest clean
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null || PYTHON=python3; \
+	  test -x $(PY) || $${PYTHON:-python3} -m venv $(VENV) || (command -v apt-get >/dev/null && apt-get update -qq && apt-get install -y -qq python3-venv && $${PYTHON:-python3} -m venv $(VENV))
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/papersift demo --shared $(SHARED)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff format --check src tests bench
+	$(VENV)/bin/mypy
+
+test: lint
+	$(VENV)/bin/pytest -q
+
+bench-ingest: $(STAMP)
+	$(PY) bench/ingest.py --data $(SHARED)/arxiv-300k.jsonl.gz
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

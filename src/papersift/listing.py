@@ -1,0 +1,137 @@
+"""How papers are shown outside the web UI: the numbered daily listing text, JSON lines and BibTeX.
+
+Pure formatting of store records; the CLI prints what these return.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+import orjson
+
+from papersift.paper import Paper, format_authors
+from papersift.store import ListingEntry
+
+ABS_URL = "https://arxiv.org/abs/{}"
+PDF_URL = "https://arxiv.org/pdf/{}"
+
+
+def paper_json(paper: Paper, **extra: Any) -> dict[str, Any]:
+    """The JSON shape of a paper used by every ``--format json`` output."""
+    return {
+        "id": paper.id,
+        "version": paper.version,
+        "title": paper.title,
+        "authors": paper.authors,
+        "abstract": paper.abstract,
+        "categories": paper.categories,
+        "primary_category": paper.primary_category,
+        "announced": paper.announced.isoformat() if paper.announced else None,
+        "published": paper.published.isoformat() if paper.published else None,
+        "updated": paper.updated.isoformat() if paper.updated else None,
+        "comments": paper.comments,
+        "journal_ref": paper.journal_ref,
+        "doi": paper.doi,
+        "license": paper.license,
+        "abs_url": ABS_URL.format(paper.id),
+        "pdf_url": PDF_URL.format(paper.id),
+        **extra,
+    }
+
+
+def json_line(obj: dict[str, Any]) -> str:
+    return orjson.dumps(obj).decode()
+
+
+def entry_text(number: int, day: date, category: str, entry: ListingEntry, width: int = 2) -> str:
+    """One listing entry as text: ``#01  2026-10-26  cs.LG`` then title, authors, abstract, link."""
+    p = entry.paper
+    cats = " ".join(p.categories) if p.categories else category
+    head = f"#{number:0{width}d}  {day.isoformat()}  {cats}"
+    if entry.kind == "cross":
+        head += f"  (cross-list from {p.primary_category})"
+    elif entry.kind in ("replace", "replace-cross"):
+        head += "  (replaced)"
+    return "\n".join(
+        [head, p.title, format_authors(p.authors), p.abstract, f"arXiv:{p.id}  {ABS_URL.format(p.id)}"]
+    )
+
+
+def listing_text(category: str, day: date, entries: list[ListingEntry]) -> str:
+    """A whole day's listing: counts, then new and cross-listed papers, then replacements apart."""
+    new = sum(e.kind == "new" for e in entries)
+    cross = sum(e.kind == "cross" for e in entries)
+    repl = len(entries) - new - cross
+    width = max(2, len(str(len(entries))))
+    out = [f"{category} — {day:%a, %d %b %Y}: {new} new, {cross} cross-lists, {repl} replacements", ""]
+    replacements_started = False
+    for number, entry in enumerate(entries, 1):
+        if entry.kind.startswith("replace") and not replacements_started:
+            out += ["Replacements", ""]
+            replacements_started = True
+        out += [entry_text(number, day, category, entry, width), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def paper_text(paper: Paper) -> str:
+    """``papersift show``: everything known about one paper."""
+    lines = [
+        f"arXiv:{paper.id}" + (f"v{paper.version}" if paper.version else ""),
+        paper.title,
+        ", ".join(paper.authors),
+        f"Categories: {' '.join(paper.categories)}",
+    ]
+    for label, value in (
+        ("Announced", paper.announced),
+        ("Submitted", paper.published),
+        ("Updated", paper.updated),
+        ("Comments", paper.comments),
+        ("Journal-ref", paper.journal_ref),
+        ("DOI", paper.doi),
+        ("License", paper.license),
+    ):
+        if value:
+            lines.append(f"{label}: {value}")
+    for v in paper.versions:
+        if v.submitted:
+            lines.append(f"  v{v.version}: {v.submitted:%a, %d %b %Y %H:%M UTC}")
+    lines += ["", paper.abstract, "", f"{ABS_URL.format(paper.id)}  {PDF_URL.format(paper.id)}"]
+    return "\n".join(lines) + "\n"
+
+
+_BIB_SPECIAL = re.compile(r"(?<!\\)([&%#])")
+
+
+def _bib(text: str) -> str:
+    # arXiv text is LaTeX already (``$x_i$`` stays); escape only bare & % # that LaTeX would choke on
+    return _BIB_SPECIAL.sub(r"\\\1", text)
+
+
+def bibtex_key(paper: Paper) -> str:
+    last = (paper.authors[0].split()[-1] if paper.authors else "anon").lower()
+    last = re.sub(r"[^a-z]", "", last) or "anon"
+    year = (paper.published or paper.announced or paper.updated or date(1991, 1, 1)).year
+    word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", paper.title)), "paper")
+    return f"{last}{year}{word}"
+
+
+def paper_bibtex(paper: Paper) -> str:
+    """A BibTeX ``@misc`` entry in arXiv's own style (eprint, archivePrefix, primaryClass)."""
+    year = (paper.published or paper.announced or paper.updated or date(1991, 1, 1)).year
+    fields = [
+        ("title", "{" + _bib(paper.title) + "}"),
+        ("author", " and ".join(_bib(a) for a in paper.authors)),
+        ("year", str(year)),
+        ("eprint", paper.id),
+        ("archivePrefix", "arXiv"),
+        ("primaryClass", paper.primary_category),
+        ("url", ABS_URL.format(paper.id)),
+    ]
+    if paper.doi:
+        fields.append(("doi", paper.doi))
+    if paper.journal_ref:
+        fields.append(("journal", _bib(paper.journal_ref)))
+    body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields)
+    return f"@misc{{{bibtex_key(paper)},\n{body}\n}}\n"

@@ -1,0 +1,182 @@
+"""The paper record and arXiv identifiers: the one place that says what a paper is.
+
+Everything else in papersift speaks in these types. Readers in ``sources/`` turn arXiv's formats into
+``Paper`` (or ``RecordError`` / ``Deleted`` for what could not or should not become one), the store keeps
+them, and the faces print them. ``normalize_id`` is the single id normaliser used everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Literal
+
+AnnounceKind = Literal["new", "cross", "replace", "replace-cross"]
+ANNOUNCE_KINDS: tuple[AnnounceKind, ...] = ("new", "cross", "replace", "replace-cross")
+
+# 0704.0001 … 1412.9999 (4 digits), 1501.00001 … (5 digits); old style: archive[.SUBJ]/YYMMNNN
+_NEW_ID = re.compile(r"^(?P<id>\d{4}\.\d{4,5})(?:v(?P<v>\d+))?$")
+_OLD_ID = re.compile(
+    r"^(?P<archive>[a-z][a-z-]*[a-z])(?:\.[a-z]{2})?/(?P<num>\d{7})(?:v(?P<v>\d+))?$", re.I
+)
+_PREFIXES = re.compile(
+    r"^(?:https?://)?(?:www\.|export\.)?(?:arxiv\.org/(?:abs|pdf|html|format)/|arxiv:)", re.I
+)
+
+
+class InvalidIdError(ValueError):
+    """Raised for text that is not an arXiv identifier."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArxivId:
+    """An arXiv identifier split into its versionless id and its version (None when not given)."""
+
+    id: str
+    version: int | None = None
+
+    def __str__(self) -> str:
+        return self.id if self.version is None else f"{self.id}v{self.version}"
+
+
+def parse_id(raw: str) -> ArxivId:
+    """Parse any spelling of an arXiv id: ``2410.12345v2``, ``arXiv:hep-th/9901001``, abs/PDF URLs.
+
+    Old-style ids keep only their archive (``math.GT/0309136`` → ``math/0309136``), as arXiv does.
+    """
+    text = raw.strip()
+    text = _PREFIXES.sub("", text)
+    text = text.removesuffix(".pdf").rstrip("/")
+    m = _NEW_ID.match(text)
+    if m:
+        month = int(text[2:4])
+        if not 1 <= month <= 12:
+            raise InvalidIdError(f"not an arXiv id: {raw!r} (month {month:02d})")
+        return ArxivId(m["id"], int(m["v"]) if m["v"] else None)
+    m = _OLD_ID.match(text)
+    if m:
+        return ArxivId(f"{m['archive'].lower()}/{m['num']}", int(m["v"]) if m["v"] else None)
+    raise InvalidIdError(f"not an arXiv id: {raw!r}")
+
+
+def normalize_id(raw: str) -> str:
+    """The versionless canonical id of any spelling of an arXiv id (raises ``InvalidIdError``)."""
+    return parse_id(raw).id
+
+
+def is_arxiv_id(raw: str) -> bool:
+    """True when ``raw`` parses as an arXiv id or abs/PDF URL."""
+    try:
+        parse_id(raw)
+    except InvalidIdError:
+        return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One submitted version of a paper."""
+
+    version: int
+    submitted: datetime | None = None  # timezone-aware (UTC) when the source gives a time
+    size: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A paper's appearance in one day's listing of one category, as arXiv published it."""
+
+    date: date
+    category: str
+    kind: AnnounceKind
+    position: int | None = None  # 1-based place in that listing, where the source gives the order
+
+
+@dataclass(slots=True)
+class Paper:
+    """One arXiv paper: metadata of its latest known version plus its version history."""
+
+    id: str
+    title: str
+    authors: list[str]
+    abstract: str
+    categories: list[str]  # primary first
+    version: int | None = None  # latest version known to the source
+    comments: str | None = None
+    journal_ref: str | None = None
+    doi: str | None = None
+    license: str | None = None
+    versions: list[Version] = field(default_factory=list)
+    published: date | None = None  # v1 submission date
+    updated: date | None = None  # latest version's date
+    announced: date | None = None  # first daily listing the paper appeared in
+    listings: list[Announcement] = field(default_factory=list)
+    source: str = ""
+
+    @property
+    def primary_category(self) -> str:
+        return self.categories[0] if self.categories else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Deleted:
+    """A record the source reports as deleted (OAI-PMH ``status="deleted"``)."""
+
+    id: str
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordError:
+    """A record that could not be read: where it was and why, in one line."""
+
+    source: str  # file name or URL
+    record: str  # locator inside it: line number, record index or id
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: record {self.record}: {self.message}"
+
+
+Parsed = Paper | Deleted | RecordError
+
+
+def clean_text(text: str | None) -> str:
+    """Collapse runs of whitespace (arXiv hard-wraps titles and abstracts) and NFC-normalise."""
+    if not text:
+        return ""
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return " ".join(text.split())
+
+
+def _strip_parenthesised(text: str) -> str:
+    out: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+_AND = re.compile(r",?\s+and\s+|\s*,\s*|\s*;\s*", re.I)
+
+
+def split_authors(text: str) -> list[str]:
+    """Split arXiv's one-line author field (``A, B (MIT) and C``) into names, affiliations dropped."""
+    flat = clean_text(_strip_parenthesised(clean_text(text)))
+    names = [n.strip(" ,") for n in _AND.split(flat)]
+    return [n for n in names if n and n.lower() not in {"et al", "et al."}]
+
+
+def format_authors(authors: list[str], shown: int = 3) -> str:
+    """``A, B, C and 2 more``: the short author line of listings."""
+    if len(authors) <= shown:
+        return ", ".join(authors)
+    return f"{', '.join(authors[:shown])} and {len(authors) - shown} more"

@@ -1,0 +1,35 @@
+"""The one typed settings object: where data lives and how politely arXiv is asked.
+
+Values come from arguments, then ``PAPERSIFT_*`` environment variables, then these defaults.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _default_home() -> Path:
+    return Path.home() / ".local" / "share" / "papersift"
+
+
+class Settings(BaseSettings):
+    """papersift's configuration (env prefix ``PAPERSIFT_``)."""
+
+    model_config = SettingsConfigDict(env_prefix="PAPERSIFT_", frozen=True)
+
+    home: Path = Field(default_factory=_default_home)
+    oai_url: str = "https://oaipmh.arxiv.org/oai"
+    api_url: str = "https://export.arxiv.org/api/query"
+    rss_url: str = "https://rss.arxiv.org/atom"
+    request_interval: float = 3.0  # seconds between requests to one arXiv service
+    max_retries: int = 5
+    timeout: float = 60.0
+    user_agent: str = "papersift/0.1 (self-hosted arXiv radar)"
+    default_categories: tuple[str, ...] = ("cs.LG", "cs.CL", "cs.AI", "cs.CV", "stat.ML")
+
+    @property
+    def db_path(self) -> Path:
+        return self.home / "papersift.db"

@@ -1,0 +1,368 @@
+"""Reader for arXiv's daily feeds: today's rss.arxiv.org RSS 2.0 and Atom, and the old RSS 1.0.
+
+Current feeds (``rss.arxiv.org/rss/cs.AI``, ``/atom/cs``) carry one item per announcement with
+``<arxiv:announce_type>`` (new, cross, replace, replace-cross), a description ``arXiv:ID Announce
+Type: new \\nAbstract: ...``, ``<dc:creator>`` (one-line author list), ``<category>``,
+``<dc:rights>``, ``<arxiv:DOI>``, ``<arxiv:journal_reference>``; the date is the item/channel
+``pubDate`` (Atom: ``<published>``, else the feed's ``<updated>``), in the feed's own offset. The
+legacy RSS 1.0/RDF feed (``export.arxiv.org/rss/hep-ex``, until 2023) marks kinds in the title
+(``(arXiv:ID [cat] CROSS LISTED)``, ``UPDATED``) and carries HTML in ``dc:creator`` and the
+description. Each paper gets one ``Announcement`` with its 1-based place in the feed. Elements are
+matched by local name.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from email.utils import parsedate_to_datetime
+from typing import IO
+
+from lxml import etree
+
+from papersift.paper import (
+    ANNOUNCE_KINDS,
+    AnnounceKind,
+    Announcement,
+    ArxivId,
+    InvalidIdError,
+    Paper,
+    Parsed,
+    RecordError,
+    clean_text,
+    parse_id,
+    split_authors,
+)
+from papersift.sources.mailing import listing_date
+
+_RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+_FEED_TITLE = re.compile(r"^\s*(\S+)\s+updates on arXiv\.org", re.I)
+_FEED_LINK = re.compile(r"/(?:rss|atom)/([^/?#\s]+)")
+_DESCRIPTION = re.compile(
+    r"^\s*arXiv:(?P<id>\S+)\s+Announce Type:\s*(?P<kind>[\w-]+)\s*(?:Abstract:)?(?P<abstract>.*)$",
+    re.S,
+)
+_OAI = re.compile(r"^oai:arXiv\.org:", re.I)
+_LEGACY_TITLE = re.compile(
+    r"^(?P<title>.*?)\.?\s*\(arXiv:(?P<id>\S+?)\s+\[(?P<cat>[^\]]+)\]\s*"
+    r"(?P<flag>CROSS LISTED|UPDATED)?\)\s*$",
+    re.S,
+)
+_TAG = re.compile(r"<[^>]*>")
+_KINDS: dict[str, AnnounceKind] = {kind: kind for kind in ANNOUNCE_KINDS}
+
+ItemReader = Callable[[etree._Element, str, str, date | None, list[str], int], Parsed]
+
+
+def _local(el: etree._Element) -> str:
+    tag = el.tag
+    return etree.QName(tag).localname if isinstance(tag, str) else ""
+
+
+def _children(el: etree._Element, name: str) -> list[etree._Element]:
+    return [c for c in el if _local(c) == name]
+
+
+def _text(el: etree._Element, name: str) -> str | None:
+    """The text of the first child called ``name`` (any namespace), or None."""
+    for child in _children(el, name):
+        return "".join(str(t) for t in child.itertext())
+    return None
+
+
+def _optional(el: etree._Element, name: str) -> str | None:
+    return clean_text(_text(el, name)) or None
+
+
+def _strip_html(text: str | None) -> str:
+    """HTML fragment → text: tags dropped, then entities unescaped (``&lt;`` becomes ``<``)."""
+    return clean_text(html.unescape(_TAG.sub(" ", text or "")))
+
+
+def _rfc822_date(text: str | None) -> date | None:
+    """``Thu, 18 Sep 2025 00:00:00 -0400`` → 2025-09-18 (the date in the feed's own offset)."""
+    if not text:
+        return None
+    try:
+        return parsedate_to_datetime(text.strip()).date()
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _iso(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        return datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _iso_date(text: str | None) -> date | None:
+    when = _iso(text)
+    return when.date() if when else None
+
+
+def feed_categories(title: str | None, link: str | None) -> list[str]:
+    """A feed's categories, from ``cs.AI updates on arXiv.org`` or ``.../rss/cs.LG+stat.ML``."""
+    m = _FEED_TITLE.match(title or "")
+    name = m[1] if m else None
+    if not name:
+        lm = _FEED_LINK.search(link or "")
+        name = lm[1] if lm else None
+    return [c for c in re.split(r"[+\s]", name) if c] if name else []
+
+
+def _listing_category(feed: list[str], categories: list[str]) -> str:
+    """The feed category an item appeared under (combined feeds ``cs.LG+stat.ML`` list several)."""
+    if len(feed) == 1:
+        return feed[0]
+    for category in categories:
+        for name in feed:
+            if category == name or category.startswith(name + "."):
+                return name
+    return feed[0] if feed else (categories[0] if categories else "")
+
+
+def _paper(
+    arxiv_id: ArxivId,
+    title: str,
+    abstract: str,
+    authors: list[str],
+    categories: list[str],
+    source: str,
+) -> Paper:
+    return Paper(
+        id=arxiv_id.id,
+        title=title,
+        authors=authors,
+        abstract=abstract,
+        categories=categories,
+        version=arxiv_id.version,
+        source=source,
+    )
+
+
+def _announce(
+    paper: Paper, day: date | None, feed: list[str], kind: AnnounceKind, position: int
+) -> Paper:
+    if day is not None:
+        category = _listing_category(feed, paper.categories)
+        paper.listings = [Announcement(day, category, kind, position)]
+        if kind in ("new", "cross"):
+            paper.announced = day
+    return paper
+
+
+def _id_of(*candidates: str | None) -> ArxivId | None:
+    for raw in candidates:
+        if raw:
+            try:
+                return parse_id(_OAI.sub("", raw.strip()))
+            except InvalidIdError:
+                continue
+    return None
+
+
+def _current_item(
+    item: etree._Element,
+    source: str,
+    locator: str,
+    day: date | None,
+    feed: list[str],
+    position: int,
+    atom: bool,
+) -> Parsed:
+    """One RSS 2.0 ``<item>`` or Atom ``<entry>`` of today's feeds."""
+    description = _text(item, "summary" if atom else "description") or ""
+    m = _DESCRIPTION.match(description)
+    if atom:
+        links = [c.get("href") for c in _children(item, "link")]
+        link = next((h for h in links if h and "/abs/" in h), links[0] if links else None)
+        guid = _text(item, "id")
+    else:
+        link, guid = _text(item, "link"), _text(item, "guid")
+    arxiv_id = _id_of(m["id"] if m else None, guid, link)
+    if arxiv_id is None:
+        return RecordError(source, locator, "item has no arXiv id")
+    where = f"{arxiv_id.id} ({locator})"
+    title = clean_text(_text(item, "title"))
+    if not title:
+        return RecordError(source, where, "item has no title")
+    raw_kind = (_text(item, "announce_type") or (m["kind"] if m else "new")).strip().lower()
+    kind = _KINDS.get(raw_kind)
+    if kind is None:
+        return RecordError(source, where, f"unknown announce type {raw_kind!r}")
+    if atom:
+        categories = [c.get("term", "") for c in _children(item, "category") if c.get("term")]
+        names = [clean_text(_text(a, "name")) for a in _children(item, "author")]
+        creator = _text(item, "creator")
+        authors = split_authors(creator) if creator else [n for n in names if n]
+        day = _iso_date(_text(item, "published")) or day
+    else:
+        categories = [clean_text(c.text) for c in _children(item, "category") if c.text]
+        authors = split_authors(_text(item, "creator") or "")
+        day = _rfc822_date(_text(item, "pubDate")) or day
+    abstract = clean_text(m["abstract"]) if m else clean_text(description)
+    paper = _paper(arxiv_id, title, abstract, authors, categories, source)
+    paper.license = _optional(item, "rights")
+    paper.doi = _optional(item, "DOI")
+    paper.journal_ref = _optional(item, "journal_reference")
+    return _announce(paper, day, feed, kind, position)
+
+
+def _rss_item(
+    item: etree._Element,
+    source: str,
+    locator: str,
+    day: date | None,
+    feed: list[str],
+    position: int,
+) -> Parsed:
+    return _current_item(item, source, locator, day, feed, position, atom=False)
+
+
+def _atom_item(
+    item: etree._Element,
+    source: str,
+    locator: str,
+    day: date | None,
+    feed: list[str],
+    position: int,
+) -> Parsed:
+    return _current_item(item, source, locator, day, feed, position, atom=True)
+
+
+def _legacy_item(
+    item: etree._Element,
+    source: str,
+    locator: str,
+    day: date | None,
+    feed: list[str],
+    position: int,
+) -> Parsed:
+    """One RSS 1.0 ``<item>``: ``Title. (arXiv:1805.06430v2 [nucl-th] UPDATED)``."""
+    raw_title = _text(item, "title") or ""
+    m = _LEGACY_TITLE.match(raw_title)
+    arxiv_id = _id_of(m["id"] if m else None, item.get(f"{{{_RDF}}}about"), _text(item, "link"))
+    if arxiv_id is None:
+        return RecordError(source, locator, "item has no arXiv id")
+    title = clean_text(m["title"] if m else raw_title)
+    if not title:
+        return RecordError(source, f"{arxiv_id.id} ({locator})", "item has no title")
+    flag = m["flag"] if m else None
+    bracket = m["cat"].strip() if m else ""
+    # The bracket names the primary category, except on a CROSS LISTED item (there: this feed).
+    categories = [bracket] if bracket and flag != "CROSS LISTED" else []
+    home = not feed or any(bracket == f or bracket.startswith(f + ".") for f in feed)
+    kind: AnnounceKind
+    if flag == "CROSS LISTED":
+        kind = "cross"
+    elif flag == "UPDATED":
+        kind = "replace" if home else "replace-cross"
+    else:
+        kind = "new" if home else "cross"
+    authors = split_authors(_strip_html(_text(item, "creator")))
+    abstract = _strip_html(_text(item, "description"))
+    paper = _paper(arxiv_id, title, abstract, authors, categories, source)
+    return _announce(paper, day, feed, kind, position)
+
+
+def _legacy_day(text: str | None) -> date | None:
+    """The listing a legacy feed carries: its ``dc:date`` is the evening the listing went out
+    (``2018-05-23T20:30:00-05:00``), and arXiv dates that listing the next weekday."""
+    when = _iso(text)
+    if when is None:
+        return None
+    return listing_date(when.date()) if when.hour >= 20 else when.date()
+
+
+@dataclass(frozen=True, slots=True)
+class _FeedHead:
+    """What a feed says of all its items: which reader, the listing date, the feed categories."""
+
+    reader: ItemReader
+    day: date | None
+    feed: list[str]
+
+
+def _head(root: etree._Element, container: etree._Element) -> _FeedHead | None:
+    """The feed-level facts, read from the elements parsed before the first item."""
+    kind = _local(root)
+    if kind == "rss":
+        feed = feed_categories(_text(container, "title"), _text(container, "link"))
+        pub = _text(container, "pubDate") or _text(container, "lastBuildDate")
+        return _FeedHead(_rss_item, _rfc822_date(pub), feed)
+    if kind == "feed":
+        links = [c.get("href") for c in _children(root, "link")]
+        feed = feed_categories(_text(root, "title"), next((h for h in links if h), None))
+        return _FeedHead(_atom_item, _iso_date(_text(root, "updated")), feed)
+    if kind == "RDF":
+        channel = next(iter(_children(root, "channel")), root)
+        feed = feed_categories(_text(channel, "title"), None)
+        return _FeedHead(_legacy_item, _legacy_day(_text(channel, "date")), feed)
+    return None
+
+
+def iter_feed(stream: IO[bytes], source: str) -> Iterator[Parsed]:
+    """Every paper of an arXiv RSS 2.0 / Atom / RSS 1.0 feed read from ``stream``, in feed order.
+
+    Items are read as they end, so a truncated or broken feed still gives every item before the
+    break, then one RecordError saying where it broke. An empty feed (weekends, holidays) yields
+    nothing; a document that is not a feed yields one RecordError. Never raises on bad input.
+    """
+    events = etree.iterparse(
+        stream,
+        events=("start", "end"),
+        resolve_entities=False,
+        no_network=True,
+        huge_tree=True,
+    )
+    root: etree._Element | None = None
+    head: _FeedHead | None = None
+    position = 0
+    try:
+        for event, el in events:
+            if root is None:
+                root = el
+                if _local(root) not in ("rss", "feed", "RDF"):
+                    message = f"not an RSS/Atom feed (root element <{_local(root)}>)"
+                    yield RecordError(source, "feed", message)
+                    return
+                continue
+            if event != "end" or _local(el) not in ("item", "entry"):
+                continue
+            parent = el.getparent()
+            if parent is None or _local(parent) not in ("channel", "feed", "RDF"):
+                continue
+            if head is None:
+                head = _head(root, parent)
+                if head is None:
+                    return
+            position += 1
+            yield _read_item(el, head, source, position)
+            el.clear()
+    except etree.XMLSyntaxError as e:
+        where = f"line {e.lineno}" if e.lineno else "feed"
+        after = f" after {position} items" if position else ""
+        yield RecordError(source, where, f"malformed or truncated XML{after}: {e.msg}")
+    except OSError as e:
+        yield RecordError(source, "feed", f"cannot read: {e}")
+
+
+def _read_item(item: etree._Element, head: _FeedHead, source: str, position: int) -> Parsed:
+    """Read one item; anything unexpected in it becomes a RecordError naming the item."""
+    locator = f"item {position}"
+    try:
+        return head.reader(item, source, locator, head.day, head.feed, position)
+    except (ValueError, TypeError, AttributeError) as e:
+        return RecordError(source, locator, f"unreadable item: {e}")
+
+
+def parse_feed(data: bytes, source: str) -> list[Parsed]:
+    """Every paper of one feed document held in memory; see ``iter_feed``."""
+    return list(iter_feed(io.BytesIO(data), source))

@@ -1,0 +1,118 @@
+"""All persistence behind one small interface: papers, announcements, keyword search, harvest state.
+
+``open_store(settings)`` gives the configured backend (SQLite by default). Callers only ever see the
+``Store`` protocol and the plain records below, so a PostgreSQL backend can stand in without them changing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Protocol
+
+from papersift.paper import AnnounceKind, Paper, Parsed, RecordError
+
+if TYPE_CHECKING:
+    from papersift.settings import Settings
+
+
+@dataclass(slots=True)
+class IngestCounts:
+    """What one ``upsert`` did: papers new, updated, unchanged (skipped), failed, and the errors."""
+
+    new: int = 0
+    updated: int = 0
+    skipped: int = 0
+    failed: int = 0
+    deleted: int = 0
+    errors: list[RecordError] = field(default_factory=list)
+
+    def add(self, other: IngestCounts) -> None:
+        self.new += other.new
+        self.updated += other.updated
+        self.skipped += other.skipped
+        self.failed += other.failed
+        self.deleted += other.deleted
+        self.errors.extend(other.errors)
+
+    @property
+    def total(self) -> int:
+        return self.new + self.updated + self.skipped + self.failed + self.deleted
+
+
+@dataclass(frozen=True, slots=True)
+class ListingEntry:
+    """One row of a day's listing: the paper and how it appeared that day."""
+
+    paper: Paper
+    kind: AnnounceKind
+    position: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A ranked search result."""
+
+    paper: Paper
+    score: float
+
+
+class StoreError(RuntimeError):
+    """A store-level failure with a message fit for the user (bad query syntax, corrupt file…)."""
+
+
+class Store(Protocol):
+    """The persistence interface every face and ranker uses."""
+
+    def upsert(
+        self, items: Iterable[Parsed], *, state: Mapping[str, str] | None = None
+    ) -> IngestCounts:
+        """Store papers (newest version wins, earliest announcement kept) in one transaction.
+
+        ``state`` (e.g. a harvest checkpoint) is written in the same transaction, so a killed run
+        never records progress for papers it did not store.
+        """
+        ...
+
+    def get(self, paper_id: str) -> Paper | None: ...
+
+    def get_many(self, paper_ids: list[str]) -> list[Paper]: ...
+
+    def count(self) -> int: ...
+
+    def get_state(self, key: str) -> str | None: ...
+
+    def set_state(self, key: str, value: str) -> None: ...
+
+    def listing(self, category: str, day: date) -> list[ListingEntry]:
+        """The papers announced in ``category`` on ``day``: new, then cross-lists, then replacements."""
+        ...
+
+    def announcement_days(self, category: str) -> list[date]:
+        """Every day with a listing for ``category``, oldest first."""
+        ...
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        offset: int = 0,
+        category: str | None = None,
+        since: date | None = None,
+        until: date | None = None,
+        author: str | None = None,
+    ) -> list[Hit]:
+        """Keyword (BM25) search over title, abstract and authors; user syntax is never an error."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def open_store(settings: Settings) -> Store:
+    """Open (creating and migrating as needed) the store that ``settings`` names."""
+    from papersift.store.sqlite import SqliteStore
+
+    settings.home.mkdir(parents=True, exist_ok=True)
+    return SqliteStore(settings.db_path)

@@ -1,0 +1,486 @@
+"""The SQLite store (the default backend): one WAL database file with an FTS5 keyword index.
+
+Layout: ``papers`` (one row per arXiv id, integer rowid shared with the FTS index), ``announcements``
+(which listing a paper appeared in, how, and where), ``papers_fts`` (external-content FTS5 over title,
+abstract and authors, written by this module in the same statements as ``papers`` rather than by
+triggers, so bulk loads stay fast), ``state`` (harvest checkpoints). ``PRAGMA user_version`` numbers the
+schema; ``MIGRATIONS`` brings any older file up to date on open.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, cast
+
+import orjson
+
+from papersift.paper import (
+    ANNOUNCE_KINDS,
+    Announcement,
+    AnnounceKind,
+    Deleted,
+    Paper,
+    Parsed,
+    RecordError,
+    Version,
+    clean_text,
+)
+from papersift.schedule import derive_announced
+from papersift.store import Hit, IngestCounts, ListingEntry, StoreError
+from papersift.store.query import fts_query
+
+MIGRATIONS: list[str] = [
+    # 1: papers, announcements, FTS5 index, harvest state
+    """
+    CREATE TABLE papers (
+        rowid INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        version INTEGER,
+        title TEXT NOT NULL,
+        authors TEXT NOT NULL,
+        abstract TEXT NOT NULL,
+        categories TEXT NOT NULL,
+        primary_category TEXT NOT NULL,
+        comments TEXT,
+        journal_ref TEXT,
+        doi TEXT,
+        license TEXT,
+        versions TEXT NOT NULL,
+        published TEXT,
+        updated TEXT,
+        announced TEXT,
+        source TEXT NOT NULL,
+        deleted INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE announcements (
+        category TEXT NOT NULL,
+        day TEXT NOT NULL,
+        paper INTEGER NOT NULL REFERENCES papers(rowid),
+        kind TEXT NOT NULL,
+        position INTEGER,
+        PRIMARY KEY (category, day, paper)
+    ) WITHOUT ROWID;
+    CREATE VIRTUAL TABLE papers_fts USING fts5(
+        title, abstract, authors,
+        content='papers', content_rowid='rowid',
+        tokenize='porter unicode61 remove_diacritics 2'
+    );
+    CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+]
+
+_COLUMNS = (
+    "rowid, id, version, title, authors, abstract, categories, primary_category, comments, "
+    "journal_ref, doi, license, versions, published, updated, announced, source"
+)
+_KIND_ORDER: dict[str, int] = {k: i for i, k in enumerate(ANNOUNCE_KINDS)}
+_BATCH = 2000
+Row = tuple[Any, ...]
+
+
+def _iso(d: date | None) -> str | None:
+    return d.isoformat() if d else None
+
+
+def _day(s: str | None) -> date | None:
+    return date.fromisoformat(s) if s else None
+
+
+def _versions_json(versions: Sequence[Version]) -> str:
+    return orjson.dumps(
+        [[v.version, v.submitted.isoformat() if v.submitted else None, v.size] for v in versions]
+    ).decode()
+
+
+def _versions(text: str) -> list[Version]:
+    return [
+        Version(v, datetime.fromisoformat(t) if t else None, s) for v, t, s in orjson.loads(text)
+    ]
+
+
+def paper_from_row(row: Sequence[Any]) -> Paper:
+    """Rebuild a Paper from a ``_COLUMNS`` row."""
+    (_, pid, version, title, authors, abstract, cats, _, comments, jref, doi, lic, versions) = row[:13]
+    published, updated, announced, source = row[13:17]
+    return Paper(
+        id=pid,
+        title=title,
+        authors=orjson.loads(authors),
+        abstract=abstract,
+        categories=cats.split(),
+        version=version,
+        comments=comments,
+        journal_ref=jref,
+        doi=doi,
+        license=lic,
+        versions=_versions(versions),
+        published=_day(published),
+        updated=_day(updated),
+        announced=_day(announced),
+        source=source,
+    )
+
+
+def _row(rowid: int, p: Paper) -> Row:
+    return (
+        rowid,
+        p.id,
+        p.version,
+        p.title,
+        orjson.dumps(p.authors).decode(),
+        p.abstract,
+        " ".join(p.categories),
+        p.primary_category,
+        p.comments,
+        p.journal_ref,
+        p.doi,
+        p.license,
+        _versions_json(p.versions),
+        _iso(p.published),
+        _iso(p.updated),
+        _iso(p.announced),
+        p.source,
+    )
+
+
+def _min(a: date | None, b: date | None) -> date | None:
+    return min(a, b) if a and b else a or b
+
+
+def _max(a: date | None, b: date | None) -> date | None:
+    return max(a, b) if a and b else a or b
+
+
+def merge(old: Paper, new: Paper) -> Paper:
+    """Combine two records of one paper: the newer version's metadata, the earliest announcement.
+
+    Fields the preferred record lacks (an RSS item has no comments, say) are kept from the other.
+    """
+    newer, other = (old, new) if (new.version or 0) < (old.version or 0) else (new, old)
+    by_version = {v.version: v for v in other.versions}
+    for v in newer.versions:
+        if v.submitted is not None or v.version not in by_version:
+            by_version[v.version] = v
+    return Paper(
+        id=old.id,
+        title=newer.title or other.title,
+        authors=newer.authors or other.authors,
+        abstract=newer.abstract or other.abstract,
+        categories=newer.categories or other.categories,
+        version=newer.version or other.version,
+        comments=newer.comments or other.comments,
+        journal_ref=newer.journal_ref or other.journal_ref,
+        doi=newer.doi or other.doi,
+        license=newer.license or other.license,
+        versions=[by_version[k] for k in sorted(by_version)],
+        published=_min(old.published, new.published),
+        updated=_max(old.updated, new.updated),
+        announced=_min(old.announced, new.announced),
+        source=newer.source or other.source,
+    )
+
+
+def _validate(item: Paper) -> str | None:
+    if not item.id:
+        return "no arXiv id"
+    if not clean_text(item.title):
+        return f"{item.id}: no title"
+    if not item.categories:
+        return f"{item.id}: no categories"
+    return None
+
+
+# A paper's announcement day in each of its categories: new in the primary (the first), cross in the
+# rest; one statement for a whole batch of rowids (a JSON array), and a listing row a source gave wins.
+_DERIVED_ANNOUNCEMENTS = """
+    INSERT INTO announcements (category, day, paper, kind, position)
+    SELECT c.value, p.announced, p.rowid, CASE WHEN c.key = 0 THEN 'new' ELSE 'cross' END, NULL
+    FROM papers p, json_each('["' || replace(p.categories, ' ', '","') || '"]') c
+    WHERE p.rowid IN (SELECT value FROM json_each(?)) AND p.announced IS NOT NULL
+    ON CONFLICT (category, day, paper) DO NOTHING
+"""
+
+
+class SqliteStore:
+    """The default ``Store``: a single SQLite file in WAL mode."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA page_size=16384")  # takes effect only on a new file
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=OFF")
+            self.db.execute("PRAGMA cache_size=-65536")
+            self.db.execute("PRAGMA wal_autocheckpoint=16384")
+            self.db.execute("PRAGMA temp_store=MEMORY")
+            self.db.execute("PRAGMA busy_timeout=30000")
+            self._migrate()
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: not a usable papersift database ({e})") from e
+
+    # -- schema ---------------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        current = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if current > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path}: schema version {current} is newer than this papersift "
+                f"({len(MIGRATIONS)}); upgrade papersift"
+            )
+        for number in range(current + 1, len(MIGRATIONS) + 1):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[number - 1].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version={number}")
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- writes ---------------------------------------------------------------------------------
+    def upsert(
+        self, items: Iterable[Parsed], *, state: Mapping[str, str] | None = None
+    ) -> IngestCounts:
+        counts = IngestCounts()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            next_rowid = self.db.execute("SELECT COALESCE(MAX(rowid), 0) + 1 FROM papers").fetchone()[
+                0
+            ]
+            batch: list[Paper] = []
+            for item in items:
+                if isinstance(item, RecordError):
+                    counts.failed += 1
+                    counts.errors.append(item)
+                elif isinstance(item, Deleted):
+                    counts.deleted += self.db.execute(
+                        "UPDATE papers SET deleted = 1 WHERE id = ? AND deleted = 0", (item.id,)
+                    ).rowcount
+                else:
+                    problem = _validate(item)
+                    if problem:
+                        counts.failed += 1
+                        counts.errors.append(RecordError(item.source, item.id or "?", problem))
+                        continue
+                    batch.append(item)
+                    if len(batch) >= _BATCH:
+                        next_rowid = self._write_batch(batch, next_rowid, counts)
+                        batch = []
+            if batch:
+                self._write_batch(batch, next_rowid, counts)
+            for key, value in (state or {}).items():
+                self._put_state(key, value)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return counts
+
+    def _existing(self, ids: list[str]) -> dict[str, tuple[int, Paper]]:
+        found: dict[str, tuple[int, Paper]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self.db.execute(f"SELECT {_COLUMNS} FROM papers WHERE id IN ({marks})", chunk):
+                found[row[1]] = (row[0], paper_from_row(row))
+        return found
+
+    def _write_batch(self, batch: list[Paper], next_rowid: int, counts: IngestCounts) -> int:
+        # one record per id within the batch: fold duplicates first
+        unique: dict[str, Paper] = {}
+        listings: dict[str, list[Announcement]] = {}
+        for p in batch:
+            p.announced = derive_announced(p)
+            if p.listings:
+                listings.setdefault(p.id, []).extend(p.listings)
+            unique[p.id] = merge(unique[p.id], p) if p.id in unique else p
+        existing = self._existing(list(unique))
+        inserts: list[Row] = []
+        updates: list[tuple[Row, Row]] = []  # (old row, new row)
+        for pid, paper in unique.items():
+            if pid in existing:
+                rowid, old = existing[pid]
+                merged = merge(old, paper)
+                old_row, new_row = _row(rowid, old), _row(rowid, merged)
+                if new_row != old_row:
+                    updates.append((old_row, new_row))
+                    counts.updated += 1
+                else:
+                    counts.skipped += 1
+                rowid_of = rowid
+            else:
+                inserts.append(_row(next_rowid, paper))
+                rowid_of = next_rowid
+                next_rowid += 1
+                counts.new += 1
+            existing[pid] = (rowid_of, paper)
+        marks = ",".join("?" * 17)
+        db = self.db
+        if inserts:
+            db.executemany(f"INSERT INTO papers ({_COLUMNS}) VALUES ({marks})", inserts)
+            # one statement indexes the whole run of new rows (and releases the GIL meanwhile)
+            db.execute(
+                "INSERT INTO papers_fts (rowid, title, abstract, authors) "
+                "SELECT rowid, title, abstract, authors FROM papers WHERE rowid BETWEEN ? AND ?",
+                (inserts[0][0], inserts[-1][0]),
+            )
+        if updates:
+            db.executemany(
+                "INSERT INTO papers_fts (papers_fts, rowid, title, abstract, authors) "
+                "VALUES ('delete', ?, ?, ?, ?)",
+                [(o[0], o[3], o[5], o[4]) for o, _ in updates],
+            )
+            sets = ", ".join(f"{c.strip()} = ?" for c in _COLUMNS.split(",")[1:])
+            db.executemany(
+                f"UPDATE papers SET {sets}, deleted = 0 WHERE rowid = ?",
+                [(*n[1:], n[0]) for _, n in updates],
+            )
+            db.executemany(
+                "INSERT INTO papers_fts (rowid, title, abstract, authors) VALUES (?, ?, ?, ?)",
+                [(n[0], n[3], n[5], n[4]) for _, n in updates],
+            )
+        rows = [
+            (a.category, a.date.isoformat(), existing[pid][0], a.kind, a.position)
+            for pid, announced in listings.items()
+            for a in announced
+        ]
+        # papers known only by their announcement day: new in the primary, cross in the others
+        derived = [existing[pid][0] for pid, p in unique.items() if p.announced]
+        if derived:
+            db.execute(_DERIVED_ANNOUNCEMENTS, (orjson.dumps(derived).decode(),))
+        if rows:
+            db.executemany(
+                "INSERT INTO announcements (category, day, paper, kind, position) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (category, day, paper) DO UPDATE SET "
+                "kind = CASE WHEN excluded.position IS NOT NULL THEN excluded.kind ELSE kind END, "
+                "position = COALESCE(excluded.position, position)",
+                rows,
+            )
+        return next_rowid
+
+    def _put_state(self, key: str, value: str) -> None:
+        self.db.execute(
+            "INSERT INTO state (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def set_state(self, key: str, value: str) -> None:
+        self._put_state(key, value)
+
+    def get_state(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    # -- reads ----------------------------------------------------------------------------------
+    def get(self, paper_id: str) -> Paper | None:
+        row = self.db.execute(
+            f"SELECT {_COLUMNS} FROM papers WHERE id = ? AND deleted = 0", (paper_id,)
+        ).fetchone()
+        return paper_from_row(row) if row else None
+
+    def get_many(self, paper_ids: list[str]) -> list[Paper]:
+        found = self._existing(paper_ids)
+        return [found[i][1] for i in paper_ids if i in found]
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM papers WHERE deleted = 0").fetchone()[0])
+
+    def _category_clause(self, category: str) -> tuple[str, list[str]]:
+        if "." in category or category in _FLAT_ARCHIVES:
+            return "a.category = ?", [category]
+        return "(a.category = ? OR a.category LIKE ?)", [category, f"{category}.%"]
+
+    def listing(self, category: str, day: date) -> list[ListingEntry]:
+        clause, args = self._category_clause(category)
+        rows = self.db.execute(
+            f"SELECT {', '.join('p.' + c.strip() for c in _COLUMNS.split(','))}, a.kind, a.position "
+            f"FROM announcements a JOIN papers p ON p.rowid = a.paper "
+            f"WHERE {clause} AND a.day = ? AND p.deleted = 0",
+            [*args, day.isoformat()],
+        ).fetchall()
+        best: dict[int, tuple[int, int, str, Row]] = {}
+        for row in rows:
+            kind: str = row[17]
+            position = row[18] if row[18] is not None else 1 << 30
+            key = (_KIND_ORDER[kind], position, row[1], row)
+            if row[0] not in best or key[:2] < best[row[0]][:2]:
+                best[row[0]] = key
+        ordered = sorted(best.values(), key=lambda t: t[:3])
+        return [
+            ListingEntry(paper_from_row(r), _as_kind(r[17]), r[18]) for _, _, _, r in ordered
+        ]
+
+    def announcement_days(self, category: str) -> list[date]:
+        clause, args = self._category_clause(category)
+        rows = self.db.execute(
+            f"SELECT DISTINCT day FROM announcements a WHERE {clause} ORDER BY day", args
+        )
+        return [date.fromisoformat(r[0]) for r in rows]
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        offset: int = 0,
+        category: str | None = None,
+        since: date | None = None,
+        until: date | None = None,
+        author: str | None = None,
+    ) -> list[Hit]:
+        match = fts_query(query, author=author)
+        if match is None:
+            return []
+        where = ["papers_fts MATCH ?", "p.deleted = 0"]
+        args: list[Any] = [match]
+        if category:
+            if "." in category or category in _FLAT_ARCHIVES:
+                where.append("(' ' || p.categories || ' ') LIKE ?")
+                args.append(f"% {category} %")
+            else:
+                where.append("((' ' || p.categories || ' ') LIKE ? OR p.categories LIKE ?)")
+                args += [f"% {category}.%", f"{category} %"]
+        day = "COALESCE(p.announced, p.published)"
+        if since:
+            where.append(f"{day} >= ?")
+            args.append(since.isoformat())
+        if until:
+            where.append(f"{day} <= ?")
+            args.append(until.isoformat())
+        sql = (
+            f"SELECT {', '.join('p.' + c.strip() for c in _COLUMNS.split(','))}, "
+            f"bm25(papers_fts, 10.0, 1.0, 3.0) AS score FROM papers_fts "
+            f"JOIN papers p ON p.rowid = papers_fts.rowid WHERE {' AND '.join(where)} "
+            f"ORDER BY score LIMIT ? OFFSET ?"
+        )
+        try:
+            rows = self.db.execute(sql, [*args, k, offset]).fetchall()
+        except sqlite3.OperationalError as e:
+            raise StoreError(f"search failed for {query!r}: {e}") from e
+        return [Hit(paper_from_row(r), -float(r[17])) for r in rows]
+
+    def iter_papers(self, batch: int = 5000) -> Iterator[Paper]:
+        """Every stored paper in id order (for exports, indexing and evaluation)."""
+        cursor = self.db.execute(f"SELECT {_COLUMNS} FROM papers WHERE deleted = 0 ORDER BY rowid")
+        while rows := cursor.fetchmany(batch):
+            yield from map(paper_from_row, rows)
+
+
+# archives without subject classes ("hep-th", "gr-qc"…) are matched exactly; "cs" matches "cs.*"
+_FLAT_ARCHIVES = frozenset("hep-th hep-ph hep-ex hep-lat gr-qc nucl-th nucl-ex quant-ph math-ph".split())
+
+
+def _as_kind(kind: str) -> AnnounceKind:
+    if kind not in _KIND_ORDER:
+        raise StoreError(f"unknown announcement kind {kind!r}")
+    return cast(AnnounceKind, kind)

@@ -1,0 +1,210 @@
+"""The SQLite store: idempotent upserts, version and announcement rules, listings, keyword search."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from papersift.paper import Announcement, Deleted, Paper, RecordError, Version
+from papersift.store import StoreError
+from papersift.store.query import fts_query
+from papersift.store.sqlite import SqliteStore
+
+
+def paper(pid: str = "2601.00001", **kw: object) -> Paper:
+    fields: dict[str, object] = {
+        "title": "Sparse attention for long context",
+        "authors": ["Ada Lovelace", "Alan Turing"],
+        "abstract": "We study sparse attention in transformers.",
+        "categories": ["cs.LG", "cs.CL"],
+        "announced": date(2026, 1, 21),
+        "source": "test",
+    }
+    fields.update(kw)
+    return Paper(pid, **fields)  # type: ignore[arg-type]
+
+
+def test_same_records_twice_change_nothing(store: SqliteStore) -> None:
+    first = store.upsert([paper(), paper("2601.00002", title="Other")])
+    second = store.upsert([paper(), paper("2601.00002", title="Other")])
+    assert (first.new, second.new, second.updated, second.skipped) == (2, 0, 0, 2)
+    assert store.count() == 2
+
+
+def test_newest_version_wins_and_earliest_announcement_is_kept(store: SqliteStore) -> None:
+    store.upsert([paper(version=2, title="v2 title", announced=date(2026, 1, 21))])
+    counts = store.upsert([paper(version=1, title="v1 title", announced=date(2026, 1, 20))])
+    got = store.get("2601.00001")
+    assert got is not None and counts.updated == 1
+    assert (got.title, got.version, got.announced) == ("v2 title", 2, date(2026, 1, 20))
+    store.upsert([paper(version=3, title="v3 title", comments="accepted")])
+    got = store.get("2601.00001")
+    assert got is not None and (got.title, got.comments, got.version) == ("v3 title", "accepted", 3)
+    assert [h.paper.id for h in store.search("v3")] == ["2601.00001"]
+    assert store.search("v2") == []  # the FTS index follows updates
+
+
+def test_versions_merge_across_sources(store: SqliteStore) -> None:
+    t1 = datetime(2026, 1, 19, 10, tzinfo=UTC)
+    t2 = datetime(2026, 2, 1, 10, tzinfo=UTC)
+    store.upsert([paper(version=1, versions=[Version(1, t1)], announced=None)])
+    store.upsert([paper(version=2, versions=[Version(2, t2)], announced=None)])
+    got = store.get("2601.00001")
+    assert got is not None
+    assert [(v.version, v.submitted) for v in got.versions] == [(1, t1), (2, t2)]
+    assert got.announced == date(2026, 1, 20)  # derived from v1 by arXiv's schedule
+
+
+def test_bad_records_fail_alone(store: SqliteStore) -> None:
+    counts = store.upsert(
+        [
+            paper("2601.00001"),
+            paper("2601.00002", title="  "),
+            RecordError("f.xml", "3", "broken"),
+            paper("2601.00003", categories=[]),
+        ]
+    )
+    assert (counts.new, counts.failed) == (1, 3)
+    assert "no title" in str(counts.errors[1]) or "no title" in str(counts.errors[0])
+
+
+def test_deleted_records_leave_listings_and_search(store: SqliteStore) -> None:
+    store.upsert([paper()])
+    counts = store.upsert([Deleted("2601.00001")])
+    assert counts.deleted == 1
+    assert store.get("2601.00001") is None
+    assert store.search("sparse") == []
+    assert store.listing("cs.LG", date(2026, 1, 21)) == []
+
+
+def test_listing_orders_new_then_cross_then_replacements(store: SqliteStore) -> None:
+    day = date(2026, 1, 21)
+    store.upsert(
+        [
+            paper("2601.00005", categories=["cs.LG"]),
+            paper("2601.00003", categories=["cs.LG"]),
+            paper("2601.00004", categories=["cs.CL", "cs.LG"]),
+            paper(
+                "2512.00001",
+                announced=None,
+                listings=[Announcement(day, "cs.LG", "replace", 9)],
+            ),
+        ]
+    )
+    entries = store.listing("cs.LG", day)
+    assert [(e.paper.id, e.kind) for e in entries] == [
+        ("2601.00003", "new"),
+        ("2601.00005", "new"),
+        ("2601.00004", "cross"),
+        ("2512.00001", "replace"),
+    ]
+    assert store.listing("cs", day)[0].paper.id == "2601.00003"  # archive-wide listing
+    assert store.announcement_days("cs.LG") == [day]
+
+
+def test_published_positions_order_the_listing(store: SqliteStore) -> None:
+    day = date(2026, 1, 21)
+    items = [
+        paper(pid, categories=["cs.LG"], listings=[Announcement(day, "cs.LG", "new", pos)])
+        for pid, pos in (("2601.00001", 3), ("2601.00002", 1), ("2601.00003", 2))
+    ]
+    store.upsert(items)
+    assert [e.paper.id for e in store.listing("cs.LG", day)] == [
+        "2601.00002",
+        "2601.00003",
+        "2601.00001",
+    ]
+
+
+def test_search_ranks_title_matches_and_filters(store: SqliteStore) -> None:
+    store.upsert(
+        [
+            paper("2601.00001", title="Graph neural networks", abstract="Message passing."),
+            paper(
+                "2601.00002",
+                title="Vision",
+                abstract="We use graph features here.",
+                authors=["Grace Hopper"],
+            ),
+            paper("2001.00003", title="Graph theory", categories=["math.CO"], announced=None,
+                  published=date(2020, 1, 2)),
+        ]
+    )
+    assert [h.paper.id for h in store.search("graph", k=2)][0] in {"2601.00001", "2001.00003"}
+    assert [h.paper.id for h in store.search("graph", category="math")] == ["2001.00003"]
+    assert {h.paper.id for h in store.search("graph", since=date(2025, 1, 1))} == {
+        "2601.00001",
+        "2601.00002",
+    }
+    assert [h.paper.id for h in store.search('"graph neural"')] == ["2601.00001"]
+    assert [h.paper.id for h in store.search("graph -vision -theory")] == ["2601.00001"]
+    assert [h.paper.id for h in store.search("graph", author="hopper")] == ["2601.00002"]
+    assert store.search("graph", k=1, offset=1)[0].paper.id != store.search("graph", k=1)[0].paper.id
+
+
+@pytest.mark.parametrize(
+    "query", ['"', "*", "AND(", "NEAR(a b", "title:", "a OR", "-", "'; DROP TABLE papers; --", "^x"]
+)
+def test_fts_syntax_in_queries_is_never_an_error(store: SqliteStore, query: str) -> None:
+    store.upsert([paper()])
+    store.search(query)  # must not raise
+    assert store.count() == 1
+
+
+def test_query_translation_quotes_words() -> None:
+    assert fts_query("graph nets*") == '"graph" AND "nets"*'
+    assert fts_query('"neural net" OR gnn') == '("neural net" OR "gnn")'
+    assert fts_query("!!!") is None
+
+
+def test_unicode_latex_and_huge_fields_round_trip(store: SqliteStore) -> None:
+    huge = "x " * 500_000
+    p = paper(
+        title="$^{210}$Fr isotope shifts — 中文標題 — שלום",
+        authors=["Zoë Müller", "王小明"],
+        abstract=huge,
+    )
+    assert store.upsert([p]).new == 1
+    got = store.get("2601.00001")
+    assert got is not None and got.title == p.title and got.authors == p.authors
+    assert len(got.abstract) == len(huge)
+    assert [h.paper.id for h in store.search("Müller")] == ["2601.00001"]
+    assert [h.paper.id for h in store.search("muller")] == ["2601.00001"]
+
+
+def test_state_is_written_with_the_records(store: SqliteStore) -> None:
+    store.upsert([paper()], state={"oai:cs": "token-1"})
+    assert store.get_state("oai:cs") == "token-1"
+
+
+def test_failed_transaction_stores_nothing(store: SqliteStore) -> None:
+    def items():  # type: ignore[no-untyped-def]
+        yield paper("2601.00001")
+        raise RuntimeError("reader crashed")
+
+    with pytest.raises(RuntimeError):
+        store.upsert(items(), state={"k": "v"})
+    assert store.count() == 0 and store.get_state("k") is None
+
+
+def test_newer_schema_and_garbage_files_are_clear_errors(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="not a usable papersift database"):
+        SqliteStore(garbage)
+    future = tmp_path / "future.db"
+    sqlite3.connect(future).execute("PRAGMA user_version=99").connection.close()
+    with pytest.raises(StoreError, match="newer than this papersift"):
+        SqliteStore(future)
+
+
+def test_reopening_keeps_data(tmp_path: Path) -> None:
+    s = SqliteStore(tmp_path / "db")
+    s.upsert([paper()])
+    s.close()
+    s = SqliteStore(tmp_path / "db")
+    assert s.count() == 1 and s.search("sparse")
+    s.close()
