@@ -48,9 +48,7 @@ class Request:
 
 Handler = Callable[[Request], Reply]
 
-UNSCRIPTED = Reply(
-    b"no scripted reply left for this request", status=410, content_type="text/plain"
-)
+UNSCRIPTED = Reply(b"no scripted reply left for this request", status=410, content_type="text/plain")
 
 
 class ArxivServer:

@@ -39,11 +39,9 @@ def real_records(shared_data: Path) -> list[dict[str, object]]:
     with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
         head = [orjson.loads(line) for line in itertools.islice(f, 2000)]
     with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
-        recent = [
-            r
-            for r in itertools.islice(map(orjson.loads, f), 200_000, 300_000)
-            if r.get("announced")
-        ][:500]
+        recent = [r for r in itertools.islice(map(orjson.loads, f), 200_000, 300_000) if r.get("announced")][
+            :500
+        ]
     return head + recent
 
 

@@ -14,7 +14,6 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from arxiv_server import ArxivServer, Reply, Request
 
 from papersift.harvest import (
     MAX_WAIT,
@@ -31,6 +30,7 @@ from papersift.paper import Paper, RecordError
 from papersift.settings import Settings
 from papersift.store import IngestCounts
 from papersift.store.sqlite import SqliteStore
+from tests.arxiv_server import ArxivServer, Reply, Request
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 FIXTURES = DATA / "fixtures"
@@ -174,9 +174,7 @@ def test_no_records_match_is_zero_records_not_an_error(
     server: ArxivServer, client: ArxivClient, store: SqliteStore
 ) -> None:
     server.queue(
-        Reply(
-            oai_error("noRecordsMatch", "The combination of the values results in an empty list.")
-        )
+        Reply(oai_error("noRecordsMatch", "The combination of the values results in an empty list."))
     )
 
     counts = harvest(client, store)
@@ -374,9 +372,7 @@ def test_requests_to_one_host_are_spaced_by_the_interval_and_hosts_are_separate(
     assert fake.sleeps == [pytest.approx(2.0), pytest.approx(3.0)]
 
 
-def test_backoff_doubles_between_retries_without_retry_after(
-    server: ArxivServer, tmp_path: Path
-) -> None:
+def test_backoff_doubles_between_retries_without_retry_after(server: ArxivServer, tmp_path: Path) -> None:
     fake = FakeTime()
     server.queue(Reply(status=502), Reply(status=504), Reply(status=500), Reply(b"ok"))
     with ArxivClient(
@@ -406,9 +402,7 @@ def test_retry_after_reads_seconds_and_http_dates_and_is_capped() -> None:
 def api_by_params(request: Request) -> Reply:
     """Serve the recorded API response matching the request's id_list or start."""
     if ids := request.param("id_list"):
-        matches = list(
-            (FIXTURES / "api_atom").glob(f"id_{ids.replace('/', '_').replace(',', '_')}_s0_*.xml")
-        )
+        matches = list((FIXTURES / "api_atom").glob(f"id_{ids.replace('/', '_').replace(',', '_')}_s0_*.xml"))
         return Reply(matches[0].read_bytes() if matches else api_body("id_0000.0000_*.xml"))
     start = request.param("start")
     return Reply(api_body(f"q_testing_s{start}_m10_*.xml"))
@@ -445,9 +439,7 @@ def test_fetch_ids_reads_old_style_ids(
     assert server.requests[0].param("id_list") == expected
 
 
-def test_fetch_ids_asks_at_most_one_hundred_ids_a_request(
-    server: ArxivServer, client: ArxivClient
-) -> None:
+def test_fetch_ids_asks_at_most_one_hundred_ids_a_request(server: ArxivServer, client: ArxivClient) -> None:
     server.handler = api_by_params
     ids = [f"2101.{n:05d}" for n in range(1, 151)]
     done: list[tuple[int, int]] = []
@@ -461,16 +453,12 @@ def test_fetch_ids_asks_at_most_one_hundred_ids_a_request(
     assert len(items) == 150 and all(isinstance(i, RecordError) for i in items)
 
 
-def test_query_api_pages_with_start_and_max_results(
-    server: ArxivServer, client: ArxivClient
-) -> None:
+def test_query_api_pages_with_start_and_max_results(server: ArxivServer, client: ArxivClient) -> None:
     server.handler = api_by_params
 
     items = list(query_api(client, "testing", max_results=25, page_size=10))
 
-    asked = [
-        (r.param("search_query"), r.param("start"), r.param("max_results")) for r in server.requests
-    ]
+    asked = [(r.param("search_query"), r.param("start"), r.param("max_results")) for r in server.requests]
     assert asked == [("testing", "0", "10"), ("testing", "10", "10"), ("testing", "20", "5")]
     assert len(items) == 25 and all(isinstance(i, Paper) for i in items)
     assert len({i.id for i in items if isinstance(i, Paper)}) == 25
@@ -489,9 +477,7 @@ def test_query_api_stops_at_total_results_and_on_an_empty_page(
     assert len(server.requests) == 2
 
 
-def test_api_error_feed_raises_with_the_api_message(
-    server: ArxivServer, client: ArxivClient
-) -> None:
+def test_api_error_feed_raises_with_the_api_message(server: ArxivServer, client: ArxivClient) -> None:
     server.handler = lambda _: Reply(api_body("id_abc_*.xml"), status=400)
 
     with pytest.raises(HarvestError, match="incorrect id format for abc"):
@@ -551,9 +537,7 @@ def test_sync_rss_stores_each_feed_with_its_announcements(
     )
     feeds: list[tuple[str, int]] = []
 
-    counts = sync_rss(
-        client, store, ["cs.AI", "cs.LG"], on_feed=lambda c, n: feeds.append((c, n.new))
-    )
+    counts = sync_rss(client, store, ["cs.AI", "cs.LG"], on_feed=lambda c, n: feeds.append((c, n.new)))
 
     assert [r.path for r in server.requests] == ["/rss/cs.AI", "/rss/cs.LG"]
     assert feeds == [("cs.AI", 3), ("cs.LG", 2)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+from itertools import pairwise
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def test_consecutive_real_listings_follow_the_schedule(shared_data: Path) -> Non
     checked = agree = 0
     for days in by_source.values():
         days.sort()
-        for a, b in zip(days, days[1:], strict=False):
+        for a, b in pairwise(days):
             if (b - a).days <= 4:  # skip gaps in the recording itself
                 checked += 1
                 agree += next_listing_day(a) == b

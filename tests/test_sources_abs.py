@@ -93,9 +93,7 @@ def test_old_style_id_with_three_versions() -> None:
 
 def test_many_versions_and_license(tree: list[Parsed]) -> None:
     eight = [p for p in tree if isinstance(p, Paper) and p.version == 8]
-    assert len(eight) == 2 and all(
-        [v.version for v in p.versions] == list(range(1, 9)) for p in eight
-    )
+    assert len(eight) == 2 and all([v.version for v in p.versions] == list(range(1, 9)) for p in eight)
     licensed = [p for p in tree if isinstance(p, Paper) and p.license]
     assert len(licensed) == 105  # 134 "License:" lines in the tree, 29 of them under orig/
     assert "http://creativecommons.org/licenses/by/4.0/" in {p.license for p in licensed}
@@ -186,7 +184,5 @@ def test_pastweek_listing_takes_its_date_from_the_day_heading() -> None:
 def test_daily_listing_file_is_read_as_a_mailing() -> None:
     with (LISTINGS / "math_new.AG").open("rb") as f:
         items = list(iter_listing_file(f, "math_new.AG"))
-    got = [
-        (p.id, p.listings[0].kind, p.listings[0].category) for p in items if isinstance(p, Paper)
-    ]
+    got = [(p.id, p.listings[0].kind, p.listings[0].category) for p in items if isinstance(p, Paper)]
     assert got == [("2306.77777", "cross", "math.AG"), ("2204.88888", "replace", "math.AG")]

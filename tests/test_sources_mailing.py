@@ -45,18 +45,14 @@ def errors(items: list[Parsed]) -> list[RecordError]:
         (date(2026, 1, 19), date(2026, 1, 20)),  # Mon → Tue
     ],
 )
-def test_listing_is_dated_the_next_weekday_after_the_closing_day(
-    closing: date, listed: date
-) -> None:
+def test_listing_is_dated_the_next_weekday_after_the_closing_day(closing: date, listed: date) -> None:
     assert listing_date(closing) == listed
 
 
 def test_mailing_date_comes_from_the_received_to_header() -> None:
     assert mailing_date(JAN23.read_text()) == date(2026, 1, 23)
     assert mailing_date(JAN26.read_text()) == date(2026, 1, 26)
-    assert mailing_date((LISTINGS / "math_new.AG").read_text()) == date(
-        2023, 6, 9
-    )  # "Thu  8 Jun 23"
+    assert mailing_date((LISTINGS / "math_new.AG").read_text()) == date(2023, 6, 9)  # "Thu  8 Jun 23"
     assert mailing_date("no header here") is None
 
 
@@ -219,18 +215,14 @@ def test_bad_id_is_a_record_error() -> None:
 
 
 def test_unicode_latin1_and_crlf_input_is_read_as_text() -> None:
-    data = JAN23.read_bytes().replace(
-        b"Authors: Ethan Zhang", "Authors: 张伟 and José Núñez".encode()
-    )
+    data = JAN23.read_bytes().replace(b"Authors: Ethan Zhang", "Authors: 张伟 and José Núñez".encode())
     by_id = {p.id: p for p in papers(read_bytes(data.replace(b"\n", b"\r\n")))}
     assert by_id["2601.15306"].authors == ["张伟", "José Núñez"]
     latin1 = JAN23.read_bytes().replace(b"Authors: Ethan Zhang", "Authors: José".encode("latin-1"))
     assert {p.id: p for p in papers(read_bytes(latin1))}["2601.15306"].authors == ["José"]
 
 
-@pytest.mark.parametrize(
-    ("data", "message"), [(b"", "empty file"), (b"\x00\x01garbage", "no records")]
-)
+@pytest.mark.parametrize(("data", "message"), [(b"", "empty file"), (b"\x00\x01garbage", "no records")])
 def test_empty_or_foreign_input_is_one_record_error(data: bytes, message: str) -> None:
     [err] = read_bytes(data)
     assert isinstance(err, RecordError) and message in err.message

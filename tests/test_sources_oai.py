@@ -130,10 +130,7 @@ def test_arxiv_raw_versions_authors_and_dates() -> None:
 
 
 def test_arxiv_raw_latest_version_wins_whatever_the_order() -> None:
-    v2 = (
-        '<version version="v2"><date>Tue, 7 May 2013 08:01:02 GMT</date>'
-        "<size>700kb</size></version>"
-    )
+    v2 = '<version version="v2"><date>Tue, 7 May 2013 08:01:02 GMT</date><size>700kb</size></version>'
     data = RAW.read_text("utf-8").replace('<version version="v1">', v2 + '<version version="v1">')
     (paper,) = papers(parse_oai_page(data.encode(), "edited").items)
     assert [v.version for v in paper.versions] == [1, 2]

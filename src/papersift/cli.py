@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
@@ -50,7 +50,7 @@ def _store(home: Path | None) -> Store:
         _fail(str(e))
 
 
-def _fail(message: str, code: int = 1) -> typer.Exit:
+def _fail(message: str, code: int = 1) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 
@@ -84,9 +84,7 @@ def _report(counts: IngestCounts, what: str) -> None:
 def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files or directories, any arXiv format.")],
     home: HomeOpt = None,
-    fmt: Annotated[
-        str | None, typer.Option("--as", help="Force a format instead of detecting it.")
-    ] = None,
+    fmt: Annotated[str | None, typer.Option("--as", help="Force a format instead of detecting it.")] = None,
 ) -> None:
     """Load papers from files: snapshots (JSON lines, .gz), OAI-PMH, API Atom, RSS, mailings, .abs."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -96,6 +94,7 @@ def ingest(
 
     if fmt is not None and fmt not in FORMATS:
         _fail(f"--as must be one of {', '.join(FORMATS)}", 2)
+    settings = _settings(home)
     store = _store(home)
     with Progress(
         SpinnerColumn(),
@@ -107,7 +106,11 @@ def ingest(
     ) as bar:
         task = bar.add_task("ingesting", total=None)
         counts = ingest_paths(
-            store, paths, fmt=fmt, progress=lambda c: bar.advance(task, c.total)
+            store,
+            paths,
+            fmt=fmt,
+            progress=lambda c: bar.advance(task, c.total),
+            chunk=settings.ingest_chunk,
         )
     store.close()
     _report(counts, "ingest")
@@ -146,9 +149,7 @@ def harvest_oai(
                 from_date=_day(from_, "--from"),
                 until=_day(until, "--until"),
                 metadata_prefix=prefix,
-                on_page=lambda page, c: bar.update(
-                    task, advance=c.total, description=f"OAI page {page}"
-                ),
+                on_page=lambda page, c: bar.update(task, advance=c.total, description=f"OAI page {page}"),
             )
     except HarvestError as e:
         _fail(f"harvest stopped (rerun to resume): {e}")
@@ -210,9 +211,7 @@ def list_(
         _fail(f"no {category} listing on {when}" + (f" (nearest: {hint})" if hint else ""))
     if fmt == "json":
         for number, e in enumerate(entries, 1):
-            typer.echo(
-                json_line(paper_json(e.paper, number=number, kind=e.kind, listing_date=str(when)))
-            )
+            typer.echo(json_line(paper_json(e.paper, number=number, kind=e.kind, listing_date=str(when))))
     else:
         typer.echo(listing_text(category, when, entries), nl=False)
 
@@ -247,7 +246,7 @@ def show(
 
 @app.command()
 def search(
-    query: Annotated[str, typer.Argument(help="Words, \"phrases\", prefix*, -exclude, a OR b.")],
+    query: Annotated[str, typer.Argument(help='Words, "phrases", prefix*, -exclude, a OR b.')],
     k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Number of results.")] = 10,
     category: Annotated[str | None, typer.Option("--category", "-c")] = None,
     since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,

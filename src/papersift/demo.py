@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
+from typing import IO, cast
 
 import httpx
 import orjson
@@ -44,10 +45,14 @@ def sync_recent(settings: Settings, store: Store, categories: list[str]) -> Inge
         return None
 
 
+def _open(path: Path) -> IO[bytes]:
+    return cast(IO[bytes], gzip.open(path, "rb")) if path.suffix == ".gz" else path.open("rb")
+
+
 def latest_days(snapshot: Path, days: int) -> set[date]:
     """The ``days`` latest announcement dates present in a snapshot."""
     seen: set[str] = set()
-    with gzip.open(snapshot, "rb") if snapshot.suffix == ".gz" else snapshot.open("rb") as f:
+    with _open(snapshot) as f:
         for line in f:
             if b'"announced": "' in line or b'"announced":"' in line:
                 value = orjson.loads(line).get("announced")
@@ -72,7 +77,7 @@ def load_recent_snapshot(store: Store, snapshot: Path, days: int) -> tuple[Inges
                     busiest[p.primary_category] += 1
                 yield p
 
-    with gzip.open(snapshot, "rb") if snapshot.suffix == ".gz" else snapshot.open("rb") as f:
+    with _open(snapshot) as f:
         counts = ingest_items(store, recent(iter_snapshot(f, snapshot.name)))
     top = busiest.most_common(1)
     return counts, top[0][0] if top else ""

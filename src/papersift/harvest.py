@@ -107,9 +107,7 @@ class ArxivClient:
         if remaining > 0:
             self._sleep(remaining)
 
-    def get(
-        self, url: str, params: Params | None = None, *, ok: Collection[int] = (200,)
-    ) -> httpx.Response:
+    def get(self, url: str, params: Params | None = None, *, ok: Collection[int] = (200,)) -> httpx.Response:
         """GET ``url`` and return the (fully read) response, whose status is in ``ok``.
 
         Retries 429/500/502/503/504 and transport failures (dropped connection, timeout, short body)
@@ -308,9 +306,7 @@ def fetch_ids(
     return out
 
 
-def query_api(
-    client: ArxivClient, query: str, *, max_results: int, page_size: int = 100
-) -> Iterator[Parsed]:
+def query_api(client: ArxivClient, query: str, *, max_results: int, page_size: int = 100) -> Iterator[Parsed]:
     """Yield up to ``max_results`` results of an API ``search_query``, ``page_size`` a request.
 
     Stops at ``opensearch:totalResults`` or at the first empty page.
@@ -318,9 +314,7 @@ def query_api(
     start = 0
     while start < max_results:
         size = min(page_size, max_results - start)
-        items, total = _api_page(
-            client, {"search_query": query, "start": start, "max_results": size}
-        )
+        items, total = _api_page(client, {"search_query": query, "start": start, "max_results": size})
         if not items:
             return
         yield from items[: max_results - start]

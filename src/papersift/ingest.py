@@ -77,18 +77,27 @@ def ingest_chunks(
 
 
 def ingest_items(
-    store: Store, items: Iterable[Parsed], *, progress: Progress | None = None
+    store: Store,
+    items: Iterable[Parsed],
+    *,
+    progress: Progress | None = None,
+    chunk: int = CHUNK,
 ) -> IngestCounts:
     """Upsert any stream of records, chunk by chunk, parsing ahead in a second thread."""
-    return ingest_chunks(store, prefetch(chunked(items)), progress=progress)
+    return ingest_chunks(store, prefetch(chunked(items, chunk)), progress=progress)
 
 
 def ingest_paths(
-    store: Store, paths: Iterable[Path], *, fmt: str | None = None, progress: Progress | None = None
+    store: Store,
+    paths: Iterable[Path],
+    *,
+    fmt: str | None = None,
+    progress: Progress | None = None,
+    chunk: int = CHUNK,
 ) -> IngestCounts:
     """Read every file under ``paths`` (format detected per file) into ``store``."""
     total = IngestCounts()
     for path in paths:
         for file in iter_files(path) if path.exists() else [path]:
-            total.add(ingest_items(store, read_path(file, fmt), progress=progress))
+            total.add(ingest_items(store, read_path(file, fmt), progress=progress, chunk=chunk))
     return total

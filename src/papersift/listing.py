@@ -55,7 +55,13 @@ def entry_text(number: int, day: date, category: str, entry: ListingEntry, width
     elif entry.kind in ("replace", "replace-cross"):
         head += "  (replaced)"
     return "\n".join(
-        [head, p.title, format_authors(p.authors), p.abstract, f"arXiv:{p.id}  {ABS_URL.format(p.id)}"]
+        [
+            head,
+            p.title,
+            format_authors(p.authors),
+            p.abstract,
+            f"arXiv:{p.id}  {ABS_URL.format(p.id)}",
+        ]
     )
 
 
@@ -65,7 +71,10 @@ def listing_text(category: str, day: date, entries: list[ListingEntry]) -> str:
     cross = sum(e.kind == "cross" for e in entries)
     repl = len(entries) - new - cross
     width = max(2, len(str(len(entries))))
-    out = [f"{category} — {day:%a, %d %b %Y}: {new} new, {cross} cross-lists, {repl} replacements", ""]
+    out = [
+        f"{category} — {day:%a, %d %b %Y}: {new} new, {cross} cross-lists, {repl} replacements",
+        "",
+    ]
     replacements_started = False
     for number, entry in enumerate(entries, 1):
         if entry.kind.startswith("replace") and not replacements_started:

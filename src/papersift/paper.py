@@ -18,9 +18,7 @@ ANNOUNCE_KINDS: tuple[AnnounceKind, ...] = ("new", "cross", "replace", "replace-
 
 # 0704.0001 … 1412.9999 (4 digits), 1501.00001 … (5 digits); old style: archive[.SUBJ]/YYMMNNN
 _NEW_ID = re.compile(r"^(?P<id>\d{4}\.\d{4,5})(?:v(?P<v>\d+))?$")
-_OLD_ID = re.compile(
-    r"^(?P<archive>[a-z][a-z-]*[a-z])(?:\.[a-z]{2})?/(?P<num>\d{7})(?:v(?P<v>\d+))?$", re.I
-)
+_OLD_ID = re.compile(r"^(?P<archive>[a-z][a-z-]*[a-z])(?:\.[a-z]{2})?/(?P<num>\d{7})(?:v(?P<v>\d+))?$", re.I)
 _PREFIXES = re.compile(
     r"^(?:https?://)?(?:www\.|export\.)?(?:arxiv\.org/(?:abs|pdf|html|format)/|arxiv:)", re.I
 )

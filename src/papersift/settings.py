@@ -28,6 +28,7 @@ class Settings(BaseSettings):
     max_retries: int = 5
     timeout: float = 60.0
     user_agent: str = "papersift/0.1 (self-hosted arXiv radar)"
+    ingest_chunk: int = Field(default=20_000, ge=1)  # records per transaction
     default_categories: tuple[str, ...] = ("cs.LG", "cs.CL", "cs.AI", "cs.CV", "stat.ML")
 
     @property

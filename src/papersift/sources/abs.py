@@ -56,9 +56,7 @@ def iter_abs_tree(root: Path) -> Iterator[Parsed]:
             yield RecordError(str(path), "-", f"cannot open: {e.strerror or e}")
 
 
-def iter_listing_file(
-    stream: IO[bytes], source: str, categories: Collection[str] = ()
-) -> Iterator[Parsed]:
+def iter_listing_file(stream: IO[bytes], source: str, categories: Collection[str] = ()) -> Iterator[Parsed]:
     """arXiv's internal listing files (``q-fin_new``, ``math_new.AG``, ``math_pastweek.AG``,
     monthly ``astro-ph_0001``): the daily ones are mailings; ``pastweek`` ones carry
     ``/* Fri, 3 Mar 2023 */`` day headings; monthly ones give no announcement date, so their papers

@@ -56,9 +56,7 @@ def parse_atom_page(data: bytes, source: str) -> AtomPage:
     if root is None:
         return AtomPage([], None, None, None, ApiError(f"{source}: {problem}"))
     if _local(root) != "feed":
-        return AtomPage(
-            [], None, None, None, ApiError(f"{source}: not an Atom feed (root <{_local(root)}>)")
-        )
+        return AtomPage([], None, None, None, ApiError(f"{source}: not an Atom feed (root <{_local(root)}>)"))
     page = AtomPage([], None, None, None, None)
     index = 0
     for child in _elements(root):

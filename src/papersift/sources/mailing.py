@@ -392,9 +392,7 @@ def mailing_categories(text: str) -> list[str]:
     return [m[1]] if m else []
 
 
-def iter_mailing(
-    stream: IO[bytes], source: str, categories: Collection[str] = ()
-) -> Iterator[Parsed]:
+def iter_mailing(stream: IO[bytes], source: str, categories: Collection[str] = ()) -> Iterator[Parsed]:
     """Every record of a daily mailing (or an arXiv listing file), in order; never raises.
 
     ``categories``: the category codes the mailing covers (``cs.AI``, or an archive: ``q-fin``),
@@ -427,9 +425,7 @@ def iter_mailing(
             yield parsed
             continue
         if parsed.id in seen:
-            yield RecordError(
-                source, item.locator, f"duplicate of the record at line {seen[parsed.id]}"
-            )
+            yield RecordError(source, item.locator, f"duplicate of the record at line {seen[parsed.id]}")
             continue
         seen[parsed.id] = item.line
         if day is not None:
@@ -440,7 +436,5 @@ def iter_mailing(
                 parsed.announced = day
         yield parsed
     if not records and not _MAILING_HEADER.search(text[:5000]):
-        message = (
-            "empty file" if not text.strip() else "not an arXiv mailing or listing (no records)"
-        )
+        message = "empty file" if not text.strip() else "not an arXiv mailing or listing (no records)"
         yield RecordError(source, "-", message)

@@ -131,9 +131,7 @@ def iter_oai(stream: IO[bytes], source: str) -> Iterator[Parsed]:
             yield RecordError(source, where, f"malformed XML after {index} records: {exc.msg}")
 
 
-def _read_record(
-    node: etree._Element, source: str, index: int, prefix: str | None
-) -> Parsed | None:
+def _read_record(node: etree._Element, source: str, index: int, prefix: str | None) -> Parsed | None:
     """One ``<record>``, or a bare ``ListIdentifiers`` ``<header>`` (None unless deleted)."""
     header = node if _local(node) == "header" else _child(node, "header")
     identifier = clean_text(_text(header, "identifier")) if header is not None else ""
@@ -225,9 +223,7 @@ def _raw_version(node: etree._Element) -> Version:
             submitted = parsedate_to_datetime(stamp)
         except (TypeError, ValueError):
             raise ValueError(f"bad date {stamp!r} for version {label}") from None
-        submitted = (
-            submitted.replace(tzinfo=UTC) if submitted.tzinfo is None else submitted.astimezone(UTC)
-        )
+        submitted = submitted.replace(tzinfo=UTC) if submitted.tzinfo is None else submitted.astimezone(UTC)
     return Version(int(m[1]), submitted, clean_text(_text(node, "size")) or None)
 
 

@@ -147,9 +147,7 @@ def _paper(
     )
 
 
-def _announce(
-    paper: Paper, day: date | None, feed: list[str], kind: AnnounceKind, position: int
-) -> Paper:
+def _announce(paper: Paper, day: date | None, feed: list[str], kind: AnnounceKind, position: int) -> Paper:
     if day is not None:
         category = _listing_category(feed, paper.categories)
         paper.listings = [Announcement(day, category, kind, position)]

@@ -65,9 +65,7 @@ class StoreError(RuntimeError):
 class Store(Protocol):
     """The persistence interface every face and ranker uses."""
 
-    def upsert(
-        self, items: Iterable[Parsed], *, state: Mapping[str, str] | None = None
-    ) -> IngestCounts:
+    def upsert(self, items: Iterable[Parsed], *, state: Mapping[str, str] | None = None) -> IngestCounts:
         """Store papers (newest version wins, earliest announcement kept) in one transaction.
 
         ``state`` (e.g. a harvest checkpoint) is written in the same transaction, so a killed run

@@ -19,8 +19,8 @@ import orjson
 
 from papersift.paper import (
     ANNOUNCE_KINDS,
-    Announcement,
     AnnounceKind,
+    Announcement,
     Deleted,
     Paper,
     Parsed,
@@ -96,9 +96,7 @@ def _versions_json(versions: Sequence[Version]) -> str:
 
 
 def _versions(text: str) -> list[Version]:
-    return [
-        Version(v, datetime.fromisoformat(t) if t else None, s) for v, t, s in orjson.loads(text)
-    ]
+    return [Version(v, datetime.fromisoformat(t) if t else None, s) for v, t, s in orjson.loads(text)]
 
 
 def paper_from_row(row: Sequence[Any]) -> Paper:
@@ -157,9 +155,15 @@ def _max(a: date | None, b: date | None) -> date | None:
 def merge(old: Paper, new: Paper) -> Paper:
     """Combine two records of one paper: the newer version's metadata, the earliest announcement.
 
-    Fields the preferred record lacks (an RSS item has no comments, say) are kept from the other.
+    The record of the higher version wins; at the same version, the one updated later; otherwise the
+    stored one stays (so re-reading the same files is a no-op). Fields the winner lacks (an RSS item has
+    no comments, say) are filled from the other.
     """
-    newer, other = (old, new) if (new.version or 0) < (old.version or 0) else (new, old)
+
+    def rank(p: Paper) -> tuple[int, date]:
+        return (p.version or 0, p.updated or date.min)
+
+    newer, other = (new, old) if rank(new) > rank(old) else (old, new)
     by_version = {v.version: v for v in other.versions}
     for v in newer.versions:
         if v.submitted is not None or v.version not in by_version:
@@ -247,15 +251,11 @@ class SqliteStore:
         self.db.close()
 
     # -- writes ---------------------------------------------------------------------------------
-    def upsert(
-        self, items: Iterable[Parsed], *, state: Mapping[str, str] | None = None
-    ) -> IngestCounts:
+    def upsert(self, items: Iterable[Parsed], *, state: Mapping[str, str] | None = None) -> IngestCounts:
         counts = IngestCounts()
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            next_rowid = self.db.execute("SELECT COALESCE(MAX(rowid), 0) + 1 FROM papers").fetchone()[
-                0
-            ]
+            next_rowid = self.db.execute("SELECT COALESCE(MAX(rowid), 0) + 1 FROM papers").fetchone()[0]
             batch: list[Paper] = []
             for item in items:
                 if isinstance(item, RecordError):
@@ -416,15 +416,11 @@ class SqliteStore:
             if row[0] not in best or key[:2] < best[row[0]][:2]:
                 best[row[0]] = key
         ordered = sorted(best.values(), key=lambda t: t[:3])
-        return [
-            ListingEntry(paper_from_row(r), _as_kind(r[17]), r[18]) for _, _, _, r in ordered
-        ]
+        return [ListingEntry(paper_from_row(r), _as_kind(r[17]), r[18]) for _, _, _, r in ordered]
 
     def announcement_days(self, category: str) -> list[date]:
         clause, args = self._category_clause(category)
-        rows = self.db.execute(
-            f"SELECT DISTINCT day FROM announcements a WHERE {clause} ORDER BY day", args
-        )
+        rows = self.db.execute(f"SELECT DISTINCT day FROM announcements a WHERE {clause} ORDER BY day", args)
         return [date.fromisoformat(r[0]) for r in rows]
 
     def search(
@@ -477,7 +473,9 @@ class SqliteStore:
 
 
 # archives without subject classes ("hep-th", "gr-qc"…) are matched exactly; "cs" matches "cs.*"
-_FLAT_ARCHIVES = frozenset("hep-th hep-ph hep-ex hep-lat gr-qc nucl-th nucl-ex quant-ph math-ph".split())
+_FLAT_ARCHIVES = frozenset(
+    ["hep-th", "hep-ph", "hep-ex", "hep-lat", "gr-qc", "nucl-th", "nucl-ex", "quant-ph", "math-ph"]
+)
 
 
 def _as_kind(kind: str) -> AnnounceKind:

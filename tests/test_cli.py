@@ -1,0 +1,114 @@
+"""The ``papersift`` command as a user runs it: real processes over a store built from real data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli, write_jsonl
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory, real_records: list[dict[str, object]]) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    data = write_jsonl(home / "papers.jsonl.gz", real_records, gz=True)
+    result = run_cli("ingest", str(data), home=home)
+    assert f"ingest: {len(real_records)} new, 0 updated, 0 skipped, 0 failed" in result.stdout
+    return home
+
+
+def _latest_listing(home: Path, category: str) -> list[dict[str, object]]:
+    out = run_cli("list", category, "--format", "json", home=home).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_list_text_follows_the_listing_layout(home: Path) -> None:
+    rows = _latest_listing(home, "cs.AI")
+    day = rows[0]["listing_date"]
+    text = run_cli("list", "cs.AI", "--date", str(day), home=home).stdout
+    first = rows[0]
+    lines = text.splitlines()
+    assert lines[0].startswith("cs.AI — ") and "new" in lines[0]
+    assert lines[2].startswith(f"#01  {day}  ")
+    assert lines[3] == first["title"]
+    authors = first["authors"]
+    assert isinstance(authors, list)
+    if len(authors) > 3:
+        assert lines[4].endswith(f"and {len(authors) - 3} more")
+    assert lines[5] == first["abstract"]
+
+
+def test_list_json_has_the_interface_fields(home: Path) -> None:
+    rows = _latest_listing(home, "cs.AI")
+    assert [r["number"] for r in rows] == list(range(1, len(rows) + 1))
+    for r in rows:
+        assert {"id", "title", "authors", "categories", "announced", "kind"} <= r.keys()
+    kinds = [r["kind"] for r in rows]
+    assert kinds == sorted(kinds, key=["new", "cross", "replace", "replace-cross"].index)
+
+
+def test_list_unknown_category_or_day_is_a_clear_error(home: Path) -> None:
+    r = run_cli("list", "nope.XX", home=home, check=False)
+    assert r.returncode == 1 and "no listings for 'nope.XX'" in r.stderr
+    r = run_cli("list", "cs.AI", "--date", "1999-01-01", home=home, check=False)
+    assert r.returncode == 1 and "no cs.AI listing on 1999-01-01" in r.stderr
+    r = run_cli("list", "cs.AI", "--date", "yesterday", home=home, check=False)
+    assert r.returncode == 2 and "not a date" in r.stderr
+
+
+def test_show_formats(home: Path, real_records: list[dict[str, object]]) -> None:
+    pid = str(real_records[0]["id"])
+    as_json = json.loads(run_cli("show", pid, "--format", "json", home=home).stdout)
+    assert as_json["id"] == pid and as_json["title"] == real_records[0]["title"]
+    bib = run_cli("show", f"https://arxiv.org/abs/{pid}v1", "--format", "bibtex", home=home).stdout
+    assert bib.startswith("@misc{") and f"eprint = {{{pid}}}" in bib
+    text = run_cli("show", pid, home=home).stdout
+    assert text.startswith(f"arXiv:{pid}")
+    missing = run_cli("show", "2601.99999", home=home, check=False)
+    assert missing.returncode == 1 and "not in the store" in missing.stderr
+    bad = run_cli("show", "banana", home=home, check=False)
+    assert bad.returncode == 2 and "not an arXiv id" in bad.stderr
+
+
+def test_search_json_is_ranked_and_filtered(home: Path) -> None:
+    out = run_cli(
+        "search", "language models", "-k", "5", "--category", "cs", "--format", "json", home=home
+    ).stdout
+    hits = [json.loads(line) for line in out.splitlines()]
+    assert 0 < len(hits) <= 5
+    scores = [h["score"] for h in hits]
+    assert scores == sorted(scores, reverse=True)
+    assert all(any(c.startswith("cs.") for c in h["categories"]) for h in hits)
+
+
+def test_search_by_id_opens_the_paper(home: Path, real_records: list[dict[str, object]]) -> None:
+    pid = str(real_records[5]["id"])
+    out = run_cli("search", f"arXiv:{pid}", "--format", "json", home=home).stdout
+    assert json.loads(out.splitlines()[0])["id"] == pid
+
+
+def test_search_syntax_never_crashes(home: Path) -> None:
+    for query in ['"', "AND(", "a* OR", "NEAR(x"]:
+        assert run_cli("search", query, home=home, check=False).returncode == 0
+
+
+def test_ingest_exit_code_reports_failures(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "2601.00001", "title": "ok", "categories": ["cs.LG"]}\n{broken\n')
+    r = run_cli("ingest", str(bad), home=tmp_path / "h", check=False)
+    assert r.returncode == 1
+    assert "1 new" in r.stdout and "1 failed" in r.stdout
+    assert "bad.jsonl: record line 2: malformed JSON" in r.stderr
+
+
+def test_demo_offline_loads_recent_real_papers(tmp_path: Path, shared_data: Path) -> None:
+    r = run_cli("demo", "--offline", "--days", "1", "--shared", str(shared_data), home=tmp_path)
+    assert "demo: " in r.stdout and " new" in r.stdout
+    assert "#01  " in r.stdout
+
+
+def test_demo_without_network_or_data_says_so(tmp_path: Path) -> None:
+    r = run_cli("demo", "--offline", "--shared", str(tmp_path / "none"), home=tmp_path, check=False)
+    assert r.returncode == 1 and "no offline data was found" in r.stderr
