@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import gzip
-from itertools import pairwise
 from datetime import UTC, date, datetime
+from itertools import pairwise
 from pathlib import Path
 
 import orjson
