@@ -68,6 +68,7 @@ MIGRATIONS: list[str] = [
         content='papers', content_rowid='rowid',
         tokenize='porter unicode61 remove_diacritics 2'
     );
+    INSERT INTO papers_fts (papers_fts, rank) VALUES ('automerge', 8);
     CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
 ]
