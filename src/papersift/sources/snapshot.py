@@ -20,6 +20,7 @@ from papersift.paper import (
     Version,
     clean_text,
     parse_id,
+    split_authors,
 )
 
 
@@ -46,8 +47,6 @@ def _kaggle_authors(rec: dict[str, Any]) -> list[str]:
     parsed = rec.get("authors_parsed")
     if parsed:
         return [clean_text(" ".join(p for p in (f, k, s) if p)) for k, f, s, *_ in parsed]
-    from papersift.paper import split_authors
-
     return split_authors(rec.get("authors") or "")
 
 
@@ -86,8 +85,6 @@ def paper_from_record(rec: dict[str, Any], source: str) -> Paper:
         )
     authors = rec.get("authors") or []
     if isinstance(authors, str):
-        from papersift.paper import split_authors
-
         authors = split_authors(authors)
     return Paper(
         id=arxiv_id.id,
