@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from papersift.paper import Paper, Parsed, RecordError, Version
-from papersift.sources.mailing import iter_mailing, listing_category, listing_date, mailing_date
+from papersift.schedule import next_listing_day
+from papersift.sources.mailing import iter_mailing, listing_category, mailing_date
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 EMAILS = DATA / "fixtures" / "listing_email"
@@ -46,7 +47,7 @@ def errors(items: list[Parsed]) -> list[RecordError]:
     ],
 )
 def test_listing_is_dated_the_next_weekday_after_the_closing_day(closing: date, listed: date) -> None:
-    assert listing_date(closing) == listed
+    assert next_listing_day(closing) == listed
 
 
 def test_mailing_date_comes_from_the_received_to_header() -> None:

@@ -41,11 +41,11 @@ def _settings(home: Path | None) -> Settings:
     return Settings(home=home) if home else Settings()
 
 
-def _store(home: Path | None) -> Store:
+def _store(settings: Settings) -> Store:
     from papersift.store import StoreError, open_store
 
     try:
-        return open_store(_settings(home))
+        return open_store(settings)
     except StoreError as e:
         _fail(str(e))
 
@@ -95,7 +95,7 @@ def ingest(
     if fmt is not None and fmt not in FORMATS:
         _fail(f"--as must be one of {', '.join(FORMATS)}", 2)
     settings = _settings(home)
-    store = _store(home)
+    store = _store(settings)
     with Progress(
         SpinnerColumn(),
         TextColumn("[progress.description]{task.description}"),
@@ -138,7 +138,7 @@ def harvest_oai(
     from papersift.harvest import harvest_oai as run
 
     settings = _settings(home)
-    store = _store(home)
+    store = _store(settings)
     try:
         with ArxivClient(settings) as client, Progress(disable=not sys.stderr.isatty()) as bar:
             task = bar.add_task(f"OAI {set_spec or 'all'}", total=None)
@@ -167,7 +167,7 @@ def sync(
     from papersift.harvest import ArxivClient, HarvestError, sync_rss
 
     settings = _settings(home)
-    store = _store(home)
+    store = _store(settings)
     try:
         with ArxivClient(settings) as client:
             counts = sync_rss(
@@ -197,7 +197,7 @@ def list_(
 
     _check_format(fmt)
     wanted = _day(day, "--date")
-    store = _store(home)
+    store = _store(_settings(home))
     days = store.announcement_days(category)
     if not days:
         _fail(f"no listings for {category!r} in the store (ingest or sync first)")
@@ -231,7 +231,7 @@ def show(
         pid = normalize_id(paper_id)
     except InvalidIdError as e:
         _fail(str(e), 2)
-    store = _store(home)
+    store = _store(_settings(home))
     paper = store.get(pid)
     store.close()
     if paper is None:
@@ -262,7 +262,7 @@ def search(
     from papersift.store import Hit, StoreError
 
     _check_format(fmt)
-    store = _store(home)
+    store = _store(_settings(home))
     hits: list[Hit]
     if is_arxiv_id(query) and (paper := store.get(normalize_id(query))) is not None:
         hits = [Hit(paper, 0.0)]
@@ -313,7 +313,7 @@ def demo(
     from papersift.demo import load_recent_snapshot, sync_recent
 
     settings = _settings(home)
-    store = _store(home)
+    store = _store(settings)
     counts = None
     if not offline:
         counts = sync_recent(settings, store, list(settings.default_categories))

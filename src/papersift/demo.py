@@ -7,12 +7,10 @@ shared snapshot, so the listing a new user sees is a real recent day either way.
 
 from __future__ import annotations
 
-import gzip
 from collections import Counter
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import IO, cast
 
 import httpx
 import orjson
@@ -21,6 +19,7 @@ from papersift.harvest import ArxivClient, HarvestError, sync_rss
 from papersift.ingest import ingest_items
 from papersift.paper import Paper, Parsed
 from papersift.settings import Settings
+from papersift.sources import open_bytes
 from papersift.sources.snapshot import iter_snapshot
 from papersift.store import IngestCounts, Store
 
@@ -45,14 +44,10 @@ def sync_recent(settings: Settings, store: Store, categories: list[str]) -> Inge
         return None
 
 
-def _open(path: Path) -> IO[bytes]:
-    return cast(IO[bytes], gzip.open(path, "rb")) if path.suffix == ".gz" else path.open("rb")
-
-
 def latest_days(snapshot: Path, days: int) -> set[date]:
     """The ``days`` latest announcement dates present in a snapshot."""
     seen: set[str] = set()
-    with _open(snapshot) as f:
+    with open_bytes(snapshot) as f:
         for line in f:
             if b'"announced": "' in line or b'"announced":"' in line:
                 value = orjson.loads(line).get("announced")
@@ -77,7 +72,7 @@ def load_recent_snapshot(store: Store, snapshot: Path, days: int) -> tuple[Inges
                     busiest[p.primary_category] += 1
                 yield p
 
-    with _open(snapshot) as f:
+    with open_bytes(snapshot) as f:
         counts = ingest_items(store, recent(iter_snapshot(f, snapshot.name)))
     top = busiest.most_common(1)
     return counts, top[0][0] if top else ""

@@ -11,7 +11,6 @@ nothing here prints.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from datetime import UTC, date, datetime
@@ -150,13 +149,6 @@ def _snippet(body: bytes, limit: int = 200) -> str:
 
 # --- OAI-PMH -------------------------------------------------------------------------------------
 
-_RESPONSE_DATE = re.compile(rb"<(?:\w+:)?responseDate>\s*(\d{4}-\d{2}-\d{2})")
-
-
-def _response_date(data: bytes) -> date | None:
-    m = _RESPONSE_DATE.search(data[:4096])
-    return date.fromisoformat(m.group(1).decode()) if m else None
-
 
 def oai_state_key(set_spec: str | None, metadata_prefix: str) -> str:
     """The state key of an OAI harvest's checkpoint: ``oai:<set>:<prefix>`` (``all`` for no set)."""
@@ -211,8 +203,7 @@ def harvest_oai(
     while True:
         params = {"verb": "ListRecords", "resumptionToken": token} if token else fresh_params
         response = client.get(url, params, ok=(200, 400, 404, 422))
-        data = response.content
-        page = parse_oai_page(data, url)
+        page = parse_oai_page(response.content, url)
         checkpoint: dict[str, Any] = {
             "from": start_from,
             "until": _iso(until),
@@ -235,7 +226,7 @@ def harvest_oai(
         else:
             page_items, new_token = list(page.items), page.resumption_token or None
         if started is None:
-            started = (_response_date(data) or datetime.now(UTC).date()).isoformat()
+            started = (page.response_date or datetime.now(UTC).date()).isoformat()
             checkpoint["started"] = started
         if new_token:
             checkpoint |= {

@@ -14,7 +14,7 @@ from itertools import islice
 from pathlib import Path
 
 from papersift.paper import Parsed
-from papersift.sources import iter_files, read_path
+from papersift.sources import read_path
 from papersift.store import IngestCounts, Store
 
 CHUNK = 20_000
@@ -96,8 +96,5 @@ def ingest_paths(
     chunk: int = CHUNK,
 ) -> IngestCounts:
     """Read every file under ``paths`` (format detected per file) into ``store``."""
-    total = IngestCounts()
-    for path in paths:
-        for file in iter_files(path) if path.exists() else [path]:
-            total.add(ingest_items(store, read_path(file, fmt), progress=progress, chunk=chunk))
-    return total
+    records = (item for path in paths for item in read_path(path, fmt))
+    return ingest_items(store, records, progress=progress, chunk=chunk)

@@ -81,7 +81,8 @@ def reader(fmt: str) -> Reader:
     raise UnknownFormatError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
 
 
-def _open(path: Path) -> IO[bytes]:
+def open_bytes(path: Path) -> IO[bytes]:
+    """A file's bytes, gunzipped when it starts with gzip's magic number (whatever its name)."""
     raw = path.open("rb")
     if raw.read(2) == b"\x1f\x8b":
         raw.seek(0)
@@ -104,7 +105,7 @@ def read_file(path: Path, fmt: str | None = None) -> Iterator[Parsed]:
     """Every record of one file, the format detected unless given; never raises on bad content."""
     source = path.name
     try:
-        stream = _open(path)
+        stream = open_bytes(path)
     except OSError as e:
         yield RecordError(str(path), "-", f"cannot open: {e.strerror or e}")
         return

@@ -26,6 +26,7 @@ from papersift.paper import (
     clean_text,
     parse_id,
 )
+from papersift.sources import xml
 
 SOURCE_TAG = "api"
 _ERROR_ID = "/api/errors"
@@ -52,21 +53,23 @@ class AtomPage:
 
 def parse_atom_page(data: bytes, source: str) -> AtomPage:
     """Read one API response body; an error feed or a non-Atom body gives ``error`` and no items."""
-    root, problem = _parse_document(data)
+    root, problem = xml.parse_document(data)
     if root is None:
         return AtomPage([], None, None, None, ApiError(f"{source}: {problem}"))
-    if _local(root) != "feed":
-        return AtomPage([], None, None, None, ApiError(f"{source}: not an Atom feed (root <{_local(root)}>)"))
+    if xml.local(root) != "feed":
+        return AtomPage(
+            [], None, None, None, ApiError(f"{source}: not an Atom feed (root <{xml.local(root)}>)")
+        )
     page = AtomPage([], None, None, None, None)
     index = 0
-    for child in _elements(root):
-        name = _local(child)
+    for child in xml.elements(root):
+        name = xml.local(child)
         if name == "totalResults":
-            page.total_results = _int(child.text)
+            page.total_results = xml.to_int(child.text)
         elif name == "startIndex":
-            page.start_index = _int(child.text)
+            page.start_index = xml.to_int(child.text)
         elif name == "itemsPerPage":
-            page.items_per_page = _int(child.text)
+            page.items_per_page = xml.to_int(child.text)
         elif name == "entry":
             index += 1
             error = _entry_error(child)
@@ -96,7 +99,7 @@ def iter_atom(stream: IO[bytes], source: str) -> Iterator[Parsed]:
     seen_root = False
     try:
         for event, el in context:
-            name = _local(el)
+            name = xml.local(el)
             if event == "start":
                 if not seen_root and name != "feed":
                     yield RecordError(source, "line 1", f"not an Atom feed (root <{name}>)")
@@ -109,24 +112,24 @@ def iter_atom(stream: IO[bytes], source: str) -> Iterator[Parsed]:
                     yield _read_entry(el, source, index)
                 else:
                     yield RecordError(source, f"entry {index}", f"arXiv API error: {error.message}")
-                _release(el)
+                xml.release(el)
     except etree.XMLSyntaxError as exc:
-        if not _namespace_only(context.error_log):
+        if not xml.namespace_only(context.error_log):
             where = f"line {exc.lineno}" if exc.lineno else "end of file"
             yield RecordError(source, where, f"malformed XML after {index} entries: {exc.msg}")
 
 
 def _entry_error(entry: etree._Element) -> ApiError | None:
     """The API reports errors as an entry whose id is ``.../api/errors#...`` (title ``Error``)."""
-    entry_id = clean_text(_text(entry, "id"))
+    entry_id = clean_text(xml.text(entry, "id"))
     if _ERROR_ID not in entry_id:
         return None
-    message = clean_text(_text(entry, "summary")) or entry_id.rpartition("#")[2].replace("_", " ")
+    message = clean_text(xml.text(entry, "summary")) or entry_id.rpartition("#")[2].replace("_", " ")
     return ApiError(message)
 
 
 def _read_entry(entry: etree._Element, source: str, index: int) -> Paper | RecordError:
-    raw_id = clean_text(_text(entry, "id"))
+    raw_id = clean_text(xml.text(entry, "id"))
     try:
         arxiv_id = _entry_id(raw_id)
         published = _timestamp(entry, "published")
@@ -136,20 +139,20 @@ def _read_entry(entry: etree._Element, source: str, index: int) -> Paper | Recor
     versions = [Version(1, published)] if published is not None else []
     if arxiv_id.version is not None and arxiv_id.version > 1:
         versions.append(Version(arxiv_id.version, updated))
-    primary = _child(entry, "primary_category")
+    primary = xml.child(entry, "primary_category")
     terms = [primary.get("term")] if primary is not None else []
-    terms += [c.get("term") for c in _children(entry, "category")]
-    authors = (clean_text(_text(a, "name")) for a in _children(entry, "author"))
+    terms += [c.get("term") for c in xml.children(entry, "category")]
+    authors = (clean_text(xml.text(a, "name")) for a in xml.children(entry, "author"))
     return Paper(
         id=arxiv_id.id,
-        title=clean_text(_text(entry, "title")),
+        title=clean_text(xml.text(entry, "title")),
         authors=[a for a in authors if a],
-        abstract=clean_text(_text(entry, "summary")),
+        abstract=clean_text(xml.text(entry, "summary")),
         categories=list(dict.fromkeys(t.strip() for t in terms if t and t.strip())),
         version=arxiv_id.version,
-        comments=_optional(entry, "comment"),
-        journal_ref=_optional(entry, "journal_ref"),
-        doi=_optional(entry, "doi"),
+        comments=xml.optional(entry, "comment"),
+        journal_ref=xml.optional(entry, "journal_ref"),
+        doi=xml.optional(entry, "doi"),
         versions=versions,
         published=published.date() if published else None,
         updated=updated.date() if updated else (published.date() if published else None),
@@ -166,7 +169,7 @@ def _entry_id(raw: str) -> ArxivId:
 
 
 def _timestamp(entry: etree._Element, name: str) -> datetime | None:
-    text = clean_text(_text(entry, name))
+    text = clean_text(xml.text(entry, name))
     if not text:
         return None
     try:
@@ -174,77 +177,3 @@ def _timestamp(entry: etree._Element, name: str) -> datetime | None:
     except ValueError:
         raise ValueError(f"bad <{name}> timestamp {text!r}") from None
     return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
-
-
-def _int(text: str | None) -> int | None:
-    try:
-        return int(text.strip()) if text is not None else None
-    except ValueError:
-        return None
-
-
-# --- XML helpers: match elements by local name (namespaces, undeclared prefixes ignored) ---
-
-
-def _parse_document(data: bytes) -> tuple[etree._Element | None, str]:
-    """Parse a whole body; undeclared namespace prefixes are tolerated, all else is malformed."""
-    parser = etree.XMLParser(recover=True, resolve_entities=False, no_network=True, huge_tree=True)
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as exc:
-        return None, f"not well-formed XML: {exc.msg}"
-    problems = [
-        e
-        for e in parser.error_log
-        if e.domain != etree.ErrorDomains.NAMESPACE and e.level >= etree.ErrorLevels.ERROR
-    ]
-    if problems:
-        return None, f"not well-formed XML: {problems[0].message} (line {problems[0].line})"
-    if root is None:
-        return None, "not well-formed XML: no root element"
-    return root, ""
-
-
-def _namespace_only(log: etree._ListErrorLog) -> bool:
-    """True when every logged parse error is an undeclared namespace prefix (harmless here)."""
-    errors = list(log)
-    return bool(errors) and all(e.domain == etree.ErrorDomains.NAMESPACE for e in errors)
-
-
-def _local(el: etree._Element) -> str:
-    tag = el.tag
-    if not isinstance(tag, str):  # comments and processing instructions
-        return ""
-    return tag.rpartition("}")[2].rpartition(":")[2]
-
-
-def _elements(el: etree._Element) -> list[etree._Element]:
-    return [c for c in el if isinstance(c.tag, str)]
-
-
-def _children(el: etree._Element, name: str) -> list[etree._Element]:
-    return [c for c in _elements(el) if _local(c) == name]
-
-
-def _child(el: etree._Element, name: str) -> etree._Element | None:
-    found = _children(el, name)
-    return found[0] if found else None
-
-
-def _text(el: etree._Element, name: str) -> str | None:
-    child = _child(el, name)
-    if child is None:
-        return None
-    return "".join(t for t in child.itertext() if isinstance(t, str))
-
-
-def _optional(el: etree._Element, name: str) -> str | None:
-    return clean_text(_text(el, name)) or None
-
-
-def _release(el: etree._Element) -> None:
-    """Free a streamed element and the siblings already read before it."""
-    el.clear()
-    parent = el.getparent()
-    while parent is not None and el.getprevious() is not None:
-        del parent[0]

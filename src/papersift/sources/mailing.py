@@ -14,8 +14,8 @@ The mailing (and arXiv's listing files, and ``.abs`` files, see ``abs.py``) is a
 ``split_records`` cuts text into ``RawRecord`` and ``Marker`` items (section separators ``%-%-``
 cross-lists, ``%%--%%`` replacements, ``%%%---`` end; ``/* Fri, 3 Mar 2023 */`` day headings), and
 ``paper_from_record`` turns one record into a ``Paper``. ``iter_mailing`` adds what the mailing says
-about the day: the announcement date (``listing_date``: the next weekday after the "received ... to"
-closing day), the section kind, and each record's place in the mailing.
+about the day: the announcement date (``schedule.next_listing_day`` of the "received ... to" closing
+day), the section kind, and each record's place in the mailing.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from typing import IO, Literal
 
 from papersift.paper import (
@@ -38,6 +38,7 @@ from papersift.paper import (
     parse_id,
     split_authors,
 )
+from papersift.schedule import next_listing_day
 
 MarkerKind = Literal["cross", "replace", "end", "day"]
 
@@ -327,25 +328,13 @@ def paper_from_record(record: RawRecord, source: str) -> Paper | RecordError:
     )
 
 
-def listing_date(closing: date) -> date:
-    """The date arXiv gives the listing of submissions received up to ``closing`` (US Eastern day).
-
-    The mailing goes out that evening and the listing is dated the next weekday: Thu close → Fri,
-    Fri close → Mon. Holidays are not known here.
-    """
-    day = closing + timedelta(days=1)
-    while day.weekday() >= 5:
-        day += timedelta(days=1)
-    return day
-
-
 def mailing_date(text: str) -> date | None:
     """A mailing's announcement date, from ``received from ... to Thu 22 Jan 26 19:00:00 GMT``."""
     m = _RECEIVED.search(text[:5000])
     if not m:
         return None
     closing, _ = parse_date(m["to"])
-    return listing_date(closing.date()) if closing else None
+    return next_listing_day(closing.date()) if closing else None
 
 
 def day_heading_date(text: str) -> date | None:

@@ -28,6 +28,7 @@ from papersift.paper import (
     normalize_id,
     split_authors,
 )
+from papersift.sources import xml
 
 _VERBS = frozenset({"ListRecords", "GetRecord", "ListIdentifiers"})
 _OAI_ID_PREFIX = re.compile(r"^oai:arXiv\.org:", re.I)
@@ -54,31 +55,34 @@ class OaiPage:
     complete_list_size: int | None
     cursor: int | None
     error: OaiError | None
+    response_date: date | None = None  # the day of ``<responseDate>``: where an incremental run resumes
 
 
 def parse_oai_page(data: bytes, source: str) -> OaiPage:
     """Read one OAI-PMH response body; a body that is not OAI-PMH gives ``OaiError("badXml")``."""
-    root, problem = _parse_document(data)
+    root, problem = xml.parse_document(data)
     if root is None:
         return _failed_page("badXml", f"{source}: {problem}")
-    if _local(root) != "OAI-PMH":
-        return _failed_page("badXml", f"{source}: not an OAI-PMH response (root <{_local(root)}>)")
+    if xml.local(root) != "OAI-PMH":
+        return _failed_page("badXml", f"{source}: not an OAI-PMH response (root <{xml.local(root)}>)")
     page = OaiPage([], None, None, None, None)
     prefix: str | None = None
     index = 0
-    for child in _elements(root):
-        name = _local(child)
-        if name == "request":
+    for child in xml.elements(root):
+        name = xml.local(child)
+        if name == "responseDate":
+            page.response_date = _day((child.text or "").strip()[:10])
+        elif name == "request":
             prefix = child.get("metadataPrefix")
         elif name == "error" and page.error is None:
             page.error = _oai_error(child)
         elif name in _VERBS:
-            for node in _elements(child):
-                if _local(node) == "resumptionToken":
+            for node in xml.elements(child):
+                if xml.local(node) == "resumptionToken":
                     page.resumption_token = (node.text or "").strip() or None
-                    page.complete_list_size = _int(node.get("completeListSize"))
-                    page.cursor = _int(node.get("cursor"))
-                elif _local(node) in ("record", "header"):
+                    page.complete_list_size = xml.to_int(node.get("completeListSize"))
+                    page.cursor = xml.to_int(node.get("cursor"))
+                elif xml.local(node) in ("record", "header"):
                     index += 1
                     item = _read_record(node, source, index, prefix)
                     if item is not None:
@@ -104,7 +108,7 @@ def iter_oai(stream: IO[bytes], source: str) -> Iterator[Parsed]:
     seen_root = False
     try:
         for event, el in context:
-            name = _local(el)
+            name = xml.local(el)
             if event == "start":
                 if not seen_root and name != "OAI-PMH":
                     yield RecordError(source, "line 1", f"not an OAI-PMH response (root <{name}>)")
@@ -112,7 +116,7 @@ def iter_oai(stream: IO[bytes], source: str) -> Iterator[Parsed]:
                 seen_root = True
                 continue
             parent = el.getparent()
-            parent_name = _local(parent) if parent is not None else ""
+            parent_name = xml.local(parent) if parent is not None else ""
             if name == "request":
                 prefix = el.get("metadataPrefix")
             elif name == "error" and parent_name == "OAI-PMH":
@@ -124,17 +128,17 @@ def iter_oai(stream: IO[bytes], source: str) -> Iterator[Parsed]:
                 item = _read_record(el, source, index, prefix)
                 if item is not None:
                     yield item
-                _release(el)
+                xml.release(el)
     except etree.XMLSyntaxError as exc:
-        if not _namespace_only(context.error_log):
+        if not xml.namespace_only(context.error_log):
             where = f"line {exc.lineno}" if exc.lineno else "end of file"
             yield RecordError(source, where, f"malformed XML after {index} records: {exc.msg}")
 
 
 def _read_record(node: etree._Element, source: str, index: int, prefix: str | None) -> Parsed | None:
     """One ``<record>``, or a bare ``ListIdentifiers`` ``<header>`` (None unless deleted)."""
-    header = node if _local(node) == "header" else _child(node, "header")
-    identifier = clean_text(_text(header, "identifier")) if header is not None else ""
+    header = node if xml.local(node) == "header" else xml.child(node, "header")
+    identifier = clean_text(xml.text(header, "identifier")) if header is not None else ""
     locator = identifier or f"#{index}"
     if header is not None and header.get("status") == "deleted":
         try:
@@ -143,25 +147,25 @@ def _read_record(node: etree._Element, source: str, index: int, prefix: str | No
             return RecordError(source, locator, f"deleted record: {exc}")
     if node is header:
         return None
-    metadata = _child(node, "metadata")
-    body = next(iter(_elements(metadata)), None) if metadata is not None else None
+    metadata = xml.child(node, "metadata")
+    body = next(iter(xml.elements(metadata)), None) if metadata is not None else None
     if body is None:
         return RecordError(source, locator, "record has no metadata")
     try:
-        if _local(body) == "arXiv":
+        if xml.local(body) == "arXiv":
             return _read_arxiv(body)
-        if _local(body) == "arXivRaw":
+        if xml.local(body) == "arXivRaw":
             return _read_arxiv_raw(body)
     except ValueError as exc:
         return RecordError(source, locator, str(exc))
-    return RecordError(source, locator, f"unsupported metadata format <{_local(body)}>")
+    return RecordError(source, locator, f"unsupported metadata format <{xml.local(body)}>")
 
 
 def _read_arxiv(meta: etree._Element) -> Paper:
     """``metadataPrefix=arXiv``: structured authors, ``created``/``updated`` dates."""
     created = _iso_date(meta, "created")
     updated = _iso_date(meta, "updated")
-    authors = [_author_name(a) for a in _children(_child(meta, "authors"), "author")]
+    authors = [_author_name(a) for a in xml.children(xml.child(meta, "authors"), "author")]
     paper = _paper(meta, "oai:arXiv")
     paper.authors = [a for a in authors if a]
     paper.published = created
@@ -174,9 +178,9 @@ def _read_arxiv(meta: etree._Element) -> Paper:
 
 def _read_arxiv_raw(meta: etree._Element) -> Paper:
     """``metadataPrefix=arXivRaw``: one-line authors, ``<version>`` history with RFC 2822 dates."""
-    versions = sorted(map(_raw_version, _children(meta, "version")), key=lambda v: v.version)
+    versions = sorted(map(_raw_version, xml.children(meta, "version")), key=lambda v: v.version)
     paper = _paper(meta, "oai:arXivRaw")
-    paper.authors = split_authors(_text(meta, "authors") or "")
+    paper.authors = split_authors(xml.text(meta, "authors") or "")
     paper.versions = versions
     if versions:
         paper.version = versions[-1].version
@@ -188,26 +192,26 @@ def _read_arxiv_raw(meta: etree._Element) -> Paper:
 
 def _paper(meta: etree._Element, tag: str) -> Paper:
     """The fields both formats share."""
-    raw_id = _text(meta, "id")
+    raw_id = xml.text(meta, "id")
     if raw_id is None or not raw_id.strip():
         raise ValueError("record has no <id>")
     return Paper(
         id=normalize_id(raw_id),
-        title=clean_text(_text(meta, "title")),
+        title=clean_text(xml.text(meta, "title")),
         authors=[],
-        abstract=clean_text(_text(meta, "abstract")),
-        categories=(_text(meta, "categories") or "").split(),
-        comments=_optional(meta, "comments"),
-        journal_ref=_optional(meta, "journal-ref"),
-        doi=_optional(meta, "doi"),
-        license=_optional(meta, "license"),
+        abstract=clean_text(xml.text(meta, "abstract")),
+        categories=(xml.text(meta, "categories") or "").split(),
+        comments=xml.optional(meta, "comments"),
+        journal_ref=xml.optional(meta, "journal-ref"),
+        doi=xml.optional(meta, "doi"),
+        license=xml.optional(meta, "license"),
         source=tag,
     )
 
 
 def _author_name(author: etree._Element) -> str:
     """``<keyname>``/``<forenames>``/``<suffix>`` → ``Forenames Keyname Suffix``."""
-    parts = (clean_text(_text(author, part)) for part in ("forenames", "keyname", "suffix"))
+    parts = (clean_text(xml.text(author, part)) for part in ("forenames", "keyname", "suffix"))
     return " ".join(p for p in parts if p)
 
 
@@ -216,7 +220,7 @@ def _raw_version(node: etree._Element) -> Version:
     m = _VERSION_LABEL.match(label)
     if not m:
         raise ValueError(f"bad version label {label!r}")
-    stamp = clean_text(_text(node, "date"))
+    stamp = clean_text(xml.text(node, "date"))
     submitted = None
     if stamp:
         try:
@@ -224,17 +228,24 @@ def _raw_version(node: etree._Element) -> Version:
         except (TypeError, ValueError):
             raise ValueError(f"bad date {stamp!r} for version {label}") from None
         submitted = submitted.replace(tzinfo=UTC) if submitted.tzinfo is None else submitted.astimezone(UTC)
-    return Version(int(m[1]), submitted, clean_text(_text(node, "size")) or None)
+    return Version(int(m[1]), submitted, clean_text(xml.text(node, "size")) or None)
 
 
 def _iso_date(meta: etree._Element, name: str) -> date | None:
-    text = clean_text(_text(meta, name))
+    text = clean_text(xml.text(meta, name))
     if not text:
         return None
     try:
         return date.fromisoformat(text)
     except ValueError:
         raise ValueError(f"bad <{name}> date {text!r}") from None
+
+
+def _day(value: str) -> date | None:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
 
 
 def _oai_error(node: etree._Element) -> OaiError:
@@ -248,75 +259,3 @@ def _failed_page(code: str, message: str) -> OaiPage:
 
 def _tag(prefix: str | None) -> str:
     return f"oai:{prefix}" if prefix else "oai"
-
-
-def _int(text: str | None) -> int | None:
-    try:
-        return int(text) if text is not None else None
-    except ValueError:
-        return None
-
-
-# --- XML helpers: match elements by local name (namespaces, undeclared prefixes ignored) ---
-
-
-def _parse_document(data: bytes) -> tuple[etree._Element | None, str]:
-    """Parse a whole body; undeclared namespace prefixes are tolerated, all else is malformed."""
-    parser = etree.XMLParser(recover=True, resolve_entities=False, no_network=True, huge_tree=True)
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as exc:
-        return None, f"not well-formed XML: {exc.msg}"
-    problems = [
-        e
-        for e in parser.error_log
-        if e.domain != etree.ErrorDomains.NAMESPACE and e.level >= etree.ErrorLevels.ERROR
-    ]
-    if problems:
-        return None, f"not well-formed XML: {problems[0].message} (line {problems[0].line})"
-    if root is None:
-        return None, "not well-formed XML: no root element"
-    return root, ""
-
-
-def _namespace_only(log: etree._ListErrorLog) -> bool:
-    """True when every logged parse error is an undeclared namespace prefix (harmless here)."""
-    errors = list(log)
-    return bool(errors) and all(e.domain == etree.ErrorDomains.NAMESPACE for e in errors)
-
-
-def _local(el: etree._Element) -> str:
-    tag = el.tag
-    if not isinstance(tag, str):  # comments and processing instructions
-        return ""
-    return tag.rpartition("}")[2].rpartition(":")[2]
-
-
-def _elements(el: etree._Element) -> list[etree._Element]:
-    return [c for c in el if isinstance(c.tag, str)]
-
-
-def _children(el: etree._Element | None, name: str) -> list[etree._Element]:
-    return [c for c in _elements(el) if _local(c) == name] if el is not None else []
-
-
-def _child(el: etree._Element | None, name: str) -> etree._Element | None:
-    found = _children(el, name)
-    return found[0] if found else None
-
-
-def _text(el: etree._Element | None, name: str) -> str | None:
-    child = _child(el, name)
-    return "".join(t for t in child.itertext() if isinstance(t, str)) if child is not None else None
-
-
-def _optional(el: etree._Element, name: str) -> str | None:
-    return clean_text(_text(el, name)) or None
-
-
-def _release(el: etree._Element) -> None:
-    """Free a streamed element and the siblings already read before it."""
-    el.clear()
-    parent = el.getparent()
-    while parent is not None and el.getprevious() is not None:
-        del parent[0]

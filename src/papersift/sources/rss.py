@@ -37,7 +37,8 @@ from papersift.paper import (
     parse_id,
     split_authors,
 )
-from papersift.sources.mailing import listing_date
+from papersift.schedule import next_listing_day
+from papersift.sources import xml
 
 _RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 _FEED_TITLE = re.compile(r"^\s*(\S+)\s+updates on arXiv\.org", re.I)
@@ -56,26 +57,6 @@ _TAG = re.compile(r"<[^>]*>")
 _KINDS: dict[str, AnnounceKind] = {kind: kind for kind in ANNOUNCE_KINDS}
 
 ItemReader = Callable[[etree._Element, str, str, date | None, list[str], int], Parsed]
-
-
-def _local(el: etree._Element) -> str:
-    tag = el.tag
-    return etree.QName(tag).localname if isinstance(tag, str) else ""
-
-
-def _children(el: etree._Element, name: str) -> list[etree._Element]:
-    return [c for c in el if _local(c) == name]
-
-
-def _text(el: etree._Element, name: str) -> str | None:
-    """The text of the first child called ``name`` (any namespace), or None."""
-    for child in _children(el, name):
-        return "".join(str(t) for t in child.itertext())
-    return None
-
-
-def _optional(el: etree._Element, name: str) -> str | None:
-    return clean_text(_text(el, name)) or None
 
 
 def _strip_html(text: str | None) -> str:
@@ -176,40 +157,40 @@ def _current_item(
     atom: bool,
 ) -> Parsed:
     """One RSS 2.0 ``<item>`` or Atom ``<entry>`` of today's feeds."""
-    description = _text(item, "summary" if atom else "description") or ""
+    description = xml.text(item, "summary" if atom else "description") or ""
     m = _DESCRIPTION.match(description)
     if atom:
-        links = [c.get("href") for c in _children(item, "link")]
+        links = [c.get("href") for c in xml.children(item, "link")]
         link = next((h for h in links if h and "/abs/" in h), links[0] if links else None)
-        guid = _text(item, "id")
+        guid = xml.text(item, "id")
     else:
-        link, guid = _text(item, "link"), _text(item, "guid")
+        link, guid = xml.text(item, "link"), xml.text(item, "guid")
     arxiv_id = _id_of(m["id"] if m else None, guid, link)
     if arxiv_id is None:
         return RecordError(source, locator, "item has no arXiv id")
     where = f"{arxiv_id.id} ({locator})"
-    title = clean_text(_text(item, "title"))
+    title = clean_text(xml.text(item, "title"))
     if not title:
         return RecordError(source, where, "item has no title")
-    raw_kind = (_text(item, "announce_type") or (m["kind"] if m else "new")).strip().lower()
+    raw_kind = (xml.text(item, "announce_type") or (m["kind"] if m else "new")).strip().lower()
     kind = _KINDS.get(raw_kind)
     if kind is None:
         return RecordError(source, where, f"unknown announce type {raw_kind!r}")
     if atom:
-        categories = [c.get("term", "") for c in _children(item, "category") if c.get("term")]
-        names = [clean_text(_text(a, "name")) for a in _children(item, "author")]
-        creator = _text(item, "creator")
+        categories = [c.get("term", "") for c in xml.children(item, "category") if c.get("term")]
+        names = [clean_text(xml.text(a, "name")) for a in xml.children(item, "author")]
+        creator = xml.text(item, "creator")
         authors = split_authors(creator) if creator else [n for n in names if n]
-        day = _iso_date(_text(item, "published")) or day
+        day = _iso_date(xml.text(item, "published")) or day
     else:
-        categories = [clean_text(c.text) for c in _children(item, "category") if c.text]
-        authors = split_authors(_text(item, "creator") or "")
-        day = _rfc822_date(_text(item, "pubDate")) or day
+        categories = [clean_text(c.text) for c in xml.children(item, "category") if c.text]
+        authors = split_authors(xml.text(item, "creator") or "")
+        day = _rfc822_date(xml.text(item, "pubDate")) or day
     abstract = clean_text(m["abstract"]) if m else clean_text(description)
     paper = _paper(arxiv_id, title, abstract, authors, categories, source)
-    paper.license = _optional(item, "rights")
-    paper.doi = _optional(item, "DOI")
-    paper.journal_ref = _optional(item, "journal_reference")
+    paper.license = xml.optional(item, "rights")
+    paper.doi = xml.optional(item, "DOI")
+    paper.journal_ref = xml.optional(item, "journal_reference")
     return _announce(paper, day, feed, kind, position)
 
 
@@ -244,9 +225,9 @@ def _legacy_item(
     position: int,
 ) -> Parsed:
     """One RSS 1.0 ``<item>``: ``Title. (arXiv:1805.06430v2 [nucl-th] UPDATED)``."""
-    raw_title = _text(item, "title") or ""
+    raw_title = xml.text(item, "title") or ""
     m = _LEGACY_TITLE.match(raw_title)
-    arxiv_id = _id_of(m["id"] if m else None, item.get(f"{{{_RDF}}}about"), _text(item, "link"))
+    arxiv_id = _id_of(m["id"] if m else None, item.get(f"{{{_RDF}}}about"), xml.text(item, "link"))
     if arxiv_id is None:
         return RecordError(source, locator, "item has no arXiv id")
     title = clean_text(m["title"] if m else raw_title)
@@ -264,8 +245,8 @@ def _legacy_item(
         kind = "replace" if home else "replace-cross"
     else:
         kind = "new" if home else "cross"
-    authors = split_authors(_strip_html(_text(item, "creator")))
-    abstract = _strip_html(_text(item, "description"))
+    authors = split_authors(_strip_html(xml.text(item, "creator")))
+    abstract = _strip_html(xml.text(item, "description"))
     paper = _paper(arxiv_id, title, abstract, authors, categories, source)
     return _announce(paper, day, feed, kind, position)
 
@@ -276,7 +257,7 @@ def _legacy_day(text: str | None) -> date | None:
     when = _iso(text)
     if when is None:
         return None
-    return listing_date(when.date()) if when.hour >= 20 else when.date()
+    return next_listing_day(when.date()) if when.hour >= 20 else when.date()
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,19 +271,19 @@ class _FeedHead:
 
 def _head(root: etree._Element, container: etree._Element) -> _FeedHead | None:
     """The feed-level facts, read from the elements parsed before the first item."""
-    kind = _local(root)
+    kind = xml.local(root)
     if kind == "rss":
-        feed = feed_categories(_text(container, "title"), _text(container, "link"))
-        pub = _text(container, "pubDate") or _text(container, "lastBuildDate")
+        feed = feed_categories(xml.text(container, "title"), xml.text(container, "link"))
+        pub = xml.text(container, "pubDate") or xml.text(container, "lastBuildDate")
         return _FeedHead(_rss_item, _rfc822_date(pub), feed)
     if kind == "feed":
-        links = [c.get("href") for c in _children(root, "link")]
-        feed = feed_categories(_text(root, "title"), next((h for h in links if h), None))
-        return _FeedHead(_atom_item, _iso_date(_text(root, "updated")), feed)
+        links = [c.get("href") for c in xml.children(root, "link")]
+        feed = feed_categories(xml.text(root, "title"), next((h for h in links if h), None))
+        return _FeedHead(_atom_item, _iso_date(xml.text(root, "updated")), feed)
     if kind == "RDF":
-        channel = next(iter(_children(root, "channel")), root)
-        feed = feed_categories(_text(channel, "title"), None)
-        return _FeedHead(_legacy_item, _legacy_day(_text(channel, "date")), feed)
+        channel = next(iter(xml.children(root, "channel")), root)
+        feed = feed_categories(xml.text(channel, "title"), None)
+        return _FeedHead(_legacy_item, _legacy_day(xml.text(channel, "date")), feed)
     return None
 
 
@@ -327,15 +308,15 @@ def iter_feed(stream: IO[bytes], source: str) -> Iterator[Parsed]:
         for event, el in events:
             if root is None:
                 root = el
-                if _local(root) not in ("rss", "feed", "RDF"):
-                    message = f"not an RSS/Atom feed (root element <{_local(root)}>)"
+                if xml.local(root) not in ("rss", "feed", "RDF"):
+                    message = f"not an RSS/Atom feed (root element <{xml.local(root)}>)"
                     yield RecordError(source, "feed", message)
                     return
                 continue
-            if event != "end" or _local(el) not in ("item", "entry"):
+            if event != "end" or xml.local(el) not in ("item", "entry"):
                 continue
             parent = el.getparent()
-            if parent is None or _local(parent) not in ("channel", "feed", "RDF"):
+            if parent is None or xml.local(parent) not in ("channel", "feed", "RDF"):
                 continue
             if head is None:
                 head = _head(root, parent)

@@ -73,10 +73,27 @@ MIGRATIONS: list[str] = [
     """,
 ]
 
-_COLUMNS = (
-    "rowid, id, version, title, authors, abstract, categories, primary_category, comments, "
-    "journal_ref, doi, license, versions, published, updated, announced, source"
-)
+_COLUMN_NAMES = [
+    "rowid",
+    "id",
+    "version",
+    "title",
+    "authors",
+    "abstract",
+    "categories",
+    "primary_category",
+    "comments",
+    "journal_ref",
+    "doi",
+    "license",
+    "versions",
+    "published",
+    "updated",
+    "announced",
+    "source",
+]
+_COLUMNS = ", ".join(_COLUMN_NAMES)
+_P_COLUMNS = ", ".join(f"p.{c}" for c in _COLUMN_NAMES)  # the same, from ``papers p`` in a join
 _KIND_ORDER: dict[str, int] = {k: i for i, k in enumerate(ANNOUNCE_KINDS)}
 _BATCH = 2000
 Row = tuple[Any, ...]
@@ -324,7 +341,7 @@ class SqliteStore:
                 next_rowid += 1
                 counts.new += 1
             existing[pid] = (rowid_of, paper)
-        marks = ",".join("?" * 17)
+        marks = ",".join("?" * len(_COLUMN_NAMES))
         db = self.db
         if inserts:
             db.executemany(f"INSERT INTO papers ({_COLUMNS}) VALUES ({marks})", inserts)
@@ -340,7 +357,7 @@ class SqliteStore:
                 "VALUES ('delete', ?, ?, ?, ?)",
                 [(o[0], o[3], o[5], o[4]) for o, _ in updates],
             )
-            sets = ", ".join(f"{c.strip()} = ?" for c in _COLUMNS.split(",")[1:])
+            sets = ", ".join(f"{c} = ?" for c in _COLUMN_NAMES[1:])
             db.executemany(
                 f"UPDATE papers SET {sets}, deleted = 0 WHERE rowid = ?",
                 [(*n[1:], n[0]) for _, n in updates],
@@ -397,27 +414,30 @@ class SqliteStore:
         return int(self.db.execute("SELECT COUNT(*) FROM papers WHERE deleted = 0").fetchone()[0])
 
     def _category_clause(self, category: str) -> tuple[str, list[str]]:
-        if "." in category or category in _FLAT_ARCHIVES:
+        if _is_exact(category):
             return "a.category = ?", [category]
         return "(a.category = ? OR a.category LIKE ?)", [category, f"{category}.%"]
 
     def listing(self, category: str, day: date) -> list[ListingEntry]:
         clause, args = self._category_clause(category)
         rows = self.db.execute(
-            f"SELECT {', '.join('p.' + c.strip() for c in _COLUMNS.split(','))}, a.kind, a.position "
+            f"SELECT {_P_COLUMNS}, a.kind, a.position "
             f"FROM announcements a JOIN papers p ON p.rowid = a.paper "
             f"WHERE {clause} AND a.day = ? AND p.deleted = 0",
             [*args, day.isoformat()],
         ).fetchall()
-        best: dict[int, tuple[int, int, str, Row]] = {}
+
+        def order(row: Row) -> tuple[int, int, str]:  # kind, published position, id
+            return (_KIND_ORDER[row[17]], row[18] if row[18] is not None else 1 << 30, row[1])
+
+        # an archive-wide listing meets a paper once per subject class: keep its best appearance
+        best: dict[int, Row] = {}
         for row in rows:
-            kind: str = row[17]
-            position = row[18] if row[18] is not None else 1 << 30
-            key = (_KIND_ORDER[kind], position, row[1], row)
-            if row[0] not in best or key[:2] < best[row[0]][:2]:
-                best[row[0]] = key
-        ordered = sorted(best.values(), key=lambda t: t[:3])
-        return [ListingEntry(paper_from_row(r), _as_kind(r[17]), r[18]) for _, _, _, r in ordered]
+            if row[0] not in best or order(row) < order(best[row[0]]):
+                best[row[0]] = row
+        return [
+            ListingEntry(paper_from_row(r), _as_kind(r[17]), r[18]) for r in sorted(best.values(), key=order)
+        ]
 
     def announcement_days(self, category: str) -> list[date]:
         clause, args = self._category_clause(category)
@@ -441,7 +461,7 @@ class SqliteStore:
         where = ["papers_fts MATCH ?", "p.deleted = 0"]
         args: list[Any] = [match]
         if category:
-            if "." in category or category in _FLAT_ARCHIVES:
+            if _is_exact(category):
                 where.append("(' ' || p.categories || ' ') LIKE ?")
                 args.append(f"% {category} %")
             else:
@@ -455,7 +475,7 @@ class SqliteStore:
             where.append(f"{day} <= ?")
             args.append(until.isoformat())
         sql = (
-            f"SELECT {', '.join('p.' + c.strip() for c in _COLUMNS.split(','))}, "
+            f"SELECT {_P_COLUMNS}, "
             f"bm25(papers_fts, 10.0, 1.0, 3.0) AS score FROM papers_fts "
             f"JOIN papers p ON p.rowid = papers_fts.rowid WHERE {' AND '.join(where)} "
             f"ORDER BY score LIMIT ? OFFSET ?"
@@ -477,6 +497,11 @@ class SqliteStore:
 _FLAT_ARCHIVES = frozenset(
     ["hep-th", "hep-ph", "hep-ex", "hep-lat", "gr-qc", "nucl-th", "nucl-ex", "quant-ph", "math-ph"]
 )
+
+
+def _is_exact(category: str) -> bool:
+    """A subject class (``cs.LG``) or a flat archive matches itself only; ``cs`` means every ``cs.*``."""
+    return "." in category or category in _FLAT_ARCHIVES
 
 
 def _as_kind(kind: str) -> AnnounceKind:
