@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint bench-ingest clean
+.PHONY: demo test lint bench-ingest bench-embed bench-related eval clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null || PYTHON=python3; \
@@ -27,6 +27,17 @@ test: lint
 
 bench-ingest: $(STAMP)
 	$(PY) bench/ingest.py --data $(SHARED)/arxiv-300k.jsonl.gz
+
+bench-embed: $(STAMP)
+	$(PY) bench/embed.py --corpus $(SHARED)/arxiv-20k.jsonl.gz
+
+# needs the 20k vectors in the cache: run `make eval` first
+bench-related: $(STAMP)
+	$(PY) bench/related.py --data $(SHARED)
+
+eval: $(STAMP)
+	$(VENV)/bin/papersift eval related --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz
+	$(VENV)/bin/papersift eval search --contexts $(SHARED)/citation-contexts-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

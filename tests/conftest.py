@@ -13,6 +13,8 @@ from pathlib import Path
 import orjson
 import pytest
 
+from papersift.paper import Paper
+from papersift.sources.snapshot import paper_from_record
 from papersift.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,9 +53,11 @@ def write_jsonl(path: Path, records: list[dict[str, object]], gz: bool = False) 
     return path
 
 
-def run_cli(*args: str, home: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, home: Path, check: bool = True, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run the installed ``papersift`` command as a user would, in its own process."""
-    env = {**os.environ, "PAPERSIFT_HOME": str(home), "COLUMNS": "200"}
+    env = {**os.environ, "PAPERSIFT_HOME": str(home), "COLUMNS": "200", **(env or {})}
     result = subprocess.run(
         [sys.executable, "-m", "papersift.cli", *args],
         capture_output=True,
@@ -65,3 +69,42 @@ def run_cli(*args: str, home: Path, check: bool = True) -> subprocess.CompletedP
     if check and result.returncode != 0:
         raise AssertionError(f"papersift {' '.join(args)} failed:\n{result.stderr}")
     return result
+
+
+@pytest.fixture(scope="session")
+def citation_corpus(shared_data: Path) -> tuple[list[dict[str, object]], dict[str, set[str]]]:
+    """~400 real papers: 30 query papers of the dev citation pairs, the papers they cite, random filler."""
+    gold: dict[str, set[str]] = {}
+    with gzip.open(shared_data / "relevance-dev.jsonl.gz", "rb") as f:
+        for row in map(orjson.loads, f):
+            gold.setdefault(row["query_id"], set()).add(row["candidate_id"])
+    queries = sorted(q for q, cited in gold.items() if len(cited) >= 3)[:30]
+    wanted = set(queries) | {c for q in queries for c in gold[q]}
+    with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
+        records = list(map(orjson.loads, f))
+    chosen = [r for r in records if r["id"] in wanted]
+    filler = [r for r in records[::50] if r["id"] not in wanted][: 400 - len(chosen)]
+    return chosen + filler, {q: gold[q] for q in queries}
+
+
+@pytest.fixture(scope="session")
+def embedded_home(
+    tmp_path_factory: pytest.TempPathFactory,
+    citation_corpus: tuple[list[dict[str, object]], dict[str, set[str]]],
+) -> Path:
+    """A home whose store holds the citation corpus, embedded and indexed by ``papersift embed``."""
+    home = tmp_path_factory.mktemp("embedded")
+    run_cli("ingest", str(write_jsonl(home / "corpus.jsonl", citation_corpus[0])), home=home)
+    result = run_cli("embed", home=home)
+    assert f"index: {len(citation_corpus[0])} papers, {len(citation_corpus[0])} vectors" in result.stdout
+    return home
+
+
+def spread_records(shared_data: Path, step: int) -> list[dict[str, object]]:
+    """Every ``step``-th record of the 20k file: real papers across fields and years."""
+    with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
+        return [orjson.loads(line) for line in itertools.islice(f, 0, 20_000, step)]
+
+
+def as_papers(records: list[dict[str, object]]) -> list[Paper]:
+    return [paper_from_record(r, "test") for r in records]

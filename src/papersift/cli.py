@@ -1,4 +1,4 @@
-"""The ``papersift`` command line: ingest, harvest, sync, list, show, search, demo.
+"""The ``papersift`` command line: ingest, harvest, sync, list, show, search, embed, related, eval, demo.
 
 Command names and ``--format json`` shapes are an interface other tools rely on. Heavy modules are
 imported inside the commands that need them, so quick commands (``list``, ``search``) start fast.
@@ -6,7 +6,9 @@ imported inside the commands that need them, so quick commands (``list``, ``sear
 
 from __future__ import annotations
 
+import subprocess
 import sys
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -14,6 +16,9 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 if TYPE_CHECKING:
+    from papersift.index.pipeline import Indexes
+    from papersift.paper import Paper
+    from papersift.ranking.evaluate import Score
     from papersift.settings import Settings
     from papersift.store import IngestCounts, Store
 
@@ -25,6 +30,8 @@ app = typer.Typer(
 )
 harvest_app = typer.Typer(help="Harvest papers from arXiv's interfaces.", no_args_is_help=True)
 app.add_typer(harvest_app, name="harvest")
+eval_app = typer.Typer(help="Measure ranking quality on citation data, with baselines.", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
 
 HomeOpt = Annotated[
     Path | None,
@@ -244,9 +251,21 @@ def show(
         typer.echo(paper_text(paper), nl=False)
 
 
+def _hit_json(paper: Paper, rank: int, score: float, **extra: object) -> dict[str, object]:
+    from papersift.listing import paper_json
+
+    return paper_json(paper, score=round(score, 4), rank=rank, **extra)
+
+
 @app.command()
 def search(
-    query: Annotated[str, typer.Argument(help='Words, "phrases", prefix*, -exclude, a OR b.')],
+    query: Annotated[
+        str | None, typer.Argument(help='Words, "phrases", prefix*, -exclude, a OR b; or an arXiv id.')
+    ] = None,
+    mode: Annotated[str, typer.Option("--mode", "-m", help="hybrid, keyword or semantic.")] = "hybrid",
+    queries_from: Annotated[
+        Path | None, typer.Option("--queries-from", help="One query a line; one JSON line per query.")
+    ] = None,
     k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Number of results.")] = 10,
     category: Annotated[str | None, typer.Option("--category", "-c")] = None,
     since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
@@ -256,44 +275,328 @@ def search(
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
-    """Keyword search (BM25 over title, abstract, authors) with filters."""
-    from papersift.listing import json_line, paper_json
+    """Search: hybrid (BM25 + vectors + tf-idf, the default), keyword (BM25) or semantic, with filters."""
+    from papersift.listing import json_line
     from papersift.paper import format_authors, is_arxiv_id, normalize_id
-    from papersift.store import Hit, StoreError
+    from papersift.ranking.search import MODES, Filters, SearchHit, SearchResult
+    from papersift.ranking.search import search as run
+    from papersift.store import StoreError
 
     _check_format(fmt)
-    store = _store(_settings(home))
-    hits: list[Hit]
-    if is_arxiv_id(query) and (paper := store.get(normalize_id(query))) is not None:
-        hits = [Hit(paper, 0.0)]
-    else:
-        try:
+    if mode not in MODES:
+        _fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}", 2)
+    if (query is None) == (queries_from is None):
+        _fail("give a QUERY or --queries-from FILE (one of them)", 2)
+    queries = [query] if query is not None else _lines_of(queries_from)
+    settings = _settings(home)
+    store = _store(settings)
+    filters = Filters(category, _day(since, "--since"), _day(until, "--until"), author)
+    indexes = _indexes(store, settings) if mode != "keyword" else None
+
+    def one(text: str) -> SearchResult:
+        if is_arxiv_id(text) and (paper := store.get(normalize_id(text))) is not None:
+            return SearchResult([SearchHit(paper, 0.0)], "keyword", ["an arXiv id: that paper"])
+        if indexes is None:
             hits = store.search(
-                query,
+                text,
                 k=k,
                 offset=(page - 1) * k,
-                category=category,
-                since=_day(since, "--since"),
-                until=_day(until, "--until"),
-                author=author,
+                category=filters.category,
+                since=filters.since,
+                until=filters.until,
+                author=filters.author,
             )
-        except StoreError as e:
-            _fail(str(e))
-    store.close()
+            return SearchResult([SearchHit(h.paper, h.score) for h in hits], "keyword")
+        return run(indexes, text, mode=mode, k=k, offset=(page - 1) * k, filters=filters)
+
+    try:
+        for text in queries:
+            result = one(text)
+            for note in dict.fromkeys(result.notes):
+                typer.echo(f"note: {note}", err=True)
+            first = (page - 1) * k + 1
+            if queries_from is not None:
+                results = [
+                    _hit_json(h.paper, rank, h.score, terms=h.terms)
+                    for rank, h in enumerate(result.hits, first)
+                ]
+                typer.echo(json_line({"query": text, "mode": result.mode, "results": results}))
+            elif fmt == "json":
+                for rank, h in enumerate(result.hits, first):
+                    typer.echo(json_line(_hit_json(h.paper, rank, h.score, terms=h.terms)))
+            elif not result.hits:
+                typer.echo("no results", err=True)
+            for rank, h in enumerate(result.hits if fmt == "text" and queries_from is None else [], first):
+                p = h.paper
+                typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
+                typer.echo(
+                    f"     {format_authors(p.authors)} · {' '.join(p.categories)} · "
+                    f"{p.announced or p.published or ''} · score {h.score:.2f}"
+                    + (f" · {', '.join(h.terms)}" if h.terms else "")
+                )
+    except StoreError as e:
+        _fail(str(e))
+    finally:
+        store.close()
+
+
+def _lines_of(path: Path | None) -> list[str]:
+    assert path is not None
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        _fail(f"cannot read {path}: {e.strerror}")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _indexes(store: Store, settings: Settings) -> Indexes:
+    from papersift.index.pipeline import open_indexes
+    from papersift.store import StoreError
+
+    try:
+        indexes = open_indexes(store, settings)
+    except StoreError as e:
+        _fail(str(e))
+    if indexes.dense is None:
+        typer.echo("note: no vectors yet: run `papersift embed` (keyword evidence only until then)", err=True)
+    return indexes
+
+
+@app.command()
+def embed(
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Embed at most this many.")] = None,
+    reset: Annotated[bool, typer.Option("--reset", help="Drop every vector and re-embed.")] = False,
+    cache: Annotated[bool, typer.Option(help="Reuse vectors of texts embedded before.")] = True,
+    home: HomeOpt = None,
+) -> None:
+    """Embed the papers that have no vector yet (newest first, resumable) and update the indexes."""
+    import time
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from papersift.index.encoder import model_id
+    from papersift.index.pipeline import embed_missing, refresh
+    from papersift.store import StoreError
+    from papersift.store.cache import VectorCache
+
+    settings = _settings(home)
+    store = _store(settings)
+    if reset:
+        store.reset_vectors(model_id(settings))
+    todo = store.count() - store.vector_count()
+    todo = min(todo, limit) if limit else todo
+    vector_cache = VectorCache(settings.cache_path) if cache else None
+    started = time.perf_counter()
+    try:
+        with Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            disable=not sys.stderr.isatty(),
+        ) as bar:
+            task = bar.add_task("indexing terms", total=store.count())
+            refresh(store, settings, progress=lambda n: bar.advance(task, n))
+            bar.update(task, completed=store.count())
+            task = bar.add_task(f"embedding ({model_id(settings)})", total=todo)
+            done = embed_missing(
+                store, settings, limit=limit, cache=vector_cache, progress=lambda n: bar.advance(task, n)
+            )
+            papers, vectors = refresh(store, settings)
+    except StoreError as e:
+        _fail(str(e))
+    finally:
+        if vector_cache:
+            vector_cache.close()
+        store.close()
+    seconds = time.perf_counter() - started
+    rate = f" ({done / seconds:.1f}/s)" if done and seconds > 0 else ""
+    typer.echo(f"embed: {done} papers embedded{rate}; index: {papers} papers, {vectors} vectors")
+
+
+@app.command()
+def related(
+    ids: Annotated[list[str] | None, typer.Argument(metavar="[ID]...", help="arXiv ids or URLs.")] = None,
+    text: Annotated[str | None, typer.Option("--text", help="Any text, e.g. a pasted abstract.")] = None,
+    ids_from: Annotated[Path | None, typer.Option("--ids-from", help="One id a line.")] = None,
+    k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Results per query.")] = 10,
+    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
+    since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Related papers (相关论文) of papers or of any text, each with why it matches."""
+    from papersift.listing import json_line
+    from papersift.paper import InvalidIdError, format_authors, normalize_id
+    from papersift.ranking.related import Query, paper_query, text_query
+    from papersift.ranking.related import related as run
+    from papersift.store import StoreError
+
+    _check_format(fmt)
+    wanted = list(ids or []) + (_lines_of(ids_from) if ids_from else [])
+    if (text is not None) == bool(wanted):
+        _fail("give paper IDs, --ids-from FILE, or --text TEXT (ids or text, not both)", 2)
+    if text is not None and not text.strip():
+        _fail("--text is empty", 2)
+    settings = _settings(home)
+    store = _store(settings)
+    when = _day(since, "--since")
+    indexes = _indexes(store, settings)
+    batch = ids_from is not None or len(wanted) > 1
+    failed = False
+    try:
+        queries: list[Query | str] = []
+        if text is not None:
+            queries.append(text_query(indexes, text))
+        for raw in wanted:
+            try:
+                pid = normalize_id(raw)
+            except InvalidIdError as e:
+                queries.append(str(e))
+                continue
+            paper = store.get(pid)
+            queries.append(paper_query(indexes, paper) if paper else f"{pid} is not in the store")
+        for raw, query in zip(wanted or [text or ""], queries, strict=True):
+            if isinstance(query, str):
+                failed = True
+                typer.echo(f"error: {query}", err=True)
+                if fmt == "json" or batch:
+                    typer.echo(json_line({"query": raw, "error": query, "results": []}))
+                continue
+            for note in query.notes:
+                typer.echo(f"note: {note}", err=True)
+            hits = run(indexes, query, k=k, category=category, since=when)
+            if fmt == "json" or batch:
+                results = [
+                    _hit_json(h.paper, rank, h.score, why=h.reasons(), terms=h.terms)
+                    for rank, h in enumerate(hits, 1)
+                ]
+                typer.echo(json_line({"query": query.label, "results": results}))
+                continue
+            head = f"[{query.paper.id}] {query.paper.title}" if query.paper else f'"{query.label}"'
+            typer.echo(f"Related to {head}")
+            for rank, h in enumerate(hits, 1):
+                p = h.paper
+                typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
+                typer.echo(
+                    f"     {format_authors(p.authors)} · {' '.join(p.categories)} · "
+                    f"{p.announced or p.published or ''} · score {h.score:.3f}"
+                )
+                snippet = " ".join(p.abstract.split())
+                typer.echo(f"     {snippet[:160]}{'…' if len(snippet) > 160 else ''}")
+                if h.reasons():
+                    typer.echo(f"     why: {'; '.join(h.reasons())}")
+            if not hits:
+                typer.echo("no related papers found", err=True)
+    except StoreError as e:
+        _fail(str(e))
+    finally:
+        store.close()
+    if failed:
+        raise typer.Exit(1)
+
+
+def _eval_indexes(settings: Settings, corpus: Path, workdir: Path) -> Indexes:
+    """A fresh store of ``corpus`` in ``workdir``, embedded (via the install's vector cache), indexed."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from papersift.index.pipeline import embed_missing, open_indexes, refresh
+    from papersift.ingest import ingest_paths
+    from papersift.store import open_store
+    from papersift.store.cache import VectorCache
+
+    if not corpus.exists():
+        _fail(f"corpus not found: {corpus}")
+    local = settings.model_copy(update={"home": workdir})
+    store = open_store(local)
+    counts = ingest_paths(store, [corpus], chunk=settings.ingest_chunk)
+    typer.echo(f"corpus: {counts.new} papers from {corpus}", err=True)
+    cache = VectorCache(settings.cache_path)
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        disable=not sys.stderr.isatty(),
+    ) as bar:
+        task = bar.add_task("embedding (cached vectors are reused)", total=store.count())
+        embed_missing(store, local, cache=cache, progress=lambda n: bar.advance(task, n))
+    cache.close()
+    refresh(store, local)
+    return open_indexes(store, local)
+
+
+def _print_scores(scores: list[Score], fmt: str, reference: str) -> None:
+    from papersift.listing import json_line
+
     if fmt == "json":
-        for rank, h in enumerate(hits, 1):
-            typer.echo(json_line(paper_json(h.paper, score=round(h.score, 4), rank=rank)))
+        for score in scores:
+            typer.echo(json_line(score.json()))
         return
-    if not hits:
-        typer.echo("no results", err=True)
-        return
-    for rank, h in enumerate(hits, (page - 1) * k + 1):
-        p = h.paper
-        typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
-        typer.echo(
-            f"     {format_authors(p.authors)} · {' '.join(p.categories)} · "
-            f"{p.announced or p.published or ''} · score {h.score:.2f}"
-        )
+    base = next((s for s in scores if s.method == reference), None)
+    typer.echo(f"{'method':<22} {'nDCG@10':>8} {'Recall@10':>10} {'MRR':>7} {'queries':>8}  vs {reference}")
+    for s in scores:
+        ratio = f"{s.ndcg / base.ndcg:.2f}x" if base and base.ndcg else "-"
+        typer.echo(f"{s.method:<22} {s.ndcg:>8.4f} {s.recall:>10.4f} {s.mrr:>7.4f} {s.queries:>8}  {ratio}")
+
+
+CorpusOpt = Annotated[Path, typer.Option("--corpus", help="Papers (JSON lines) to build the store from.")]
+
+
+def _evaluate(
+    data: Path,
+    corpus: Path,
+    fmt: str,
+    home: Path | None,
+    run: Callable[[Indexes, Path], list[Score]],
+    reference: str,
+) -> None:
+    """Check the inputs, build the fresh store in a temporary home, run, print against ``reference``."""
+    import tempfile
+
+    _check_format(fmt)
+    for path in (data, corpus):
+        if not path.exists():
+            _fail(f"file not found: {path}")
+    settings = _settings(home)
+    with tempfile.TemporaryDirectory(prefix="papersift-eval-") as tmp:
+        indexes = _eval_indexes(settings, corpus, Path(tmp))
+        scores = run(indexes, data)
+        indexes.store.close()
+    _print_scores(scores, fmt, reference)
+
+
+@eval_app.command("related")
+def eval_related(
+    relevance: Annotated[Path, typer.Option("--relevance", help="{query_id, candidate_id, label} lines.")],
+    corpus: CorpusOpt = Path("../shared/data/arxiv-20k.jsonl.gz"),
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Related papers vs tf-idf (arxiv-sanity-lite), BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
+    from papersift.ranking.evaluate import evaluate_related, read_relevance
+
+    _evaluate(
+        relevance,
+        corpus,
+        fmt,
+        home,
+        lambda ix, path: evaluate_related(ix, read_relevance(path)),
+        "tfidf-arxiv-sanity",
+    )
+
+
+@eval_app.command("search")
+def eval_search(
+    contexts: Annotated[Path, typer.Option("--contexts", help="{citing_id, cited_id, context} lines.")],
+    corpus: CorpusOpt = Path("../shared/data/arxiv-20k.jsonl.gz"),
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Search by citation sentence vs BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
+    from papersift.ranking.evaluate import evaluate_search, read_contexts
+
+    _evaluate(contexts, corpus, fmt, home, lambda ix, path: evaluate_search(ix, read_contexts(path)), "bm25")
 
 
 @app.command()
@@ -307,6 +610,7 @@ def demo(
         typer.Option(help="Category whose listing is printed (default: the busiest one)."),
     ] = None,
     offline: Annotated[bool, typer.Option(help="Do not try arXiv at all.")] = False,
+    embed: Annotated[bool, typer.Option(help="Start `papersift embed` in the background.")] = True,
     home: HomeOpt = None,
 ) -> None:
     """Fill the store with recent real papers (arXiv, else the shared data) and print a listing."""
@@ -329,8 +633,23 @@ def demo(
         counts, busiest = load_recent_snapshot(store, snapshot, days)
         category = category or busiest
     _report(counts, "demo")
+    papers = store.count()
     store.close()
     list_(category or settings.default_categories[0], None, "text", home)
+    if embed:
+        log = settings.home / "embed.log"
+        with log.open("ab") as out:
+            subprocess.Popen(
+                [sys.executable, "-m", "papersift.cli", "embed", "--home", str(settings.home)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        typer.echo(
+            f"\nembedding the {papers:,} papers in the background, newest first (log: {log}); "
+            "`papersift related ID` and `papersift search --mode hybrid` use them as they arrive"
+        )
 
 
 def main() -> None:

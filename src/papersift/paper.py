@@ -178,3 +178,21 @@ def format_authors(authors: list[str], shown: int = 3) -> str:
     if len(authors) <= shown:
         return ", ".join(authors)
     return f"{', '.join(authors[:shown])} and {len(authors) - shown} more"
+
+
+# archives without subject classes ("hep-th", "gr-qc"…) are matched exactly; "cs" matches "cs.*"
+_FLAT_ARCHIVES = frozenset(
+    ["hep-th", "hep-ph", "hep-ex", "hep-lat", "gr-qc", "nucl-th", "nucl-ex", "quant-ph", "math-ph"]
+)
+
+
+def is_exact_category(category: str) -> bool:
+    """A subject class (``cs.LG``) or a flat archive matches itself only; ``cs`` means every ``cs.*``."""
+    return "." in category or category in _FLAT_ARCHIVES
+
+
+def in_category(categories: list[str], category: str) -> bool:
+    """Whether a paper listed in ``categories`` belongs to ``category`` (a class or a whole archive)."""
+    if is_exact_category(category):
+        return category in categories
+    return any(c == category or c.startswith(category + ".") for c in categories)

@@ -30,7 +30,21 @@ class Settings(BaseSettings):
     user_agent: str = "papersift/0.1 (self-hosted arXiv radar)"
     ingest_chunk: int = Field(default=20_000, ge=1)  # records per transaction
     default_categories: tuple[str, ...] = ("cs.LG", "cs.CL", "cs.AI", "cs.CV", "stat.ML")
+    model: str = "all-MiniLM-L6-v2"  # or any sentence-transformers model path
+    quantize: bool = True  # int8 dynamic quantisation of the model's Linear layers on the CPU
+    embed_batch: int = Field(default=16, ge=1)
+    threads: int = Field(default=0, ge=0)  # torch threads; 0 = every core
+    exact_below: int = Field(default=50_000, ge=0)  # vector counts below this are searched exactly
 
     @property
     def db_path(self) -> Path:
         return self.home / "papersift.db"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.home / "index"
+
+    @property
+    def cache_path(self) -> Path:
+        """Vectors by (model, text) so rebuilding a store never re-embeds the same text."""
+        return self.home / "vector-cache.db"

@@ -1,4 +1,4 @@
-"""All persistence behind one small interface: papers, announcements, keyword search, harvest state.
+"""All persistence behind one small interface: papers, announcements, keyword search, harvest state, vectors.
 
 ``open_store(settings)`` gives the configured backend (SQLite by default). Callers only ever see the
 ``Store`` protocol and the plain records below, so a PostgreSQL backend can stand in without them changing.
@@ -6,10 +6,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
 
 from papersift.paper import AnnounceKind, Paper, Parsed, RecordError
 
@@ -58,6 +60,14 @@ class Hit:
     score: float
 
 
+@dataclass(frozen=True, slots=True)
+class VectorBatch:
+    """Stored vectors: paper rowids (int64) and their float16 rows, in rowid order."""
+
+    keys: np.ndarray
+    vectors: np.ndarray
+
+
 class StoreError(RuntimeError):
     """A store-level failure with a message fit for the user (bad query syntax, corrupt file…)."""
 
@@ -101,8 +111,55 @@ class Store(Protocol):
         since: date | None = None,
         until: date | None = None,
         author: str | None = None,
+        any_terms: bool = False,
     ) -> list[Hit]:
-        """Keyword (BM25) search over title, abstract and authors; user syntax is never an error."""
+        """Keyword (BM25) search over title, abstract and authors; user syntax is never an error.
+
+        Words must all match, unless ``any_terms`` (then any may, and BM25 ranks by how many and how rare).
+        """
+        ...
+
+    def iter_papers(self, batch: int = 5000) -> Iterator[Paper]: ...
+
+    def iter_rows(self, batch: int = 5000, after: int = 0) -> Iterator[tuple[int, Paper]]:
+        """Every paper with its integer rowid (the key of vectors and indexes), in rowid order."""
+        ...
+
+    def rowid(self, paper_id: str) -> int | None: ...
+
+    def by_rowids(self, rowids: Sequence[int]) -> dict[int, Paper]: ...
+
+    def vector_model(self) -> str | None:
+        """The model that made the stored vectors (None before the first embedding)."""
+        ...
+
+    def reset_vectors(self, model: str) -> None:
+        """Forget every vector and record ``model`` as the one the next vectors come from."""
+        ...
+
+    def vector_count(self) -> int: ...
+
+    def missing_vectors(self, limit: int) -> list[tuple[int, str, str]]:
+        """Up to ``limit`` papers with no vector yet, newest first: (rowid, title, abstract)."""
+        ...
+
+    def put_vectors(self, rowids: Sequence[int], vectors: np.ndarray) -> None: ...
+
+    def iter_vectors(self, batch: int = 20_000, after: int = 0) -> Iterator[VectorBatch]: ...
+
+    def match(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        offset: int = 0,
+        category: str | None = None,
+        since: date | None = None,
+        until: date | None = None,
+        author: str | None = None,
+        any_terms: bool = False,
+    ) -> list[tuple[int, float]]:
+        """``search`` as (rowid, BM25 score) pairs, for rankers that fetch papers later."""
         ...
 
     def close(self) -> None: ...

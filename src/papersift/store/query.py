@@ -2,7 +2,8 @@
 
 Words become quoted FTS5 strings (so ``AND(``, stray ``"`` or ``*`` cannot break the parser); balanced
 ``"quoted phrases"`` stay phrases, ``word*`` stays a prefix query, ``-word`` excludes, and a bare ``OR``
-between words means either. Everything else is an implicit AND.
+between words means either. Everything else is an implicit AND, or, with ``any_terms`` (the keyword side
+of hybrid search, where a query may be a whole sentence), an OR of the words that are not stop words.
 """
 
 from __future__ import annotations
@@ -17,7 +18,21 @@ def _quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def fts_query(query: str, *, author: str | None = None) -> str | None:
+STOP_WORDS = frozenset(  # English function words: no evidence of topic
+    """a about above after again against all almost along already also although always am among an and
+    another any are around as at be became because become been before being below between both but by
+    can cannot could de did do does done down due during each eg either else et etc even ever every for
+    from further get give had has have he hence her here hers him his how however i ie if in into is it
+    its itself just least less may me might more most much must my neither no nor not now of off often
+    on once one only onto or other others otherwise our ours out over own per perhaps rather same see
+    seem seems several she should since so some still such than that the their them then there thereby
+    therefore these they this those though through thus to together too under until up upon us very via
+    was we well were what when where whereas whether which while who whom whose why will with within
+    without would yet you your""".split()
+)
+
+
+def fts_query(query: str, *, author: str | None = None, any_terms: bool = False) -> str | None:
     """The FTS5 MATCH expression for ``query`` (None when nothing searchable is left)."""
     include: list[str] = []
     exclude: list[str] = []
@@ -40,6 +55,9 @@ def fts_query(query: str, *, author: str | None = None) -> str | None:
             pending_or = False
         else:
             include.append(term)
+    if any_terms:
+        kept = [t for t in include if t.strip('"').lower() not in STOP_WORDS] or include
+        include = ["(" + " OR ".join(dict.fromkeys(kept)) + ")"] if kept else []
     if author:
         names = _WORD.findall(author)
         if names:

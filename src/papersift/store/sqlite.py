@@ -3,7 +3,8 @@
 Layout: ``papers`` (one row per arXiv id, integer rowid shared with the FTS index), ``announcements``
 (which listing a paper appeared in, how, and where), ``papers_fts`` (external-content FTS5 over title,
 abstract and authors, written by this module in the same statements as ``papers`` rather than by
-triggers, so bulk loads stay fast), ``state`` (harvest checkpoints). ``PRAGMA user_version`` numbers the
+triggers, so bulk loads stay fast), ``state`` (harvest checkpoints, the vector model), ``vectors`` (one
+float16 embedding per paper rowid). ``PRAGMA user_version`` numbers the
 schema; ``MIGRATIONS`` brings any older file up to date on open.
 """
 
@@ -15,6 +16,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, cast
 
+import numpy as np
 import orjson
 
 from papersift.paper import (
@@ -27,9 +29,10 @@ from papersift.paper import (
     RecordError,
     Version,
     clean_text,
+    is_exact_category,
 )
 from papersift.schedule import derive_announced
-from papersift.store import Hit, IngestCounts, ListingEntry, StoreError
+from papersift.store import Hit, IngestCounts, ListingEntry, StoreError, VectorBatch
 from papersift.store.query import fts_query
 
 MIGRATIONS: list[str] = [
@@ -70,6 +73,10 @@ MIGRATIONS: list[str] = [
     );
     INSERT INTO papers_fts (papers_fts, rank) VALUES ('automerge', 8);
     CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    # 2: one dense vector per paper (float16 bytes); which model made them is the state key 'vector_model'
+    """
+    CREATE TABLE vectors (paper INTEGER PRIMARY KEY, vec BLOB NOT NULL);
     """,
 ]
 
@@ -283,9 +290,12 @@ class SqliteStore:
                     counts.failed += 1
                     counts.errors.append(item)
                 elif isinstance(item, Deleted):
-                    counts.deleted += self.db.execute(
+                    gone = self.db.execute(
                         "UPDATE papers SET deleted = 1 WHERE id = ? AND deleted = 0", (item.id,)
                     ).rowcount
+                    if gone:
+                        counts.deleted += gone
+                        self._vectors_changed()
                 else:
                     problem = _validate(item)
                     if problem:
@@ -371,6 +381,11 @@ class SqliteStore:
                 "INSERT INTO papers_fts (rowid, title, abstract, authors) VALUES (?, ?, ?, ?)",
                 [(n[0], n[3], n[5], n[4]) for _, n in updates],
             )
+            # a new title or abstract makes the paper's vector stale: `embed` makes it again
+            stale = [(n[0],) for o, n in updates if (o[3], o[5]) != (n[3], n[5])]
+            if stale:
+                db.executemany("DELETE FROM vectors WHERE paper = ?", stale)
+                self._vectors_changed()
         rows = [
             (a.category, a.date.isoformat(), existing[pid][0], a.kind, a.position)
             for pid, announced in listings.items()
@@ -389,6 +404,13 @@ class SqliteStore:
                 rows,
             )
         return next_rowid
+
+    def _vectors_changed(self) -> None:
+        """Count changes to the set of live vectors, so indexes built from them can tell they are stale."""
+        self.db.execute(
+            "INSERT INTO state (key, value) VALUES ('vectors_changed', '1') "
+            "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
 
     def _put_state(self, key: str, value: str) -> None:
         self.db.execute(
@@ -419,7 +441,7 @@ class SqliteStore:
         return int(self.db.execute("SELECT COUNT(*) FROM papers WHERE deleted = 0").fetchone()[0])
 
     def _category_clause(self, category: str) -> tuple[str, list[str]]:
-        if _is_exact(category):
+        if is_exact_category(category):
             return "a.category = ?", [category]
         return "(a.category = ? OR a.category LIKE ?)", [category, f"{category}.%"]
 
@@ -459,14 +481,40 @@ class SqliteStore:
         since: date | None = None,
         until: date | None = None,
         author: str | None = None,
+        any_terms: bool = False,
     ) -> list[Hit]:
-        match = fts_query(query, author=author)
+        found = self.match(
+            query,
+            k=k,
+            offset=offset,
+            category=category,
+            since=since,
+            until=until,
+            author=author,
+            any_terms=any_terms,
+        )
+        papers = self.by_rowids([rowid for rowid, _ in found])
+        return [Hit(papers[rowid], score) for rowid, score in found if rowid in papers]
+
+    def match(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        offset: int = 0,
+        category: str | None = None,
+        since: date | None = None,
+        until: date | None = None,
+        author: str | None = None,
+        any_terms: bool = False,
+    ) -> list[tuple[int, float]]:
+        match = fts_query(query, author=author, any_terms=any_terms)
         if match is None:
             return []
         where = ["papers_fts MATCH ?", "p.deleted = 0"]
         args: list[Any] = [match]
         if category:
-            if _is_exact(category):
+            if is_exact_category(category):
                 where.append("(' ' || p.categories || ' ') LIKE ?")
                 args.append(f"% {category} %")
             else:
@@ -480,8 +528,7 @@ class SqliteStore:
             where.append(f"{day} <= ?")
             args.append(until.isoformat())
         sql = (
-            f"SELECT {_P_COLUMNS}, "
-            f"bm25(papers_fts, 10.0, 1.0, 3.0) AS score FROM papers_fts "
+            f"SELECT p.rowid, bm25(papers_fts, 10.0, 1.0, 3.0) AS score FROM papers_fts "
             f"JOIN papers p ON p.rowid = papers_fts.rowid WHERE {' AND '.join(where)} "
             f"ORDER BY score LIMIT ? OFFSET ?"
         )
@@ -489,24 +536,94 @@ class SqliteStore:
             rows = self.db.execute(sql, [*args, k, offset]).fetchall()
         except sqlite3.OperationalError as e:
             raise StoreError(f"search failed for {query!r}: {e}") from e
-        return [Hit(paper_from_row(r), -float(r[17])) for r in rows]
+        return [(int(rowid), -float(score)) for rowid, score in rows]
 
     def iter_papers(self, batch: int = 5000) -> Iterator[Paper]:
         """Every stored paper in id order (for exports, indexing and evaluation)."""
-        cursor = self.db.execute(f"SELECT {_COLUMNS} FROM papers WHERE deleted = 0 ORDER BY rowid")
+        for _, paper in self.iter_rows(batch):
+            yield paper
+
+    def iter_rows(self, batch: int = 5000, after: int = 0) -> Iterator[tuple[int, Paper]]:
+        cursor = self.db.execute(
+            f"SELECT {_COLUMNS} FROM papers WHERE deleted = 0 AND rowid > ? ORDER BY rowid", (after,)
+        )
         while rows := cursor.fetchmany(batch):
-            yield from map(paper_from_row, rows)
+            for row in rows:
+                yield row[0], paper_from_row(row)
 
+    def rowid(self, paper_id: str) -> int | None:
+        row = self.db.execute("SELECT rowid FROM papers WHERE id = ? AND deleted = 0", (paper_id,)).fetchone()
+        return int(row[0]) if row else None
 
-# archives without subject classes ("hep-th", "gr-qc"…) are matched exactly; "cs" matches "cs.*"
-_FLAT_ARCHIVES = frozenset(
-    ["hep-th", "hep-ph", "hep-ex", "hep-lat", "gr-qc", "nucl-th", "nucl-ex", "quant-ph", "math-ph"]
-)
+    def by_rowids(self, rowids: Sequence[int]) -> dict[int, Paper]:
+        found: dict[int, Paper] = {}
+        for start in range(0, len(rowids), _BATCH):
+            chunk = [int(r) for r in rowids[start : start + _BATCH]]
+            rows = self.db.execute(
+                f"SELECT {_COLUMNS} FROM papers WHERE rowid IN (SELECT value FROM json_each(?)) "
+                "AND deleted = 0",
+                (orjson.dumps(chunk).decode(),),
+            )
+            found.update((row[0], paper_from_row(row)) for row in rows)
+        return found
 
+    # -- vectors --------------------------------------------------------------------------------
+    def vector_model(self) -> str | None:
+        return self.get_state("vector_model")
 
-def _is_exact(category: str) -> bool:
-    """A subject class (``cs.LG``) or a flat archive matches itself only; ``cs`` means every ``cs.*``."""
-    return "." in category or category in _FLAT_ARCHIVES
+    def reset_vectors(self, model: str) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("DELETE FROM vectors")
+            self._vectors_changed()
+            self._put_state("vector_model", model)
+            epoch = int(self.get_state("vector_epoch") or 0) + 1
+            self._put_state("vector_epoch", str(epoch))  # tells indexes built before the reset apart
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def vector_count(self) -> int:
+        return int(
+            self.db.execute(
+                "SELECT COUNT(*) FROM vectors v JOIN papers p ON p.rowid = v.paper WHERE p.deleted = 0"
+            ).fetchone()[0]
+        )
+
+    def missing_vectors(self, limit: int) -> list[tuple[int, str, str]]:
+        rows = self.db.execute(
+            "SELECT rowid, title, abstract FROM papers p WHERE deleted = 0 "
+            "AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.paper = p.rowid) "
+            "ORDER BY COALESCE(announced, published, '') DESC, rowid DESC LIMIT ?",
+            (limit,),
+        )
+        return [(int(r), t, a) for r, t, a in rows]
+
+    def put_vectors(self, rowids: Sequence[int], vectors: np.ndarray) -> None:
+        data = np.ascontiguousarray(vectors, dtype=np.float16)
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO vectors (paper, vec) VALUES (?, ?)",
+                ((int(r), data[i].tobytes()) for i, r in enumerate(rowids)),
+            )
+            self._vectors_changed()
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def iter_vectors(self, batch: int = 20_000, after: int = 0) -> Iterator[VectorBatch]:
+        cursor = self.db.execute(
+            "SELECT v.paper, v.vec FROM vectors v JOIN papers p ON p.rowid = v.paper "
+            "WHERE p.deleted = 0 AND v.paper > ? ORDER BY v.paper",
+            (after,),
+        )
+        while rows := cursor.fetchmany(batch):
+            keys = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            vecs = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float16).reshape(len(rows), -1)
+            yield VectorBatch(keys, vecs)
 
 
 def _as_kind(kind: str) -> AnnounceKind:

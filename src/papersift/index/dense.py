@@ -1,0 +1,155 @@
+"""The approximate-nearest-neighbour index over the stored paper vectors (usearch HNSW, float16).
+
+Why usearch: one pip wheel with no BLAS or OpenMP to configure, float16/int8 storage, a file that is
+memory-mapped (``view``) so a CLI call opens a 300k-vector index in milliseconds, incremental ``add``, and an
+exact (brute-force) mode over the same vectors, used below ``Settings.exact_below`` and to check recall.
+
+The index is a cache of the store's ``vectors`` table: its metadata file records the model and the highest
+rowid it holds, new vectors are added on the next ``sync_dense``, and a missing, corrupt or stale file
+(another model, fewer vectors than expected) is rebuilt from the store.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from usearch.index import Index
+
+from papersift.store import Store
+
+_CONNECTIVITY = 16
+_EXPANSION_ADD = 128
+_EXPANSION_SEARCH = 96
+
+
+@dataclass
+class DenseIndex:
+    """A loaded (or memory-mapped) usearch index and what it holds."""
+
+    index: Any  # usearch.index.Index
+    model: str
+    exact: bool
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def search(self, vector: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k`` nearest rowids and their cosine similarities, best first."""
+        if len(self.index) == 0 or k <= 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        matches = self.index.search(vector.astype(np.float32), min(k, len(self.index)), exact=self.exact)
+        return matches.keys.astype(np.int64), (1.0 - matches.distances).astype(np.float32)
+
+    def vectors(self, keys: np.ndarray) -> np.ndarray:
+        """The stored vectors of ``keys`` (float32; rows of zeros for keys the index lacks)."""
+        if len(keys) == 0:
+            return np.zeros((0, self.index.ndim), dtype=np.float32)
+        zero = np.zeros(self.index.ndim, dtype=np.float16)
+        got = self.index.get(keys.astype(np.uint64))
+        if isinstance(got, np.ndarray):  # a single key
+            got = [got]
+        return np.asarray([zero if row is None else row for row in got], dtype=np.float32)
+
+
+def _paths(directory: Path) -> tuple[Path, Path]:
+    return directory / "dense.usearch", directory / "dense.json"
+
+
+def _new_index(ndim: int) -> Any:
+    return Index(
+        ndim=ndim,
+        metric="cos",
+        dtype="f16",
+        connectivity=_CONNECTIVITY,
+        expansion_add=_EXPANSION_ADD,
+        expansion_search=_EXPANSION_SEARCH,
+    )
+
+
+def _read_meta(directory: Path) -> dict[str, Any] | None:
+    try:
+        meta = json.loads(_paths(directory)[1].read_text())
+        return meta if isinstance(meta, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _signature(store: Store) -> str:
+    """Which vectors an index file was built from: the model and how many resets the store has seen."""
+    return f"{store.vector_model()}#{store.get_state('vector_epoch') or 0}"
+
+
+def _changes(store: Store) -> str:
+    """The store's count of vector changes: equal in the metadata means the file is current."""
+    return store.get_state("vectors_changed") or "0"
+
+
+def sync_dense(store: Store, directory: Path) -> int:
+    """Bring the index file up to date with the store's vectors; returns how many it holds."""
+    path, meta_path = _paths(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    meta = _read_meta(directory)
+    expected = store.vector_count()
+    index = None
+    after = 0
+    if meta and meta.get("model") == _signature(store) and path.exists():
+        try:
+            index = Index.restore(str(path))
+        except Exception:  # a corrupt or truncated file: rebuilt below
+            index = None
+        if index is not None and len(index) == int(meta.get("count", -1)) and len(index) <= expected:
+            after = int(meta.get("max_key", 0))
+        else:
+            index = None
+    index, after, added = _add_from(store, index, after)
+    if index is not None and len(index) != expected:  # vectors replaced or papers deleted: start over
+        index, after, added = _add_from(store, None, 0)
+    if index is None:
+        path.unlink(missing_ok=True)
+        meta_path.unlink(missing_ok=True)
+        return 0
+    if added or not path.exists() or (meta or {}).get("changes") != _changes(store):
+        tmp = path.with_suffix(".tmp")
+        index.save(str(tmp))
+        tmp.replace(path)
+        meta = {"model": _signature(store), "count": len(index), "max_key": after, "changes": _changes(store)}
+        meta_path.write_text(json.dumps(meta))
+    return len(index)
+
+
+def _add_from(store: Store, index: Any, after: int) -> tuple[Any, int, int]:
+    added = 0
+    for batch in store.iter_vectors(after=after):
+        if index is None:
+            index = _new_index(batch.vectors.shape[1])
+        index.add(batch.keys.astype(np.uint64), batch.vectors.astype(np.float32))
+        after = int(batch.keys[-1])
+        added += len(batch.keys)
+    return index, after, added
+
+
+def open_dense(store: Store, directory: Path, exact_below: int) -> DenseIndex | None:
+    """Memory-map the index (syncing or rebuilding it first when it lags the store); None: no vectors."""
+    model = store.vector_model()
+    if model is None:
+        return None
+    meta = _read_meta(directory)
+    path = _paths(directory)[0]
+    current = meta is not None and meta.get("model") == _signature(store)
+    current = current and meta is not None and meta.get("changes") == _changes(store) and path.exists()
+    if not current and sync_dense(store, directory) == 0:
+        return None
+    try:
+        index = Index.restore(str(path), view=True)
+    except Exception:
+        path.unlink(missing_ok=True)
+        sync_dense(store, directory)
+        index = Index.restore(str(path), view=True)
+    if index is None or len(index) == 0:
+        return None
+    index.expansion_search = _EXPANSION_SEARCH  # type: ignore[misc]  # not kept in the file
+    return DenseIndex(index=index, model=model, exact=len(index) < exact_below)

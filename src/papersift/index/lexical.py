@@ -1,0 +1,370 @@
+"""Sparse paper features for ranking: hashed tf-idf term vectors, author keys, categories and dates.
+
+Each paper becomes an L2-normalised vector of its title and abstract words and word pairs, weighted like
+arxiv-sanity (sublinear tf × idf, terms in more than 10% of papers or in only one dropped), hashed into
+2^20 slots so the vocabulary needs no table and a new paper needs no refit. Beside the vectors sit each
+paper's author keys (first initial + surname), primary category and announcement day. All of it is kept as
+flat numpy arrays in ``index/lexical/`` and memory-mapped, with an inverted copy of the term and author
+matrices, so the overlap of one paper with every other is a sum over a few posting lists.
+
+Why not only FTS5: a whole-paper query with tf-idf weights ranked the dev citation pairs better than BM25
+over FTS5 (nDCG@10 0.30 vs 0.28), and the arrays answer in about a millisecond at 300k papers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import unicodedata
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from papersift.store import Store
+from papersift.store.query import STOP_WORDS
+
+N_FEATURES = 1 << 20
+MAX_DF = 0.1  # a term in more than this share of papers says nothing about relatedness
+MIN_DF = 2
+QUERY_MAX_DF = 0.02  # query terms more common than this are left out of the overlap (see ``similarity``)
+_VERSION = 1
+_TOKEN = re.compile(r"\b[a-z_][a-z0-9_]+\b")
+_AUTHOR_PART = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
+
+_ARRAYS = (
+    "keys",
+    "t_indptr",
+    "t_indices",
+    "t_data",
+    "p_indptr",
+    "p_docs",
+    "p_data",
+    "idf",
+    "a_indptr",
+    "a_keys",
+    "pa_keys",
+    "pa_docs",
+    "primary",
+    "day",
+)
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+def terms(text: str) -> list[str]:
+    """Words (stop words dropped) and adjacent word pairs of ``text``, accent-folded and lower-cased."""
+    words = [w for w in _TOKEN.findall(_fold(text)) if w not in STOP_WORDS]
+    return words + [f"{a} {b}" for a, b in itertools.pairwise(words)]
+
+
+def term_slot(term: str) -> int:
+    return zlib.crc32(term.encode()) % N_FEATURES
+
+
+def author_key(name: str) -> str:
+    """``"Jane Q. Doe"`` → ``"j doe"``: what two spellings of one author usually share."""
+    parts = _AUTHOR_PART.findall(_fold(name))
+    return f"{parts[0][:1]} {parts[-1]}" if parts else ""
+
+
+def author_slot(name: str) -> int:
+    key = author_key(name)
+    return zlib.crc32(key.encode()) if key else -1
+
+
+def _counts(text: str) -> tuple[np.ndarray, np.ndarray]:
+    slots = np.fromiter((term_slot(t) for t in terms(text)), dtype=np.int64)
+    if len(slots) == 0:
+        return np.zeros(0, np.int32), np.zeros(0, np.float32)
+    uniq, counts = np.unique(slots, return_counts=True)
+    return uniq.astype(np.int32), counts.astype(np.float32)
+
+
+def _weigh(slots: np.ndarray, counts: np.ndarray, idf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    weights = (1.0 + np.log(counts)) * idf[slots]
+    keep = weights > 0
+    slots, weights = slots[keep], weights[keep]
+    norm = float(np.sqrt((weights * weights).sum()))
+    return slots, (weights / norm if norm else weights).astype(np.float32)
+
+
+@dataclass
+class Lexical:
+    """The memory-mapped arrays; row ``i`` is the paper with rowid ``keys[i]``."""
+
+    arrays: dict[str, np.ndarray]
+    categories: list[str]
+
+    def __post_init__(self) -> None:
+        # plain ndarray views of the maps: same pages, without np.memmap's per-access overhead
+        self.arrays = {name: np.asarray(array) for name, array in self.arrays.items()}
+
+    @property
+    def keys(self) -> np.ndarray:
+        """Store rowids, ascending."""
+        return self.arrays["keys"]
+
+    @property
+    def primary(self) -> np.ndarray:
+        """Primary category codes (indexes into ``categories``)."""
+        return self.arrays["primary"]
+
+    @property
+    def day(self) -> np.ndarray:
+        """Announcement (else v1) day as a proleptic ordinal; 0 when unknown."""
+        return self.arrays["day"]
+
+    def __len__(self) -> int:
+        return len(self.arrays["keys"])
+
+    def positions(self, rowids: np.ndarray) -> np.ndarray:
+        """Row positions of ``rowids`` (-1 where a rowid is not indexed)."""
+        keys = self.arrays["keys"]
+        at = np.searchsorted(keys, rowids)
+        at = np.minimum(at, max(len(keys) - 1, 0))
+        found = (keys[at] == rowids) if len(keys) else np.zeros(len(rowids), bool)
+        return np.where(found, at, -1)
+
+    def vectorize(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """The normalised tf-idf vector of any text: (slots, weights)."""
+        return _weigh(*_counts(text), self.arrays["idf"])
+
+    def row(self, position: int) -> tuple[np.ndarray, np.ndarray]:
+        ptr = self.arrays["t_indptr"]
+        lo, hi = int(ptr[position]), int(ptr[position + 1])
+        return self.arrays["t_indices"][lo:hi], self.arrays["t_data"][lo:hi]
+
+    def key_terms(self, slots: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The query terms that are not common: in at most ``QUERY_MAX_DF`` of the papers.
+
+        Common terms hold most of the postings and barely move the ranking (dev nDCG@10 0.4311 without
+        them vs 0.4314 with, 5× fewer postings read), so overlaps and explanations use these only.
+        """
+        ptr = self.arrays["p_indptr"]
+        rare = (ptr[slots + 1] - ptr[slots]) <= max(QUERY_MAX_DF * len(self), 1)
+        return slots[rare], weights[rare]
+
+    def similarity(self, slots: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """Overlap of the query's key terms with every indexed paper (one float per row)."""
+        slots, weights = self.key_terms(slots, weights)
+        rows, contributions = self._postings(slots, weights)
+        return np.bincount(rows, weights=contributions, minlength=len(self))
+
+    def candidates(self, slots: np.ndarray, weights: np.ndarray, n: int, terms: int = 24) -> np.ndarray:
+        """Up to ``n`` rows sharing most weight in the query's ``terms`` weightiest key terms.
+
+        Reads only those terms' postings (rare terms: short lists), so its cost does not grow with
+        the store; ``cosine`` then scores the rows exactly.
+        """
+        slots, weights = self.key_terms(slots, weights)
+        best = np.argsort(-weights)[:terms]
+        rows, contributions = self._postings(slots[best], weights[best])
+        if len(rows) == 0:
+            return np.zeros(0, np.int64)
+        found, inverse = np.unique(rows, return_inverse=True)
+        partial = np.bincount(inverse, weights=contributions)
+        if len(found) > n:
+            found = found[np.argpartition(-partial, n)[:n]]
+        return found.astype(np.int64)
+
+    def cosine(self, slots: np.ndarray, weights: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        """Exact cosine of the query vector (sorted slots) with the given rows."""
+        ptr = self.arrays["t_indptr"]
+        take, lengths = _ranges(ptr[positions], ptr[positions + 1])
+        row_slots, row_weights = self.arrays["t_indices"][take], self.arrays["t_data"][take]
+        owner = np.repeat(np.arange(len(positions)), lengths)
+        at = np.minimum(np.searchsorted(slots, row_slots), max(len(slots) - 1, 0))
+        hit = slots[at] == row_slots if len(slots) else np.zeros(len(row_slots), bool)
+        products = row_weights[hit] * weights[at[hit]]
+        return np.bincount(owner[hit], weights=products, minlength=len(positions)).astype(np.float32)
+
+    def _postings(self, slots: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every (row, query weight × row weight) of the given terms' posting lists."""
+        ptr = self.arrays["p_indptr"]
+        take, lengths = _ranges(ptr[slots], ptr[slots + 1])
+        return self.arrays["p_docs"][take], self.arrays["p_data"][take] * np.repeat(weights, lengths)
+
+    def coauthors(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows having any of the given author keys (ascending) and how many of them each has."""
+        pa_keys, pa_docs = self.arrays["pa_keys"], self.arrays["pa_docs"]
+        unique = np.unique(slots[slots >= 0])
+        lo = np.searchsorted(pa_keys, unique)
+        hi = np.searchsorted(pa_keys, unique, side="right")
+        rows = [pa_docs[a:b] for a, b in zip(lo.tolist(), hi.tolist(), strict=True) if b > a]
+        if not rows:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        found, counts = np.unique(np.concatenate(rows), return_counts=True)
+        return found.astype(np.int64), counts
+
+    def paper_authors(self, position: int) -> np.ndarray:
+        ptr = self.arrays["a_indptr"]
+        return self.arrays["a_keys"][int(ptr[position]) : int(ptr[position + 1])]
+
+
+def _ranges(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The concatenated index ranges [start, end) (without a Python loop) and their lengths."""
+    lengths = (ends - starts).astype(np.int64)
+    offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+    return offsets + np.arange(int(lengths.sum())), lengths
+
+
+def term_names(text: str) -> dict[int, str]:
+    """Slot → the first term of ``text`` hashed there: how a query's slots are read back as words."""
+    names: dict[int, str] = {}
+    for term in terms(text):
+        names.setdefault(term_slot(term), term)
+    return names
+
+
+def shared_terms(
+    names: dict[int, str],
+    q_slots: np.ndarray,
+    q_weights: np.ndarray,
+    doc: tuple[np.ndarray, np.ndarray],
+    n: int = 5,
+) -> list[str]:
+    """The ``n`` terms that add most to the overlap of a query and one paper, named by ``term_names``."""
+    d_slots, d_weights = doc
+    common, qi, di = np.intersect1d(q_slots, d_slots, assume_unique=True, return_indices=True)
+    if len(common) == 0:
+        return []
+    contribution = q_weights[qi] * d_weights[di]
+    picked: list[str] = []
+    for i in np.argsort(-contribution):
+        name = names.get(int(common[i]))
+        if name and not any(name in p or p in name for p in picked):
+            picked.append(name)
+        if len(picked) == n:
+            break
+    return picked
+
+
+def _csr_to_csc(
+    indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, n_cols: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rows = np.repeat(np.arange(len(indptr) - 1, dtype=np.int32), np.diff(indptr))
+    order = np.argsort(indices, kind="stable")
+    col_ptr = np.zeros(n_cols + 1, dtype=np.int64)
+    np.cumsum(np.bincount(indices, minlength=n_cols), out=col_ptr[1:])
+    return col_ptr, rows[order], data[order]
+
+
+def build_lexical(store: Store, directory: Path, progress: Callable[[int], None] | None = None) -> int:
+    """(Re)build the arrays from every stored paper; returns how many papers they hold."""
+    keys: list[int] = []
+    slot_parts: list[np.ndarray] = []
+    count_parts: list[np.ndarray] = []
+    lengths: list[int] = []
+    author_parts: list[np.ndarray] = []
+    author_lengths: list[int] = []
+    primaries: list[str] = []
+    days: list[int] = []
+    for rowid, paper in store.iter_rows():
+        slots, counts = _counts(f"{paper.title} | {paper.abstract}")
+        keys.append(rowid)
+        slot_parts.append(slots)
+        count_parts.append(counts)
+        lengths.append(len(slots))
+        authors = np.array(sorted({author_slot(a) for a in paper.authors} - {-1}), dtype=np.int64)
+        author_parts.append(authors)
+        author_lengths.append(len(authors))
+        primaries.append(paper.primary_category)
+        day = paper.announced or paper.published
+        days.append(day.toordinal() if day else 0)
+        if progress and len(keys) % 5000 == 0:
+            progress(5000)
+    n = len(keys)
+    t_indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=t_indptr[1:])
+    t_indices = np.concatenate(slot_parts) if n else np.zeros(0, np.int32)
+    counts = np.concatenate(count_parts) if n else np.zeros(0, np.float32)
+    df = np.bincount(t_indices, minlength=N_FEATURES)
+    idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
+    idf[(df < MIN_DF) | (df > MAX_DF * n)] = 0.0
+    # weigh and normalise every row at once
+    weights = (1.0 + np.log(np.maximum(counts, 1.0))) * idf[t_indices]
+    rows = np.repeat(np.arange(n), lengths)
+    norms = np.sqrt(np.bincount(rows, weights=weights * weights, minlength=n))
+    weights = (weights / np.where(norms > 0, norms, 1.0)[rows]).astype(np.float32)
+    keep = weights > 0
+    t_indices, weights, rows = t_indices[keep], weights[keep], rows[keep]
+    t_indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=t_indptr[1:])
+    p_indptr, p_docs, p_data = _csr_to_csc(t_indptr, t_indices, weights, N_FEATURES)
+    a_indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(author_lengths, out=a_indptr[1:])
+    a_keys = np.concatenate(author_parts) if n else np.zeros(0, np.int64)
+    a_rows = np.repeat(np.arange(n, dtype=np.int32), author_lengths)
+    order = np.argsort(a_keys, kind="stable")
+    categories = sorted(set(primaries))
+    code = {c: i for i, c in enumerate(categories)}
+    arrays = {
+        "keys": np.array(keys, dtype=np.int64),
+        "t_indptr": t_indptr,
+        "t_indices": t_indices.astype(np.int32),
+        "t_data": weights,
+        "p_indptr": p_indptr,
+        "p_docs": p_docs,
+        "p_data": p_data,
+        "idf": idf,
+        "a_indptr": a_indptr,
+        "a_keys": a_keys,
+        "pa_keys": a_keys[order],
+        "pa_docs": a_rows[order],
+        "primary": np.array([code[c] for c in primaries], dtype=np.int32),
+        "day": np.array(days, dtype=np.int32),
+    }
+    _save(directory, arrays, categories)
+    return n
+
+
+def _save(directory: Path, arrays: dict[str, np.ndarray], categories: list[str]) -> None:
+    tmp = directory.with_name(directory.name + ".tmp")
+    tmp.mkdir(parents=True, exist_ok=True)
+    for name, array in arrays.items():
+        np.save(tmp / f"{name}.npy", array)
+    meta = {"version": _VERSION, "count": len(arrays["keys"]), "categories": categories}
+    (tmp / "meta.json").write_text(json.dumps(meta))
+    if directory.exists():
+        old = directory.with_name(directory.name + ".old")
+        directory.replace(old)
+        tmp.replace(directory)
+        for f in old.iterdir():
+            f.unlink()
+        old.rmdir()
+    else:
+        tmp.replace(directory)
+
+
+def lexical_count(directory: Path) -> int | None:
+    """How many papers the saved arrays hold (None when there are none, or they are unreadable)."""
+    try:
+        meta = json.loads((directory / "meta.json").read_text())
+        return int(meta["count"]) if isinstance(meta, dict) and meta.get("version") == _VERSION else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def open_lexical(directory: Path) -> Lexical | None:
+    """Memory-map the saved arrays (None when missing or unreadable: rebuild with ``build_lexical``)."""
+    if lexical_count(directory) is None:
+        return None
+    try:
+        meta = json.loads((directory / "meta.json").read_text())
+        arrays = {name: np.load(directory / f"{name}.npy", mmap_mode="r") for name in _ARRAYS}
+    except (OSError, ValueError):
+        return None
+    if len(arrays["keys"]) != meta["count"] or len(arrays["idf"]) != N_FEATURES:
+        return None
+    return Lexical(arrays=arrays, categories=list(meta["categories"]))
+
+
+def author_slots(authors: Iterable[str]) -> np.ndarray:
+    slots: np.ndarray = np.array(sorted({author_slot(a) for a in authors} - {-1}), dtype=np.int64)
+    return slots

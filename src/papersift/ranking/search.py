@@ -1,0 +1,175 @@
+"""Search: keyword (BM25 over FTS5, the user's syntax), semantic (the query's vector) or hybrid (both).
+
+Hybrid, the default, pools the best BM25 matches of any of the query's words, the nearest vectors and the
+best tf-idf matches, and scores each paper as
+
+    0.5 · cosine of the dense vectors + 0.5 · tf-idf cosine + 0.5 · BM25 / best BM25 of the query
+
+(weights chosen on the dev citation sentences only). Filters (category, dates, author) hold in every mode;
+pages are slices of one ranking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Literal
+
+import numpy as np
+
+from papersift.index.lexical import shared_terms, term_names
+from papersift.index.pipeline import Indexes
+from papersift.paper import Paper, in_category
+
+Mode = Literal["keyword", "semantic", "hybrid"]
+MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
+W_DENSE = 0.5
+W_LEXICAL = 0.5
+W_BM25 = 0.5
+POOL = 200
+KEYWORD_POOL = 1000  # BM25 matches a sentence-long query can rank the answer deep in
+MAX_QUERY_CHARS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    paper: Paper
+    score: float
+    terms: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SearchResult:
+    hits: list[SearchHit]
+    mode: Mode
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    category: str | None = None
+    since: date | None = None
+    until: date | None = None
+    author: str | None = None
+
+    def admit(self, paper: Paper) -> bool:
+        if self.category and not in_category(paper.categories, self.category):
+            return False
+        day = paper.announced or paper.published
+        if (self.since or self.until) and day is None:
+            return False
+        if self.since and day is not None and day < self.since:
+            return False
+        if self.until and day is not None and day > self.until:
+            return False
+        if self.author:
+            wanted = self.author.casefold()
+            return any(wanted in a.casefold() for a in paper.authors)
+        return True
+
+
+def search(
+    indexes: Indexes,
+    query: str,
+    *,
+    mode: Mode = "hybrid",
+    k: int = 10,
+    offset: int = 0,
+    filters: Filters | None = None,
+    vector: np.ndarray | None = None,
+) -> SearchResult:
+    """One page of results; a mode the indexes cannot serve falls back to keyword, with a note."""
+    filters = filters or Filters()
+    query = query[:MAX_QUERY_CHARS]
+    notes: list[str] = []
+    if mode != "keyword" and indexes.dense is None:
+        notes.append("no vectors yet: keyword results only (run `papersift embed`)")
+        if mode == "semantic" or indexes.lexical is None:
+            mode = "keyword"
+    if mode == "keyword":
+        found = indexes.store.search(
+            query,
+            k=k,
+            offset=offset,
+            category=filters.category,
+            since=filters.since,
+            until=filters.until,
+            author=filters.author,
+        )
+        return SearchResult([SearchHit(h.paper, h.score) for h in found], "keyword", notes)
+    want = offset + k
+    pool = max(POOL, 2 * want)
+    scores: dict[int, float] = {}
+    keyword_rows: set[int] = set()
+    if vector is None and indexes.dense is not None:
+        vector = indexes.encoder().encode([query])[0]
+    if mode == "semantic":
+        assert indexes.dense is not None and vector is not None
+        keys, sims = indexes.dense.search(vector, pool)
+        scores = dict(zip(keys.tolist(), sims.tolist(), strict=True))
+    else:
+        scores, keyword_rows = _hybrid_scores(indexes, query, vector, pool, filters)
+    ranked = sorted(scores, key=lambda key: -scores[key])
+    hits: list[tuple[int, SearchHit]] = []
+    lex = indexes.lexical
+    q_slots, q_weights = (
+        lex.key_terms(*lex.vectorize(query)) if lex is not None else (np.zeros(0), np.zeros(0))
+    )
+    for start in range(0, len(ranked), 4 * want):
+        chunk = ranked[start : start + 4 * want]
+        papers = indexes.store.by_rowids(chunk)
+        for key in chunk:
+            paper = papers.get(key)
+            if paper is None or (key not in keyword_rows and not filters.admit(paper)):
+                continue
+            hits.append((key, SearchHit(paper, scores[key])))
+        if len(hits) >= want:
+            break
+    page = hits[offset:want]
+    if lex is not None:
+        names = term_names(query)
+        positions = lex.positions(np.array([key for key, _ in page], dtype=np.int64))
+        return SearchResult(
+            [
+                SearchHit(
+                    h.paper, h.score, shared_terms(names, q_slots, q_weights, lex.row(p)) if p >= 0 else []
+                )
+                for (_, h), p in zip(page, positions.tolist(), strict=True)
+            ],
+            mode,
+            notes,
+        )
+    return SearchResult([h for _, h in page], mode, notes)
+
+
+def _hybrid_scores(
+    indexes: Indexes, query: str, vector: np.ndarray | None, pool: int, filters: Filters
+) -> tuple[dict[int, float], set[int]]:
+    store, lex, dense = indexes.store, indexes.lexical, indexes.dense
+    keyword = store.match(
+        query,
+        k=KEYWORD_POOL,
+        category=filters.category,
+        since=filters.since,
+        until=filters.until,
+        author=filters.author,
+        any_terms=True,
+    )
+    keyword_rows = {rowid for rowid, _ in keyword}
+    best = max((score for _, score in keyword), default=0.0)
+    bm25 = {rowid: score / best for rowid, score in keyword if best > 0}
+    parts = [np.fromiter(bm25, dtype=np.int64, count=len(bm25))]
+    if dense is not None and vector is not None:
+        parts.append(dense.search(vector, pool)[0])
+    slots, weights = lex.vectorize(query) if lex is not None else (np.zeros(0, np.int32), np.zeros(0))
+    if lex is not None and len(lex):
+        parts.append(lex.keys[lex.candidates(slots, weights, pool)])
+    keys = np.unique(np.concatenate(parts))
+    total = np.array([bm25.get(key, 0.0) for key in keys.tolist()]) * W_BM25
+    if lex is not None and len(lex) and len(keys):
+        positions = lex.positions(keys)
+        total[positions >= 0] += W_LEXICAL * lex.cosine(slots, weights, positions[positions >= 0])
+    if dense is not None and vector is not None and len(keys):
+        total += W_DENSE * (dense.vectors(keys) @ vector.astype(np.float32))
+    scores = dict(zip(keys.tolist(), total.tolist(), strict=True))
+    return scores, keyword_rows

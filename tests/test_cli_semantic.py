@@ -1,0 +1,92 @@
+"""``embed``, ``related``, ``search --mode`` and ``eval`` as a user runs them, on real papers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import run_cli, write_jsonl
+
+Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
+
+
+def test_embed_is_incremental_and_resumable(tmp_path: Path, citation_corpus: Corpus) -> None:
+    records = citation_corpus[0][:60]
+    run_cli("ingest", str(write_jsonl(tmp_path / "c.jsonl", records)), home=tmp_path)
+    first = run_cli("embed", "--limit", "25", home=tmp_path).stdout
+    assert "embed: 25 papers embedded" in first and "60 papers, 25 vectors" in first
+    rest = run_cli("embed", home=tmp_path).stdout
+    assert "embed: 35 papers embedded" in rest and "60 papers, 60 vectors" in rest
+    again = run_cli("embed", home=tmp_path).stdout
+    assert "embed: 0 papers embedded" in again
+    mismatch = run_cli("embed", home=tmp_path, check=False, env={"PAPERSIFT_QUANTIZE": "false"})
+    assert mismatch.returncode == 1 and "papersift embed --reset" in mismatch.stderr
+
+
+def test_related_batch_json_has_one_line_per_query(embedded_home: Path, citation_corpus: Corpus) -> None:
+    ids = sorted(citation_corpus[1])[:3]
+    listing = embedded_home / "ids.txt"
+    listing.write_text("\n".join([*ids, "2501.99999", "# a comment", ""]))
+    result = run_cli("related", "--ids-from", str(listing), "-k", "4", home=embedded_home, check=False)
+    assert result.returncode == 1  # one id is unknown
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["query"] for line in lines] == [*ids, "2501.99999"]
+    for line in lines[:3]:
+        assert len(line["results"]) == 4
+        for hit in line["results"]:
+            assert {"id", "score", "title", "why"} <= hit.keys() and hit["id"] != line["query"]
+    assert lines[3]["results"] == [] and "not in the store" in lines[3]["error"]
+    assert "2501.99999 is not in the store" in result.stderr
+
+
+def test_related_text_output_shows_snippets_and_reasons(embedded_home: Path, citation_corpus: Corpus) -> None:
+    qid = sorted(citation_corpus[1])[0]
+    out = run_cli("related", f"https://arxiv.org/abs/{qid}v2", "-k", "3", home=embedded_home).stdout
+    assert out.startswith(f"Related to [{qid}]")
+    assert out.count("     why: ") >= 1 and "  1. [" in out and "  3. [" in out
+
+
+def test_related_bad_input_is_a_clear_error(embedded_home: Path) -> None:
+    unknown = run_cli("related", "2501.99999", home=embedded_home, check=False)
+    assert unknown.returncode == 1 and "2501.99999 is not in the store" in unknown.stderr
+    empty = run_cli("related", "--text", "   ", home=embedded_home, check=False)
+    assert empty.returncode == 2 and "empty" in empty.stderr
+    both = run_cli("related", home=embedded_home, check=False)
+    assert both.returncode == 2
+    text = run_cli("related", "--text", "quark masses from lattice QCD", "-f", "json", home=embedded_home)
+    assert len(json.loads(text.stdout)["results"]) == 10
+
+
+def test_search_batch_and_modes(embedded_home: Path) -> None:
+    queries = embedded_home / "queries.txt"
+    queries.write_text('quark mass\n"unbalanced quote\nneutrino oscillations\n')
+    out = run_cli("search", "--queries-from", str(queries), "-k", "3", home=embedded_home).stdout
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["query"] for line in lines] == ["quark mass", '"unbalanced quote', "neutrino oscillations"]
+    assert all(line["mode"] == "hybrid" and len(line["results"]) <= 3 for line in lines)
+    assert lines[0]["results"]
+    for mode in ("keyword", "semantic"):
+        hits = run_cli("search", "quark mass", "--mode", mode, "-f", "json", home=embedded_home).stdout
+        assert hits.strip()
+    bad = run_cli("search", "x", "--mode", "fuzzy", home=embedded_home, check=False)
+    assert bad.returncode == 2 and "--mode" in bad.stderr
+
+
+def test_eval_related_prints_papersift_and_baselines(tmp_path: Path, citation_corpus: Corpus) -> None:
+    records, gold = citation_corpus
+    corpus = write_jsonl(tmp_path / "corpus.jsonl", records)
+    pairs = [
+        {"query_id": q, "candidate_id": c, "label": 1} for q in sorted(gold)[:8] for c in sorted(gold[q])
+    ]
+    relevance = write_jsonl(tmp_path / "rel.jsonl", pairs)
+    out = run_cli(
+        "eval", "related", "--relevance", str(relevance), "--corpus", str(corpus), "-f", "json", home=tmp_path
+    ).stdout
+    rows = {row["method"]: row for row in map(json.loads, out.splitlines())}
+    assert {"papersift", "tfidf-arxiv-sanity", "bm25", "dense-cosine", "rrf-bm25-dense"} <= rows.keys()
+    assert all(row["queries"] == 8 and 0 <= row["nDCG@10"] <= 1 for row in rows.values())
+    # the second run reuses the cached vectors: nothing to embed, same figures
+    again = run_cli(
+        "eval", "related", "--relevance", str(relevance), "--corpus", str(corpus), "-f", "json", home=tmp_path
+    ).stdout
+    assert again == out

@@ -1,0 +1,232 @@
+"""The lexical arrays: folded terms and author keys, tf-idf cosines from the memory-mapped posting lists,
+shared authors and terms, and a saved directory that is rebuilt whole or not read at all."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from papersift.index.lexical import (
+    QUERY_MAX_DF,
+    Lexical,
+    author_key,
+    author_slot,
+    author_slots,
+    build_lexical,
+    lexical_count,
+    open_lexical,
+    shared_terms,
+    term_names,
+    terms,
+)
+from papersift.paper import Deleted, Paper
+from papersift.store.sqlite import SqliteStore
+from tests.conftest import as_papers, spread_records
+
+Indexed = tuple[SqliteStore, Lexical, list[tuple[int, Paper]]]
+
+
+@pytest.fixture(scope="module")
+def records(shared_data: Path) -> list[dict[str, object]]:
+    """201 real papers spread over the 20k file, many fields and years."""
+    return spread_records(shared_data, 99)
+
+
+papers = as_papers
+
+
+def text(p: Paper) -> str:
+    return f"{p.title} | {p.abstract}"
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory, records: list[dict[str, object]]) -> Iterator[Indexed]:
+    """A store of the real papers less one deleted (a gap in the rowids), its arrays, and its rows."""
+    home = tmp_path_factory.mktemp("lexical")
+    store = SqliteStore(home / "papersift.db")
+    store.upsert(papers(records))
+    store.upsert([Deleted(str(records[50]["id"]))])
+    assert build_lexical(store, home / "lexical") == len(records) - 1
+    lex = open_lexical(home / "lexical")
+    assert lex is not None
+    yield store, lex, list(store.iter_rows())
+    store.close()
+
+
+def cosine(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> float:
+    _, ia, ib = np.intersect1d(a[0], b[0], return_indices=True)
+    return float(np.dot(a[1][ia].astype(np.float64), b[1][ib].astype(np.float64)))
+
+
+def test_terms_fold_accents_and_case_drop_stop_words_and_add_pairs() -> None:
+    assert terms("The Naïve BAYES of Élan") == ["naive", "bayes", "elan", "naive bayes", "bayes elan"]
+    assert terms("We propose a 3D U-Net for the MRI of knees") == [
+        "propose",
+        "net",
+        "mri",
+        "knees",
+        "propose net",
+        "net mri",
+        "mri knees",
+    ]
+    assert terms("of the and a") == []
+
+
+def test_author_key_is_first_initial_and_folded_surname() -> None:
+    assert author_key("Jane Q. Doe") == "j doe"
+    assert author_key("J. Doe") == author_key("JANE DOE") == "j doe"
+    assert author_key("José Ñúñez-García") == "j nunez-garcia"
+    assert author_key("Conan O'Brien") == "c o'brien"
+    assert author_key("  ") == "" and author_slot("  ") == -1
+    assert author_slot("Jane Doe") == author_slot("J. Q. Doe") >= 0
+    assert author_slots(["Jane Doe", "J. Doe", "", "Alan Turing"]).tolist() == sorted(
+        {author_slot("Jane Doe"), author_slot("Alan Turing")}
+    )
+
+
+def test_a_paper_is_most_similar_to_itself(indexed: Indexed) -> None:
+    _, lex, rows = indexed
+    assert len(lex) == len(rows) and lex.keys.tolist() == [r for r, _ in rows]
+    for i, (_, p) in enumerate(rows):
+        slots, weights = lex.vectorize(text(p))
+        saved_slots, saved_weights = lex.row(i)
+        assert np.array_equal(slots, saved_slots)  # a query vector is built like a saved row
+        assert np.allclose(weights, saved_weights, atol=1e-6)
+        sim = lex.similarity(slots, weights)
+        assert len(sim) == len(rows)
+        assert int(sim.argmax()) == i
+
+
+def test_similarity_is_the_cosine_of_the_saved_rows(indexed: Indexed) -> None:
+    _, lex, rows = indexed
+    for i in (0, 17, 88, 150):
+        query = lex.row(i)
+        assert float(np.dot(query[1], query[1])) == pytest.approx(1.0, abs=1e-5)  # rows are unit length
+        sim = lex.similarity(*query)
+        # the cosine over the query's terms that are not common (QUERY_MAX_DF): common ones are skipped
+        df = np.diff(np.asarray(lex.arrays["p_indptr"]))[query[0]]
+        rare = df <= max(QUERY_MAX_DF * len(lex), 1)
+        kept = (query[0][rare], query[1][rare])
+        brute = np.array([cosine(kept, lex.row(j)) for j in range(len(rows))])
+        assert np.allclose(sim, brute, atol=1e-5)
+        assert np.count_nonzero(brute) > 1  # it overlaps with other papers, not only itself
+    empty = lex.vectorize("of the and")
+    assert len(empty[0]) == 0 and not lex.similarity(*empty).any()
+
+
+def test_positions_map_rowids_to_rows(indexed: Indexed) -> None:
+    store, lex, rows = indexed
+    keys = np.array([r for r, _ in rows])
+    assert lex.positions(keys).tolist() == list(range(len(rows)))
+    deleted = store.db.execute("SELECT rowid FROM papers WHERE deleted = 1").fetchone()[0]
+    assert keys[0] < deleted < keys[-1]  # a gap inside the range
+    unknown = np.array([0, deleted, keys[-1] + 1, keys[5]])
+    assert lex.positions(unknown).tolist() == [-1, -1, -1, 5]
+
+
+def test_coauthors_count_shared_author_keys(indexed: Indexed) -> None:
+    _, lex, rows = indexed
+    keys = [{author_key(a) for a in p.authors} - {""} for _, p in rows]
+    shared_with_another = 0
+    for i, (_, p) in enumerate(rows):
+        assert lex.paper_authors(i).tolist() == author_slots(p.authors).tolist()
+        found, counts = lex.coauthors(author_slots(p.authors))
+        expected = [len(keys[i] & k) for k in keys]
+        assert found.tolist() == [j for j, c in enumerate(expected) if c]
+        assert counts.tolist() == [c for c in expected if c]
+        shared_with_another += int(len(found) > 1)
+    assert shared_with_another >= 2  # the sample holds real pairs of papers with a common author
+    nobody, _ = lex.coauthors(author_slots(["Q. Nobody", "Zed Nowhere"]))
+    assert len(nobody) == 0
+
+
+def test_day_and_primary_category_of_each_row(indexed: Indexed) -> None:
+    _, lex, rows = indexed
+    for i, (_, p) in enumerate(rows):
+        assert lex.categories[int(lex.primary[i])] == p.primary_category
+        day = p.announced or p.published
+        assert int(lex.day[i]) == (day.toordinal() if day else 0)
+    assert lex.categories == sorted({p.primary_category for _, p in rows})
+
+
+def test_shared_terms_are_the_query_words_both_papers_weigh(
+    indexed: Indexed,
+) -> None:
+    _, lex, rows = indexed
+    i = 0
+    q_text = text(rows[i][1])
+    q_slots, q_weights = lex.key_terms(*lex.vectorize(q_text))
+    sim = lex.similarity(q_slots, q_weights)
+    sim[i] = 0
+    j = int(sim.argmax())
+    assert sim[j] > 0
+    doc = lex.row(j)
+    picked = shared_terms(term_names(q_text), q_slots, q_weights, doc, n=5)
+    assert 1 <= len(picked) <= 5
+    doc_terms = set(terms(text(rows[j][1])))
+    assert all(t in terms(q_text) and t in doc_terms for t in picked)
+    assert not any(a != b and (a in b) for a in picked for b in picked)  # no word repeated inside a pair
+    unrelated = next(k for k in range(len(rows)) if sim[k] == 0 and k != i)
+    assert shared_terms(term_names(q_text), q_slots, q_weights, lex.row(unrelated)) == []
+
+
+def test_missing_or_corrupt_arrays_read_as_none(
+    store: SqliteStore, tmp_path: Path, records: list[dict[str, object]]
+) -> None:
+    assert lexical_count(tmp_path / "nowhere") is None and open_lexical(tmp_path / "nowhere") is None
+    store.upsert(papers(records[:20]))
+    directory = tmp_path / "lexical"
+    assert build_lexical(store, directory) == 20
+    assert lexical_count(directory) == 20 and open_lexical(directory) is not None
+    meta = directory / "meta.json"
+    good = meta.read_bytes()
+    meta.write_bytes(b'{"version": 1, "cou')  # torn write
+    assert lexical_count(directory) is None and open_lexical(directory) is None
+    meta.write_text(json.dumps({**json.loads(good), "version": 999}))  # another layout
+    assert lexical_count(directory) is None and open_lexical(directory) is None
+    meta.write_text(json.dumps({**json.loads(good), "count": 21}))  # arrays that do not match
+    assert open_lexical(directory) is None
+    meta.write_bytes(good)
+    idf = directory / "idf.npy"
+    idf.write_bytes(idf.read_bytes()[:1000])  # a truncated array
+    assert open_lexical(directory) is None
+    idf.unlink()
+    assert open_lexical(directory) is None
+
+
+def test_rebuilding_replaces_the_arrays_whole(
+    store: SqliteStore, tmp_path: Path, records: list[dict[str, object]]
+) -> None:
+    directory = tmp_path / "lexical"
+    store.upsert(papers(records[:100]))
+    assert build_lexical(store, directory) == 100
+    old = open_lexical(directory)
+    assert old is not None
+    store.upsert(papers(records[100:150]))
+    assert build_lexical(store, directory) == 150
+    new = open_lexical(directory)
+    assert new is not None and len(new) == lexical_count(directory) == 150
+    assert not (tmp_path / "lexical.tmp").exists() and not (tmp_path / "lexical.old").exists()
+    # a reader that opened the old arrays keeps a whole, consistent old index
+    assert len(old) == 100 and len(old.similarity(*old.row(3))) == 100
+    assert int(old.similarity(*old.row(3)).argmax()) == 3
+    last = list(store.iter_rows())[-1][1]
+    assert int(new.similarity(*new.vectorize(text(last))).argmax()) == 149
+
+
+def test_cosine_of_chosen_rows_is_exact_and_candidates_find_the_closest(indexed: Indexed) -> None:
+    _, lex, rows = indexed
+    for i in (3, 40, 120):
+        q_slots, q_weights = lex.vectorize(text(rows[i][1]))
+        picks = np.array([i, 0, 7, len(rows) - 1])
+        got = lex.cosine(q_slots, q_weights, picks)
+        brute = [cosine((q_slots, q_weights), lex.row(j)) for j in picks.tolist()]
+        assert np.allclose(got, brute, atol=1e-5) and got[0] == pytest.approx(1.0, abs=1e-5)
+        found = lex.candidates(q_slots, q_weights, n=5)
+        assert i in found.tolist() and len(found) <= 5
+    none = lex.vectorize("of the and")
+    assert len(lex.candidates(*none, n=5)) == 0 and not lex.cosine(*none, np.array([0, 1])).any()

@@ -1,0 +1,151 @@
+"""Related papers and search over a real, embedded store: ranking, filters, reasons, bad input."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from papersift.index.pipeline import Indexes, ModelMismatchError, check_model, open_indexes
+from papersift.ranking.evaluate import evaluate_related, metrics
+from papersift.ranking.related import paper_query, related, text_query
+from papersift.ranking.search import Filters, search
+from papersift.settings import Settings
+from papersift.store import open_store
+
+Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
+
+
+@pytest.fixture(scope="module")
+def indexes(embedded_home: Path) -> Iterator[Indexes]:
+    settings = Settings(home=embedded_home)
+    store = open_store(settings)
+    yield open_indexes(store, settings)
+    store.close()
+
+
+def test_related_never_returns_the_query_paper_and_ranks_by_score(
+    indexes: Indexes, citation_corpus: Corpus
+) -> None:
+    for qid in sorted(citation_corpus[1])[:5]:
+        paper = indexes.store.get(qid)
+        assert paper is not None
+        hits = related(indexes, paper_query(indexes, paper), k=7)
+        assert len(hits) == 7
+        assert qid not in {h.paper.id for h in hits}
+        scores = [h.score for h in hits]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_related_finds_cited_papers_better_than_the_dense_cosine_alone(
+    indexes: Indexes, citation_corpus: Corpus
+) -> None:
+    scores = {s.method: s for s in evaluate_related(indexes, citation_corpus[1])}
+    assert scores["papersift"].queries == len(citation_corpus[1])
+    assert scores["papersift"].ndcg > scores["dense-cosine"].ndcg
+    assert scores["papersift"].ndcg >= scores["tfidf-arxiv-sanity"].ndcg
+    assert scores["papersift"].recall > 0.4
+
+
+def test_related_filters_by_category_and_date(indexes: Indexes, citation_corpus: Corpus) -> None:
+    paper = indexes.store.get(sorted(citation_corpus[1])[0])
+    assert paper is not None
+    query = paper_query(indexes, paper)
+    for hit in related(indexes, query, k=5, category="math"):
+        assert any(c.startswith("math") for c in hit.paper.categories)
+    since = date(2015, 1, 1)
+    for hit in related(indexes, query, k=5, since=since):
+        day = hit.paper.announced or hit.paper.published
+        assert day is not None and day >= since
+
+
+def test_related_reasons_name_shared_terms_and_authors(indexes: Indexes, citation_corpus: Corpus) -> None:
+    reasons = []
+    for qid in sorted(citation_corpus[1]):
+        paper = indexes.store.get(qid)
+        assert paper is not None
+        for hit in related(indexes, paper_query(indexes, paper), k=10):
+            reasons.extend(hit.reasons())
+            for term in hit.terms:  # a shared term is a word of the query paper's text
+                assert term.split()[0] in (paper.title + " " + paper.abstract).lower()
+    assert any(r.startswith("shared terms: ") for r in reasons)
+    assert any(r.startswith("same authors: ") for r in reasons)
+
+
+def test_text_query_cuts_a_huge_text_and_says_so(indexes: Indexes) -> None:
+    text = "Measurements of neutrino oscillation parameters with reactor antineutrinos. " * 14_000
+    assert len(text) > 1_000_000
+    query = text_query(indexes, text)
+    assert any("cut to the model's" in note for note in query.notes)
+    hits = related(indexes, query, k=5)
+    assert len(hits) == 5
+
+
+def test_search_modes_and_filters(indexes: Indexes) -> None:
+    for mode in ("keyword", "semantic", "hybrid"):
+        result = search(indexes, "quark mass", mode=mode, k=5)  # type: ignore[arg-type]
+        assert result.mode == mode and 0 < len(result.hits) <= 5
+    hybrid = search(indexes, "quark mass", k=5, filters=Filters(category="hep-ph"))
+    assert all("hep-ph" in h.paper.categories for h in hybrid.hits)
+    first = search(indexes, "quark mass", k=3).hits
+    second = search(indexes, "quark mass", k=3, offset=3).hits
+    assert not {h.paper.id for h in first} & {h.paper.id for h in second}
+    for query in ['"', "AND(", "a* OR", "NEAR(x", "-", "*"]:
+        search(indexes, query, k=3)  # no exception: user syntax is never an error
+
+
+def test_without_vectors_related_and_search_fall_back_to_keywords(
+    tmp_path: Path, embedded_home: Path, citation_corpus: Corpus
+) -> None:
+    settings = Settings(home=tmp_path)
+    shutil.copy(embedded_home / "papersift.db", tmp_path / "papersift.db")
+    store = open_store(settings)
+    store.reset_vectors("none-yet")
+    bare = open_indexes(store, settings)
+    assert bare.dense is None and bare.lexical is None
+    paper = store.get(sorted(citation_corpus[1])[0])
+    assert paper is not None
+    query = paper_query(bare, paper)
+    hits = related(bare, query, k=5)
+    assert hits and paper.id not in {h.paper.id for h in hits}
+    assert any("run `papersift embed`" in n for n in query.notes)
+    result = search(bare, "quark mass", k=3)
+    assert result.mode == "keyword" and any("papersift embed" in n for n in result.notes)
+    store.close()
+
+
+def test_a_model_change_is_refused_not_mixed(embedded_home: Path) -> None:
+    other = Settings(home=embedded_home, quantize=False)
+    store = open_store(other)
+    with pytest.raises(ModelMismatchError, match="papersift embed --reset"):
+        check_model(store, other)
+    store.close()
+
+
+def test_corrupt_index_files_are_rebuilt_from_the_store(tmp_path: Path, embedded_home: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(embedded_home, home)
+    (home / "index" / "dense.usearch").write_bytes(b"\x00garbage" * 100)
+    (home / "index" / "lexical" / "t_data.npy").write_bytes(b"not numpy")
+    settings = Settings(home=home)
+    store = open_store(settings)
+    rebuilt = open_indexes(store, settings)
+    assert rebuilt.dense is not None and len(rebuilt.dense) == store.count()
+    assert rebuilt.lexical is not None and len(rebuilt.lexical) == store.count()
+    key = store.rowid(next(store.iter_papers()).id)
+    assert key is not None
+    vector = rebuilt.dense.vectors(np.array([key]))[0]
+    assert rebuilt.dense.search(vector, 1)[0][0] == key
+    store.close()
+
+
+def test_metrics_match_hand_computed_values() -> None:
+    ndcg, recall, rr = metrics(["x", "a", "y", "b"], {"a", "b"})
+    ideal = 1 + 1 / np.log2(3)
+    assert ndcg == pytest.approx((1 / np.log2(3) + 1 / np.log2(5)) / ideal)
+    assert recall == 1.0 and rr == 0.5
+    assert metrics(["x"], {"a"}) == (0.0, 0.0, 0.0)
