@@ -399,9 +399,15 @@ def embed(
             refresh(store, settings, progress=lambda n: bar.advance(task, n))
             bar.update(task, completed=store.count())
             task = bar.add_task(f"embedding ({model_id(settings)})", total=todo)
-            done = embed_missing(
-                store, settings, limit=limit, cache=vector_cache, progress=lambda n: bar.advance(task, n)
-            )
+            logged = [0]
+
+            def advance(n: int) -> None:
+                bar.advance(task, n)
+                logged[0] += n
+                if bar.disable and logged[0] % 5120 < n:  # a log file gets a line every ~5k papers
+                    typer.echo(f"embedded {logged[0]:,} of {todo:,}", err=True)
+
+            done = embed_missing(store, settings, limit=limit, cache=vector_cache, progress=advance)
             papers, vectors = refresh(store, settings)
     except StoreError as e:
         _fail(str(e))

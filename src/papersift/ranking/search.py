@@ -82,6 +82,8 @@ def search(
     filters = filters or Filters()
     query = query[:MAX_QUERY_CHARS]
     notes: list[str] = []
+    if not query.strip():
+        return SearchResult([], mode, ["empty query"])
     if mode != "keyword" and indexes.dense is None:
         notes.append("no vectors yet: keyword results only (run `papersift embed`)")
         if mode == "semantic" or indexes.lexical is None:
@@ -98,35 +100,19 @@ def search(
         )
         return SearchResult([SearchHit(h.paper, h.score) for h in found], "keyword", notes)
     want = offset + k
-    pool = max(POOL, 2 * want)
-    scores: dict[int, float] = {}
-    keyword_rows: set[int] = set()
     if vector is None and indexes.dense is not None:
         vector = indexes.encoder().encode([query])[0]
-    if mode == "semantic":
-        assert indexes.dense is not None and vector is not None
-        keys, sims = indexes.dense.search(vector, pool)
-        scores = dict(zip(keys.tolist(), sims.tolist(), strict=True))
-    else:
-        scores, keyword_rows = _hybrid_scores(indexes, query, vector, pool, filters)
-    ranked = sorted(scores, key=lambda key: -scores[key])
-    hits: list[tuple[int, SearchHit]] = []
-    lex = indexes.lexical
-    q_slots, q_weights = (
-        lex.key_terms(*lex.vectorize(query)) if lex is not None else (np.zeros(0), np.zeros(0))
-    )
-    for start in range(0, len(ranked), 4 * want):
-        chunk = ranked[start : start + 4 * want]
-        papers = indexes.store.by_rowids(chunk)
-        for key in chunk:
-            paper = papers.get(key)
-            if paper is None or (key not in keyword_rows and not filters.admit(paper)):
-                continue
-            hits.append((key, SearchHit(paper, scores[key])))
-        if len(hits) >= want:
+    size = max(len(indexes.dense) if indexes.dense else 0, len(indexes.lexical) if indexes.lexical else 0)
+    pool = max(POOL, 2 * want)
+    while True:
+        hits = _collect(indexes, query, mode, vector, pool, want, filters)
+        if len(hits) >= want or pool >= size:
             break
+        pool *= 8  # the filters left too few: widen the pool
+    lex = indexes.lexical
     page = hits[offset:want]
     if lex is not None:
+        q_slots, q_weights = lex.key_terms(*lex.vectorize(query))
         names = term_names(query)
         positions = lex.positions(np.array([key for key, _ in page], dtype=np.int64))
         return SearchResult(
@@ -140,6 +126,38 @@ def search(
             notes,
         )
     return SearchResult([h for _, h in page], mode, notes)
+
+
+def _collect(
+    indexes: Indexes,
+    query: str,
+    mode: Mode,
+    vector: np.ndarray | None,
+    pool: int,
+    want: int,
+    filters: Filters,
+) -> list[tuple[int, SearchHit]]:
+    """The best ``want`` (rowid, hit) pairs that pass the filters, from a pool of ``pool`` candidates."""
+    keyword_rows: set[int] = set()
+    if mode == "semantic":
+        assert indexes.dense is not None and vector is not None
+        keys, sims = indexes.dense.search(vector, pool)
+        scores = dict(zip(keys.tolist(), sims.tolist(), strict=True))
+    else:
+        scores, keyword_rows = _hybrid_scores(indexes, query, vector, pool, filters)
+    ranked = sorted(scores, key=lambda key: -scores[key])
+    hits: list[tuple[int, SearchHit]] = []
+    for start in range(0, len(ranked), 4 * want):
+        chunk = ranked[start : start + 4 * want]
+        papers = indexes.store.by_rowids(chunk)
+        for key in chunk:
+            paper = papers.get(key)
+            if paper is None or (key not in keyword_rows and not filters.admit(paper)):
+                continue
+            hits.append((key, SearchHit(paper, scores[key])))
+        if len(hits) >= want:
+            break
+    return hits
 
 
 def _hybrid_scores(
