@@ -165,6 +165,12 @@ def test_query_translation_quotes_words() -> None:
     assert fts_query("!!!") is None
 
 
+def test_any_terms_queries_match_any_informative_word() -> None:
+    q = fts_query("The quasi-one-dimensional Bose gas, see e.g. the Lieb model -fermions", any_terms=True)
+    assert q == '(("quasi" OR "dimensional" OR "Bose" OR "gas" OR "Lieb" OR "model")) NOT "fermions"'
+    assert fts_query("the of and", any_terms=True) == '("the" OR "of" OR "and")'  # nothing else to match on
+
+
 def test_unicode_latex_and_huge_fields_round_trip(store: SqliteStore) -> None:
     huge = "x " * 500_000
     p = paper(

@@ -47,6 +47,9 @@ def fts_query(query: str, *, author: str | None = None, any_terms: bool = False)
         words = _WORD.findall(raw)
         if not words:
             continue
+        if any_terms and not neg and m.group(4) is not None and not prefix and len(words) > 1:
+            include.extend(_quote(w) for w in words)  # "quasi-one-dimensional": any of its words
+            continue
         term = _quote(" ".join(words)) + ("*" if prefix else "")
         if neg:
             exclude.append(term)
@@ -56,7 +59,8 @@ def fts_query(query: str, *, author: str | None = None, any_terms: bool = False)
         else:
             include.append(term)
     if any_terms:
-        kept = [t for t in include if t.strip('"').lower() not in STOP_WORDS] or include
+        kept = [t for t in include if len(t.strip('"')) > 1 and t.strip('"').lower() not in STOP_WORDS]
+        kept = kept or include
         include = ["(" + " OR ".join(dict.fromkeys(kept)) + ")"] if kept else []
     if author:
         names = _WORD.findall(author)
