@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(VENV)/bin/papersift demo --shared $(SHARED)
+	$(VENV)/bin/papersift serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -658,6 +658,22 @@ def demo(
         )
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
+    home: HomeOpt = None,
+) -> None:
+    """The web UI and its JSON API (OpenAPI at /openapi.json)."""
+    import uvicorn
+
+    from papersift.web.app import create_app
+
+    settings = _settings(home)
+    typer.echo(f"papersift: http://{host}:{port}/", err=True)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+
+
 def main() -> None:
     app()
 

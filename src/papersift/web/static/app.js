@@ -1,0 +1,25 @@
+// papersift: expand abstracts; j/k to move between papers, o to open the current one.
+document.addEventListener("DOMContentLoaded", () => {
+  for (const button of document.querySelectorAll(".paper .toggle")) {
+    button.addEventListener("click", () => {
+      const abstract = button.parentElement.querySelector(".abstract");
+      abstract.classList.toggle("collapsed");
+    });
+  }
+  const papers = Array.from(document.querySelectorAll(".paper"));
+  let current = -1;
+  const select = (i) => {
+    if (!papers.length) return;
+    if (current >= 0) papers[current].classList.remove("current");
+    current = Math.max(0, Math.min(papers.length - 1, i));
+    papers[current].classList.add("current");
+    papers[current].scrollIntoView({ block: "nearest" });
+  };
+  document.addEventListener("keydown", (event) => {
+    const tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea" || tag === "select" || event.metaKey || event.ctrlKey) return;
+    if (event.key === "j") select(current + 1);
+    else if (event.key === "k") select(current - 1);
+    else if (event.key === "o" && current >= 0) window.location.href = papers[current].dataset.href;
+  });
+});

@@ -1,0 +1,123 @@
+"""The web UI and JSON API, served by a real ``papersift serve`` process on 127.0.0.1 over real papers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import ROOT, run_cli, write_jsonl
+
+Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
+EVIL = {
+    "id": "2608.99999",
+    "title": "<script>alert('title')</script> & <b>bold</b> $x<y$",
+    "abstract": "An abstract with <img src=x onerror=alert(1)> and <script>alert('abs')</script>.",
+    "authors": ["<script>alert('author')</script> Mallory", "Eve O'Hara"],
+    "categories": ["cs.CR"],
+    "primary_category": "cs.CR",
+    "published": None,
+    "announced": "2026-08-21",
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -> Iterator[httpx.Client]:
+    home = tmp_path_factory.mktemp("web")
+    shutil.copytree(embedded_home, home, dirs_exist_ok=True)
+    run_cli("ingest", str(write_jsonl(home / "evil.jsonl", [EVIL])), home=home)
+    port = _free_port()
+    env = {**os.environ, "PAPERSIFT_HOME": str(home)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "papersift.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
+    for _ in range(300):
+        try:
+            client.get("/openapi.json")
+            break
+        except httpx.TransportError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        raise AssertionError("papersift serve did not start")
+    yield client
+    client.close()
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def test_listing_page_and_its_json_twin(server: httpx.Client) -> None:
+    data = server.get("/api/list/cs.CR").json()
+    assert data["category"] == "cs.CR" and data["entries"][0]["number"] == 1
+    assert set(data["counts"]) == {"new", "cross", "replace"}
+    page = server.get(f"/list/cs.CR/{data['date']}")
+    assert page.status_code == 200 and "#01" in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_paper_and_related_pages(server: httpx.Client, citation_corpus: Corpus) -> None:
+    pid = sorted(citation_corpus[1])[0]
+    data = server.get(f"/api/abs/{pid}", params={"k": 5}).json()
+    assert data["id"] == pid and len(data["related"]) == 5 and "@misc{" in data["bibtex"]
+    assert all(r["id"] != pid and r["why"] for r in data["related"])
+    page = server.get(f"/abs/{pid}")
+    assert page.status_code == 200 and "Related papers" in page.text and data["related"][0]["id"] in page.text
+    zh = server.get(f"/abs/{pid}", params={"lang": "zh"})
+    assert "相关论文" in zh.text and zh.cookies.get("lang") == "zh"
+    assert "相关论文" in server.get(f"/abs/{pid}", headers={"accept-language": "zh-CN,zh;q=0.9"}).text
+    text = server.get("/api/related", params={"text": "quark masses from lattice QCD", "k": 4}).json()
+    assert len(text["results"]) == 4
+
+
+def test_search_modes_pages_and_syntax(server: httpx.Client) -> None:
+    for mode in ("hybrid", "keyword", "semantic"):
+        data = server.get("/api/search", params={"q": "quark mass", "mode": mode, "k": 3}).json()
+        assert data["mode"] == mode and 0 < len(data["results"]) <= 3
+    for q in ['"', "AND(", "*", "NEAR(x"]:
+        assert server.get("/api/search", params={"q": q}).status_code == 200
+        assert server.get("/search", params={"q": q}).status_code == 200
+
+
+def test_everything_from_papers_is_escaped(server: httpx.Client) -> None:
+    for path in ("/abs/2608.99999", "/list/cs.CR", "/search?q=Mallory&mode=keyword"):
+        html = server.get(path).text
+        assert "<script>alert" not in html and "<img src=x" not in html
+        assert "&lt;script&gt;alert(" in html
+
+
+def test_bad_input_gives_404_or_400_with_a_message(server: httpx.Client) -> None:
+    assert server.get("/abs/2501.99999").status_code == 404
+    assert server.get("/api/abs/not-an-id").status_code == 404
+    assert server.get("/list/cs.CR/2026-13-45").status_code == 404
+    assert server.get("/list/no.such").status_code == 404
+    bad = server.get("/api/search", params={"q": "x", "mode": "fuzzy"})
+    assert bad.status_code == 400 and "mode must be one of" in bad.json()["error"]
+    assert server.get("/api/search", params={"q": "x", "k": 5000}).status_code == 400
+    assert server.get("/api/related", params={"text": "x" * 30_000}).status_code == 400
+    assert server.get("/api/related", params={"text": "   "}).status_code == 400
+    paths = server.get("/openapi.json").json()["paths"]
+    assert {
+        "/api/list/{category}/{day}",
+        "/api/abs/{paper_id}",
+        "/api/search",
+        "/api/related",
+    } <= paths.keys()
