@@ -5,14 +5,22 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint bench-ingest bench-embed bench-related eval clean
+.PHONY: demo test lint chromium bench-ingest bench-embed bench-related eval clean
 
-$(STAMP): pyproject.toml
+APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
+
+$(STAMP): pyproject.toml package.json package-lock.json
 	@command -v $(PYTHON) >/dev/null || PYTHON=python3; \
-	  test -x $(PY) || $${PYTHON:-python3} -m venv $(VENV) || (command -v apt-get >/dev/null && apt-get update -qq && apt-get install -y -qq python3-venv && $${PYTHON:-python3} -m venv $(VENV))
+	  test -x $(PY) || $${PYTHON:-python3} -m venv $(VENV) || (command -v apt-get >/dev/null && $(APT) update -qq && $(APT) install -y -qq python3-venv && $${PYTHON:-python3} -m venv $(VENV))
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
+	@command -v npm >/dev/null || ($(APT) update -qq && $(APT) install -y -qq npm)
+	npm ci --no-audit --no-fund --loglevel=error   # KaTeX for the web UI, served by the app itself
 	touch $(STAMP)
+
+# the browser tests drive Debian's chromium (Playwright with executable_path; no browser download)
+chromium:
+	@command -v chromium >/dev/null || ($(APT) update -qq && $(APT) install -y -qq chromium)
 
 demo: $(STAMP)
 	$(VENV)/bin/papersift demo --shared $(SHARED)
@@ -23,7 +31,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests bench
 	$(VENV)/bin/mypy
 
-test: lint
+test: lint chromium
 	$(VENV)/bin/pytest -q
 
 bench-ingest: $(STAMP)
@@ -41,4 +49,4 @@ eval: $(STAMP)
 	$(VENV)/bin/papersift eval search --contexts $(SHARED)/citation-contexts-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache

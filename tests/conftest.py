@@ -5,11 +5,15 @@ from __future__ import annotations
 import gzip
 import itertools
 import os
+import shutil
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import orjson
 import pytest
 
@@ -108,3 +112,51 @@ def spread_records(shared_data: Path, step: int) -> list[dict[str, object]]:
 
 def as_papers(records: list[dict[str, object]]) -> list[Paper]:
     return [paper_from_record(r, "test") for r in records]
+
+
+EVIL = {
+    "id": "2608.99999",
+    "title": "<script>alert('title')</script> & <b>bold</b> $x<y$",
+    "abstract": "An abstract with <img src=x onerror=alert(1)> and <script>alert('abs')</script>.",
+    "authors": ["<script>alert('author')</script> Mallory", "Eve O'Hara"],
+    "categories": ["cs.CR"],
+    "primary_category": "cs.CR",
+    "published": None,
+    "announced": "2026-08-21",
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -> Iterator[httpx.Client]:
+    home = tmp_path_factory.mktemp("web")
+    shutil.copytree(embedded_home, home, dirs_exist_ok=True)
+    run_cli("ingest", str(write_jsonl(home / "evil.jsonl", [EVIL])), home=home)
+    port = _free_port()
+    env = {**os.environ, "PAPERSIFT_HOME": str(home)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "papersift.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
+    for _ in range(300):
+        try:
+            client.get("/openapi.json")
+            break
+        except httpx.TransportError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        raise AssertionError("papersift serve did not start")
+    yield client
+    client.close()
+    proc.terminate()
+    proc.wait(timeout=30)

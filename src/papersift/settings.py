@@ -35,6 +35,7 @@ class Settings(BaseSettings):
     embed_batch: int = Field(default=16, ge=1)
     threads: int = Field(default=0, ge=0)  # torch threads; 0 = every core
     exact_below: int = Field(default=50_000, ge=0)  # vector counts below this are searched exactly
+    web_assets: Path | None = None  # node_modules holding KaTeX (default: the checkout's)
 
     @property
     def db_path(self) -> Path:

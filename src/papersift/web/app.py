@@ -34,10 +34,20 @@ from papersift.web.i18n import TEXT, pick_language
 
 HERE = Path(__file__).parent
 MAX_TEXT = 20_000  # characters of pasted text a request may carry
+# KaTeX sizes its output with style attributes: those (never <style> or script) are allowed inline
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
-    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'"
 )
+
+
+def katex_dir(settings: Settings) -> Path | None:
+    """KaTeX as ``npm install`` put it (``make`` does): the configured folder, else the checkout's."""
+    for base in (settings.web_assets, HERE.parents[2] / "node_modules"):
+        if base is not None and (base / "katex" / "dist" / "katex.min.js").exists():
+            return base / "katex" / "dist"
+    return None
 
 
 @dataclass
@@ -65,6 +75,10 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="papersift", version="0.1.0", docs_url=None, redoc_url=None, lifespan=lifespan)
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.globals["format_authors"] = format_authors
+    katex = katex_dir(settings)
+    if katex is not None:  # mounted before /static so the longer prefix wins
+        app.mount("/static/katex", StaticFiles(directory=katex), name="katex")
+    templates.env.globals["katex"] = katex is not None
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     @app.middleware("http")

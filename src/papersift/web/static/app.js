@@ -1,5 +1,17 @@
-// papersift: expand abstracts; j/k to move between papers, o to open the current one.
+// papersift: math by KaTeX; expand abstracts; j/k to move between papers, o to open the current one.
 document.addEventListener("DOMContentLoaded", () => {
+  if (window.renderMathInElement) {
+    for (const element of document.querySelectorAll(".title, .abstract")) {
+      window.renderMathInElement(element, {
+        delimiters: [
+          { left: "$$", right: "$$", display: true },
+          { left: "$", right: "$", display: false },
+          { left: "\\(", right: "\\)", display: false },
+        ],
+        throwOnError: false,
+      });
+    }
+  }
   for (const button of document.querySelectorAll(".paper .toggle")) {
     button.addEventListener("click", () => {
       const abstract = button.parentElement.querySelector(".abstract");
