@@ -136,7 +136,19 @@ def _free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -> Iterator[httpx.Client]:
     home = tmp_path_factory.mktemp("web")
     shutil.copytree(embedded_home, home, dirs_exist_ok=True)
-    run_cli("ingest", str(write_jsonl(home / "evil.jsonl", [EVIL])), home=home)
+    followed = [  # two papers new in a followed category (cs.LG) on the same day, one also cross-listed
+        {
+            **EVIL,
+            "id": f"2608.9999{i}",
+            "title": f"A followed paper {i}",
+            "abstract": "Plain text.",
+            "authors": ["Ada Lovelace"],
+            "categories": cats,
+            "primary_category": cats[0],
+        }
+        for i, cats in ((7, ["cs.LG"]), (8, ["cs.LG", "stat.ML"]))
+    ]
+    run_cli("ingest", str(write_jsonl(home / "evil.jsonl", [EVIL, *followed])), home=home)
     port = _free_port()
     env = {**os.environ, "PAPERSIFT_HOME": str(home)}
     proc = subprocess.Popen(

@@ -75,3 +75,25 @@ def test_katex_and_the_assets_are_served_by_the_app_itself(server: httpx.Client)
         assert server.get(path).status_code == 200, path
     html = server.get("/abs/2608.99999").text
     assert 'src="/static/katex/katex.min.js"' in html and "https://" not in html.split("<main>")[0]
+
+
+def test_daily_papers_and_atom_feeds(server: httpx.Client) -> None:
+    import feedparser
+
+    data = server.get("/api/daily").json()
+    assert data["date"] == "2026-08-21" and [p["id"] for p in data["entries"]] == ["2608.99997", "2608.99998"]
+    assert [p["number"] for p in data["entries"]] == [1, 2]  # once each, though 2608.99998 is in two
+    assert "A followed paper 7" in server.get("/daily").text
+    assert server.get("/daily/2026-13-01").status_code == 404
+    feed = server.get("/list/cs.CR.atom")
+    assert feed.headers["content-type"].startswith("application/atom+xml")
+    parsed = feedparser.parse(feed.content)
+    assert (
+        not parsed.bozo
+        and parsed.entries[0].title
+        and parsed.entries[0].link.startswith("https://arxiv.org/abs/")
+    )
+    evil = next(e for e in parsed.entries if "2608.99999" in e.link)
+    assert evil.title.startswith("<script>")  # kept as text: escaped XML, not markup
+    search = feedparser.parse(server.get("/search.atom", params={"q": "quark mass"}).content)
+    assert not search.bozo and len(search.entries) > 0

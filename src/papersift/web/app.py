@@ -30,6 +30,7 @@ from papersift.ranking.related import MAX_K, paper_query, related, text_query
 from papersift.ranking.search import MODES, Filters, search
 from papersift.settings import Settings
 from papersift.store import Store, open_store
+from papersift.web.atom import atom_feed
 from papersift.web.i18n import TEXT, pick_language
 
 HERE = Path(__file__).parent
@@ -144,6 +145,34 @@ def create_app(settings: Settings) -> FastAPI:
             "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
         }
 
+    def daily_data(day: str | None) -> dict[str, Any]:
+        """The day's new papers across the followed categories, in arXiv's order, each paper once."""
+        categories = list(settings.default_categories)
+        with state.lock:
+            days = sorted({d for c in categories for d in state.store.announcement_days(c)})
+            if not days:
+                raise HTTPException(404, "no listings for the followed categories yet")
+            when = days[-1] if day is None else _parse_day(day)
+            entries = [e for c in categories for e in state.store.listing(c, when) if e.kind == "new"]
+        seen: set[str] = set()
+        papers: list[dict[str, Any]] = []
+        for e in entries:
+            if e.paper.id not in seen:
+                seen.add(e.paper.id)
+                papers.append(paper_json(e.paper, number=len(papers) + 1, kind=e.kind))
+        if not papers and day is not None:
+            raise HTTPException(404, f"no new papers on {when}")
+        earlier = [d for d in days if d < when]
+        later = [d for d in days if d > when]
+        return {
+            "date": when.isoformat(),
+            "categories": categories,
+            "previous": earlier[-1].isoformat() if earlier else None,
+            "next": later[0].isoformat() if later else None,
+            "ranking": "arXiv order",
+            "entries": papers,
+        }
+
     def paper_data(raw_id: str, k: int, category: str | None, since: date | None) -> dict[str, Any]:
         try:
             pid = normalize_id(raw_id)
@@ -216,6 +245,41 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/list/{category}/{day}")
     def api_listing(category: str, day: str) -> dict[str, Any]:
         return listing_data(category, day)
+
+    @app.get("/list/{category}.atom", response_class=Response)
+    def listing_feed(request: Request, category: str) -> Response:
+        data = listing_data(category, None)
+        body = atom_feed(
+            f"papersift: {category} {data['date']}",
+            f"papersift:list:{category}",
+            str(request.url),
+            data["entries"],
+        )
+        return Response(body, media_type="application/atom+xml")
+
+    @app.get("/search.atom", response_class=Response)
+    def search_feed(
+        request: Request, q: str = Query(..., min_length=1, max_length=1000), mode: str = "hybrid"
+    ) -> Response:
+        data = search_data(q, mode, None, None, 1, 20)
+        body = atom_feed(f"papersift: {q}", f"papersift:search:{q}", str(request.url), data["results"])
+        return Response(body, media_type="application/atom+xml")
+
+    @app.get("/api/daily")
+    def api_daily_latest() -> dict[str, Any]:
+        return daily_data(None)
+
+    @app.get("/api/daily/{day}")
+    def api_daily(day: str) -> dict[str, Any]:
+        return daily_data(day)
+
+    @app.get("/daily", response_class=HTMLResponse)
+    def daily_latest(request: Request) -> HTMLResponse:
+        return page(request, "daily.html", data=daily_data(None))
+
+    @app.get("/daily/{day}", response_class=HTMLResponse)
+    def daily(request: Request, day: str) -> HTMLResponse:
+        return page(request, "daily.html", data=daily_data(day))
 
     @app.get("/list/{category}", response_class=HTMLResponse)
     def latest(request: Request, category: str) -> HTMLResponse:

@@ -34,6 +34,8 @@ TEXT: dict[str, dict[str, str]] = {
         "listing": "Listing",
         "language": "中文",
         "page": "page",
+        "daily": "Daily Papers",
+        "feed": "Atom feed",
     },
     "zh": {
         "title": "papersift",
@@ -64,6 +66,8 @@ TEXT: dict[str, dict[str, str]] = {
         "listing": "列表",
         "language": "English",
         "page": "页",
+        "daily": "每日论文",
+        "feed": "Atom 订阅",
     },
 }
 

@@ -1,0 +1,43 @@
+"""Atom 1.0 feeds of listings and saved searches, built with lxml (so every text is escaped XML)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from lxml import etree
+
+ATOM = "http://www.w3.org/2005/Atom"
+
+
+def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs: str) -> etree._Element:
+    element = etree.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
+    if text is not None:
+        element.text = text
+    return element
+
+
+def atom_feed(title: str, feed_id: str, self_url: str, papers: list[dict[str, Any]]) -> bytes:
+    """A feed whose entries are papers in the ``paper_json`` shape, in the given order."""
+    feed = etree.Element(f"{{{ATOM}}}feed", nsmap={None: ATOM})  # type: ignore[dict-item]
+    _sub(feed, "title", title)
+    _sub(feed, "id", feed_id)
+    _sub(feed, "link", rel="self", href=self_url)
+    newest = max((p.get("announced") or p.get("published") or "" for p in papers), default="")
+    updated = f"{newest}T00:00:00Z" if newest else datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    _sub(feed, "updated", updated)
+    _sub(feed, "generator", "papersift")
+    for p in papers:
+        entry = _sub(feed, "entry")
+        _sub(entry, "id", p["abs_url"])
+        _sub(entry, "title", p["title"])
+        _sub(entry, "link", href=p["abs_url"])
+        _sub(entry, "link", rel="related", type="application/pdf", href=p["pdf_url"])
+        day = p.get("announced") or p.get("published")
+        _sub(entry, "updated", f"{day}T00:00:00Z" if day else updated)
+        for name in p["authors"]:
+            _sub(_sub(entry, "author"), "name", name)
+        for category in p["categories"]:
+            _sub(entry, "category", term=category)
+        _sub(entry, "summary", p["abstract"])
+    return bytes(etree.tostring(feed, xml_declaration=True, encoding="utf-8"))
