@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint chromium bench-ingest bench-embed bench-related eval clean
+.PHONY: demo test lint chromium bench-ingest bench-embed bench-related bench-web eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -42,7 +42,11 @@ bench-embed: $(STAMP)
 
 # needs the 20k vectors in the cache: run `make eval` first
 bench-related: $(STAMP)
-	$(PY) bench/related.py --data $(SHARED)
+	$(PY) bench/related.py --data $(SHARED) --keep bench/out/store300k
+
+# needs the store `make bench-related` keeps
+bench-web: $(STAMP)
+	$(PY) bench/web.py --home bench/out/store300k --data $(SHARED)
 
 eval: $(STAMP)
 	$(VENV)/bin/papersift eval related --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz
