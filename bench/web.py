@@ -42,11 +42,22 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
-def _peak_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+def _server_rss_mb(pid: int) -> float:
+    """Peak RSS of the server process and its workers, summed (shared mapped pages count in each)."""
+    total = 0.0
+    for child in [pid, *_children(pid)]:
+        for line in Path(f"/proc/{child}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                total += int(line.split()[1]) / 1024
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            found += [int(child), *_children(int(child))]
+    return found
 
 
 async def _load(base: str, paths: list[str], clients: int, seconds: float) -> tuple[list[float], int]:
@@ -79,6 +90,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="server processes")
     args = parser.parse_args()
     with gzip.open(args.data / "daily-listings.jsonl.gz", "rt") as f:
         days = [json.loads(line) for line in f]
@@ -88,7 +100,7 @@ def main() -> None:
     port = _port()
     env = {**os.environ, "PAPERSIFT_HOME": str(args.home)}
     server = subprocess.Popen(
-        [sys.executable, "-m", "papersift.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "papersift.cli", "serve", "--port", str(port), "--workers", str(args.workers)],
         env=env,
         stderr=subprocess.DEVNULL,
     )
@@ -111,7 +123,7 @@ def main() -> None:
         }
         for path in (kinds["paper + related"][0], kinds["search (hybrid)"][0]):  # load indexes and model
             httpx.get(base + path, timeout=120)
-        print(f"{args.clients} clients, {args.seconds:.0f} s per page kind, server on loopback")
+        print(f"{args.clients} clients, {args.seconds:.0f} s per page kind, {args.workers} server workers")
         for name, paths in kinds.items():
             latencies, errors = asyncio.run(_load(base, paths, args.clients, args.seconds))
             ms = np.array(latencies) * 1000
@@ -119,7 +131,7 @@ def main() -> None:
                 f"{name:<16} {len(ms) / args.seconds:7.1f} req/s  p50 {np.percentile(ms, 50):7.1f} ms  "
                 f"p95 {np.percentile(ms, 95):7.1f} ms  errors {errors}"
             )
-        print(f"server peak RSS: {_peak_rss_mb(server.pid):.0f} MB")
+        print(f"server peak RSS: {_server_rss_mb(server.pid):.0f} MB (all its processes)")
     finally:
         server.terminate()
         server.wait(timeout=30)

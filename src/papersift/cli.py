@@ -662,16 +662,25 @@ def demo(
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
+    workers: Annotated[int, typer.Option(help="Server processes (each maps the same indexes).", min=1)] = 1,
     home: HomeOpt = None,
 ) -> None:
     """The web UI and its JSON API (OpenAPI at /openapi.json)."""
+    import os
+
     import uvicorn
 
-    from papersift.web.app import create_app
-
     settings = _settings(home)
+    os.environ["PAPERSIFT_HOME"] = str(settings.home)  # what each worker's app_from_env reads
     typer.echo(f"papersift: http://{host}:{port}/", err=True)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        "papersift.web.app:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+    )
 
 
 def main() -> None:

@@ -344,6 +344,11 @@ def create_app(settings: Settings) -> FastAPI:
     return app
 
 
+def app_from_env() -> FastAPI:
+    """The app for the settings in the environment (how ``papersift serve`` starts each worker)."""
+    return create_app(Settings())
+
+
 def _parse_day(value: str, status: int = 404) -> date:
     try:
         return date.fromisoformat(value)
