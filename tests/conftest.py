@@ -133,7 +133,8 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -> Iterator[httpx.Client]:
+def server_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -> Path:
+    """The embedded store plus three papers written here: one full of HTML, two in a followed category."""
     home = tmp_path_factory.mktemp("web")
     shutil.copytree(embedded_home, home, dirs_exist_ok=True)
     followed = [  # two papers new in a followed category (cs.LG) on the same day, one also cross-listed
@@ -149,6 +150,13 @@ def server(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -> Ite
         for i, cats in ((7, ["cs.LG"]), (8, ["cs.LG", "stat.ML"]))
     ]
     run_cli("ingest", str(write_jsonl(home / "evil.jsonl", [EVIL, *followed])), home=home)
+    return home
+
+
+@pytest.fixture(scope="session")
+def server(server_home: Path) -> Iterator[httpx.Client]:
+    """A real ``papersift serve`` on 127.0.0.1 over ``server_home``, and a client for it."""
+    home = server_home
     port = _free_port()
     env = {**os.environ, "PAPERSIFT_HOME": str(home)}
     proc = subprocess.Popen(

@@ -200,3 +200,17 @@ def test_a_new_abstract_drops_the_stale_vector(store: SqliteStore, records: list
     assert store.vector_count() == 2
     assert [r for r, _, _ in store.missing_vectors(10)] == [rowids[0]]
     assert store.get_state("vectors_changed") != before
+
+
+def test_data_version_moves_on_writes_from_any_connection(
+    store: SqliteStore, records: list[dict[str, object]]
+) -> None:
+    start = store.data_version()
+    assert store.data_version() == start  # reading changes nothing
+    store.upsert(papers(records[:1]))
+    mine = store.data_version()
+    assert mine != start
+    other = SqliteStore(store.path)
+    other.upsert(papers(records[1:2]))
+    other.close()
+    assert store.data_version() != mine

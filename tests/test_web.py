@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
+
+from tests.conftest import EVIL, run_cli, write_jsonl
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 
@@ -97,3 +101,13 @@ def test_daily_papers_and_atom_feeds(server: httpx.Client) -> None:
     assert evil.title.startswith("<script>")  # kept as text: escaped XML, not markup
     search = feedparser.parse(server.get("/search.atom", params={"q": "quark mass"}).content)
     assert not search.bozo and len(search.entries) > 0
+
+
+def test_cached_listings_follow_the_store(server: httpx.Client, server_home: Path, tmp_path: Path) -> None:
+    before = server.get("/api/list/cs.CR").json()
+    assert server.get("/list/cs.CR").text == server.get("/list/cs.CR").text  # served from the cache
+    late = {**EVIL, "id": "2608.99996", "title": "A late arrival", "abstract": "Plain.", "authors": ["Bob"]}
+    run_cli("ingest", str(write_jsonl(tmp_path / "late.jsonl", [late])), home=server_home)
+    after = server.get("/api/list/cs.CR").json()
+    assert len(after["entries"]) == len(before["entries"]) + 1
+    assert "A late arrival" in server.get("/list/cs.CR").text

@@ -239,6 +239,7 @@ class SqliteStore:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
+        self._writes = 0
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA page_size=16384")  # takes effect only on a new file
@@ -311,6 +312,7 @@ class SqliteStore:
             for key, value in (state or {}).items():
                 self._put_state(key, value)
             self.db.execute("COMMIT")
+            self._writes += 1  # data_version does not see this connection's own commits
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
@@ -421,6 +423,7 @@ class SqliteStore:
 
     def set_state(self, key: str, value: str) -> None:
         self._put_state(key, value)
+        self._writes += 1
 
     def get_state(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
@@ -436,6 +439,9 @@ class SqliteStore:
     def get_many(self, paper_ids: list[str]) -> list[Paper]:
         found = self._existing(paper_ids)
         return [found[i][1] for i in paper_ids if i in found]
+
+    def data_version(self) -> int:
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0]) + self._writes
 
     def count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM papers WHERE deleted = 0").fetchone()[0])
@@ -580,6 +586,7 @@ class SqliteStore:
             epoch = int(self.get_state("vector_epoch") or 0) + 1
             self._put_state("vector_epoch", str(epoch))  # tells indexes built before the reset apart
             self.db.execute("COMMIT")
+            self._writes += 1  # data_version does not see this connection's own commits
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
@@ -610,6 +617,7 @@ class SqliteStore:
             )
             self._vectors_changed()
             self.db.execute("COMMIT")
+            self._writes += 1  # data_version does not see this connection's own commits
         except BaseException:
             self.db.execute("ROLLBACK")
             raise

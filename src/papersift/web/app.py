@@ -35,6 +35,7 @@ from papersift.web.i18n import TEXT, pick_language
 
 HERE = Path(__file__).parent
 MAX_TEXT = 20_000  # characters of pasted text a request may carry
+CACHE_ENTRIES = 2_000  # listing data and pages kept per worker
 # KaTeX sizes its output with style attributes: those (never <style> or script) are allowed inline
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
@@ -57,11 +58,29 @@ class _State:
     store: Store
     lock: threading.Lock = field(default_factory=threading.Lock)
     _indexes: Indexes | None = None
+    _cache: dict[tuple[str, ...], Any] = field(default_factory=dict)
+    _version: int = -1
 
     def indexes(self) -> Indexes:
         if self._indexes is None:
             self._indexes = open_indexes(self.store, self.settings)
         return self._indexes
+
+    def cached(self, key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
+        """Listings are immutable until the store changes: keep what was computed until it does."""
+        with self.lock:
+            version = self.store.data_version()
+            if version != self._version:
+                self._cache.clear()
+                self._version = version
+            if key in self._cache:
+                return self._cache[key]
+        value = compute()
+        with self.lock:
+            if len(self._cache) > CACHE_ENTRIES:
+                self._cache.clear()
+            self._cache[key] = value
+        return value
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -102,6 +121,18 @@ def create_app(settings: Settings) -> FastAPI:
         return templates.TemplateResponse(
             request, name, {"t": TEXT[lang], "lang": lang, **context}, status_code=code
         )
+
+    def cached_page(
+        request: Request, name: str, key: tuple[str, ...], data: Callable[[], dict[str, Any]]
+    ) -> HTMLResponse:
+        """A listing-like page rendered once per store version and language (errors are not kept)."""
+        lang = pick_language(
+            request.query_params.get("lang"),
+            request.cookies.get("lang"),
+            request.headers.get("accept-language"),
+        )
+        body = state.cached((*key, lang), lambda: bytes(page(request, name, data=data()).body))
+        return HTMLResponse(body)
 
     def wants_json(request: Request) -> bool:
         return request.url.path.startswith("/api/")
@@ -240,11 +271,11 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/list/{category}")
     def api_latest(category: str) -> dict[str, Any]:
-        return listing_data(category, None)
+        return dict(state.cached(("api-list", category, ""), lambda: listing_data(category, None)))
 
     @app.get("/api/list/{category}/{day}")
     def api_listing(category: str, day: str) -> dict[str, Any]:
-        return listing_data(category, day)
+        return dict(state.cached(("api-list", category, day), lambda: listing_data(category, day)))
 
     @app.get("/list/{category}.atom", response_class=Response)
     def listing_feed(request: Request, category: str) -> Response:
@@ -275,19 +306,23 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/daily", response_class=HTMLResponse)
     def daily_latest(request: Request) -> HTMLResponse:
-        return page(request, "daily.html", data=daily_data(None))
+        return cached_page(request, "daily.html", ("daily", ""), lambda: daily_data(None))
 
     @app.get("/daily/{day}", response_class=HTMLResponse)
     def daily(request: Request, day: str) -> HTMLResponse:
-        return page(request, "daily.html", data=daily_data(day))
+        return cached_page(request, "daily.html", ("daily", day), lambda: daily_data(day))
 
     @app.get("/list/{category}", response_class=HTMLResponse)
     def latest(request: Request, category: str) -> HTMLResponse:
-        return page(request, "listing.html", data=listing_data(category, None))
+        return cached_page(
+            request, "listing.html", ("list", category, ""), lambda: listing_data(category, None)
+        )
 
     @app.get("/list/{category}/{day}", response_class=HTMLResponse)
     def listing(request: Request, category: str, day: str) -> HTMLResponse:
-        return page(request, "listing.html", data=listing_data(category, day))
+        return cached_page(
+            request, "listing.html", ("list", category, day), lambda: listing_data(category, day)
+        )
 
     K = Query(10, ge=1, le=MAX_K // 10)
 
