@@ -28,6 +28,8 @@ W_LEXICAL = 0.5
 W_BM25 = 0.5
 POOL = 200
 KEYWORD_POOL = 1000  # BM25 matches a sentence-long query can rank the answer deep in
+SHORT_QUERY = 4  # words
+ENOUGH_ALL_WORDS = 50
 MAX_QUERY_CHARS = 10_000
 
 
@@ -164,15 +166,23 @@ def _hybrid_scores(
     indexes: Indexes, query: str, vector: np.ndarray | None, pool: int, filters: Filters
 ) -> tuple[dict[int, float], set[int]]:
     store, lex, dense = indexes.store, indexes.lexical, indexes.dense
-    keyword = store.match(
-        query,
-        k=KEYWORD_POOL,
-        category=filters.category,
-        since=filters.since,
-        until=filters.until,
-        author=filters.author,
-        any_terms=True,
-    )
+
+    def match(any_terms: bool) -> list[tuple[int, float]]:
+        return store.match(
+            query,
+            k=KEYWORD_POOL,
+            category=filters.category,
+            since=filters.since,
+            until=filters.until,
+            author=filters.author,
+            any_terms=any_terms,
+        )
+
+    # a short query: papers with all its words, when there are enough of them (cheaper than ranking every
+    # paper with any word); a sentence, or too few such papers: any of its words
+    keyword = match(False) if len(query.split()) <= SHORT_QUERY else []
+    if len(keyword) < ENOUGH_ALL_WORDS:
+        keyword = match(True)
     keyword_rows = {rowid for rowid, _ in keyword}
     best = max((score for _, score in keyword), default=0.0)
     bm25 = {rowid: score / best for rowid, score in keyword if best > 0}
