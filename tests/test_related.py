@@ -13,9 +13,9 @@ import pytest
 from papersift.index.pipeline import Indexes, ModelMismatchError, check_model, open_indexes
 from papersift.ranking.evaluate import evaluate_related, metrics
 from papersift.ranking.related import paper_query, related, text_query
-from papersift.ranking.search import Filters, search
+from papersift.ranking.search import search
 from papersift.settings import Settings
-from papersift.store import open_store
+from papersift.store import Filters, open_store
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from papersift.index.pipeline import Indexes
     from papersift.paper import Paper
     from papersift.ranking.evaluate import Score
@@ -74,6 +76,19 @@ def _day(value: str | None, option: str) -> date | None:
 def _check_format(fmt: str, allowed: tuple[str, ...] = ("text", "json")) -> None:
     if fmt not in allowed:
         _fail(f"--format must be one of {', '.join(allowed)}, not {fmt!r}", 2)
+
+
+def _bar() -> Progress:
+    """A progress bar with counts and time left, on a terminal only."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        disable=not sys.stderr.isatty(),
+    )
 
 
 def _report(counts: IngestCounts, what: str) -> None:
@@ -276,11 +291,12 @@ def search(
     home: HomeOpt = None,
 ) -> None:
     """Search: hybrid (BM25 + vectors + tf-idf, the default), keyword (BM25) or semantic, with filters."""
+    from papersift.index.pipeline import Indexes
     from papersift.listing import json_line
-    from papersift.paper import format_authors, is_arxiv_id, normalize_id
-    from papersift.ranking.search import MODES, Filters, SearchHit, SearchResult
+    from papersift.paper import format_authors
+    from papersift.ranking.search import MODES
     from papersift.ranking.search import search as run
-    from papersift.store import StoreError
+    from papersift.store import Filters, StoreError
 
     _check_format(fmt)
     if mode not in MODES:
@@ -291,27 +307,11 @@ def search(
     settings = _settings(home)
     store = _store(settings)
     filters = Filters(category, _day(since, "--since"), _day(until, "--until"), author)
-    indexes = _indexes(store, settings) if mode != "keyword" else None
-
-    def one(text: str) -> SearchResult:
-        if is_arxiv_id(text) and (paper := store.get(normalize_id(text))) is not None:
-            return SearchResult([SearchHit(paper, 0.0)], "keyword", ["an arXiv id: that paper"])
-        if indexes is None:
-            hits = store.search(
-                text,
-                k=k,
-                offset=(page - 1) * k,
-                category=filters.category,
-                since=filters.since,
-                until=filters.until,
-                author=filters.author,
-            )
-            return SearchResult([SearchHit(h.paper, h.score) for h in hits], "keyword")
-        return run(indexes, text, mode=mode, k=k, offset=(page - 1) * k, filters=filters)
-
+    # keyword search needs no index: skip opening (and syncing) them
+    indexes = _indexes(store, settings) if mode != "keyword" else Indexes(store, settings, None, None)
     try:
         for text in queries:
-            result = one(text)
+            result = run(indexes, text, mode=mode, k=k, offset=(page - 1) * k, filters=filters)
             for note in dict.fromkeys(result.notes):
                 typer.echo(f"note: {note}", err=True)
             first = (page - 1) * k + 1
@@ -372,8 +372,6 @@ def embed(
     """Embed the papers that have no vector yet (newest first, resumable) and update the indexes."""
     import time
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from papersift.index.encoder import model_id
     from papersift.index.pipeline import embed_missing, refresh
     from papersift.store import StoreError
@@ -388,13 +386,7 @@ def embed(
     vector_cache = VectorCache(settings.cache_path) if cache else None
     started = time.perf_counter()
     try:
-        with Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            disable=not sys.stderr.isatty(),
-        ) as bar:
+        with _bar() as bar:
             task = bar.add_task("indexing terms", total=store.count())
             refresh(store, settings, progress=lambda n: bar.advance(task, n))
             bar.update(task, completed=store.count())
@@ -504,8 +496,6 @@ def related(
 
 def _eval_indexes(settings: Settings, corpus: Path, workdir: Path) -> Indexes:
     """A fresh store of ``corpus`` in ``workdir``, embedded (via the install's vector cache), indexed."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from papersift.index.pipeline import embed_missing, open_indexes, refresh
     from papersift.ingest import ingest_paths
     from papersift.store import open_store
@@ -518,13 +508,7 @@ def _eval_indexes(settings: Settings, corpus: Path, workdir: Path) -> Indexes:
     counts = ingest_paths(store, [corpus], chunk=settings.ingest_chunk)
     typer.echo(f"corpus: {counts.new} papers from {corpus}", err=True)
     cache = VectorCache(settings.cache_path)
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        disable=not sys.stderr.isatty(),
-    ) as bar:
+    with _bar() as bar:
         task = bar.add_task("embedding (cached vectors are reused)", total=store.count())
         embed_missing(store, local, cache=cache, progress=lambda n: bar.advance(task, n))
     cache.close()

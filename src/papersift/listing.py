@@ -65,11 +65,17 @@ def entry_text(number: int, day: date, category: str, entry: ListingEntry, width
     )
 
 
-def listing_text(category: str, day: date, entries: list[ListingEntry]) -> str:
-    """A whole day's listing: counts, then new and cross-listed papers, then replacements apart."""
+def listing_counts(entries: list[ListingEntry]) -> dict[str, int]:
+    """How many of a day's entries are new submissions, cross-lists and replacements."""
     new = sum(e.kind == "new" for e in entries)
     cross = sum(e.kind == "cross" for e in entries)
-    repl = len(entries) - new - cross
+    return {"new": new, "cross": cross, "replace": len(entries) - new - cross}
+
+
+def listing_text(category: str, day: date, entries: list[ListingEntry]) -> str:
+    """A whole day's listing: counts, then new and cross-listed papers, then replacements apart."""
+    counts = listing_counts(entries)
+    new, cross, repl = counts["new"], counts["cross"], counts["replace"]
     width = max(2, len(str(len(entries))))
     out = [
         f"{category} — {day:%a, %d %b %Y}: {new} new, {cross} cross-lists, {repl} replacements",

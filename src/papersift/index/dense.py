@@ -4,9 +4,10 @@ Why usearch: one pip wheel with no BLAS or OpenMP to configure, float16/int8 sto
 memory-mapped (``view``) so a CLI call opens a 300k-vector index in milliseconds, incremental ``add``, and an
 exact (brute-force) mode over the same vectors, used below ``Settings.exact_below`` and to check recall.
 
-The index is a cache of the store's ``vectors`` table: its metadata file records the model and the highest
-rowid it holds, new vectors are added on the next ``sync_dense``, and a missing, corrupt or stale file
-(another model, fewer vectors than expected) is rebuilt from the store.
+The index is a cache of the store's ``vectors`` table: its metadata file records the model (and how many
+resets the store had seen), the store's vector-change counter and the highest rowid it holds. New vectors
+are added on the next ``sync_dense``; a missing, corrupt or stale file (another model, a reset, vectors
+replaced or deleted) is rebuilt from the store.
 """
 
 from __future__ import annotations
@@ -137,11 +138,10 @@ def open_dense(store: Store, directory: Path, exact_below: int) -> DenseIndex | 
     model = store.vector_model()
     if model is None:
         return None
-    meta = _read_meta(directory)
+    meta = _read_meta(directory) or {}
     path = _paths(directory)[0]
-    current = meta is not None and meta.get("model") == _signature(store)
-    current = current and meta is not None and meta.get("changes") == _changes(store) and path.exists()
-    if not current and sync_dense(store, directory) == 0:
+    current = meta.get("model") == _signature(store) and meta.get("changes") == _changes(store)
+    if not (current and path.exists()) and sync_dense(store, directory) == 0:
         return None
     try:
         index = Index.restore(str(path), view=True)

@@ -30,8 +30,8 @@ from papersift.store.query import STOP_WORDS
 N_FEATURES = 1 << 20
 MAX_DF = 0.1  # a term in more than this share of papers says nothing about relatedness
 MIN_DF = 2
-QUERY_MAX_DF = 0.02  # query terms more common than this are left out of the overlap (see ``similarity``)
-_VERSION = 1
+QUERY_MAX_DF = 0.02  # query terms more common than this are left out of the overlap (see ``key_terms``)
+_VERSION = 2
 _TOKEN = re.compile(r"\b[a-z_][a-z0-9_]+\b")
 _AUTHOR_PART = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 
@@ -44,8 +44,6 @@ _ARRAYS = (
     "p_docs",
     "p_data",
     "idf",
-    "a_indptr",
-    "a_keys",
     "pa_keys",
     "pa_docs",
     "primary",
@@ -150,12 +148,6 @@ class Lexical:
         rare = (ptr[slots + 1] - ptr[slots]) <= max(QUERY_MAX_DF * len(self), 1)
         return slots[rare], weights[rare]
 
-    def similarity(self, slots: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """Overlap of the query's key terms with every indexed paper (one float per row)."""
-        slots, weights = self.key_terms(slots, weights)
-        rows, contributions = self._postings(slots, weights)
-        return np.bincount(rows, weights=contributions, minlength=len(self))
-
     def candidates(self, slots: np.ndarray, weights: np.ndarray, n: int, terms: int = 24) -> np.ndarray:
         """Up to ``n`` rows sharing most weight in the query's ``terms`` weightiest key terms.
 
@@ -201,10 +193,6 @@ class Lexical:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         found, counts = np.unique(np.concatenate(rows), return_counts=True)
         return found.astype(np.int64), counts
-
-    def paper_authors(self, position: int) -> np.ndarray:
-        ptr = self.arrays["a_indptr"]
-        return self.arrays["a_keys"][int(ptr[position]) : int(ptr[position + 1])]
 
 
 def _ranges(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -297,8 +285,6 @@ def build_lexical(store: Store, directory: Path, progress: Callable[[int], None]
     t_indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=n), out=t_indptr[1:])
     p_indptr, p_docs, p_data = _csr_to_csc(t_indptr, t_indices, weights, N_FEATURES)
-    a_indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(author_lengths, out=a_indptr[1:])
     a_keys = np.concatenate(author_parts) if n else np.zeros(0, np.int64)
     a_rows = np.repeat(np.arange(n, dtype=np.int32), author_lengths)
     order = np.argsort(a_keys, kind="stable")
@@ -313,8 +299,6 @@ def build_lexical(store: Store, directory: Path, progress: Callable[[int], None]
         "p_docs": p_docs,
         "p_data": p_data,
         "idf": idf,
-        "a_indptr": a_indptr,
-        "a_keys": a_keys,
         "pa_keys": a_keys[order],
         "pa_docs": a_rows[order],
         "primary": np.array([code[c] for c in primaries], dtype=np.int32),

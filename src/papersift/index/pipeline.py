@@ -51,22 +51,22 @@ def embed_missing(
 ) -> int:
     """Embed up to ``limit`` papers that have no vector (all when None); returns how many were embedded."""
     check_model(store, settings)
-    if store.vector_model() != model_id(settings):
-        store.reset_vectors(model_id(settings))
+    model = model_id(settings)
+    if store.vector_model() != model:
+        store.reset_vectors(model)
     done = 0
     while limit is None or done < limit:
         chunk = store.missing_vectors(EMBED_CHUNK if limit is None else min(EMBED_CHUNK, limit - done))
         if not chunk:
             break
         texts = [paper_text(title, abstract) for _, title, abstract in chunk]
-        vectors = np.zeros((len(texts), 0), dtype=np.float32)
-        cached = cache.get(model_id(settings), texts) if cache else {}
+        cached = cache.get(model, texts) if cache else {}
         todo = [i for i in range(len(texts)) if i not in cached]
         if todo:
             encoder = encoder or load_encoder(settings)
             fresh = encoder.encode([texts[i] for i in todo])
             if cache:
-                cache.put(model_id(settings), [texts[i] for i in todo], fresh)
+                cache.put(model, [texts[i] for i in todo], fresh)
             cached.update(zip(todo, fresh, strict=True))
         vectors = np.stack([cached[i] for i in range(len(texts))])
         store.put_vectors([rowid for rowid, _, _ in chunk], vectors)

@@ -12,14 +12,14 @@ pages are slices of one ranking.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Literal
 
 import numpy as np
 
 from papersift.index.lexical import shared_terms, term_names
 from papersift.index.pipeline import Indexes
-from papersift.paper import Paper, in_category
+from papersift.paper import Paper, is_arxiv_id, normalize_id
+from papersift.store import Filters
 
 Mode = Literal["keyword", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
@@ -47,29 +47,6 @@ class SearchResult:
     notes: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
-    category: str | None = None
-    since: date | None = None
-    until: date | None = None
-    author: str | None = None
-
-    def admit(self, paper: Paper) -> bool:
-        if self.category and not in_category(paper.categories, self.category):
-            return False
-        day = paper.announced or paper.published
-        if (self.since or self.until) and day is None:
-            return False
-        if self.since and day is not None and day < self.since:
-            return False
-        if self.until and day is not None and day > self.until:
-            return False
-        if self.author:
-            wanted = self.author.casefold()
-            return any(wanted in a.casefold() for a in paper.authors)
-        return True
-
-
 def search(
     indexes: Indexes,
     query: str,
@@ -80,12 +57,17 @@ def search(
     filters: Filters | None = None,
     vector: np.ndarray | None = None,
 ) -> SearchResult:
-    """One page of results; a mode the indexes cannot serve falls back to keyword, with a note."""
+    """One page of results; a mode the indexes cannot serve falls back to keyword, with a note.
+
+    A query that is an arXiv id or URL of a stored paper opens that paper.
+    """
     filters = filters or Filters()
     query = query[:MAX_QUERY_CHARS]
     notes: list[str] = []
     if not query.strip():
         return SearchResult([], mode, ["empty query"])
+    if is_arxiv_id(query) and (paper := indexes.store.get(normalize_id(query))) is not None:
+        return SearchResult([SearchHit(paper, 0.0)], mode, ["an arXiv id: that paper"])
     if mode != "keyword" and indexes.dense is None:
         notes.append("no vectors yet: keyword results only (run `papersift embed`)")
         if mode == "semantic" or indexes.lexical is None:
@@ -168,15 +150,7 @@ def _hybrid_scores(
     store, lex, dense = indexes.store, indexes.lexical, indexes.dense
 
     def match(any_terms: bool) -> list[tuple[int, float]]:
-        return store.match(
-            query,
-            k=KEYWORD_POOL,
-            category=filters.category,
-            since=filters.since,
-            until=filters.until,
-            author=filters.author,
-            any_terms=any_terms,
-        )
+        return store.match(query, k=KEYWORD_POOL, filters=filters, any_terms=any_terms)
 
     # a short query: papers with all its words, when there are enough of them (cheaper than ranking every
     # paper with any word); a sentence, or too few such papers: any of its words

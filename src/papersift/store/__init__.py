@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from papersift.paper import AnnounceKind, Paper, Parsed, RecordError
+from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -68,6 +68,32 @@ class VectorBatch:
     vectors: np.ndarray
 
 
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """What keyword search (and the rankers after it) may return: category, announced dates, author."""
+
+    category: str | None = None
+    since: date | None = None
+    until: date | None = None
+    author: str | None = None
+
+    def admit(self, paper: Paper) -> bool:
+        """The same test in Python, for candidates that did not come through the store's filter."""
+        if self.category and not in_category(paper.categories, self.category):
+            return False
+        day = paper.announced or paper.published
+        if (self.since or self.until) and day is None:
+            return False
+        if self.since and day is not None and day < self.since:
+            return False
+        if self.until and day is not None and day > self.until:
+            return False
+        if self.author:
+            wanted = self.author.casefold()
+            return any(wanted in a.casefold() for a in paper.authors)
+        return True
+
+
 class StoreError(RuntimeError):
     """A store-level failure with a message fit for the user (bad query syntax, corrupt file…)."""
 
@@ -115,12 +141,8 @@ class Store(Protocol):
         since: date | None = None,
         until: date | None = None,
         author: str | None = None,
-        any_terms: bool = False,
     ) -> list[Hit]:
-        """Keyword (BM25) search over title, abstract and authors; user syntax is never an error.
-
-        Words must all match, unless ``any_terms`` (then any may, and BM25 ranks by how many and how rare).
-        """
+        """Keyword (BM25) search over title, abstract and authors; user syntax is never an error."""
         ...
 
     def iter_papers(self, batch: int = 5000) -> Iterator[Paper]: ...
@@ -152,18 +174,12 @@ class Store(Protocol):
     def iter_vectors(self, batch: int = 20_000, after: int = 0) -> Iterator[VectorBatch]: ...
 
     def match(
-        self,
-        query: str,
-        *,
-        k: int = 10,
-        offset: int = 0,
-        category: str | None = None,
-        since: date | None = None,
-        until: date | None = None,
-        author: str | None = None,
-        any_terms: bool = False,
+        self, query: str, *, k: int = 10, offset: int = 0, filters: Filters = ..., any_terms: bool = False
     ) -> list[tuple[int, float]]:
-        """``search`` as (rowid, BM25 score) pairs, for rankers that fetch papers later."""
+        """``search`` as (rowid, BM25 score) pairs, for rankers that fetch papers later.
+
+        Words must all match, unless ``any_terms`` (then any may, and BM25 ranks by how many and how rare).
+        """
         ...
 
     def close(self) -> None: ...

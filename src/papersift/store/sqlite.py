@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -32,7 +33,7 @@ from papersift.paper import (
     is_exact_category,
 )
 from papersift.schedule import derive_announced
-from papersift.store import Hit, IngestCounts, ListingEntry, StoreError, VectorBatch
+from papersift.store import Filters, Hit, IngestCounts, ListingEntry, StoreError, VectorBatch
 from papersift.store.query import fts_query
 
 MIGRATIONS: list[str] = [
@@ -105,6 +106,7 @@ _KIND_ORDER: dict[str, int] = {k: i for i, k in enumerate(ANNOUNCE_KINDS)}
 _BATCH = 2000
 _MMAP_BYTES = 1 << 30  # queries read pages straight from the OS page cache (cold CLI calls ~40% faster)
 Row = tuple[Any, ...]
+NO_FILTERS = Filters()
 
 
 def _iso(d: date | None) -> str | None:
@@ -264,61 +266,66 @@ class SqliteStore:
                 f"({len(MIGRATIONS)}); upgrade papersift"
             )
         for number in range(current + 1, len(MIGRATIONS) + 1):
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._transaction():
                 for statement in MIGRATIONS[number - 1].split(";"):
                     if statement.strip():
                         self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version={number}")
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
 
     def close(self) -> None:
         self.db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction: committed whole or rolled back whole."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self._writes += 1  # PRAGMA data_version does not count this connection's own commits
 
     # -- writes ---------------------------------------------------------------------------------
     def upsert(self, items: Iterable[Parsed], *, state: Mapping[str, str] | None = None) -> IngestCounts:
         counts = IngestCounts()
         self.db.execute("PRAGMA mmap_size=0")  # writes go through the pager; keep bulk loads' RSS down
-        self.db.execute("BEGIN IMMEDIATE")
         try:
-            next_rowid = self.db.execute("SELECT COALESCE(MAX(rowid), 0) + 1 FROM papers").fetchone()[0]
-            batch: list[Paper] = []
-            for item in items:
-                if isinstance(item, RecordError):
-                    counts.failed += 1
-                    counts.errors.append(item)
-                elif isinstance(item, Deleted):
-                    gone = self.db.execute(
-                        "UPDATE papers SET deleted = 1 WHERE id = ? AND deleted = 0", (item.id,)
-                    ).rowcount
-                    if gone:
-                        counts.deleted += gone
-                        self._vectors_changed()
-                else:
-                    problem = _validate(item)
-                    if problem:
-                        counts.failed += 1
-                        counts.errors.append(RecordError(item.source, item.id or "?", problem))
-                        continue
-                    batch.append(item)
-                    if len(batch) >= _BATCH:
-                        next_rowid = self._write_batch(batch, next_rowid, counts)
-                        batch = []
-            if batch:
-                self._write_batch(batch, next_rowid, counts)
-            for key, value in (state or {}).items():
-                self._put_state(key, value)
-            self.db.execute("COMMIT")
-            self._writes += 1  # data_version does not see this connection's own commits
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
+            with self._transaction():
+                self._upsert(items, state, counts)
         finally:
             self.db.execute(f"PRAGMA mmap_size={_MMAP_BYTES}")
         return counts
+
+    def _upsert(self, items: Iterable[Parsed], state: Mapping[str, str] | None, counts: IngestCounts) -> None:
+        next_rowid = self.db.execute("SELECT COALESCE(MAX(rowid), 0) + 1 FROM papers").fetchone()[0]
+        batch: list[Paper] = []
+        for item in items:
+            if isinstance(item, RecordError):
+                counts.failed += 1
+                counts.errors.append(item)
+            elif isinstance(item, Deleted):
+                gone = self.db.execute(
+                    "UPDATE papers SET deleted = 1 WHERE id = ? AND deleted = 0", (item.id,)
+                ).rowcount
+                if gone:
+                    counts.deleted += gone
+                    self._vectors_changed()
+            else:
+                problem = _validate(item)
+                if problem:
+                    counts.failed += 1
+                    counts.errors.append(RecordError(item.source, item.id or "?", problem))
+                    continue
+                batch.append(item)
+                if len(batch) >= _BATCH:
+                    next_rowid = self._write_batch(batch, next_rowid, counts)
+                    batch = []
+        if batch:
+            self._write_batch(batch, next_rowid, counts)
+        for key, value in (state or {}).items():
+            self._put_state(key, value)
 
     def _existing(self, ids: list[str]) -> dict[str, tuple[int, Paper]]:
         found: dict[str, tuple[int, Paper]] = {}
@@ -487,18 +494,8 @@ class SqliteStore:
         since: date | None = None,
         until: date | None = None,
         author: str | None = None,
-        any_terms: bool = False,
     ) -> list[Hit]:
-        found = self.match(
-            query,
-            k=k,
-            offset=offset,
-            category=category,
-            since=since,
-            until=until,
-            author=author,
-            any_terms=any_terms,
-        )
+        found = self.match(query, k=k, offset=offset, filters=Filters(category, since, until, author))
         papers = self.by_rowids([rowid for rowid, _ in found])
         return [Hit(papers[rowid], score) for rowid, score in found if rowid in papers]
 
@@ -508,17 +505,15 @@ class SqliteStore:
         *,
         k: int = 10,
         offset: int = 0,
-        category: str | None = None,
-        since: date | None = None,
-        until: date | None = None,
-        author: str | None = None,
+        filters: Filters = NO_FILTERS,
         any_terms: bool = False,
     ) -> list[tuple[int, float]]:
-        match = fts_query(query, author=author, any_terms=any_terms)
+        match = fts_query(query, author=filters.author, any_terms=any_terms)
         if match is None:
             return []
         where = ["papers_fts MATCH ?", "p.deleted = 0"]
         args: list[Any] = [match]
+        category, since, until = filters.category, filters.since, filters.until
         if category:
             if is_exact_category(category):
                 where.append("(' ' || p.categories || ' ') LIKE ?")
@@ -578,18 +573,12 @@ class SqliteStore:
         return self.get_state("vector_model")
 
     def reset_vectors(self, model: str) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             self.db.execute("DELETE FROM vectors")
             self._vectors_changed()
             self._put_state("vector_model", model)
             epoch = int(self.get_state("vector_epoch") or 0) + 1
             self._put_state("vector_epoch", str(epoch))  # tells indexes built before the reset apart
-            self.db.execute("COMMIT")
-            self._writes += 1  # data_version does not see this connection's own commits
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
 
     def vector_count(self) -> int:
         return int(
@@ -609,18 +598,12 @@ class SqliteStore:
 
     def put_vectors(self, rowids: Sequence[int], vectors: np.ndarray) -> None:
         data = np.ascontiguousarray(vectors, dtype=np.float16)
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             self.db.executemany(
                 "INSERT OR REPLACE INTO vectors (paper, vec) VALUES (?, ?)",
                 ((int(r), data[i].tobytes()) for i, r in enumerate(rowids)),
             )
             self._vectors_changed()
-            self.db.execute("COMMIT")
-            self._writes += 1  # data_version does not see this connection's own commits
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
 
     def iter_vectors(self, batch: int = 20_000, after: int = 0) -> Iterator[VectorBatch]:
         cursor = self.db.execute(

@@ -24,12 +24,12 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from papersift.index.pipeline import Indexes, open_indexes
-from papersift.listing import paper_bibtex, paper_json
-from papersift.paper import InvalidIdError, Paper, format_authors, is_arxiv_id, normalize_id
-from papersift.ranking.related import MAX_K, paper_query, related, text_query
-from papersift.ranking.search import MODES, Filters, search
+from papersift.listing import listing_counts, paper_bibtex, paper_json
+from papersift.paper import InvalidIdError, format_authors, normalize_id
+from papersift.ranking.related import MAX_K, RelatedHit, paper_query, related, text_query
+from papersift.ranking.search import MODES, search
 from papersift.settings import Settings
-from papersift.store import Store, open_store
+from papersift.store import Filters, Store, open_store
 from papersift.web.atom import atom_feed
 from papersift.web.i18n import TEXT, pick_language
 
@@ -160,19 +160,10 @@ def create_app(settings: Settings) -> FastAPI:
             entries = state.store.listing(category, when)
         if not entries:
             raise HTTPException(404, f"no {category} listing on {when}")
-        earlier = [d for d in days if d < when]
-        later = [d for d in days if d > when]
-        counts = {
-            "new": sum(e.kind == "new" for e in entries),
-            "cross": sum(e.kind == "cross" for e in entries),
-            "replace": sum(e.kind.startswith("replace") for e in entries),
-        }
         return {
             "category": category,
-            "date": when.isoformat(),
-            "previous": earlier[-1].isoformat() if earlier else None,
-            "next": later[0].isoformat() if later else None,
-            "counts": counts,
+            **_day_and_neighbours(days, when),
+            "counts": listing_counts(entries),
             "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
         }
 
@@ -193,13 +184,9 @@ def create_app(settings: Settings) -> FastAPI:
                 papers.append(paper_json(e.paper, number=len(papers) + 1, kind=e.kind))
         if not papers and day is not None:
             raise HTTPException(404, f"no new papers on {when}")
-        earlier = [d for d in days if d < when]
-        later = [d for d in days if d > when]
         return {
-            "date": when.isoformat(),
+            **_day_and_neighbours(days, when),
             "categories": categories,
-            "previous": earlier[-1].isoformat() if earlier else None,
-            "next": later[0].isoformat() if later else None,
             "ranking": "arXiv order",
             "entries": papers,
         }
@@ -237,14 +224,6 @@ def create_app(settings: Settings) -> FastAPI:
             raise HTTPException(400, f"mode must be one of {', '.join(MODES)}")
         filters = Filters(category=category or None, since=_parse_day(since, 400) if since else None)
         with state.lock:
-            if is_arxiv_id(q) and (paper := state.store.get(normalize_id(q))) is not None:
-                return {
-                    "query": q,
-                    "mode": "id",
-                    "page": 1,
-                    "notes": [],
-                    "results": [paper_json(paper, rank=1)],
-                }
             result = search(state.indexes(), q, mode=mode, k=k, offset=(page_no - 1) * k, filters=filters)
         first = (page_no - 1) * k + 1
         return {
@@ -384,6 +363,17 @@ def app_from_env() -> FastAPI:
     return create_app(Settings())
 
 
+def _day_and_neighbours(days: list[date], when: date) -> dict[str, str | None]:
+    """``date`` with the previous and next days that have a listing (the pages' day switcher)."""
+    earlier = [d for d in days if d < when]
+    later = [d for d in days if d > when]
+    return {
+        "date": when.isoformat(),
+        "previous": earlier[-1].isoformat() if earlier else None,
+        "next": later[0].isoformat() if later else None,
+    }
+
+
 def _parse_day(value: str, status: int = 404) -> date:
     try:
         return date.fromisoformat(value)
@@ -391,8 +381,7 @@ def _parse_day(value: str, status: int = 404) -> date:
         raise HTTPException(status, f"not a date (YYYY-MM-DD): {value!r}") from None
 
 
-def _related_json(hit: Any) -> dict[str, Any]:
-    paper: Paper = hit.paper
+def _related_json(hit: RelatedHit) -> dict[str, Any]:
     return paper_json(
-        paper, score=round(hit.score, 4), why=hit.reasons(), terms=hit.terms, shared_authors=hit.authors
+        hit.paper, score=round(hit.score, 4), why=hit.reasons(), terms=hit.terms, shared_authors=hit.authors
     )
