@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint chromium bench-ingest bench-embed bench-related bench-web eval clean
+.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-web eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -21,6 +21,7 @@ $(STAMP): pyproject.toml package.json package-lock.json
 # the browser tests drive Debian's chromium (Playwright with executable_path; no browser download)
 chromium:
 	@command -v chromium >/dev/null || ($(APT) update -qq && $(APT) install -y -qq chromium)
+	@fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || ($(APT) update -qq && $(APT) install -y -qq fonts-noto-cjk)
 
 demo: $(STAMP)
 	$(VENV)/bin/papersift demo --shared $(SHARED)
@@ -40,12 +41,16 @@ bench-ingest: $(STAMP)
 bench-embed: $(STAMP)
 	$(PY) bench/embed.py --corpus $(SHARED)/arxiv-20k.jsonl.gz
 
+bench-dask: $(STAMP)
+	$(PY) bench/dask_embed.py --corpus $(SHARED)/arxiv-20k.jsonl.gz
+
 # needs the 20k vectors in the cache: run `make eval` first
 bench-related: $(STAMP)
 	$(PY) bench/related.py --data $(SHARED) --keep bench/out/store300k
 
 # needs the store `make bench-related` keeps
 bench-web: $(STAMP)
+	@command -v wrk >/dev/null || ($(APT) update -qq && $(APT) install -y -qq wrk)
 	$(PY) bench/web.py --home bench/out/store300k --data $(SHARED)
 
 eval: $(STAMP)

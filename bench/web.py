@@ -1,8 +1,16 @@
-"""Web load benchmark (``make bench-web``): a real ``papersift serve`` under loopback load from this process.
+"""Web load benchmark (``make bench-web``): a real ``papersift serve`` under loopback load from wrk.
 
-Over a store built by ``make bench-related`` (300k papers, vectors, indexes): for each page kind (a day's
-listing, a paper page with its related papers, a hybrid search) N concurrent clients request random real
-pages for S seconds. Prints requests/s, p50/p95 latency and errors per kind, and the server's peak RSS.
+Over a store built by ``make bench-related`` (300k papers, vectors, indexes), each page kind is requested
+by N concurrent clients for S seconds, drawing random real pages from a pool:
+
+- ``listing``: 300 real listing days of real categories;
+- ``paper + related`` (warm): 500 paper pages, so most requests find the page computed already;
+- ``paper + related`` (cold): 20,000 papers, so nearly every request ranks related papers anew;
+- ``search`` (popular): 10 queries; ``search`` (cold): 2,000 distinct 2–4-word phrases from real titles.
+
+The load comes from ``wrk`` (C, closed loop, one connection per client) when it is installed — ``make
+bench-web`` installs it — else from an asyncio httpx loop in this process. Prints requests/s, p50/p95
+latency and errors per kind, and the server's peak RSS over all its processes.
 """
 
 from __future__ import annotations
@@ -13,16 +21,20 @@ import gzip
 import json
 import os
 import random
+import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from urllib.parse import quote_plus
 
 import httpx
 import numpy as np
 
-QUERIES = [
+POPULAR = [
     "graph neural network",
     "dark matter halo",
     "quantum error correction",
@@ -34,6 +46,20 @@ QUERIES = [
     "neutrino oscillation",
     "Bethe ansatz",
 ]
+
+WRK_SCRIPT = """
+local paths = {%s}
+local id = 0
+setup = function(thread) id = id + 1; thread:set("id", id) end
+init = function(args) math.randomseed(id * 7919 + os.time()) end
+request = function() return wrk.format("GET", paths[math.random(#paths)]) end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT %%d %%d %%.3f %%.3f %%.3f\\n", summary.requests,
+    e.connect + e.read + e.write + e.status + e.timeout,
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, summary.duration / 1e6))
+end
+"""
 
 
 def _port() -> int:
@@ -60,7 +86,29 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-async def _load(base: str, paths: list[str], clients: int, seconds: float) -> tuple[list[float], int]:
+def _wrk(base: str, paths: list[str], clients: int, seconds: float) -> tuple[float, float, float, int]:
+    """(requests/s, p50 ms, p95 ms, errors) from wrk."""
+    lua = WRK_SCRIPT % ", ".join(json.dumps(p) for p in paths)
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(lua)
+    try:
+        out = subprocess.run(
+            ["wrk", "-t2", f"-c{clients}", f"-d{seconds:.0f}s", "--timeout", "30s", "-s", f.name, base],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    finally:
+        os.unlink(f.name)
+    match = re.search(r"RESULT (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+)", out)
+    assert match, out
+    requests, errors, p50, p95, duration = match.groups()
+    return int(requests) / float(duration), float(p50), float(p95), int(errors)
+
+
+async def _httpx(
+    base: str, paths: list[str], clients: int, seconds: float
+) -> tuple[float, float, float, int]:
     latencies: list[float] = []
     errors = 0
     deadline = time.perf_counter() + seconds
@@ -72,8 +120,7 @@ async def _load(base: str, paths: list[str], clients: int, seconds: float) -> tu
             start = time.perf_counter()
             try:
                 response = await http.get(rng.choice(paths))
-                if response.status_code != 200:
-                    errors += 1
+                errors += response.status_code != 200
             except httpx.HTTPError:
                 errors += 1
             latencies.append(time.perf_counter() - start)
@@ -81,7 +128,19 @@ async def _load(base: str, paths: list[str], clients: int, seconds: float) -> tu
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         await asyncio.gather(*(client(http) for _ in range(clients)))
-    return latencies, errors
+    ms = np.array(latencies) * 1000
+    return len(ms) / seconds, float(np.percentile(ms, 50)), float(np.percentile(ms, 95)), errors
+
+
+def _phrases(titles: list[str], n: int, rng: random.Random) -> list[str]:
+    out: list[str] = []
+    while len(out) < n:
+        words = [w for w in re.findall(r"[A-Za-z][A-Za-z-]+", rng.choice(titles)) if len(w) > 2]
+        if len(words) >= 2:
+            size = min(len(words), rng.randint(2, 4))
+            start = rng.randint(0, len(words) - size)
+            out.append(" ".join(words[start : start + size]))
+    return out
 
 
 def main() -> None:
@@ -91,11 +150,13 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="server processes")
+    parser.add_argument("--only", default="", help="comma-separated page kinds to run (default: all)")
     args = parser.parse_args()
     with gzip.open(args.data / "daily-listings.jsonl.gz", "rt") as f:
         days = [json.loads(line) for line in f]
     with gzip.open(args.data / "arxiv-20k.jsonl.gz", "rt") as f:
-        ids = [json.loads(line)["id"] for line in f]
+        records = [json.loads(line) for line in f]
+    ids = [r["id"] for r in records]
     rng = random.Random(2)
     port = _port()
     env = {**os.environ, "PAPERSIFT_HOME": str(args.home)}
@@ -105,6 +166,7 @@ def main() -> None:
         stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
+    load = "wrk" if shutil.which("wrk") else "httpx"
     try:
         for _ in range(600):
             try:
@@ -118,19 +180,29 @@ def main() -> None:
         listings = [p for p in listings if httpx.get(base + p, timeout=60).status_code == 200][:300]
         kinds = {
             "listing": listings,
-            "paper + related": [f"/abs/{i}" for i in rng.sample(ids, 500)],
-            "search (hybrid)": [f"/search?q={q.replace(' ', '+')}" for q in QUERIES],
+            "paper + related (warm)": [f"/abs/{i}" for i in rng.sample(ids, 500)],
+            "paper + related (cold)": [f"/abs/{i}" for i in rng.sample(ids, 20_000)],
+            "search (popular)": [f"/search?q={quote_plus(q)}" for q in POPULAR],
+            "search (cold)": [
+                f"/search?q={quote_plus(q)}" for q in _phrases([r["title"] for r in records], 2000, rng)
+            ],
         }
-        for path in (kinds["paper + related"][0], kinds["search (hybrid)"][0]):  # load indexes and model
-            httpx.get(base + path, timeout=120)
-        print(f"{args.clients} clients, {args.seconds:.0f} s per page kind, {args.workers} server workers")
+        wanted = {k.strip() for k in args.only.split(",") if k.strip()}
+        for paths in kinds.values():  # every worker maps its indexes and loads the model before timing
+            for _ in range(4 * args.workers):
+                httpx.get(base + paths[0], timeout=120)
+        print(
+            f"{args.clients} clients, {args.seconds:.0f} s per page kind, "
+            f"{args.workers} server workers, load: {load}"
+        )
         for name, paths in kinds.items():
-            latencies, errors = asyncio.run(_load(base, paths, args.clients, args.seconds))
-            ms = np.array(latencies) * 1000
-            print(
-                f"{name:<16} {len(ms) / args.seconds:7.1f} req/s  p50 {np.percentile(ms, 50):7.1f} ms  "
-                f"p95 {np.percentile(ms, 95):7.1f} ms  errors {errors}"
-            )
+            if wanted and not any(w in name for w in wanted):
+                continue
+            if load == "wrk":
+                rate, p50, p95, errors = _wrk(base, paths, args.clients, args.seconds)
+            else:
+                rate, p50, p95, errors = asyncio.run(_httpx(base, paths, args.clients, args.seconds))
+            print(f"{name:<24} {rate:7.1f} req/s  p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  errors {errors}")
         print(f"server peak RSS: {_server_rss_mb(server.pid):.0f} MB (all its processes)")
     finally:
         server.terminate()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import itertools
 import os
@@ -12,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import orjson
@@ -19,7 +21,11 @@ import pytest
 
 from papersift.paper import Paper
 from papersift.sources.snapshot import paper_from_record
+from papersift.store import Store
 from papersift.store.sqlite import SqliteStore
+
+if TYPE_CHECKING:
+    from tests.pg import PgServer
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
@@ -32,11 +38,48 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One real PostgreSQL + pgvector server on 127.0.0.1 for the session (skips its tests if none)."""
+    from tests.pg import PgServer, PgUnavailableError
+
+    try:
+        server = PgServer.start()
+    except PgUnavailableError as e:
+        pytest.skip(f"no PostgreSQL server for the postgres backend: {e}")
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    s = SqliteStore(tmp_path / "papersift.db")
+def pg_dsn(pg_server: PgServer) -> Iterator[str]:
+    """A fresh, empty database on the session's server."""
+    dsn = pg_server.database()
+    yield dsn
+    pg_server.drop(dsn)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A fresh store of each backend: every test that takes it runs against both."""
+    if request.param == "sqlite":
+        s: Store = SqliteStore(tmp_path / "papersift.db")
+    else:
+        from papersift.store.postgres import PostgresStore
+
+        s = PostgresStore(request.getfixturevalue("pg_dsn"))
     yield s
     s.close()
+
+
+def reopen(store: Store) -> Store:
+    """A second, independent connection to the same store."""
+    from papersift.store.postgres import PostgresStore
+
+    if isinstance(store, PostgresStore):
+        return PostgresStore(store.dsn)
+    assert isinstance(store, SqliteStore)
+    return SqliteStore(store.path)
 
 
 @pytest.fixture(scope="session")
@@ -153,15 +196,13 @@ def server_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -
     return home
 
 
-@pytest.fixture(scope="session")
-def server(server_home: Path) -> Iterator[httpx.Client]:
-    """A real ``papersift serve`` on 127.0.0.1 over ``server_home``, and a client for it."""
-    home = server_home
+@contextlib.contextmanager
+def serving(home: Path, env: dict[str, str] | None = None) -> Iterator[httpx.Client]:
+    """A real ``papersift serve`` on 127.0.0.1 over ``home`` (with extra settings), and a client for it."""
     port = _free_port()
-    env = {**os.environ, "PAPERSIFT_HOME": str(home)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "papersift.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
+        env={**os.environ, "PAPERSIFT_HOME": str(home), **(env or {})},
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -176,7 +217,38 @@ def server(server_home: Path) -> Iterator[httpx.Client]:
     else:
         proc.kill()
         raise AssertionError("papersift serve did not start")
-    yield client
-    client.close()
-    proc.terminate()
-    proc.wait(timeout=30)
+    try:
+        yield client
+    finally:
+        client.close()
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def server(server_home: Path) -> Iterator[httpx.Client]:
+    """A real ``papersift serve`` on 127.0.0.1 over ``server_home``, and a client for it."""
+    with serving(server_home) as client:
+        yield client
+
+
+DAILY_DAYS = ("2026-08-20", "2026-08-21")  # two real announcement days of cs.CL / cs.AI in the 300k file
+
+
+@pytest.fixture(scope="session")
+def daily_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path, embedded_home: Path) -> Path:
+    """The embedded corpus plus every cs.CL / cs.AI paper announced on two real days, embedded."""
+    home = tmp_path_factory.mktemp("daily")
+    shutil.copytree(embedded_home, home, dirs_exist_ok=True)
+    marks = tuple(f'"announced": "{d}"'.encode() for d in DAILY_DAYS)
+    with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
+        records = [orjson.loads(line) for line in f if any(m in line for m in marks)]
+    run_cli("ingest", str(write_jsonl(home / "days.jsonl", records)), home=home)
+    run_cli("embed", home=home)
+    return home
+
+
+def day_records(home: Path, day: str) -> list[dict[str, object]]:
+    """The records ``daily_home`` ingested for ``day``."""
+    with (home / "days.jsonl").open("rb") as f:
+        return [r for r in map(orjson.loads, f) if r["announced"] == day]

@@ -1,11 +1,12 @@
 """What a reader sees in a real headless Chromium (Debian's ``chromium``, driven by Playwright).
 
-Each scenario runs against the real ``papersift serve`` process of the ``server`` fixture and saves a
-screenshot under the test's own output folder.
+Each scenario runs against a real ``papersift serve`` process (the ``server`` fixture, or a lab server with
+accounts) and saves a full-page screenshot as ``test-output/screenshots/<test name>.png``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +14,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.conftest import DAILY_DAYS, ROOT, serving
+from tests.test_web_library import add_reader, agent_ids
+
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
+SHOTS = ROOT / "test-output" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
     "--headless",
@@ -37,19 +42,33 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser: object, server: httpx.Client, tmp_path: Path) -> Iterator[object]:
-    context = browser.new_context(base_url=str(server.base_url))  # type: ignore[attr-defined]
+@contextlib.contextmanager
+def browsing(browser: object, base_url: str, shot: Path) -> Iterator[object]:
+    """A fresh browser context on ``base_url``; no dialog may open and no request may leave the server."""
+    context = browser.new_context(base_url=base_url)  # type: ignore[attr-defined]
     page = context.new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     outside: list[str] = []
-    page.on("request", lambda r: None if r.url.startswith(str(server.base_url)) else outside.append(r.url))
-    yield page
-    page.screenshot(path=str(tmp_path / "screenshot.png"), full_page=True)
-    context.close()
+    page.on("request", lambda r: None if r.url.startswith(base_url) else outside.append(r.url))
+    try:
+        yield page
+    finally:
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shot), full_page=True)
+        context.close()
     assert not dialogs, f"script from paper text ran: {dialogs}"
     assert not outside, f"the page reached outside the server: {outside}"
+
+
+def screenshot_path(request: pytest.FixtureRequest) -> Path:
+    return SHOTS / f"{request.node.name}.png"
+
+
+@pytest.fixture
+def page(browser: object, server: httpx.Client, request: pytest.FixtureRequest) -> Iterator[object]:
+    with browsing(browser, str(server.base_url), screenshot_path(request)) as page:
+        yield page
 
 
 def test_listing_abstract_expands_and_keys_move(page: object) -> None:
@@ -105,3 +124,64 @@ def test_related_papers_for_pasted_text(page: object) -> None:
     page.click("form.related-form button")  # type: ignore[attr-defined]
     page.wait_for_url("**/related?text=*")  # type: ignore[attr-defined]
     assert page.locator("section.results article.paper").count() == 10  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def lab_home(daily_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("browser-lab") / "home"
+    shutil.copytree(daily_home, home)
+    add_reader(home, "ada", "ada's password")
+    return home
+
+
+def test_log_in_save_and_rate_papers_and_see_daily_papers_change(
+    browser: object, lab_home: Path, request: pytest.FixtureRequest
+) -> None:
+    agents = agent_ids(lab_home, DAILY_DAYS[0])
+    with (
+        serving(lab_home, {"PAPERSIFT_ACCOUNTS": "true"}) as server,
+        browsing(browser, str(server.base_url), screenshot_path(request)) as page,
+    ):
+        page.goto(f"/daily/{DAILY_DAYS[1]}")  # type: ignore[attr-defined]
+        assert "in arXiv order" in page.locator("p.counts").inner_text()  # type: ignore[attr-defined]
+        before = page.locator("article.paper").first.get_attribute("id")  # type: ignore[attr-defined]
+        page.click("header .account a")  # type: ignore[attr-defined]
+        page.fill("input[name=name]", "ada")  # type: ignore[attr-defined]
+        page.fill("input[name=password]", "ada's password")  # type: ignore[attr-defined]
+        page.click("form.login button")  # type: ignore[attr-defined]
+        page.wait_for_url("**/daily")  # type: ignore[attr-defined]
+        assert "ada" in page.locator("header .account").inner_text()  # type: ignore[attr-defined]
+        page.goto(f"/daily/{DAILY_DAYS[0]}")  # type: ignore[attr-defined]
+        for pid in agents[:3]:
+            row = page.locator(f"article[id='p-{pid}']")  # type: ignore[attr-defined]
+            row.locator("button.up").click()
+            row.locator("button.up.on").wait_for()  # saved and rated without leaving the page
+        page.goto("/library")  # type: ignore[attr-defined]
+        assert page.locator("section.library article.entry.liked").count() == 3  # type: ignore[attr-defined]
+        page.goto(f"/daily/{DAILY_DAYS[1]}")  # type: ignore[attr-defined]
+        counts = page.locator("p.counts").inner_text()  # type: ignore[attr-defined]
+        assert "ranked by your library" in counts
+        first = page.locator("article.paper").first  # type: ignore[attr-defined]
+        assert first.get_attribute("id") != before and "why:" in first.inner_text()
+
+
+def test_library_page_in_chinese(browser: object, lab_home: Path, request: pytest.FixtureRequest) -> None:
+    with (
+        serving(lab_home) as server,
+        browsing(browser, str(server.base_url), screenshot_path(request)) as page,
+    ):
+        page.goto("/library?lang=zh")  # type: ignore[attr-defined]
+        assert page.locator("h1").first.inner_text().startswith("文库")  # type: ignore[attr-defined]
+        assert page.locator("form.import button").inner_text() == "导入"  # type: ignore[attr-defined]
+
+
+def test_category_picker_names_categories_and_leads_to_the_taxonomy(page: object) -> None:
+    page.goto("/list/cs.CR")  # type: ignore[attr-defined]
+    assert "Cryptography and Security" in page.locator("nav.days h1").inner_text()  # type: ignore[attr-defined]
+    page.click("details.picker summary")  # type: ignore[attr-defined]
+    current = page.locator("details.picker a[aria-current=page]")  # type: ignore[attr-defined]
+    assert current.inner_text() == "cs.CR — Cryptography and Security"
+    page.click("details.picker a[href='/categories']")  # type: ignore[attr-defined]
+    page.wait_for_url("**/categories")  # type: ignore[attr-defined]
+    assert page.locator("a[href='/list/cs.CR']").count() >= 1  # type: ignore[attr-defined]
+    assert "Computer Science" in page.locator("main").inner_text()  # type: ignore[attr-defined]

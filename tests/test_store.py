@@ -1,4 +1,4 @@
-"""The SQLite store: idempotent upserts, version and announcement rules, listings, keyword search."""
+"""The store, both backends: idempotent upserts, version and announcement rules, listings, keyword search."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from papersift.paper import Announcement, Deleted, Paper, RecordError, Version
-from papersift.store import StoreError
+from papersift.store import Store, StoreError
 from papersift.store.query import fts_query
 from papersift.store.sqlite import SqliteStore
 
@@ -27,14 +27,14 @@ def paper(pid: str = "2601.00001", **kw: object) -> Paper:
     return Paper(pid, **fields)  # type: ignore[arg-type]
 
 
-def test_same_records_twice_change_nothing(store: SqliteStore) -> None:
+def test_same_records_twice_change_nothing(store: Store) -> None:
     first = store.upsert([paper(), paper("2601.00002", title="Other")])
     second = store.upsert([paper(), paper("2601.00002", title="Other")])
     assert (first.new, second.new, second.updated, second.skipped) == (2, 0, 0, 2)
     assert store.count() == 2
 
 
-def test_newest_version_wins_and_earliest_announcement_is_kept(store: SqliteStore) -> None:
+def test_newest_version_wins_and_earliest_announcement_is_kept(store: Store) -> None:
     store.upsert([paper(version=2, title="v2 title", announced=date(2026, 1, 21))])
     counts = store.upsert([paper(version=1, title="v1 title", announced=date(2026, 1, 20))])
     got = store.get("2601.00001")
@@ -47,7 +47,7 @@ def test_newest_version_wins_and_earliest_announcement_is_kept(store: SqliteStor
     assert store.search("v2") == []  # the FTS index follows updates
 
 
-def test_versions_merge_across_sources(store: SqliteStore) -> None:
+def test_versions_merge_across_sources(store: Store) -> None:
     t1 = datetime(2026, 1, 19, 10, tzinfo=UTC)
     t2 = datetime(2026, 2, 1, 10, tzinfo=UTC)
     store.upsert([paper(version=1, versions=[Version(1, t1)], announced=None)])
@@ -58,7 +58,7 @@ def test_versions_merge_across_sources(store: SqliteStore) -> None:
     assert got.announced == date(2026, 1, 20)  # derived from v1 by arXiv's schedule
 
 
-def test_bad_records_fail_alone(store: SqliteStore) -> None:
+def test_bad_records_fail_alone(store: Store) -> None:
     counts = store.upsert(
         [
             paper("2601.00001"),
@@ -71,7 +71,7 @@ def test_bad_records_fail_alone(store: SqliteStore) -> None:
     assert "no title" in str(counts.errors[1]) or "no title" in str(counts.errors[0])
 
 
-def test_deleted_records_leave_listings_and_search(store: SqliteStore) -> None:
+def test_deleted_records_leave_listings_and_search(store: Store) -> None:
     store.upsert([paper()])
     counts = store.upsert([Deleted("2601.00001")])
     assert counts.deleted == 1
@@ -80,7 +80,7 @@ def test_deleted_records_leave_listings_and_search(store: SqliteStore) -> None:
     assert store.listing("cs.LG", date(2026, 1, 21)) == []
 
 
-def test_listing_orders_new_then_cross_then_replacements(store: SqliteStore) -> None:
+def test_listing_orders_new_then_cross_then_replacements(store: Store) -> None:
     day = date(2026, 1, 21)
     store.upsert(
         [
@@ -105,7 +105,7 @@ def test_listing_orders_new_then_cross_then_replacements(store: SqliteStore) -> 
     assert store.announcement_days("cs.LG") == [day]
 
 
-def test_published_positions_order_the_listing(store: SqliteStore) -> None:
+def test_published_positions_order_the_listing(store: Store) -> None:
     day = date(2026, 1, 21)
     items = [
         paper(pid, categories=["cs.LG"], listings=[Announcement(day, "cs.LG", "new", pos)])
@@ -119,7 +119,7 @@ def test_published_positions_order_the_listing(store: SqliteStore) -> None:
     ]
 
 
-def test_search_ranks_title_matches_and_filters(store: SqliteStore) -> None:
+def test_search_ranks_title_matches_and_filters(store: Store) -> None:
     store.upsert(
         [
             paper("2601.00001", title="Graph neural networks", abstract="Message passing."),
@@ -153,7 +153,7 @@ def test_search_ranks_title_matches_and_filters(store: SqliteStore) -> None:
 @pytest.mark.parametrize(
     "query", ['"', "*", "AND(", "NEAR(a b", "title:", "a OR", "-", "'; DROP TABLE papers; --", "^x"]
 )
-def test_fts_syntax_in_queries_is_never_an_error(store: SqliteStore, query: str) -> None:
+def test_fts_syntax_in_queries_is_never_an_error(store: Store, query: str) -> None:
     store.upsert([paper()])
     store.search(query)  # must not raise
     assert store.count() == 1
@@ -171,7 +171,7 @@ def test_any_terms_queries_match_any_informative_word() -> None:
     assert fts_query("the of and", any_terms=True) == '("the" OR "of" OR "and")'  # nothing else to match on
 
 
-def test_unicode_latex_and_huge_fields_round_trip(store: SqliteStore) -> None:
+def test_unicode_latex_and_huge_fields_round_trip(store: Store) -> None:
     huge = "x " * 500_000
     p = paper(
         title="$^{210}$Fr isotope shifts — 中文標題 — שלום",
@@ -186,12 +186,12 @@ def test_unicode_latex_and_huge_fields_round_trip(store: SqliteStore) -> None:
     assert [h.paper.id for h in store.search("muller")] == ["2601.00001"]
 
 
-def test_state_is_written_with_the_records(store: SqliteStore) -> None:
+def test_state_is_written_with_the_records(store: Store) -> None:
     store.upsert([paper()], state={"oai:cs": "token-1"})
     assert store.get_state("oai:cs") == "token-1"
 
 
-def test_failed_transaction_stores_nothing(store: SqliteStore) -> None:
+def test_failed_transaction_stores_nothing(store: Store) -> None:
     def items():  # type: ignore[no-untyped-def]
         yield paper("2601.00001")
         raise RuntimeError("reader crashed")

@@ -111,3 +111,16 @@ def test_cached_listings_follow_the_store(server: httpx.Client, server_home: Pat
     after = server.get("/api/list/cs.CR").json()
     assert len(after["entries"]) == len(before["entries"]) + 1
     assert "A late arrival" in server.get("/list/cs.CR").text
+
+
+def test_search_words_are_highlighted_outside_math_and_after_escaping() -> None:
+    from papersift.web.app import highlight
+
+    out = str(highlight("Quark <b>masses</b> & $quark_i$ mass", ["quark", "masses", "the"]))
+    assert out == "<mark>Quark</mark> &lt;b&gt;<mark>masses</mark>&lt;/b&gt; &amp; $quark_i$ mass"
+    assert str(highlight("<i>x</i>", None)) == "&lt;i&gt;x&lt;/i&gt;"
+
+
+def test_search_page_marks_the_query_words(server: httpx.Client) -> None:
+    page = server.get("/search", params={"q": "quark mass", "mode": "keyword"})
+    assert page.status_code == 200 and "<mark>" in page.text

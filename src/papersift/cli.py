@@ -1,4 +1,5 @@
-"""The ``papersift`` command line: ingest, harvest, sync, list, show, search, embed, related, eval, demo.
+"""The ``papersift`` command line: ingest, harvest, sync, list, show, search, embed, related, eval, demo,
+serve (and, from ``cli_library.py``, the reader's commands).
 
 Command names and ``--format json`` shapes are an interface other tools rely on. Heavy modules are
 imported inside the commands that need them, so quick commands (``list``, ``search``) start fast.
@@ -367,16 +368,30 @@ def embed(
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Embed at most this many.")] = None,
     reset: Annotated[bool, typer.Option("--reset", help="Drop every vector and re-embed.")] = False,
     cache: Annotated[bool, typer.Option(help="Reuse vectors of texts embedded before.")] = True,
+    engine: Annotated[str, typer.Option("--engine", help="local (this process) or dask.")] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler, e.g. tcp://HOST:8786 (else local).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, help="Local Dask cluster processes (default: cores).")
+    ] = None,
     home: HomeOpt = None,
 ) -> None:
     """Embed the papers that have no vector yet (newest first, resumable) and update the indexes."""
     import time
 
     from papersift.index.encoder import model_id
+    from papersift.index.engines import DaskEngine, Engine, EngineError
     from papersift.index.pipeline import embed_missing, refresh
     from papersift.store import StoreError
     from papersift.store.cache import VectorCache
 
+    if engine not in ("local", "dask"):
+        _fail(f"--engine must be local or dask, not {engine!r}", 2)
+    if engine == "local" and (scheduler or workers):
+        _fail("--scheduler and --workers need --engine dask", 2)
+    if scheduler and workers:
+        _fail("--workers sizes a local cluster; with --scheduler the cluster's own workers run", 2)
     settings = _settings(home)
     store = _store(settings)
     if reset:
@@ -384,8 +399,11 @@ def embed(
     todo = store.count() - store.vector_count()
     todo = min(todo, limit) if limit else todo
     vector_cache = VectorCache(settings.cache_path) if cache else None
+    runner: Engine | None = None
     started = time.perf_counter()
     try:
+        if engine == "dask" and todo:
+            runner = DaskEngine(settings, scheduler=scheduler, workers=workers)
         with _bar() as bar:
             task = bar.add_task("indexing terms", total=store.count())
             refresh(store, settings, progress=lambda n: bar.advance(task, n))
@@ -399,11 +417,15 @@ def embed(
                 if bar.disable and logged[0] % 5120 < n:  # a log file gets a line every ~5k papers
                     typer.echo(f"embedded {logged[0]:,} of {todo:,}", err=True)
 
-            done = embed_missing(store, settings, limit=limit, cache=vector_cache, progress=advance)
+            done = embed_missing(
+                store, settings, limit=limit, cache=vector_cache, progress=advance, engine=runner
+            )
             papers, vectors = refresh(store, settings)
-    except StoreError as e:
+    except (StoreError, EngineError) as e:
         _fail(str(e))
     finally:
+        if runner:
+            runner.close()
         if vector_cache:
             vector_cache.close()
         store.close()
@@ -516,15 +538,25 @@ def _eval_indexes(settings: Settings, corpus: Path, workdir: Path) -> Indexes:
     return open_indexes(store, local)
 
 
-def _print_scores(scores: list[Score], fmt: str, reference: str) -> None:
+def _print_scores(
+    scores: list[Score],
+    fmt: str,
+    reference: str | tuple[str, ...],
+    line: Callable[[Score], dict[str, object]] | None = None,
+    unit: str = "queries",
+) -> None:
+    """One JSON line per method (``line``, else ``Score.json``), or a table with each method's nDCG@10
+    against ``reference`` (the best of them, when several are named)."""
     from papersift.listing import json_line
 
     if fmt == "json":
         for score in scores:
-            typer.echo(json_line(score.json()))
+            typer.echo(json_line(line(score) if line else score.json()))
         return
-    base = next((s for s in scores if s.method == reference), None)
-    typer.echo(f"{'method':<22} {'nDCG@10':>8} {'Recall@10':>10} {'MRR':>7} {'queries':>8}  vs {reference}")
+    names = (reference,) if isinstance(reference, str) else reference
+    base = max((s for s in scores if s.method in names), key=lambda s: s.ndcg, default=None)
+    vs = base.method if base else " / ".join(names)
+    typer.echo(f"{'method':<22} {'nDCG@10':>8} {'Recall@10':>10} {'MRR':>7} {unit:>8}  vs {vs}")
     for s in scores:
         ratio = f"{s.ndcg / base.ndcg:.2f}x" if base and base.ndcg else "-"
         typer.echo(f"{s.method:<22} {s.ndcg:>8.4f} {s.recall:>10.4f} {s.mrr:>7.4f} {s.queries:>8}  {ratio}")
@@ -539,7 +571,9 @@ def _evaluate(
     fmt: str,
     home: Path | None,
     run: Callable[[Indexes, Path], list[Score]],
-    reference: str,
+    reference: str | tuple[str, ...],
+    line: Callable[[Score], dict[str, object]] | None = None,
+    unit: str = "queries",
 ) -> None:
     """Check the inputs, build the fresh store in a temporary home, run, print against ``reference``."""
     import tempfile
@@ -553,7 +587,7 @@ def _evaluate(
         indexes = _eval_indexes(settings, corpus, Path(tmp))
         scores = run(indexes, data)
         indexes.store.close()
-    _print_scores(scores, fmt, reference)
+    _print_scores(scores, fmt, reference, line, unit)
 
 
 @eval_app.command("related")
@@ -573,6 +607,46 @@ def eval_related(
         home,
         lambda ix, path: evaluate_related(ix, read_relevance(path)),
         "tfidf-arxiv-sanity",
+    )
+
+
+@eval_app.command("recommend")
+def eval_recommend(
+    relevance: Annotated[Path, typer.Option("--relevance", help="{query_id, candidate_id, label} lines.")],
+    corpus: CorpusOpt = Path("../shared/data/arxiv-20k.jsonl.gz"),
+    seed: Annotated[int, typer.Option("--seed", help="Draws each reader's library and random papers.")] = 0,
+    split: Annotated[
+        str, typer.Option("--split", help="all, tune or heldout: which half of the readers (by query id).")
+    ] = "all",
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily on simulated readers."""
+    from papersift.ranking.evaluate import (
+        RECOMMEND_BASELINES,
+        SPLITS,
+        evaluate_recommend,
+        read_relevance,
+        reader_line,
+    )
+
+    if split not in SPLITS:
+        _fail(f"--split must be one of {', '.join(SPLITS)}, not {split!r}", 2)
+    if not relevance.exists():
+        _fail(f"file not found: {relevance}")
+    try:  # read before the store is built, so a bad file fails at once
+        gold = read_relevance(relevance)
+    except (OSError, EOFError, ValueError, KeyError, TypeError) as e:
+        _fail(f"{relevance}: not {{query_id, candidate_id, label}} JSON lines ({e})")
+    _evaluate(
+        relevance,
+        corpus,
+        fmt,
+        home,
+        lambda ix, _: evaluate_recommend(ix, gold, seed=seed, split=split),
+        RECOMMEND_BASELINES,
+        reader_line,
+        "readers",
     )
 
 
@@ -656,6 +730,8 @@ def serve(
 
     settings = _settings(home)
     os.environ["PAPERSIFT_HOME"] = str(settings.home)  # what each worker's app_from_env reads
+    if not settings.threads:  # workers share the cores: a query's embedding needs no more than its share
+        os.environ["PAPERSIFT_THREADS"] = str(max(1, (os.cpu_count() or 1) // workers))
     typer.echo(f"papersift: http://{host}:{port}/", err=True)
     uvicorn.run(
         "papersift.web.app:app_from_env",
@@ -667,9 +743,62 @@ def serve(
     )
 
 
+@app.command()
+def migrate(
+    source: Annotated[str, typer.Option("--from", help="The SQLite store: sqlite:///PATH (or a path).")],
+    target: Annotated[str, typer.Option("--to", help="The PostgreSQL database: postgresql://user@host/db.")],
+    force: Annotated[bool, typer.Option("--force", help="Replace what the target already holds.")] = False,
+) -> None:
+    """Copy a SQLite install into PostgreSQL, then check each table's rows and checksum on both sides."""
+    from papersift.store import StoreError, is_postgres_url, sqlite_path
+    from papersift.store.migrate import copy_store, source_counts, verify
+    from papersift.store.postgres import PostgresStore
+    from papersift.store.sqlite import SqliteStore
+
+    if not is_postgres_url(target):
+        _fail(f"--to must be a postgresql:// URL, not {target!r}", 2)
+    try:
+        path = sqlite_path(source)
+    except StoreError as e:
+        _fail(str(e), 2)
+    if not path.is_file():
+        _fail(f"--from: no SQLite store at {path}")
+    try:
+        src, dst = SqliteStore(path), PostgresStore(target)
+    except StoreError as e:
+        _fail(str(e))
+    try:
+        with _bar() as bar:
+            task = bar.add_task("copying", total=sum(source_counts(src).values()))
+            copy_store(
+                src, dst, force=force, progress=lambda t, n: bar.update(task, advance=n, description=t)
+            )
+        checks = verify(src, dst)
+    except StoreError as e:
+        _fail(str(e))
+    finally:
+        src.close()
+        dst.close()
+    typer.echo(f"{'table':<16}{'source rows':>12}{'target rows':>12}  {'source sum':<18}{'target sum':<18}")
+    for c in checks:
+        typer.echo(
+            f"{c.table:<16}{c.source_rows:>12}{c.target_rows:>12}  {c.source_sum:<18}{c.target_sum:<18}"
+            + ("ok" if c.ok else "DIFFERS")
+        )
+    if not all(c.ok for c in checks):
+        _fail("the target differs from the source")
+    typer.echo(f"migrated {path} -> PostgreSQL: every table matches")
+
+
+# the reader's commands (library, follow, recommend, digest, daily) live in their own module
+from papersift import cli_library  # noqa: E402, F401
+
+
 def main() -> None:
     app()
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # `python -m papersift.cli`: run the importable module, where every command is
+    from papersift.cli import main as _main
+
+    _main()

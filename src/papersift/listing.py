@@ -1,17 +1,18 @@
 """How papers are shown outside the web UI: the numbered daily listing text, JSON lines and BibTeX.
 
-Pure formatting of store records; the CLI prints what these return.
+Pure formatting of store records; the CLI prints what these return. A paper's BibTeX entry is
+``sources.bibliography.paper_bibtex``, re-exported here.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from typing import Any
 
 import orjson
 
 from papersift.paper import Paper, format_authors
+from papersift.sources.bibliography import paper_bibtex as paper_bibtex
 from papersift.store import ListingEntry
 
 ABS_URL = "https://arxiv.org/abs/{}"
@@ -114,39 +115,3 @@ def paper_text(paper: Paper) -> str:
             lines.append(f"  v{v.version}: {v.submitted:%a, %d %b %Y %H:%M UTC}")
     lines += ["", paper.abstract, "", f"{ABS_URL.format(paper.id)}  {PDF_URL.format(paper.id)}"]
     return "\n".join(lines) + "\n"
-
-
-_BIB_SPECIAL = re.compile(r"(?<!\\)([&%#])")
-
-
-def _bib(text: str) -> str:
-    # arXiv text is LaTeX already (``$x_i$`` stays); escape only bare & % # that LaTeX would choke on
-    return _BIB_SPECIAL.sub(r"\\\1", text)
-
-
-def bibtex_key(paper: Paper) -> str:
-    last = (paper.authors[0].split()[-1] if paper.authors else "anon").lower()
-    last = re.sub(r"[^a-z]", "", last) or "anon"
-    year = (paper.published or paper.announced or paper.updated or date(1991, 1, 1)).year
-    word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", paper.title)), "paper")
-    return f"{last}{year}{word}"
-
-
-def paper_bibtex(paper: Paper) -> str:
-    """A BibTeX ``@misc`` entry in arXiv's own style (eprint, archivePrefix, primaryClass)."""
-    year = (paper.published or paper.announced or paper.updated or date(1991, 1, 1)).year
-    fields = [
-        ("title", "{" + _bib(paper.title) + "}"),
-        ("author", " and ".join(_bib(a) for a in paper.authors)),
-        ("year", str(year)),
-        ("eprint", paper.id),
-        ("archivePrefix", "arXiv"),
-        ("primaryClass", paper.primary_category),
-        ("url", ABS_URL.format(paper.id)),
-    ]
-    if paper.doi:
-        fields.append(("doi", paper.doi))
-    if paper.journal_ref:
-        fields.append(("journal", _bib(paper.journal_ref)))
-    body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields)
-    return f"@misc{{{bibtex_key(paper)},\n{body}\n}}\n"

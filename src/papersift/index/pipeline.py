@@ -1,13 +1,14 @@
 """Keeping the indexes in step with the store, and opening them for queries.
 
 ``embed_missing`` embeds the papers that have no vector yet (newest first, in committed chunks, so a killed
-run resumes where it stopped), ``refresh`` rebuilds the lexical arrays when the store has grown and adds new
-vectors to the ANN index, and ``open_indexes`` memory-maps both for the rankers.
+run resumes where it stopped) in this process or on a Dask cluster (``engines``), ``refresh`` rebuilds the
+lexical arrays when the store has grown and adds new vectors to the ANN index, and ``open_indexes``
+memory-maps both for the rankers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -15,14 +16,13 @@ import numpy as np
 
 from papersift.index.dense import DenseIndex, open_dense, sync_dense
 from papersift.index.encoder import Encoder, load_encoder, model_id, paper_text
+from papersift.index.engines import Engine, LocalEngine
 from papersift.index.lexical import Lexical, build_lexical, lexical_count, open_lexical
 from papersift.store import Store, StoreError
 from papersift.store.cache import VectorCache
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
-
-EMBED_CHUNK = 256  # papers per committed write
 
 
 class ModelMismatchError(StoreError):
@@ -40,6 +40,48 @@ def check_model(store: Store, settings: Settings) -> None:
         )
 
 
+@dataclass
+class _Chunk:
+    """Papers handed to the engine: their rowids and texts, the vectors the cache had, the texts it lacked."""
+
+    rowids: list[int]
+    texts: list[str]
+    cached: dict[int, np.ndarray]
+    todo: list[int]
+
+
+def _chunks(
+    store: Store,
+    settings: Settings,
+    cache: VectorCache | None,
+    limit: int | None,
+    ahead: int,
+    pending: dict[int, _Chunk],
+) -> Iterator[list[str]]:
+    """The uncached texts of each next chunk of papers without vectors, recording each chunk in ``pending``.
+
+    Papers in ``pending`` (handed out, not yet written) are skipped, so chunks are the consecutive
+    ``embed_chunk``-sized runs of the newest-first order, whatever engine runs them; ``ahead`` chunks are read
+    in one query.
+    """
+    size, model, taken, position = settings.embed_chunk, model_id(settings), 0, 0
+    while limit is None or taken < limit:
+        busy = {rowid for chunk in pending.values() for rowid in chunk.rowids}
+        wanted = ahead * size if limit is None else min(ahead * size, limit - taken)
+        rows = [row for row in store.missing_vectors(wanted + len(busy)) if row[0] not in busy][:wanted]
+        if not rows:
+            return
+        taken += len(rows)
+        for start in range(0, len(rows), size):
+            part = rows[start : start + size]
+            texts = [paper_text(title, abstract) for _, title, abstract in part]
+            cached = cache.get(model, texts) if cache else {}
+            todo = [i for i in range(len(texts)) if i not in cached]
+            pending[position] = _Chunk([rowid for rowid, _, _ in part], texts, cached, todo)
+            position += 1
+            yield [texts[i] for i in todo]
+
+
 def embed_missing(
     store: Store,
     settings: Settings,
@@ -48,31 +90,32 @@ def embed_missing(
     encoder: Encoder | None = None,
     cache: VectorCache | None = None,
     progress: Callable[[int], None] | None = None,
+    engine: Engine | None = None,
 ) -> int:
-    """Embed up to ``limit`` papers that have no vector (all when None); returns how many were embedded."""
+    """Embed up to ``limit`` papers that have no vector (all when None); returns how many were embedded.
+
+    ``engine`` encodes the chunks (default: ``LocalEngine`` with ``encoder``, loaded when first needed); only
+    this function writes the store, one transaction per finished chunk.
+    """
     check_model(store, settings)
     model = model_id(settings)
     if store.vector_model() != model:
         store.reset_vectors(model)
+    engine = engine or LocalEngine(settings, encoder)
+    pending: dict[int, _Chunk] = {}
     done = 0
-    while limit is None or done < limit:
-        chunk = store.missing_vectors(EMBED_CHUNK if limit is None else min(EMBED_CHUNK, limit - done))
-        if not chunk:
-            break
-        texts = [paper_text(title, abstract) for _, title, abstract in chunk]
-        cached = cache.get(model, texts) if cache else {}
-        todo = [i for i in range(len(texts)) if i not in cached]
-        if todo:
-            encoder = encoder or load_encoder(settings)
-            fresh = encoder.encode([texts[i] for i in todo])
+    chunks = _chunks(store, settings, cache, limit, engine.window, pending)
+    for position, fresh in engine.encode_chunks(chunks):
+        chunk = pending.pop(position)
+        vectors = dict(chunk.cached)
+        if chunk.todo:
             if cache:
-                cache.put(model, [texts[i] for i in todo], fresh)
-            cached.update(zip(todo, fresh, strict=True))
-        vectors = np.stack([cached[i] for i in range(len(texts))])
-        store.put_vectors([rowid for rowid, _, _ in chunk], vectors)
-        done += len(chunk)
+                cache.put(model, [chunk.texts[i] for i in chunk.todo], fresh)
+            vectors.update(zip(chunk.todo, fresh, strict=True))
+        store.put_vectors(chunk.rowids, np.stack([vectors[i] for i in range(len(chunk.texts))]))
+        done += len(chunk.rowids)
         if progress:
-            progress(len(chunk))
+            progress(len(chunk.rowids))
     return done
 
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 import gzip
 import math
 import re
+import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ import numpy as np
 import orjson
 
 from papersift.index.pipeline import Indexes
+from papersift.paper import Paper
 from papersift.ranking.related import paper_query, related
 from papersift.ranking.search import MODES, search
 
@@ -98,6 +101,8 @@ class _Corpus:
     texts: list[str]  # title + abstract
     authors: list[str]
     vectors: np.ndarray  # unit rows, the store's vectors
+    rowids: list[int] = field(default_factory=list)
+    papers: list[Paper] = field(default_factory=list)
 
 
 def _corpus(indexes: Indexes) -> _Corpus:
@@ -116,6 +121,8 @@ def _corpus(indexes: Indexes) -> _Corpus:
         texts=[f"{by_rowid[r].title} {by_rowid[r].abstract}" for r in rowids],
         authors=[", ".join(by_rowid[r].authors) for r in rowids],
         vectors=matrix,
+        rowids=rowids,
+        papers=[by_rowid[r] for r in rowids],
     )
 
 
@@ -233,3 +240,150 @@ def evaluate_search(
             if progress:
                 progress(1)
     return [_mean(method, r) for method, r in rows.items()]
+
+
+# -- recommend: simulated readers -------------------------------------------------------------------------
+POOL = 200  # random corpus papers each reader's hidden papers are mixed into
+SPLITS = ("all", "tune", "heldout")
+RECOMMEND_BASELINES = ("arxiv-sanity-svm", "zotero-cosine")
+
+
+def reader_split(query_id: str) -> str:
+    """``tune`` or ``heldout``: a fixed half of the readers by a hash of the citing paper's id."""
+    return "tune" if zlib.crc32(query_id.encode()) % 2 == 0 else "heldout"
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedReader:
+    """A citing paper as a reader: half its references are the library, half hide among random papers."""
+
+    query: int  # corpus positions, here and below
+    library: tuple[int, ...]  # newest added first
+    hidden: frozenset[int]
+    candidates: tuple[int, ...]  # the "day's papers": hidden + POOL random, shuffled
+
+
+def _day(paper: Paper) -> date | None:
+    return paper.announced or paper.published
+
+
+def simulate_readers(c: _Corpus, gold: dict[str, set[str]], seed: int, split: str) -> list[SimulatedReader]:
+    """One reader per citing paper with at least 2 references in the corpus (1 library + 1 hidden).
+
+    With the reader's own generator (``seed`` and a hash of its id): the references are shuffled, the
+    first half rounded up is the library (an odd count puts the extra one there), the rest is hidden
+    among ``POOL`` random corpus papers that are neither the citing paper nor any of its references.
+    Library papers are added on their own announcement (else v1) day, ties in shuffled order.
+    """
+    readers = []
+    every = np.arange(len(c.ids))
+    for qid in sorted(gold):
+        if qid not in c.position or (split != "all" and reader_split(qid) != split):
+            continue
+        query = c.position[qid]
+        refs = sorted(c.position[r] for r in gold[qid] if r in c.position and c.position[r] != query)
+        if len(refs) < 2:
+            continue
+        rng = np.random.default_rng([seed, zlib.crc32(qid.encode())])
+        shuffled = [refs[i] for i in rng.permutation(len(refs))]
+        half = (len(shuffled) + 1) // 2
+        library, hidden = shuffled[:half], shuffled[half:]
+        eligible = np.setdiff1d(every, [query, *refs])
+        pool = rng.choice(eligible, min(POOL, len(eligible)), replace=False).tolist()
+        candidates = [*hidden, *pool]
+        candidates = [candidates[i] for i in rng.permutation(len(candidates))]
+        newest = sorted(library, key=lambda i: -(_day(c.papers[i]) or date.min).toordinal())
+        readers.append(SimulatedReader(query, tuple(newest), frozenset(hidden), tuple(candidates)))
+    return readers
+
+
+def _at(day: date | None, fallback: datetime) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=UTC) if day else fallback
+
+
+def _papersift_ranking(indexes: Indexes, c: _Corpus, reader: SimulatedReader) -> list[int]:
+    """``recommend`` with the library as liked items (no followed authors or categories)."""
+    from papersift.ranking.recommend import LibraryItem, Profile, recommend
+
+    now = _at(_day(c.papers[reader.query]), datetime.now(UTC))
+    items = tuple(
+        LibraryItem(
+            rowid=c.rowids[i],
+            text=c.texts[i],
+            authors=tuple(c.papers[i].authors),
+            rating=1,
+            added=_at(_day(c.papers[i]), now),
+            title=c.papers[i].title,
+        )
+        for i in reader.library
+    )
+    rowids = [c.rowids[i] for i in reader.candidates]
+    papers = {c.rowids[i]: c.papers[i] for i in reader.candidates}
+    hits = recommend(indexes, Profile(items=items), rowids, k=len(rowids), now=now, papers=papers)
+    back = {c.rowids[i]: i for i in reader.candidates}
+    return [back[h.rowid] for h in hits]
+
+
+def _svm_ranking(tfidf: Any, reader: SimulatedReader) -> list[int]:
+    """arxiv-sanity-lite: a linear SVM on tf-idf, the library against every other paper of the corpus."""
+    from sklearn.svm import LinearSVC
+
+    keep = np.ones(tfidf.shape[0], bool)
+    keep[reader.query] = False  # the citing paper is no part of its reader's world
+    labels = np.zeros(tfidf.shape[0], np.int8)
+    labels[list(reader.library)] = 1
+    svm = LinearSVC(class_weight="balanced", verbose=False, max_iter=1000, tol=1e-3, C=0.01)
+    svm.fit(tfidf[keep], labels[keep])
+    candidates = np.array(reader.candidates)
+    scores = svm.decision_function(tfidf[candidates])
+    ranked: list[int] = candidates[np.argsort(-scores, kind="stable")].tolist()
+    return ranked
+
+
+def _zotero_ranking(c: _Corpus, reader: SimulatedReader) -> list[int]:
+    """zotero-arxiv-daily: cosine to each library paper, weighted 1/(1+log10(rank+1)) newest first."""
+    weights = 1 / (1 + np.log10(np.arange(len(reader.library)) + 1))
+    weights /= weights.sum()
+    candidates = np.array(reader.candidates)
+    scores = (c.vectors[candidates] @ c.vectors[list(reader.library)].T) @ weights
+    ranked: list[int] = candidates[np.argsort(-scores, kind="stable")].tolist()
+    return ranked
+
+
+def evaluate_recommend(
+    indexes: Indexes,
+    gold: dict[str, set[str]],
+    *,
+    seed: int = 0,
+    split: str = "all",
+    progress: Callable[[int], None] | None = None,
+) -> list[Score]:
+    """papersift's Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily's weighted cosine,
+    on the same simulated readers (``simulate_readers``): nDCG@10 and Recall@10 of the hidden references."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}, not {split!r}")
+    c = _corpus(indexes)
+    readers = simulate_readers(c, gold, seed, split)
+    tfidf = _tfidf_asl(c).tocsr() if readers else None
+    rows: dict[str, list[tuple[float, float, float]]] = {m: [] for m in ("papersift", *RECOMMEND_BASELINES)}
+    for reader in readers:
+        relevant = {c.ids[i] for i in reader.hidden}
+        for method, ranked in (
+            ("papersift", _papersift_ranking(indexes, c, reader)),
+            ("arxiv-sanity-svm", _svm_ranking(tfidf, reader)),
+            ("zotero-cosine", _zotero_ranking(c, reader)),
+        ):
+            rows[method].append(metrics([c.ids[i] for i in ranked], relevant))
+        if progress:
+            progress(1)
+    return [_mean(method, r) for method, r in rows.items()]
+
+
+def reader_line(score: Score) -> dict[str, Any]:
+    """``eval recommend``'s JSON line: the method, nDCG@10, Recall@10 and how many readers."""
+    return {
+        "method": score.method,
+        "nDCG@10": round(score.ndcg, 4),
+        "Recall@10": round(score.recall, 4),
+        "readers": score.queries,
+    }

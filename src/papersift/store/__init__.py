@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
+from papersift.store.readers import Digest, Interests, LibraryEntry, Reader
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -131,6 +133,14 @@ class Store(Protocol):
         """Every day with a listing for ``category``, oldest first."""
         ...
 
+    def listed_categories(self, day: date | None = None) -> list[tuple[str, int]]:
+        """Every category with announcements, by id, and its number of announcement rows.
+
+        In all, or on ``day`` only when given: then the rows ``listing`` shows (deleted papers left out),
+        0 for a category with none that day.
+        """
+        ...
+
     def search(
         self,
         query: str,
@@ -182,12 +192,133 @@ class Store(Protocol):
         """
         ...
 
+    def paper_ids_by_title(self, title: str) -> list[str]:
+        """Stored papers whose title equals ``title`` up to case, spacing and punctuation."""
+        ...
+
+    def paper_id_by_doi(self, doi: str) -> str | None: ...
+
+    # -- readers (records in store/readers.py); every call names its reader --------------------
+    def add_reader(
+        self, name: str, password_hash: str | None, feed_token: str, email: str | None = None
+    ) -> Reader: ...
+
+    def reader(self, name: str) -> Reader | None: ...
+
+    def reader_by_id(self, reader_id: int) -> Reader | None: ...
+
+    def reader_by_token(self, feed_token: str) -> Reader | None: ...
+
+    def readers(self) -> list[Reader]: ...
+
+    def update_reader(
+        self,
+        reader_id: int,
+        *,
+        password_hash: str | None = None,
+        email: str | None = None,
+        feed_token: str | None = None,
+    ) -> None: ...
+
+    def add_session(self, reader_id: int, token_hash: str, expires: datetime) -> None: ...
+
+    def session_reader(self, token_hash: str) -> Reader | None: ...
+
+    def drop_session(self, token_hash: str) -> None: ...
+
+    def add_login_failure(self, name: str) -> None: ...
+
+    def login_failures(self, name: str, since: datetime) -> int: ...
+
+    def interests(self, reader_id: int) -> Interests: ...
+
+    def set_interests(self, reader_id: int, interests: Interests) -> None: ...
+
+    def save_entries(self, reader_id: int, entries: Sequence[LibraryEntry]) -> int:
+        """Add or update entries (tags add up; a rating or a note, when given, replaces); returns new ones."""
+        ...
+
+    def library_entry(self, reader_id: int, key: str) -> LibraryEntry | None: ...
+
+    def library(self, reader_id: int, tag: str | None = None) -> list[LibraryEntry]:
+        """A reader's entries, newest first (only those tagged ``tag`` when given)."""
+        ...
+
+    def update_entry(
+        self,
+        reader_id: int,
+        key: str,
+        *,
+        rating: int | None = None,
+        note: str | None = None,
+        read: bool | None = None,
+        add_tags: Sequence[str] = (),
+        remove_tags: Sequence[str] = (),
+    ) -> bool:
+        """Change one entry; False when the reader has no such entry."""
+        ...
+
+    def remove_entry(self, reader_id: int, key: str) -> bool: ...
+
+    def tags(self, reader_id: int) -> list[tuple[str, int]]: ...
+
+    def queue_digest(
+        self,
+        reader_id: int,
+        day: date,
+        channel: str,
+        subject: str,
+        text: str,
+        html: str,
+        papers: Sequence[str],
+    ) -> Digest:
+        """Keep a digest until sent; one per (reader, day, channel), later calls return the kept one."""
+        ...
+
+    def unsent_digests(self, channel: str) -> list[Digest]: ...
+
+    def mark_digest(self, digest_id: int, *, sent: bool, error: str | None = None) -> None: ...
+
+    def digests(self, reader_id: int, limit: int = 30) -> list[Digest]: ...
+
     def close(self) -> None: ...
 
 
 def open_store(settings: Settings) -> Store:
-    """Open (creating and migrating as needed) the store that ``settings`` names."""
+    """Open (creating and migrating as needed) the store that ``settings`` names.
+
+    ``settings.db`` (``PAPERSIFT_DB``) picks the backend: a ``postgresql://`` URL, or ``sqlite:///PATH``;
+    unset, the SQLite file in ``settings.home``.
+    """
+    if settings.db:
+        return open_url(settings.db)
     from papersift.store.sqlite import SqliteStore
 
     settings.home.mkdir(parents=True, exist_ok=True)
     return SqliteStore(settings.db_path)
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(url: str) -> Path:
+    """The file of ``sqlite:///PATH`` (``sqlite:////PATH`` too), or ``url`` itself when it is a plain path."""
+    if url.startswith("sqlite:"):
+        return Path("/" + url.removeprefix("sqlite:").lstrip("/"))
+    if "://" in url:
+        raise StoreError(f"not a database URL papersift knows: {url!r} (postgresql://… or sqlite:///PATH)")
+    return Path(url)
+
+
+def open_url(url: str) -> Store:
+    """The store a database URL names: ``postgresql://user@host/db``, ``sqlite:///PATH`` or a file path."""
+    if is_postgres_url(url):
+        from papersift.store.postgres import PostgresStore
+
+        return PostgresStore(url)
+    from papersift.store.sqlite import SqliteStore
+
+    path = sqlite_path(url)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return SqliteStore(path)

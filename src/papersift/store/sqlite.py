@@ -4,16 +4,18 @@ Layout: ``papers`` (one row per arXiv id, integer rowid shared with the FTS inde
 (which listing a paper appeared in, how, and where), ``papers_fts`` (external-content FTS5 over title,
 abstract and authors, written by this module in the same statements as ``papers`` rather than by
 triggers, so bulk loads stay fast), ``state`` (harvest checkpoints, the vector model), ``vectors`` (one
-float16 embedding per paper rowid). ``PRAGMA user_version`` numbers the
+float16 embedding per paper rowid), and the reader tables of ``sqlite_readers.py`` (accounts, libraries,
+digests). ``PRAGMA user_version`` numbers the
 schema; ``MIGRATIONS`` brings any older file up to date on open.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any, cast
 
@@ -28,13 +30,15 @@ from papersift.paper import (
     Paper,
     Parsed,
     RecordError,
-    Version,
-    clean_text,
     is_exact_category,
 )
 from papersift.schedule import derive_announced
 from papersift.store import Filters, Hit, IngestCounts, ListingEntry, StoreError, VectorBatch
 from papersift.store.query import fts_query
+from papersift.store.readers import fold_title
+from papersift.store.rows import COLUMN_NAMES, Row, merge, paper_from_row, paper_row, validate
+from papersift.store.sqlite_readers import SCHEMA as READER_SCHEMA
+from papersift.store.sqlite_readers import ReaderTables
 
 MIGRATIONS: list[str] = [
     # 1: papers, announcements, FTS5 index, harvest state
@@ -79,150 +83,16 @@ MIGRATIONS: list[str] = [
     """
     CREATE TABLE vectors (paper INTEGER PRIMARY KEY, vec BLOB NOT NULL);
     """,
+    # 3: readers, sessions, libraries, tags, interests, queued digests (store/sqlite_readers.py)
+    READER_SCHEMA,
 ]
 
-_COLUMN_NAMES = [
-    "rowid",
-    "id",
-    "version",
-    "title",
-    "authors",
-    "abstract",
-    "categories",
-    "primary_category",
-    "comments",
-    "journal_ref",
-    "doi",
-    "license",
-    "versions",
-    "published",
-    "updated",
-    "announced",
-    "source",
-]
-_COLUMNS = ", ".join(_COLUMN_NAMES)
-_P_COLUMNS = ", ".join(f"p.{c}" for c in _COLUMN_NAMES)  # the same, from ``papers p`` in a join
+_COLUMNS = ", ".join(COLUMN_NAMES)
+_P_COLUMNS = ", ".join(f"p.{c}" for c in COLUMN_NAMES)  # the same, from ``papers p`` in a join
 _KIND_ORDER: dict[str, int] = {k: i for i, k in enumerate(ANNOUNCE_KINDS)}
 _BATCH = 2000
 _MMAP_BYTES = 1 << 30  # queries read pages straight from the OS page cache (cold CLI calls ~40% faster)
-Row = tuple[Any, ...]
 NO_FILTERS = Filters()
-
-
-def _iso(d: date | None) -> str | None:
-    return d.isoformat() if d else None
-
-
-def _day(s: str | None) -> date | None:
-    return date.fromisoformat(s) if s else None
-
-
-def _versions_json(versions: Sequence[Version]) -> str:
-    return orjson.dumps(
-        [[v.version, v.submitted.isoformat() if v.submitted else None, v.size] for v in versions]
-    ).decode()
-
-
-def _versions(text: str) -> list[Version]:
-    return [Version(v, datetime.fromisoformat(t) if t else None, s) for v, t, s in orjson.loads(text)]
-
-
-def paper_from_row(row: Sequence[Any]) -> Paper:
-    """Rebuild a Paper from a ``_COLUMNS`` row."""
-    (_, pid, version, title, authors, abstract, cats, _, comments, jref, doi, lic, versions) = row[:13]
-    published, updated, announced, source = row[13:17]
-    return Paper(
-        id=pid,
-        title=title,
-        authors=orjson.loads(authors),
-        abstract=abstract,
-        categories=cats.split(),
-        version=version,
-        comments=comments,
-        journal_ref=jref,
-        doi=doi,
-        license=lic,
-        versions=_versions(versions),
-        published=_day(published),
-        updated=_day(updated),
-        announced=_day(announced),
-        source=source,
-    )
-
-
-def _row(rowid: int, p: Paper) -> Row:
-    return (
-        rowid,
-        p.id,
-        p.version,
-        p.title,
-        orjson.dumps(p.authors).decode(),
-        p.abstract,
-        " ".join(p.categories),
-        p.primary_category,
-        p.comments,
-        p.journal_ref,
-        p.doi,
-        p.license,
-        _versions_json(p.versions),
-        _iso(p.published),
-        _iso(p.updated),
-        _iso(p.announced),
-        p.source,
-    )
-
-
-def _min(a: date | None, b: date | None) -> date | None:
-    return min(a, b) if a and b else a or b
-
-
-def _max(a: date | None, b: date | None) -> date | None:
-    return max(a, b) if a and b else a or b
-
-
-def merge(old: Paper, new: Paper) -> Paper:
-    """Combine two records of one paper: the newer version's metadata, the earliest announcement.
-
-    The record of the higher version wins; at the same version, the one updated later; otherwise the
-    stored one stays (so re-reading the same files is a no-op). Fields the winner lacks (an RSS item has
-    no comments, say) are filled from the other.
-    """
-
-    def rank(p: Paper) -> tuple[int, date]:
-        return (p.version or 0, p.updated or date.min)
-
-    newer, other = (new, old) if rank(new) > rank(old) else (old, new)
-    by_version = {v.version: v for v in other.versions}
-    for v in newer.versions:
-        if v.submitted is not None or v.version not in by_version:
-            by_version[v.version] = v
-    return Paper(
-        id=old.id,
-        title=newer.title or other.title,
-        authors=newer.authors or other.authors,
-        abstract=newer.abstract or other.abstract,
-        categories=newer.categories or other.categories,
-        version=newer.version or other.version,
-        comments=newer.comments or other.comments,
-        journal_ref=newer.journal_ref or other.journal_ref,
-        doi=newer.doi or other.doi,
-        license=newer.license or other.license,
-        versions=[by_version[k] for k in sorted(by_version)],
-        published=_min(old.published, new.published),
-        updated=_max(old.updated, new.updated),
-        announced=_min(old.announced, new.announced),
-        source=newer.source or other.source,
-    )
-
-
-def _validate(item: Paper) -> str | None:
-    if not item.id:
-        return "no arXiv id"
-    if not clean_text(item.title):
-        return f"{item.id}: no title"
-    if not item.categories:
-        return f"{item.id}: no categories"
-    return None
 
 
 # A paper's announcement day in each of its categories: new in the primary (the first), cross in the
@@ -236,7 +106,7 @@ _DERIVED_ANNOUNCEMENTS = """
 """
 
 
-class SqliteStore:
+class SqliteStore(ReaderTables):
     """The default ``Store``: a single SQLite file in WAL mode."""
 
     def __init__(self, path: Path | str) -> None:
@@ -313,7 +183,7 @@ class SqliteStore:
                     counts.deleted += gone
                     self._vectors_changed()
             else:
-                problem = _validate(item)
+                problem = validate(item)
                 if problem:
                     counts.failed += 1
                     counts.errors.append(RecordError(item.source, item.id or "?", problem))
@@ -352,7 +222,7 @@ class SqliteStore:
             if pid in existing:
                 rowid, old = existing[pid]
                 merged = merge(old, paper)
-                old_row, new_row = _row(rowid, old), _row(rowid, merged)
+                old_row, new_row = paper_row(rowid, old), paper_row(rowid, merged)
                 if new_row != old_row:
                     updates.append((old_row, new_row))
                     counts.updated += 1
@@ -360,12 +230,12 @@ class SqliteStore:
                     counts.skipped += 1
                 rowid_of = rowid
             else:
-                inserts.append(_row(next_rowid, paper))
+                inserts.append(paper_row(next_rowid, paper))
                 rowid_of = next_rowid
                 next_rowid += 1
                 counts.new += 1
             existing[pid] = (rowid_of, paper)
-        marks = ",".join("?" * len(_COLUMN_NAMES))
+        marks = ",".join("?" * len(COLUMN_NAMES))
         db = self.db
         if inserts:
             db.executemany(f"INSERT INTO papers ({_COLUMNS}) VALUES ({marks})", inserts)
@@ -381,7 +251,7 @@ class SqliteStore:
                 "VALUES ('delete', ?, ?, ?, ?)",
                 [(o[0], o[3], o[5], o[4]) for o, _ in updates],
             )
-            sets = ", ".join(f"{c} = ?" for c in _COLUMN_NAMES[1:])
+            sets = ", ".join(f"{c} = ?" for c in COLUMN_NAMES[1:])
             db.executemany(
                 f"UPDATE papers SET {sets}, deleted = 0 WHERE rowid = ?",
                 [(*n[1:], n[0]) for _, n in updates],
@@ -484,6 +354,22 @@ class SqliteStore:
         rows = self.db.execute(f"SELECT DISTINCT day FROM announcements a WHERE {clause} ORDER BY day", args)
         return [date.fromisoformat(r[0]) for r in rows]
 
+    def listed_categories(self, day: date | None = None) -> list[tuple[str, int]]:
+        if day is None:
+            sql = "SELECT category, COUNT(*) FROM announcements GROUP BY category ORDER BY category"
+            return [(r[0], int(r[1])) for r in self.db.execute(sql)]
+        # the distinct categories by skipping along the primary key, then one key lookup each (no scan)
+        rows = self.db.execute(
+            "WITH RECURSIVE c(category) AS (SELECT MIN(category) FROM announcements UNION ALL "
+            "SELECT (SELECT MIN(category) FROM announcements WHERE category > c.category) "
+            "FROM c WHERE c.category IS NOT NULL) "
+            "SELECT category, (SELECT COUNT(*) FROM announcements a JOIN papers p ON p.rowid = a.paper "
+            "WHERE a.category = c.category AND a.day = ? AND p.deleted = 0) "
+            "FROM c WHERE category IS NOT NULL ORDER BY category",
+            [day.isoformat()],
+        )
+        return [(r[0], int(r[1])) for r in rows]
+
     def search(
         self,
         query: str,
@@ -538,6 +424,20 @@ class SqliteStore:
         except sqlite3.OperationalError as e:
             raise StoreError(f"search failed for {query!r}: {e}") from e
         return [(int(rowid), -float(score)) for rowid, score in rows]
+
+    def paper_ids_by_title(self, title: str) -> list[str]:
+        """Stored papers whose title equals ``title`` up to case, spacing, punctuation and LaTeX braces."""
+        words = re.findall(r"\w+", title)
+        if not words:
+            return []
+        every = " ".join(f'"{w}"' for w in words)
+        rows = self.db.execute(
+            "SELECT p.id, p.title FROM papers_fts JOIN papers p ON p.rowid = papers_fts.rowid "
+            "WHERE papers_fts MATCH ? AND p.deleted = 0 LIMIT 50",
+            (f"title : ({every})",),
+        )
+        wanted = fold_title(title)
+        return [str(pid) for pid, t in rows if fold_title(t) == wanted]
 
     def iter_papers(self, batch: int = 5000) -> Iterator[Paper]:
         """Every stored paper in id order (for exports, indexing and evaluation)."""

@@ -8,10 +8,9 @@ inline script, nothing from other origins).
 
 from __future__ import annotations
 
-import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+import re
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -21,21 +20,27 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from papersift.index.pipeline import Indexes, open_indexes
 from papersift.listing import listing_counts, paper_bibtex, paper_json
 from papersift.paper import InvalidIdError, format_authors, normalize_id
 from papersift.ranking.related import MAX_K, RelatedHit, paper_query, related, text_query
-from papersift.ranking.search import MODES, search
+from papersift.ranking.search import MODES, Mode, search
 from papersift.settings import Settings
-from papersift.store import Filters, Store, open_store
+from papersift.store import Filters, open_store
+from papersift.store.query import STOP_WORDS
+from papersift.taxonomy import category_name
 from papersift.web.atom import atom_feed
+from papersift.web.categories import picker, taxonomy_json
 from papersift.web.i18n import TEXT, pick_language
+from papersift.web.readers import add_reader_routes
+from papersift.web.state import ACCOUNT_MARK, CSRF_COOKIE, CSRF_MARK, AppState, csrf_seed, personalise
 
 HERE = Path(__file__).parent
 MAX_TEXT = 20_000  # characters of pasted text a request may carry
-CACHE_ENTRIES = 2_000  # listing data and pages kept per worker
 # KaTeX sizes its output with style attributes: those (never <style> or script) are allowed inline
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
@@ -52,40 +57,49 @@ def katex_dir(settings: Settings) -> Path | None:
     return None
 
 
-@dataclass
-class _State:
-    settings: Settings
-    store: Store
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    _indexes: Indexes | None = None
-    _cache: dict[tuple[str, ...], Any] = field(default_factory=dict)
-    _version: int = -1
+class SecurityHeaders:
+    """CSP and friends on every response, and the language / CSRF cookies (plain ASGI: cheap per request)."""
 
-    def indexes(self) -> Indexes:
-        if self._indexes is None:
-            self._indexes = open_indexes(self.store, self.settings)
-        return self._indexes
+    def __init__(self, app: ASGIApp, secure: bool) -> None:
+        self.app = app
+        self.secure = secure
 
-    def cached(self, key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
-        """Listings are immutable until the store changes: keep what was computed until it does."""
-        with self.lock:
-            version = self.store.data_version()
-            if version != self._version:
-                self._cache.clear()
-                self._version = version
-            if key in self._cache:
-                return self._cache[key]
-        value = compute()
-        with self.lock:
-            if len(self._cache) > CACHE_ENTRIES:
-                self._cache.clear()
-            self._cache[key] = value
-        return value
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["Content-Security-Policy"] = CSP
+                headers["X-Content-Type-Options"] = "nosniff"
+                headers["Referrer-Policy"] = "no-referrer"
+                cookies = Response()
+                lang = request.query_params.get("lang")
+                if lang in TEXT:
+                    cookies.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
+                if CSRF_COOKIE not in request.cookies:  # the secret this browser's form tokens derive from
+                    cookies.set_cookie(
+                        CSRF_COOKIE,
+                        csrf_seed(request),
+                        max_age=365 * 86400,
+                        httponly=True,
+                        samesite="strict",
+                        secure=self.secure,
+                    )
+                for name, value in cookies.raw_headers:
+                    if name == b"set-cookie":
+                        headers.append("set-cookie", value.decode("latin-1"))
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(settings: Settings) -> FastAPI:
     """The app over the store that ``settings`` names."""
-    state = _State(settings, open_store(settings))
+    state = AppState(settings, open_store(settings))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -95,44 +109,40 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="papersift", version="0.1.0", docs_url=None, redoc_url=None, lifespan=lifespan)
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.globals["format_authors"] = format_authors
+    templates.env.filters["highlight"] = highlight
     katex = katex_dir(settings)
     if katex is not None:  # mounted before /static so the longer prefix wins
         app.mount("/static/katex", StaticFiles(directory=katex), name="katex")
     templates.env.globals["katex"] = katex is not None
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        lang = request.query_params.get("lang")
-        if lang in TEXT:
-            response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
-        return response
+    app.add_middleware(SecurityHeaders, secure=settings.secure_cookies)
+
+    def language(request: Request) -> str:
+        return pick_language(
+            request.query_params.get("lang"),
+            request.cookies.get("lang"),
+            request.headers.get("accept-language"),
+        )
+
+    def render(request: Request, name: str, **context: Any) -> bytes:
+        """A template with the personal markers left in (see ``web/state.py``): safe to cache."""
+        lang = language(request)
+        context = {"t": TEXT[lang], "lang": lang, "csrf": CSRF_MARK, "account": ACCOUNT_MARK, **context}
+        return bytes(templates.TemplateResponse(request, name, context).body)
 
     def page(request: Request, name: str, code: int = 200, **context: Any) -> HTMLResponse:
-        lang = pick_language(
-            request.query_params.get("lang"),
-            request.cookies.get("lang"),
-            request.headers.get("accept-language"),
-        )
-        return templates.TemplateResponse(
-            request, name, {"t": TEXT[lang], "lang": lang, **context}, status_code=code
-        )
+        body = render(request, name, here=str(request.url.path), **context)
+        return HTMLResponse(personalise(body, request, state, language(request)), status_code=code)
 
     def cached_page(
-        request: Request, name: str, key: tuple[str, ...], data: Callable[[], dict[str, Any]]
+        request: Request, name: str, key: tuple[str, ...], data: Callable[[], dict[str, Any]], **context: Any
     ) -> HTMLResponse:
-        """A listing-like page rendered once per store version and language (errors are not kept)."""
-        lang = pick_language(
-            request.query_params.get("lang"),
-            request.cookies.get("lang"),
-            request.headers.get("accept-language"),
-        )
-        body = state.cached((*key, lang), lambda: bytes(page(request, name, data=data()).body))
-        return HTMLResponse(body)
+        """A page rendered once per store version and language, nothing personal in it (errors not kept)."""
+        lang = language(request)
+        here = str(request.url.path)
+        body = state.cached((*key, lang), lambda: render(request, name, data=data(), here=here, **context))
+        return HTMLResponse(personalise(body, request, state, lang))
 
     def wants_json(request: Request) -> bool:
         return request.url.path.startswith("/api/")
@@ -158,44 +168,34 @@ def create_app(settings: Settings) -> FastAPI:
                 raise HTTPException(404, f"no listings for {category}")
             when = days[-1] if day is None else _parse_day(day)
             entries = state.store.listing(category, when)
+            listed = dict(state.store.listed_categories(when))
         if not entries:
             raise HTTPException(404, f"no {category} listing on {when}")
         return {
             "category": category,
+            "category_name": category_name(category),
             **_day_and_neighbours(days, when),
             "counts": listing_counts(entries),
+            "picker": picker(listed, category, when.isoformat()),
             "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
         }
 
-    def daily_data(day: str | None) -> dict[str, Any]:
-        """The day's new papers across the followed categories, in arXiv's order, each paper once."""
-        categories = list(settings.default_categories)
+    def categories_data() -> dict[str, Any]:
+        """arXiv's taxonomy with how many announcement rows the store holds for each category."""
         with state.lock:
-            days = sorted({d for c in categories for d in state.store.announcement_days(c)})
-            if not days:
-                raise HTTPException(404, "no listings for the followed categories yet")
-            when = days[-1] if day is None else _parse_day(day)
-            entries = [e for c in categories for e in state.store.listing(c, when) if e.kind == "new"]
-        seen: set[str] = set()
-        papers: list[dict[str, Any]] = []
-        for e in entries:
-            if e.paper.id not in seen:
-                seen.add(e.paper.id)
-                papers.append(paper_json(e.paper, number=len(papers) + 1, kind=e.kind))
-        if not papers and day is not None:
-            raise HTTPException(404, f"no new papers on {when}")
-        return {
-            **_day_and_neighbours(days, when),
-            "categories": categories,
-            "ranking": "arXiv order",
-            "entries": papers,
-        }
+            listed = dict(state.store.listed_categories())
+        return taxonomy_json(listed)
 
     def paper_data(raw_id: str, k: int, category: str | None, since: date | None) -> dict[str, Any]:
+        """The paper and its related papers (kept per store version: popular papers cost one ranking)."""
         try:
             pid = normalize_id(raw_id)
         except InvalidIdError as e:
             raise HTTPException(404, str(e)) from e
+        key = ("paper", pid, str(k), category or "", since.isoformat() if since else "")
+        return dict(state.cached(key, lambda: ranked_paper(pid, k, category, since)))
+
+    def ranked_paper(pid: str, k: int, category: str | None, since: date | None) -> dict[str, Any]:
         with state.lock:
             paper = state.store.get(pid)
             if paper is None:
@@ -211,6 +211,9 @@ def create_app(settings: Settings) -> FastAPI:
     def text_data(text: str, k: int) -> dict[str, Any]:
         if not text.strip():
             raise HTTPException(400, "the text is empty")
+        return dict(state.cached(("text", text, str(k)), lambda: ranked_text(text, k)))
+
+    def ranked_text(text: str, k: int) -> dict[str, Any]:
         with state.lock:
             indexes = state.indexes()
             query = text_query(indexes, text)
@@ -223,6 +226,10 @@ def create_app(settings: Settings) -> FastAPI:
         if mode not in MODES:
             raise HTTPException(400, f"mode must be one of {', '.join(MODES)}")
         filters = Filters(category=category or None, since=_parse_day(since, 400) if since else None)
+        key = ("search", q, mode, category or "", since or "", str(page_no), str(k))
+        return dict(state.cached(key, lambda: ranked_search(q, mode, filters, page_no, k)))
+
+    def ranked_search(q: str, mode: Mode, filters: Filters, page_no: int, k: int) -> dict[str, Any]:
         with state.lock:
             result = search(state.indexes(), q, mode=mode, k=k, offset=(page_no - 1) * k, filters=filters)
         first = (page_no - 1) * k + 1
@@ -275,22 +282,6 @@ def create_app(settings: Settings) -> FastAPI:
         body = atom_feed(f"papersift: {q}", f"papersift:search:{q}", str(request.url), data["results"])
         return Response(body, media_type="application/atom+xml")
 
-    @app.get("/api/daily")
-    def api_daily_latest() -> dict[str, Any]:
-        return daily_data(None)
-
-    @app.get("/api/daily/{day}")
-    def api_daily(day: str) -> dict[str, Any]:
-        return daily_data(day)
-
-    @app.get("/daily", response_class=HTMLResponse)
-    def daily_latest(request: Request) -> HTMLResponse:
-        return cached_page(request, "daily.html", ("daily", ""), lambda: daily_data(None))
-
-    @app.get("/daily/{day}", response_class=HTMLResponse)
-    def daily(request: Request, day: str) -> HTMLResponse:
-        return cached_page(request, "daily.html", ("daily", day), lambda: daily_data(day))
-
     @app.get("/list/{category}", response_class=HTMLResponse)
     def latest(request: Request, category: str) -> HTMLResponse:
         return cached_page(
@@ -302,6 +293,14 @@ def create_app(settings: Settings) -> FastAPI:
         return cached_page(
             request, "listing.html", ("list", category, day), lambda: listing_data(category, day)
         )
+
+    @app.get("/api/categories")
+    def api_categories() -> dict[str, Any]:
+        return dict(state.cached(("api-categories",), categories_data))
+
+    @app.get("/categories", response_class=HTMLResponse)
+    def categories_page(request: Request) -> HTMLResponse:
+        return cached_page(request, "categories.html", ("categories",), categories_data)
 
     K = Query(10, ge=1, le=MAX_K // 10)
 
@@ -315,8 +314,16 @@ def create_app(settings: Settings) -> FastAPI:
     def paper_page(
         request: Request, paper_id: str, k: int = K, category: str | None = None, since: str | None = None
     ) -> HTMLResponse:
-        data = paper_data(paper_id, k, category, _parse_day(since, 400) if since else None)
-        return page(request, "paper.html", data=data, category=category or "", since=since or "")
+        day = _parse_day(since, 400) if since else None
+        return cached_page(
+            request,
+            "paper.html",
+            ("abs", paper_id, str(k), category or "", since or ""),
+            lambda: paper_data(paper_id, k, category, day),
+            category=category or "",
+            since=since or "",
+            since_options=[(y, f"{y}-01-01") for y in (date.today().year - n for n in (1, 2, 5, 10))],
+        )
 
     @app.get("/api/related")
     def api_related(text: str = Query(..., max_length=MAX_TEXT), k: int = K) -> dict[str, Any]:
@@ -350,12 +357,34 @@ def create_app(settings: Settings) -> FastAPI:
         page_no: int = Query(1, alias="page", ge=1, le=100),
         k: int = K,
     ) -> HTMLResponse:
-        data = search_data(q, mode, category, since, page_no, k) if q.strip() else None
-        return page(
-            request, "search.html", data=data, q=q, mode=mode, category=category or "", since=since or ""
+        words = re.findall(r"\w+", q)
+        context = {"q": q, "mode": mode, "category": category or "", "since": since or "", "hl": words}
+        if not q.strip():
+            return page(request, "search.html", 200, data=None, **context)
+        return cached_page(
+            request,
+            "search.html",
+            ("search-page", q, mode, category or "", since or "", str(page_no), str(k)),
+            lambda: search_data(q, mode, category, since, page_no, k),
+            **context,
         )
 
+    add_reader_routes(app, state, page, _parse_day)
     return app
+
+
+_MATH = re.compile(r"(\$[^$]+\$)")
+
+
+def highlight(text: str, words: list[str] | None) -> Markup:
+    """``text`` escaped, with the query's words marked (never inside ``$…$``, which KaTeX typesets)."""
+    escaped = str(escape(text))
+    wanted = sorted({w for w in words or () if len(w) > 2 and w.casefold() not in STOP_WORDS}, key=len)[::-1]
+    if not wanted:
+        return Markup(escaped)
+    pattern = re.compile(r"\b(" + "|".join(re.escape(str(escape(w))) for w in wanted) + r")", re.IGNORECASE)
+    parts = _MATH.split(escaped)
+    return Markup("".join(p if i % 2 else pattern.sub(r"<mark>\1</mark>", p) for i, p in enumerate(parts)))
 
 
 def app_from_env() -> FastAPI:

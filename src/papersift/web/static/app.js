@@ -14,8 +14,31 @@ document.addEventListener("DOMContentLoaded", () => {
   }
   for (const button of document.querySelectorAll(".paper .toggle")) {
     button.addEventListener("click", () => {
-      const abstract = button.parentElement.querySelector(".abstract");
+      const abstract = button.closest(".paper").querySelector(".abstract");
       abstract.classList.toggle("collapsed");
+    });
+  }
+  // save / +1 / -1 without leaving the page (the forms work without JavaScript too)
+  for (const form of document.querySelectorAll("form.lib")) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const button = event.submitter;
+      const response = await fetch(form.action, {
+        method: "POST",
+        body: new FormData(form, button),
+        headers: { Accept: "application/json" },
+      });
+      if (response.status === 401) {
+        window.location.href = "/login?next=" + encodeURIComponent(window.location.pathname);
+        return;
+      }
+      if (!response.ok) return;
+      const result = await response.json();
+      for (const b of form.querySelectorAll("button")) b.classList.remove("on");
+      form.querySelector("button.save").classList.add("on");
+      if (result.rating === 1) form.querySelector("button.up").classList.add("on");
+      if (result.rating === -1) form.querySelector("button.down").classList.add("on");
+      form.closest(".paper").dataset.rating = String(result.rating);
     });
   }
   const papers = Array.from(document.querySelectorAll(".paper"));

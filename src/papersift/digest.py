@@ -1,0 +1,159 @@
+"""Digests: a reader's top papers of a day as e-mail (HTML + plain text over SMTP), Atom and Markdown.
+
+A digest is composed once per (reader, day, channel) and kept in the store before anything is sent, so a
+failed send is retried on the next run and a rerun never sends the same day twice. SMTP supports plain,
+STARTTLS and SSL connections with optional login (``PAPERSIFT_SMTP_*``).
+"""
+
+from __future__ import annotations
+
+import html
+import smtplib
+import ssl
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+
+from papersift.library import DailyPick
+from papersift.listing import ABS_URL, PDF_URL, paper_json
+from papersift.paper import format_authors
+from papersift.settings import Settings
+from papersift.store import Store
+from papersift.store.readers import Digest, Reader
+from papersift.web.atom import atom_feed
+
+RETRIES = 3
+
+
+class DigestError(RuntimeError):
+    """A digest could not be delivered (it stays queued and is retried on the next run)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Composed:
+    subject: str
+    text: str
+    html: str
+    papers: tuple[str, ...]
+
+
+def compose(reader: Reader, day: date, picks: Sequence[DailyPick], settings: Settings) -> Composed:
+    """The digest's subject, plain text and HTML (every paper text escaped)."""
+    subject = f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
+    lines = [subject, ""]
+    items = []
+    for n, pick in enumerate(picks, 1):
+        p = pick.paper
+        why = "; ".join(pick.reasons)
+        lines += [
+            f"#{n:02d} {p.title}",
+            f"    {format_authors(p.authors)} [{', '.join(p.categories)}]",
+            f"    {ABS_URL.format(p.id)}",
+        ]
+        if why:
+            lines.append(f"    why: {why}")
+        lines.append("")
+        items.append(
+            f'<li><p><a href="{html.escape(ABS_URL.format(p.id))}"><b>{html.escape(p.title)}</b></a> '
+            f'(<a href="{html.escape(PDF_URL.format(p.id))}">pdf</a>)<br>'
+            f"{html.escape(format_authors(p.authors))} · {html.escape(', '.join(p.categories))}"
+            + (f"<br><small>why: {html.escape(why)}</small>" if why else "")
+            + f"</p><p>{html.escape(p.abstract[:600])}{'…' if len(p.abstract) > 600 else ''}</p></li>"
+        )
+    if not picks:
+        lines.append("No new papers in your categories today.")
+    link = f"{settings.base_url.rstrip('/')}/daily/{day.isoformat()}"
+    lines += ["", f"All of today's papers: {link}"]
+    body = (
+        f"<html><body><h2>{html.escape(subject)}</h2><ol>{''.join(items)}</ol>"
+        f'<p><a href="{html.escape(link)}">All of today\'s papers</a></p></body></html>'
+    )
+    return Composed(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
+
+
+def markdown(reader: Reader, day: date, picks: Sequence[DailyPick]) -> str:
+    out = [f"# Daily Papers for {reader.name}, {day.isoformat()}", ""]
+    for n, pick in enumerate(picks, 1):
+        p = pick.paper
+        title = p.title.replace("[", "\\[").replace("]", "\\]")
+        out.append(
+            f"{n}. [{title}]({ABS_URL.format(p.id)}) — {format_authors(p.authors)} "
+            f"({', '.join(p.categories)})"
+        )
+        if pick.reasons:
+            out.append(f"   - why: {'; '.join(pick.reasons)}")
+    return "\n".join(out) + "\n"
+
+
+def atom(reader: Reader, day: date, picks: Sequence[DailyPick], settings: Settings) -> bytes:
+    base = settings.base_url.rstrip("/")
+    return atom_feed(
+        f"papersift Daily Papers for {reader.name}",
+        f"{base}/feed/{reader.name}",
+        f"{base}/feed/{reader.feed_token}.atom",
+        [paper_json(p.paper, announced=day.isoformat()) for p in picks],
+    )
+
+
+def message(settings: Settings, to: str, digest: Digest) -> EmailMessage:
+    msg = EmailMessage()
+    msg["Subject"] = digest.subject
+    msg["From"] = settings.mail_from
+    msg["To"] = to
+    msg["Date"] = formatdate(localtime=False)
+    msg["Message-ID"] = make_msgid(domain="papersift")
+    msg.set_content(digest.text)
+    msg.add_alternative(digest.html, subtype="html")
+    return msg
+
+
+def send(settings: Settings, msg: EmailMessage) -> None:
+    """One SMTP delivery, retried with backoff; DigestError after the last attempt."""
+    last: Exception | None = None
+    for attempt in range(RETRIES):
+        try:
+            _send_once(settings, msg)
+            return
+        except (OSError, smtplib.SMTPException) as e:
+            last = e
+            if attempt + 1 < RETRIES:
+                time.sleep(0.5 * 2**attempt)
+    raise DigestError(f"SMTP {settings.smtp_host}:{settings.smtp_port}: {last}")
+
+
+def _send_once(settings: Settings, msg: EmailMessage) -> None:
+    host, port, timeout = settings.smtp_host, settings.smtp_port, settings.smtp_timeout
+    server: smtplib.SMTP
+    if settings.smtp_security == "ssl":
+        server = smtplib.SMTP_SSL(host, port, timeout=timeout, context=ssl.create_default_context())
+    else:
+        server = smtplib.SMTP(host, port, timeout=timeout)
+    with server:
+        if settings.smtp_security == "starttls":
+            server.starttls(context=ssl.create_default_context())
+        if settings.smtp_user:
+            server.login(settings.smtp_user, settings.smtp_password or "")
+        server.send_message(msg)
+
+
+def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
+    """Send every queued e-mail digest (oldest first): (sent, errors). Failures stay queued."""
+    sent, errors = 0, []
+    for digest in store.unsent_digests("email"):
+        reader = store.reader_by_id(digest.reader)
+        if reader is None or not reader.email:
+            store.mark_digest(digest.id, sent=False, error="the reader has no e-mail address")
+            errors.append(f"digest {digest.id}: no e-mail address for reader {digest.reader}")
+            continue
+        try:
+            send(settings, message(settings, reader.email, digest))
+        except DigestError as e:
+            store.mark_digest(digest.id, sent=False, error=str(e))
+            errors.append(f"{reader.name} {digest.day}: {e} (kept; resent on the next run)")
+            continue
+        store.mark_digest(digest.id, sent=True)
+        sent += 1
+    return sent, errors

@@ -1,0 +1,145 @@
+"""Where chunks of paper texts are turned into vectors: in this process, or over a Dask cluster.
+
+An ``Engine`` pulls chunks of texts from an iterator, lazily, and gives back ``(position of the chunk, its
+vectors)`` as each chunk finishes, in any order, never holding more than ``window`` chunks it has not given
+back; memory stays flat however many papers wait. ``pipeline.embed_missing`` reads the chunks from the store
+and writes each finished one in its own transaction: engines never see the store, so the driver is its only
+writer and a killed run resumes from what it committed.
+
+``LocalEngine`` encodes here, one chunk at a time. ``DaskEngine`` sends each chunk to a worker of a Dask
+cluster: an existing one (``scheduler``), or a ``LocalCluster`` of worker processes on 127.0.0.1 that it
+starts and closes. Every worker loads the model once (``dask_worker.EncoderPlugin``) and encodes a chunk
+exactly as the local engine would (same texts, same sort and batches), so both give the same vectors. Dask
+runs the chunks of a worker that dies again on another. A Ray engine would be one more class like these.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from papersift.index.encoder import Encoder, load_encoder
+
+if TYPE_CHECKING:
+    from papersift.settings import Settings
+
+NOTHING = np.zeros((0, 0), dtype=np.float32)  # the vectors of an empty chunk (every text was in the cache)
+
+
+class EngineError(RuntimeError):
+    """The cluster cannot be reached or keeps losing the workers of a chunk; the message is for the user."""
+
+
+class Engine(Protocol):
+    """Turns chunks of texts into unit vectors, maybe several chunks at once."""
+
+    window: int  # chunks taken from the iterator and not yet given back, at most
+
+    def encode_chunks(self, chunks: Iterable[list[str]]) -> Iterator[tuple[int, np.ndarray]]:
+        """``(position in chunks, float32 vectors)`` for every chunk, in the order they finish."""
+        ...
+
+    def close(self) -> None: ...
+
+
+@dataclass
+class LocalEngine:
+    """This process, one chunk at a time; the model is loaded when the first chunk needs it."""
+
+    settings: Settings
+    encoder: Encoder | None = None
+    window: int = 1
+
+    def encode_chunks(self, chunks: Iterable[list[str]]) -> Iterator[tuple[int, np.ndarray]]:
+        for position, texts in enumerate(chunks):
+            if not texts:
+                yield position, NOTHING
+                continue
+            self.encoder = self.encoder or load_encoder(self.settings)
+            yield position, self.encoder.encode(texts)
+
+    def close(self) -> None:
+        pass
+
+
+class DaskEngine:
+    """Chunks as tasks on a Dask cluster, at most ``window`` in flight (default: two per worker)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        scheduler: str | None = None,
+        workers: int | None = None,
+        threads: int = 1,
+        window: int | None = None,
+    ) -> None:
+        from distributed import Client, LocalCluster
+
+        from papersift.index.dask_worker import EncoderPlugin, plugin_name
+
+        self.client: Any = None  # distributed is untyped where it matters
+        self.cluster: Any = None
+        try:
+            if scheduler:
+                self.client = Client(scheduler)  # type: ignore[no-untyped-call]
+            else:
+                self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=workers or os.cpu_count() or 1,
+                    threads_per_worker=threads,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0",  # never 0.0.0.0
+                )
+                self.client = Client(self.cluster)  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError) as e:
+            self.close()
+            where = f"the Dask scheduler at {scheduler}" if scheduler else "a local Dask cluster"
+            raise EngineError(f"cannot reach {where}: {e}") from e
+        # every worker loads the model now, unless an earlier driver with these settings made it do so
+        self.client.register_plugin(EncoderPlugin(settings))
+        self.plugin = plugin_name(settings)
+        self.window = window or max(2, 2 * len(self.client.nthreads()))
+
+    def encode_chunks(self, chunks: Iterable[list[str]]) -> Iterator[tuple[int, np.ndarray]]:
+        from distributed import as_completed
+        from distributed.scheduler import KilledWorker
+
+        from papersift.index.dask_worker import encode_chunk
+
+        source = enumerate(chunks)
+        positions: dict[object, int] = {}
+        running: Any = as_completed()  # type: ignore[no-untyped-call]
+
+        def submit_next() -> None:
+            item = next(source, None)
+            if item is not None:
+                future = self.client.submit(encode_chunk, self.plugin, item[1], pure=False)
+                positions[future.key] = item[0]
+                running.add(future)
+
+        for _ in range(self.window):
+            submit_next()
+        for future in running:
+            try:
+                vectors = future.result()
+            except KilledWorker as e:
+                raise EngineError(f"the workers running a chunk kept dying: {e}") from e
+            yield positions.pop(future.key), vectors
+            submit_next()
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def __enter__(self) -> DaskEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,92 @@
+"""The records of readers and what they keep: accounts, library entries, interests and queued digests.
+
+Pure dataclasses shared by every backend; the ``Store`` protocol (``store/__init__.py``) declares the methods
+that read and write them. A library entry is keyed per reader by ``key``: the arXiv id when the item is an
+arXiv paper, else ``doi:…`` or ``ref:…`` for items from a reader's own bibliography, which keep their text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+RATINGS = (-1, 0, 1)
+DIGEST_CHANNELS = ("email", "atom", "markdown")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """One account. ``password_hash`` is None for the single-user reader (no login)."""
+
+    id: int
+    name: str
+    password_hash: str | None
+    feed_token: str
+    email: str | None = None
+    created: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryEntry:
+    """A paper (or outside reference) a reader saved or rated, with their tags, note and rating."""
+
+    key: str
+    title: str
+    paper_id: str | None = None
+    authors: tuple[str, ...] = ()
+    abstract: str = ""
+    year: int | None = None
+    doi: str | None = None
+    url: str | None = None
+    venue: str | None = None
+    tags: tuple[str, ...] = ()
+    note: str = ""
+    rating: int = 0
+    read: bool = False
+    added: datetime | None = None
+    source: str = "saved"  # saved | rated | import:<format>
+
+
+@dataclass(frozen=True, slots=True)
+class Interests:
+    """What a reader follows (categories, authors) and the keywords a paper must or must never contain."""
+
+    categories: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()
+    must: tuple[str, ...] = ()
+    never: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Digest:
+    """One reader's digest of one day for one channel, kept until sent (so a failed send is never lost)."""
+
+    id: int
+    reader: int
+    day: date
+    channel: str
+    subject: str
+    text: str
+    html: str
+    sent: datetime | None = None
+    attempts: int = 0
+    error: str | None = None
+    papers: tuple[str, ...] = field(default_factory=tuple)
+
+
+def entry_key(paper_id: str | None, doi: str | None, title: str) -> str:
+    """The library key: the arXiv id, else the DOI, else a hash of the folded title."""
+    if paper_id:
+        return paper_id
+    if doi:
+        return f"doi:{doi.lower()}"
+    folded = _SPACE.sub(" ", title.casefold()).strip()
+    return "ref:" + hashlib.blake2b(folded.encode(), digest_size=8).hexdigest()
+
+
+def fold_title(title: str) -> str:
+    """A title reduced to letters and digits, for matching an imported title to a stored paper."""
+    return re.sub(r"[\W_]+", "", title.casefold())

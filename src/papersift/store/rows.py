@@ -1,0 +1,193 @@
+"""Rows ↔ records, shared by the SQL backends: the papers table's columns, how a stored row becomes a
+``Paper`` and back, the merge rule for a paper seen twice, record validation, and the reader rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, date, datetime
+from typing import Any
+
+import orjson
+
+from papersift.paper import Paper, Version, clean_text
+from papersift.store import StoreError
+from papersift.store.readers import RATINGS, Digest, Reader
+
+Row = tuple[Any, ...]
+
+COLUMN_NAMES = [
+    "rowid",
+    "id",
+    "version",
+    "title",
+    "authors",
+    "abstract",
+    "categories",
+    "primary_category",
+    "comments",
+    "journal_ref",
+    "doi",
+    "license",
+    "versions",
+    "published",
+    "updated",
+    "announced",
+    "source",
+]
+
+
+def _iso(d: date | None) -> str | None:
+    return d.isoformat() if d else None
+
+
+def _day(s: str | None) -> date | None:
+    return date.fromisoformat(s) if s else None
+
+
+def _versions_json(versions: Sequence[Version]) -> str:
+    return orjson.dumps(
+        [[v.version, v.submitted.isoformat() if v.submitted else None, v.size] for v in versions]
+    ).decode()
+
+
+def _versions(text: str) -> list[Version]:
+    return [Version(v, datetime.fromisoformat(t) if t else None, s) for v, t, s in orjson.loads(text)]
+
+
+def paper_from_row(row: Sequence[Any]) -> Paper:
+    """Rebuild a Paper from a ``_COLUMNS`` row."""
+    (_, pid, version, title, authors, abstract, cats, _, comments, jref, doi, lic, versions) = row[:13]
+    published, updated, announced, source = row[13:17]
+    return Paper(
+        id=pid,
+        title=title,
+        authors=orjson.loads(authors),
+        abstract=abstract,
+        categories=cats.split(),
+        version=version,
+        comments=comments,
+        journal_ref=jref,
+        doi=doi,
+        license=lic,
+        versions=_versions(versions),
+        published=_day(published),
+        updated=_day(updated),
+        announced=_day(announced),
+        source=source,
+    )
+
+
+def paper_row(rowid: int, p: Paper) -> Row:
+    return (
+        rowid,
+        p.id,
+        p.version,
+        p.title,
+        orjson.dumps(p.authors).decode(),
+        p.abstract,
+        " ".join(p.categories),
+        p.primary_category,
+        p.comments,
+        p.journal_ref,
+        p.doi,
+        p.license,
+        _versions_json(p.versions),
+        _iso(p.published),
+        _iso(p.updated),
+        _iso(p.announced),
+        p.source,
+    )
+
+
+def _min(a: date | None, b: date | None) -> date | None:
+    return min(a, b) if a and b else a or b
+
+
+def _max(a: date | None, b: date | None) -> date | None:
+    return max(a, b) if a and b else a or b
+
+
+def merge(old: Paper, new: Paper) -> Paper:
+    """Combine two records of one paper: the newer version's metadata, the earliest announcement.
+
+    The record of the higher version wins; at the same version, the one updated later; otherwise the
+    stored one stays (so re-reading the same files is a no-op). Fields the winner lacks (an RSS item has
+    no comments, say) are filled from the other.
+    """
+
+    def rank(p: Paper) -> tuple[int, date]:
+        return (p.version or 0, p.updated or date.min)
+
+    newer, other = (new, old) if rank(new) > rank(old) else (old, new)
+    by_version = {v.version: v for v in other.versions}
+    for v in newer.versions:
+        if v.submitted is not None or v.version not in by_version:
+            by_version[v.version] = v
+    return Paper(
+        id=old.id,
+        title=newer.title or other.title,
+        authors=newer.authors or other.authors,
+        abstract=newer.abstract or other.abstract,
+        categories=newer.categories or other.categories,
+        version=newer.version or other.version,
+        comments=newer.comments or other.comments,
+        journal_ref=newer.journal_ref or other.journal_ref,
+        doi=newer.doi or other.doi,
+        license=newer.license or other.license,
+        versions=[by_version[k] for k in sorted(by_version)],
+        published=_min(old.published, new.published),
+        updated=_max(old.updated, new.updated),
+        announced=_min(old.announced, new.announced),
+        source=newer.source or other.source,
+    )
+
+
+def validate(item: Paper) -> str | None:
+    if not item.id:
+        return "no arXiv id"
+    if not clean_text(item.title):
+        return f"{item.id}: no title"
+    if not item.categories:
+        return f"{item.id}: no categories"
+    return None
+
+
+ENTRY_COLUMNS = (
+    "key, paper_id, title, authors, abstract, year, doi, url, venue, note, rating, read, added, source"
+)
+DIGEST_COLUMNS = "id, reader, day, channel, subject, text, html, sent, attempts, error, papers"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def parse_ts(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def reader_from_row(row: Sequence[Any]) -> Reader:
+    return Reader(row[0], row[1], row[2], row[3], row[4], parse_ts(row[5]))
+
+
+def digest_from_row(row: Sequence[Any]) -> Digest:
+    return Digest(
+        id=row[0],
+        reader=row[1],
+        day=date.fromisoformat(row[2]),
+        channel=row[3],
+        subject=row[4],
+        text=row[5],
+        html=row[6],
+        sent=parse_ts(row[7]),
+        attempts=row[8],
+        error=row[9],
+        papers=tuple(orjson.loads(row[10])),
+    )
+
+
+def check_rating(rating: int) -> int:
+    if rating not in RATINGS:
+        raise StoreError(f"a rating is -1, 0 or +1, not {rating!r}")
+    return rating

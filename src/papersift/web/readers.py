@@ -1,0 +1,378 @@
+"""The reader's pages and API: log in and out, the library (save, rate, tag, note, import, export, interests),
+the personal Daily Papers, the private Atom feed, and ``/api/library`` / ``/api/recommend``.
+
+Every write is a POST carrying the CSRF token (a form field, or the ``X-CSRF-Token`` header for the API), and
+acts only on the reader of the request: the personal reader of a single-user install, or the session's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Annotated, Any
+
+from fastapi import FastAPI, File, Form, Query, Request, Response, UploadFile
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from starlette.exceptions import HTTPException
+
+from papersift.accounts import LoginError, login, open_session, token_hash
+from papersift.digest import atom as digest_atom
+from papersift.library import (
+    DailyPick,
+    daily,
+    daily_days,
+    export_items,
+    import_references,
+    save_paper,
+)
+from papersift.listing import paper_json
+from papersift.sources.bibliography import read_bibliography, to_bibtex, to_csl_json
+from papersift.store import StoreError
+from papersift.store.readers import Interests, LibraryEntry, Reader
+from papersift.web.state import SESSION_COOKIE, AppState, csrf_valid
+
+MAX_IMPORT = 20 * 1024 * 1024  # bytes of one uploaded bibliography
+Render = Callable[..., HTMLResponse]
+
+
+def _entry_json(e: LibraryEntry) -> dict[str, Any]:
+    return {
+        "key": e.key,
+        "id": e.paper_id,
+        "title": e.title,
+        "authors": list(e.authors),
+        "year": e.year,
+        "doi": e.doi,
+        "url": e.url,
+        "tags": list(e.tags),
+        "note": e.note,
+        "rating": e.rating,
+        "read": e.read,
+        "added": e.added.isoformat() if e.added else None,
+    }
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(w.strip() for w in text.replace("\n", ",").split(",") if w.strip()))
+
+
+def _back(request: Request, next_url: str | None) -> str:
+    """Where a form returns to: a local path only (never another site)."""
+    if next_url and next_url.startswith("/") and not next_url.startswith("//"):
+        return next_url
+    return "/library"
+
+
+def add_reader_routes(app: FastAPI, state: AppState, render: Render, parse_day: Callable[..., date]) -> None:
+    """Register the reader's pages and API on ``app``."""
+    settings, store = state.settings, state.store
+
+    def need_reader(request: Request) -> Reader:
+        reader = state.reader(request)
+        if reader is None:
+            raise HTTPException(401, "log in first")
+        return reader
+
+    def check_csrf(request: Request, sent: str | None) -> None:
+        if not csrf_valid(request, sent or request.headers.get("x-csrf-token")):
+            raise HTTPException(
+                403, "the form is stale or comes from another site: reload the page and retry"
+            )
+
+    def done(request: Request, next_url: str | None, payload: dict[str, Any]) -> Response:
+        if "application/json" in request.headers.get("accept", ""):
+            return JSONResponse(payload)
+        return RedirectResponse(_back(request, next_url), status_code=303)
+
+    # -- sessions -------------------------------------------------------------------------------
+    @app.get("/login", response_class=HTMLResponse, include_in_schema=False)
+    def login_page(request: Request, next: str = "/daily") -> HTMLResponse:
+        return render(request, "login.html", next=_back(request, next), error=None)
+
+    @app.post("/login", include_in_schema=False)
+    def login_post(
+        request: Request,
+        name: str = Form(..., max_length=64),
+        password: str = Form(..., max_length=1024),
+        csrf: str = Form(""),
+        next: str = Form("/daily"),
+    ) -> Response:
+        check_csrf(request, csrf)
+        try:
+            with state.lock:
+                reader = login(store, settings, name, password)
+                token = open_session(store, settings, reader)
+        except LoginError as e:
+            return render(request, "login.html", 401, next=_back(request, next), error=str(e))
+        response = RedirectResponse(_back(request, next), status_code=303)
+        response.set_cookie(
+            SESSION_COOKIE,
+            token,
+            max_age=settings.session_days * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=settings.secure_cookies,
+        )
+        return response
+
+    @app.post("/logout", include_in_schema=False)
+    def logout(request: Request, csrf: str = Form("")) -> Response:
+        check_csrf(request, csrf)
+        token = request.cookies.get(SESSION_COOKIE)
+        if token:
+            with state.lock:
+                store.drop_session(token_hash(token))
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(SESSION_COOKIE)
+        return response
+
+    # -- library --------------------------------------------------------------------------------
+    def library_data(reader: Reader, tag: str | None) -> dict[str, Any]:
+        with state.lock:
+            entries = store.library(reader.id, tag)
+            tags = store.tags(reader.id)
+            interests = store.interests(reader.id)
+        return {
+            "reader": reader.name,
+            "tag": tag,
+            "tags": [{"tag": t, "count": n} for t, n in tags],
+            "interests": {k: list(getattr(interests, k)) for k in Interests.__slots__},
+            "entries": [_entry_json(e) for e in entries],
+        }
+
+    @app.get("/api/library")
+    def api_library(request: Request, tag: str | None = None) -> dict[str, Any]:
+        return library_data(need_reader(request), tag)
+
+    @app.get("/library", response_class=HTMLResponse)
+    def library_page(request: Request, tag: str | None = None) -> Response:
+        reader = state.reader(request)
+        if reader is None:
+            return RedirectResponse("/login?next=/library", status_code=303)
+        return render(request, "library.html", data=library_data(reader, tag), message=None)
+
+    @app.post("/api/library")
+    def api_save(request: Request, body: dict[str, Any]) -> dict[str, Any]:
+        """Save a paper (``id``) with optional ``rating`` (-1, 0, 1), ``tags`` and ``note``."""
+        check_csrf(request, None)
+        reader = need_reader(request)
+        try:
+            rating = int(body.get("rating", 0))
+            tags = [str(t) for t in body.get("tags", [])]
+            with state.lock:
+                entry = save_paper(
+                    store, reader, str(body.get("id", "")), tags=tags, note=str(body.get("note", ""))
+                )
+                if rating:
+                    store.update_entry(reader.id, entry.key, rating=rating)
+                saved = store.library_entry(reader.id, entry.key)
+        except (StoreError, ValueError, TypeError) as e:
+            raise HTTPException(400, str(e)) from e
+        assert saved is not None
+        return _entry_json(saved)
+
+    @app.delete("/api/library/{key:path}")
+    def api_remove(request: Request, key: str) -> dict[str, Any]:
+        check_csrf(request, None)
+        reader = need_reader(request)
+        with state.lock:
+            removed = store.remove_entry(reader.id, key)
+        if not removed:
+            raise HTTPException(404, f"{key} is not in your library")
+        return {"removed": key}
+
+    @app.post("/library/rate", include_in_schema=False)
+    def rate(
+        request: Request,
+        id: str = Form(..., max_length=200),
+        rating: int = Form(0, ge=-1, le=1),
+        csrf: str = Form(""),
+        next: str | None = Form(None),
+    ) -> Response:
+        """Save a paper from any page; +1 / -1 also rate it (the same button again clears the rating)."""
+        check_csrf(request, csrf)
+        reader = need_reader(request)
+        try:
+            with state.lock:
+                entry = save_paper(store, reader, id)
+                new = 0 if rating and entry.rating == rating else rating
+                if rating:
+                    store.update_entry(reader.id, entry.key, rating=new)
+        except StoreError as e:
+            raise HTTPException(404, str(e)) from e
+        return done(
+            request, next, {"key": entry.key, "saved": True, "rating": new if rating else entry.rating}
+        )
+
+    @app.post("/library/edit", include_in_schema=False)
+    def edit(
+        request: Request,
+        key: str = Form(..., max_length=200),
+        csrf: str = Form(""),
+        action: str = Form(...),
+        tag: str = Form("", max_length=200),
+        note: str = Form("", max_length=20_000),
+        next: str | None = Form(None),
+    ) -> Response:
+        check_csrf(request, csrf)
+        reader = need_reader(request)
+        with state.lock:
+            if action == "remove":
+                found = store.remove_entry(reader.id, key)
+            elif action == "tag":
+                found = store.update_entry(reader.id, key, add_tags=_words(tag))
+            elif action == "untag":
+                found = store.update_entry(reader.id, key, remove_tags=_words(tag))
+            elif action == "note":
+                found = store.update_entry(reader.id, key, note=note)
+            elif action in ("read", "unread"):
+                found = store.update_entry(reader.id, key, read=action == "read")
+            else:
+                raise HTTPException(400, f"unknown action {action!r}")
+        if not found:
+            raise HTTPException(404, f"{key} is not in your library")
+        return done(request, next, {"key": key, "action": action})
+
+    @app.post("/library/interests", include_in_schema=False)
+    def interests(
+        request: Request,
+        csrf: str = Form(""),
+        categories: str = Form("", max_length=2000),
+        authors: str = Form("", max_length=2000),
+        must: str = Form("", max_length=2000),
+        never: str = Form("", max_length=2000),
+    ) -> Response:
+        check_csrf(request, csrf)
+        reader = need_reader(request)
+        new = Interests(_words(categories), _words(authors), _words(must), _words(never))
+        with state.lock:
+            store.set_interests(reader.id, new)
+        return done(request, "/library", {k: list(getattr(new, k)) for k in Interests.__slots__})
+
+    @app.post("/library/import", include_in_schema=False)
+    async def import_file(
+        request: Request, file: Annotated[UploadFile, File()], csrf: str = Form(""), tag: str = Form("")
+    ) -> Response:
+        check_csrf(request, csrf)
+        reader = need_reader(request)
+        raw = await file.read(MAX_IMPORT + 1)
+        if len(raw) > MAX_IMPORT:
+            raise HTTPException(400, f"the file is over {MAX_IMPORT // 1024 // 1024} MB")
+        result = read_bibliography(raw.decode("utf-8-sig", errors="replace"))
+        with state.lock:
+            report = import_references(store, reader, result.references, tags=_words(tag), source="import")
+        errors = [str(e) for e in [*result.errors, *report.errors]]
+        summary = {
+            "format": result.format,
+            "read": report.read,
+            "linked": report.linked,
+            "kept": report.kept,
+            "new": report.new,
+            "skipped": errors,
+        }
+        if "application/json" in request.headers.get("accept", ""):
+            return JSONResponse(summary)
+        return render(request, "library.html", data=library_data(reader, None), message=summary)
+
+    @app.get("/library/export.bib", include_in_schema=False)
+    def export_bib(request: Request, tag: str | None = None) -> Response:
+        reader = need_reader(request)
+        with state.lock:
+            items = export_items(store, store.library(reader.id, tag))
+        return Response(
+            to_bibtex(items),
+            media_type="application/x-bibtex; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="papersift.bib"'},
+        )
+
+    @app.get("/library/export.json", include_in_schema=False)
+    def export_csl(request: Request, tag: str | None = None) -> Response:
+        reader = need_reader(request)
+        with state.lock:
+            items = export_items(store, store.library(reader.id, tag))
+        return Response(to_csl_json(items), media_type="application/vnd.citationstyles.csl+json")
+
+    # -- Daily Papers ---------------------------------------------------------------------------
+    def picks_for(
+        reader: Reader | None, day: str | None, k: int | None
+    ) -> tuple[dict[str, Any], list[DailyPick]]:
+        interests = store.interests(reader.id) if reader else Interests()
+        categories = list(interests.categories or settings.default_categories)
+        days = daily_days(store, categories)
+        if not days:
+            raise HTTPException(404, "no listings for the followed categories yet")
+        when = days[-1] if day is None else parse_day(day)
+        if when not in days:
+            raise HTTPException(404, f"no listing of {', '.join(categories)} on {when}")
+        if reader is None:
+            from papersift.library import day_papers
+
+            picks = [DailyPick(p, None) for p in day_papers(store, categories, when)]
+        else:
+            picks = daily(store, state.indexes(), reader, when, categories, k=k)
+        earlier = [d for d in days if d < when]
+        later = [d for d in days if d > when]
+        meta = {
+            "date": when.isoformat(),
+            "previous": earlier[-1].isoformat() if earlier else None,
+            "next": later[0].isoformat() if later else None,
+            "categories": categories,
+            "ranking": "library" if picks and picks[0].score is not None else "arXiv order",
+        }
+        return meta, picks
+
+    def daily_data(request: Request, day: str | None, k: int | None = None) -> dict[str, Any]:
+        reader = state.reader(request)
+
+        def compute() -> dict[str, Any]:
+            with state.lock:
+                meta, picks = picks_for(reader, day, k)
+            entries = [
+                paper_json(
+                    p.paper,
+                    number=n,
+                    score=None if p.score is None else round(p.score, 4),
+                    why=list(p.reasons),
+                )
+                for n, p in enumerate(picks, 1)
+            ]
+            return {**meta, "reader": reader.name if reader else None, "entries": entries}
+
+        result: dict[str, Any] = state.cached(
+            ("daily", day or "", str(reader.id if reader else ""), str(k)), compute
+        )
+        return result
+
+    @app.get("/api/daily")
+    def api_daily_latest(request: Request) -> dict[str, Any]:
+        return daily_data(request, None)
+
+    @app.get("/api/daily/{day}")
+    def api_daily(request: Request, day: str) -> dict[str, Any]:
+        return daily_data(request, day)
+
+    @app.get("/api/recommend")
+    def api_recommend(
+        request: Request, day: str | None = Query(None, alias="date"), k: int = Query(20, ge=1, le=1000)
+    ) -> dict[str, Any]:
+        """The reader's Daily Papers, ranked by their library, with why each is where it is."""
+        need_reader(request)
+        return daily_data(request, day, k)
+
+    @app.get("/daily", response_class=HTMLResponse)
+    def daily_latest(request: Request) -> HTMLResponse:
+        return render(request, "daily.html", data=daily_data(request, None))
+
+    @app.get("/daily/{day}", response_class=HTMLResponse)
+    def daily_page(request: Request, day: str) -> HTMLResponse:
+        return render(request, "daily.html", data=daily_data(request, day))
+
+    @app.get("/feed/{token}.atom", response_class=Response, include_in_schema=False)
+    def private_feed(token: str) -> Response:
+        with state.lock:
+            reader = store.reader_by_token(token)
+            if reader is None:
+                raise HTTPException(404, "no such feed")
+            meta, picks = picks_for(reader, None, settings.digest_k)
+        body = digest_atom(reader, date.fromisoformat(meta["date"]), picks, settings)
+        return Response(body, media_type="application/atom+xml")

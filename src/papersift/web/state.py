@@ -1,0 +1,103 @@
+"""What every request handler shares: the store (under a lock), the indexes, the per-version page cache, and
+who the reader is (the personal reader, or the one a session cookie names) with their CSRF token.
+
+Pages are cached without anything personal in them: templates write the markers ``CSRF_MARK`` and
+``ACCOUNT_MARK``, and ``personalise`` replaces them per response with the reader's token and account links.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import Request
+
+from papersift.accounts import csrf_ok, csrf_token, new_token, personal_reader, session_reader
+from papersift.index.pipeline import Indexes, open_indexes
+from papersift.settings import Settings
+from papersift.store import Store
+from papersift.store.readers import Reader
+from papersift.web.i18n import TEXT
+
+CACHE_ENTRIES = 2_000  # listing data and pages kept per worker
+SESSION_COOKIE = "papersift_session"
+CSRF_COOKIE = "papersift_csrf"
+CSRF_MARK = "__papersift_csrf_7d1c__"
+ACCOUNT_MARK = "<!--papersift-account-7d1c-->"
+
+
+@dataclass
+class AppState:
+    settings: Settings
+    store: Store
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    _indexes: Indexes | None = None
+    _cache: dict[tuple[str, ...], Any] = field(default_factory=dict)
+    _version: int = -1
+
+    def indexes(self) -> Indexes:
+        if self._indexes is None:
+            self._indexes = open_indexes(self.store, self.settings)
+        return self._indexes
+
+    def cached(self, key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
+        """Listings are immutable until the store changes: keep what was computed until it does."""
+        with self.lock:
+            version = self.store.data_version()
+            if version != self._version:
+                self._cache.clear()
+                self._version = version
+            if key in self._cache:
+                return self._cache[key]
+        value = compute()
+        with self.lock:
+            if len(self._cache) > CACHE_ENTRIES:
+                self._cache.clear()
+            self._cache[key] = value
+        return value
+
+    def reader(self, request: Request) -> Reader | None:
+        """The personal reader of a single-user install, else the reader of the session cookie (or None)."""
+        with self.lock:
+            if not self.settings.accounts:
+                return personal_reader(self.store, self.settings)
+            return session_reader(self.store, request.cookies.get(SESSION_COOKIE))
+
+
+def csrf_seed(request: Request) -> str:
+    """The per-browser secret the CSRF token derives from (set as a cookie by the app's middleware)."""
+    seed = getattr(request.state, "csrf_seed", None)
+    if seed is None:
+        seed = request.cookies.get(CSRF_COOKIE) or new_token()
+        request.state.csrf_seed = seed
+    return str(seed)
+
+
+def csrf_valid(request: Request, sent: str | None) -> bool:
+    seed = request.cookies.get(CSRF_COOKIE)
+    return seed is not None and csrf_ok(seed, sent)
+
+
+def account_html(reader: Reader | None, settings: Settings, lang: str, csrf: str) -> str:
+    t = TEXT[lang]
+    if reader is None:
+        return f'<a href="/login">{html.escape(t["login"])}</a>'
+    links = f'<a href="/library">{html.escape(t["library"])}</a>'
+    if not settings.accounts:
+        return links
+    return (
+        f'{links} <span class="reader">{html.escape(reader.name)}</span> '
+        f'<form class="inline" method="post" action="/logout"><input type="hidden" name="csrf" '
+        f'value="{html.escape(csrf)}"><button type="submit">{html.escape(t["logout"])}</button></form>'
+    )
+
+
+def personalise(body: bytes, request: Request, state: AppState, lang: str) -> bytes:
+    """Put the reader's CSRF token and account links into a (possibly cached) page."""
+    token = csrf_token(csrf_seed(request))
+    reader = state.reader(request)
+    account = account_html(reader, state.settings, lang, token)
+    return body.replace(CSRF_MARK.encode(), token.encode()).replace(ACCOUNT_MARK.encode(), account.encode())

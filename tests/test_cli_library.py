@@ -1,0 +1,230 @@
+"""The reader's CLI in real processes: library, import/export, follow, recommend, digests over real SMTP."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import shutil
+import socket
+import time
+from collections.abc import Iterator
+from email.message import EmailMessage
+from pathlib import Path
+
+import feedparser
+import orjson
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+from tests.conftest import DAILY_DAYS, day_records, run_cli
+
+BROKEN = """@book{broken,
+  title = {Unclosed
+  author = {Nobody}
+
+"""
+
+
+class Inbox:
+    """An aiosmtpd handler that keeps every message it receives."""
+
+    def __init__(self) -> None:
+        self.messages: list[EmailMessage] = []
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        assert isinstance(envelope.content, bytes)
+        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))  # type: ignore[arg-type]
+        return "250 OK"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Inbox, int]]:
+    inbox = Inbox()
+    port = _free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield inbox, port
+    controller.stop()
+
+
+@pytest.fixture
+def home(daily_home: Path, tmp_path: Path) -> Path:
+    """A private copy of the daily store, so each test starts with an empty library."""
+    copy = tmp_path / "home"
+    shutil.copytree(daily_home, copy)
+    return copy
+
+
+def titled(records: list[dict[str, object]], word: str) -> list[str]:
+    return [str(r["id"]) for r in records if word in str(r["title"]).lower()]
+
+
+def test_save_tag_rate_list_and_remove(home: Path) -> None:
+    day = day_records(home, DAILY_DAYS[0])
+    a, b = str(day[0]["id"]), str(day[1]["id"])
+    out = run_cli("library", "add", a, b, "--tag", "to read", home=home).stdout
+    assert f"saved {a}" in out and f"saved {b}" in out
+    run_cli("library", "tag", a, "asr", home=home)
+    run_cli("library", "rate", a, "+1", home=home)
+    run_cli("library", "rate", b, "-1", home=home)
+    run_cli("library", "note", a, "compare with our baseline", home=home)
+    rows = [
+        orjson.loads(line)
+        for line in run_cli("library", "list", "--format", "json", home=home).stdout.splitlines()
+    ]
+    by_id = {r["id"]: r for r in rows}
+    assert by_id[a]["rating"] == 1 and by_id[b]["rating"] == -1
+    assert by_id[a]["tags"] == ["asr", "to read"] and by_id[a]["note"] == "compare with our baseline"
+    tagged = run_cli("library", "list", "--tag", "asr", "--format", "json", home=home).stdout.splitlines()
+    assert [orjson.loads(line)["id"] for line in tagged] == [a]
+    run_cli("library", "remove", b, home=home)
+    assert b not in run_cli("library", "list", home=home).stdout
+
+
+def test_unknown_ids_and_bad_ratings_are_clear_errors(home: Path) -> None:
+    result = run_cli("library", "add", "2601.99999", home=home, check=False)
+    assert result.returncode == 1 and "no paper 2601.99999" in result.stderr
+    result = run_cli("library", "add", "not-an-id", home=home, check=False)
+    assert result.returncode == 1 and "not an arXiv id" in result.stderr
+    result = run_cli("library", "rate", "2601.99999", "+2", home=home, check=False)
+    assert result.returncode == 2 and "+1, -1 or 0" in result.stderr
+    result = run_cli("library", "tag", "2601.99999", "x", home=home, check=False)
+    assert result.returncode == 1 and "not in me's library" in result.stderr
+
+
+def test_import_links_arxiv_papers_keeps_the_rest_reports_bad_entries_and_exports(
+    home: Path, tmp_path: Path
+) -> None:
+    day = day_records(home, DAILY_DAYS[0])
+    plain = [r for r in day if re.fullmatch(r"[\w\s:,\-]+", str(r["title"]))]
+    linked_by_id, linked_by_title = plain[0], plain[1]
+    bib = tmp_path / "zotero.bib"
+    bib.write_text(
+        f"""@article{{first,
+  title = {{Something on arXiv}},
+  author = {{Doe, Jane}},
+  eprint = {{{linked_by_id["id"]}}},
+  archivePrefix = {{arXiv}},
+  year = {{2026}},
+  keywords = {{asr, zotero}}
+}}
+
+@inproceedings{{second,
+  title = {{{linked_by_title["title"]}}},
+  author = {{Roe, Richard}},
+  year = {{2026}}
+}}
+
+"""
+        + BROKEN
+        + """@book{offline,
+  title = {A Book Not on {arXiv}: Theory \\& Practice},
+  author = {M{\\"u}ller, Hans and Smith, Ann},
+  year = {1999},
+  publisher = {Springer}
+}
+""",
+        encoding="utf-8",
+    )
+    result = run_cli("library", "import", str(bib), "--tag", "imported", home=home, check=False)
+    assert result.returncode == 1  # one entry was bad: reported, the rest imported
+    assert "2 linked to arXiv papers" in result.stdout and "1 kept with their own text" in result.stdout
+    assert "zotero.bib:" in result.stderr and "skipped" in result.stderr
+    rows = [
+        orjson.loads(line)
+        for line in run_cli("library", "list", "--format", "json", home=home).stdout.splitlines()
+    ]
+    ids = {r["id"] for r in rows}
+    assert {linked_by_id["id"], linked_by_title["id"]} <= ids
+    offline = next(r for r in rows if r["id"] is None)
+    assert (
+        offline["title"] == "A Book Not on arXiv: Theory & Practice"
+        and offline["authors"][0] == "Hans Müller"
+    )
+    assert "imported" in offline["tags"]
+    exported = run_cli("library", "export", "--tag", "imported", home=home).stdout
+    assert exported.count("@") == 3 and f"eprint = {{{linked_by_id['id']}}}" in exported
+    csl = orjson.loads(run_cli("library", "export", "--format", "csl-json", home=home).stdout)
+    assert len(csl) == 3 and any(item["title"].startswith("A Book Not on arXiv") for item in csl)
+    # re-importing the export changes nothing
+    again = tmp_path / "again.bib"
+    again.write_text(exported, encoding="utf-8")
+    assert "0 new in the library" in run_cli("library", "import", str(again), home=home).stdout
+
+
+def test_recommend_ranks_the_day_by_the_library_and_honours_never_words(home: Path) -> None:
+    first, second = (day_records(home, d) for d in DAILY_DAYS)
+    run_cli("library", "add", *titled(first, "agent")[:5], "--rating", "1", home=home)
+    run_cli("follow", "--category", "cs.CL", "--category", "cs.AI", home=home)
+    out = run_cli("recommend", "--date", DAILY_DAYS[1], "-k", "5", "--format", "json", home=home).stdout
+    picks = [orjson.loads(line) for line in out.splitlines()]
+    assert len(picks) == 5 and [p["rank"] for p in picks] == [1, 2, 3, 4, 5]
+    assert all(p["why"] for p in picks)
+    agents = set(titled(second, "agent"))  # about a fifth of the day: 3 of 5 by chance is rare (~6%)
+    assert len(agents & {p["id"] for p in picks}) >= 3, "a library of agent papers should lead with agents"
+    run_cli("follow", "--never", "agent", home=home)
+    out = run_cli("recommend", "--date", DAILY_DAYS[1], "-k", "500", "--format", "json", home=home).stdout
+    kept = [orjson.loads(line) for line in out.splitlines()]
+    whole_word = re.compile(r"\bagent\b", re.IGNORECASE)  # never-words match whole words
+    assert kept and not any(whole_word.search(f"{p['title']} {p['abstract']}") for p in kept)
+
+
+def test_digest_as_markdown_atom_and_email_sent_once_per_day(
+    home: Path, tmp_path: Path, smtp: tuple[Inbox, int]
+) -> None:
+    inbox, port = smtp
+    env = {"PAPERSIFT_SMTP_PORT": str(port), "PAPERSIFT_MAIL_FROM": "radar@lab.example"}
+    run_cli("follow", "--category", "cs.CL", home=home)
+    md = tmp_path / "digest.md"
+    atom = tmp_path / "digest.atom"
+    run_cli("digest", "--markdown", str(md), "--atom", str(atom), "--date", DAILY_DAYS[1], home=home)
+    assert md.read_text().startswith("# Daily Papers for me, 2026-08-21")
+    feed = feedparser.parse(atom.read_bytes())
+    assert (
+        not feed.bozo
+        and len(feed.entries) == 20
+        and feed.entries[0].link.startswith("https://arxiv.org/abs/")
+    )
+    out = run_cli("digest", "--email", "ada@lab.example", "--date", DAILY_DAYS[1], home=home, env=env).stdout
+    assert "1 digest(s) sent" in out and len(inbox.messages) == 1
+    msg = inbox.messages[0]
+    assert msg["To"] == "ada@lab.example" and msg["From"] == "radar@lab.example"
+    text = msg.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    html = msg.get_body(("html",)).get_content()  # type: ignore[union-attr]
+    assert "#01" in text and "<ol>" in html
+    again = run_cli(
+        "digest", "--email", "ada@lab.example", "--date", DAILY_DAYS[1], home=home, env=env
+    ).stdout
+    assert "already sent" in again and len(inbox.messages) == 1
+
+
+def test_a_failed_send_is_kept_and_delivered_by_the_next_run(home: Path, smtp: tuple[Inbox, int]) -> None:
+    inbox, port = smtp
+    dead = {"PAPERSIFT_SMTP_PORT": str(_free_port()), "PAPERSIFT_SMTP_TIMEOUT": "2"}
+    started = time.perf_counter()
+    failed = run_cli(
+        "digest", "--email", "ada@lab.example", "--date", DAILY_DAYS[1], home=home, env=dead, check=False
+    )
+    assert failed.returncode == 1 and "kept; resent on the next run" in failed.stderr
+    assert time.perf_counter() - started < 60
+    ok = run_cli("daily", "--no-sync", home=home, env={"PAPERSIFT_SMTP_PORT": str(port)})
+    assert "1 sent" in ok.stdout and len(inbox.messages) == 1
+    assert "2026-08-21" in str(inbox.messages[0]["Subject"]) or "21 Aug 2026" in str(
+        inbox.messages[0]["Subject"]
+    )
+
+
+def test_private_feed_url_is_per_reader_and_can_be_renewed(home: Path) -> None:
+    first = run_cli("reader", "feed", home=home).stdout.strip()
+    assert first.startswith("http://127.0.0.1:8000/feed/") and first.endswith(".atom")
+    assert run_cli("reader", "feed", home=home).stdout.strip() == first
+    renewed = run_cli("reader", "feed", "--new", home=home).stdout.strip()
+    assert renewed != first

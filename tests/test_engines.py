@@ -1,0 +1,178 @@
+"""Embedding over a real Dask cluster on 127.0.0.1: the local engine's vectors, chunks that survive a killed
+worker, a killed driver that resumes, and a cluster that listens on loopback only."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import psutil
+import pytest
+from distributed import LocalCluster
+
+from papersift.index.engines import DaskEngine
+from papersift.index.pipeline import embed_missing
+from papersift.settings import Settings
+from papersift.store.sqlite import SqliteStore
+from tests.conftest import ROOT, _free_port, as_papers, run_cli, spread_records, write_jsonl
+
+Vectors = dict[int, np.ndarray]
+
+
+@pytest.fixture(scope="module")
+def records(shared_data: Path) -> list[dict[str, object]]:
+    """100 real papers spread over the 20k file."""
+    return spread_records(shared_data, 200)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """Two worker processes of one thread each, every socket on 127.0.0.1; yields the scheduler's address."""
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
+    ) as local:
+        yield str(local.scheduler_address)
+
+
+def fresh_store(path: Path, records: list[dict[str, object]]) -> SqliteStore:
+    store = SqliteStore(path)
+    store.upsert(as_papers(records))
+    return store
+
+
+def stored(store: SqliteStore) -> Vectors:
+    batches = list(store.iter_vectors())
+    keys, vectors = np.concatenate([b.keys for b in batches]), np.concatenate([b.vectors for b in batches])
+    return dict(zip(keys.tolist(), vectors.astype(np.float32), strict=True))
+
+
+@pytest.fixture(scope="module")
+def local_vectors(tmp_path_factory: pytest.TempPathFactory, records: list[dict[str, object]]) -> Vectors:
+    """What the local engine stores for ``records`` in chunks of 16."""
+    home = tmp_path_factory.mktemp("local")
+    store = fresh_store(home / "papersift.db", records)
+    assert embed_missing(store, Settings(home=home, embed_chunk=16)) == len(records)
+    vectors = stored(store)
+    store.close()
+    return vectors
+
+
+@pytest.mark.slow  # a cluster and a model per worker: 6-25 s on 2 shared cores
+def test_dask_engine_stores_the_local_engines_vectors(
+    tmp_path: Path, records: list[dict[str, object]], cluster: str, local_vectors: Vectors
+) -> None:
+    settings = Settings(home=tmp_path, embed_chunk=16)
+    store = fresh_store(tmp_path / "papersift.db", records)
+    written: list[int] = []
+    with DaskEngine(settings, scheduler=cluster) as engine:
+        assert engine.window == 4  # two chunks per worker
+        done = embed_missing(store, settings, engine=engine, progress=written.append)
+        assert embed_missing(store, settings, engine=engine) == 0
+    assert done == len(records) and sorted(written) == [4] + [16] * 6
+    vectors = stored(store)
+    assert vectors.keys() == local_vectors.keys()
+    worst = max(float(np.abs(vectors[k] - local_vectors[k]).max()) for k in vectors)
+    assert worst <= 1e-5
+    store.close()
+
+
+@pytest.mark.slow  # a cluster and a model per worker: 6-25 s on 2 shared cores
+def test_a_killed_worker_loses_no_chunk_and_writes_none_twice(
+    tmp_path: Path, records: list[dict[str, object]], cluster: str, local_vectors: Vectors
+) -> None:
+    settings = Settings(home=tmp_path, embed_chunk=16)  # the local run's chunks: int8 scales span a batch
+    store = fresh_store(tmp_path / "papersift.db", records)
+    written: list[int] = []
+    killed: list[int] = []
+    with DaskEngine(settings, scheduler=cluster) as engine:
+        pids: dict[str, int] = engine.client.run(os.getpid)
+
+        def kill_a_busy_worker(n: int) -> None:
+            written.append(n)
+            if not killed:  # after the first chunk is written, while the other chunks run
+                busy = [address for address, keys in engine.client.processing().items() if keys]
+                assert busy, "no worker was running a chunk"
+                killed.append(pids[busy[0]])
+                os.kill(pids[busy[0]], signal.SIGKILL)
+
+        done = embed_missing(store, settings, engine=engine, progress=kill_a_busy_worker)
+        assert killed and killed[0] not in engine.client.run(os.getpid).values()  # that process is gone
+    assert done == len(records) == sum(written) == store.vector_count()
+    assert sorted(written) == [4] + [16] * 6  # each chunk written once
+    vectors = stored(store)  # the chunks the dead worker had were run again, to the same vectors
+    assert vectors.keys() == local_vectors.keys()
+    assert max(float(np.abs(vectors[k] - local_vectors[k]).max()) for k in vectors) <= 1e-5
+    store.close()
+
+
+def listening(root: psutil.Process) -> list[str]:
+    """The addresses that ``root`` and its children listen on."""
+    found = []
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            conns = proc.net_connections(kind="inet")
+        except psutil.NoSuchProcess:
+            continue
+        found += [c.laddr.ip for c in conns if c.status == psutil.CONN_LISTEN]
+    return found
+
+
+@pytest.mark.slow  # a cluster and a model per worker: 6-25 s on 2 shared cores
+def test_a_killed_driver_resumes_on_rerun_and_binds_only_loopback(
+    tmp_path: Path, records: list[dict[str, object]]
+) -> None:
+    run_cli("ingest", str(write_jsonl(tmp_path / "c.jsonl", records)), home=tmp_path)
+    env = {**os.environ, "PAPERSIFT_HOME": str(tmp_path), "PAPERSIFT_EMBED_CHUNK": "2"}
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "papersift.cli", "embed", "--engine", "dask", "--workers", "1"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: the driver and its cluster die together
+    )
+    db = sqlite3.connect(tmp_path / "papersift.db", timeout=30)
+    try:
+        deadline = time.monotonic() + 120
+        while db.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0:
+            assert driver.poll() is None and time.monotonic() < deadline, "no chunk was written"
+            time.sleep(0.02)
+        addresses = listening(psutil.Process(driver.pid))
+    finally:
+        os.killpg(driver.pid, signal.SIGKILL)
+        driver.wait(timeout=30)
+    kept = db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+    db.close()
+    assert len(addresses) >= 3 and set(addresses) == {"127.0.0.1"}  # scheduler, nanny, worker, http
+    assert 0 < kept < len(records) and kept % 2 == 0  # whole chunks only
+    again = run_cli("embed", "--engine", "dask", "--workers", "1", home=tmp_path).stdout
+    assert f"embed: {len(records) - kept} papers embedded" in again
+    assert f"index: {len(records)} papers, {len(records)} vectors" in again
+
+
+def test_engine_options_are_checked(tmp_path: Path) -> None:
+    bad = run_cli("embed", "--engine", "ray", home=tmp_path, check=False)
+    assert bad.returncode == 2 and "--engine must be local or dask" in bad.stderr
+    local = run_cli("embed", "--scheduler", "tcp://127.0.0.1:8786", home=tmp_path, check=False)
+    assert local.returncode == 2 and "need --engine dask" in local.stderr
+    both = ("embed", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--workers", "2")
+    assert run_cli(*both, home=tmp_path, check=False).returncode == 2
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path, records: list[dict[str, object]]) -> None:
+    run_cli("ingest", str(write_jsonl(tmp_path / "c.jsonl", records[:3])), home=tmp_path)
+    nobody = f"tcp://127.0.0.1:{_free_port()}"
+    result = run_cli(
+        *("embed", "--engine", "dask", "--scheduler", nobody),
+        home=tmp_path,
+        check=False,
+        env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"},
+    )
+    assert result.returncode == 1 and f"cannot reach the Dask scheduler at {nobody}" in result.stderr

@@ -1,0 +1,225 @@
+"""Daily Papers ranking over a real, embedded store: library topics, ratings, keywords, follows, cold start,
+and ``papersift eval recommend`` on a tiny corpus."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from papersift.index.lexical import author_key
+from papersift.index.pipeline import Indexes, open_indexes
+from papersift.paper import Paper
+from papersift.ranking.evaluate import evaluate_recommend
+from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
+from papersift.ranking.related import paper_query, related
+from papersift.settings import Settings
+from papersift.store import open_store
+
+from .conftest import run_cli, write_jsonl
+
+Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
+NOW = datetime(2026, 8, 21, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def indexes(embedded_home: Path) -> Iterator[Indexes]:
+    settings = Settings(home=embedded_home)
+    store = open_store(settings)
+    yield open_indexes(store, settings)
+    store.close()
+
+
+@dataclass
+class Topic:
+    """Three papers one query cites (one primary category), and 30 stored papers of other categories."""
+
+    cited: list[int]
+    unrelated: list[int]
+    papers: dict[int, Paper]
+
+
+@pytest.fixture(scope="module")
+def topic(indexes: Indexes, citation_corpus: Corpus) -> Topic:
+    papers = dict(indexes.store.iter_rows())
+    rowid = {p.id: r for r, p in papers.items()}
+    for query in sorted(citation_corpus[1]):
+        cited = sorted(rowid[c] for c in citation_corpus[1][query] if c in rowid)
+        primaries = {papers[r].primary_category for r in cited}
+        if len(cited) >= 3 and len(primaries) == 1:
+            unrelated = [r for r in sorted(papers) if papers[r].primary_category not in primaries][:30]
+            return Topic(cited[:3], unrelated, papers)
+    raise AssertionError("no query cites three papers of one category")
+
+
+def item(paper: Paper, rowid: int | None, rating: int = 1, days: int = 10) -> LibraryItem:
+    return LibraryItem(
+        rowid=rowid,
+        text=f"{paper.title}. {paper.abstract}",
+        authors=tuple(paper.authors),
+        rating=rating,
+        added=NOW - timedelta(days=days),
+        title=paper.title,
+    )
+
+
+def ranked(indexes: Indexes, profile: Profile, candidates: list[int]) -> list[int]:
+    return [r.rowid for r in recommend(indexes, profile, candidates, k=len(candidates), now=NOW)]
+
+
+def test_a_library_on_one_topic_ranks_an_unseen_paper_of_that_topic_above_unrelated_ones(
+    indexes: Indexes, topic: Topic
+) -> None:
+    liked = tuple(item(topic.papers[r], r) for r in topic.cited[:2])
+    hidden = topic.cited[2]
+    candidates = [*topic.unrelated, hidden]  # last in the input order
+    hits = recommend(indexes, Profile(items=liked), candidates, k=5, now=NOW)
+    assert len(hits) == 5 and hits[0].rowid == hidden
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    best = hits[0]
+    assert best.closest and {c[0] for c in best.closest} <= set(topic.cited[:2])
+    assert any(line.startswith("close to “") for line in best.reasons())
+    text = " ".join(
+        topic.papers[r].title + " " + topic.papers[r].abstract for r in [hidden, *topic.cited[:2]]
+    )
+    for term in best.terms:  # shared terms are words of the paper and of the library
+        assert term.split()[0] in text.lower()
+
+
+def test_a_not_for_me_rating_pushes_similar_papers_down(indexes: Indexes, topic: Topic) -> None:
+    liked = tuple(item(topic.papers[r], r) for r in topic.cited[:2])
+    candidates = [*topic.unrelated, topic.cited[2]]
+    before = ranked(indexes, Profile(items=liked), candidates)
+    target = before[1]  # the best unrelated paper
+    twin = next(  # the stored paper closest to it, outside the candidates and the library
+        h.paper
+        for h in related(indexes, paper_query(indexes, topic.papers[target]), k=10)
+        if indexes.store.rowid(h.paper.id) not in {*candidates, *topic.cited}
+    )
+    disliked = item(twin, indexes.store.rowid(twin.id), rating=-1)
+    after = ranked(indexes, Profile(items=(*liked, disliked)), candidates)
+    assert after.index(target) > before.index(target)
+    assert after[0] == topic.cited[2]
+
+
+def test_keyword_patterns_match_whole_words_and_phrases_ignoring_case() -> None:
+    def paper(title: str, abstract: str = "") -> Paper:
+        return Paper(id="2401.00001", title=title, authors=[], abstract=abstract, categories=["hep-ph"])
+
+    pattern = keyword_pattern(["Neutrino  Mass", "  ", "B-meson"])
+    assert pattern is not None and keyword_pattern(["", "   "]) is None
+    assert passes(paper("On the neutrino\nmass hierarchy"), pattern, None)
+    assert passes(paper("x", "Decays of the b-meson (LHCb)"), pattern, None)
+    assert not passes(paper("Antineutrino mass bounds"), pattern, None)  # inside a word: no match
+    assert not passes(paper("Neutrinos massive"), pattern, None)
+    assert not passes(paper("NEUTRINO MASS sum rules"), None, pattern)
+    assert passes(paper("Dark photons"), None, pattern) and passes(paper("Dark photons"), None, None)
+
+
+def test_never_words_drop_papers_and_must_words_keep_only_matching_ones(
+    indexes: Indexes, topic: Topic
+) -> None:
+    candidates = [*topic.unrelated, *topic.cited]
+    texts = {r: f"{topic.papers[r].title}\n{topic.papers[r].abstract}" for r in candidates}
+    liked = (item(topic.papers[topic.cited[0]], topic.cited[0]),)
+    words = (w for r in candidates for w in re.findall(r"[a-z]{6,}", texts[r].lower()))
+    word = next(
+        w for w in words if 3 <= sum(bool(re.search(rf"\b{w}\b", t, re.I)) for t in texts.values()) < 10
+    )
+    having = {r for r, t in texts.items() if re.search(rf"\b{word}\b", t, re.I)}
+    kept = ranked(indexes, Profile(items=liked, never=(word.upper(),)), candidates)
+    assert set(kept) == set(candidates) - having
+    only = ranked(indexes, Profile(items=liked, must=(word.title(), "zzzunseen")), candidates)
+    assert set(only) == having
+    cold = ranked(indexes, Profile(items=(), must=(word,)), candidates)
+    assert cold == [r for r in candidates if r in having]  # no library: the input order, filtered
+
+
+def test_followed_authors_lift_their_papers_and_are_named_in_the_reasons(
+    indexes: Indexes, topic: Topic
+) -> None:
+    liked = tuple(item(topic.papers[r], r) for r in topic.cited[:2])
+    candidates = [*topic.unrelated, topic.cited[2]]
+    last = ranked(indexes, Profile(items=liked), candidates)[-1]
+    author = topic.papers[last].authors[0]
+    hits = recommend(indexes, Profile(items=liked, authors=(author.upper(),)), candidates, k=3, now=NOW)
+    assert hits[0].rowid == last
+    assert author in hits[0].followed_authors
+    assert f"followed authors: {', '.join(hits[0].followed_authors)}" in hits[0].reasons()
+
+
+def test_an_outside_item_without_a_rowid_counts(indexes: Indexes, topic: Topic) -> None:
+    source = topic.papers[topic.cited[0]]
+    outside = item(source, None)  # e.g. a Zotero item: only its own title, abstract and authors
+    candidates = [topic.cited[2], *topic.unrelated]
+    hits = recommend(indexes, Profile(items=(outside,)), candidates, k=3, now=NOW)
+    assert hits[0].rowid == topic.cited[2]
+    assert hits[0].closest[0][:2] == (None, source.title)
+
+
+def test_an_empty_library_orders_by_followed_authors_then_categories_then_input(
+    indexes: Indexes, topic: Topic
+) -> None:
+    papers = topic.papers
+    category = papers[topic.cited[0]].primary_category
+    others = {author_key(a) for r in topic.unrelated[:-1] for a in papers[r].authors}
+    by_author = next(r for r in topic.unrelated if not {author_key(a) for a in papers[r].authors} & others)
+    rest = [r for r in topic.unrelated if r != by_author]
+    candidates = [*rest[:5], topic.cited[1], *rest[5:10], by_author, topic.cited[0]]
+    profile = Profile(items=(), authors=(papers[by_author].authors[0],), categories=(category,))
+    order = ranked(indexes, profile, candidates)
+    assert order == [by_author, topic.cited[1], topic.cited[0], *rest[:10]]
+    hits = recommend(indexes, profile, candidates, k=2, now=NOW)
+    assert hits[1].reasons() == [f"followed category ({category})"]
+    assert recommend(indexes, Profile(items=()), candidates, k=4) == recommend(
+        indexes, Profile(items=()), candidates[:4], k=10
+    )
+    assert recommend(indexes, profile, [], k=5) == [] and recommend(indexes, profile, [10**9], k=5) == []
+
+
+def test_simulated_readers_split_into_tune_and_heldout_halves(
+    indexes: Indexes, citation_corpus: Corpus
+) -> None:
+    scores = {
+        split: {s.method: s for s in evaluate_recommend(indexes, citation_corpus[1], split=split)}
+        for split in ("all", "tune", "heldout")
+    }
+    readers = {split: by_method["papersift"].queries for split, by_method in scores.items()}
+    assert readers["all"] == len(citation_corpus[1]) == readers["tune"] + readers["heldout"]
+    assert min(readers.values()) > 0
+    for by_method in scores.values():
+        assert by_method.keys() == {"papersift", "arxiv-sanity-svm", "zotero-cosine"}
+        assert len({s.queries for s in by_method.values()}) == 1
+        assert all(0 <= s.ndcg <= 1 and 0 <= s.recall <= 1 for s in by_method.values())
+    with pytest.raises(ValueError, match="split"):
+        evaluate_recommend(indexes, citation_corpus[1], split="train")
+
+
+def test_eval_recommend_prints_one_json_line_per_method(
+    tmp_path: Path, embedded_home: Path, citation_corpus: Corpus
+) -> None:
+    records, gold = citation_corpus
+    shutil.copy(embedded_home / "vector-cache.db", tmp_path / "vector-cache.db")  # nothing to embed
+    corpus = write_jsonl(tmp_path / "corpus.jsonl", records)
+    pairs = [{"query_id": q, "candidate_id": c, "label": 1} for q in sorted(gold) for c in sorted(gold[q])]
+    relevance = write_jsonl(tmp_path / "rel.jsonl", pairs)
+    args = ["eval", "recommend", "--relevance", str(relevance), "--corpus", str(corpus)]
+    out = run_cli(*args, "--format", "json", "--seed", "3", home=tmp_path).stdout
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [row["method"] for row in rows] == ["papersift", "arxiv-sanity-svm", "zotero-cosine"]
+    for row in rows:
+        assert row.keys() == {"method", "nDCG@10", "Recall@10", "readers"}
+        assert row["readers"] == len(gold) and 0 <= row["nDCG@10"] <= 1 and 0 <= row["Recall@10"] <= 1
+    bad = run_cli(*args, "--split", "train", home=tmp_path, check=False)
+    assert bad.returncode == 2 and "--split" in bad.stderr
+    (tmp_path / "broken.jsonl").write_text('{"query_id": "2401.00001"\n')
+    broken = run_cli(
+        "eval", "recommend", "--relevance", str(tmp_path / "broken.jsonl"), home=tmp_path, check=False
+    )
+    assert broken.returncode == 1 and "broken.jsonl" in broken.stderr and "Traceback" not in broken.stderr
