@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-web eval clean
+.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-web bench-library eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -53,9 +53,14 @@ bench-web: $(STAMP)
 	@command -v wrk >/dev/null || ($(APT) update -qq && $(APT) install -y -qq wrk)
 	$(PY) bench/web.py --home bench/out/store300k --data $(SHARED)
 
+# needs the store `make bench-related` keeps
+bench-library: $(STAMP)
+	$(PY) bench/library.py --home bench/out/store300k --corpus $(SHARED)/arxiv-20k.jsonl.gz
+
 eval: $(STAMP)
 	$(VENV)/bin/papersift eval related --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz
 	$(VENV)/bin/papersift eval search --contexts $(SHARED)/citation-contexts-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz
+	$(VENV)/bin/papersift eval recommend --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from papersift.library import DailyPick
     from papersift.settings import Settings
     from papersift.store import Store
-    from papersift.store.readers import LibraryEntry, Reader
+    from papersift.store.readers import Reader
 
 reader_app = typer.Typer(help="Readers of a shared install (accounts for the web UI).", no_args_is_help=True)
 app.add_typer(reader_app, name="reader")
@@ -221,24 +221,6 @@ def library_read(ids: IdsArg, unread: bool = False, reader: ReaderOpt = None, ho
     typer.echo(f"marked {len(ids)} as {'unread' if unread else 'read'}")
 
 
-def _entry_json(e: LibraryEntry) -> dict[str, object]:
-    return {
-        "key": e.key,
-        "id": e.paper_id,
-        "title": e.title,
-        "authors": list(e.authors),
-        "year": e.year,
-        "doi": e.doi,
-        "url": e.url,
-        "tags": list(e.tags),
-        "note": e.note,
-        "rating": e.rating,
-        "read": e.read,
-        "added": e.added.isoformat() if e.added else None,
-        "source": e.source,
-    }
-
-
 @library_app.command("list")
 def library_list(
     tag: Annotated[str | None, typer.Option("--tag", "-t", help="Only this tag.")] = None,
@@ -247,6 +229,7 @@ def library_list(
     home: HomeOpt = None,
 ) -> None:
     """Your library, newest first (one JSON object a line with --format json)."""
+    from papersift.library import entry_json
     from papersift.listing import json_line
 
     _check_format(fmt)
@@ -255,7 +238,7 @@ def library_list(
     store.close()
     for e in entries:
         if fmt == "json":
-            typer.echo(json_line(_entry_json(e)))
+            typer.echo(json_line(entry_json(e)))
         else:
             mark = {1: "+1", -1: "-1"}.get(e.rating, "  ")
             tags = f"  [{', '.join(e.tags)}]" if e.tags else ""

@@ -5,9 +5,16 @@ whole corpus with the query paper removed. ``search``: a real citation sentence 
 paper the answer; the citing paper is removed, and the placeholders the dataset puts where citations and
 formulas stood (``CIT``, ``MAINCIT``, ``FORMULA``, ``REF``) are blanked for every method alike.
 
-Baselines: tf-idf cosine with arxiv-sanity-lite's settings (1–2-grams, 20,000 features, min_df 5,
-max_df 0.1, sublinear tf, English stop words; title + abstract + authors), BM25 (k1 1.2, b 0.75; title +
-abstract), the model's plain cosine, and reciprocal-rank fusion (k 60) of BM25 and the model.
+``recommend``: a citing paper is a simulated reader (see ``simulate_readers``): half its references are the
+library, the other half hide among random corpus papers, and each method ranks that "day". Baselines:
+arxiv-sanity-lite's SVM (a linear SVM on its tf-idf, the library against every other corpus paper) and
+zotero-arxiv-daily's weighted cosine of the model's vectors. Readers fall in a ``tune`` and a ``heldout``
+half by a hash of the citing paper's id; papersift's weights were chosen on ``tune`` only.
+
+Baselines of ``related`` and ``search``: tf-idf cosine with arxiv-sanity-lite's settings (1–2-grams,
+20,000 features, min_df 5, max_df 0.1, sublinear tf, English stop words; title + abstract + authors; the
+SVM of ``recommend`` uses the same), BM25 (k1 1.2, b 0.75; title + abstract), the model's plain cosine,
+and reciprocal-rank fusion (k 60) of BM25 and the model.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import orjson
 
 from papersift.index.pipeline import Indexes
 from papersift.paper import Paper
+from papersift.ranking.recommend import LibraryItem, Profile, recommend
 from papersift.ranking.related import paper_query, related
 from papersift.ranking.search import MODES, search
 
@@ -302,9 +310,8 @@ def _at(day: date | None, fallback: datetime) -> datetime:
 
 
 def _papersift_ranking(indexes: Indexes, c: _Corpus, reader: SimulatedReader) -> list[int]:
-    """``recommend`` with the library as liked items (no followed authors or categories)."""
-    from papersift.ranking.recommend import LibraryItem, Profile, recommend
-
+    """``recommend`` with the library as liked items (no followed authors or categories), on the day the
+    citing paper appeared."""
     now = _at(_day(c.papers[reader.query]), datetime.now(UTC))
     items = tuple(
         LibraryItem(

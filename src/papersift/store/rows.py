@@ -12,7 +12,7 @@ import orjson
 
 from papersift.paper import Paper, Version, clean_text
 from papersift.store import StoreError
-from papersift.store.readers import RATINGS, Digest, Reader
+from papersift.store.readers import RATINGS, Digest, LibraryEntry, Reader
 
 Row = tuple[Any, ...]
 
@@ -184,6 +184,27 @@ def digest_from_row(row: Sequence[Any]) -> Digest:
         attempts=row[8],
         error=row[9],
         papers=tuple(orjson.loads(row[10])),
+    )
+
+
+def entry_from_row(r: Sequence[Any], tags: tuple[str, ...]) -> LibraryEntry:
+    """A ``library`` row (``ENTRY_COLUMNS`` in order) and its tags as a record."""
+    return LibraryEntry(
+        key=r[0],
+        paper_id=r[1],
+        title=r[2],
+        authors=tuple(orjson.loads(r[3])),
+        abstract=r[4],
+        year=r[5],
+        doi=r[6],
+        url=r[7],
+        venue=r[8],
+        note=r[9],
+        rating=r[10],
+        read=bool(r[11]),
+        added=parse_ts(r[12]),
+        source=r[13],
+        tags=tags,
     )
 
 

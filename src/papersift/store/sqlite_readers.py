@@ -22,8 +22,8 @@ from papersift.store.rows import (
     ENTRY_COLUMNS,
     check_rating,
     digest_from_row,
+    entry_from_row,
     now,
-    parse_ts,
     reader_from_row,
 )
 
@@ -266,23 +266,7 @@ class ReaderTables:
             args,
         )
         for r in rows:
-            yield LibraryEntry(
-                key=r[0],
-                paper_id=r[1],
-                title=r[2],
-                authors=tuple(orjson.loads(r[3])),
-                abstract=r[4],
-                year=r[5],
-                doi=r[6],
-                url=r[7],
-                venue=r[8],
-                note=r[9],
-                rating=r[10],
-                read=bool(r[11]),
-                added=parse_ts(r[12]),
-                source=r[13],
-                tags=tuple(orjson.loads(r[14])),
-            )
+            yield entry_from_row(r, tuple(orjson.loads(r[14])))
 
     def update_entry(
         self,

@@ -21,6 +21,7 @@ from papersift.library import (
     DailyPick,
     daily,
     daily_days,
+    entry_json,
     export_items,
     import_references,
     save_paper,
@@ -28,28 +29,11 @@ from papersift.library import (
 from papersift.listing import paper_json
 from papersift.sources.bibliography import read_bibliography, to_bibtex, to_csl_json
 from papersift.store import StoreError
-from papersift.store.readers import Interests, LibraryEntry, Reader
+from papersift.store.readers import Interests, Reader
 from papersift.web.state import SESSION_COOKIE, AppState, csrf_valid
 
 MAX_IMPORT = 20 * 1024 * 1024  # bytes of one uploaded bibliography
 Render = Callable[..., HTMLResponse]
-
-
-def _entry_json(e: LibraryEntry) -> dict[str, Any]:
-    return {
-        "key": e.key,
-        "id": e.paper_id,
-        "title": e.title,
-        "authors": list(e.authors),
-        "year": e.year,
-        "doi": e.doi,
-        "url": e.url,
-        "tags": list(e.tags),
-        "note": e.note,
-        "rating": e.rating,
-        "read": e.read,
-        "added": e.added.isoformat() if e.added else None,
-    }
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -137,7 +121,7 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render, parse_day: 
             "tag": tag,
             "tags": [{"tag": t, "count": n} for t, n in tags],
             "interests": {k: list(getattr(interests, k)) for k in Interests.__slots__},
-            "entries": [_entry_json(e) for e in entries],
+            "entries": [entry_json(e) for e in entries],
         }
 
     @app.get("/api/library")
@@ -169,7 +153,7 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render, parse_day: 
         except (StoreError, ValueError, TypeError) as e:
             raise HTTPException(400, str(e)) from e
         assert saved is not None
-        return _entry_json(saved)
+        return entry_json(saved)
 
     @app.delete("/api/library/{key:path}")
     def api_remove(request: Request, key: str) -> dict[str, Any]:

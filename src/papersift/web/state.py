@@ -31,11 +31,18 @@ ACCOUNT_MARK = "<!--papersift-account-7d1c-->"
 
 @dataclass
 class AppState:
+    """``store`` and ``lock`` serve the work (rankings, writes); ``meta``, a second connection under its
+    own lock, answers what every request asks (the store's version, who the reader is), so a page found
+    in the cache never waits behind another request's ranking."""
+
     settings: Settings
     store: Store
+    meta: Store
     lock: threading.Lock = field(default_factory=threading.Lock)
+    meta_lock: threading.Lock = field(default_factory=threading.Lock)
     _indexes: Indexes | None = None
     _cache: dict[tuple[str, ...], Any] = field(default_factory=dict)
+    _readers: dict[str | None, Reader | None] = field(default_factory=dict)
     _version: int = -1
 
     def indexes(self) -> Indexes:
@@ -43,17 +50,22 @@ class AppState:
             self._indexes = open_indexes(self.store, self.settings)
         return self._indexes
 
+    def _current(self) -> None:
+        """Forget everything computed from an older version of the store (call under ``meta_lock``)."""
+        version = self.meta.data_version()
+        if version != self._version:
+            self._cache.clear()
+            self._readers.clear()
+            self._version = version
+
     def cached(self, key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
         """Listings are immutable until the store changes: keep what was computed until it does."""
-        with self.lock:
-            version = self.store.data_version()
-            if version != self._version:
-                self._cache.clear()
-                self._version = version
+        with self.meta_lock:
+            self._current()
             if key in self._cache:
                 return self._cache[key]
         value = compute()
-        with self.lock:
+        with self.meta_lock:
             if len(self._cache) > CACHE_ENTRIES:
                 self._cache.clear()
             self._cache[key] = value
@@ -61,10 +73,19 @@ class AppState:
 
     def reader(self, request: Request) -> Reader | None:
         """The personal reader of a single-user install, else the reader of the session cookie (or None)."""
-        with self.lock:
-            if not self.settings.accounts:
-                return personal_reader(self.store, self.settings)
-            return session_reader(self.store, request.cookies.get(SESSION_COOKIE))
+        token = None if not self.settings.accounts else request.cookies.get(SESSION_COOKIE)
+        with self.meta_lock:
+            self._current()
+            if token not in self._readers:
+                if not self.settings.accounts:
+                    self._readers[token] = personal_reader(self.meta, self.settings)
+                else:
+                    self._readers[token] = session_reader(self.meta, token)
+            return self._readers[token]
+
+    def close(self) -> None:
+        self.store.close()
+        self.meta.close()
 
 
 def csrf_seed(request: Request) -> str:
