@@ -179,3 +179,18 @@ def test_wrong_passwords_are_rate_limited(lab: httpx.Client) -> None:
         client.post("/login", data={"name": "bob", "password": "guess-guess", "csrf": token})
     locked = client.post("/login", data={"name": "bob", "password": "bob's password", "csrf": token})
     assert locked.status_code == 401 and "too many failed logins" in locked.text
+
+
+def test_notes_and_read_marks_from_the_library_page(personal: httpx.Client, personal_home: Path) -> None:
+    pid = str(day_records(personal_home, DAILY_DAYS[0])[7]["id"])
+    token = csrf(personal)
+    personal.post("/library/rate", data={"id": pid, "csrf": token})
+    for action, extra in (("note", {"note": "read <this> first"}), ("read", {})):
+        response = personal.post("/library/edit", data={"key": pid, "action": action, "csrf": token, **extra})
+        assert response.status_code == 303
+    entry = next(e for e in personal.get("/api/library").json()["entries"] if e["id"] == pid)
+    assert entry["note"] == "read <this> first" and entry["read"] is True
+    page = personal.get("/library").text
+    assert "read &lt;this&gt; first" in page and "mark unread" in page
+    bad = personal.post("/library/edit", data={"key": pid, "action": "explode", "csrf": token})
+    assert bad.status_code == 400
