@@ -98,6 +98,13 @@ def test_search_modes_and_filters(indexes: Indexes) -> None:
         search(indexes, query, k=3)  # no exception: user syntax is never an error
 
 
+def test_a_short_query_whose_words_never_meet_still_finds_papers(indexes: Indexes) -> None:
+    assert indexes.store.match("quark gravitino", k=5) == []  # no paper holds both words
+    hits = search(indexes, "quark gravitino", k=5).hits
+    assert len(hits) == 5
+    assert any("quark" in f"{h.paper.title} {h.paper.abstract}".lower() for h in hits)
+
+
 def test_without_vectors_related_and_search_fall_back_to_keywords(
     tmp_path: Path, embedded_home: Path, citation_corpus: Corpus
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.conftest import EVIL, run_cli, write_jsonl
 
@@ -124,3 +125,24 @@ def test_search_words_are_highlighted_outside_math_and_after_escaping() -> None:
 def test_search_page_marks_the_query_words(server: httpx.Client) -> None:
     page = server.get("/search", params={"q": "quark mass", "mode": "keyword"})
     assert page.status_code == 200 and "<mark>" in page.text
+
+
+def test_the_page_cache_drops_the_least_recently_used_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from papersift.settings import Settings
+    from papersift.store import open_store
+    from papersift.web import state as web_state
+
+    monkeypatch.setattr(web_state, "CACHE_ENTRIES", 3)
+    settings = Settings(home=tmp_path)
+    app_state = web_state.AppState(settings, open_store(settings), open_store(settings))
+    computed: list[str] = []
+
+    def get(key: str) -> None:
+        app_state.cached((key,), lambda: computed.append(key))
+
+    for key in "abcadab":
+        get(key)
+    assert computed == ["a", "b", "c", "d", "b"]  # "a" stayed (used again), "b" was the oldest when "d" came
+    app_state.close()

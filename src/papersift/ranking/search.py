@@ -1,7 +1,7 @@
 """Search: keyword (BM25 over FTS5, the user's syntax), semantic (the query's vector) or hybrid (both).
 
-Hybrid, the default, pools the best BM25 matches of any of the query's words, the nearest vectors and the
-best tf-idf matches, and scores each paper as
+Hybrid, the default, pools the best BM25 matches (of all of a short query's words, of any of a
+sentence's), the nearest vectors and the best tf-idf matches, and scores each paper as
 
     0.5 · cosine of the dense vectors + 0.5 · tf-idf cosine + 0.5 · BM25 / best BM25 of the query
 
@@ -29,7 +29,6 @@ W_BM25 = 0.5
 POOL = 200
 KEYWORD_POOL = 1000  # BM25 matches a sentence-long query can rank the answer deep in
 SHORT_QUERY = 4  # words
-ENOUGH_ALL_WORDS = 50
 MAX_QUERY_CHARS = 10_000
 
 
@@ -152,11 +151,10 @@ def _hybrid_scores(
     def match(any_terms: bool) -> list[tuple[int, float]]:
         return store.match(query, k=KEYWORD_POOL, filters=filters, any_terms=any_terms)
 
-    # a short query: papers with all its words, when there are enough of them (cheaper than ranking every
-    # paper with any word); a sentence, or too few such papers: any of its words
-    keyword = match(False) if len(query.split()) <= SHORT_QUERY else []
-    if len(keyword) < ENOUGH_ALL_WORDS:
-        keyword = match(True)
+    # a short query: BM25 for the papers with all its words, however few (ranking every paper with any
+    # of its words cost 2-3× the whole query at 300k; the vectors and tf-idf find the rest); a sentence,
+    # which no paper holds whole: any of its words
+    keyword = match(len(query.split()) > SHORT_QUERY)
     keyword_rows = {rowid for rowid, _ in keyword}
     best = max((score for _, score in keyword), default=0.0)
     bm25 = {rowid: score / best for rowid, score in keyword if best > 0}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +42,7 @@ class AppState:
     lock: threading.Lock = field(default_factory=threading.Lock)
     meta_lock: threading.Lock = field(default_factory=threading.Lock)
     _indexes: Indexes | None = None
-    _cache: dict[tuple[str, ...], Any] = field(default_factory=dict)
+    _cache: OrderedDict[tuple[str, ...], Any] = field(default_factory=OrderedDict)
     _readers: dict[str | None, Reader | None] = field(default_factory=dict)
     _version: int = -1
 
@@ -63,12 +64,13 @@ class AppState:
         with self.meta_lock:
             self._current()
             if key in self._cache:
+                self._cache.move_to_end(key)
                 return self._cache[key]
         value = compute()
         with self.meta_lock:
-            if len(self._cache) > CACHE_ENTRIES:
-                self._cache.clear()
             self._cache[key] = value
+            while len(self._cache) > CACHE_ENTRIES:  # least recently used first: popular pages stay
+                self._cache.popitem(last=False)
         return value
 
     def reader(self, request: Request) -> Reader | None:
