@@ -112,3 +112,20 @@ def test_demo_offline_loads_recent_real_papers(tmp_path: Path, shared_data: Path
 def test_demo_without_network_or_data_says_so(tmp_path: Path) -> None:
     r = run_cli("demo", "--offline", "--shared", str(tmp_path / "none"), home=tmp_path, check=False)
     assert r.returncode == 1 and "no offline data was found" in r.stderr
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_the_db_option_picks_the_store_for_every_command(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path, real_records: list[dict[str, object]]
+) -> None:
+    elsewhere = f"sqlite:///{tmp_path / 'elsewhere.db'}"
+    url = elsewhere if backend == "sqlite" else str(request.getfixturevalue("pg_dsn"))
+    records = [r for r in real_records if r.get("announced")][:50]
+    data = write_jsonl(tmp_path / "papers.jsonl", records)
+    home = tmp_path / "home"
+    run_cli("--db", url, "ingest", str(data), home=home)
+    shown = run_cli("--db", url, "show", str(records[0]["id"]), "--format", "json", home=home).stdout
+    assert json.loads(shown)["id"] == records[0]["id"]
+    assert not (home / "papersift.db").exists()  # nothing went to the default store
+    if backend == "sqlite":
+        assert (tmp_path / "elsewhere.db").exists()

@@ -36,6 +36,25 @@ app.add_typer(harvest_app, name="harvest")
 eval_app = typer.Typer(help="Measure ranking quality on citation data, with baselines.", no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
 
+
+@app.callback()
+def _root(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            envvar="PAPERSIFT_DB",
+            help="The store: postgresql://USER@HOST/DB or sqlite:///PATH (default: SQLite in --home).",
+        ),
+    ] = None,
+) -> None:
+    """papersift: a self-hosted research-paper radar for arXiv."""
+    import os
+
+    if db:  # every command's settings (and `serve`'s workers) read it from the environment
+        os.environ["PAPERSIFT_DB"] = db
+
+
 HomeOpt = Annotated[
     Path | None,
     typer.Option(
