@@ -344,14 +344,12 @@ def follow(
 def _picks(
     settings: Settings, store: Store, who: Reader, day: date | None, k: int
 ) -> tuple[date, list[DailyPick]]:
-    from papersift.library import daily, daily_days
+    from papersift.library import daily_view
 
-    categories = store.interests(who.id).categories or settings.default_categories
-    days = daily_days(store, categories)
-    if not days:
-        _fail(f"no listings for {', '.join(categories)} in the store (sync or ingest first)")
-    when = day or days[-1]
-    return when, daily(store, _indexes(store, settings), who, when, categories, k=k)
+    view = daily_view(store, _indexes(store, settings), who, settings.default_categories, day, k=k)
+    if view is None:
+        _fail("no listings for the followed categories in the store (sync or ingest first)")
+    return view.day, view.picks
 
 
 @app.command()
@@ -400,7 +398,7 @@ def digest(
 ) -> None:
     """Your top papers of the day as an e-mail (sent once per day), an Atom feed or Markdown."""
     from papersift.digest import atom as atom_bytes
-    from papersift.digest import compose, deliver
+    from papersift.digest import deliver, queue_email
     from papersift.digest import markdown as markdown_text
 
     if not (email or atom or markdown):
@@ -416,8 +414,7 @@ def digest(
     if email:
         if email != who.email:
             store.update_reader(who.id, email=email)
-        made = compose(who, when, picks, settings)
-        queued = store.queue_digest(who.id, when, "email", made.subject, made.text, made.html, made.papers)
+        queued = queue_email(store, settings, who, when, picks)
         if queued.sent:
             typer.echo(f"email: the {when} digest was already sent to {email} ({queued.sent:%Y-%m-%d %H:%M})")
         sent, errors = deliver(store, settings)
@@ -440,10 +437,10 @@ def daily_job(
     home: HomeOpt = None,
 ) -> None:
     """The cron job: sync today's announcements, embed them, e-mail each reader's digest (once per day)."""
-    from papersift.digest import compose, deliver
+    from papersift.digest import deliver, queue_email
     from papersift.harvest import ArxivClient, HarvestError, sync_rss
     from papersift.index.pipeline import embed_missing, refresh
-    from papersift.library import daily, daily_days
+    from papersift.library import daily_view
     from papersift.store import StoreError
     from papersift.store.cache import VectorCache
 
@@ -477,13 +474,9 @@ def daily_job(
     for who in readers:
         if not who.email:
             continue
-        cats = store.interests(who.id).categories or settings.default_categories
-        days = daily_days(store, cats)
-        if not days:
-            continue
-        picks = daily(store, indexes, who, days[-1], cats, k=settings.digest_k)
-        made = compose(who, days[-1], picks, settings)
-        store.queue_digest(who.id, days[-1], "email", made.subject, made.text, made.html, made.papers)
+        view = daily_view(store, indexes, who, settings.default_categories, k=settings.digest_k)
+        if view is not None:
+            queue_email(store, settings, who, view.day, view.picks)
     sent, errors = deliver(store, settings)
     store.close()
     for err in errors:

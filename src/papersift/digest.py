@@ -17,13 +17,13 @@ from datetime import date
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
+from papersift.atom import atom_feed
 from papersift.library import DailyPick
 from papersift.listing import ABS_URL, PDF_URL, paper_json
 from papersift.paper import format_authors
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.readers import Digest, Reader
-from papersift.web.atom import atom_feed
 
 RETRIES = 3
 
@@ -72,6 +72,14 @@ def compose(reader: Reader, day: date, picks: Sequence[DailyPick], settings: Set
         f'<p><a href="{html.escape(link)}">All of today\'s papers</a></p></body></html>'
     )
     return Composed(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
+
+
+def queue_email(
+    store: Store, settings: Settings, reader: Reader, day: date, picks: Sequence[DailyPick]
+) -> Digest:
+    """Compose the reader's e-mail digest of ``day`` and keep it for sending (or the one already kept)."""
+    made = compose(reader, day, picks, settings)
+    return store.queue_digest(reader.id, day, "email", made.subject, made.text, made.html, made.papers)
 
 
 def markdown(reader: Reader, day: date, picks: Sequence[DailyPick]) -> str:

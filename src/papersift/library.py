@@ -177,13 +177,13 @@ def export_items(store: Store, entries: Sequence[LibraryEntry]) -> list[Referenc
     return [papers.get(e.paper_id or "") or as_reference(e) for e in entries]
 
 
-def profile(store: Store, reader: Reader) -> Profile:
-    """The reader's library and interests as the recommender's input."""
+def profile(store: Store, reader: Reader, entries: Sequence[LibraryEntry] | None = None) -> Profile:
+    """The reader's library (``entries`` when already read) and interests as the recommender's input."""
     from papersift.ranking.recommend import LibraryItem, Profile
 
     interests = store.interests(reader.id)
     items: list[LibraryItem] = []
-    for e in store.library(reader.id):
+    for e in store.library(reader.id) if entries is None else entries:
         rowid = store.rowid(e.paper_id) if e.paper_id else None
         items.append(
             LibraryItem(
@@ -206,10 +206,6 @@ def profile(store: Store, reader: Reader) -> Profile:
 
 def _epoch() -> datetime:
     return datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def followed(interests: Interests, fallback: Sequence[str]) -> tuple[str, ...]:
-    return interests.categories or tuple(fallback)
 
 
 def daily_days(store: Store, categories: Sequence[str]) -> list[date]:
@@ -239,29 +235,61 @@ class DailyPick:
 def daily(
     store: Store,
     indexes: Indexes | None,
-    reader: Reader,
+    reader: Reader | None,
     day: date,
     categories: Sequence[str],
     *,
     k: int | None = None,
 ) -> list[DailyPick]:
     """The day's papers for ``reader``: ranked by the library and interests when there are any and the
-    vectors exist, else in arXiv order (with the must / never keywords still applied)."""
-    interests = store.interests(reader.id)
+    vectors exist, else in arXiv order (with the must / never keywords still applied; no reader: all)."""
+    from papersift.ranking.recommend import keyword_pattern, passes, recommend
+
+    interests = store.interests(reader.id) if reader else Interests()
+    entries = store.library(reader.id) if reader else []
     papers = day_papers(store, categories, day)
     limit = k or len(papers)
-    personal = bool(interests.authors or interests.must or interests.never) or bool(store.library(reader.id))
-    if personal and indexes is not None and indexes.dense is not None and indexes.lexical is not None:
-        from papersift.ranking.recommend import recommend  # torch-free callers never load the ranker
-
+    personal = bool(interests.authors or interests.must or interests.never or entries)
+    ready = indexes is not None and indexes.dense is not None and indexes.lexical is not None
+    if reader and personal and ready:
+        assert indexes is not None
         rowids = {p.id: store.rowid(p.id) for p in papers}
         by_rowid = {r: p for p in papers if (r := rowids[p.id]) is not None}
-        ranked = recommend(indexes, profile(store, reader), list(by_rowid), k=limit, papers=by_rowid)
+        mine = profile(store, reader, entries)
+        ranked = recommend(indexes, mine, list(by_rowid), k=limit, papers=by_rowid)
         return [
             DailyPick(by_rowid[r.rowid], r.score, tuple(r.reasons())) for r in ranked if r.rowid in by_rowid
         ]
-    from papersift.ranking.recommend import keyword_pattern, passes
-
     must, never = keyword_pattern(interests.must), keyword_pattern(interests.never)
     keep = [p for p in papers if passes(p, must, never)]
     return [DailyPick(p, None) for p in keep[:limit]]
+
+
+@dataclass(frozen=True, slots=True)
+class DailyView:
+    """One day's Daily Papers: the categories followed, every day they have listings, the picks."""
+
+    categories: tuple[str, ...]
+    days: list[date]
+    day: date
+    picks: list[DailyPick]
+
+
+def daily_view(
+    store: Store,
+    indexes: Indexes | None,
+    reader: Reader | None,
+    fallback: Sequence[str],
+    day: date | None = None,
+    *,
+    k: int | None = None,
+) -> DailyView | None:
+    """The reader's (or, with no reader, everyone's) Daily Papers of ``day`` (default: the latest) in the
+    categories they follow, else ``fallback``; None when those categories have no listings at all."""
+    followed = store.interests(reader.id).categories if reader else ()
+    categories = tuple(followed or fallback)
+    days = daily_days(store, categories)
+    if not days:
+        return None
+    when = day or days[-1]
+    return DailyView(categories, days, when, daily(store, indexes, reader, when, categories, k=k))

@@ -26,6 +26,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from papersift.atom import atom_feed
 from papersift.listing import listing_counts, paper_bibtex, paper_json
 from papersift.paper import InvalidIdError, format_authors, normalize_id
 from papersift.ranking.related import MAX_K, RelatedHit, paper_query, related, text_query
@@ -34,11 +35,19 @@ from papersift.settings import Settings
 from papersift.store import Filters, open_store
 from papersift.store.query import STOP_WORDS
 from papersift.taxonomy import category_name
-from papersift.web.atom import atom_feed
 from papersift.web.categories import picker, taxonomy_json
 from papersift.web.i18n import TEXT, pick_language
 from papersift.web.readers import add_reader_routes
-from papersift.web.state import ACCOUNT_MARK, CSRF_COOKIE, CSRF_MARK, AppState, csrf_seed, personalise
+from papersift.web.state import (
+    ACCOUNT_MARK,
+    CSRF_COOKIE,
+    CSRF_MARK,
+    AppState,
+    csrf_seed,
+    day_and_neighbours,
+    parse_day,
+    personalise,
+)
 
 HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
@@ -168,7 +177,7 @@ def create_app(settings: Settings) -> FastAPI:
             days = state.store.announcement_days(category)
             if not days:
                 raise HTTPException(404, f"no listings for {category}")
-            when = days[-1] if day is None else _parse_day(day)
+            when = days[-1] if day is None else parse_day(day)
             entries = state.store.listing(category, when)
             listed = dict(state.store.listed_categories(when))
         if not entries:
@@ -176,7 +185,7 @@ def create_app(settings: Settings) -> FastAPI:
         return {
             "category": category,
             "category_name": category_name(category),
-            **_day_and_neighbours(days, when),
+            **day_and_neighbours(days, when),
             "counts": listing_counts(entries),
             "picker": picker(listed, category, when.isoformat()),
             "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
@@ -227,7 +236,7 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> dict[str, Any]:
         if mode not in MODES:
             raise HTTPException(400, f"mode must be one of {', '.join(MODES)}")
-        filters = Filters(category=category or None, since=_parse_day(since, 400) if since else None)
+        filters = Filters(category=category or None, since=parse_day(since, 400) if since else None)
         key = ("search", q, mode, category or "", since or "", str(page_no), str(k))
         return dict(state.cached(key, lambda: ranked_search(q, mode, filters, page_no, k)))
 
@@ -310,13 +319,13 @@ def create_app(settings: Settings) -> FastAPI:
     def api_paper(
         paper_id: str, k: int = K, category: str | None = None, since: str | None = None
     ) -> dict[str, Any]:
-        return paper_data(paper_id, k, category, _parse_day(since, 400) if since else None)
+        return paper_data(paper_id, k, category, parse_day(since, 400) if since else None)
 
     @app.get("/abs/{paper_id:path}", response_class=HTMLResponse)
     def paper_page(
         request: Request, paper_id: str, k: int = K, category: str | None = None, since: str | None = None
     ) -> HTMLResponse:
-        day = _parse_day(since, 400) if since else None
+        day = parse_day(since, 400) if since else None
         return cached_page(
             request,
             "paper.html",
@@ -371,7 +380,7 @@ def create_app(settings: Settings) -> FastAPI:
             **context,
         )
 
-    add_reader_routes(app, state, page, _parse_day)
+    add_reader_routes(app, state, page)
     return app
 
 
@@ -401,24 +410,6 @@ def app_from_env() -> FastAPI:
     app = create_app(Settings())
     gc.freeze()
     return app
-
-
-def _day_and_neighbours(days: list[date], when: date) -> dict[str, str | None]:
-    """``date`` with the previous and next days that have a listing (the pages' day switcher)."""
-    earlier = [d for d in days if d < when]
-    later = [d for d in days if d > when]
-    return {
-        "date": when.isoformat(),
-        "previous": earlier[-1].isoformat() if earlier else None,
-        "next": later[0].isoformat() if later else None,
-    }
-
-
-def _parse_day(value: str, status: int = 404) -> date:
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise HTTPException(status, f"not a date (YYYY-MM-DD): {value!r}") from None
 
 
 def _related_json(hit: RelatedHit) -> dict[str, Any]:

@@ -19,8 +19,7 @@ from papersift.accounts import LoginError, login, open_session, token_hash
 from papersift.digest import atom as digest_atom
 from papersift.library import (
     DailyPick,
-    daily,
-    daily_days,
+    daily_view,
     entry_json,
     export_items,
     import_references,
@@ -30,7 +29,7 @@ from papersift.listing import paper_json
 from papersift.sources.bibliography import read_bibliography, to_bibtex, to_csl_json
 from papersift.store import StoreError
 from papersift.store.readers import Interests, Reader
-from papersift.web.state import SESSION_COOKIE, AppState, csrf_valid
+from papersift.web.state import SESSION_COOKIE, AppState, csrf_valid, day_and_neighbours, parse_day
 
 MAX_IMPORT = 20 * 1024 * 1024  # bytes of one uploaded bibliography
 Render = Callable[..., HTMLResponse]
@@ -47,7 +46,7 @@ def _back(request: Request, next_url: str | None) -> str:
     return "/library"
 
 
-def add_reader_routes(app: FastAPI, state: AppState, render: Render, parse_day: Callable[..., date]) -> None:
+def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
     """Register the reader's pages and API on ``app``."""
     settings, store = state.settings, state.store
 
@@ -280,27 +279,16 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render, parse_day: 
     def picks_for(
         reader: Reader | None, day: str | None, k: int | None
     ) -> tuple[dict[str, Any], list[DailyPick]]:
-        interests = store.interests(reader.id) if reader else Interests()
-        categories = list(interests.categories or settings.default_categories)
-        days = daily_days(store, categories)
-        if not days:
+        wanted = None if day is None else parse_day(day)
+        view = daily_view(store, state.indexes(), reader, settings.default_categories, wanted, k=k)
+        if view is None:
             raise HTTPException(404, "no listings for the followed categories yet")
-        when = days[-1] if day is None else parse_day(day)
-        if when not in days:
-            raise HTTPException(404, f"no listing of {', '.join(categories)} on {when}")
-        if reader is None:
-            from papersift.library import day_papers
-
-            picks = [DailyPick(p, None) for p in day_papers(store, categories, when)]
-        else:
-            picks = daily(store, state.indexes(), reader, when, categories, k=k)
-        earlier = [d for d in days if d < when]
-        later = [d for d in days if d > when]
+        if view.day not in view.days:
+            raise HTTPException(404, f"no listing of {', '.join(view.categories)} on {view.day}")
+        picks = view.picks
         meta = {
-            "date": when.isoformat(),
-            "previous": earlier[-1].isoformat() if earlier else None,
-            "next": later[0].isoformat() if later else None,
-            "categories": categories,
+            **day_and_neighbours(view.days, view.day),
+            "categories": list(view.categories),
             "ranking": "library" if picks and picks[0].score is not None else "arXiv order",
         }
         return meta, picks

@@ -12,9 +12,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from fastapi import Request
+from starlette.exceptions import HTTPException
 
 from papersift.accounts import csrf_ok, csrf_token, new_token, personal_reader, session_reader
 from papersift.index.pipeline import Indexes, open_indexes
@@ -124,3 +126,21 @@ def personalise(body: bytes, request: Request, state: AppState, lang: str) -> by
     reader = state.reader(request)
     account = account_html(reader, state.settings, lang, token)
     return body.replace(CSRF_MARK.encode(), token.encode()).replace(ACCOUNT_MARK.encode(), account.encode())
+
+
+def day_and_neighbours(days: list[date], when: date) -> dict[str, str | None]:
+    """``date`` with the previous and next days that have a listing (the pages' day switcher)."""
+    earlier = [d for d in days if d < when]
+    later = [d for d in days if d > when]
+    return {
+        "date": when.isoformat(),
+        "previous": earlier[-1].isoformat() if earlier else None,
+        "next": later[0].isoformat() if later else None,
+    }
+
+
+def parse_day(value: str, status: int = 404) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise HTTPException(status, f"not a date (YYYY-MM-DD): {value!r}") from None

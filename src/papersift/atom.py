@@ -1,4 +1,4 @@
-"""Atom 1.0 feeds of listings and saved searches, built with lxml (so every text is escaped XML)."""
+"""Atom 1.0 feeds (listings, saved searches, digests), built with lxml so every text is escaped XML."""
 
 from __future__ import annotations
 
