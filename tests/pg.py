@@ -58,7 +58,8 @@ class PgServer:
     _count: int = 0
 
     @classmethod
-    def start(cls) -> PgServer:
+    def start(cls, options: str = "") -> PgServer:
+        """A fresh server; ``options``: more ``-c name=value`` settings (benchmarks give it more memory)."""
         binaries = bin_dir()
         root = Path(tempfile.mkdtemp(prefix="papersift-pg-"))
         as_user: list[str] = []
@@ -78,7 +79,7 @@ class PgServer:
             server._run(
                 "pg_ctl",
                 *("-D", str(root / "data"), "-l", str(root / "log"), "-w", "-t", "60"),
-                *("-o", f"-k {root} -h 127.0.0.1 -p {server.port} {FAST}", "start"),
+                *("-o", f"-k {root} -h 127.0.0.1 -p {server.port} {FAST} {options}", "start"),
             )
             with psycopg.connect(server.dsn("postgres"), autocommit=True) as conn:
                 conn.execute(f"CREATE DATABASE {TEMPLATE}")

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from papersift.index.lexical import (
+    _ARRAYS,
     QUERY_MAX_DF,
     Lexical,
     author_key,
@@ -238,3 +239,19 @@ def test_cosine_of_chosen_rows_is_exact_and_candidates_find_the_closest(indexed:
         assert i in found.tolist() and len(found) <= 5
     none = lex.vectorize("of the and")
     assert len(lex.candidates(*none, n=5)) == 0 and not lex.cosine(*none, np.array([0, 1])).any()
+
+
+def test_a_build_in_small_passes_writes_the_same_arrays_as_one_pass(
+    store: SqliteStore, tmp_path: Path, records: list[dict[str, object]]
+) -> None:
+    store.upsert(papers(records[:120]))
+    store.upsert([Deleted(str(records[7]["id"]))])
+    assert build_lexical(store, tmp_path / "whole") == 119
+    assert build_lexical(store, tmp_path / "passes", rows_per_pass=13) == 119
+    for name in _ARRAYS:
+        whole, passes = (
+            np.load(tmp_path / "whole" / f"{name}.npy"),
+            np.load(tmp_path / "passes" / f"{name}.npy"),
+        )
+        assert whole.dtype == passes.dtype and np.array_equal(whole, passes), name
+    assert not list(tmp_path.glob("*/*.raw"))  # scratch files gone

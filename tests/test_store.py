@@ -171,6 +171,15 @@ def test_any_terms_queries_match_any_informative_word() -> None:
     assert fts_query("the of and", any_terms=True) == '("the" OR "of" OR "and")'  # nothing else to match on
 
 
+def test_any_terms_queries_leave_out_words_the_store_finds_common() -> None:
+    common = {"model", "learning"}.__contains__
+    q = fts_query("A learning model of Bose gas -fermions", any_terms=True, common=common)
+    assert q == '(("Bose" OR "gas")) NOT "fermions"'
+    # only common words: the papers having them all, not every paper having one
+    assert fts_query("the learning model", any_terms=True, common=common) == '"learning" AND "model"'
+    assert fts_query("learning model", common=common) == '"learning" AND "model"'  # all words: untouched
+
+
 def test_unicode_latex_and_huge_fields_round_trip(store: Store) -> None:
     huge = "x " * 500_000
     p = paper(

@@ -71,6 +71,24 @@ def test_nul_characters_are_dropped_and_reingesting_changes_nothing(pg: Postgres
     assert (again.new, again.updated, again.skipped) == (0, 0, 1)
 
 
+def test_any_word_queries_leave_out_words_the_statistics_call_common(pg: PostgresStore) -> None:
+    common = "We study a model of it."  # "model" in all 61 papers; "spin", "anyon" in one each (1.6%)
+    pg.upsert(
+        [paper(f"2601.{i:05d}", f"Paper {i}", abstract=common) for i in range(1, 60)]
+        + [
+            paper("2601.00100", "Spin glass model", abstract=common),
+            paper("2601.00101", "Anyon braiding model", abstract=common),
+        ]
+    )
+    pg.conn.execute("ANALYZE papers")
+    assert len(pg.match("spin anyon model", any_terms=True, k=100)) == 61  # a small table keeps every word
+    pg.common_after = 0
+    pg._common = None  # read the statistics again
+    found = {pg.by_rowids([r])[r].id for r, _ in pg.match("spin anyon model", any_terms=True, k=100)}
+    assert found == {"2601.00100", "2601.00101"}
+    assert len(pg.match("the model", any_terms=True, k=100)) == 61  # nothing but common words: kept
+
+
 def test_newer_schema_unreachable_servers_and_missing_extensions_are_clear_errors(pg_dsn: str) -> None:
     PostgresStore(pg_dsn).close()
     with psycopg.connect(pg_dsn, autocommit=True) as conn:

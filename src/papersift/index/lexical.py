@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import shutil
 import unicodedata
 import zlib
 from collections.abc import Callable, Iterable
@@ -233,95 +234,174 @@ def shared_terms(
     return picked
 
 
-def _csr_to_csc(
-    indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, n_cols: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rows = np.repeat(np.arange(len(indptr) - 1, dtype=np.int32), np.diff(indptr))
-    order = np.argsort(indices, kind="stable")
-    col_ptr = np.zeros(n_cols + 1, dtype=np.int64)
-    np.cumsum(np.bincount(indices, minlength=n_cols), out=col_ptr[1:])
-    return col_ptr, rows[order], data[order]
+ROWS_PER_PASS = 100_000  # rows weighed and inverted at once: bounds the build's memory at any store size
 
 
-def build_lexical(store: Store, directory: Path, progress: Callable[[int], None] | None = None) -> int:
-    """(Re)build the arrays from every stored paper; returns how many papers they hold."""
+def build_lexical(
+    store: Store,
+    directory: Path,
+    progress: Callable[[int], None] | None = None,
+    rows_per_pass: int = ROWS_PER_PASS,
+) -> int:
+    """(Re)build the arrays from every stored paper; returns how many papers they hold.
+
+    Out of core, so 2.7M papers build in a few GB: the first pass tokenises each paper once, appending its
+    term slots and counts to scratch files and summing document frequencies; the second weighs and
+    normalises ``rows_per_pass`` rows at a time into the memory-mapped term matrix and scatters them into
+    the posting lists, whose offsets the frequencies already fix. Nothing holds all the postings in memory.
+    """
+    tmp = directory.with_name(directory.name + ".tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    first = _tokenise(store, tmp, progress)
+    n = len(first.keys)
+    idf = (np.log((1.0 + n) / (1.0 + first.df)) + 1.0).astype(np.float32)
+    idf[(first.df < MIN_DF) | (first.df > MAX_DF * n)] = 0.0
+    kept_df = np.where(idf > 0, first.df, 0)
+    total = int(kept_df.sum())
+    p_indptr = np.zeros(N_FEATURES + 1, dtype=np.int64)
+    np.cumsum(kept_df, out=p_indptr[1:])
+    out = {
+        name: np.lib.format.open_memmap(tmp / f"{name}.npy", mode="w+", dtype=dtype, shape=(total,))
+        for name, dtype in (
+            ("t_indices", np.int32),
+            ("t_data", np.float32),
+            ("p_docs", np.int32),
+            ("p_data", np.float32),
+        )
+    }
+    t_indptr = np.zeros(n + 1, dtype=np.int64)
+    raw_slots, raw_counts = _raw(tmp / "slots.raw", np.int32), _raw(tmp / "counts.raw", np.uint16)
+    cursor = p_indptr[:-1].copy()
+    written = 0
+    for lo in range(0, n, rows_per_pass):
+        hi = min(lo + rows_per_pass, n)
+        a, b = int(first.indptr[lo]), int(first.indptr[hi])
+        slots = np.asarray(raw_slots[a:b])
+        rows = np.repeat(np.arange(lo, hi, dtype=np.int32), np.diff(first.indptr[lo : hi + 1]))
+        weights = (1.0 + np.log(np.maximum(raw_counts[a:b].astype(np.float32), 1.0))) * idf[slots]
+        norms = np.sqrt(np.bincount(rows - lo, weights=weights * weights, minlength=hi - lo))
+        weights = (weights / np.where(norms > 0, norms, 1.0)[rows - lo]).astype(np.float32)
+        keep = weights > 0
+        slots, weights, rows = slots[keep], weights[keep], rows[keep]
+        np.cumsum(np.bincount(rows - lo, minlength=hi - lo), out=t_indptr[lo + 1 : hi + 1])
+        t_indptr[lo + 1 : hi + 1] += written
+        out["t_indices"][written : written + len(slots)] = slots
+        out["t_data"][written : written + len(slots)] = weights
+        written += len(slots)
+        # postings: rows ascend within a slot because passes run in row order and the sort is stable
+        order = np.argsort(slots, kind="stable")
+        by_slot = slots[order]
+        here = np.bincount(by_slot, minlength=N_FEATURES)
+        group_start = np.cumsum(here) - here
+        dest = cursor[by_slot] + (np.arange(len(by_slot)) - group_start[by_slot])
+        out["p_docs"][dest] = rows[order]
+        out["p_data"][dest] = weights[order]
+        cursor += here
+    del raw_slots, raw_counts
+    for array in out.values():
+        array.flush()
+    del out
+    (tmp / "slots.raw").unlink(missing_ok=True)
+    (tmp / "counts.raw").unlink(missing_ok=True)
+    order = np.argsort(first.author_keys, kind="stable")
+    categories = sorted(set(first.primaries))
+    code = {c: i for i, c in enumerate(categories)}
+    arrays: dict[str, np.ndarray] = {
+        "keys": np.array(first.keys, dtype=np.int64),
+        "t_indptr": t_indptr,
+        "p_indptr": p_indptr,
+        "idf": idf,
+        "pa_keys": first.author_keys[order],
+        "pa_docs": first.author_rows[order],
+        "primary": np.array([code[c] for c in first.primaries], dtype=np.int32),
+        "day": np.array(first.days, dtype=np.int32),
+    }
+    for name, values in arrays.items():
+        np.save(tmp / f"{name}.npy", values)
+    meta = {"version": _VERSION, "count": n, "categories": categories}
+    (tmp / "meta.json").write_text(json.dumps(meta))
+    _swap(tmp, directory)
+    return n
+
+
+@dataclass
+class _FirstPass:
+    """What tokenising every paper leaves: per-row facts, term-entry offsets and document frequencies."""
+
+    keys: list[int]
+    indptr: np.ndarray
+    entries: int
+    df: np.ndarray
+    author_keys: np.ndarray
+    author_rows: np.ndarray
+    primaries: list[str]
+    days: list[int]
+
+
+def _tokenise(store: Store, tmp: Path, progress: Callable[[int], None] | None) -> _FirstPass:
     keys: list[int] = []
-    slot_parts: list[np.ndarray] = []
-    count_parts: list[np.ndarray] = []
     lengths: list[int] = []
     author_parts: list[np.ndarray] = []
     author_lengths: list[int] = []
     primaries: list[str] = []
     days: list[int] = []
-    for rowid, paper in store.iter_rows():
-        slots, counts = _counts(f"{paper.title} | {paper.abstract}")
-        keys.append(rowid)
-        slot_parts.append(slots)
-        count_parts.append(counts)
-        lengths.append(len(slots))
-        authors = np.array(sorted({author_slot(a) for a in paper.authors} - {-1}), dtype=np.int64)
-        author_parts.append(authors)
-        author_lengths.append(len(authors))
-        primaries.append(paper.primary_category)
-        day = paper.announced or paper.published
-        days.append(day.toordinal() if day else 0)
-        if progress and len(keys) % 5000 == 0:
-            progress(5000)
+    df = np.zeros(N_FEATURES, dtype=np.int64)
+    slot_buf: list[np.ndarray] = []
+    count_buf: list[np.ndarray] = []
+    with open(tmp / "slots.raw", "wb") as slot_file, open(tmp / "counts.raw", "wb") as count_file:
+
+        def spill() -> None:
+            if slot_buf:
+                slots = np.concatenate(slot_buf)
+                df[:] += np.bincount(slots, minlength=N_FEATURES)
+                slots.tofile(slot_file)
+                np.minimum(np.concatenate(count_buf), 65535).astype(np.uint16).tofile(count_file)
+                slot_buf.clear()
+                count_buf.clear()
+
+        for rowid, paper in store.iter_rows():
+            slots, counts = _counts(f"{paper.title} | {paper.abstract}")
+            keys.append(rowid)
+            slot_buf.append(slots)
+            count_buf.append(counts)
+            lengths.append(len(slots))
+            authors = np.array(sorted({author_slot(a) for a in paper.authors} - {-1}), dtype=np.int64)
+            author_parts.append(authors)
+            author_lengths.append(len(authors))
+            primaries.append(paper.primary_category)
+            day = paper.announced or paper.published
+            days.append(day.toordinal() if day else 0)
+            if len(keys) % 5000 == 0:
+                spill()
+                if progress:
+                    progress(5000)
+        spill()
     n = len(keys)
-    t_indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(lengths, out=t_indptr[1:])
-    t_indices = np.concatenate(slot_parts) if n else np.zeros(0, np.int32)
-    counts = np.concatenate(count_parts) if n else np.zeros(0, np.float32)
-    df = np.bincount(t_indices, minlength=N_FEATURES)
-    idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
-    idf[(df < MIN_DF) | (df > MAX_DF * n)] = 0.0
-    # weigh and normalise every row at once
-    weights = (1.0 + np.log(np.maximum(counts, 1.0))) * idf[t_indices]
-    rows = np.repeat(np.arange(n), lengths)
-    norms = np.sqrt(np.bincount(rows, weights=weights * weights, minlength=n))
-    weights = (weights / np.where(norms > 0, norms, 1.0)[rows]).astype(np.float32)
-    keep = weights > 0
-    t_indices, weights, rows = t_indices[keep], weights[keep], rows[keep]
-    t_indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=n), out=t_indptr[1:])
-    p_indptr, p_docs, p_data = _csr_to_csc(t_indptr, t_indices, weights, N_FEATURES)
-    a_keys = np.concatenate(author_parts) if n else np.zeros(0, np.int64)
-    a_rows = np.repeat(np.arange(n, dtype=np.int32), author_lengths)
-    order = np.argsort(a_keys, kind="stable")
-    categories = sorted(set(primaries))
-    code = {c: i for i, c in enumerate(categories)}
-    arrays = {
-        "keys": np.array(keys, dtype=np.int64),
-        "t_indptr": t_indptr,
-        "t_indices": t_indices.astype(np.int32),
-        "t_data": weights,
-        "p_indptr": p_indptr,
-        "p_docs": p_docs,
-        "p_data": p_data,
-        "idf": idf,
-        "pa_keys": a_keys[order],
-        "pa_docs": a_rows[order],
-        "primary": np.array([code[c] for c in primaries], dtype=np.int32),
-        "day": np.array(days, dtype=np.int32),
-    }
-    _save(directory, arrays, categories)
-    return n
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    author_keys = np.concatenate(author_parts) if n else np.zeros(0, np.int64)
+    author_rows = np.repeat(np.arange(n, dtype=np.int32), author_lengths)
+    return _FirstPass(keys, indptr, int(indptr[-1]), df, author_keys, author_rows, primaries, days)
 
 
-def _save(directory: Path, arrays: dict[str, np.ndarray], categories: list[str]) -> None:
-    tmp = directory.with_name(directory.name + ".tmp")
-    tmp.mkdir(parents=True, exist_ok=True)
-    for name, array in arrays.items():
-        np.save(tmp / f"{name}.npy", array)
-    meta = {"version": _VERSION, "count": len(arrays["keys"]), "categories": categories}
-    (tmp / "meta.json").write_text(json.dumps(meta))
+def _raw(path: Path, dtype: type[np.generic]) -> np.ndarray:
+    """A scratch file of the first pass, memory-mapped (numpy cannot map an empty file)."""
+    if path.stat().st_size == 0:
+        return np.zeros(0, dtype)
+    return np.asarray(np.memmap(path, dtype=dtype, mode="r"))
+
+
+def _swap(tmp: Path, directory: Path) -> None:
+    """Put the finished ``tmp`` directory in place of ``directory`` (readers of the old files keep them)."""
     if directory.exists():
         old = directory.with_name(directory.name + ".old")
+        if old.exists():
+            shutil.rmtree(old)
         directory.replace(old)
         tmp.replace(directory)
-        for f in old.iterdir():
-            f.unlink()
-        old.rmdir()
+        shutil.rmtree(old)
     else:
         tmp.replace(directory)
 

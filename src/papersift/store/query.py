@@ -9,6 +9,7 @@ of hybrid search, where a query may be a whole sentence), an OR of the words tha
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _TOKEN = re.compile(r'(-?)"([^"]+)"|(-?)([\w][\w.+\'-]*\*?)', re.UNICODE)
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -32,8 +33,19 @@ STOP_WORDS = frozenset(  # English function words: no evidence of topic
 )
 
 
-def fts_query(query: str, *, author: str | None = None, any_terms: bool = False) -> str | None:
-    """The FTS5 MATCH expression for ``query`` (None when nothing searchable is left)."""
+def fts_query(
+    query: str,
+    *,
+    author: str | None = None,
+    any_terms: bool = False,
+    common: Callable[[str], bool] | None = None,
+) -> str | None:
+    """The FTS5 MATCH expression for ``query`` (None when nothing searchable is left).
+
+    With ``any_terms``, words for which ``common`` is true are left out like stop words, and when every
+    word is common, all of them must match: a store that knows its term frequencies keeps an any-word
+    query off the longest posting lists.
+    """
     include: list[str] = []
     exclude: list[str] = []
     pending_or = False
@@ -61,7 +73,9 @@ def fts_query(query: str, *, author: str | None = None, any_terms: bool = False)
     if any_terms:
         kept = [t for t in include if len(t.strip('"')) > 1 and t.strip('"').lower() not in STOP_WORDS]
         kept = kept or include
-        include = ["(" + " OR ".join(dict.fromkeys(kept)) + ")"] if kept else []
+        rare = [t for t in kept if common is None or not common(t.strip('"'))]
+        # every word common: the papers having them all
+        include = ["(" + " OR ".join(dict.fromkeys(rare)) + ")"] if rare else list(dict.fromkeys(kept))
     if author:
         names = _WORD.findall(author)
         if names:
@@ -72,3 +86,8 @@ def fts_query(query: str, *, author: str | None = None, any_terms: bool = False)
     for term in exclude:
         expr = f"({expr}) NOT {term}"
     return expr
+
+
+def plain_words(query: str) -> list[str]:
+    """The words of ``query`` (what ``fts_query`` may quote one by one), in order, without repeats."""
+    return list(dict.fromkeys(_WORD.findall(query)))
