@@ -9,9 +9,11 @@ MiniLM vectors for the 20k-file papers, synthetic ones for the rest. Every step 
 4. sizes: the store on disk, the lexical arrays, the vector index (float16) file and its memory;
 5. ``related`` in process for 1,000 real query papers: p50/p95 ms, beside the bare ANN search (the floor);
 6. recall@10 of the ANN index against exact search over all vectors, for the same 1,000 real queries;
-7. a real ``papersift serve`` (1 worker): 1,000 cold paper pages (each ranks its related papers) and 200
+7. keyword search in process (``Store.match``, FTS5 BM25) for two-word queries from real titles, the same
+   queries as ``postgres.py``: all words (1,000 queries) and any word (``--any-queries``): p50/p95;
+8. a real ``papersift serve`` (1 worker): 1,000 cold paper pages (each ranks its related papers) and 200
    searches over HTTP, p50/p95, then the server's peak RSS (anonymous and file-backed apart);
-8. ``papersift related ID`` from the shell, start-up included: median of 10.
+9. ``papersift related ID`` from the shell, start-up included: median of 10.
 
 Each step is skipped when an earlier run finished it (rerun to go on after a stop); ``--fresh`` starts over.
 
@@ -69,6 +71,7 @@ def main() -> None:
     parser.add_argument("--home", type=Path, default=Path("bench/out/store2700k"))
     parser.add_argument("--copies", type=int, default=9)
     parser.add_argument("--queries", type=int, default=1000)
+    parser.add_argument("--any-queries", type=int, default=100)
     parser.add_argument("--cache", type=Path, default=Settings().cache_path)
     parser.add_argument("--base", type=int, help="only the first N real papers (a quick trial)")
     parser.add_argument("--fresh", action="store_true", help="delete the store and start over")
@@ -166,6 +169,7 @@ def main() -> None:
         f"{recall:.4f} (exact search took {time.perf_counter() - t0:.0f} s)",
         flush=True,
     )
+    keyword(store, args.queries, args.any_queries)
     store.close()
 
     serve(settings, queries, [p.title for p in query_papers])
@@ -177,8 +181,29 @@ def main() -> None:
         subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
         walls.append(time.perf_counter() - t0)
     print(
-        f"8 `papersift related ID` wall, start-up included: median {statistics.median(walls) * 1000:.0f} ms"
+        f"9 `papersift related ID` wall, start-up included: median {statistics.median(walls) * 1000:.0f} ms"
     )
+
+
+def keyword(store: SqliteStore, n_all: int, n_any: int) -> None:
+    """FTS5 keyword matches for two-word title queries (those of ``postgres.py``), all words and any word."""
+    titles = [r[0] for r in store.db.execute("SELECT title FROM papers WHERE rowid % 97 = 1 ORDER BY rowid")]
+    queries = []
+    for title in random.Random(3).sample(titles, min(n_all, len(titles))):
+        words = [w for w in re.findall(r"[A-Za-z]{3,}", title) if w.lower() not in STOP_WORDS]
+        if words:
+            queries.append(" ".join(words[:2]))
+    for label, any_terms, n in (("all words", False, n_all), ("any word", True, n_any)):
+        times = []
+        for q in queries[:n]:
+            t0 = time.perf_counter()
+            store.match(q, k=10, any_terms=any_terms)
+            times.append(time.perf_counter() - t0)
+        print(
+            f"7 keyword match ({label}, {len(times)} two-word title queries, k=10): "
+            f"p50 {_ms(times, 50):.2f} ms, p95 {_ms(times, 95):.2f} ms",
+            flush=True,
+        )
 
 
 def _free_port() -> int:
@@ -228,12 +253,12 @@ def serve(settings: Settings, paper_ids: list[str], titles: list[str]) -> None:
         server.terminate()
         server.wait(30)
     print(
-        f"7 serve (1 worker, one client): {len(pages)} cold paper pages with related papers p50 "
+        f"8 serve (1 worker, one client): {len(pages)} cold paper pages with related papers p50 "
         f"{_ms(pages, 50):.1f} ms, p95 {_ms(pages, 95):.1f} ms; {len(searches)} cold searches p50 "
         f"{_ms(searches, 50):.1f} ms, p95 {_ms(searches, 95):.1f} ms",
     )
     print(
-        f"7 serve RSS: {_gb(idle['VmRSS'])} after start-up; after the requests {_gb(after['VmRSS'])} "
+        f"8 serve RSS: {_gb(idle['VmRSS'])} after start-up; after the requests {_gb(after['VmRSS'])} "
         f"(anonymous {_gb(after['RssAnon'])}, file-backed index pages {_gb(after['RssFile'])}), "
         f"peak {_gb(after['VmHWM'])}",
         flush=True,
