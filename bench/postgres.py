@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
-import re
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from measure import TITLE_SAMPLE, exact_top10, keyword_times, recall
 from synthetic import base_vectors, copy_vectors, papers, real_papers, shifted_id
 
 from papersift.index.encoder import model_id
@@ -33,7 +32,6 @@ from papersift.ingest import ingest_items
 from papersift.paper import Paper
 from papersift.settings import Settings
 from papersift.store.postgres import PostgresStore
-from papersift.store.query import STOP_WORDS
 
 
 def _ms(values: list[float], q: float) -> float:
@@ -126,40 +124,11 @@ def run(args: argparse.Namespace) -> None:
         f"p50 {_ms(latencies, 50):.2f} ms, p95 {_ms(latencies, 95):.2f} ms"
     )
     q = real[picks] / np.linalg.norm(real[picks], axis=1, keepdims=True)
-    best_keys = np.zeros((len(q), 0), np.int64)
-    best_sims = np.zeros((len(q), 0), np.float32)
-    for batch in store.iter_vectors(batch=100_000):  # exact search, a batch at a time
-        vecs = batch.vectors.astype(np.float32)
-        sims = q @ (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).T
-        keys = np.concatenate([best_keys, np.broadcast_to(batch.keys, sims.shape)], axis=1)
-        sims = np.concatenate([best_sims, sims], axis=1)
-        top = np.argpartition(-sims, 10, axis=1)[:, :10]
-        best_keys, best_sims = np.take_along_axis(keys, top, 1), np.take_along_axis(sims, top, 1)
-    hits = sum(len(set(e.tolist()) & set(got)) for e, got in zip(best_keys, found, strict=True))
-    print(f"recall@10 of the HNSW index against exact search: {hits / (10 * len(picks)):.3f}", flush=True)
-
-    titles = [
-        r[0] for r in store.conn.execute("SELECT title FROM papers WHERE rowid % 97 = 1 ORDER BY rowid")
-    ]
-    rng = random.Random(3)
-    queries = []
-    for title in rng.sample(titles, min(args.queries, len(titles))):
-        words = [w for w in re.findall(r"[A-Za-z]{3,}", title) if w.lower() not in STOP_WORDS]
-        if words:
-            queries.append(" ".join(words[:2]))
-    for q in queries[:20]:
-        store.search(q, k=10)
-    for label, any_terms, n in (("all words", False, args.queries), ("any word", True, args.any_queries)):
-        times = []
-        for q in queries[:n]:
-            t0 = time.perf_counter()
-            store.match(q, k=10, any_terms=any_terms)
-            times.append(time.perf_counter() - t0)
-        print(
-            f"keyword match ({label}, {len(times)} two-word title queries, k=10): "
-            f"p50 {_ms(times, 50):.2f} ms, p95 {_ms(times, 95):.2f} ms",
-            flush=True,
-        )
+    found_recall = recall(exact_top10(q, store.iter_vectors(batch=100_000)), found)
+    print(f"recall@10 of the HNSW index against exact search: {found_recall:.3f}", flush=True)
+    titles = [r[0] for r in store.conn.execute(TITLE_SAMPLE)]
+    for line in keyword_times(store, titles, args.queries, args.any_queries):
+        print(line, flush=True)
     store.close()
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import httpx
 import numpy as np
+from measure import TITLE_SAMPLE, exact_top10, keyword_times, recall
 from related import time_related
 from synthetic import base_vectors, copy_vectors, papers, real_papers, shifted_id
 
@@ -153,23 +154,17 @@ def main() -> None:
 
     t0 = time.perf_counter()
     q = np.stack(vectors).astype(np.float32)
-    best_keys = np.zeros((len(q), 0), np.int64)
-    best_sims = np.zeros((len(q), 0), np.float32)
-    for batch in store.iter_vectors(batch=100_000):
-        sims = q @ batch.vectors.astype(np.float32).T
-        keys = np.concatenate([best_keys, np.broadcast_to(batch.keys, sims.shape)], axis=1)
-        sims = np.concatenate([best_sims, sims], axis=1)
-        top = np.argpartition(-sims, 10, axis=1)[:, :10]
-        best_keys, best_sims = np.take_along_axis(keys, top, 1), np.take_along_axis(sims, top, 1)
-    recall = np.mean(
-        [len(set(e.tolist()) & set(a.tolist())) / 10 for e, a in zip(best_keys, ann, strict=True)]
+    found = recall(
+        exact_top10(q / np.linalg.norm(q, axis=1, keepdims=True), store.iter_vectors(100_000)), ann
     )
     print(
         f"6 ANN recall@10 against exact search over {store.vector_count():,} vectors, {len(q)} real queries: "
-        f"{recall:.4f} (exact search took {time.perf_counter() - t0:.0f} s)",
+        f"{found:.4f} (exact search took {time.perf_counter() - t0:.0f} s)",
         flush=True,
     )
-    keyword(store, args.queries, args.any_queries)
+    titles = [r[0] for r in store.db.execute(TITLE_SAMPLE)]
+    for line in keyword_times(store, titles, args.queries, args.any_queries):
+        print(f"7 {line}", flush=True)
     store.close()
 
     serve(settings, queries, [p.title for p in query_papers])
@@ -183,27 +178,6 @@ def main() -> None:
     print(
         f"9 `papersift related ID` wall, start-up included: median {statistics.median(walls) * 1000:.0f} ms"
     )
-
-
-def keyword(store: SqliteStore, n_all: int, n_any: int) -> None:
-    """FTS5 keyword matches for two-word title queries (those of ``postgres.py``), all words and any word."""
-    titles = [r[0] for r in store.db.execute("SELECT title FROM papers WHERE rowid % 97 = 1 ORDER BY rowid")]
-    queries = []
-    for title in random.Random(3).sample(titles, min(n_all, len(titles))):
-        words = [w for w in re.findall(r"[A-Za-z]{3,}", title) if w.lower() not in STOP_WORDS]
-        if words:
-            queries.append(" ".join(words[:2]))
-    for label, any_terms, n in (("all words", False, n_all), ("any word", True, n_any)):
-        times = []
-        for q in queries[:n]:
-            t0 = time.perf_counter()
-            store.match(q, k=10, any_terms=any_terms)
-            times.append(time.perf_counter() - t0)
-        print(
-            f"7 keyword match ({label}, {len(times)} two-word title queries, k=10): "
-            f"p50 {_ms(times, 50):.2f} ms, p95 {_ms(times, 95):.2f} ms",
-            flush=True,
-        )
 
 
 def _free_port() -> int:
