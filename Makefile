@@ -57,7 +57,7 @@ bench-web: $(STAMP)
 bench-library: $(STAMP)
 	$(PY) bench/library.py --home bench/out/store300k --corpus $(SHARED)/arxiv-20k.jsonl.gz
 
-# 2.7M papers (the 300k real ones and 8 synthetic copies), about 25 GB of disk; needs `make eval` first
+# 2.7M papers (the 300k real ones and 8 synthetic copies), about 20 GB of disk; needs `make eval` first
 bench-scale: $(STAMP)
 	$(PY) bench/scale.py --data $(SHARED) --home bench/out/store2700k --copies 9
 

@@ -12,6 +12,7 @@ import pytest
 
 from papersift.index.lexical import (
     _ARRAYS,
+    KEYWORD_MAX_DF,
     QUERY_MAX_DF,
     Lexical,
     author_key,
@@ -151,6 +152,16 @@ def test_coauthors_count_shared_author_keys(indexed: Indexed) -> None:
     assert shared_with_another >= 2  # the sample holds real pairs of papers with a common author
     nobody, _ = lex.coauthors(author_slots(["Q. Nobody", "Zed Nowhere"]))
     assert len(nobody) == 0
+
+
+def test_document_frequencies_say_which_words_are_common(indexed: Indexed) -> None:
+    _, lex, rows = indexed
+    texts = [text(p).lower() for _, p in rows]
+    assert any(lex.common(w) for w in ("study", "quantum", "model", "field"))  # so both answers are checked
+    for word in ("the", "study", "quantum", "model", "field", "gravitino"):
+        share = sum(word in terms(t) for t in texts) / len(texts)
+        assert lex.common(word) == (share > KEYWORD_MAX_DF), word
+    assert lex.common("Study") == lex.common("study")  # folded like the papers' words
 
 
 def test_day_and_primary_category_of_each_row(indexed: Indexed) -> None:

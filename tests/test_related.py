@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from datetime import date
@@ -103,6 +104,23 @@ def test_a_short_query_whose_words_never_meet_still_finds_papers(indexes: Indexe
     hits = search(indexes, "quark gravitino", k=5).hits
     assert len(hits) == 5
     assert any("quark" in f"{h.paper.title} {h.paper.abstract}".lower() for h in hits)
+
+
+def test_a_sentence_leaves_common_words_out_of_its_keyword_side(indexes: Indexes) -> None:
+    lex, store = indexes.lexical, indexes.store
+    assert lex is not None
+    assert lex.common("model") and lex.common("Results")  # in over 10% of the papers
+    assert not lex.common("gravitino") and not lex.common("") and not lex.common("!!")
+    title = next(p.title for _, p in store.iter_rows() if "neutrino" in p.title.lower())
+    rare = next(w for w in re.findall(r"[a-z]{6,}", title.lower()) if not lex.common(w))
+    sentence = f"a model of the {rare} with results"
+    every_word = store.match(sentence, k=1000, any_terms=True)
+    rare_words = store.match(sentence, k=1000, any_terms=True, common=lex.common)
+    assert 0 < len(rare_words) < len(every_word)
+    assert {r for r, _ in rare_words} == {r for r, _ in store.match(rare, k=1000)}
+    assert any(
+        rare in f"{h.paper.title} {h.paper.abstract}".lower() for h in search(indexes, sentence, k=5).hits
+    )
 
 
 def test_without_vectors_related_and_search_fall_back_to_keywords(

@@ -86,6 +86,10 @@ def test_any_word_queries_leave_out_words_the_statistics_call_common(pg: Postgre
     pg._common = None  # read the statistics again
     found = {pg.by_rowids([r])[r].id for r, _ in pg.match("spin anyon model", any_terms=True, k=100)}
     assert found == {"2601.00100", "2601.00101"}
+    given = {"spin"}.__contains__  # what a ranker calls common adds to what the statistics do
+    assert [r for r, _ in pg.match("spin anyon model", any_terms=True, common=given)] == [
+        pg.rowid("2601.00101")
+    ]
     assert len(pg.match("the model", any_terms=True, k=100)) == 61  # nothing but common words: kept
 
 

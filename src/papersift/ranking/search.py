@@ -149,11 +149,12 @@ def _hybrid_scores(
     store, lex, dense = indexes.store, indexes.lexical, indexes.dense
 
     def match(any_terms: bool) -> list[tuple[int, float]]:
-        return store.match(query, k=KEYWORD_POOL, filters=filters, any_terms=any_terms)
+        common = lex.common if any_terms and lex is not None and len(lex) else None
+        return store.match(query, k=KEYWORD_POOL, filters=filters, any_terms=any_terms, common=common)
 
     # a short query: BM25 for the papers with all its words, however few (ranking every paper with any
     # of its words cost 2-3× the whole query at 300k; the vectors and tf-idf find the rest); a sentence,
-    # which no paper holds whole: any of its words
+    # which no paper holds whole: any of its words but those in over 10% of the papers
     keyword = match(len(query.split()) > SHORT_QUERY)
     keyword_rows = {rowid for rowid, _ in keyword}
     best = max((score for _, score in keyword), default=0.0)

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -184,11 +184,19 @@ class Store(Protocol):
     def iter_vectors(self, batch: int = 20_000, after: int = 0) -> Iterator[VectorBatch]: ...
 
     def match(
-        self, query: str, *, k: int = 10, offset: int = 0, filters: Filters = ..., any_terms: bool = False
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        offset: int = 0,
+        filters: Filters = ...,
+        any_terms: bool = False,
+        common: Callable[[str], bool] | None = None,
     ) -> list[tuple[int, float]]:
         """``search`` as (rowid, BM25 score) pairs, for rankers that fetch papers later.
 
-        Words must all match, unless ``any_terms`` (then any may, and BM25 ranks by how many and how rare).
+        Words must all match, unless ``any_terms`` (then any may, and BM25 ranks by how many and how rare;
+        words for which ``common`` is true are left out, see ``fts_query``).
         """
         ...
 

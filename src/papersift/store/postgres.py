@@ -467,8 +467,12 @@ class PostgresStore(ReaderTables):
         offset: int = 0,
         filters: Filters = NO_FILTERS,
         any_terms: bool = False,
+        common: Callable[[str], bool] | None = None,
     ) -> list[tuple[int, float]]:
-        common = self._common_words(query) if any_terms else None
+        if any_terms:  # ts_rank_cd has no idf: leave out what the statistics call common, whatever else
+            own, given = self._common_words(query), common
+            if own is not None:
+                common = own if given is None else (lambda word: own(word) or given(word))
         match = fts_query(query, author=filters.author, any_terms=any_terms, common=common)
         if match is None:
             return []
@@ -497,6 +501,9 @@ class PostgresStore(ReaderTables):
 
     def _common_words(self, query: str) -> Callable[[str], bool] | None:
         """Which words of ``query`` are in more than ``COMMON_SHARE`` of the papers (None: not known).
+
+        This applies on top of the words a ranker passes as common (hybrid search: those in over 10% of
+        the papers, by the lexical arrays), which suits BM25's idf, not ``ts_rank_cd``.
 
         ``ts_rank_cd`` weighs every matched word alike and ranks every matching row, so an any-word query
         with "learning" in it ranked a third of arXiv (p50 2.9 s at 2.7M papers). The frequencies come

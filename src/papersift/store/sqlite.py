@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -393,8 +393,9 @@ class SqliteStore(ReaderTables):
         offset: int = 0,
         filters: Filters = NO_FILTERS,
         any_terms: bool = False,
+        common: Callable[[str], bool] | None = None,
     ) -> list[tuple[int, float]]:
-        match = fts_query(query, author=filters.author, any_terms=any_terms)
+        match = fts_query(query, author=filters.author, any_terms=any_terms, common=common)
         if match is None:
             return []
         where = ["papers_fts MATCH ?", "p.deleted = 0"]
