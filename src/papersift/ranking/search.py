@@ -1,7 +1,8 @@
 """Search: keyword (BM25 over FTS5, the user's syntax), semantic (the query's vector) or hybrid (both).
 
 Hybrid, the default, pools the best BM25 matches (of all of a short query's words, of any of a
-sentence's), the nearest vectors and the best tf-idf matches, and scores each paper as
+sentence's but the words in over 10% of the papers), the nearest vectors and the best tf-idf matches, and
+scores each paper as
 
     0.5 · cosine of the dense vectors + 0.5 · tf-idf cosine + 0.5 · BM25 / best BM25 of the query
 
