@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 from measure import TITLE_SAMPLE, exact_top10, keyword_times, recall
-from synthetic import base_vectors, copy_vectors, papers, real_papers, shifted_id
+from synthetic import base_vectors, papers, real_papers, vector_slices
 
 from papersift.index.encoder import model_id
 from papersift.ingest import ingest_items
@@ -45,14 +45,8 @@ def load_vectors(
     base_matrix, real_mask = base_vectors(base, cache_path, seed)
     rowid = dict(store.conn.execute("SELECT id, rowid FROM papers").fetchall())
     store.reset_vectors(model_id(Settings()))
-    for copy in range(copies):
-        matrix = base_matrix if copy == 0 else copy_vectors(base_matrix, copy, seed)
-        ids = (
-            [p.id for p in base] if copy == 0 else [shifted_id(copy, i, len(base)) for i in range(len(base))]
-        )
-        keys = [rowid[i] for i in ids]
-        for lo in range(0, len(keys), 50_000):
-            store.put_vectors(keys[lo : lo + 50_000], matrix[lo : lo + 50_000], index=False)
+    for ids, vectors in vector_slices(base, base_matrix, copies, seed):
+        store.put_vectors([rowid[i] for i in ids], vectors, index=False)
     real_keys = np.array([rowid[p.id] for p, real in zip(base, real_mask, strict=True) if real], np.int64)
     print(
         f"vectors: {len(real_keys):,} real (MiniLM) + {len(base) * copies - len(real_keys):,} synthetic",

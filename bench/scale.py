@@ -39,7 +39,7 @@ import httpx
 import numpy as np
 from measure import TITLE_SAMPLE, exact_top10, keyword_times, recall
 from related import time_related
-from synthetic import base_vectors, copy_vectors, papers, real_papers, shifted_id
+from synthetic import base_vectors, papers, real_papers, vector_slices
 
 from papersift.index.dense import open_dense, sync_dense
 from papersift.index.encoder import model_id
@@ -104,16 +104,8 @@ def main() -> None:
         t0 = time.perf_counter()
         rowid = dict(store.db.execute("SELECT id, rowid FROM papers"))
         store.reset_vectors(model_id(settings))
-        for copy in range(args.copies):
-            vectors = base_matrix if copy == 0 else copy_vectors(base_matrix, copy, seed=1)
-            ids = (
-                [p.id for p in base]
-                if copy == 0
-                else [shifted_id(copy, i, len(base)) for i in range(len(base))]
-            )
-            keys = [rowid[i] for i in ids]
-            for lo in range(0, len(keys), 50_000):
-                store.put_vectors(keys[lo : lo + 50_000], vectors[lo : lo + 50_000])
+        for ids, vectors in vector_slices(base, base_matrix, args.copies, seed=1):
+            store.put_vectors([rowid[i] for i in ids], vectors)
         print(
             f"2 vectors written: {int(real_mask.sum()):,} real MiniLM, the rest synthetic "
             f"({time.perf_counter() - t0:.0f} s)",

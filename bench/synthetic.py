@@ -78,3 +78,16 @@ def copy_vectors(base: np.ndarray, copy: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed * 1000 + copy)
     moved = base + rng.normal(0.0, NOISE, size=base.shape).astype(np.float32)
     return (moved / np.linalg.norm(moved, axis=1, keepdims=True)).astype(np.float32)
+
+
+def vector_slices(
+    base: list[Paper], base_matrix: np.ndarray, copies: int, seed: int, size: int = 50_000
+) -> Iterator[tuple[list[str], np.ndarray]]:
+    """(ids, vectors) of every paper ``papers`` yields, in slices of ``size``, in the same order."""
+    for copy in range(copies):
+        matrix = base_matrix if copy == 0 else copy_vectors(base_matrix, copy, seed)
+        ids = (
+            [p.id for p in base] if copy == 0 else [shifted_id(copy, i, len(base)) for i in range(len(base))]
+        )
+        for lo in range(0, len(ids), size):
+            yield ids[lo : lo + size], matrix[lo : lo + size]

@@ -96,6 +96,25 @@ class Filters:
         return True
 
 
+class SearchFromMatch:
+    """``search`` for any backend: its ``match`` (rowids and scores), then the papers by rowid."""
+
+    def search(
+        self: Store,
+        query: str,
+        *,
+        k: int = 10,
+        offset: int = 0,
+        category: str | None = None,
+        since: date | None = None,
+        until: date | None = None,
+        author: str | None = None,
+    ) -> list[Hit]:
+        found = self.match(query, k=k, offset=offset, filters=Filters(category, since, until, author))
+        papers = self.by_rowids([rowid for rowid, _ in found])
+        return [Hit(papers[rowid], score) for rowid, score in found if rowid in papers]
+
+
 class StoreError(RuntimeError):
     """A store-level failure with a message fit for the user (bad query syntax, corrupt file…)."""
 

@@ -35,7 +35,14 @@ from papersift.paper import (
     is_exact_category,
 )
 from papersift.schedule import derive_announced
-from papersift.store import Filters, Hit, IngestCounts, ListingEntry, StoreError, VectorBatch
+from papersift.store import (
+    Filters,
+    IngestCounts,
+    ListingEntry,
+    SearchFromMatch,
+    StoreError,
+    VectorBatch,
+)
 from papersift.store.postgres_readers import SCHEMA as READER_SCHEMA
 from papersift.store.postgres_readers import ReaderTables
 from papersift.store.query import fts_query, plain_words
@@ -182,7 +189,7 @@ def _category_filter(column: str, category: str) -> tuple[str, list[Any]]:
     ]
 
 
-class PostgresStore(ReaderTables):
+class PostgresStore(ReaderTables, SearchFromMatch):
     """A ``Store`` on PostgreSQL: one connection per store object; threads share it one call at a time."""
 
     def __init__(self, dsn: str) -> None:
@@ -443,21 +450,6 @@ class PostgresStore(ReaderTables):
             [day],
         )
         return [(r[0], int(r[1])) for r in rows]
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int = 10,
-        offset: int = 0,
-        category: str | None = None,
-        since: date | None = None,
-        until: date | None = None,
-        author: str | None = None,
-    ) -> list[Hit]:
-        found = self.match(query, k=k, offset=offset, filters=Filters(category, since, until, author))
-        papers = self.by_rowids([rowid for rowid, _ in found])
-        return [Hit(papers[rowid], score) for rowid, score in found if rowid in papers]
 
     def match(
         self,

@@ -33,7 +33,14 @@ from papersift.paper import (
     is_exact_category,
 )
 from papersift.schedule import derive_announced
-from papersift.store import Filters, Hit, IngestCounts, ListingEntry, StoreError, VectorBatch
+from papersift.store import (
+    Filters,
+    IngestCounts,
+    ListingEntry,
+    SearchFromMatch,
+    StoreError,
+    VectorBatch,
+)
 from papersift.store.query import fts_query
 from papersift.store.readers import fold_title
 from papersift.store.rows import COLUMN_NAMES, Row, merge, paper_from_row, paper_row, validate
@@ -106,7 +113,7 @@ _DERIVED_ANNOUNCEMENTS = """
 """
 
 
-class SqliteStore(ReaderTables):
+class SqliteStore(ReaderTables, SearchFromMatch):
     """The default ``Store``: a single SQLite file in WAL mode."""
 
     def __init__(self, path: Path | str) -> None:
@@ -369,21 +376,6 @@ class SqliteStore(ReaderTables):
             [day.isoformat()],
         )
         return [(r[0], int(r[1])) for r in rows]
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int = 10,
-        offset: int = 0,
-        category: str | None = None,
-        since: date | None = None,
-        until: date | None = None,
-        author: str | None = None,
-    ) -> list[Hit]:
-        found = self.match(query, k=k, offset=offset, filters=Filters(category, since, until, author))
-        papers = self.by_rowids([rowid for rowid, _ in found])
-        return [Hit(papers[rowid], score) for rowid, score in found if rowid in papers]
 
     def match(
         self,
