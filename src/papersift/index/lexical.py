@@ -256,10 +256,10 @@ def build_lexical(
 ) -> int:
     """(Re)build the arrays from every stored paper; returns how many papers they hold.
 
-    Out of core, so 2.7M papers build in a few GB: the first pass tokenises each paper once, appending its
-    term slots and counts to scratch files and summing document frequencies; the second weighs and
-    normalises ``rows_per_pass`` rows at a time into the memory-mapped term matrix and scatters them into
-    the posting lists, whose offsets the frequencies already fix. Nothing holds all the postings in memory.
+    Out of core (memory grows with per-paper facts, not with the postings): the first pass tokenises each
+    paper once, appending its term slots and counts to scratch files and summing document frequencies;
+    the second (``_invert``) weighs and normalises ``rows_per_pass`` rows at a time into the memory-mapped
+    term matrix and scatters them into the posting lists, whose offsets the frequencies already fix.
     """
     tmp = directory.with_name(directory.name + ".tmp")
     if tmp.exists():
@@ -269,10 +269,50 @@ def build_lexical(
     n = len(first.keys)
     idf = (np.log((1.0 + n) / (1.0 + first.df)) + 1.0).astype(np.float32)
     idf[(first.df < MIN_DF) | (first.df > MAX_DF * n)] = 0.0
-    kept_df = np.where(idf > 0, first.df, 0)
-    total = int(kept_df.sum())
     p_indptr = np.zeros(N_FEATURES + 1, dtype=np.int64)
-    np.cumsum(kept_df, out=p_indptr[1:])
+    np.cumsum(np.where(idf > 0, first.df, 0), out=p_indptr[1:])
+    t_indptr = _invert(first, idf, p_indptr, tmp, rows_per_pass)
+    order = np.argsort(first.author_keys, kind="stable")
+    categories = sorted(set(first.primaries))
+    code = {c: i for i, c in enumerate(categories)}
+    arrays: dict[str, np.ndarray] = {
+        "keys": np.array(first.keys, dtype=np.int64),
+        "t_indptr": t_indptr,
+        "p_indptr": p_indptr,
+        "idf": idf,
+        "df": first.df.astype(np.int32),
+        "pa_keys": first.author_keys[order],
+        "pa_docs": first.author_rows[order],
+        "primary": np.array([code[c] for c in first.primaries], dtype=np.int32),
+        "day": np.array(first.days, dtype=np.int32),
+    }
+    for name, values in arrays.items():
+        np.save(tmp / f"{name}.npy", values)
+    meta = {"version": _VERSION, "count": n, "categories": categories}
+    (tmp / "meta.json").write_text(json.dumps(meta))
+    _swap(tmp, directory)
+    return n
+
+
+@dataclass
+class _FirstPass:
+    """What tokenising every paper leaves: per-row facts, term-entry offsets and document frequencies."""
+
+    keys: list[int]
+    indptr: np.ndarray
+    entries: int
+    df: np.ndarray
+    author_keys: np.ndarray
+    author_rows: np.ndarray
+    primaries: list[str]
+    days: list[int]
+
+
+def _invert(
+    first: _FirstPass, idf: np.ndarray, p_indptr: np.ndarray, tmp: Path, rows_per_pass: int
+) -> np.ndarray:
+    """The second pass: the weighed term matrix and its postings, written into ``tmp``; the row offsets."""
+    n, total = len(first.keys), int(p_indptr[-1])
     out = {
         name: np.lib.format.open_memmap(tmp / f"{name}.npy", mode="w+", dtype=dtype, shape=(total,))
         for name, dtype in (
@@ -316,40 +356,7 @@ def build_lexical(
     del out
     (tmp / "slots.raw").unlink(missing_ok=True)
     (tmp / "counts.raw").unlink(missing_ok=True)
-    order = np.argsort(first.author_keys, kind="stable")
-    categories = sorted(set(first.primaries))
-    code = {c: i for i, c in enumerate(categories)}
-    arrays: dict[str, np.ndarray] = {
-        "keys": np.array(first.keys, dtype=np.int64),
-        "t_indptr": t_indptr,
-        "p_indptr": p_indptr,
-        "idf": idf,
-        "df": first.df.astype(np.int32),
-        "pa_keys": first.author_keys[order],
-        "pa_docs": first.author_rows[order],
-        "primary": np.array([code[c] for c in first.primaries], dtype=np.int32),
-        "day": np.array(first.days, dtype=np.int32),
-    }
-    for name, values in arrays.items():
-        np.save(tmp / f"{name}.npy", values)
-    meta = {"version": _VERSION, "count": n, "categories": categories}
-    (tmp / "meta.json").write_text(json.dumps(meta))
-    _swap(tmp, directory)
-    return n
-
-
-@dataclass
-class _FirstPass:
-    """What tokenising every paper leaves: per-row facts, term-entry offsets and document frequencies."""
-
-    keys: list[int]
-    indptr: np.ndarray
-    entries: int
-    df: np.ndarray
-    author_keys: np.ndarray
-    author_rows: np.ndarray
-    primaries: list[str]
-    days: list[int]
+    return t_indptr
 
 
 def _tokenise(store: Store, tmp: Path, progress: Callable[[int], None] | None) -> _FirstPass:
