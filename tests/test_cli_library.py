@@ -6,7 +6,6 @@ import email
 import email.policy
 import re
 import shutil
-import socket
 import time
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -19,6 +18,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from tests.conftest import DAILY_DAYS, day_records, run_cli
+from tests.ports import free_port
 
 BROKEN = """@book{broken,
   title = {Unclosed
@@ -39,16 +39,10 @@ class Inbox:
         return "250 OK"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def smtp() -> Iterator[tuple[Inbox, int]]:
     inbox = Inbox()
-    port = _free_port()
+    port = free_port()
     controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
     yield inbox, port
@@ -208,7 +202,7 @@ def test_digest_as_markdown_atom_and_email_sent_once_per_day(
 
 def test_a_failed_send_is_kept_and_delivered_by_the_next_run(home: Path, smtp: tuple[Inbox, int]) -> None:
     inbox, port = smtp
-    dead = {"PAPERSIFT_SMTP_PORT": str(_free_port()), "PAPERSIFT_SMTP_TIMEOUT": "2"}
+    dead = {"PAPERSIFT_SMTP_PORT": str(free_port()), "PAPERSIFT_SMTP_TIMEOUT": "2"}
     started = time.perf_counter()
     failed = run_cli(
         "digest", "--email", "ada@lab.example", "--date", DAILY_DAYS[1], home=home, env=dead, check=False
