@@ -15,7 +15,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli import HomeOpt, _bar, _check_format, _day, _fail, _indexes, _settings, _store, app
+from papersift.cli import (
+    FormatOpt,
+    HomeOpt,
+    _bar,
+    _check_format,
+    _day,
+    _fail,
+    _indexes,
+    _settings,
+    _store,
+    app,
+)
 
 if TYPE_CHECKING:
     from papersift.library import DailyPick
@@ -224,7 +235,7 @@ def library_read(ids: IdsArg, unread: bool = False, reader: ReaderOpt = None, ho
 @library_app.command("list")
 def library_list(
     tag: Annotated[str | None, typer.Option("--tag", "-t", help="Only this tag.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json")] = "text",
+    fmt: FormatOpt = "text",
     reader: ReaderOpt = None,
     home: HomeOpt = None,
 ) -> None:
@@ -358,7 +369,7 @@ def recommend(
         str | None, typer.Option("--date", "-d", help="Announcement day (default: latest).")
     ] = None,
     k: Annotated[int, typer.Option("-k", help="How many.", min=1, max=1000)] = 20,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json")] = "text",
+    fmt: FormatOpt = "text",
     reader: ReaderOpt = None,
     home: HomeOpt = None,
 ) -> None:
