@@ -21,7 +21,8 @@ from papersift.index.engines import DaskEngine
 from papersift.index.pipeline import embed_missing
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
-from tests.conftest import ROOT, _free_port, as_papers, run_cli, spread_records, write_jsonl
+from tests.conftest import ROOT, as_papers, run_cli, spread_records, write_jsonl
+from tests.ports import free_port
 
 Vectors = dict[int, np.ndarray]
 
@@ -168,7 +169,7 @@ def test_engine_options_are_checked(tmp_path: Path) -> None:
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path, records: list[dict[str, object]]) -> None:
     run_cli("ingest", str(write_jsonl(tmp_path / "c.jsonl", records[:3])), home=tmp_path)
-    nobody = f"tcp://127.0.0.1:{_free_port()}"
+    nobody = f"tcp://127.0.0.1:{free_port()}"
     result = run_cli(
         *("embed", "--engine", "dask", "--scheduler", nobody),
         home=tmp_path,
