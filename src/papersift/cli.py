@@ -7,9 +7,10 @@ imported inside the commands that need them, so quick commands (``list``, ``sear
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -396,7 +397,49 @@ def embed(
     ] = None,
     home: HomeOpt = None,
 ) -> None:
-    """Embed the papers that have no vector yet (newest first, resumable) and update the indexes."""
+    """Embed the papers that have no vector yet (newest first, resumable) and update the indexes.
+
+    Each update is a new index generation in ``PAPERSIFT_HOME/index`` that running servers switch to; one
+    build runs at a time (a second ``embed`` waits for the first).
+    """
+    if engine not in ("local", "dask"):
+        _fail(f"--engine must be local or dask, not {engine!r}", 2)
+    if engine == "local" and (scheduler or workers):
+        _fail("--scheduler and --workers need --engine dask", 2)
+    if scheduler and workers:
+        _fail("--workers sizes a local cluster; with --scheduler the cluster's own workers run", 2)
+    settings = _settings(home)
+    with _build_lock(settings):
+        _embed(settings, limit, reset, cache, engine, scheduler, workers)
+
+
+PUBLISH_EVERY = 120.0  # seconds of embedding between two index generations (servers pick each one up)
+
+
+@contextlib.contextmanager
+def _build_lock(settings: Settings) -> Iterator[None]:
+    """The index build lock; when another process holds it, say so and wait for it."""
+    from papersift.index.generations import BuildRunningError, build_lock
+
+    try:
+        with build_lock(settings.index_dir, wait=False):
+            yield
+        return
+    except BuildRunningError as e:
+        typer.echo(f"{e}; waiting for it to finish (Ctrl-C to stop)", err=True)
+    with build_lock(settings.index_dir, wait=True):
+        yield
+
+
+def _embed(
+    settings: Settings,
+    limit: int | None,
+    reset: bool,
+    cache: bool,
+    engine: str,
+    scheduler: str | None,
+    workers: int | None,
+) -> None:
     import time
 
     from papersift.index.encoder import model_id
@@ -405,13 +448,6 @@ def embed(
     from papersift.store import StoreError
     from papersift.store.cache import VectorCache
 
-    if engine not in ("local", "dask"):
-        _fail(f"--engine must be local or dask, not {engine!r}", 2)
-    if engine == "local" and (scheduler or workers):
-        _fail("--scheduler and --workers need --engine dask", 2)
-    if scheduler and workers:
-        _fail("--workers sizes a local cluster; with --scheduler the cluster's own workers run", 2)
-    settings = _settings(home)
     store = _store(settings)
     if reset:
         store.reset_vectors(model_id(settings))
@@ -430,11 +466,16 @@ def embed(
             task = bar.add_task(f"embedding ({model_id(settings)})", total=todo)
             logged = [0]
 
+            published = [time.monotonic()]
+
             def advance(n: int) -> None:
                 bar.advance(task, n)
                 logged[0] += n
                 if bar.disable and logged[0] % 5120 < n:  # a log file gets a line every ~5k papers
                     typer.echo(f"embedded {logged[0]:,} of {todo:,}", err=True)
+                if time.monotonic() - published[0] > PUBLISH_EVERY:  # a long run serves what it has
+                    refresh(store, settings)
+                    published[0] = time.monotonic()
 
             done = embed_missing(
                 store, settings, limit=limit, cache=vector_cache, progress=advance, engine=runner
@@ -719,7 +760,11 @@ def demo(
     papers = store.count()
     store.close()
     list_(category or settings.default_categories[0], None, "text", home)
-    if embed:
+    from papersift.index.generations import build_running
+
+    if embed and build_running(settings.index_dir):
+        typer.echo("\nan index build (`papersift embed`) is already running: not starting another")
+    elif embed:
         log = settings.home / "embed.log"
         with log.open("ab") as out:
             subprocess.Popen(

@@ -115,6 +115,14 @@ class SearchFromMatch:
         return [Hit(papers[rowid], score) for rowid, score in found if rowid in papers]
 
 
+PAPERS_CHANGED = "papers_changed"  # state key: a counter every ``upsert`` (papers, announcements) bumps
+
+
+def papers_version(store: Store) -> str:
+    """Changes when papers or announcements do, not on library, session or login writes (page cache keys)."""
+    return store.get_state(PAPERS_CHANGED) or "0"
+
+
 class StoreError(RuntimeError):
     """A store-level failure with a message fit for the user (bad query syntax, corrupt file…)."""
 

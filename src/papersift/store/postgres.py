@@ -36,6 +36,7 @@ from papersift.paper import (
 )
 from papersift.schedule import derive_announced
 from papersift.store import (
+    PAPERS_CHANGED,
     Filters,
     IngestCounts,
     ListingEntry,
@@ -310,6 +311,12 @@ class PostgresStore(ReaderTables, SearchFromMatch):
                 self._write_batch(cur, batch, next_rowid, counts)
             for key, value in (state or {}).items():
                 _put_state(cur, key, value)
+            if counts.total > counts.failed:  # see ``papers_version``
+                cur.execute(
+                    "INSERT INTO state (key, value) VALUES (%s, '1') ON CONFLICT (key) "
+                    "DO UPDATE SET value = (state.value::bigint + 1)::text",
+                    (PAPERS_CHANGED,),
+                )
         return counts
 
     def _existing(self, cur: psycopg.Cursor[Any], ids: list[str]) -> dict[str, tuple[int, Paper]]:

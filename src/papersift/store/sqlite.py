@@ -34,6 +34,7 @@ from papersift.paper import (
 )
 from papersift.schedule import derive_announced
 from papersift.store import (
+    PAPERS_CHANGED,
     Filters,
     IngestCounts,
     ListingEntry,
@@ -203,6 +204,8 @@ class SqliteStore(ReaderTables, SearchFromMatch):
             self._write_batch(batch, next_rowid, counts)
         for key, value in (state or {}).items():
             self._put_state(key, value)
+        if counts.total > counts.failed:  # what listings and indexes depend on: see ``papers_version``
+            self._bump(PAPERS_CHANGED)
 
     def _existing(self, ids: list[str]) -> dict[str, tuple[int, Paper]]:
         found: dict[str, tuple[int, Paper]] = {}
@@ -293,9 +296,13 @@ class SqliteStore(ReaderTables, SearchFromMatch):
 
     def _vectors_changed(self) -> None:
         """Count changes to the set of live vectors, so indexes built from them can tell they are stale."""
+        self._bump("vectors_changed")
+
+    def _bump(self, key: str) -> None:
         self.db.execute(
-            "INSERT INTO state (key, value) VALUES ('vectors_changed', '1') "
-            "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            "INSERT INTO state (key, value) VALUES (?, '1') "
+            "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+            (key,),
         )
 
     def _put_state(self, key: str, value: str) -> None:
