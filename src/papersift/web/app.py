@@ -1,7 +1,8 @@
 """The FastAPI app: every page is a Jinja2 template over the same data its ``/api`` twin returns as JSON.
 
-One store connection serves every request under a lock (SQLite connections are not for concurrent use);
-the indexes open on first use and the model loads only when a request needs a text embedded. Everything
+No global lock: each request thread reads through its own store connection, writes go through one writer
+(``web/state.py``), the indexes are the current index generation (switched to when ``embed`` publishes a new
+one) and the model loads only when a request needs a text embedded. Everything
 from papers is escaped by Jinja2's autoescaping; responses carry a strict Content-Security-Policy (no
 inline script, nothing from other origins).
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import date
@@ -111,6 +113,7 @@ class SecurityHeaders:
 def create_app(settings: Settings) -> FastAPI:
     """The app over the store that ``settings`` names."""
     state = AppState(settings, open_store(settings), open_store(settings))
+    state.indexes()  # map the current index generation before the first request
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -147,12 +150,20 @@ def create_app(settings: Settings) -> FastAPI:
         return HTMLResponse(personalise(body, request, state, language(request)), status_code=code)
 
     def cached_page(
-        request: Request, name: str, key: tuple[str, ...], data: Callable[[], dict[str, Any]], **context: Any
+        request: Request,
+        name: str,
+        key: tuple[str, ...],
+        data: Callable[[], dict[str, Any]],
+        index: bool = False,
+        **context: Any,
     ) -> HTMLResponse:
-        """A page rendered once per store version and language, nothing personal in it (errors not kept)."""
+        """A page rendered once per papers version (and index generation when ``index``) and language,
+        nothing personal in it (errors not kept)."""
         lang = language(request)
         here = str(request.url.path)
-        body = state.cached((*key, lang), lambda: render(request, name, data=data(), here=here, **context))
+        body = state.cached(
+            (*key, lang), lambda: render(request, name, data=data(), here=here, **context), index=index
+        )
         return HTMLResponse(personalise(body, request, state, lang))
 
     def wants_json(request: Request) -> bool:
@@ -164,6 +175,14 @@ def create_app(settings: Settings) -> FastAPI:
             return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
         return page(request, "error.html", exc.status_code, status=exc.status_code, message=exc.detail)
 
+    @app.exception_handler(sqlite3.OperationalError)
+    async def store_busy(request: Request, exc: sqlite3.OperationalError) -> Response:
+        """A read past the query time limit (interrupted) or a store locked too long: try again later."""
+        message = f"the store is busy ({exc}); try again in a moment"
+        if wants_json(request):
+            return JSONResponse({"error": message}, status_code=503)
+        return page(request, "error.html", 503, status=503, message=message)
+
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         message = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:])}: {e['msg']}" for e in exc.errors())
@@ -173,13 +192,13 @@ def create_app(settings: Settings) -> FastAPI:
 
     # -- data (shared by pages and API) ------------------------------------------------------------
     def listing_data(category: str, day: str | None) -> dict[str, Any]:
-        with state.lock:
-            days = state.store.announcement_days(category)
-            if not days:
-                raise HTTPException(404, f"no listings for {category}")
-            when = days[-1] if day is None else parse_day(day)
-            entries = state.store.listing(category, when)
-            listed = dict(state.store.listed_categories(when))
+        store = state.store
+        days = store.announcement_days(category)
+        if not days:
+            raise HTTPException(404, f"no listings for {category}")
+        when = days[-1] if day is None else parse_day(day)
+        entries = store.listing(category, when)
+        listed = dict(store.listed_categories(when))
         if not entries:
             raise HTTPException(404, f"no {category} listing on {when}")
         return {
@@ -193,9 +212,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     def categories_data() -> dict[str, Any]:
         """arXiv's taxonomy with how many announcement rows the store holds for each category."""
-        with state.lock:
-            listed = dict(state.store.listed_categories())
-        return taxonomy_json(listed)
+        return taxonomy_json(dict(state.store.listed_categories()))
 
     def paper_data(raw_id: str, k: int, category: str | None, since: date | None) -> dict[str, Any]:
         """The paper and its related papers (kept per store version: popular papers cost one ranking)."""
@@ -204,15 +221,14 @@ def create_app(settings: Settings) -> FastAPI:
         except InvalidIdError as e:
             raise HTTPException(404, str(e)) from e
         key = ("paper", pid, str(k), category or "", since.isoformat() if since else "")
-        return dict(state.cached(key, lambda: ranked_paper(pid, k, category, since)))
+        return dict(state.cached(key, lambda: ranked_paper(pid, k, category, since), index=True))
 
     def ranked_paper(pid: str, k: int, category: str | None, since: date | None) -> dict[str, Any]:
-        with state.lock:
-            paper = state.store.get(pid)
-            if paper is None:
-                raise HTTPException(404, f"{pid} is not in the store")
-            indexes = state.indexes()
-            hits = related(indexes, paper_query(indexes, paper), k=k, category=category, since=since)
+        indexes = state.indexes()
+        paper = indexes.store.get(pid)
+        if paper is None:
+            raise HTTPException(404, f"{pid} is not in the store")
+        hits = related(indexes, paper_query(indexes, paper), k=k, category=category, since=since)
         return {
             **paper_json(paper),
             "bibtex": paper_bibtex(paper),
@@ -222,13 +238,12 @@ def create_app(settings: Settings) -> FastAPI:
     def text_data(text: str, k: int) -> dict[str, Any]:
         if not text.strip():
             raise HTTPException(400, "the text is empty")
-        return dict(state.cached(("text", text, str(k)), lambda: ranked_text(text, k)))
+        return dict(state.cached(("text", text, str(k)), lambda: ranked_text(text, k), index=True))
 
     def ranked_text(text: str, k: int) -> dict[str, Any]:
-        with state.lock:
-            indexes = state.indexes()
-            query = text_query(indexes, text)
-            hits = related(indexes, query, k=k)
+        indexes = state.indexes()
+        query = text_query(indexes, text)
+        hits = related(indexes, query, k=k)
         return {"query": query.label, "notes": query.notes, "results": [_related_json(h) for h in hits]}
 
     def search_data(
@@ -238,11 +253,10 @@ def create_app(settings: Settings) -> FastAPI:
             raise HTTPException(400, f"mode must be one of {', '.join(MODES)}")
         filters = Filters(category=category or None, since=parse_day(since, 400) if since else None)
         key = ("search", q, mode, category or "", since or "", str(page_no), str(k))
-        return dict(state.cached(key, lambda: ranked_search(q, mode, filters, page_no, k)))
+        return dict(state.cached(key, lambda: ranked_search(q, mode, filters, page_no, k), index=True))
 
     def ranked_search(q: str, mode: Mode, filters: Filters, page_no: int, k: int) -> dict[str, Any]:
-        with state.lock:
-            result = search(state.indexes(), q, mode=mode, k=k, offset=(page_no - 1) * k, filters=filters)
+        result = search(state.indexes(), q, mode=mode, k=k, offset=(page_no - 1) * k, filters=filters)
         first = (page_no - 1) * k + 1
         return {
             "query": q,
@@ -259,11 +273,11 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home() -> RedirectResponse:
         category = settings.default_categories[0]
-        with state.lock:
-            for candidate in settings.default_categories:
-                if state.store.announcement_days(candidate):
-                    category = candidate
-                    break
+        store = state.store
+        for candidate in settings.default_categories:
+            if store.announcement_days(candidate):
+                category = candidate
+                break
         return RedirectResponse(f"/list/{category}")
 
     @app.get("/api/list/{category}")
@@ -331,6 +345,7 @@ def create_app(settings: Settings) -> FastAPI:
             "paper.html",
             ("abs", paper_id, str(k), category or "", since or ""),
             lambda: paper_data(paper_id, k, category, day),
+            index=True,
             category=category or "",
             since=since or "",
             since_options=[(y, f"{y}-01-01") for y in (date.today().year - n for n in (1, 2, 5, 10))],
@@ -377,6 +392,7 @@ def create_app(settings: Settings) -> FastAPI:
             "search.html",
             ("search-page", q, mode, category or "", since or "", str(page_no), str(k)),
             lambda: search_data(q, mode, category, since, page_no, k),
+            index=True,
             **context,
         )
 

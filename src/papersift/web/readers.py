@@ -48,7 +48,7 @@ def _back(request: Request, next_url: str | None) -> str:
 
 def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
     """Register the reader's pages and API on ``app``."""
-    settings, store = state.settings, state.store
+    settings = state.settings
 
     def need_reader(request: Request) -> Reader:
         reader = state.reader(request)
@@ -82,8 +82,8 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
     ) -> Response:
         check_csrf(request, csrf)
         try:
-            with state.lock:
-                reader = login(store, settings, name, password)
+            reader = login(state.store, settings, name, password)  # argon2: no lock held
+            with state.writing() as store:
                 token = open_session(store, settings, reader)
         except LoginError as e:
             return render(request, "login.html", 401, next=_back(request, next), error=str(e))
@@ -103,7 +103,7 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
         check_csrf(request, csrf)
         token = request.cookies.get(SESSION_COOKIE)
         if token:
-            with state.lock:
+            with state.writing() as store:
                 store.drop_session(token_hash(token))
         response = RedirectResponse("/", status_code=303)
         response.delete_cookie(SESSION_COOKIE)
@@ -111,10 +111,10 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
 
     # -- library --------------------------------------------------------------------------------
     def library_data(reader: Reader, tag: str | None) -> dict[str, Any]:
-        with state.lock:
-            entries = store.library(reader.id, tag)
-            tags = store.tags(reader.id)
-            interests = store.interests(reader.id)
+        store = state.store
+        entries = store.library(reader.id, tag)
+        tags = store.tags(reader.id)
+        interests = store.interests(reader.id)
         return {
             "reader": reader.name,
             "tag": tag,
@@ -142,7 +142,7 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
         try:
             rating = int(body.get("rating", 0))
             tags = [str(t) for t in body.get("tags", [])]
-            with state.lock:
+            with state.writing() as store:
                 entry = save_paper(
                     store, reader, str(body.get("id", "")), tags=tags, note=str(body.get("note", ""))
                 )
@@ -158,7 +158,7 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
     def api_remove(request: Request, key: str) -> dict[str, Any]:
         check_csrf(request, None)
         reader = need_reader(request)
-        with state.lock:
+        with state.writing() as store:
             removed = store.remove_entry(reader.id, key)
         if not removed:
             raise HTTPException(404, f"{key} is not in your library")
@@ -176,7 +176,7 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
         check_csrf(request, csrf)
         reader = need_reader(request)
         try:
-            with state.lock:
+            with state.writing() as store:
                 entry = save_paper(store, reader, id)
                 new = 0 if rating and entry.rating == rating else rating
                 if rating:
@@ -199,7 +199,7 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
     ) -> Response:
         check_csrf(request, csrf)
         reader = need_reader(request)
-        with state.lock:
+        with state.writing() as store:
             if action == "remove":
                 found = store.remove_entry(reader.id, key)
             elif action == "tag":
@@ -228,21 +228,22 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
         check_csrf(request, csrf)
         reader = need_reader(request)
         new = Interests(_words(categories), _words(authors), _words(must), _words(never))
-        with state.lock:
+        with state.writing() as store:
             store.set_interests(reader.id, new)
         return done(request, "/library", {k: list(getattr(new, k)) for k in Interests.__slots__})
 
     @app.post("/library/import", include_in_schema=False)
-    async def import_file(
+    def import_file(
         request: Request, file: Annotated[UploadFile, File()], csrf: str = Form(""), tag: str = Form("")
     ) -> Response:
+        """A plain ``def``: reading and parsing the upload runs in the thread pool, off the event loop."""
         check_csrf(request, csrf)
         reader = need_reader(request)
-        raw = await file.read(MAX_IMPORT + 1)
+        raw = file.file.read(MAX_IMPORT + 1)
         if len(raw) > MAX_IMPORT:
             raise HTTPException(400, f"the file is over {MAX_IMPORT // 1024 // 1024} MB")
         result = read_bibliography(raw.decode("utf-8-sig", errors="replace"))
-        with state.lock:
+        with state.writing() as store:
             report = import_references(store, reader, result.references, tags=_words(tag), source="import")
         errors = [str(e) for e in [*result.errors, *report.errors]]
         summary = {
@@ -260,8 +261,8 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
     @app.get("/library/export.bib", include_in_schema=False)
     def export_bib(request: Request, tag: str | None = None) -> Response:
         reader = need_reader(request)
-        with state.lock:
-            items = export_items(store, store.library(reader.id, tag))
+        store = state.store
+        items = export_items(store, store.library(reader.id, tag))
         return Response(
             to_bibtex(items),
             media_type="application/x-bibtex; charset=utf-8",
@@ -271,8 +272,8 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
     @app.get("/library/export.json", include_in_schema=False)
     def export_csl(request: Request, tag: str | None = None) -> Response:
         reader = need_reader(request)
-        with state.lock:
-            items = export_items(store, store.library(reader.id, tag))
+        store = state.store
+        items = export_items(store, store.library(reader.id, tag))
         return Response(to_csl_json(items), media_type="application/vnd.citationstyles.csl+json")
 
     # -- Daily Papers ---------------------------------------------------------------------------
@@ -280,7 +281,8 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
         reader: Reader | None, day: str | None, k: int | None
     ) -> tuple[dict[str, Any], list[DailyPick]]:
         wanted = None if day is None else parse_day(day)
-        view = daily_view(store, state.indexes(), reader, settings.default_categories, wanted, k=k)
+        indexes = state.indexes()
+        view = daily_view(indexes.store, indexes, reader, settings.default_categories, wanted, k=k)
         if view is None:
             raise HTTPException(404, "no listings for the followed categories yet")
         if view.day not in view.days:
@@ -297,8 +299,7 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
         reader = state.reader(request)
 
         def compute() -> dict[str, Any]:
-            with state.lock:
-                meta, picks = picks_for(reader, day, k)
+            meta, picks = picks_for(reader, day, k)
             entries = [
                 paper_json(
                     p.paper,
@@ -311,7 +312,10 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
             return {**meta, "reader": reader.name if reader else None, "entries": entries}
 
         result: dict[str, Any] = state.cached(
-            ("daily", day or "", str(reader.id if reader else ""), str(k)), compute
+            ("daily", day or "", str(reader.id if reader else ""), str(k)),
+            compute,
+            index=True,
+            personal=reader is not None,  # a reader's picks follow their library
         )
         return result
 
@@ -341,10 +345,9 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
 
     @app.get("/feed/{token}.atom", response_class=Response, include_in_schema=False)
     def private_feed(token: str) -> Response:
-        with state.lock:
-            reader = store.reader_by_token(token)
-            if reader is None:
-                raise HTTPException(404, "no such feed")
-            meta, picks = picks_for(reader, None, settings.digest_k)
+        reader = state.store.reader_by_token(token)
+        if reader is None:
+            raise HTTPException(404, "no such feed")
+        meta, picks = picks_for(reader, None, settings.digest_k)
         body = digest_atom(reader, date.fromisoformat(meta["date"]), picks, settings)
         return Response(body, media_type="application/atom+xml")
