@@ -440,6 +440,7 @@ def _embed(
     scheduler: str | None,
     workers: int | None,
 ) -> None:
+    import sqlite3
     import time
 
     from papersift.index.encoder import model_id
@@ -483,6 +484,8 @@ def _embed(
             papers, vectors = refresh(store, settings)
     except (StoreError, EngineError) as e:
         _fail(str(e))
+    except sqlite3.OperationalError as e:  # e.g. "database is locked" past the busy timeout
+        _fail(f"the store: {e}; the previous index generation keeps serving, run `papersift embed` again")
     finally:
         if runner:
             runner.close()

@@ -248,7 +248,8 @@ def link_from(source: Path, target: Path) -> None:
 
 
 def publish(index_dir: Path, tmp: Path, facts: dict[str, Any], previous: Generation | None) -> Path:
-    """Make ``tmp`` the current generation: fsync, manifest, rename, pointer; then remove unused ones."""
+    """Make ``tmp`` the current generation: fsync, manifest, rename, pointer (then call ``remove_unused``
+    once ``previous`` is closed: this process's own pin would keep it)."""
     known = previous.manifest.get("files", {}) if previous else {}
     files: dict[str, tuple[int, int]] = {}
     for file in sorted(p for p in tmp.rglob("*") if p.is_file() and p.name not in (MANIFEST, READERS)):
@@ -279,7 +280,6 @@ def publish(index_dir: Path, tmp: Path, facts: dict[str, Any], previous: Generat
         os.fsync(f.fileno())
     pointer.replace(index_dir / POINTER)
     _fsync_dir(index_dir)
-    remove_unused(index_dir)
     return final
 
 
@@ -333,8 +333,11 @@ def remove_unused(index_dir: Path) -> list[str]:
 def build_error(e: BaseException, index_dir: Path) -> IndexBuildError:
     """The message a failed build gives (the previous generation keeps serving)."""
     keeps = "the previous index generation keeps serving"
-    if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-        return IndexBuildError(f"no space left to write the indexes in {index_dir} ({e.strerror}); {keeps}")
+    full = isinstance(e, OSError) and (
+        e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) or "written" in str(e)  # numpy: a short write
+    )
+    if full:
+        return IndexBuildError(f"no space left to write the indexes in {index_dir} ({e}); {keeps}")
     if "locked" in str(e) or "busy" in str(e):
         return IndexBuildError(f"the store stayed locked by another writer during the index build; {keeps}")
     return IndexBuildError(f"the index build failed: {e}; {keeps}")

@@ -167,12 +167,23 @@ def refresh(
                 return int(previous.manifest["papers"]), int(previous.manifest["vectors"])
             tmp = generations.begin(index_dir)
             try:
+                clock = [time.perf_counter()]
+
+                def lap() -> float:  # seconds of each step, kept in the manifest (bench/live_update.py)
+                    clock.append(time.perf_counter())
+                    return round(clock[-1] - clock[-2], 3)
+
                 papers = _lexical(store, tmp, previous, source, progress)
+                seconds = {"lexical": lap()}
                 vectors = 0
                 if store.vector_model():
                     vectors = sync_dense(store, tmp, previous.path if previous else None)
-                facts = {"source": source, "papers": papers, "vectors": vectors, "built": time.time()}
-                generations.publish(index_dir, tmp, facts, previous)
+                seconds["dense"] = lap()
+                delta = (tmp / "delta" / "meta.json").exists()
+                facts = {"source": source, "papers": papers, "vectors": vectors, "delta": delta}
+                generations.publish(
+                    index_dir, tmp, {**facts, "built": time.time(), "seconds": seconds}, previous
+                )
             except (OSError, sqlite3.Error) as e:
                 generations.discard(tmp)
                 raise generations.build_error(e, index_dir) from e
@@ -182,6 +193,7 @@ def refresh(
         finally:
             if previous is not None:
                 previous.close()
+        generations.remove_unused(index_dir)
     return papers, vectors
 
 
