@@ -92,9 +92,12 @@ def test_the_build_lock_is_exclusive_across_processes_and_reentrant_within_one(t
     assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
     try:
         assert build_running(tmp_path)
-        with pytest.raises(
-            BuildRunningError, match=rf"another index build is running \(process {holder.pid}\)"
-        ), build_lock(tmp_path, wait=False):
+        with (
+            pytest.raises(
+                BuildRunningError, match=rf"another index build is running \(process {holder.pid}\)"
+            ),
+            build_lock(tmp_path, wait=False),
+        ):
             pass
     finally:
         holder.kill()
@@ -217,34 +220,35 @@ def _wait_for(condition: Callable[[], bool], proc: subprocess.Popen[str], second
     return False
 
 
-@pytest.mark.parametrize("point", ["starting", "building", "swapped"])
-def test_kill_9_of_embed_leaves_the_last_generation_and_the_next_run_completes(
-    tmp_path: Path, base_home: Path, records: Records, point: str
+def test_kill_9_of_embed_at_any_point_leaves_the_last_generation_and_the_next_run_completes(
+    tmp_path: Path, base_home: Path, records: Records
 ) -> None:
+    """One home, one new day, ``embed`` killed while starting, while writing a generation, just after the
+    pointer moved; each time the current generation is complete, and the fourth run finishes the work."""
     home = fresh(base_home, tmp_path / "home")
     index = home / "index"
-    run_cli("ingest", str(write_jsonl(home / "day.jsonl", records[100:])), home=home)
-    before = current_name(index)
-    proc = embed_proc(home)
-    if point == "starting":
-        time.sleep(0.5)
-        hit = True
-    elif point == "building":  # a temporary generation being written
-        hit = _wait_for(lambda: any(p.name.startswith(".tmp-g") for p in index.iterdir()), proc)
-    else:  # the pointer has just moved
-        hit = _wait_for(lambda: current_name(index) != before, proc)
-    proc.send_signal(signal.SIGKILL)
-    proc.communicate()
-    assert hit, f"embed finished before reaching {point}"
-    found = counts(home)
-    assert found is not None and found[0] in (100, 130) and found[1] in (100, 130)
     settings = Settings(home=home)
-    store = open_store(settings)
-    served = open_indexes(store, settings)
-    assert served.lexical is not None and served.dense is not None
-    assert served.generation is not None
-    served.generation.close()
-    store.close()
+    run_cli("ingest", str(write_jsonl(home / "day.jsonl", records[100:])), home=home)
+    for point in ("starting", "building", "swapped"):
+        before = current_name(index)
+        proc = embed_proc(home)
+        if point == "starting":
+            time.sleep(0.5)
+            hit = True
+        elif point == "building":  # a temporary generation being written
+            hit = _wait_for(lambda: any(p.name.startswith(".tmp-g") for p in index.iterdir()), proc)
+        else:  # the pointer has just moved
+            hit = _wait_for(lambda last=before: current_name(index) != last, proc)
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+        assert hit, f"embed finished before reaching {point}"
+        found = counts(home)
+        assert found is not None and found[0] in (100, 130) and found[1] in (100, 130), point
+        store = open_store(settings)
+        served = open_indexes(store, settings)
+        assert served.lexical is not None and served.dense is not None and served.generation is not None
+        served.generation.close()
+        store.close()
     assert "index: 130 papers, 130 vectors" in run_cli("embed", home=home).stdout
     assert counts(home) == (130, 130)
     assert not list(index.glob(".tmp-*")) and len(list(index.glob("g*"))) == 1
