@@ -36,7 +36,7 @@ from papersift.store import Filters, open_store
 from papersift.store.query import STOP_WORDS
 from papersift.taxonomy import category_name
 from papersift.web.categories import picker, taxonomy_json
-from papersift.web.contract import DateParam, errors, openapi_without_422
+from papersift.web.contract import DateParam, allowed_methods, errors, openapi_without_422
 from papersift.web.i18n import TEXT, pick_language
 from papersift.web.readers import MAX_IMPORT, add_reader_routes
 from papersift.web.security import Guard, refuse, server_secret
@@ -51,7 +51,7 @@ from papersift.web.state import (
 
 HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
-MAX_TEXT = 20_000  # characters of pasted text a request may carry
+MAX_TEXT = 4_000  # characters of pasted text in a URL (percent-encoded it stays under uvicorn's 64 KiB line)
 # KaTeX sizes its output with style attributes: those (never <style> or script) are allowed inline
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
@@ -160,9 +160,13 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 405:
+            exc.headers = {"Allow": allowed_methods(app, request.url.path)}
         if wants_json(request):
-            return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
-        return page(request, "error.html", exc.status_code, status=exc.status_code, message=exc.detail)
+            return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+        response = page(request, "error.html", exc.status_code, status=exc.status_code, message=exc.detail)
+        response.headers.update(exc.headers or {})  # e.g. a 405's Allow
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:

@@ -8,11 +8,12 @@ answer, including the guard's (``web/security.py``): 400 bad input or unknown ho
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
 MAX_TAGS = 50
@@ -49,8 +50,17 @@ def errors(*codes: int, html: bool = False) -> dict[int | str, dict[str, Any]]:
     return out
 
 
-DateParam = Annotated[str, Field(pattern=DATE_PATTERN, json_schema_extra={"format": "date"})]
-Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TAG)]
+def _real_date(value: str) -> str:
+    date.fromisoformat(value)  # ValueError (a 400) for 2026-13-45
+    return value
+
+
+DateParam = Annotated[
+    str, Field(pattern=DATE_PATTERN, json_schema_extra={"format": "date"}), AfterValidator(_real_date)
+]
+Tag = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TAG, pattern=r"\S")
+]
 Rating = Annotated[int, Field(strict=True, ge=-1, le=1, json_schema_extra={"enum": [-1, 0, 1]})]
 
 
@@ -59,10 +69,20 @@ class SaveRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    id: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_KEY)]
+    id: Annotated[str, StringConstraints(min_length=1, max_length=MAX_KEY, pattern=r"^\S+$")]
     rating: Rating = 0
     tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
     note: str = Field("", max_length=MAX_NOTE)
+
+
+def allowed_methods(app: FastAPI, path: str) -> str:
+    """The ``Allow`` of a 405: every method any route of ``path`` takes (Starlette names the first's only)."""
+    methods: set[str] = set()
+    for route in app.routes:
+        regex, route_methods = getattr(route, "path_regex", None), getattr(route, "methods", None)
+        if regex is not None and route_methods and regex.match(path):
+            methods |= route_methods
+    return ", ".join(sorted(methods))
 
 
 def openapi_without_422(app: FastAPI) -> dict[str, Any]:
