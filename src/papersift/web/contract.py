@@ -58,9 +58,7 @@ def _real_date(value: str) -> str:
 DateParam = Annotated[
     str, Field(pattern=DATE_PATTERN, json_schema_extra={"format": "date"}), AfterValidator(_real_date)
 ]
-Tag = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TAG, pattern=r"\S")
-]
+Tag = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TAG)]  # the route trims; blank ones go
 Rating = Annotated[int, Field(strict=True, ge=-1, le=1, json_schema_extra={"enum": [-1, 0, 1]})]
 
 
@@ -69,7 +67,7 @@ class SaveRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    id: Annotated[str, StringConstraints(min_length=1, max_length=MAX_KEY, pattern=r"^\S+$")]
+    id: Annotated[str, StringConstraints(max_length=MAX_KEY, pattern=r"^[!-~]+$")]  # printable ASCII
     rating: Rating = 0
     tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
     note: str = Field("", max_length=MAX_NOTE)

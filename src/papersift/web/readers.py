@@ -166,7 +166,8 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
             raise HTTPException(404, "not an arXiv id") from None
         try:
             with state.lock:
-                entry = save_paper(store, reader, pid, tags=body.tags, note=body.note)
+                tags = [t.strip() for t in body.tags if t.strip()]
+                entry = save_paper(store, reader, pid, tags=tags, note=body.note)
                 if body.rating:
                     store.update_entry(reader.id, entry.key, rating=body.rating)
                 saved = store.library_entry(reader.id, entry.key)
