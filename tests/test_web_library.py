@@ -84,7 +84,7 @@ def test_the_json_api_saves_tags_and_removes(personal: httpx.Client, personal_ho
     assert saved["id"] == pid and saved["tags"] == ["asr"] and saved["rating"] == -1
     assert pid in {e["id"] for e in personal.get("/api/library", params={"tag": "asr"}).json()["entries"]}
     bad = personal.post("/api/library", json={"id": "2601.99999"}, headers=headers)
-    assert bad.status_code == 400 and "no paper 2601.99999" in bad.json()["error"]
+    assert bad.status_code == 404 and "no paper 2601.99999" in bad.json()["error"]
     assert personal.delete(f"/api/library/{pid}", headers=headers).json() == {"removed": pid}
     assert personal.delete(f"/api/library/{pid}", headers=headers).status_code == 404
     assert "/api/library" in personal.get("/openapi.json").json()["paths"]
@@ -178,7 +178,8 @@ def test_wrong_passwords_are_rate_limited(lab: httpx.Client) -> None:
     for _ in range(3):
         client.post("/login", data={"name": "bob", "password": "guess-guess", "csrf": token})
     locked = client.post("/login", data={"name": "bob", "password": "bob's password", "csrf": token})
-    assert locked.status_code == 401 and "too many failed logins" in locked.text
+    assert locked.status_code == 429 and "too many failed logins" in locked.text
+    assert 1 <= int(locked.headers["retry-after"]) <= 60  # a back-off, never a lock-out of the name
 
 
 def test_notes_and_read_marks_from_the_library_page(personal: httpx.Client, personal_home: Path) -> None:

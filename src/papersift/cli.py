@@ -789,13 +789,40 @@ def serve(
     port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
     workers: Annotated[int, typer.Option(help="Server processes (each maps the same indexes).", min=1)] = 1,
     home: HomeOpt = None,
+    public_read_only: Annotated[
+        bool,
+        typer.Option(
+            "--public-read-only", help="Serve listings and search to the network: no library, no writes."
+        ),
+    ] = False,
 ) -> None:
     """The web UI and its JSON API (OpenAPI at /openapi.json)."""
     import os
+    from urllib.parse import urlsplit
 
     import uvicorn
 
+    from papersift.web.security import is_loopback
+
     settings = _settings(home)
+    public = not is_loopback(host)
+    if public and not settings.accounts and not public_read_only and not settings.read_only:
+        _fail(
+            f"refusing to serve on {host}: without accounts anyone who can reach it could read and change "
+            "the library. Set PAPERSIFT_ACCOUNTS=true (and add readers with `papersift reader add`), "
+            "pass --public-read-only (listings and search only), or serve on 127.0.0.1.",
+            2,
+        )
+    if public_read_only:
+        os.environ["PAPERSIFT_READ_ONLY"] = "true"
+    if public and host not in ("0.0.0.0", "::"):  # the address itself is a name clients may use
+        os.environ["PAPERSIFT_ALLOWED_HOSTS"] = ",".join((*settings.allowed_hosts, host))
+    elif public and not settings.allowed_hosts and is_loopback(urlsplit(settings.base_url).hostname or ""):
+        typer.echo(
+            "papersift: only loopback names are answered; set PAPERSIFT_BASE_URL (or "
+            "PAPERSIFT_ALLOWED_HOSTS) to the name clients use",
+            err=True,
+        )
     os.environ["PAPERSIFT_HOME"] = str(settings.home)  # what each worker's app_from_env reads
     if not settings.threads:  # workers share the cores: a query's embedding needs no more than its share
         os.environ["PAPERSIFT_THREADS"] = str(max(1, (os.cpu_count() or 1) // workers))

@@ -6,9 +6,10 @@ Values come from arguments, then ``PAPERSIFT_*`` environment variables, then the
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated, Any
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 def _default_home() -> Path:
@@ -44,7 +45,12 @@ class Settings(BaseSettings):
     base_url: str = "http://127.0.0.1:8000"  # links in digests and feeds
     secure_cookies: bool = False  # set behind HTTPS
     session_days: int = Field(default=30, ge=1)
-    login_attempts: int = Field(default=5, ge=1)  # wrong passwords per name per 15 minutes
+    login_attempts: int = Field(default=5, ge=1)  # wrong passwords per name (x4 per address) before back-off
+    login_backoff: float = Field(default=1.0, gt=0)  # seconds of the first wait, doubled per wrong password
+    login_backoff_max: float = Field(default=900.0, gt=0)  # longest wait of an address (a name's: 60 s)
+    # names the web face answers to besides loopback and base_url's host (PAPERSIFT_ALLOWED_HOSTS=a,b)
+    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = ()
+    read_only: bool = False  # no writes and no library pages (serve --public-read-only)
     digest_k: int = Field(default=20, ge=1, le=200)
     smtp_host: str = "127.0.0.1"
     smtp_port: int = 25
@@ -53,6 +59,11 @@ class Settings(BaseSettings):
     smtp_password: str | None = None
     smtp_timeout: float = 30.0
     mail_from: str = "papersift@localhost"
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        return tuple(h.strip() for h in value.split(",") if h.strip()) if isinstance(value, str) else value
 
     @property
     def db_path(self) -> Path:

@@ -44,8 +44,8 @@ from papersift.store import (
     StoreError,
     VectorBatch,
 )
+from papersift.store.postgres_readers import LOGIN_SCHEMA, ReaderTables
 from papersift.store.postgres_readers import SCHEMA as READER_SCHEMA
-from papersift.store.postgres_readers import ReaderTables
 from papersift.store.query import fts_query, plain_words
 from papersift.store.readers import fold_title
 from papersift.store.rows import COLUMN_NAMES, merge, paper_from_row, paper_row, validate
@@ -104,6 +104,8 @@ MIGRATIONS: list[str] = [
     """,
     # 2: readers, sessions, libraries, tags, interests, queued digests (store/postgres_readers.py)
     READER_SCHEMA,
+    # 3: login failures per client address; indexes for pruning (store/*_readers.py)
+    LOGIN_SCHEMA,
 ]
 
 # the SQLite row shape (``paper_from_row``): dates back as ISO text whatever the server's DateStyle

@@ -45,8 +45,8 @@ from papersift.store import (
 from papersift.store.query import fts_query
 from papersift.store.readers import fold_title
 from papersift.store.rows import COLUMN_NAMES, Row, merge, paper_from_row, paper_row, validate
+from papersift.store.sqlite_readers import LOGIN_SCHEMA, ReaderTables
 from papersift.store.sqlite_readers import SCHEMA as READER_SCHEMA
-from papersift.store.sqlite_readers import ReaderTables
 
 MIGRATIONS: list[str] = [
     # 1: papers, announcements, FTS5 index, harvest state
@@ -93,6 +93,8 @@ MIGRATIONS: list[str] = [
     """,
     # 3: readers, sessions, libraries, tags, interests, queued digests (store/sqlite_readers.py)
     READER_SCHEMA,
+    # 4: login failures per client address; indexes for pruning (store/*_readers.py)
+    LOGIN_SCHEMA,
 ]
 
 _COLUMNS = ", ".join(COLUMN_NAMES)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
@@ -38,14 +38,14 @@ from papersift.store import Filters, open_store
 from papersift.store.query import STOP_WORDS
 from papersift.taxonomy import category_name
 from papersift.web.categories import picker, taxonomy_json
+from papersift.web.contract import DateParam, allowed_methods, errors, openapi_without_422
 from papersift.web.i18n import TEXT, pick_language
-from papersift.web.readers import add_reader_routes
+from papersift.web.readers import MAX_IMPORT, add_reader_routes
+from papersift.web.security import Guard, refuse, server_secret
 from papersift.web.state import (
     ACCOUNT_MARK,
-    CSRF_COOKIE,
     CSRF_MARK,
     AppState,
-    csrf_seed,
     day_and_neighbours,
     parse_day,
     personalise,
@@ -53,7 +53,7 @@ from papersift.web.state import (
 
 HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
-MAX_TEXT = 20_000  # characters of pasted text a request may carry
+MAX_TEXT = 4_000  # characters of pasted text in a URL (percent-encoded it stays under uvicorn's 64 KiB line)
 # KaTeX sizes its output with style attributes: those (never <style> or script) are allowed inline
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
@@ -71,43 +71,41 @@ def katex_dir(settings: Settings) -> Path | None:
 
 
 class SecurityHeaders:
-    """CSP and friends on every response, and the language / CSRF cookies (plain ASGI: cheap per request)."""
+    """CSP and friends on every response, and the language cookie (plain ASGI: cheap per request)."""
 
-    def __init__(self, app: ASGIApp, secure: bool) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.secure = secure
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         request = Request(scope)
+        started = False
 
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = MutableHeaders(scope=message)
                 headers["Content-Security-Policy"] = CSP
                 headers["X-Content-Type-Options"] = "nosniff"
                 headers["Referrer-Policy"] = "no-referrer"
-                cookies = Response()
                 lang = request.query_params.get("lang")
                 if lang in TEXT:
+                    cookies = Response()
                     cookies.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
-                if CSRF_COOKIE not in request.cookies:  # the secret this browser's form tokens derive from
-                    cookies.set_cookie(
-                        CSRF_COOKIE,
-                        csrf_seed(request),
-                        max_age=365 * 86400,
-                        httponly=True,
-                        samesite="strict",
-                        secure=self.secure,
-                    )
-                for name, value in cookies.raw_headers:
-                    if name == b"set-cookie":
-                        headers.append("set-cookie", value.decode("latin-1"))
+                    for name, value in cookies.raw_headers:
+                        if name == b"set-cookie":
+                            headers.append("set-cookie", value.decode("latin-1"))
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            if not started:  # a stable 500 with the headers above; the error still reaches the log
+                await refuse(scope, send_with_headers, 500, "internal error")
+            raise
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -130,7 +128,9 @@ def create_app(settings: Settings) -> FastAPI:
     templates.env.globals["katex"] = katex is not None
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    app.add_middleware(SecurityHeaders, secure=settings.secure_cookies)
+    limits = {"/library/import": MAX_IMPORT + 64 * 1024}  # the file and the form around it
+    app.add_middleware(Guard, settings=settings, secret=server_secret(settings.home), limits=limits)
+    app.add_middleware(SecurityHeaders)  # outermost: the guard's refusals carry the headers too
 
     def language(request: Request) -> str:
         return pick_language(
@@ -171,9 +171,13 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 405:
+            exc.headers = {"Allow": allowed_methods(app, request.url.path)}
         if wants_json(request):
-            return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
-        return page(request, "error.html", exc.status_code, status=exc.status_code, message=exc.detail)
+            return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+        response = page(request, "error.html", exc.status_code, status=exc.status_code, message=exc.detail)
+        response.headers.update(exc.headers or {})  # e.g. a 405's Allow
+        return response
 
     @app.exception_handler(sqlite3.OperationalError)
     async def store_busy(request: Request, exc: sqlite3.OperationalError) -> Response:
@@ -185,7 +189,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
-        message = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:])}: {e['msg']}" for e in exc.errors())
+        message = "; ".join(_problem(e) for e in exc.errors())
         if wants_json(request):
             return JSONResponse({"error": message}, status_code=400)
         return page(request, "error.html", 400, status=400, message=message)
@@ -280,64 +284,73 @@ def create_app(settings: Settings) -> FastAPI:
                 break
         return RedirectResponse(f"/list/{category}")
 
-    @app.get("/api/list/{category}")
+    @app.get("/api/list/{category}", responses=errors(404))
     def api_latest(category: str) -> dict[str, Any]:
         return dict(state.cached(("api-list", category, ""), lambda: listing_data(category, None)))
 
-    @app.get("/api/list/{category}/{day}")
-    def api_listing(category: str, day: str) -> dict[str, Any]:
+    @app.get("/api/list/{category}/{day}", responses=errors(404))
+    def api_listing(category: str, day: DateParam) -> dict[str, Any]:
         return dict(state.cached(("api-list", category, day), lambda: listing_data(category, day)))
 
-    @app.get("/list/{category}.atom", response_class=Response)
+    def self_url(request: Request) -> str:
+        """A feed's own address, on the configured base URL (never the request's Host header)."""
+        query = request.url.query
+        return settings.base_url.rstrip("/") + request.url.path + (f"?{query}" if query else "")
+
+    @app.get("/list/{category}.atom", response_class=Response, responses=errors(404, html=True))
     def listing_feed(request: Request, category: str) -> Response:
         data = listing_data(category, None)
         body = atom_feed(
             f"papersift: {category} {data['date']}",
             f"papersift:list:{category}",
-            str(request.url),
+            self_url(request),
             data["entries"],
         )
         return Response(body, media_type="application/atom+xml")
 
-    @app.get("/search.atom", response_class=Response)
+    @app.get("/search.atom", response_class=Response, responses=errors(html=True))
     def search_feed(
-        request: Request, q: str = Query(..., min_length=1, max_length=1000), mode: str = "hybrid"
+        request: Request, q: str = Query(..., min_length=1, max_length=1000), mode: Mode = "hybrid"
     ) -> Response:
         data = search_data(q, mode, None, None, 1, 20)
-        body = atom_feed(f"papersift: {q}", f"papersift:search:{q}", str(request.url), data["results"])
+        body = atom_feed(f"papersift: {q}", f"papersift:search:{q}", self_url(request), data["results"])
         return Response(body, media_type="application/atom+xml")
 
-    @app.get("/list/{category}", response_class=HTMLResponse)
+    @app.get("/list/{category}", response_class=HTMLResponse, responses=errors(404, html=True))
     def latest(request: Request, category: str) -> HTMLResponse:
         return cached_page(
             request, "listing.html", ("list", category, ""), lambda: listing_data(category, None)
         )
 
-    @app.get("/list/{category}/{day}", response_class=HTMLResponse)
-    def listing(request: Request, category: str, day: str) -> HTMLResponse:
+    @app.get("/list/{category}/{day}", response_class=HTMLResponse, responses=errors(404, html=True))
+    def listing(request: Request, category: str, day: DateParam) -> HTMLResponse:
         return cached_page(
             request, "listing.html", ("list", category, day), lambda: listing_data(category, day)
         )
 
-    @app.get("/api/categories")
+    @app.get("/api/categories", responses=errors())
     def api_categories() -> dict[str, Any]:
         return dict(state.cached(("api-categories",), categories_data))
 
-    @app.get("/categories", response_class=HTMLResponse)
+    @app.get("/categories", response_class=HTMLResponse, responses=errors(html=True))
     def categories_page(request: Request) -> HTMLResponse:
         return cached_page(request, "categories.html", ("categories",), categories_data)
 
     K = Query(10, ge=1, le=MAX_K // 10)
 
-    @app.get("/api/abs/{paper_id:path}")
+    @app.get("/api/abs/{paper_id:path}", responses=errors(404))
     def api_paper(
-        paper_id: str, k: int = K, category: str | None = None, since: str | None = None
+        paper_id: str, k: int = K, category: str | None = None, since: DateParam | None = None
     ) -> dict[str, Any]:
         return paper_data(paper_id, k, category, parse_day(since, 400) if since else None)
 
-    @app.get("/abs/{paper_id:path}", response_class=HTMLResponse)
+    @app.get("/abs/{paper_id:path}", response_class=HTMLResponse, responses=errors(404, html=True))
     def paper_page(
-        request: Request, paper_id: str, k: int = K, category: str | None = None, since: str | None = None
+        request: Request,
+        paper_id: str,
+        k: int = K,
+        category: str | None = None,
+        since: DateParam | None = None,
     ) -> HTMLResponse:
         day = parse_day(since, 400) if since else None
         return cached_page(
@@ -351,35 +364,35 @@ def create_app(settings: Settings) -> FastAPI:
             since_options=[(y, f"{y}-01-01") for y in (date.today().year - n for n in (1, 2, 5, 10))],
         )
 
-    @app.get("/api/related")
-    def api_related(text: str = Query(..., max_length=MAX_TEXT), k: int = K) -> dict[str, Any]:
+    @app.get("/api/related", responses=errors())
+    def api_related(text: str = Query(..., max_length=MAX_TEXT, pattern=r"\S"), k: int = K) -> dict[str, Any]:
         return text_data(text, k)
 
-    @app.get("/related", response_class=HTMLResponse)
+    @app.get("/related", response_class=HTMLResponse, responses=errors(html=True))
     def related_page(
         request: Request, text: str = Query("", max_length=MAX_TEXT), k: int = K
     ) -> HTMLResponse:
         data = text_data(text, k) if text.strip() else None
         return page(request, "related.html", data=data, text=text)
 
-    @app.get("/api/search")
+    @app.get("/api/search", responses=errors())
     def api_search(
         q: str = Query(..., max_length=1000),
-        mode: str = "hybrid",
+        mode: Mode = "hybrid",
         category: str | None = None,
-        since: str | None = None,
+        since: DateParam | None = None,
         page_no: int = Query(1, alias="page", ge=1, le=100),
         k: int = K,
     ) -> dict[str, Any]:
         return search_data(q, mode, category, since, page_no, k)
 
-    @app.get("/search", response_class=HTMLResponse)
+    @app.get("/search", response_class=HTMLResponse, responses=errors(html=True))
     def search_page(
         request: Request,
         q: str = Query("", max_length=1000),
-        mode: str = "hybrid",
+        mode: Mode = "hybrid",
         category: str | None = None,
-        since: str | None = None,
+        since: DateParam | None = None,
         page_no: int = Query(1, alias="page", ge=1, le=100),
         k: int = K,
     ) -> HTMLResponse:
@@ -397,7 +410,16 @@ def create_app(settings: Settings) -> FastAPI:
         )
 
     add_reader_routes(app, state, page)
+    app.openapi = lambda: openapi_without_422(app)  # type: ignore[method-assign]
     return app
+
+
+def _problem(error: Mapping[str, Any]) -> str:
+    """One validation error as a stable message: where, and what was wrong (never the input itself)."""
+    where = ".".join(str(p) for p in error["loc"][1:]) or "body"
+    if error["type"] == "literal_error":
+        return f"{where} must be one of {error['ctx']['expected']}"
+    return f"{where}: {error['msg']}"
 
 
 _MATH = re.compile(r"(\$[^$]+\$)")

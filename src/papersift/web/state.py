@@ -32,7 +32,7 @@ from typing import Any
 from fastapi import Request
 from starlette.exceptions import HTTPException
 
-from papersift.accounts import csrf_ok, csrf_token, new_token, personal_reader, session_reader
+from papersift.accounts import personal_reader, session_reader
 from papersift.index.encoder import Encoder, load_encoder
 from papersift.index.generations import current_name, pointer_stamp
 from papersift.index.pipeline import Indexes, open_indexes
@@ -40,12 +40,11 @@ from papersift.settings import Settings
 from papersift.store import Store, open_store, papers_version
 from papersift.store.readers import Reader
 from papersift.web.i18n import TEXT
+from papersift.web.security import SESSION_COOKIE
 
 CACHE_ENTRIES = 2_000  # listing data and pages kept per worker
 RELOAD_SECONDS = 1.0  # how often a worker looks for a new index generation (one stat of the pointer)
 QUERY_SECONDS = 15.0  # a request's SQLite reads are interrupted after this long (503, not a stuck thread)
-SESSION_COOKIE = "papersift_session"
-CSRF_COOKIE = "papersift_csrf"
 CSRF_MARK = "__papersift_csrf_7d1c__"
 ACCOUNT_MARK = "<!--papersift-account-7d1c-->"
 
@@ -153,7 +152,10 @@ class AppState:
         return value
 
     def reader(self, request: Request) -> Reader | None:
-        """The personal reader of a single-user install, else the reader of the session cookie (or None)."""
+        """The personal reader of a single-user install, else the reader of the session cookie (or None);
+        nobody on a read-only server."""
+        if self.settings.read_only:
+            return None
         token = None if not self.settings.accounts else request.cookies.get(SESSION_COOKIE)
         with self.meta_lock:
             version = self.meta.data_version()
@@ -173,20 +175,6 @@ class AppState:
                 store.close()
 
 
-def csrf_seed(request: Request) -> str:
-    """The per-browser secret the CSRF token derives from (set as a cookie by the app's middleware)."""
-    seed = getattr(request.state, "csrf_seed", None)
-    if seed is None:
-        seed = request.cookies.get(CSRF_COOKIE) or new_token()
-        request.state.csrf_seed = seed
-    return str(seed)
-
-
-def csrf_valid(request: Request, sent: str | None) -> bool:
-    seed = request.cookies.get(CSRF_COOKIE)
-    return seed is not None and csrf_ok(seed, sent)
-
-
 def account_html(reader: Reader | None, settings: Settings, lang: str, csrf: str) -> str:
     t = TEXT[lang]
     if reader is None:
@@ -203,7 +191,7 @@ def account_html(reader: Reader | None, settings: Settings, lang: str, csrf: str
 
 def personalise(body: bytes, request: Request, state: AppState, lang: str) -> bytes:
     """Put the reader's CSRF token and account links into a (possibly cached) page."""
-    token = csrf_token(csrf_seed(request))
+    token = str(request.state.csrf_token)  # set by web/security.py's Guard
     reader = state.reader(request)
     account = account_html(reader, state.settings, lang, token)
     return body.replace(CSRF_MARK.encode(), token.encode()).replace(ACCOUNT_MARK.encode(), account.encode())
