@@ -122,7 +122,9 @@ def main() -> None:
             break
         except httpx.TransportError:
             time.sleep(0.1)
-    print("2 server up", flush=True)
+    t0 = time.perf_counter()
+    _found(client, "-", "warm up the query encoder")  # the model loads on a server's first text query
+    print(f"2 server up, query encoder loaded ({time.perf_counter() - t0:.1f} s)", flush=True)
     steps: dict[str, list[float]] = {}
     try:
         for day in range(args.repeat):
