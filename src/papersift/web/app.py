@@ -38,7 +38,7 @@ from papersift.store import Filters, open_store
 from papersift.store.query import STOP_WORDS
 from papersift.taxonomy import category_name
 from papersift.web.categories import picker, taxonomy_json
-from papersift.web.contract import DateParam, allowed_methods, errors, openapi_without_422
+from papersift.web.contract import DateParam, DayPath, allowed_methods, errors, openapi_without_422
 from papersift.web.i18n import TEXT, pick_language
 from papersift.web.readers import MAX_IMPORT, add_reader_routes
 from papersift.web.security import Guard, refuse, server_secret
@@ -289,7 +289,7 @@ def create_app(settings: Settings) -> FastAPI:
         return dict(state.cached(("api-list", category, ""), lambda: listing_data(category, None)))
 
     @app.get("/api/list/{category}/{day}", responses=errors(404))
-    def api_listing(category: str, day: DateParam) -> dict[str, Any]:
+    def api_listing(category: str, day: DayPath) -> dict[str, Any]:
         return dict(state.cached(("api-list", category, day), lambda: listing_data(category, day)))
 
     def self_url(request: Request) -> str:
@@ -323,7 +323,7 @@ def create_app(settings: Settings) -> FastAPI:
         )
 
     @app.get("/list/{category}/{day}", response_class=HTMLResponse, responses=errors(404, html=True))
-    def listing(request: Request, category: str, day: DateParam) -> HTMLResponse:
+    def listing(request: Request, category: str, day: DayPath) -> HTMLResponse:
         return cached_page(
             request, "listing.html", ("list", category, day), lambda: listing_data(category, day)
         )

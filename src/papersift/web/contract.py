@@ -55,9 +55,10 @@ def _real_date(value: str) -> str:
     return value
 
 
-DateParam = Annotated[
-    str, Field(pattern=DATE_PATTERN, json_schema_extra={"format": "date"}), AfterValidator(_real_date)
-]
+DayPath = Annotated[
+    str, Field(pattern=DATE_PATTERN, json_schema_extra={"format": "date"})
+]  # no such day: 404
+DateParam = Annotated[DayPath, AfterValidator(_real_date)]  # a query's date: not a date is 400
 Tag = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TAG)]  # the route trims; blank ones go
 Rating = Annotated[int, Field(strict=True, ge=-1, le=1, json_schema_extra={"enum": [-1, 0, 1]})]
 

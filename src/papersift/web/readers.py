@@ -40,7 +40,7 @@ from papersift.paper import InvalidIdError, normalize_id
 from papersift.sources.bibliography import read_bibliography, to_bibtex, to_csl_json
 from papersift.store import StoreError
 from papersift.store.readers import Interests, Reader
-from papersift.web.contract import MAX_TAG, DateParam, SaveRequest, errors
+from papersift.web.contract import MAX_TAG, DateParam, DayPath, SaveRequest, errors
 from papersift.web.security import SESSION_COOKIE
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
@@ -337,7 +337,7 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
         return daily_data(request, None)
 
     @app.get("/api/daily/{day}", responses=errors(404))
-    def api_daily(request: Request, day: DateParam) -> dict[str, Any]:
+    def api_daily(request: Request, day: DayPath) -> dict[str, Any]:
         return daily_data(request, day)
 
     @app.get("/api/recommend", responses=errors(401, 404))
@@ -355,7 +355,7 @@ def add_reader_routes(app: FastAPI, state: AppState, render: Render) -> None:
         return render(request, "daily.html", data=daily_data(request, None))
 
     @app.get("/daily/{day}", response_class=HTMLResponse, responses=errors(404, html=True))
-    def daily_page(request: Request, day: DateParam) -> HTMLResponse:
+    def daily_page(request: Request, day: DayPath) -> HTMLResponse:
         return render(request, "daily.html", data=daily_data(request, day))
 
     @app.get("/feed/{token}.atom", response_class=Response, include_in_schema=False)
