@@ -54,7 +54,7 @@ def test_everything_from_papers_is_escaped(server: httpx.Client) -> None:
 def test_bad_input_gives_404_or_400_with_a_message(server: httpx.Client) -> None:
     assert server.get("/abs/2501.99999").status_code == 404
     assert server.get("/api/abs/not-an-id").status_code == 404
-    assert server.get("/list/cs.CR/2026-13-45").status_code == 400
+    assert server.get("/list/cs.CR/2026-13-45").status_code == 404
     assert server.get("/list/no.such").status_code == 404
     bad = server.get("/api/search", params={"q": "x", "mode": "fuzzy"})
     assert bad.status_code == 400 and "mode must be one of" in bad.json()["error"]
@@ -89,7 +89,7 @@ def test_daily_papers_and_atom_feeds(server: httpx.Client) -> None:
     assert data["date"] == "2026-08-21" and [p["id"] for p in data["entries"]] == ["2608.99997", "2608.99998"]
     assert [p["number"] for p in data["entries"]] == [1, 2]  # once each, though 2608.99998 is in two
     assert "A followed paper 7" in server.get("/daily").text
-    assert server.get("/daily/2026-13-01").status_code == 400
+    assert server.get("/daily/2026-13-01").status_code == 404
     feed = server.get("/list/cs.CR.atom")
     assert feed.headers["content-type"].startswith("application/atom+xml")
     parsed = feedparser.parse(feed.content)
