@@ -65,9 +65,14 @@ FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text or json")]
 
 
 def _settings(home: Path | None) -> Settings:
-    from papersift.settings import Settings
+    from pydantic import ValidationError
 
-    return Settings(home=home) if home else Settings()
+    from papersift.settings import Settings, settings_problem
+
+    try:
+        return Settings(home=home) if home else Settings()
+    except ValidationError as e:  # refused at start, before anything connects anywhere
+        _fail(f"settings: {settings_problem(e)}", 2)
 
 
 def _store(settings: Settings) -> Store:
