@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from papersift.paper import Announcement, Deleted, Paper, RecordError, Version
-from papersift.store import Store, StoreError
+from papersift.store import IngestCounts, Store, StoreError
 from papersift.store.query import fts_query
 from papersift.store.sqlite import SqliteStore
 
@@ -228,3 +228,41 @@ def test_reopening_keeps_data(tmp_path: Path) -> None:
     s = SqliteStore(tmp_path / "db")
     assert s.count() == 1 and s.search("sparse")
     s.close()
+
+
+def test_records_with_lone_surrogates_or_bad_listings_fail_alone(store: Store) -> None:
+    day = date(2026, 1, 21)
+    bad = [
+        paper("2601.00002", title="lone \ud800 surrogate"),
+        paper("2601.00003", authors=["Ada \udfff"]),
+        paper("2601.00004", comments="\udc80"),
+        paper("2601.00005", listings=[Announcement(day, 'cs."LG', "new", 1)]),
+        paper("2601.00006", listings=[Announcement(day, "cs.LG", "bogus", 1)]),  # type: ignore[arg-type]
+        paper("2601.00007", listings=[Announcement(day, "cs.LG", "new", -3)]),
+        paper("2601.00008", versions=[Version(2**40)]),
+        paper("x" * 5000),
+    ]
+    counts = store.upsert([paper("2601.00001"), *bad, paper("2601.00009"), Deleted("\ud800")])
+    assert (counts.new, counts.failed) == (2, len(bad) + 1), [str(e) for e in counts.errors]
+    assert store.count() == 2 and store.get("2601.00009") is not None
+    assert {e.paper.id for e in store.listing("cs.LG", day)} == {"2601.00001", "2601.00009"}
+
+
+def test_a_record_the_database_refuses_is_skipped_alone_and_the_chunk_kept(store: Store) -> None:
+    """The last line of defence, for what ``validate`` does not foresee: a batch the database refuses is
+    written again record by record, each in its own savepoint (here the batch writer is given a record that
+    ``validate`` would have stopped: a lone surrogate the driver cannot encode)."""
+    papers = [paper("2601.00001"), paper("2601.00002", title="lone \ud800"), paper("2601.00003")]
+    counts = IngestCounts()
+    if isinstance(store, SqliteStore):
+        with store._transaction():
+            store._write_isolated(papers, 1, counts)
+    else:
+        from papersift.store.postgres import PostgresStore
+
+        assert isinstance(store, PostgresStore)
+        with store.transaction() as cur:
+            store._write_isolated(cur, papers, 1, counts)
+    assert (counts.new, counts.failed) == (2, 1) and "2601.00002" in str(counts.errors[0])
+    assert store.count() == 2 and store.get("2601.00003") is not None
+    assert {e.paper.id for e in store.listing("cs.CL", date(2026, 1, 21))} == {"2601.00001", "2601.00003"}
