@@ -145,6 +145,7 @@ class SqliteStore(ReaderTables, SearchFromMatch):
         self._writes = 0
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA busy_timeout=30000")  # first: another process may be creating the file
             self.db.execute("PRAGMA page_size=16384")  # takes effect only on a new file
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
@@ -153,25 +154,33 @@ class SqliteStore(ReaderTables, SearchFromMatch):
             self.db.execute("PRAGMA wal_autocheckpoint=16384")
             self.db.execute(f"PRAGMA mmap_size={_MMAP_BYTES}")
             self.db.execute("PRAGMA temp_store=MEMORY")
-            self.db.execute("PRAGMA busy_timeout=30000")
             self._migrate()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable papersift database ({e})") from e
 
     # -- schema ---------------------------------------------------------------------------------
     def _migrate(self) -> None:
-        current = self.db.execute("PRAGMA user_version").fetchone()[0]
+        """Bring the file to the current schema. The version is read again under the write lock (BEGIN
+        IMMEDIATE), so of several processes opening a fresh file at once one migrates and the others, once
+        it commits, find nothing left to do; a file already current takes no lock at all."""
+        if self._schema_version() == len(MIGRATIONS):
+            return
+        with self._transaction():
+            current = self._schema_version()
+            for number in range(current + 1, len(MIGRATIONS) + 1):
+                for statement in MIGRATIONS[number - 1].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version={number}")
+
+    def _schema_version(self) -> int:
+        current = int(self.db.execute("PRAGMA user_version").fetchone()[0])
         if current > len(MIGRATIONS):
             raise StoreError(
                 f"{self.path}: schema version {current} is newer than this papersift "
                 f"({len(MIGRATIONS)}); upgrade papersift"
             )
-        for number in range(current + 1, len(MIGRATIONS) + 1):
-            with self._transaction():
-                for statement in MIGRATIONS[number - 1].split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
-                self.db.execute(f"PRAGMA user_version={number}")
+        return current
 
     def close(self) -> None:
         self.db.close()
