@@ -19,6 +19,7 @@ import typer
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from papersift.index.engines import TlsFiles
     from papersift.index.pipeline import Indexes
     from papersift.paper import Paper
     from papersift.ranking.evaluate import Score
@@ -399,9 +400,21 @@ def embed(
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, help="Local Dask cluster processes (default: cores).")
     ] = None,
+    tls_ca: Annotated[
+        Path | None, typer.Option("--tls-ca", help="CA certificate of a tls:// Dask cluster (PEM).")
+    ] = None,
+    tls_cert: Annotated[
+        Path | None, typer.Option("--tls-cert", help="This client's certificate for the cluster (PEM).")
+    ] = None,
+    tls_key: Annotated[
+        Path | None, typer.Option("--tls-key", help="This client's private key (PEM).")
+    ] = None,
     home: HomeOpt = None,
 ) -> None:
-    """Embed the papers that have no vector yet (newest first, resumable) and update the indexes."""
+    """Embed the papers that have no vector yet (newest first, resumable) and update the indexes.
+
+    Across machines use a tls:// scheduler with --tls-ca/--tls-cert/--tls-key: Dask ships pickled code,
+    so plain tcp:// is for trusted networks only."""
     import time
 
     from papersift.index.encoder import model_id
@@ -416,6 +429,7 @@ def embed(
         _fail("--scheduler and --workers need --engine dask", 2)
     if scheduler and workers:
         _fail("--workers sizes a local cluster; with --scheduler the cluster's own workers run", 2)
+    tls = _tls_files(scheduler, tls_ca, tls_cert, tls_key)
     settings = _settings(home)
     store = _store(settings)
     if reset:
@@ -427,7 +441,7 @@ def embed(
     started = time.perf_counter()
     try:
         if engine == "dask" and todo:
-            runner = DaskEngine(settings, scheduler=scheduler, workers=workers)
+            runner = DaskEngine(settings, scheduler=scheduler, workers=workers, tls=tls)
         with _bar() as bar:
             task = bar.add_task("indexing terms", total=store.count())
             refresh(store, settings, progress=lambda n: bar.advance(task, n))
@@ -456,6 +470,26 @@ def embed(
     seconds = time.perf_counter() - started
     rate = f" ({done / seconds:.1f}/s)" if done and seconds > 0 else ""
     typer.echo(f"embed: {done} papers embedded{rate}; index: {papers} papers, {vectors} vectors")
+
+
+def _tls_files(
+    scheduler: str | None, ca: Path | None, cert: Path | None, key: Path | None
+) -> TlsFiles | None:
+    """The TLS files for a tls:// scheduler: all three or none, and only with a tls:// scheduler."""
+    from papersift.index.engines import TlsFiles
+
+    given = [p for p in (ca, cert, key) if p is not None]
+    tls_scheduler = bool(scheduler and scheduler.startswith("tls://"))
+    if not given and not tls_scheduler:
+        return None
+    if not tls_scheduler:
+        _fail("--tls-ca/--tls-cert/--tls-key need --scheduler tls://HOST:PORT", 2)
+    if ca is None or cert is None or key is None:
+        _fail("a tls:// scheduler needs all of --tls-ca, --tls-cert and --tls-key", 2)
+    for path in (ca, cert, key):
+        if not path.is_file():
+            _fail(f"TLS file not found: {path}", 2)
+    return TlsFiles(ca, cert, key)
 
 
 @app.command()
