@@ -282,6 +282,20 @@ def test_bibliography_readers_never_crash(fmt: str | None, choice: st.DataObject
     check_import(read_bibliography(data.decode("utf-8", "replace"), fmt))
 
 
+CSL_KEYS = [
+    *("id", "citation-key", "type", "title", "author", "issued", "DOI", "URL", "number", "publisher"),
+    *("archive", "source", "note", "container-title", "archive_location", "abstract", "keyword"),
+]
+
+
+@FUZZ
+@given(items=st.lists(st.dictionaries(st.sampled_from(CSL_KEYS), JSON_VALUE, max_size=10), max_size=4))
+def test_csl_json_items_with_any_json_values_never_crash(items: list[dict[str, object]]) -> None:
+    check_import(
+        read_bibliography(orjson.dumps([{"title": "A title", **i} for i in items]).decode(), "csl-json")
+    )
+
+
 BIB_GOOD: dict[str, Callable[[int], str]] = {
     "bibtex": lambda n: f"@article{{k{n}, title = {{Title {n}}}, author = {{Doe, Jane}}, year = {{2020}}}}\n",
     "ris": lambda n: f"TY  - JOUR\nTI  - Title {n}\nAU  - Doe, Jane\nER  - \n",
