@@ -132,8 +132,8 @@ _DATA_ERRORS = frozenset(
 def _is_data_error(e: Exception) -> bool:
     if isinstance(e, ValueError | TypeError | OverflowError | sqlite3.IntegrityError | sqlite3.DataError):
         return True  # ValueError: a string that cannot be encoded (a lone surrogate) among others
-    if isinstance(e, sqlite3.ProgrammingError):
-        return "binding" in str(e) or "type" in str(e)
+    if isinstance(e, sqlite3.ProgrammingError):  # a value of a type SQLite cannot hold
+        return str(e).startswith("Error binding parameter")
     return isinstance(e, sqlite3.OperationalError) and getattr(e, "sqlite_errorname", "") in _DATA_ERRORS
 
 
