@@ -8,7 +8,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from papersift.accounts import LoginError, create_reader, login, open_session, session_reader
+from papersift.library import entry_json, export_items, import_references
 from papersift.settings import Settings
+from papersift.sources.bibliography import read_bibliography, to_bibtex
 from papersift.store import Store, StoreError
 from papersift.store.readers import Interests, LibraryEntry, entry_key
 from tests.test_store import paper
@@ -183,3 +185,27 @@ def test_old_login_failures_and_expired_sessions_are_pruned(store: Store) -> Non
     assert store.prune_logins(datetime.now(UTC) + timedelta(seconds=1)) == 1  # now the failure too
     assert store.login_failures(now - timedelta(days=1), name="r") == (0, None)
     assert store.session_reader("live") == r
+
+
+def test_imported_javascript_and_data_links_never_reach_the_library_json(store: Store) -> None:
+    r = store.add_reader("ada", None, "t")
+    bib = (
+        "@misc{a, title = {Script link}, url = {javascript:alert(document.cookie)}}\n"
+        "@misc{b, title = {Data link}, howpublished = {data:text/html,<script>alert(1)</script>}}\n"
+        "@misc{c, title = {Good link}, url = {https://example.org/paper}}\n"
+        "@misc{d, title = {DOI link}, url = {doi:10.1000/xyz}}\n"
+    )
+    report = import_references(store, r, read_bibliography(bib, "bibtex").references)
+    assert report.kept == 4
+    # an entry saved before imports checked their links (or by another tool) is shown without it
+    store.save_entries(r.id, [entry("old", url="javascript:alert(2)")])
+    links = {e["title"]: e["url"] for e in map(entry_json, store.library(r.id))}
+    assert links == {
+        "Script link": None,
+        "Data link": None,
+        "Good link": "https://example.org/paper",
+        "DOI link": "https://doi.org/10.1000/xyz",
+        "Title of old": None,
+    }
+    exported = to_bibtex(export_items(store, store.library(r.id)))
+    assert "javascript:" not in exported and "data:" not in exported

@@ -195,3 +195,26 @@ def test_notes_and_read_marks_from_the_library_page(personal: httpx.Client, pers
     assert "read &lt;this&gt; first" in page and "mark unread" in page
     bad = personal.post("/library/edit", data={"key": pid, "action": "explode", "csrf": token})
     assert bad.status_code == 400
+
+
+def test_an_imported_javascript_url_never_becomes_a_link(tmp_path: Path) -> None:
+    bib = tmp_path / "evil.bib"
+    bib.write_text(
+        "@misc{a, title = {Script link}, url = {javascript:alert(document.cookie)}}\n"
+        "@misc{b, title = {Data link}, url = { data:text/html,<script>alert(1)</script>}}\n"
+        "@misc{c, title = {Good link}, url = {https://example.org/paper}}\n",
+        encoding="utf-8",
+    )
+    run_cli("library", "import", str(bib), home=tmp_path)
+    listed = run_cli("library", "list", "--format", "json", home=tmp_path).stdout
+    assert "javascript:" not in listed and "data:" not in listed
+    with serving(tmp_path) as client:
+        page = client.get("/library").text
+        entries = client.get("/api/library").json()["entries"]
+    assert "Script link" in page and "javascript:" not in page and "data:text" not in page
+    assert 'href="https://example.org/paper"' in page
+    assert {e["title"]: e["url"] for e in entries} == {
+        "Script link": None,
+        "Data link": None,
+        "Good link": "https://example.org/paper",
+    }

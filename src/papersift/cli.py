@@ -20,6 +20,7 @@ import typer
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from papersift.index.engines import TlsFiles
     from papersift.index.pipeline import Indexes
     from papersift.paper import Paper
     from papersift.ranking.evaluate import Score
@@ -66,9 +67,14 @@ FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text or json")]
 
 
 def _settings(home: Path | None) -> Settings:
-    from papersift.settings import Settings
+    from pydantic import ValidationError
 
-    return Settings(home=home) if home else Settings()
+    from papersift.settings import Settings, settings_problem
+
+    try:
+        return Settings(home=home) if home else Settings()
+    except ValidationError as e:  # refused at start, before anything connects anywhere
+        _fail(f"settings: {settings_problem(e)}", 2)
 
 
 def _store(settings: Settings) -> Store:
@@ -395,12 +401,22 @@ def embed(
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, help="Local Dask cluster processes (default: cores).")
     ] = None,
+    tls_ca: Annotated[
+        Path | None, typer.Option("--tls-ca", help="CA certificate of a tls:// Dask cluster (PEM).")
+    ] = None,
+    tls_cert: Annotated[
+        Path | None, typer.Option("--tls-cert", help="This client's certificate for the cluster (PEM).")
+    ] = None,
+    tls_key: Annotated[
+        Path | None, typer.Option("--tls-key", help="This client's private key (PEM).")
+    ] = None,
     home: HomeOpt = None,
 ) -> None:
     """Embed the papers that have no vector yet (newest first, resumable) and update the indexes.
 
     Each update is a new index generation in ``PAPERSIFT_HOME/index`` that running servers switch to; one
-    build runs at a time (a second ``embed`` waits for the first).
+    build runs at a time (a second ``embed`` waits for the first). Across machines use a tls:// scheduler
+    with --tls-ca/--tls-cert/--tls-key: Dask ships pickled code, so plain tcp:// is for trusted networks only.
     """
     if engine not in ("local", "dask"):
         _fail(f"--engine must be local or dask, not {engine!r}", 2)
@@ -408,9 +424,10 @@ def embed(
         _fail("--scheduler and --workers need --engine dask", 2)
     if scheduler and workers:
         _fail("--workers sizes a local cluster; with --scheduler the cluster's own workers run", 2)
+    tls = _tls_files(scheduler, tls_ca, tls_cert, tls_key)
     settings = _settings(home)
     with _build_lock(settings):
-        _embed(settings, limit, reset, cache, engine, scheduler, workers)
+        _embed(settings, limit, reset, cache, engine, scheduler, workers, tls)
 
 
 PUBLISH_EVERY = 120.0  # seconds of embedding between two index generations (servers pick each one up)
@@ -439,6 +456,7 @@ def _embed(
     engine: str,
     scheduler: str | None,
     workers: int | None,
+    tls: TlsFiles | None,
 ) -> None:
     import sqlite3
     import time
@@ -459,7 +477,7 @@ def _embed(
     started = time.perf_counter()
     try:
         if engine == "dask" and todo:
-            runner = DaskEngine(settings, scheduler=scheduler, workers=workers)
+            runner = DaskEngine(settings, scheduler=scheduler, workers=workers, tls=tls)
         with _bar() as bar:
             task = bar.add_task("indexing terms", total=store.count())
             refresh(store, settings, progress=lambda n: bar.advance(task, n))
@@ -495,6 +513,26 @@ def _embed(
     seconds = time.perf_counter() - started
     rate = f" ({done / seconds:.1f}/s)" if done and seconds > 0 else ""
     typer.echo(f"embed: {done} papers embedded{rate}; index: {papers} papers, {vectors} vectors")
+
+
+def _tls_files(
+    scheduler: str | None, ca: Path | None, cert: Path | None, key: Path | None
+) -> TlsFiles | None:
+    """The TLS files for a tls:// scheduler: all three or none, and only with a tls:// scheduler."""
+    from papersift.index.engines import TlsFiles
+
+    given = [p for p in (ca, cert, key) if p is not None]
+    tls_scheduler = bool(scheduler and scheduler.startswith("tls://"))
+    if not given and not tls_scheduler:
+        return None
+    if not tls_scheduler:
+        _fail("--tls-ca/--tls-cert/--tls-key need --scheduler tls://HOST:PORT", 2)
+    if ca is None or cert is None or key is None:
+        _fail("a tls:// scheduler needs all of --tls-ca, --tls-cert and --tls-key", 2)
+    for path in (ca, cert, key):
+        if not path.is_file():
+            _fail(f"TLS file not found: {path}", 2)
+    return TlsFiles(ca, cert, key)
 
 
 @app.command()

@@ -48,7 +48,15 @@ from papersift.store.postgres_readers import LOGIN_SCHEMA, ReaderTables
 from papersift.store.postgres_readers import SCHEMA as READER_SCHEMA
 from papersift.store.query import fts_query, plain_words
 from papersift.store.readers import fold_title
-from papersift.store.rows import COLUMN_NAMES, merge, paper_from_row, paper_row, validate
+from papersift.store.rows import (
+    COLUMN_NAMES,
+    merge,
+    paper_from_row,
+    paper_row,
+    validate,
+    validate_id,
+    write_alone_on_failure,
+)
 
 _KINDS = ", ".join(f"'{k}'" for k in ANNOUNCE_KINDS)
 _WEIGHTS = "'{0.1, 0.1, 0.3, 1.0}'"  # D, C (abstract), B (authors), A (title): BM25's 10 : 3 : 1 in SQLite
@@ -181,6 +189,14 @@ def _without_nul(p: Paper) -> Paper:
     )
 
 
+def _is_data_error(e: Exception) -> bool:
+    """The server (or the driver, before sending) refused a record's data: a value out of range, text it
+    cannot encode, a row over an index's size limit. A record is then stored alone, or skipped."""
+    driver = (ValueError, TypeError, OverflowError)
+    server = (psycopg.errors.DataError, psycopg.errors.IntegrityError, psycopg.errors.ProgramLimitExceeded)
+    return isinstance(e, driver + server)
+
+
 def _category_filter(column: str, category: str) -> tuple[str, list[Any]]:
     """Papers in ``category`` (a class, or a whole archive) by their space-separated categories."""
     cats = f"string_to_array({column}, ' ')"
@@ -291,6 +307,9 @@ class PostgresStore(ReaderTables, SearchFromMatch):
                 if isinstance(item, RecordError):
                     counts.failed += 1
                     counts.errors.append(item)
+                elif isinstance(item, Deleted) and (problem := validate_id(item.id)):
+                    counts.failed += 1
+                    counts.errors.append(RecordError(item.source, "?", problem))
                 elif isinstance(item, Deleted):
                     gone = cur.execute(
                         "UPDATE papers SET deleted = true WHERE id = %s AND NOT deleted", (item.id,)
@@ -299,18 +318,19 @@ class PostgresStore(ReaderTables, SearchFromMatch):
                         counts.deleted += gone
                         _vectors_changed(cur)
                 else:
-                    item = _without_nul(item)
                     problem = validate(item)
+                    if problem is None and (clean := _without_nul(item)) is not item:
+                        item, problem = clean, validate(clean)
                     if problem:
                         counts.failed += 1
                         counts.errors.append(RecordError(item.source, item.id or "?", problem))
                         continue
                     batch.append(item)
                     if len(batch) >= _BATCH:
-                        next_rowid = self._write_batch(cur, batch, next_rowid, counts)
+                        next_rowid = self._write_isolated(cur, batch, next_rowid, counts)
                         batch = []
             if batch:
-                self._write_batch(cur, batch, next_rowid, counts)
+                self._write_isolated(cur, batch, next_rowid, counts)
             for key, value in (state or {}).items():
                 _put_state(cur, key, value)
             if counts.total > counts.failed:  # see ``papers_version``
@@ -324,6 +344,18 @@ class PostgresStore(ReaderTables, SearchFromMatch):
     def _existing(self, cur: psycopg.Cursor[Any], ids: list[str]) -> dict[str, tuple[int, Paper]]:
         rows = cur.execute(f"SELECT {_SELECT} FROM papers WHERE id = ANY(%s)", (ids,)).fetchall()
         return {row[1]: (row[0], paper_from_row(row)) for row in rows}
+
+    def _write_isolated(
+        self, cur: psycopg.Cursor[Any], batch: list[Paper], next_rowid: int, counts: IngestCounts
+    ) -> int:
+        return write_alone_on_failure(
+            batch,
+            next_rowid,
+            counts,
+            lambda part, rowid, c: self._write_batch(cur, part, rowid, c),
+            self.conn.transaction,  # nested in the chunk's transaction: a savepoint
+            _is_data_error,
+        )
 
     def _write_batch(
         self, cur: psycopg.Cursor[Any], batch: list[Paper], next_rowid: int, counts: IngestCounts
