@@ -107,12 +107,14 @@ def allowed_hosts(settings: Settings) -> frozenset[str]:
 
 
 def cross_site(headers: Headers, own: frozenset[str]) -> bool:
-    """Does the browser say this request comes from another site (``Sec-Fetch-Site``, ``Origin``)?"""
+    """Does the browser say this request comes from another site? ``Sec-Fetch-Site`` decides when sent;
+    else an ``Origin`` other than this site's (``null`` tells nothing: Chromium sends it for a same-origin
+    form under ``Referrer-Policy: no-referrer``, and the token is still required)."""
     site = headers.get("sec-fetch-site")
-    if site is not None and site.lower() not in SAME_SITE:
-        return True
+    if site is not None:
+        return site.lower() not in SAME_SITE
     origin = headers.get("origin")
-    if origin is None:
+    if origin is None or origin == "null":
         return False
     return urlsplit(origin.lower()).netloc not in own
 
