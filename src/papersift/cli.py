@@ -748,10 +748,13 @@ def serve(
     import uvicorn
 
     settings = _settings(home)
+    _check_port(host, port)  # a busy port fails here, before anything says the server is up
     os.environ["PAPERSIFT_HOME"] = str(settings.home)  # what each worker's app_from_env reads
     if not settings.threads:  # workers share the cores: a query's embedding needs no more than its share
         os.environ["PAPERSIFT_THREADS"] = str(max(1, (os.cpu_count() or 1) // workers))
-    typer.echo(f"papersift: http://{host}:{port}/", err=True)
+    # each worker loads the indexes and the query model before it accepts a connection, then says so
+    os.environ["PAPERSIFT_SERVE_URL"] = f"http://{host}:{port}/"
+    typer.echo("papersift: loading the indexes and the query model…", err=True)
     uvicorn.run(
         "papersift.web.app:app_from_env",
         factory=True,
@@ -760,6 +763,23 @@ def serve(
         workers=workers,
         log_level="warning",
     )
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail with a clear message when ``host:port`` cannot be listened on (in use, or not an address here)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        _fail(f"cannot listen on {host}:{port}: {e.strerror}")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as e:
+            _fail(f"cannot listen on {host}:{port}: {e.strerror} (is another server using it? try --port)")
 
 
 @app.command()

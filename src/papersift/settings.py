@@ -6,6 +6,7 @@ Values come from arguments, then ``PAPERSIFT_*`` environment variables, then the
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -32,6 +33,7 @@ class Settings(BaseSettings):
     default_categories: tuple[str, ...] = ("cs.LG", "cs.CL", "cs.AI", "cs.CV", "stat.ML")
     model: str = "all-MiniLM-L6-v2"  # or any sentence-transformers model path
     quantize: bool = True  # int8 dynamic quantisation of the model's Linear layers on the CPU
+    runtime: Literal["onnx", "torch"] = "onnx"  # ONNX Runtime, or sentence-transformers (the [torch] extra)
     embed_batch: int = Field(default=16, ge=1)
     embed_chunk: int = Field(default=256, ge=1)  # papers per committed write (and per Dask task)
     threads: int = Field(default=0, ge=0)  # torch threads; 0 = every core

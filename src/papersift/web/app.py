@@ -9,7 +9,9 @@ inline script, nothing from other origins).
 from __future__ import annotations
 
 import gc
+import os
 import re
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import date
@@ -27,12 +29,13 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from papersift.atom import atom_feed
+from papersift.index.onnx_encoder import OnnxModelError
 from papersift.listing import listing_counts, paper_bibtex, paper_json
 from papersift.paper import InvalidIdError, format_authors, normalize_id
 from papersift.ranking.related import MAX_K, RelatedHit, paper_query, related, text_query
 from papersift.ranking.search import MODES, Mode, search
 from papersift.settings import Settings
-from papersift.store import Filters, open_store
+from papersift.store import Filters, StoreError, open_store
 from papersift.store.query import STOP_WORDS
 from papersift.taxonomy import category_name
 from papersift.web.categories import picker, taxonomy_json
@@ -108,12 +111,29 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(settings: Settings) -> FastAPI:
-    """The app over the store that ``settings`` names."""
+def warm(state: AppState) -> None:
+    """Open the indexes and load the query model now, so that the first search is as fast as the tenth."""
+    try:
+        with state.lock:
+            indexes = state.indexes()
+            if indexes.dense is not None:
+                indexes.encoder().encode(["warming up"])
+    except (StoreError, OnnxModelError, ImportError) as e:  # listings still work; searches will say why
+        print(f"papersift: warning: {e}", file=sys.stderr, flush=True)
+
+
+def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
+    """The app over the store that ``settings`` names; at start-up it loads what searches need (``warm``),
+    then prints ``announce`` (the URL ``papersift serve`` listens on), if given."""
     state = AppState(settings, open_store(settings), open_store(settings))
+    health = {"status": "loading"}
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        warm(state)
+        health["status"] = "ready"
+        if announce:
+            print(f"papersift: ready at {announce}", file=sys.stderr, flush=True)
         yield
         state.close()
 
@@ -256,6 +276,11 @@ def create_app(settings: Settings) -> FastAPI:
         }
 
     # -- routes ---------------------------------------------------------------------------------
+    @app.get("/healthz")
+    def healthz() -> dict[str, str]:
+        """``ready`` once the indexes and the query model are loaded, ``loading`` before."""
+        return dict(health)
+
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home() -> RedirectResponse:
         category = settings.default_categories[0]
@@ -407,7 +432,7 @@ def app_from_env() -> FastAPI:
     rarely, and never walk what start-up made.
     """
     gc.set_threshold(*GC_THRESHOLDS)
-    app = create_app(Settings())
+    app = create_app(Settings(), announce=os.environ.get("PAPERSIFT_SERVE_URL"))
     gc.freeze()
     return app
 
