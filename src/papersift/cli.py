@@ -718,7 +718,10 @@ def demo(
     _report(counts, "demo")
     papers = store.count()
     store.close()
-    list_(category or settings.default_categories[0], None, "text", home)
+    shown = category or settings.default_categories[0]
+    typer.echo(
+        f"demo: {papers:,} papers in {settings.home}; the latest {shown} listing: `papersift list {shown}`"
+    )
     if embed:
         log = settings.home / "embed.log"
         with log.open("ab") as out:
@@ -790,9 +793,13 @@ def migrate(
 ) -> None:
     """Copy a SQLite install into PostgreSQL, then check each table's rows and checksum on both sides."""
     from papersift.store import StoreError, is_postgres_url, sqlite_path
-    from papersift.store.migrate import copy_store, source_counts, verify
-    from papersift.store.postgres import PostgresStore
     from papersift.store.sqlite import SqliteStore
+
+    try:
+        from papersift.store.migrate import copy_store, source_counts, verify
+        from papersift.store.postgres import PostgresStore
+    except ImportError as e:
+        _fail(f"migrate needs the [postgres] extra: pip install 'papersift[postgres]' ({e})")
 
     if not is_postgres_url(target):
         _fail(f"--to must be a postgresql:// URL, not {target!r}", 2)
