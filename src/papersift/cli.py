@@ -210,8 +210,9 @@ def sync(
 
     settings = _settings(home)
     store = _store(settings)
+    typer.echo(f"sync: asking {settings.rss_url} for {' '.join(categories)}", err=True)
     try:
-        with ArxivClient(settings) as client:
+        with ArxivClient(settings, on_retry=lambda line: typer.echo(f"waiting: {line}", err=True)) as client:
             counts = sync_rss(
                 client,
                 store,
