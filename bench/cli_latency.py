@@ -58,7 +58,8 @@ def model_of(src: Path) -> str:
     code = "from papersift.index.encoder import model_id; from papersift.settings import Settings; "
     code += "print(model_id(Settings()))"
     env = {**os.environ, "PYTHONPATH": str(src)}
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True).stdout.strip()
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    return result.stdout.strip()
 
 
 def build(src: Path, home: Path, corpus: Path, ingested: Path | None) -> None:
