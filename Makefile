@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-web bench-library bench-scale bench-postgres eval clean
+.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-web bench-library bench-scale bench-postgres eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -60,6 +60,11 @@ bench-embed: $(STAMP)
 
 bench-dask: $(STAMP)
 	$(PY) bench/dask_embed.py --corpus $(SHARED)/arxiv-20k.jsonl.gz
+
+# `search` and `related --text` as a user runs them on a 20k store (built once under bench/out/); add
+# OLD_SRC=/path/to/old/src to time older code in the same run
+bench-latency: $(STAMP)
+	$(PY) bench/cli_latency.py --corpus $(SHARED)/arxiv-20k.jsonl.gz $(if $(OLD_SRC),--old-src $(OLD_SRC))
 
 # needs the 20k vectors in the cache: run `make eval` first
 bench-related: $(STAMP)
