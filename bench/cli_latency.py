@@ -7,8 +7,10 @@ of the code before the change) every command also runs with that code, alternati
 
 The store is built once under ``--out``: the 20k real papers of ``--corpus``, with SYNTHETIC unit vectors
 (Gaussian, seeded) labelled with each code's model id, then indexed by that code's ``papersift embed``
-(which finds nothing to embed). A query's latency does not depend on what the stored vectors hold (below
-50k vectors the search is exact), and real vectors for 20k papers take minutes to hours on 2 cores.
+(which finds nothing to embed). Then a fresh ``papersift serve`` of each code: the time of its first
+semantic search once it answers, and of the next five. A query's latency does not depend on what the
+stored vectors hold (below 50k vectors the search is exact), and real vectors for 20k papers take minutes
+to hours on 2 cores.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import httpx
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,6 +96,41 @@ def build(src: Path, home: Path, corpus: Path, ingested: Path | None) -> None:
     (home / "ready").touch()
 
 
+def serve_first(src: Path, home: Path, searches: int = 6) -> list[float]:
+    """Start ``papersift serve``, wait until it answers, then time ``searches`` semantic searches (ms)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": str(src), "PAPERSIFT_HOME": str(home)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "papersift.cli", "serve", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    times = []
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
+            for _ in range(1200):
+                try:
+                    client.get("/openapi.json")
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.05)
+            for i in range(searches):
+                start = time.perf_counter()
+                # a new query each time: the server caches pages, so a repeated one would measure nothing
+                params = {"q": f"{SENTENCE} {i}", "mode": "semantic"}
+                response = client.get("/api/search", params=params)
+                times.append((time.perf_counter() - start) * 1000)
+                response.raise_for_status()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--corpus", type=Path, default=Path("../shared/data/arxiv-20k.jsonl.gz"))
@@ -113,6 +152,13 @@ def main() -> None:
                 seconds = cli(src, homes[name], command)
                 times.setdefault((label, name), []).append(seconds)
                 print(f"run {run + 1}: {name:<6} {label:<22} {seconds * 1000:7.0f} ms", flush=True)
+    for name, src in sides.items():
+        first, *later = serve_first(src, homes[name])
+        print(
+            f"serve ({name}): first semantic search {first:.0f} ms once it answers; "
+            f"the next {len(later)}: median {statistics.median(later):.0f} ms",
+            flush=True,
+        )
     print(f"\nmedians of {args.runs} runs (ms), 20k papers with vectors:")
     print(f"{'command':<24}" + "".join(f"{name:>10}" for name in sides))
     for label in COMMANDS:
