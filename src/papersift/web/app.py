@@ -116,8 +116,8 @@ def warm(state: AppState) -> None:
     try:
         with state.lock:
             indexes = state.indexes()
-            if indexes.dense is not None:
-                indexes.encoder().encode(["warming up"])
+            if indexes.dense is not None or indexes.lexical is not None:  # a search touches every index once
+                search(indexes, "warming up the indexes", k=1)
     except (StoreError, OnnxModelError, ImportError) as e:  # listings still work; searches will say why
         print(f"papersift: warning: {e}", file=sys.stderr, flush=True)
 
