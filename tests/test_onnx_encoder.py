@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 from papersift.index.encoder import load_encoder, model_id, paper_text
 from papersift.index.onnx_encoder import OnnxEncoder, OnnxModelError, load_onnx_encoder
-from papersift.index.pipeline import open_indexes
+from papersift.index.pipeline import ModelMismatchError, check_model, open_indexes
 from papersift.ranking.related import text_query
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -99,3 +100,17 @@ def test_text_queries_import_no_torch(embedded_home: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("  1. [") == 3  # each command ranked papers
     assert result.stdout.strip().endswith("HEAVY []")
+
+
+def test_a_store_embedded_with_torch_says_how_to_keep_using_it(tmp_path: Path, embedded_home: Path) -> None:
+    shutil.copy(embedded_home / "papersift.db", tmp_path / "papersift.db")
+    settings = Settings(home=tmp_path)
+    store = open_store(settings)
+    try:
+        store.reset_vectors("all-MiniLM-L6-v2+int8")  # as papersift embedded before ONNX Runtime
+        store.put_vectors([1], np.ones((1, 384), np.float32) / np.sqrt(384))
+        with pytest.raises(ModelMismatchError, match=r"embed --reset.*PAPERSIFT_RUNTIME=torch"):
+            check_model(store, settings)
+        check_model(store, Settings(home=tmp_path, runtime="torch"))  # the old runtime reads it as before
+    finally:
+        store.close()
