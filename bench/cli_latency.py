@@ -82,9 +82,9 @@ def build(src: Path, home: Path, corpus: Path, ingested: Path | None) -> None:
 
     store = open_store(Settings(home=home))
     try:
+        store.reset_vectors(model_of(src))  # first: then every paper lacks a vector
         rowids = [rowid for rowid, _, _ in store.missing_vectors(10**9)]
         rng = np.random.default_rng(13)
-        store.reset_vectors(model_of(src))
         for start in range(0, len(rowids), 5000):
             part = rowids[start : start + 5000]
             vectors = rng.normal(size=(len(part), 384)).astype(np.float32)
