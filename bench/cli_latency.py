@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import socket
 import statistics
@@ -44,17 +45,23 @@ COMMANDS = {
 }
 
 
-def cli(src: Path, home: Path, args: list[str]) -> float:
-    """Seconds one ``papersift ARGS`` takes with the code in ``src``; fails loudly if the command fails."""
+def cli(src: Path, home: Path, args: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one ``papersift ARGS`` with the code in ``src``.
+
+    The CPU time says what the command costs when the machine is shared (wall time then includes waiting
+    for a core); fails loudly if the command fails.
+    """
     env = {**os.environ, "PYTHONPATH": str(src), "PAPERSIFT_HOME": str(home), "COLUMNS": "200"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "papersift.cli", *args], env=env, capture_output=True, text=True, cwd=ROOT
     )
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode != 0:
         raise SystemExit(f"papersift {' '.join(args[:2])} failed ({src}):\n{result.stderr[-2000:]}")
-    return seconds
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def model_of(src: Path) -> str:
@@ -145,13 +152,15 @@ def main() -> None:
     build(sides["now"], homes["now"], args.corpus, None)
     for name, src in sides.items():
         build(src, homes[name], args.corpus, homes["now"] / "papersift.db")
-    times: dict[tuple[str, str], list[float]] = {}
+    times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     for run in range(args.runs):
         for label, command in COMMANDS.items():
             for name, src in sides.items():
-                seconds = cli(src, homes[name], command)
-                times.setdefault((label, name), []).append(seconds)
-                print(f"run {run + 1}: {name:<6} {label:<22} {seconds * 1000:7.0f} ms", flush=True)
+                wall, cpu = cli(src, homes[name], command)
+                times.setdefault((label, name), []).append((wall, cpu))
+                line = f"run {run + 1}: {name:<6} {label:<22} {wall * 1000:7.0f} ms wall"
+                print(f"{line} {cpu * 1000:6.0f} ms cpu", flush=True)
     for name, src in sides.items():
         first, *later = serve_first(src, homes[name])
         print(
@@ -159,11 +168,16 @@ def main() -> None:
             f"the next {len(later)}: median {statistics.median(later):.0f} ms",
             flush=True,
         )
-    print(f"\nmedians of {args.runs} runs (ms), 20k papers with vectors:")
-    print(f"{'command':<24}" + "".join(f"{name:>10}" for name in sides))
+    print(f"\nmedians of {args.runs} runs (ms), 20k papers with vectors; wall / cpu (user + system):")
+    print(f"{'command':<24}" + "".join(f"{name:>20}" for name in sides))
     for label in COMMANDS:
-        medians = [statistics.median(times[(label, name)]) * 1000 for name in sides]
-        print(f"{label:<24}" + "".join(f"{m:>10.0f}" for m in medians))
+        cells = []
+        for name in sides:
+            wall = statistics.median(w for w, _ in times[(label, name)]) * 1000
+            cpu = statistics.median(c for _, c in times[(label, name)]) * 1000
+            cells.append(f"{wall:>9.0f} / {cpu:<8.0f}")
+        print(f"{label:<24}" + "".join(f"{c:>20}" for c in cells))
+    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
