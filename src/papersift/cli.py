@@ -217,8 +217,9 @@ def sync(
 
     settings = _settings(home)
     store = _store(settings)
+    typer.echo(f"sync: asking {settings.rss_url} for {' '.join(categories)}", err=True)
     try:
-        with ArxivClient(settings) as client:
+        with ArxivClient(settings, on_retry=lambda line: typer.echo(f"waiting: {line}", err=True)) as client:
             counts = sync_rss(
                 client,
                 store,
@@ -800,7 +801,10 @@ def demo(
     _report(counts, "demo")
     papers = store.count()
     store.close()
-    list_(category or settings.default_categories[0], None, "text", home)
+    shown = category or settings.default_categories[0]
+    typer.echo(
+        f"demo: {papers:,} papers in {settings.home}; the latest {shown} listing: `papersift list {shown}`"
+    )
     from papersift.index.generations import build_running
 
     if embed and build_running(settings.index_dir):
@@ -861,10 +865,13 @@ def serve(
             "PAPERSIFT_ALLOWED_HOSTS) to the name clients use",
             err=True,
         )
+    _check_port(host, port)  # a busy port fails here, before anything says the server is up
     os.environ["PAPERSIFT_HOME"] = str(settings.home)  # what each worker's app_from_env reads
     if not settings.threads:  # workers share the cores: a query's embedding needs no more than its share
         os.environ["PAPERSIFT_THREADS"] = str(max(1, (os.cpu_count() or 1) // workers))
-    typer.echo(f"papersift: http://{host}:{port}/", err=True)
+    # each worker loads the indexes and the query model before it accepts a connection, then says so
+    os.environ["PAPERSIFT_SERVE_URL"] = f"http://{host}:{port}/"
+    typer.echo("papersift: loading the indexes and the query model…", err=True)
     uvicorn.run(
         "papersift.web.app:app_from_env",
         factory=True,
@@ -875,6 +882,23 @@ def serve(
     )
 
 
+def _check_port(host: str, port: int) -> None:
+    """Fail with a clear message when ``host:port`` cannot be listened on (in use, or not an address here)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        _fail(f"cannot listen on {host}:{port}: {e.strerror}")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as e:
+            _fail(f"cannot listen on {host}:{port}: {e.strerror} (is another server using it? try --port)")
+
+
 @app.command()
 def migrate(
     source: Annotated[str, typer.Option("--from", help="The SQLite store: sqlite:///PATH (or a path).")],
@@ -883,9 +907,13 @@ def migrate(
 ) -> None:
     """Copy a SQLite install into PostgreSQL, then check each table's rows and checksum on both sides."""
     from papersift.store import StoreError, is_postgres_url, sqlite_path
-    from papersift.store.migrate import copy_store, source_counts, verify
-    from papersift.store.postgres import PostgresStore
     from papersift.store.sqlite import SqliteStore
+
+    try:
+        from papersift.store.migrate import copy_store, source_counts, verify
+        from papersift.store.postgres import PostgresStore
+    except ImportError as e:
+        _fail(f"migrate needs the [postgres] extra: pip install 'papersift[postgres]' ({e})")
 
     if not is_postgres_url(target):
         _fail(f"--to must be a postgresql:// URL, not {target!r}", 2)

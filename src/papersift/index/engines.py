@@ -108,9 +108,14 @@ class DaskEngine:
         window: int | None = None,
         tls: TlsFiles | None = None,
     ) -> None:
-        from distributed import Client, LocalCluster
+        try:
+            from distributed import Client, LocalCluster
 
-        from papersift.index.dask_worker import EncoderPlugin, plugin_name
+            from papersift.index.dask_worker import EncoderPlugin, plugin_name
+        except ImportError as e:
+            raise EngineError(
+                f"--engine dask needs the [dask] extra: pip install 'papersift[dask]' ({e})"
+            ) from e
 
         self.client: Any = None  # distributed is untyped where it matters
         self.cluster: Any = None

@@ -52,7 +52,8 @@ def check_model(store: Store, settings: Settings) -> None:
         raise ModelMismatchError(
             f"the store's vectors were made by {stored!r} but the settings name {wanted!r}; "
             f"run `papersift embed --reset` to re-embed every paper with {wanted!r}, "
-            f"or set PAPERSIFT_MODEL/PAPERSIFT_QUANTIZE back"
+            f"or set PAPERSIFT_MODEL/PAPERSIFT_QUANTIZE/PAPERSIFT_RUNTIME back"
+            + (" (vectors made with torch: PAPERSIFT_RUNTIME=torch)" if stored.endswith("+int8") else "")
         )
 
 

@@ -358,8 +358,12 @@ def sqlite_path(url: str) -> Path:
 def open_url(url: str) -> Store:
     """The store a database URL names: ``postgresql://user@host/db``, ``sqlite:///PATH`` or a file path."""
     if is_postgres_url(url):
-        from papersift.store.postgres import PostgresStore
-
+        try:
+            from papersift.store.postgres import PostgresStore
+        except ImportError as e:
+            raise StoreError(
+                f"PostgreSQL needs the [postgres] extra: pip install 'papersift[postgres]' ({e})"
+            ) from e
         return PostgresStore(url)
     from papersift.store.sqlite import SqliteStore
 

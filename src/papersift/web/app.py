@@ -10,8 +10,10 @@ inline script, nothing from other origins).
 from __future__ import annotations
 
 import gc
+import os
 import re
 import sqlite3
+import sys
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import date
@@ -29,12 +31,13 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from papersift.atom import atom_feed
+from papersift.index.onnx_encoder import OnnxModelError
 from papersift.listing import listing_counts, paper_bibtex, paper_json
 from papersift.paper import InvalidIdError, format_authors, normalize_id
 from papersift.ranking.related import MAX_K, RelatedHit, paper_query, related, text_query
 from papersift.ranking.search import MODES, Mode, search
 from papersift.settings import Settings
-from papersift.store import Filters, open_store
+from papersift.store import Filters, StoreError, open_store
 from papersift.store.query import STOP_WORDS
 from papersift.taxonomy import category_name
 from papersift.web.categories import picker, taxonomy_json
@@ -108,13 +111,28 @@ class SecurityHeaders:
             raise
 
 
-def create_app(settings: Settings) -> FastAPI:
-    """The app over the store that ``settings`` names."""
+def warm(state: AppState) -> None:
+    """Open the indexes and load the query model now, so that the first search is as fast as the tenth."""
+    try:
+        indexes = state.indexes()  # maps the current index generation
+        if indexes.dense is not None or indexes.lexical is not None:  # a search touches every index once
+            search(indexes, "warming up the indexes", k=1)
+    except (StoreError, OnnxModelError, ImportError) as e:  # listings still work; searches will say why
+        print(f"papersift: warning: {e}", file=sys.stderr, flush=True)
+
+
+def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
+    """The app over the store that ``settings`` names; at start-up it loads what searches need (``warm``),
+    then prints ``announce`` (the URL ``papersift serve`` listens on), if given."""
     state = AppState(settings, open_store(settings), open_store(settings))
-    state.indexes()  # map the current index generation before the first request
+    health = {"status": "loading"}
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        warm(state)
+        health["status"] = "ready"
+        if announce:
+            print(f"papersift: ready at {announce}", file=sys.stderr, flush=True)
         yield
         state.close()
 
@@ -274,6 +292,11 @@ def create_app(settings: Settings) -> FastAPI:
         }
 
     # -- routes ---------------------------------------------------------------------------------
+    @app.get("/healthz")
+    def healthz() -> dict[str, str]:
+        """``ready`` once the indexes and the query model are loaded, ``loading`` before."""
+        return dict(health)
+
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home() -> RedirectResponse:
         category = settings.default_categories[0]
@@ -445,7 +468,7 @@ def app_from_env() -> FastAPI:
     rarely, and never walk what start-up made.
     """
     gc.set_threshold(*GC_THRESHOLDS)
-    app = create_app(Settings())
+    app = create_app(Settings(), announce=os.environ.get("PAPERSIFT_SERVE_URL"))
     gc.freeze()
     return app
 

