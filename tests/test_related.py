@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -182,3 +183,26 @@ def test_search_fills_a_page_under_a_narrow_filter_and_rejects_empty_queries(ind
     hits = search(indexes, "quark mass", mode="semantic", k=3, filters=rare).hits
     assert hits and all("math.AG" in h.paper.categories for h in hits)
     assert search(indexes, "   ", k=3).hits == [] and search(indexes, "", k=3).notes == ["empty query"]
+
+
+def test_earlier_work_is_only_said_of_papers_announced_before_the_query(
+    indexes: Indexes, citation_corpus: Corpus
+) -> None:
+    for qid in sorted(citation_corpus[1]):
+        paper = indexes.store.get(qid)
+        assert paper is not None
+        hits = related(indexes, paper_query(indexes, paper), k=10)
+        later = [h for h in hits if h.paper.announced and h.paper.id > qid and "/" not in h.paper.id]
+        if later:
+            break
+    else:
+        raise AssertionError("no related paper with a later id")
+    target = later[0].paper
+    same_day = replace(paper, announced=target.announced)  # the query announced the day the hit was
+    for hit in related(indexes, paper_query(indexes, same_day), k=10):
+        day, mine = hit.paper.announced or hit.paper.published, same_day.announced
+        assert day is not None and mine is not None
+        truly = day < mine or (day == mine and (len(hit.paper.id), hit.paper.id) < (len(qid), qid))
+        assert hit.earlier == truly and ("earlier work" in hit.reasons()) == truly
+        if hit.paper.id == target.id:
+            assert not hit.earlier  # same day, later id: not earlier work

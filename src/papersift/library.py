@@ -247,7 +247,8 @@ def daily(
 
     interests = store.interests(reader.id) if reader else Interests()
     entries = store.library(reader.id) if reader else []
-    papers = day_papers(store, categories, day)
+    saved = {e.paper_id for e in entries if e.paper_id}
+    papers = [p for p in day_papers(store, categories, day) if p.id not in saved]  # never what is saved
     limit = k or len(papers)
     personal = bool(interests.authors or interests.must or interests.never or entries)
     ready = indexes is not None and indexes.dense is not None and indexes.lexical is not None

@@ -44,8 +44,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from papersift.index.encoder import paper_text
-from papersift.index.lexical import N_FEATURES, Lexical, author_key, shared_terms, term_names
+from papersift.index.lexical import N_FEATURES, Lexical, shared_terms, term_names
 from papersift.index.pipeline import Indexes
+from papersift.names import AuthorSet
 from papersift.paper import Paper
 
 W_MODEL = 1.0
@@ -141,8 +142,10 @@ def recommend(
     now: datetime | None = None,
     papers: Mapping[int, Paper] | None = None,
 ) -> list[Recommendation]:
-    """The ``k`` best of ``candidates`` (store rowids) for the reader, best first (see the module doc)."""
-    order = list(dict.fromkeys(int(r) for r in candidates))
+    """The ``k`` best of ``candidates`` (store rowids) for the reader, best first (see the module doc);
+    papers already in the library are never among them."""
+    saved = {i.rowid for i in profile.items if i.rowid is not None}  # never recommend what is saved
+    order = [r for r in dict.fromkeys(int(r) for r in candidates) if r not in saved]
     if papers is None:
         papers = indexes.store.by_rowids(order)
     must, never = keyword_pattern(profile.must), keyword_pattern(profile.never)
@@ -166,8 +169,8 @@ def recommend(
 
 
 def _followed_authors(cands: list[Paper], followed: Sequence[str]) -> list[tuple[str, ...]]:
-    keys = {author_key(a) for a in followed} - {""}
-    return [tuple(a for a in p.authors if author_key(a) in keys) for p in cands]
+    names = AuthorSet(followed)
+    return [names.shared(p.authors) for p in cands]
 
 
 def _followed_category(cands: list[Paper], followed: Sequence[str]) -> list[str]:
@@ -226,10 +229,9 @@ class _Library:
         self.vectors = self._vectors(rowids, texts) if indexes.dense is not None else None
         self.rows = _rows(lex, rowids, texts) if lex is not None else None
         self.background = self._background(set(exclude) | {r for r in rowids if r >= 0})
-        self.authors = {
-            author_key(a) for i, ok in zip(self.items, self.liked, strict=True) if ok for a in i.authors
-        }
-        self.authors.discard("")
+        self.authors = AuthorSet(
+            a for i, ok in zip(self.items, self.liked, strict=True) if ok for a in i.authors
+        )
         self.category_share: dict[int, float] = {}  # primary category code → weighted share of liked items
         if lex is not None and len(lex):
             positions = lex.positions(np.asarray(rowids, dtype=np.int64))
@@ -317,7 +319,7 @@ class _Library:
         return solved
 
     def _shared_authors(self, paper: Paper) -> tuple[str, ...]:
-        return tuple(a for a in paper.authors if author_key(a) in self.authors)
+        return self.authors.shared(paper.authors)
 
     def explain(
         self, rowid: int, paper: Paper, score: float, followed: tuple[str, ...], category: str
