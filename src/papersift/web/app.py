@@ -21,7 +21,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from markupsafe import Markup, escape
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -33,7 +32,6 @@ from papersift.ranking.related import MAX_K, RelatedHit, paper_query, related, t
 from papersift.ranking.search import MODES, Mode, search
 from papersift.settings import Settings
 from papersift.store import Filters, open_store
-from papersift.store.query import STOP_WORDS
 from papersift.taxonomy import category_name
 from papersift.web.categories import picker, taxonomy_json
 from papersift.web.i18n import TEXT, pick_language
@@ -48,6 +46,7 @@ from papersift.web.state import (
     parse_day,
     personalise,
 )
+from papersift.web.text import highlight, plain_text, tex_text
 
 HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
@@ -121,6 +120,8 @@ def create_app(settings: Settings) -> FastAPI:
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.globals["format_authors"] = format_authors
     templates.env.filters["highlight"] = highlight
+    templates.env.filters["tex"] = tex_text
+    templates.env.filters["plain"] = plain_text
     katex = katex_dir(settings)
     if katex is not None:  # mounted before /static so the longer prefix wins
         app.mount("/static/katex", StaticFiles(directory=katex), name="katex")
@@ -382,20 +383,6 @@ def create_app(settings: Settings) -> FastAPI:
 
     add_reader_routes(app, state, page)
     return app
-
-
-_MATH = re.compile(r"(\$[^$]+\$)")
-
-
-def highlight(text: str, words: list[str] | None) -> Markup:
-    """``text`` escaped, with the query's words marked (never inside ``$…$``, which KaTeX typesets)."""
-    escaped = str(escape(text))
-    wanted = sorted({w for w in words or () if len(w) > 2 and w.casefold() not in STOP_WORDS}, key=len)[::-1]
-    if not wanted:
-        return Markup(escaped)
-    pattern = re.compile(r"\b(" + "|".join(re.escape(str(escape(w))) for w in wanted) + r")", re.IGNORECASE)
-    parts = _MATH.split(escaped)
-    return Markup("".join(p if i % 2 else pattern.sub(r"<mark>\1</mark>", p) for i, p in enumerate(parts)))
 
 
 def app_from_env() -> FastAPI:
