@@ -63,7 +63,8 @@ BACKGROUND = 2000  # random stored papers that stand for "everything"
 HALF_LIFE_DAYS = 730.0
 SAVED_WEIGHT = 0.5
 CLOSEST_SHOWN = 3
-REASONS_CLOSEST = 2  # of them named in ``reasons``
+REASONS_CLOSEST = 1  # of them named in ``reasons``: the closest library paper
+REASONS_MIN_SIMILARITY = 0.25  # below this a library paper is not "close" enough to be named
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +108,8 @@ class Recommendation:
             out.append("followed authors: " + ", ".join(self.followed_authors))
         if self.library_authors:
             out.append("authors in your library: " + ", ".join(self.library_authors))
-        if self.closest:
-            shown = self.closest[:REASONS_CLOSEST]
+        shown = [c for c in self.closest[:REASONS_CLOSEST] if c[2] >= REASONS_MIN_SIMILARITY]
+        if shown:
             out.append("close to " + "; ".join(f"“{_cut(title, 70)}” ({sim:.2f})" for _, title, sim in shown))
         if self.terms:
             out.append("shared terms: " + ", ".join(self.terms))

@@ -15,9 +15,11 @@ from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -33,8 +35,10 @@ from papersift.ranking.search import MODES, Mode, search
 from papersift.settings import Settings
 from papersift.store import Filters, open_store
 from papersift.taxonomy import category_name
-from papersift.web.categories import picker, taxonomy_json
-from papersift.web.i18n import TEXT, pick_language
+from papersift.web.assets import CacheHeaders, static_url
+from papersift.web.categories import opening_category, picker, taxonomy_json
+from papersift.web.i18n import TEXT, pick_language, translate
+from papersift.web.mine import add_state_routes, with_state
 from papersift.web.readers import add_reader_routes
 from papersift.web.state import (
     ACCOUNT_MARK,
@@ -126,9 +130,14 @@ def create_app(settings: Settings) -> FastAPI:
     if katex is not None:  # mounted before /static so the longer prefix wins
         app.mount("/static/katex", StaticFiles(directory=katex), name="katex")
     templates.env.globals["katex"] = katex is not None
+    templates.env.globals["static"] = static_url
+    templates.env.globals["lang_href"] = lang_href
+    templates.env.filters["tr"] = translate
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     app.add_middleware(SecurityHeaders, secure=settings.secure_cookies)
+    app.add_middleware(CacheHeaders)
+    app.add_middleware(GZipMiddleware, minimum_size=500)
 
     def language(request: Request) -> str:
         return pick_language(
@@ -220,16 +229,17 @@ def create_app(settings: Settings) -> FastAPI:
             "related": [_related_json(h) for h in hits],
         }
 
-    def text_data(text: str, k: int) -> dict[str, Any]:
+    def text_data(text: str, k: int, category: str | None = None) -> dict[str, Any]:
         if not text.strip():
             raise HTTPException(400, "the text is empty")
-        return dict(state.cached(("text", text, str(k)), lambda: ranked_text(text, k)))
+        key = ("text", text, str(k), category or "")
+        return dict(state.cached(key, lambda: ranked_text(text, k, category)))
 
-    def ranked_text(text: str, k: int) -> dict[str, Any]:
+    def ranked_text(text: str, k: int, category: str | None) -> dict[str, Any]:
         with state.lock:
             indexes = state.indexes()
             query = text_query(indexes, text)
-            hits = related(indexes, query, k=k)
+            hits = related(indexes, query, k=k, category=category)
         return {"query": query.label, "notes": query.notes, "results": [_related_json(h) for h in hits]}
 
     def search_data(
@@ -249,6 +259,7 @@ def create_app(settings: Settings) -> FastAPI:
             "query": q,
             "mode": result.mode,
             "page": page_no,
+            "next_page": page_no + 1 if len(result.hits) == k else None,
             "notes": result.notes,
             "results": [
                 paper_json(h.paper, rank=r, score=round(h.score, 4), terms=h.terms)
@@ -258,22 +269,22 @@ def create_app(settings: Settings) -> FastAPI:
 
     # -- routes ---------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def home() -> RedirectResponse:
-        category = settings.default_categories[0]
+    def home(request: Request) -> RedirectResponse:
+        reader = state.reader(request)
         with state.lock:
-            for candidate in settings.default_categories:
-                if state.store.announcement_days(candidate):
-                    category = candidate
-                    break
+            followed = state.store.interests(reader.id).categories if reader else ()
+            category = opening_category(state.store, followed, settings.default_categories[0])
         return RedirectResponse(f"/list/{category}")
 
     @app.get("/api/list/{category}")
-    def api_latest(category: str) -> dict[str, Any]:
-        return dict(state.cached(("api-list", category, ""), lambda: listing_data(category, None)))
+    def api_latest(request: Request, category: str) -> dict[str, Any]:
+        data = state.cached(("api-list", category, ""), lambda: listing_data(category, None))
+        return with_state(state, request, data, "entries")
 
     @app.get("/api/list/{category}/{day}")
-    def api_listing(category: str, day: str) -> dict[str, Any]:
-        return dict(state.cached(("api-list", category, day), lambda: listing_data(category, day)))
+    def api_listing(request: Request, category: str, day: str) -> dict[str, Any]:
+        data = state.cached(("api-list", category, day), lambda: listing_data(category, day))
+        return with_state(state, request, data, "entries")
 
     @app.get("/list/{category}.atom", response_class=Response)
     def listing_feed(request: Request, category: str) -> Response:
@@ -295,7 +306,9 @@ def create_app(settings: Settings) -> FastAPI:
         return Response(body, media_type="application/atom+xml")
 
     @app.get("/list/{category}", response_class=HTMLResponse)
-    def latest(request: Request, category: str) -> HTMLResponse:
+    def latest(request: Request, category: str, day: str | None = None) -> Response:
+        if day:  # the date picker without script
+            return RedirectResponse(f"/list/{category}/{parse_day(day, 400).isoformat()}", status_code=303)
         return cached_page(
             request, "listing.html", ("list", category, ""), lambda: listing_data(category, None)
         )
@@ -338,8 +351,10 @@ def create_app(settings: Settings) -> FastAPI:
         )
 
     @app.get("/api/related")
-    def api_related(text: str = Query(..., max_length=MAX_TEXT), k: int = K) -> dict[str, Any]:
-        return text_data(text, k)
+    def api_related(
+        text: str = Query(..., max_length=MAX_TEXT), k: int = K, category: str | None = None
+    ) -> dict[str, Any]:
+        return text_data(text, k, category or None)
 
     @app.get("/related", response_class=HTMLResponse)
     def related_page(
@@ -371,6 +386,7 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> HTMLResponse:
         words = re.findall(r"\w+", q)
         context = {"q": q, "mode": mode, "category": category or "", "since": since or "", "hl": words}
+        context["search_page"] = True
         if not q.strip():
             return page(request, "search.html", 200, data=None, **context)
         return cached_page(
@@ -382,7 +398,14 @@ def create_app(settings: Settings) -> FastAPI:
         )
 
     add_reader_routes(app, state, page)
+    add_state_routes(app, state)
     return app
+
+
+def lang_href(request: Request, lang: str) -> str:
+    """The page the request is on, in ``lang``: same path, same query and filters."""
+    params = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+    return str(request.url.path) + "?" + urlencode([*params, ("lang", lang)])
 
 
 def app_from_env() -> FastAPI:
