@@ -385,8 +385,8 @@ def create_app(settings: Settings) -> FastAPI:
         k: int = K,
     ) -> HTMLResponse:
         words = re.findall(r"\w+", q)
-        context = {"q": q, "mode": mode, "category": category or "", "since": since or "", "hl": words}
-        context["search_page"] = True
+        context: dict[str, Any] = {"q": q, "mode": mode, "category": category or "", "since": since or ""}
+        context |= {"hl": words, "search_page": True}
         if not q.strip():
             return page(request, "search.html", 200, data=None, **context)
         return cached_page(
