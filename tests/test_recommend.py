@@ -252,3 +252,19 @@ def test_authors_in_the_library_are_matched_by_whole_given_names(indexes: Indexe
     )
     shared = {h.rowid: h.library_authors for h in hits}
     assert shared == {topic.unrelated[0]: (), topic.unrelated[1]: (f"{given[0]}. {surname}",)}
+
+
+def test_reasons_name_only_the_closest_library_paper_and_distinctive_terms(
+    indexes: Indexes, topic: Topic
+) -> None:
+    liked = tuple(item(topic.papers[r], r) for r in topic.cited[:2])
+    hits = recommend(indexes, Profile(items=liked), [*topic.unrelated, topic.cited[2]], k=10, now=NOW)
+    lex = indexes.lexical
+    assert lex is not None
+    for hit in hits:
+        close = [r for r in hit.reasons() if r.startswith("close to ")]
+        assert len(close) <= 1 and all("; “" not in r for r in close)  # one paper named
+        if close:
+            assert hit.closest[0][2] >= 0.25 and f"({hit.closest[0][2]:.2f})" in close[0]
+        for term in hit.terms:
+            assert " " in term or not term.endswith("ly")

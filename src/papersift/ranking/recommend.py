@@ -44,7 +44,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from papersift.index.encoder import paper_text
-from papersift.index.lexical import N_FEATURES, Lexical, shared_terms, term_names
+from papersift.index.lexical import N_FEATURES, Lexical, shared_terms, term_names, term_slot
 from papersift.index.pipeline import Indexes
 from papersift.names import AuthorSet
 from papersift.paper import Paper
@@ -64,6 +64,7 @@ HALF_LIFE_DAYS = 730.0
 SAVED_WEIGHT = 0.5
 CLOSEST_SHOWN = 3
 REASONS_CLOSEST = 1  # of them named in ``reasons``: the closest library paper
+DISTINCTIVE_DF = 0.005  # a single word named as a shared term is in at most this share of the papers
 REASONS_MIN_SIMILARITY = 0.25  # below this a library paper is not "close" enough to be named
 
 
@@ -338,7 +339,8 @@ class _Library:
             near = self.rows[best].tocoo()
             slots, inverse = np.unique(near.col, return_inverse=True)
             doc = slots.astype(np.int32), np.bincount(inverse, weights=near.data).astype(np.float32)
-            terms = shared_terms(term_names(f"{paper.title} {paper.abstract}"), q_slots, q_weights, doc)
+            found = shared_terms(term_names(f"{paper.title} {paper.abstract}"), q_slots, q_weights, doc)
+            terms = [t for t in found if _distinctive(lex, t)]
         return Recommendation(
             rowid=rowid,
             score=score,
@@ -352,6 +354,15 @@ class _Library:
     def _title(self, j: int) -> str:
         item = self.items[j]
         return _cut(" ".join((item.title or item.text).split()), 100)
+
+
+def _distinctive(lex: Lexical, term: str) -> bool:
+    """A term worth naming as shared: a phrase, or a word in under ``DISTINCTIVE_DF`` of the papers that is
+    not an adverb ("manually", "substantially" are rare yet say nothing of a topic)."""
+    if " " in term:
+        return True
+    df = int(lex.arrays["df"][term_slot(term.lower())])
+    return not term.endswith("ly") and df <= DISTINCTIVE_DF * max(len(lex), 1)
 
 
 def _unit(matrix: np.ndarray) -> np.ndarray:

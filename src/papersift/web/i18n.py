@@ -109,6 +109,7 @@ TEXT: dict[str, dict[str, str]] = {
         "unauthorized": "Log in first",
         "forbidden": "Forbidden",
         "all_modes": "mode",
+        "import_formats": "BibTeX · RIS · CSL-JSON (Zotero) · arXiv ids",
     },
     "zh": {
         "title": "papersift",
@@ -211,6 +212,7 @@ TEXT: dict[str, dict[str, str]] = {
         "unauthorized": "请先登录",
         "forbidden": "禁止访问",
         "all_modes": "模式",
+        "import_formats": "BibTeX · RIS · CSL-JSON（Zotero）· arXiv 编号",
     },
 }
 
