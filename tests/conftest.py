@@ -248,3 +248,17 @@ def day_records(home: Path, day: str) -> list[dict[str, object]]:
     """The records ``daily_home`` ingested for ``day``."""
     with (home / "days.jsonl").open("rb") as f:
         return [r for r in map(orjson.loads, f) if r["announced"] == day]
+
+
+@pytest.fixture(scope="module")
+def reader_home(server_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of ``server_home`` a module's tests may save and rate papers in."""
+    home = tmp_path_factory.mktemp("reader") / "home"
+    shutil.copytree(server_home, home)
+    return home
+
+
+@pytest.fixture(scope="module")
+def reader_server(reader_home: Path) -> Iterator[httpx.Client]:
+    with serving(reader_home) as client:
+        yield client

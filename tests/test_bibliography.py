@@ -94,6 +94,7 @@ def test_zotero_bibtex_export_reads_every_field() -> None:
         tags=("attention", "efficiency", "transformers"),
         note="",
         line=2,
+        kind="article",
     )
     assert preprint.arxiv_id == "2401.01234" and preprint.doi == "10.48550/arxiv.2401.01234"
     assert preprint.tags == (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,36 @@ def test_the_db_option_picks_the_store_for_every_command(
     assert not (home / "papersift.db").exists()  # nothing went to the default store
     if backend == "sqlite":
         assert (tmp_path / "elsewhere.db").exists()
+
+
+def _commands(group: object, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    import click
+
+    out = [prefix]
+    if isinstance(group, click.Group) or hasattr(group, "commands"):
+        for name, cmd in group.commands.items():  # type: ignore[attr-defined]
+            out += _commands(cmd, (*prefix, name))
+    return out
+
+
+def test_help_shows_no_type_placeholders() -> None:
+    import typer.main
+    from typer.testing import CliRunner
+
+    from papersift.cli import app
+
+    runner = CliRunner()
+    commands = _commands(typer.main.get_command(app))
+    assert len(commands) > 20
+    for command in commands:
+        result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, command
+        assert not re.search(r"<(bool|str|int|float|path|list)[^>]*>", result.output), (
+            command,
+            result.output,
+        )
+
+
+def test_home_may_come_before_the_command(home: Path) -> None:
+    result = run_cli("--home", str(home), "list", "cs.AI", "--format", "json", home=Path("/nonexistent"))
+    assert result.stdout.strip()

@@ -222,3 +222,35 @@ def test_private_feed_url_is_per_reader_and_can_be_renewed(home: Path) -> None:
     assert run_cli("reader", "feed", home=home).stdout.strip() == first
     renewed = run_cli("reader", "feed", "--new", home=home).stdout.strip()
     assert renewed != first
+
+
+def test_a_bibtex_round_trip_keeps_keys_entry_types_and_eprints(home: Path, tmp_path: Path) -> None:
+    stored = day_records(home, DAILY_DAYS[0])[0]["id"]
+    bib = tmp_path / "mine.bib"
+    bib.write_text(
+        f"""@article{{vaswani2017,
+  title = {{Attention Is All You Need}},
+  author = {{Vaswani, Ashish and Shazeer, Noam}},
+  year = {{2017}},
+  eprint = {{1706.03762}},
+  archivePrefix = {{arXiv}}
+}}
+
+@inproceedings{{mine2026,
+  title = {{A stored paper under my own key}},
+  author = {{Doe, Jane}},
+  year = {{2026}},
+  eprint = {{{stored}}},
+  archivePrefix = {{arXiv}}
+}}
+""",
+        encoding="utf-8",
+    )
+    run_cli("library", "import", str(bib), "--tag", "roundtrip", home=home)
+    exported = run_cli("library", "export", "--tag", "roundtrip", home=home).stdout
+    assert "@article{vaswani2017," in exported and "@inproceedings{mine2026," in exported
+    assert "eprint = {1706.03762}" in exported and f"eprint = {{{stored}}}" in exported
+    assert exported.count("archivePrefix = {arXiv}") == 2
+    again = tmp_path / "again.bib"
+    again.write_text(exported, encoding="utf-8")
+    assert "0 new in the library" in run_cli("library", "import", str(again), home=home).stdout

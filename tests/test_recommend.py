@@ -7,7 +7,7 @@ import json
 import re
 import shutil
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -134,9 +134,9 @@ def test_never_words_drop_papers_and_must_words_keep_only_matching_ones(
     )
     having = {r for r, t in texts.items() if re.search(rf"\b{word}\b", t, re.I)}
     kept = ranked(indexes, Profile(items=liked, never=(word.upper(),)), candidates)
-    assert set(kept) == set(candidates) - having
+    assert set(kept) == set(candidates) - having - {topic.cited[0]}  # the liked paper: already saved
     only = ranked(indexes, Profile(items=liked, must=(word.title(), "zzzunseen")), candidates)
-    assert set(only) == having
+    assert set(only) == having - {topic.cited[0]}
     cold = ranked(indexes, Profile(items=(), must=(word,)), candidates)
     assert cold == [r for r in candidates if r in having]  # no library: the input order, filtered
 
@@ -146,7 +146,11 @@ def test_followed_authors_lift_their_papers_and_are_named_in_the_reasons(
 ) -> None:
     liked = tuple(item(topic.papers[r], r) for r in topic.cited[:2])
     candidates = [*topic.unrelated, topic.cited[2]]
-    last = ranked(indexes, Profile(items=liked), candidates)[-1]
+    order = ranked(indexes, Profile(items=liked), candidates)
+    alone = [
+        r for r in order if sum(topic.papers[r].authors[0] in topic.papers[c].authors for c in order) == 1
+    ]
+    last = alone[-1]  # the lowest ranked paper whose first author wrote no other candidate
     author = topic.papers[last].authors[0]
     hits = recommend(indexes, Profile(items=liked, authors=(author.upper(),)), candidates, k=3, now=NOW)
     assert hits[0].rowid == last
@@ -223,3 +227,44 @@ def test_eval_recommend_prints_one_json_line_per_method(
         "eval", "recommend", "--relevance", str(tmp_path / "broken.jsonl"), home=tmp_path, check=False
     )
     assert broken.returncode == 1 and "broken.jsonl" in broken.stderr and "Traceback" not in broken.stderr
+
+
+def test_papers_already_in_the_library_are_never_recommended(indexes: Indexes, topic: Topic) -> None:
+    saved = (
+        *(item(topic.papers[r], r) for r in topic.cited[:2]),
+        item(topic.papers[topic.cited[2]], topic.cited[2], 0),
+    )
+    candidates = [*topic.cited, *topic.unrelated]
+    hits = recommend(indexes, Profile(items=saved), candidates, k=len(candidates), now=NOW)
+    assert {h.rowid for h in hits} == set(topic.unrelated)
+    assert all(not any(sim >= 0.99 for _, _, sim in h.closest) for h in hits)
+
+
+def test_authors_in_the_library_are_matched_by_whole_given_names(indexes: Indexes, topic: Topic) -> None:
+    liked = topic.papers[topic.cited[0]]
+    first = liked.authors[0]
+    given, surname = first.split()[0], first.split()[-1]
+    namesake = replace(topic.papers[topic.unrelated[0]], authors=[f"{given}x {surname}"])
+    same = replace(topic.papers[topic.unrelated[1]], authors=[f"{given[0]}. {surname}"])
+    papers = {topic.unrelated[0]: namesake, topic.unrelated[1]: same}
+    hits = recommend(
+        indexes, Profile(items=(item(liked, topic.cited[0]),)), list(papers), k=2, now=NOW, papers=papers
+    )
+    shared = {h.rowid: h.library_authors for h in hits}
+    assert shared == {topic.unrelated[0]: (), topic.unrelated[1]: (f"{given[0]}. {surname}",)}
+
+
+def test_reasons_name_only_the_closest_library_paper_and_distinctive_terms(
+    indexes: Indexes, topic: Topic
+) -> None:
+    liked = tuple(item(topic.papers[r], r) for r in topic.cited[:2])
+    hits = recommend(indexes, Profile(items=liked), [*topic.unrelated, topic.cited[2]], k=10, now=NOW)
+    lex = indexes.lexical
+    assert lex is not None
+    for hit in hits:
+        close = [r for r in hit.reasons() if r.startswith("close to ")]
+        assert len(close) <= 1 and all("; “" not in r for r in close)  # one paper named
+        if close:
+            assert hit.closest[0][2] >= 0.25 and f"({hit.closest[0][2]:.2f})" in close[0]
+        for term in hit.terms:
+            assert " " in term or not term.endswith("ly")

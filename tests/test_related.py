@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -188,3 +189,56 @@ def test_search_fills_a_page_under_a_narrow_filter_and_rejects_empty_queries(ind
     hits = search(indexes, "quark mass", mode="semantic", k=3, filters=rare).hits
     assert hits and all("math.AG" in h.paper.categories for h in hits)
     assert search(indexes, "   ", k=3).hits == [] and search(indexes, "", k=3).notes == ["empty query"]
+
+
+def test_earlier_work_is_only_said_of_papers_announced_before_the_query(
+    indexes: Indexes, citation_corpus: Corpus
+) -> None:
+    for qid in sorted(citation_corpus[1]):
+        paper = indexes.store.get(qid)
+        assert paper is not None
+        hits = related(indexes, paper_query(indexes, paper), k=10)
+        later = [h for h in hits if h.paper.announced and h.paper.id > qid and "/" not in h.paper.id]
+        if later:
+            break
+    else:
+        raise AssertionError("no related paper with a later id")
+    target = later[0].paper
+    same_day = replace(paper, announced=target.announced)  # the query announced the day the hit was
+    for hit in related(indexes, paper_query(indexes, same_day), k=10):
+        day, mine = hit.paper.announced or hit.paper.published, same_day.announced
+        assert day is not None and mine is not None
+        truly = day < mine or (day == mine and (len(hit.paper.id), hit.paper.id) < (len(qid), qid))
+        assert hit.earlier == truly and ("earlier work" in hit.reasons()) == truly
+        if hit.paper.id == target.id:
+            assert not hit.earlier  # same day, later id: not earlier work
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "semantic", "keyword"])
+def test_exclusions_hold_in_every_mode(indexes: Indexes, mode: str) -> None:
+    having = [h.paper for h in search(indexes, "quark", mode="keyword", k=30).hits]
+    word = "mass"
+    assert any(re.search(rf"\b{word}", f"{p.title} {p.abstract}", re.I) for p in having)
+    for query in (f"quark -{word}", f'quark -"{word}"', 'quark -"quark masses"'):
+        excluded = query.split("-", 1)[1].strip('"')
+        hits = search(indexes, query, mode=mode, k=20).hits  # type: ignore[arg-type]
+        assert hits
+        for h in hits:
+            text = " ".join(f"{h.paper.title} {h.paper.abstract}".split())
+            assert not re.search(rf"(?<!\w){re.escape(excluded)}(?!\w)", text, re.I), (query, h.paper.title)
+
+
+@pytest.mark.parametrize("query", ["xqzvbn plorkt", "😀", "(", "机器学习"])
+@pytest.mark.parametrize("mode", ["hybrid", "semantic", "keyword"])
+def test_queries_matching_nothing_say_so_instead_of_listing_unrelated_papers(
+    indexes: Indexes, query: str, mode: str
+) -> None:
+    result = search(indexes, query, mode=mode, k=10)  # type: ignore[arg-type]
+    assert result.hits == [] and "no good matches" in result.notes
+
+
+def test_an_arxiv_id_has_one_result_and_no_second_page(indexes: Indexes, citation_corpus: Corpus) -> None:
+    pid = sorted(citation_corpus[1])[0]
+    assert [h.paper.id for h in search(indexes, pid, k=10).hits] == [pid]
+    assert search(indexes, pid, k=10, offset=10).hits == []
+    assert search(indexes, f"arXiv:{pid}", k=10, offset=490).hits == []

@@ -3,6 +3,7 @@ Papers, import / export, CSRF, and (with accounts) logins, rate limiting and rea
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -123,7 +124,11 @@ def add_reader(home: Path, name: str, password: str) -> None:
         text=True,
         check=True,
         capture_output=True,
-        env={"PAPERSIFT_HOME": str(home), "PATH": "/usr/bin:/bin"},
+        env={
+            "PAPERSIFT_HOME": str(home),
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+        },
         cwd=ROOT,
     )
 

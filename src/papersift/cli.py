@@ -13,9 +13,10 @@ import sys
 from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+import typer.core
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -26,6 +27,29 @@ if TYPE_CHECKING:
     from papersift.ranking.evaluate import Score
     from papersift.settings import Settings
     from papersift.store import IngestCounts, Store
+
+_METAVARS = {
+    "str": "TEXT",
+    "int": "INTEGER",
+    "float": "NUMBER",
+    "int range": "INTEGER",
+    "float range": "NUMBER",
+}
+
+
+def _metavar(param: typer.core.TyperOption, ctx: Any) -> str | None:
+    """What ``--help`` shows for an option's value: nothing for a flag, else TEXT / INTEGER / PATH
+    (typer's own labels read ``<bool>``, ``<str>``, ``<int range>``)."""
+    if param.is_flag:
+        return None
+    if param.metavar:
+        return str(param.metavar)
+    label = str(param.display_type(ctx)).strip("<>")
+    return _METAVARS.get(label, label.upper() if label in ("path", "file", "directory") else label)
+
+
+typer.core.TyperOption.display_type_rich = _metavar  # type: ignore[method-assign,assignment]
+typer.core.TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]  # named already
 
 app = typer.Typer(
     help="papersift: a self-hosted research-paper radar for arXiv.",
@@ -49,12 +73,18 @@ def _root(
             help="The store: postgresql://USER@HOST/DB or sqlite:///PATH (default: SQLite in --home).",
         ),
     ] = None,
+    home: Annotated[
+        Path | None,
+        typer.Option("--home", help="Data directory for every command (as each command's --home)."),
+    ] = None,
 ) -> None:
     """papersift: a self-hosted research-paper radar for arXiv."""
     import os
 
     if db:  # every command's settings (and `serve`'s workers) read it from the environment
         os.environ["PAPERSIFT_DB"] = db
+    if home:  # read by each command's --home (its env var) and by `serve`'s workers
+        os.environ["PAPERSIFT_HOME"] = str(home)
 
 
 HomeOpt = Annotated[

@@ -9,14 +9,15 @@ the library and the reader's interests into a ``Profile`` and ranks the day's ne
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
 from papersift.index.pipeline import Indexes
-from papersift.paper import Paper, normalize_id
-from papersift.sources.bibliography import EntryError, Reference, safe_url
+from papersift.paper import Paper, is_arxiv_id, normalize_id
+from papersift.sources.bibliography import EntryError, Reference, reference_from_paper, safe_url
 from papersift.store import Store, StoreError
 from papersift.store.readers import Interests, LibraryEntry, Reader, entry_key
 
@@ -124,7 +125,11 @@ def import_references(
     entries: list[LibraryEntry] = []
     for ref in refs:
         paper = _link(store, ref)
-        extra = {"tags": tuple(dict.fromkeys([*ref.tags, *tags])), "note": ref.note, "source": source}
+        extra = {
+            "tags": tuple(dict.fromkeys([*ref.tags, *tags])),
+            "note": ref.note,
+            "source": cited(source, ref),
+        }
         if paper is not None:
             report.linked += 1
             entries.append(entry_from_paper(paper, **extra))
@@ -153,28 +158,56 @@ def import_references(
     return report
 
 
+_CITED = re.compile(r" @(\w+)\{([^{}\s]*)\}$")
+
+
+def cited(source: str, ref: Reference) -> str:
+    """The entry's source, with the citation key and entry type it was imported under
+    (``import @article{vaswani2017}``), so an export gives them back."""
+    return f"{source} @{ref.kind}{{{ref.key}}}" if ref.kind and ref.key and " " not in ref.key else source
+
+
+def citation(entry: LibraryEntry) -> tuple[str, str] | None:
+    """(entry type, citation key) an entry was imported under, if any."""
+    m = _CITED.search(entry.source)
+    return (m[1], m[2]) if m else None
+
+
 def as_reference(entry: LibraryEntry) -> Reference:
-    """A library entry as a bibliography record (for BibTeX / CSL-JSON export)."""
+    """A library entry as a bibliography record (for BibTeX / CSL-JSON export), under the citation key
+    and entry type it was imported with; an arXiv id keyed entry keeps its eprint."""
+    kind, key = citation(entry) or ("", entry.key)
     return Reference(
-        key=entry.key,
+        key=key,
         title=entry.title,
         authors=entry.authors,
         year=entry.year,
         abstract=entry.abstract,
         doi=entry.doi,
-        arxiv_id=entry.paper_id,
+        arxiv_id=entry.paper_id or (entry.key if is_arxiv_id(entry.key) else None),
         url=safe_url(entry.url),
         venue=entry.venue,
         tags=entry.tags,
         note=entry.note,
         line=0,
+        kind=kind,
     )
 
 
 def export_items(store: Store, entries: Sequence[LibraryEntry]) -> list[Reference | Paper]:
-    """Stored papers as themselves (arXiv-style BibTeX), outside references with their own fields."""
+    """Stored papers as themselves (arXiv-style BibTeX), outside references with their own fields; an
+    imported paper keeps the citation key and entry type it came with (and its arXiv eprint)."""
     papers = {p.id: p for p in store.get_many([e.paper_id for e in entries if e.paper_id])}
-    return [papers.get(e.paper_id or "") or as_reference(e) for e in entries]
+    out: list[Reference | Paper] = []
+    for e in entries:
+        paper, was = papers.get(e.paper_id or ""), citation(e)
+        if paper is not None and was is not None:
+            out.append(
+                replace(reference_from_paper(paper), kind=was[0], key=was[1], tags=e.tags, note=e.note)
+            )
+        else:
+            out.append(paper or as_reference(e))
+    return out
 
 
 def profile(store: Store, reader: Reader, entries: Sequence[LibraryEntry] | None = None) -> Profile:
@@ -247,7 +280,8 @@ def daily(
 
     interests = store.interests(reader.id) if reader else Interests()
     entries = store.library(reader.id) if reader else []
-    papers = day_papers(store, categories, day)
+    saved = {e.paper_id for e in entries if e.paper_id}
+    papers = [p for p in day_papers(store, categories, day) if p.id not in saved]  # never what is saved
     limit = k or len(papers)
     personal = bool(interests.authors or interests.must or interests.never or entries)
     ready = indexes is not None and indexes.dense is not None and indexes.lexical is not None

@@ -44,8 +44,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from papersift.index.encoder import paper_text
-from papersift.index.lexical import N_FEATURES, Lexical, author_key, shared_terms, term_names
+from papersift.index.lexical import N_FEATURES, Lexical, shared_terms, term_names, term_slot
 from papersift.index.pipeline import Indexes
+from papersift.names import AuthorSet
 from papersift.paper import Paper
 
 W_MODEL = 1.0
@@ -62,7 +63,9 @@ BACKGROUND = 2000  # random stored papers that stand for "everything"
 HALF_LIFE_DAYS = 730.0
 SAVED_WEIGHT = 0.5
 CLOSEST_SHOWN = 3
-REASONS_CLOSEST = 2  # of them named in ``reasons``
+REASONS_CLOSEST = 1  # of them named in ``reasons``: the closest library paper
+DISTINCTIVE_DF = 0.005  # a single word named as a shared term is in at most this share of the papers
+REASONS_MIN_SIMILARITY = 0.25  # below this a library paper is not "close" enough to be named
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +109,8 @@ class Recommendation:
             out.append("followed authors: " + ", ".join(self.followed_authors))
         if self.library_authors:
             out.append("authors in your library: " + ", ".join(self.library_authors))
-        if self.closest:
-            shown = self.closest[:REASONS_CLOSEST]
+        shown = [c for c in self.closest[:REASONS_CLOSEST] if c[2] >= REASONS_MIN_SIMILARITY]
+        if shown:
             out.append("close to " + "; ".join(f"“{_cut(title, 70)}” ({sim:.2f})" for _, title, sim in shown))
         if self.terms:
             out.append("shared terms: " + ", ".join(self.terms))
@@ -141,8 +144,10 @@ def recommend(
     now: datetime | None = None,
     papers: Mapping[int, Paper] | None = None,
 ) -> list[Recommendation]:
-    """The ``k`` best of ``candidates`` (store rowids) for the reader, best first (see the module doc)."""
-    order = list(dict.fromkeys(int(r) for r in candidates))
+    """The ``k`` best of ``candidates`` (store rowids) for the reader, best first (see the module doc);
+    papers already in the library are never among them."""
+    saved = {i.rowid for i in profile.items if i.rowid is not None}  # never recommend what is saved
+    order = [r for r in dict.fromkeys(int(r) for r in candidates) if r not in saved]
     if papers is None:
         papers = indexes.store.by_rowids(order)
     must, never = keyword_pattern(profile.must), keyword_pattern(profile.never)
@@ -166,8 +171,8 @@ def recommend(
 
 
 def _followed_authors(cands: list[Paper], followed: Sequence[str]) -> list[tuple[str, ...]]:
-    keys = {author_key(a) for a in followed} - {""}
-    return [tuple(a for a in p.authors if author_key(a) in keys) for p in cands]
+    names = AuthorSet(followed)
+    return [names.shared(p.authors) for p in cands]
 
 
 def _followed_category(cands: list[Paper], followed: Sequence[str]) -> list[str]:
@@ -226,10 +231,9 @@ class _Library:
         self.vectors = self._vectors(rowids, texts) if indexes.dense is not None else None
         self.rows = _rows(lex, rowids, texts) if lex is not None else None
         self.background = self._background(set(exclude) | {r for r in rowids if r >= 0})
-        self.authors = {
-            author_key(a) for i, ok in zip(self.items, self.liked, strict=True) if ok for a in i.authors
-        }
-        self.authors.discard("")
+        self.authors = AuthorSet(
+            a for i, ok in zip(self.items, self.liked, strict=True) if ok for a in i.authors
+        )
         self.category_share: dict[int, float] = {}  # primary category code → weighted share of liked items
         if lex is not None and len(lex):
             positions = lex.positions(np.asarray(rowids, dtype=np.int64))
@@ -317,7 +321,7 @@ class _Library:
         return solved
 
     def _shared_authors(self, paper: Paper) -> tuple[str, ...]:
-        return tuple(a for a in paper.authors if author_key(a) in self.authors)
+        return self.authors.shared(paper.authors)
 
     def explain(
         self, rowid: int, paper: Paper, score: float, followed: tuple[str, ...], category: str
@@ -335,7 +339,8 @@ class _Library:
             near = self.rows[best].tocoo()
             slots, inverse = np.unique(near.col, return_inverse=True)
             doc = slots.astype(np.int32), np.bincount(inverse, weights=near.data).astype(np.float32)
-            terms = shared_terms(term_names(f"{paper.title} {paper.abstract}"), q_slots, q_weights, doc)
+            found = shared_terms(term_names(f"{paper.title} {paper.abstract}"), q_slots, q_weights, doc)
+            terms = [t for t in found if _distinctive(lex, t)]
         return Recommendation(
             rowid=rowid,
             score=score,
@@ -349,6 +354,15 @@ class _Library:
     def _title(self, j: int) -> str:
         item = self.items[j]
         return _cut(" ".join((item.title or item.text).split()), 100)
+
+
+def _distinctive(lex: Lexical, term: str) -> bool:
+    """A term worth naming as shared: a phrase, or a word in under ``DISTINCTIVE_DF`` of the papers that is
+    not an adverb ("manually", "substantially" are rare yet say nothing of a topic)."""
+    if " " in term:
+        return True
+    df = int(lex.arrays["df"][term_slot(term.lower())])
+    return not term.endswith("ly") and df <= DISTINCTIVE_DF * max(len(lex), 1)
 
 
 def _unit(matrix: np.ndarray) -> np.ndarray:

@@ -22,8 +22,9 @@ from datetime import date
 import numpy as np
 
 from papersift.index.encoder import paper_text
-from papersift.index.lexical import author_key, author_slots, shared_terms, term_names
+from papersift.index.lexical import author_slots, shared_terms, term_names
 from papersift.index.pipeline import Indexes
+from papersift.names import AuthorSet
 from papersift.paper import Paper, in_category
 from papersift.store.query import STOP_WORDS
 
@@ -204,7 +205,8 @@ def _take(
 ) -> list[RelatedHit]:
     order = np.argsort(-s.score, kind="stable")
     query_id = query.paper.id if query.paper else None
-    query_authors = {author_key(a) for a in query.paper.authors} if query.paper else set()
+    query_authors = AuthorSet(query.paper.authors if query.paper else ())
+    query_day = (query.paper.announced or query.paper.published) if query.paper else None
     names = term_names(query.text)
     hits: list[RelatedHit] = []
     step = k if not (category or since) else 4 * k
@@ -224,22 +226,44 @@ def _take(
             if indexes.lexical is not None and s.positions[i] >= 0:
                 row = indexes.lexical.row(int(s.positions[i]))
                 terms = shared_terms(names, s.q_slots, s.q_weights, row)
-            authors = [a for a in paper.authors if author_key(a) in query_authors] if query_authors else []
+            authors = list(query_authors.shared(paper.authors))
+            # the author postings bucket by initial + surname, and the days have no order within a day:
+            # take back what a namesake or a later paper of the same day added
+            score = float(s.score[i]) - W_AUTHOR * (
+                min(float(s.coauthors[i]), MAX_SHARED_AUTHORS) - min(len(authors), MAX_SHARED_AUTHORS)
+            )
+            earlier = bool(s.earlier[i]) and _earlier(paper, day, query_id, query_day)
+            score -= W_EARLIER * (bool(s.earlier[i]) and not earlier)
             hits.append(
                 RelatedHit(
                     paper=paper,
-                    score=float(s.score[i]),
+                    score=score,
                     dense=float(s.dense[i]) if s.dense is not None else None,
                     lexical=float(s.lexical[i]),
                     terms=terms,
                     authors=authors,
                     same_category=bool(s.same_category[i]),
-                    earlier=bool(s.earlier[i]),
+                    earlier=earlier,
                 )
             )
             if len(hits) == k:
-                return hits
-    return hits
+                return _by_score(hits)
+    return _by_score(hits)
+
+
+def _by_score(hits: list[RelatedHit]) -> list[RelatedHit]:
+    return sorted(hits, key=lambda h: -h.score)
+
+
+def _earlier(paper: Paper, day: date | None, query_id: str | None, query_day: date | None) -> bool:
+    """Announced before the query paper (on the same day: a lower arXiv id, i.e. submitted before)."""
+    if day is None or query_day is None or day > query_day:
+        return False
+    return day < query_day or (query_id is not None and _id_order(paper.id) < _id_order(query_id))
+
+
+def _id_order(paper_id: str) -> tuple[int, str]:
+    return (len(paper_id), paper_id) if "/" not in paper_id else (0, paper_id)
 
 
 _WORD = re.compile(r"[^\W\d_]{4,}")

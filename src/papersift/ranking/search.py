@@ -6,12 +6,16 @@ scores each paper as
 
     0.5 · cosine of the dense vectors + 0.5 · tf-idf cosine + 0.5 · BM25 / best BM25 of the query
 
-(weights chosen on the dev citation sentences only). Filters (category, dates, author) hold in every mode;
-pages are slices of one ranking.
+(weights chosen on the dev citation sentences only). Filters (category, dates, author) and exclusions
+(``-word``, ``-"a phrase"``) hold in every mode; the vectors and tf-idf see only the words wanted. A paper
+with no word of the query (no BM25 match, no shared tf-idf term) must be close in content
+(cosine ≥ ``DENSE_FLOOR``) to be shown at all: gibberish, an emoji or a lone ``(`` get "no good matches",
+not ten unrelated papers. Pages are slices of one ranking.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -31,6 +35,30 @@ POOL = 200
 KEYWORD_POOL = 1000  # BM25 matches a sentence-long query can rank the answer deep in
 SHORT_QUERY = 4  # words
 MAX_QUERY_CHARS = 10_000
+# the least cosine for a paper sharing no word with the query: above what gibberish, emoji and CJK text
+# reach on 1,500 real papers (0.27 at most), below real one- and two-word queries' best (0.35 and up)
+DENSE_FLOOR = 0.3
+NO_GOOD_MATCHES = "no good matches"
+_TOKEN = re.compile(r'(-?)"([^"]+)"|(-?)([\w][\w.+\'-]*\*?)', re.UNICODE)
+
+
+def exclusions(query: str) -> tuple[str, re.Pattern[str] | None]:
+    """The query without its ``-word`` / ``-"phrase"`` parts, and a pattern matching those parts (whole
+    words, case-insensitive, plural and -ed/-ing forms too, as the keyword side's stemmer counts them)."""
+    kept, parts = query, []
+    for m in _TOKEN.finditer(query):
+        if m.group(1) or m.group(3):
+            words = re.findall(r"\w+", m.group(2) or m.group(4) or "")
+            if words:
+                parts.append(r"\W+".join(re.escape(w) + r"(?:s|es|ed|ing)?" for w in words))
+            kept = kept.replace(m.group(0), " ", 1)
+    if not parts:
+        return query, None
+    return " ".join(kept.split()), re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)", re.IGNORECASE)
+
+
+def _excluded(paper: Paper, pattern: re.Pattern[str] | None) -> bool:
+    return pattern is not None and pattern.search(f"{paper.title}\n{paper.abstract}") is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +95,7 @@ def search(
     if not query.strip():
         return SearchResult([], mode, ["empty query"])
     if is_arxiv_id(query) and (paper := indexes.store.get(normalize_id(query))) is not None:
-        return SearchResult([SearchHit(paper, 0.0)], mode, ["an arXiv id: that paper"])
+        return SearchResult([SearchHit(paper, 0.0)] if offset == 0 else [], mode, ["an arXiv id: that paper"])
     if mode != "keyword" and indexes.dense is None:
         notes.append("no vectors yet: keyword results only (run `papersift embed`)")
         if mode == "semantic" or indexes.lexical is None:
@@ -82,22 +110,27 @@ def search(
             until=filters.until,
             author=filters.author,
         )
+        if not found and offset == 0:
+            notes.append(NO_GOOD_MATCHES)
         return SearchResult([SearchHit(h.paper, h.score) for h in found], "keyword", notes)
     want = offset + k
+    wanted, excluded = exclusions(query)
     if vector is None and indexes.dense is not None:
-        vector = indexes.encoder().encode([query])[0]
+        vector = indexes.encoder().encode([wanted or query])[0]
     size = max(len(indexes.dense) if indexes.dense else 0, len(indexes.lexical) if indexes.lexical else 0)
     pool = max(POOL, 2 * want)
     while True:
-        hits = _collect(indexes, query, mode, vector, pool, want, filters)
+        hits = _collect(indexes, query, mode, vector, pool, want, filters, excluded)
         if len(hits) >= want or pool >= size:
             break
         pool *= 8  # the filters left too few: widen the pool
     lex = indexes.lexical
     page = hits[offset:want]
+    if not hits:
+        notes.append(NO_GOOD_MATCHES)
     if lex is not None:
-        q_slots, q_weights = lex.key_terms(*lex.vectorize(query))
-        names = term_names(query)
+        q_slots, q_weights = lex.key_terms(*lex.vectorize(wanted))
+        names = term_names(wanted)
         positions = lex.positions(np.array([key for key, _ in page], dtype=np.int64))
         return SearchResult(
             [
@@ -120,16 +153,20 @@ def _collect(
     pool: int,
     want: int,
     filters: Filters,
+    excluded: re.Pattern[str] | None = None,
 ) -> list[tuple[int, SearchHit]]:
-    """The best ``want`` (rowid, hit) pairs that pass the filters, from a pool of ``pool`` candidates."""
+    """The best ``want`` (rowid, hit) pairs that pass the filters, the exclusions and the relevance floor,
+    from a pool of ``pool`` candidates."""
     keyword_rows: set[int] = set()
+    wanted = exclusions(query)[0]
     if mode == "semantic":
         assert indexes.dense is not None and vector is not None
         keys, sims = indexes.dense.search(vector, pool)
         scores = dict(zip(keys.tolist(), sims.tolist(), strict=True))
+        weak = _weak(indexes, wanted, keys, sims)
     else:
-        scores, keyword_rows = _hybrid_scores(indexes, query, vector, pool, filters)
-    ranked = sorted(scores, key=lambda key: -scores[key])
+        scores, keyword_rows, weak = _hybrid_scores(indexes, query, vector, pool, filters)
+    ranked = sorted((key for key in scores if key not in weak), key=lambda key: -scores[key])
     hits: list[tuple[int, SearchHit]] = []
     for start in range(0, len(ranked), 4 * want):
         chunk = ranked[start : start + 4 * want]
@@ -138,15 +175,29 @@ def _collect(
             paper = papers.get(key)
             if paper is None or (key not in keyword_rows and not filters.admit(paper)):
                 continue
+            if _excluded(paper, excluded):
+                continue
             hits.append((key, SearchHit(paper, scores[key])))
         if len(hits) >= want:
             break
     return hits
 
 
+def _weak(indexes: Indexes, query: str, keys: np.ndarray, dense: np.ndarray) -> set[int]:
+    """Of ``keys``, those sharing no tf-idf term with ``query`` and below ``DENSE_FLOOR`` in content."""
+    lex = indexes.lexical
+    shared = np.zeros(len(keys), bool)
+    if lex is not None and len(lex) and len(keys):
+        slots, weights = lex.vectorize(query)
+        positions = lex.positions(keys)
+        inside = positions >= 0
+        shared[inside] = lex.cosine(slots, weights, positions[inside]) > 0
+    return set(keys[~shared & (dense < DENSE_FLOOR)].tolist())
+
+
 def _hybrid_scores(
     indexes: Indexes, query: str, vector: np.ndarray | None, pool: int, filters: Filters
-) -> tuple[dict[int, float], set[int]]:
+) -> tuple[dict[int, float], set[int], set[int]]:
     store, lex, dense = indexes.store, indexes.lexical, indexes.dense
 
     def match(any_terms: bool) -> list[tuple[int, float]]:
@@ -163,15 +214,23 @@ def _hybrid_scores(
     parts = [np.fromiter(bm25, dtype=np.int64, count=len(bm25))]
     if dense is not None and vector is not None:
         parts.append(dense.search(vector, pool)[0])
-    slots, weights = lex.vectorize(query) if lex is not None else (np.zeros(0, np.int32), np.zeros(0))
+    wanted = exclusions(query)[0]
+    empty = (np.zeros(0, np.int32), np.zeros(0))
+    slots, weights = lex.vectorize(wanted) if lex is not None else empty
     if lex is not None and len(lex):
         parts.append(lex.keys[lex.candidates(slots, weights, pool)])
     keys = np.unique(np.concatenate(parts))
     total = np.array([bm25.get(key, 0.0) for key in keys.tolist()]) * W_BM25
+    evidence = total > 0  # a BM25 match or a shared tf-idf term
     if lex is not None and len(lex) and len(keys):
         positions = lex.positions(keys)
-        total[positions >= 0] += W_LEXICAL * lex.cosine(slots, weights, positions[positions >= 0])
+        cosine = lex.cosine(slots, weights, positions[positions >= 0])
+        total[positions >= 0] += W_LEXICAL * cosine
+        evidence[positions >= 0] |= cosine > 0
+    close = np.ones(len(keys), bool)
     if dense is not None and vector is not None and len(keys):
-        total += W_DENSE * (dense.vectors(keys) @ vector.astype(np.float32))
+        sims = dense.vectors(keys) @ vector.astype(np.float32)
+        total += W_DENSE * sims
+        close = sims >= DENSE_FLOOR
     scores = dict(zip(keys.tolist(), total.tolist(), strict=True))
-    return scores, keyword_rows
+    return scores, keyword_rows, set(keys[~evidence & ~close].tolist())

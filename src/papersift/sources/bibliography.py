@@ -54,6 +54,7 @@ class Reference:
     tags: tuple[str, ...]
     note: str
     line: int  # 1-based line the entry starts on; 0 where the format gives none (CSL-JSON)
+    kind: str = ""  # the BibTeX entry type as read ("article", "inproceedings"); "" where unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +352,7 @@ def _reference_from_entry(entry: Entry) -> Reference | EntryError:
         tags=tuple(latex_to_unicode(t) for t in _split_tags(f.get("keywords"))),
         note="\n\n".join(n for n in notes if n),
         line=line,
+        kind=entry.entry_type.lower(),
     )
 
 
@@ -641,7 +643,7 @@ def _bibtex_name(name: str) -> str:
 
 
 def reference_bibtex(ref: Reference, key: str | None = None) -> str:
-    """One reference as a BibTeX entry (``@article`` when it has a venue, else ``@misc``)."""
+    """One reference as a BibTeX entry of its own type (else ``@article`` with a venue, or ``@misc``)."""
     fields = [("title", "{" + escape_bibtex(ref.title) + "}")]
     if ref.authors:
         fields.append(("author", " and ".join(_bibtex_name(a) for a in ref.authors)))
@@ -662,7 +664,7 @@ def reference_bibtex(ref: Reference, key: str | None = None) -> str:
     if ref.note:
         fields.append(("note", escape_bibtex(ref.note)))
     body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields)
-    kind = "article" if ref.venue else "misc"
+    kind = ref.kind or ("article" if ref.venue else "misc")
     return f"@{kind}{{{key or _safe_key(ref)},\n{body}\n}}\n"
 
 

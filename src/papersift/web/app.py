@@ -19,13 +19,14 @@ from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from markupsafe import Markup, escape
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -38,11 +39,12 @@ from papersift.ranking.related import MAX_K, RelatedHit, paper_query, related, t
 from papersift.ranking.search import MODES, Mode, search
 from papersift.settings import Settings
 from papersift.store import Filters, StoreError, open_store
-from papersift.store.query import STOP_WORDS
 from papersift.taxonomy import category_name
-from papersift.web.categories import picker, taxonomy_json
+from papersift.web.assets import CacheHeaders, static_url
+from papersift.web.categories import opening_category, picker, taxonomy_json
 from papersift.web.contract import DateParam, DayPath, allowed_methods, errors, openapi_without_422
-from papersift.web.i18n import TEXT, pick_language
+from papersift.web.i18n import TEXT, pick_language, translate
+from papersift.web.mine import add_state_routes, with_state
 from papersift.web.readers import MAX_IMPORT, add_reader_routes
 from papersift.web.security import Guard, refuse, server_secret
 from papersift.web.state import (
@@ -53,6 +55,7 @@ from papersift.web.state import (
     parse_day,
     personalise,
 )
+from papersift.web.text import highlight, plain_text, tex_text
 
 HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
@@ -140,15 +143,22 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.globals["format_authors"] = format_authors
     templates.env.filters["highlight"] = highlight
+    templates.env.filters["tex"] = tex_text
+    templates.env.filters["plain"] = plain_text
     katex = katex_dir(settings)
     if katex is not None:  # mounted before /static so the longer prefix wins
         app.mount("/static/katex", StaticFiles(directory=katex), name="katex")
     templates.env.globals["katex"] = katex is not None
+    templates.env.globals["static"] = static_url
+    templates.env.globals["lang_href"] = lang_href
+    templates.env.filters["tr"] = translate
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     limits = {"/library/import": MAX_IMPORT + 64 * 1024}  # the file and the form around it
     app.add_middleware(Guard, settings=settings, secret=server_secret(settings.home), limits=limits)
-    app.add_middleware(SecurityHeaders)  # outermost: the guard's refusals carry the headers too
+    app.add_middleware(CacheHeaders)
+    app.add_middleware(SecurityHeaders)  # outside the guard: its refusals carry the headers too
+    app.add_middleware(GZipMiddleware, minimum_size=500)
 
     def language(request: Request) -> str:
         return pick_language(
@@ -257,15 +267,16 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
             "related": [_related_json(h) for h in hits],
         }
 
-    def text_data(text: str, k: int) -> dict[str, Any]:
+    def text_data(text: str, k: int, category: str | None = None) -> dict[str, Any]:
         if not text.strip():
             raise HTTPException(400, "the text is empty")
-        return dict(state.cached(("text", text, str(k)), lambda: ranked_text(text, k), index=True))
+        key = ("text", text, str(k), category or "")
+        return dict(state.cached(key, lambda: ranked_text(text, k, category), index=True))
 
-    def ranked_text(text: str, k: int) -> dict[str, Any]:
+    def ranked_text(text: str, k: int, category: str | None) -> dict[str, Any]:
         indexes = state.indexes()
         query = text_query(indexes, text)
-        hits = related(indexes, query, k=k)
+        hits = related(indexes, query, k=k, category=category)
         return {"query": query.label, "notes": query.notes, "results": [_related_json(h) for h in hits]}
 
     def search_data(
@@ -284,6 +295,7 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
             "query": q,
             "mode": result.mode,
             "page": page_no,
+            "next_page": page_no + 1 if len(result.hits) == k else None,
             "notes": result.notes,
             "results": [
                 paper_json(h.paper, rank=r, score=round(h.score, 4), terms=h.terms)
@@ -298,22 +310,22 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         return dict(health)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def home() -> RedirectResponse:
-        category = settings.default_categories[0]
+    def home(request: Request) -> RedirectResponse:
+        reader = state.reader(request)
         store = state.store
-        for candidate in settings.default_categories:
-            if store.announcement_days(candidate):
-                category = candidate
-                break
+        followed = store.interests(reader.id).categories if reader else ()
+        category = opening_category(store, followed, settings.default_categories[0])
         return RedirectResponse(f"/list/{category}")
 
     @app.get("/api/list/{category}", responses=errors(404))
-    def api_latest(category: str) -> dict[str, Any]:
-        return dict(state.cached(("api-list", category, ""), lambda: listing_data(category, None)))
+    def api_latest(request: Request, category: str) -> dict[str, Any]:
+        data = state.cached(("api-list", category, ""), lambda: listing_data(category, None))
+        return with_state(state, request, data, "entries")
 
     @app.get("/api/list/{category}/{day}", responses=errors(404))
-    def api_listing(category: str, day: DayPath) -> dict[str, Any]:
-        return dict(state.cached(("api-list", category, day), lambda: listing_data(category, day)))
+    def api_listing(request: Request, category: str, day: DayPath) -> dict[str, Any]:
+        data = state.cached(("api-list", category, day), lambda: listing_data(category, day))
+        return with_state(state, request, data, "entries")
 
     def self_url(request: Request) -> str:
         """A feed's own address, on the configured base URL (never the request's Host header)."""
@@ -339,8 +351,10 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         body = atom_feed(f"papersift: {q}", f"papersift:search:{q}", self_url(request), data["results"])
         return Response(body, media_type="application/atom+xml")
 
-    @app.get("/list/{category}", response_class=HTMLResponse, responses=errors(404, html=True))
-    def latest(request: Request, category: str) -> HTMLResponse:
+    @app.get("/list/{category}", response_class=HTMLResponse, responses=errors(400, 404, html=True))
+    def latest(request: Request, category: str, day: DateParam | None = None) -> Response:
+        if day:  # the date picker without script
+            return RedirectResponse(f"/list/{category}/{parse_day(day, 400).isoformat()}", status_code=303)
         return cached_page(
             request, "listing.html", ("list", category, ""), lambda: listing_data(category, None)
         )
@@ -388,8 +402,10 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         )
 
     @app.get("/api/related", responses=errors())
-    def api_related(text: str = Query(..., max_length=MAX_TEXT, pattern=r"\S"), k: int = K) -> dict[str, Any]:
-        return text_data(text, k)
+    def api_related(
+        text: str = Query(..., max_length=MAX_TEXT, pattern=r"\S"), k: int = K, category: str | None = None
+    ) -> dict[str, Any]:
+        return text_data(text, k, category or None)
 
     @app.get("/related", response_class=HTMLResponse, responses=errors(html=True))
     def related_page(
@@ -420,7 +436,8 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         k: int = K,
     ) -> HTMLResponse:
         words = re.findall(r"\w+", q)
-        context = {"q": q, "mode": mode, "category": category or "", "since": since or "", "hl": words}
+        context: dict[str, Any] = {"q": q, "mode": mode, "category": category or "", "since": since or ""}
+        context |= {"hl": words, "search_page": True}
         if not q.strip():
             return page(request, "search.html", 200, data=None, **context)
         return cached_page(
@@ -433,6 +450,7 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         )
 
     add_reader_routes(app, state, page)
+    add_state_routes(app, state)
     app.openapi = lambda: openapi_without_422(app)  # type: ignore[method-assign]
     return app
 
@@ -445,18 +463,10 @@ def _problem(error: Mapping[str, Any]) -> str:
     return f"{where}: {error['msg']}"
 
 
-_MATH = re.compile(r"(\$[^$]+\$)")
-
-
-def highlight(text: str, words: list[str] | None) -> Markup:
-    """``text`` escaped, with the query's words marked (never inside ``$…$``, which KaTeX typesets)."""
-    escaped = str(escape(text))
-    wanted = sorted({w for w in words or () if len(w) > 2 and w.casefold() not in STOP_WORDS}, key=len)[::-1]
-    if not wanted:
-        return Markup(escaped)
-    pattern = re.compile(r"\b(" + "|".join(re.escape(str(escape(w))) for w in wanted) + r")", re.IGNORECASE)
-    parts = _MATH.split(escaped)
-    return Markup("".join(p if i % 2 else pattern.sub(r"<mark>\1</mark>", p) for i, p in enumerate(parts)))
+def lang_href(request: Request, lang: str) -> str:
+    """The page the request is on, in ``lang``: same path, same query and filters."""
+    params = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+    return str(request.url.path) + "?" + urlencode([*params, ("lang", lang)])
 
 
 def app_from_env() -> FastAPI:

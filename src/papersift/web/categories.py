@@ -7,9 +7,11 @@ taxonomy order: groups, then archives, then categories. Ids the store has that a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from papersift.listing import listing_counts
+from papersift.store import Store
 from papersift.taxonomy import archive_of, categories, category, category_name, groups
 
 _ARCHIVES = {a.id: a for g in groups() for a in g.archives}
@@ -110,3 +112,19 @@ def _now(cat: str) -> str | None:
     """The current category an old id is filed under (``chao-dyn`` → ``nlin.CD``); None if none."""
     found = category(cat)
     return found.id if found and found.id != cat else None
+
+
+def opening_category(store: Store, followed: Sequence[str], fallback: str) -> str:
+    """Where ``/`` opens: the first followed category with listings, else the category with the most new
+    papers on the latest announcement day in the store, else ``fallback``."""
+    for candidate in followed:
+        if store.announcement_days(candidate):
+            return candidate
+    listed = [c for c, _ in store.listed_categories()]
+    days = [d for c in listed if (d := store.announcement_days(c))]
+    if not days:
+        return fallback
+    latest = max(d[-1] for d in days)
+    busiest = sorted(store.listed_categories(latest), key=lambda cn: -cn[1])[:8]  # by all entries first
+    new = {c: listing_counts(store.listing(c, latest))["new"] for c, n in busiest if n}
+    return max(new, key=lambda c: new[c]) if new else fallback

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 LANGUAGES = ("en", "zh")
 
 TEXT: dict[str, dict[str, str]] = {
@@ -77,6 +80,36 @@ TEXT: dict[str, dict[str, str]] = {
         "must": "Must contain one of",
         "never": "Never show papers with",
         "import": "Import",
+        "kind_cross": "cross",
+        "kind_replace": "replaced",
+        "kind_replace-cross": "replaced",
+        "mode_hybrid": "hybrid",
+        "mode_keyword": "keyword",
+        "mode_semantic": "semantic",
+        "next_page": "page {n} →",
+        "prev_page": "← page {n}",
+        "results_range": "results {first}–{last}",
+        "no_good_matches": "No good matches: try other words, or an arXiv id.",
+        "copy_bibtex": "Copy BibTeX",
+        "copied": "Copied",
+        "keys_hint": "Keys: j / k next / previous paper, o open it",
+        "go_to_day": "Go to day",
+        "go": "Go",
+        "top": "↑ top",
+        "saved": "saved",
+        "your_rating": "your rating",
+        "untag": "remove tag",
+        "rate": "rate",
+        "confirm_remove": "Remove this entry from your library?",
+        "katex_missing": "Math is shown as LaTeX source: KaTeX is not installed (run `npm install`).",
+        "description_listing": "{category} papers announced on arXiv on {day}, numbered as arXiv lists them.",
+        "description_paper": "{title}: abstract, BibTeX and related papers.",
+        "description_site": "papersift: arXiv papers sifted: daily listings, search, related papers.",
+        "error": "Error",
+        "unauthorized": "Log in first",
+        "forbidden": "Forbidden",
+        "all_modes": "mode",
+        "import_formats": "BibTeX · RIS · CSL-JSON (Zotero) · arXiv ids",
     },
     "zh": {
         "title": "papersift",
@@ -150,6 +183,36 @@ TEXT: dict[str, dict[str, str]] = {
         "must": "必须包含其一",
         "never": "不显示包含以下词的论文",
         "import": "导入",
+        "kind_cross": "交叉",
+        "kind_replace": "已替换",
+        "kind_replace-cross": "已替换",
+        "mode_hybrid": "混合",
+        "mode_keyword": "关键词",
+        "mode_semantic": "语义",
+        "next_page": "第 {n} 页 →",
+        "prev_page": "← 第 {n} 页",
+        "results_range": "第 {first}–{last} 条结果",
+        "no_good_matches": "没有好的匹配：请换用其他词语，或输入 arXiv 编号。",
+        "copy_bibtex": "复制 BibTeX",
+        "copied": "已复制",
+        "keys_hint": "快捷键：j / k 下一篇 / 上一篇，o 打开",
+        "go_to_day": "跳转到日期",
+        "go": "前往",
+        "top": "↑ 回到顶部",
+        "saved": "已收藏",
+        "your_rating": "你的评分",
+        "untag": "移除标签",
+        "rate": "评分",
+        "confirm_remove": "从文库中移除这一条？",
+        "katex_missing": "公式以 LaTeX 源码显示：未安装 KaTeX（请运行 `npm install`）。",
+        "description_listing": "{day} arXiv {category} 公告的论文，按 arXiv 的顺序编号。",
+        "description_paper": "{title}：摘要、BibTeX 与相关论文。",
+        "description_site": "papersift：arXiv 论文筛选，每日列表、搜索与相关论文。",
+        "error": "错误",
+        "unauthorized": "请先登录",
+        "forbidden": "禁止访问",
+        "all_modes": "模式",
+        "import_formats": "BibTeX · RIS · CSL-JSON（Zotero）· arXiv 编号",
     },
 }
 
@@ -166,3 +229,72 @@ def pick_language(query: str | None, cookie: str | None, accept: str | None) -> 
         if tag.startswith("en"):
             return "en"
     return "en"
+
+
+# What ranking, search and the server say in English (reasons, notes, errors), as 中文: a pattern over the
+# English text and its translation (groups keep names, numbers and ids as they are).
+_ZH: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"^same authors: (.*)$"), r"相同作者：\1"),
+    (re.compile(r"^shared terms: (.*)$"), r"共同术语：\1"),
+    (re.compile(r"^close in content \(([\d.]+)\)$"), r"内容相近（\1）"),
+    (re.compile(r"^same category \((.*)\)$"), r"同一分类（\1）"),
+    (re.compile(r"^earlier work$"), "更早的工作"),
+    (re.compile(r"^followed authors: (.*)$"), r"关注的作者：\1"),
+    (re.compile(r"^authors in your library: (.*)$"), r"文库中的作者：\1"),
+    (re.compile(r"^close to (.*)$"), r"接近文库中的 \1"),
+    (re.compile(r"^followed category \((.*)\)$"), r"关注的分类（\1）"),
+    (
+        re.compile(
+            r"^text cut to the model's (\d+)-token window for the dense match \(([\d,]+) characters given\); "
+            r"key terms use the first ([\d,]+) characters$"
+        ),
+        r"文本已截断到模型的 \1 个词元窗口用于向量匹配（共 \2 个字符）；关键词取前 \3 个字符",
+    ),
+    (
+        re.compile(r"^no index yet: keyword matches only \(run `papersift embed`\)$"),
+        "尚无索引：仅关键词匹配（运行 `papersift embed`）",
+    ),
+    (
+        re.compile(r"^no vectors yet: keyword results only \(run `papersift embed`\)$"),
+        "尚无向量：仅关键词结果（运行 `papersift embed`）",
+    ),
+    (re.compile(r"^an arXiv id: that paper$"), "arXiv 编号：即这篇论文"),
+    (re.compile(r"^empty query$"), "查询为空"),
+    (re.compile(r"^no good matches$"), "没有好的匹配"),
+    (re.compile(r"^no listings for the followed categories yet$"), "关注的分类还没有列表"),
+    (re.compile(r"^no listings for (\S+)$"), r"\1 没有列表"),
+    (re.compile(r"^no (\S+) listing on (\S+)$"), r"\2 没有 \1 的列表"),
+    (re.compile(r"^no listing of (.+) on (\S+)$"), r"\2 没有 \1 的列表"),
+    (re.compile(r"^(\S+) is not in the store$"), r"库中没有 \1"),
+    (re.compile(r"^(.+) is not in your library$"), r"你的文库中没有 \1"),
+    (re.compile(r"^the text is empty$"), "文本为空"),
+    (re.compile(r"^mode must be one of (.*)$"), r"模式必须是以下之一：\1"),
+    (re.compile(r"^not a date \(YYYY-MM-DD\): (.*)$"), r"不是日期（YYYY-MM-DD）：\1"),
+    (re.compile(r"^log in first$"), "请先登录"),
+    (
+        re.compile(r"^the form is stale or comes from another site: reload the page and retry$"),
+        "表单已过期或来自其他网站：请刷新页面后重试",
+    ),
+    (re.compile(r"^wrong name or password$"), "用户名或密码错误"),
+    (
+        re.compile(r"^too many failed logins for this name; try again in 15 minutes$"),
+        "该用户名登录失败次数过多；请 15 分钟后再试",
+    ),
+    (re.compile(r"^no such feed$"), "没有这个订阅"),
+    (re.compile(r"^unknown action (.*)$"), r"未知操作 \1"),
+    (re.compile(r"^the file is over (\d+) MB$"), r"文件超过 \1 MB"),
+    (re.compile(r"^not an arXiv id: (.*)$"), r"不是 arXiv 编号：\1"),
+    (re.compile(r"^Not Found$"), "未找到"),
+    (re.compile(r"^Method Not Allowed$"), "方法不允许"),
+]
+
+
+def translate(text: str, lang: str) -> str:
+    """An English message of ranking, search or the server in ``lang`` (English, and anything without a
+    translation, stays as it is)."""
+    if lang != "zh":
+        return text
+    for pattern, replacement in _ZH:
+        if pattern.search(text):
+            return pattern.sub(replacement, text)
+    return text

@@ -1,4 +1,5 @@
-// papersift: math by KaTeX; expand abstracts; j/k to move between papers, o to open the current one.
+// papersift: math by KaTeX; expand abstracts; the reader's saved / rated state on every row; copy BibTeX;
+// the date picker; j/k to move between papers, o to open the current one.
 document.addEventListener("DOMContentLoaded", () => {
   if (window.renderMathInElement) {
     for (const element of document.querySelectorAll(".title, .abstract")) {
@@ -15,11 +16,42 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const button of document.querySelectorAll(".paper .toggle")) {
     button.addEventListener("click", () => {
       const abstract = button.closest(".paper").querySelector(".abstract");
-      abstract.classList.toggle("collapsed");
+      const open = abstract.classList.toggle("collapsed") === false;
+      button.setAttribute("aria-expanded", String(open));
     });
   }
+  // a row's state: saved (any rating), +1 or -1; pages are cached without it, so it comes from /api/mine
+  const show = (form, rating) => {
+    const saved = rating !== null && rating !== undefined;
+    const mark = (selector, on) => {
+      const b = form.querySelector(selector);
+      if (!b) return;
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-pressed", String(on));
+    };
+    mark("button.save", saved);
+    mark("button.up", rating === 1);
+    mark("button.down", rating === -1);
+    const row = form.closest(".paper, .paper-page");
+    if (row) {
+      row.classList.toggle("saved", saved);
+      row.classList.toggle("liked", rating === 1);
+      row.classList.toggle("disliked", rating === -1);
+      row.dataset.rating = saved ? String(rating) : "";
+    }
+  };
+  const forms = Array.from(document.querySelectorAll("form.lib"));
+  if (forms.length && !document.querySelector("form.rerate")) {
+    fetch("/api/mine", { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((mine) => {
+        if (!mine || !mine.reader) return;
+        for (const form of forms) show(form, mine.ratings[form.dataset.id]);
+      })
+      .catch(() => {});
+  }
   // save / +1 / -1 without leaving the page (the forms work without JavaScript too)
-  for (const form of document.querySelectorAll("form.lib")) {
+  for (const form of forms) {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const button = event.submitter;
@@ -34,11 +66,31 @@ document.addEventListener("DOMContentLoaded", () => {
       }
       if (!response.ok) return;
       const result = await response.json();
-      for (const b of form.querySelectorAll("button")) b.classList.remove("on");
-      form.querySelector("button.save").classList.add("on");
-      if (result.rating === 1) form.querySelector("button.up").classList.add("on");
-      if (result.rating === -1) form.querySelector("button.down").classList.add("on");
-      form.closest(".paper").dataset.rating = String(result.rating);
+      show(form, result.rating);
+    });
+  }
+  for (const button of document.querySelectorAll("button.copy")) {
+    button.addEventListener("click", async () => {
+      const source = document.querySelector(button.dataset.copy);
+      if (!source) return;
+      const label = button.textContent;
+      try {
+        await navigator.clipboard.writeText(source.textContent);
+        button.textContent = button.dataset.done;
+      } catch {
+        const range = document.createRange();
+        range.selectNodeContents(source);
+        window.getSelection().removeAllRanges();
+        window.getSelection().addRange(range);
+      }
+      setTimeout(() => (button.textContent = label), 2000);
+    });
+  }
+  for (const form of document.querySelectorAll("form.day-picker")) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const day = form.querySelector("input[name=day]").value;
+      if (day) window.location.href = form.dataset.base + "/" + day;
     });
   }
   const papers = Array.from(document.querySelectorAll(".paper"));
