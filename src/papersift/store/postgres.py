@@ -48,6 +48,7 @@ from papersift.store.postgres_readers import ReaderTables
 from papersift.store.query import fts_query, plain_words
 from papersift.store.readers import fold_title
 from papersift.store.rows import COLUMN_NAMES, merge, paper_from_row, paper_row, validate
+from papersift.store.signals import SCHEMA as SIGNALS_SCHEMA
 
 _KINDS = ", ".join(f"'{k}'" for k in ANNOUNCE_KINDS)
 _WEIGHTS = "'{0.1, 0.1, 0.3, 1.0}'"  # D, C (abstract), B (authors), A (title): BM25's 10 : 3 : 1 in SQLite
@@ -103,6 +104,8 @@ MIGRATIONS: list[str] = [
     """,
     # 2: readers, sessions, libraries, tags, interests, queued digests (store/postgres_readers.py)
     READER_SCHEMA,
+    # 3: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
+    SIGNALS_SCHEMA,
 ]
 
 # the SQLite row shape (``paper_from_row``): dates back as ISO text whatever the server's DateStyle

@@ -44,6 +44,7 @@ from papersift.store import (
 from papersift.store.query import fts_query
 from papersift.store.readers import fold_title
 from papersift.store.rows import COLUMN_NAMES, Row, merge, paper_from_row, paper_row, validate
+from papersift.store.signals import SCHEMA as SIGNALS_SCHEMA
 from papersift.store.sqlite_readers import SCHEMA as READER_SCHEMA
 from papersift.store.sqlite_readers import ReaderTables
 
@@ -92,6 +93,8 @@ MIGRATIONS: list[str] = [
     """,
     # 3: readers, sessions, libraries, tags, interests, queued digests (store/sqlite_readers.py)
     READER_SCHEMA,
+    # 4: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
+    SIGNALS_SCHEMA,
 ]
 
 _COLUMNS = ", ".join(COLUMN_NAMES)

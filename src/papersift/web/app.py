@@ -48,6 +48,7 @@ from papersift.web.state import (
     parse_day,
     personalise,
 )
+from papersift.web.topics import add_topic_routes
 
 HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
@@ -381,6 +382,7 @@ def create_app(settings: Settings) -> FastAPI:
         )
 
     add_reader_routes(app, state, page)
+    add_topic_routes(app, state, page, cached_page, templates)
     return app
 
 
