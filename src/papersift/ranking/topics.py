@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Protocol
 
 import numpy as np
@@ -33,6 +34,7 @@ import scipy.sparse as sp
 
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.index.pipeline import Indexes
+from papersift.store import ListingEntry, Store
 
 DIMENSIONS = 24  # principal components the vectors are clustered in
 MIN_TOPIC = 6  # papers per topic the range of k is sized for
@@ -100,6 +102,17 @@ def map_json(category: str, day: str, tmap: TopicMap) -> dict[str, object]:
         ],
         "points": [{"id": p.id, "x": p.x, "y": p.y, "cluster": p.cluster} for p in tmap.points],
     }
+
+
+def listing_entries(store: Store, category: str, when: date, days: int = 1) -> list[ListingEntry]:
+    """The listings of ``category`` on the ``days`` days ending ``when``, each paper once (its first row)."""
+    first = when - timedelta(days=days - 1)
+    seen: dict[str, ListingEntry] = {}
+    for day in store.announcement_days(category):
+        if first <= day <= when:
+            for entry in store.listing(category, day):
+                seen.setdefault(entry.paper.id, entry)
+    return list(seen.values())
 
 
 def topic_map(indexes: Indexes, papers: Sequence[Doc]) -> TopicMap:

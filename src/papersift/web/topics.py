@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from fastapi import FastAPI, Form, Query, Request, Response
@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException
 
 from papersift.lab import TRENDING_DAYS, popular, trending_json
 from papersift.listing import paper_json
-from papersift.ranking.topics import TopicMap, map_json, topic_map
+from papersift.ranking.topics import TopicMap, listing_entries, map_json, topic_map
 from papersift.store import ListingEntry
 from papersift.taxonomy import category_name
 from papersift.web.state import AppState, csrf_valid, day_and_neighbours, parse_day
@@ -114,37 +114,29 @@ def add_topic_routes(
     templates.env.globals["lab_counts"] = lab_counts
 
     def listed(category: str, day: str, days: int) -> tuple[list[date], date, list[ListingEntry]]:
+        when = parse_day(day)
         with state.lock:
             known = state.store.announcement_days(category)
             if not known:
                 raise HTTPException(404, f"no listings for {category}")
-            when = parse_day(day)
-            first = when - timedelta(days=days - 1)
-            entries = [e for d in known if first <= d <= when for e in state.store.listing(category, d)]
+            entries = listing_entries(state.store, category, when, days)
         if not entries:
             raise HTTPException(404, f"no {category} listing on {when}")
         return known, when, entries
 
     def map_data(category: str, day: str, days: int) -> dict[str, Any]:
         _, when, entries = listed(category, day, days)
-        seen: dict[str, ListingEntry] = {}
-        for e in entries:
-            seen.setdefault(e.paper.id, e)
-        tmap = compute_map([_Doc(e.paper.id, e.paper.title, e.paper.abstract) for e in seen.values()])
+        tmap = compute_map([_Doc(e.paper.id, e.paper.title, e.paper.abstract) for e in entries])
         return map_json(category, when.isoformat(), tmap)
 
     def map_page_data(category: str, day: str, days: int) -> dict[str, Any]:
         known, when, entries = listed(category, day, days)
-        rows: dict[str, dict[str, Any]] = {}
-        for e in entries:
-            if e.paper.id not in rows:
-                rows[e.paper.id] = paper_json(e.paper, number=len(rows) + 1, kind=e.kind)
         return {
             "category": category,
             "category_name": category_name(category),
             "days": days,
             **day_and_neighbours(known, when),
-            "entries": list(rows.values()),
+            "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
         }
 
     Days = Query(1, ge=1, le=MAX_DAYS, description="days of listings ending on {day}")
