@@ -304,10 +304,11 @@ def silhouette(distances: np.ndarray, labels: np.ndarray) -> float:
 def _one_thread() -> AbstractContextManager[object]:
     """BLAS on one thread: these products are small, and threads fighting over busy cores cost seconds."""
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
     except ImportError:
         return nullcontext()
-    return threadpool_limits(limits=1)
+    limits: AbstractContextManager[object] = threadpool_limits(limits=1)
+    return limits
 
 
 def _fix_signs(axes: np.ndarray) -> np.ndarray:
