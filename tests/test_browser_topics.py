@@ -15,16 +15,17 @@ import pytest
 
 from tests.conftest import DAILY_DAYS, serving
 from tests.test_browser import CHROMIUM, browser, browsing, screenshot_path
+from tests.test_topics import topics_home
 
-__all__ = ["browser"]  # the module-scoped Chromium fixture, shared
+__all__ = ["browser", "topics_home"]  # fixtures shared with other modules
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
 LISTING = f"/list/cs.AI/{DAILY_DAYS[1]}"
 
 
 @pytest.fixture(scope="module")
-def map_server(daily_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+def map_server(topics_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
     home = tmp_path_factory.mktemp("browser-map") / "home"
-    shutil.copytree(daily_home, home)
+    shutil.copytree(topics_home, home)
     with serving(home) as client:
         yield client
 

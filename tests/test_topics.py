@@ -1,15 +1,17 @@
-"""The topic map of a real listing (the cs.AI papers of a real day, embedded by ``papersift embed``):
+"""The topic map of a real listing (the cs.AI papers of two real days, embedded by ``papersift embed``):
 every paper in exactly one topic, named by terms most of its papers contain, the same map for the same
 papers, papers without a vector placed by their tf-idf row, and ``papersift topics`` as text and JSON."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
+import orjson
 import pytest
 
 from papersift.index.lexical import terms
@@ -18,15 +20,31 @@ from papersift.paper import Paper
 from papersift.ranking.topics import TopicMap, listing_entries, term_key, topic_map
 from papersift.settings import Settings
 from papersift.store import open_store
-from tests.conftest import DAILY_DAYS, run_cli
+from tests.conftest import DAILY_DAYS, run_cli, write_jsonl
 
 CATEGORY = "cs.AI"
 DAY = DAILY_DAYS[1]
 
 
+@pytest.fixture(scope="session")
+def topics_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """Every cs.AI paper (new or cross-listed) of two real days, ingested and embedded (about 150)."""
+    home = tmp_path_factory.mktemp("topics")
+    marks = tuple(f'"announced": "{d}"'.encode() for d in DAILY_DAYS)
+    with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
+        records = [
+            r
+            for r in (orjson.loads(line) for line in f if any(m in line for m in marks))
+            if CATEGORY in r["categories"]
+        ]
+    run_cli("ingest", str(write_jsonl(home / "days.jsonl", records)), home=home)
+    run_cli("embed", home=home)
+    return home
+
+
 @pytest.fixture(scope="module")
-def indexes(daily_home: Path) -> Iterator[Indexes]:
-    settings = Settings(home=daily_home)
+def indexes(topics_home: Path) -> Iterator[Indexes]:
+    settings = Settings(home=topics_home)
     store = open_store(settings)
     yield open_indexes(store, settings)
     store.close()
@@ -109,8 +127,8 @@ def test_too_few_papers_make_one_topic(day_papers: list[Paper], indexes: Indexes
     assert topic_map(indexes, []) == TopicMap([], [])
 
 
-def test_the_topics_command_prints_the_map_as_json_and_text(daily_home: Path) -> None:
-    out = run_cli("topics", CATEGORY, "--date", DAY, "--format", "json", home=daily_home).stdout
+def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -> None:
+    out = run_cli("topics", CATEGORY, "--date", DAY, "--format", "json", home=topics_home).stdout
     data = json.loads(out)
     assert set(data) == {"category", "date", "clusters", "points"}
     assert data["category"] == CATEGORY and data["date"] == DAY
@@ -118,11 +136,11 @@ def test_the_topics_command_prints_the_map_as_json_and_text(daily_home: Path) ->
     assert all(set(p) == {"id", "x", "y", "cluster"} for p in data["points"])
     ids = [pid for c in data["clusters"] for pid in c["papers"]]
     assert sorted(ids) == sorted(p["id"] for p in data["points"]) and len(set(ids)) == len(ids)
-    text = run_cli("topics", CATEGORY, "--date", DAY, home=daily_home).stdout
+    text = run_cli("topics", CATEGORY, "--date", DAY, home=topics_home).stdout
     assert text.startswith(f"{CATEGORY} {DAY}: {len(ids)} papers in {len(data['clusters'])} topics")
     two = json.loads(
-        run_cli("topics", CATEGORY, "--date", DAY, "--days", "2", "-f", "json", home=daily_home).stdout
+        run_cli("topics", CATEGORY, "--date", DAY, "--days", "2", "-f", "json", home=topics_home).stdout
     )
     assert len(two["points"]) > len(data["points"])  # the day before's listing too
-    missing = run_cli("topics", "no.SUCH", home=daily_home, check=False)
+    missing = run_cli("topics", "no.SUCH", home=topics_home, check=False)
     assert missing.returncode == 1 and "no listings" in missing.stderr

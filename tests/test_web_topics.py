@@ -13,17 +13,19 @@ import httpx
 import pytest
 
 from tests.conftest import DAILY_DAYS, day_records, run_cli, serving
+from tests.test_topics import topics_home
 from tests.test_web_library import add_reader, csrf, log_in
 
 CATEGORY = "cs.AI"
+__all__ = ["topics_home"]  # the session fixture of test_topics.py
 DAY = DAILY_DAYS[1]
 READERS = {"ada": "ada's password", "bob": "bob's password", "cy": "cy's password"}
 
 
 @pytest.fixture(scope="module")
-def lab_home(daily_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def lab_home(topics_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("topics-lab") / "home"
-    shutil.copytree(daily_home, home)
+    shutil.copytree(topics_home, home)
     for name, password in READERS.items():
         add_reader(home, name, password)
     return home
