@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import DAILY_DAYS, serving
-from tests.test_browser import CHROMIUM, browser, browsing, screenshot_path
+from tests.test_browser import CHROMIUM, SHOTS, browser, browsing, screenshot_path
 from tests.test_topics import topics_home
 
 __all__ = ["browser", "topics_home"]  # fixtures shared with other modules
@@ -40,7 +40,9 @@ def test_the_map_renders_hovers_and_its_chips_filter_the_listing(
         points = page.locator("svg.map a.pt")  # type: ignore[attr-defined]
         assert page.locator("svg.map").is_visible()  # type: ignore[attr-defined]
         assert points.count() == rows.count() > 20
-        assert not page.locator(".topic-list").is_visible()  # type: ignore[attr-defined]  # screen readers only
+        hidden = page.locator(".topic-list").bounding_box()  # type: ignore[attr-defined]
+        assert hidden["width"] <= 1 and hidden["height"] <= 1  # kept for screen readers only
+        page.screenshot(path=str(SHOTS / "topic-map-desktop.png"))  # type: ignore[attr-defined]
         point = points.last  # drawn over every other point: the one under the mouse
         point.hover()
         tip = page.locator(".map-tip")  # type: ignore[attr-defined]
@@ -72,6 +74,7 @@ def test_at_390_px_the_map_becomes_a_plain_list(
         assert topics.first.is_visible()
         assert topics.count() == page.locator(".chips button.chip").count()  # type: ignore[attr-defined]
         topics.first.locator("summary").click()
+        page.screenshot(path=str(SHOTS / "topic-map-390px.png"))  # type: ignore[attr-defined]
         link = topics.first.locator("li a").first
         assert link.is_visible() and link.get_attribute("href").startswith("/abs/")
         width = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
