@@ -59,8 +59,9 @@ def test_the_map_renders_hovers_and_its_chips_filter_the_listing(
         chip.click()
         assert chip.get_attribute("aria-pressed") == "false"
         assert sum(r.is_visible() for r in rows.all()) == rows.count()
+        target = point.get_attribute("data-id")
         point.click()
-        page.wait_for_url(f"**/abs/{point.get_attribute('data-id')}")  # type: ignore[attr-defined]
+        page.wait_for_url(f"**/abs/{target}")  # type: ignore[attr-defined]
 
 
 def test_at_390_px_the_map_becomes_a_plain_list(
