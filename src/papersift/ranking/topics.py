@@ -5,8 +5,9 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   (the lexical arrays, else their text weighed by the arrays' idf): clustered with the rest when no paper
   has a vector, else put in the topic whose papers' mean tf-idf vector is nearest.
 * Topics: k-means (k-means++, fixed seed) on the vectors reduced to ``DIMENSIONS`` principal components, for
-  every k in a small range sized from the number of papers; the k with the best silhouette wins (ties: the
-  smaller k). Same papers, same topics: the input is put in id order first and every seed is fixed.
+  every k in a small range sized from the number of papers; the k with the best silhouette wins (within
+  ``SLACK`` of it: the smaller k). Same papers, same topics: the input is put in id order first and every
+  seed is fixed.
 * Names (c-TF-IDF style): the words and word pairs (plurals folded) in at least half of a topic's papers,
   at least twice as common there as in the rest of the set and in at most a quarter of the whole store (the
   lexical arrays' document frequencies), scored by share × rarity in the store × share / (share + share in
@@ -37,7 +38,8 @@ from papersift.index.pipeline import Indexes
 from papersift.store import ListingEntry, Store
 
 DIMENSIONS = 24  # principal components the vectors are clustered in
-MIN_TOPIC = 6  # papers per topic the range of k is sized for
+MIN_TOPIC = 10  # papers per topic the range of k is sized for
+SLACK = 0.01  # silhouette a smaller k may give up
 MAX_TOPICS = 12
 MIN_SHARE = 0.5  # a name's terms are in at least this share of the topic's papers
 CONTRAST = 2.0  # … and at least this many times as common in it as in the other papers of the set
@@ -231,14 +233,14 @@ def cluster(vectors: np.ndarray, ks: range | None = None) -> np.ndarray:
             np.random.default_rng(SEED).permutation(n)[:SILHOUETTE_SAMPLE] if n > SILHOUETTE_SAMPLE else None
         )
         distances = _distances(reduced if sample is None else reduced[sample])
-        best: tuple[float, np.ndarray] | None = None
+        tried = []
         for k in ks:
             labels = kmeans(reduced, k)
-            score = silhouette(distances, labels if sample is None else labels[sample])
-            if best is None or score > best[0] + 1e-9:
-                best = (score, labels)
-    assert best is not None
-    return best[1]
+            tried.append((silhouette(distances, labels if sample is None else labels[sample]), labels))
+    top = max(score for score, _ in tried)
+    # the fewest topics whose silhouette is within SLACK of the best (more topics barely scoring higher
+    # are smaller, harder to name and crowd the map)
+    return next(labels for score, labels in tried if score >= top - SLACK)
 
 
 def kmeans(x: np.ndarray, k: int, seeds: int = N_INIT, iterations: int = 100) -> np.ndarray:

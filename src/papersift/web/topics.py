@@ -31,6 +31,7 @@ WIDTH, HEIGHT, PAD = 800, 420, 24
 COLOURS = 12  # classes t0…t11 in topics.css
 MAX_DAYS = 31
 LABEL_CHARS = 32
+LABEL_EM, LINE = 7.5, 16.0  # a label's width per character and its line height, in map units
 Page = Callable[..., HTMLResponse]
 
 
@@ -76,7 +77,23 @@ def map_view(tmap: TopicMap, titles: dict[str, str]) -> dict[str, Any]:
                 "y": round(sum(p["cy"] for p in mine) / max(len(mine), 1), 1),
             }
         )
+    _spread_labels(topics, [t["label"] or "other" for t in topics])
     return {"width": WIDTH, "height": HEIGHT, "points": points, "topics": topics}
+
+
+def _spread_labels(topics: list[dict[str, Any]], texts: list[str]) -> None:
+    """Move labels that would overlap apart, up or down a line at a time (larger topics keep their place)."""
+    placed: list[tuple[float, float, float]] = []
+    for n in sorted(range(len(topics)), key=lambda i: -int(topics[i]["count"])):
+        width = LABEL_EM * len(texts[n])
+        x = min(max(float(topics[n]["x"]), width / 2), WIDTH - width / 2)
+        y = float(topics[n]["y"])
+        for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
+            at = min(max(y + step * LINE, LINE), HEIGHT - 4)
+            if not any(abs(x - px) < (width + pw) / 2 and abs(at - py) < LINE for px, py, pw in placed):
+                break
+        placed.append((x, at, width))
+        topics[n]["x"], topics[n]["y"] = round(x, 1), round(at, 1)
 
 
 def add_topic_routes(
