@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date, timedelta
+from itertools import chain
 from typing import Protocol
 
 import numpy as np
@@ -40,7 +41,7 @@ from papersift.store import ListingEntry, Store
 DIMENSIONS = 24  # principal components the vectors are clustered in
 MIN_TOPIC = 10  # papers per topic the range of k is sized for
 SLACK = 0.01  # silhouette a smaller k may give up
-MAX_TOPICS = 12
+MAX_TOPICS = 16
 MIN_SHARE = 0.5  # a name's terms are in at least this share of the topic's papers
 CONTRAST = 2.0  # … and at least this many times as common in it as in the other papers of the set
 LABEL_MAX_DF = 0.3  # … and in at most this share of the store (``based``, ``propose`` name nothing)
@@ -134,12 +135,13 @@ def _topic_map(indexes: Indexes, papers: Sequence[Doc], ordered: list[Doc], rowi
     tfidf = None if has.all() else tfidf_matrix(indexes.lexical, rowids, ordered)
     if has.sum() >= 2:
         assert dense is not None
+        reduced = _principal(dense, min(DIMENSIONS, int(has.sum()) - 1), has)
         labels = np.full(len(ordered), -1)
-        labels[has] = cluster(dense[has])
+        labels[has] = cluster(reduced[has])
         if not has.all():
             assert tfidf is not None
             labels[~has] = _nearest_topic(tfidf, labels, has)
-        coords = layout(dense, labels, has)
+        coords = layout(reduced, labels, has)
     else:
         assert tfidf is not None
         reduced = _reduce_sparse(tfidf)
@@ -212,23 +214,23 @@ def _reduce_sparse(matrix: sp.csr_matrix) -> np.ndarray:
 
 
 def k_range(n: int) -> range:
-    """The numbers of topics tried for ``n`` papers: from about √(n/8) to ``MAX_TOPICS`` (at least
+    """The numbers of topics tried for ``n`` papers: from about √(n/4) to ``MAX_TOPICS`` (at least
     ``MIN_TOPIC`` papers each); ``range(1, 2)`` when there are too few papers for two topics."""
     if n < 2 * MIN_TOPIC:
         return range(1, 2)
     top = min(MAX_TOPICS, n // MIN_TOPIC)
-    low = max(2, min(top, round(math.sqrt(n / 8))))
+    low = max(2, min(top, round(math.sqrt(n / 4))))
     return range(low, top + 1)
 
 
 def cluster(vectors: np.ndarray, ks: range | None = None) -> np.ndarray:
-    """Topic numbers for unit vectors: k-means in principal components, k by silhouette (see module)."""
+    """Topic numbers for papers' (reduced) vectors: k-means, k by silhouette (see module)."""
     n = len(vectors)
     ks = ks or k_range(n)
     if ks.stop - ks.start == 1 and ks.start == 1:
         return np.zeros(n, np.int64)
+    reduced = vectors
     with _one_thread():
-        reduced = _principal(vectors, min(DIMENSIONS, n - 1))
         sample = (
             np.random.default_rng(SEED).permutation(n)[:SILHOUETTE_SAMPLE] if n > SILHOUETTE_SAMPLE else None
         )
@@ -264,9 +266,10 @@ def kmeans(x: np.ndarray, k: int, seeds: int = N_INIT, iterations: int = 100) ->
             if step and np.array_equal(new, labels):
                 break
             labels = new
-            counts = np.bincount(labels, minlength=k)
-            sums = np.zeros_like(c)
-            np.add.at(sums, labels, x)
+            onehot = np.zeros((len(x), k))
+            onehot[np.arange(len(x)), labels] = 1.0
+            counts = onehot.sum(axis=0)
+            sums = onehot.T @ x
             c = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None], c)
         inertia = float(d[np.arange(len(x)), labels].sum())
         if best is None or inertia < best[0] - 1e-9:
@@ -319,12 +322,14 @@ def _fix_signs(axes: np.ndarray) -> np.ndarray:
     return np.asarray(axes * np.where(signs == 0, 1.0, signs)[:, None])
 
 
-def _principal(vectors: np.ndarray, dims: int) -> np.ndarray:
-    """``vectors`` centred and projected on their ``dims`` principal axes (signs fixed: deterministic)."""
-    centred = vectors - vectors.mean(axis=0)
+def _principal(vectors: np.ndarray, dims: int, rows: np.ndarray) -> np.ndarray:
+    """``vectors`` projected on the ``dims`` principal axes of the ``rows`` (a mask) among them (centred
+    on their mean; signs fixed: deterministic)."""
+    mean = vectors[rows].mean(axis=0)
+    centred = vectors[rows] - mean
     values, axes = np.linalg.eigh(centred.T @ centred)
     top = np.argsort(-values)[:dims]
-    return np.asarray(centred @ _fix_signs(axes[:, top].T).T)
+    return np.asarray((vectors - mean) @ _fix_signs(axes[:, top].T).T)
 
 
 def _nearest_topic(tfidf: sp.csr_matrix, labels: np.ndarray, has: np.ndarray) -> np.ndarray:
@@ -368,7 +373,7 @@ def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarr
 def _name_topics(lexical: Lexical | None, papers: Sequence[Doc], labels: np.ndarray) -> list[Topic]:
     """Each topic (numbered as ``labels``) with its papers and its distinctive terms (see module)."""
     surfaces = [set(terms(f"{p.title} {p.abstract}")) for p in papers]
-    seen = Counter(t for bag in surfaces for t in bag)
+    seen = Counter(chain.from_iterable(surfaces))
     # a label term is in half of some topic's papers: with its plural, at least a quarter in one form
     floor = max(1, int(np.bincount(labels).min()) // 4) if len(labels) else 1
     key_of = {t: term_key(t) for t, n in seen.items() if n >= floor}
@@ -376,14 +381,14 @@ def _name_topics(lexical: Lexical | None, papers: Sequence[Doc], labels: np.ndar
     for term, key in key_of.items():
         forms.setdefault(key, []).append(term)
     bags = [{key_of[t] for t in bag if t in key_of} for bag in surfaces]
-    total = Counter(k for bag in bags for k in bag)
+    total = Counter(chain.from_iterable(bags))
     n_store = len(lexical) if lexical is not None and len(lexical) else len(papers)
     df = lexical.arrays["df"] if lexical is not None and len(lexical) else None
     named = []
     for topic in sorted(set(labels.tolist())):
         members = np.flatnonzero(labels == topic)
         size = len(members)
-        inside = Counter(k for i in members for k in bags[i])
+        inside = Counter(chain.from_iterable(bags[i] for i in members))
         rest = max(len(papers) - size, 1)
         scored = []
         for key, count in inside.items():
