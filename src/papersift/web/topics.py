@@ -64,21 +64,31 @@ def map_view(tmap: TopicMap, titles: dict[str, str]) -> dict[str, Any]:
     topics = []
     for n, topic in enumerate(tmap.topics):
         mine = [p for p in points if p["cluster"] == n]
-        label = topic.label if len(topic.label) <= LABEL_CHARS else topic.label[: LABEL_CHARS - 1] + "…"
+        x = sum(p["cx"] for p in mine) / max(len(mine), 1)
+        y = sum(p["cy"] for p in mine) / max(len(mine), 1)
+        label = topic.label
+        if not label and mine:  # no term most of its papers share: named by its most central paper
+            central = min(mine, key=lambda p: (p["cx"] - x) ** 2 + (p["cy"] - y) ** 2)
+            label = f"“{_short(central['title'], LABEL_CHARS - 2)}”"
         topics.append(
             {
                 "n": n,
-                "label": label,
+                "label": _short(label, LABEL_CHARS),
+                "named": bool(topic.label),
                 "terms": list(topic.terms),
                 "count": len(topic.papers),
                 "colour": n % COLOURS,
                 "papers": [{"id": i, "title": titles.get(i, i)} for i in topic.papers],
-                "x": round(sum(p["cx"] for p in mine) / max(len(mine), 1), 1),
-                "y": round(sum(p["cy"] for p in mine) / max(len(mine), 1), 1),
+                "x": round(x, 1),
+                "y": round(y, 1),
             }
         )
     _spread_labels(topics, [t["label"] or "other" for t in topics])
     return {"width": WIDTH, "height": HEIGHT, "points": points, "topics": topics}
+
+
+def _short(text: str, chars: int) -> str:
+    return text if len(text) <= chars else text[: chars - 1].rstrip() + "…"
 
 
 def _spread_labels(topics: list[dict[str, Any]], texts: list[str]) -> None:
