@@ -41,10 +41,8 @@ from measure import TITLE_SAMPLE, exact_top10, keyword_times, recall
 from related import time_related
 from synthetic import base_vectors, papers, real_papers, vector_slices
 
-from papersift.index.dense import open_dense, sync_dense
 from papersift.index.encoder import model_id
-from papersift.index.lexical import build_lexical, lexical_count
-from papersift.index.pipeline import open_indexes
+from papersift.index.pipeline import open_indexes, refresh
 from papersift.ingest import ingest_items
 from papersift.settings import Settings
 from papersift.store.query import STOP_WORDS
@@ -113,20 +111,14 @@ def main() -> None:
         )
     store.close()
 
-    directory = settings.index_dir
-    directory.mkdir(parents=True, exist_ok=True)
     store = SqliteStore(settings.db_path)
-    if lexical_count(directory / "lexical") != total:
-        t0 = time.perf_counter()
-        build_lexical(store, directory / "lexical")
-        print(f"3 lexical arrays: {time.perf_counter() - t0:.0f} s", flush=True)
-    if not (directory / "dense.usearch").exists() or open_dense(store, directory, 0) is None:
-        t0 = time.perf_counter()
-        sync_dense(store, directory)
-        print(f"3 HNSW index: {time.perf_counter() - t0:.0f} s", flush=True)
+    t0 = time.perf_counter()
+    refresh(store, settings)  # an index generation: lexical arrays + HNSW (nothing when already current)
+    print(f"3 index generation (lexical arrays, HNSW): {time.perf_counter() - t0:.0f} s", flush=True)
     db_files = [p for p in settings.home.glob(settings.db_path.name + "*")]
     indexes = open_indexes(store, settings)
-    assert indexes.dense is not None and indexes.lexical is not None
+    assert indexes.dense is not None and indexes.lexical is not None and indexes.generation is not None
+    directory = indexes.generation.path
     print(
         f"4 sizes: store {_gb(sum(_size(p) for p in db_files))} on disk; lexical arrays "
         f"{_gb(_size(directory / 'lexical'))}; vector index (float16 + HNSW graph) "

@@ -191,11 +191,13 @@ def server_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -
 
 
 @contextlib.contextmanager
-def serving(home: Path, env: dict[str, str] | None = None) -> Iterator[httpx.Client]:
-    """A real ``papersift serve`` on 127.0.0.1 over ``home`` (with extra settings), and a client for it."""
+def serving(
+    home: Path, env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+) -> Iterator[httpx.Client]:
+    """A real ``papersift serve`` on 127.0.0.1 over ``home`` (extra settings, options), and a client."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "papersift.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "papersift.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *args],
         env={**os.environ, "PAPERSIFT_HOME": str(home), **(env or {})},
         cwd=ROOT,
         stdout=subprocess.DEVNULL,

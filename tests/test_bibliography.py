@@ -21,6 +21,7 @@ from papersift.sources.bibliography import (
     read_bibliography,
     read_bibliography_file,
     reference_from_paper,
+    safe_url,
     to_bibtex,
     to_csl_json,
 )
@@ -615,3 +616,48 @@ def test_ten_thousand_bibtex_entries_parse_in_seconds() -> None:
     assert result.references[4].authors[0] == "Jane García"
     assert last.arxiv_id == "2304.09999" and last.line == 9999 * 11 + 1
     assert elapsed < 30, f"10,000 entries took {elapsed:.1f} s"  # bench/bibliography.py measures it
+
+
+HOSTILE_URLS = [
+    "javascript:alert(document.cookie)",
+    " JaVaScRiPt:alert(1)",
+    "java\tscript:alert(1)",
+    "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+    "vbscript:msgbox(1)",
+    "file:///etc/passwd",
+    "//evil.example/x",
+    'https://ok.example/" onmouseover="alert(1)',
+    "https:evil.example",
+]
+KEPT_URLS = {
+    "https://journal.example.org/articles/12/3?x=1#s2": "https://journal.example.org/articles/12/3?x=1#s2",
+    "http://example.org": "http://example.org",
+    "doi:10.1234/JML.2021.0042": "https://doi.org/10.1234/JML.2021.0042",
+    "10.1000/a<b>": "https://doi.org/10.1000/a%3Cb%3E",
+    "arXiv:2401.01234v2": "https://arxiv.org/abs/2401.01234",
+    "hep-th/9901001": "https://arxiv.org/abs/hep-th/9901001",
+}
+
+
+def with_url(fmt: str, url: str) -> str:
+    if fmt == "bibtex":
+        return f"@misc{{k, title = {{A title}}, url = {{{url}}}}}\n"
+    if fmt == "ris":
+        return f"TY  - JOUR\nTI  - A title\nUR  - {url}\nER  - \n"
+    return json.dumps([{"id": "k", "type": "article", "title": "A title", "URL": url}])
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "ris", "csl-json"])
+def test_imported_urls_are_only_http_doi_or_arxiv_links(fmt: str) -> None:
+    for url in HOSTILE_URLS:
+        result = read_bibliography(with_url(fmt, url), fmt)
+        [ref] = result.references
+        assert ref.title == "A title" and ref.url is None, url  # the entry is kept, its link dropped
+    for url, link in KEPT_URLS.items():
+        [ref] = read_bibliography(with_url(fmt, url), fmt).references
+        assert ref.url == link, url
+
+
+def test_safe_url_refuses_what_is_not_a_link_to_a_host() -> None:
+    for url in [*HOSTILE_URLS, "", None, "/library", "https://", "http:///x", "x" * 3000, "see the paper"]:
+        assert safe_url(url) is None, url

@@ -1,5 +1,6 @@
 """Embedding over a real Dask cluster on 127.0.0.1: the local engine's vectors, chunks that survive a killed
-worker, a killed driver that resumes, and a cluster that listens on loopback only."""
+worker, a killed driver that resumes, a cluster that listens on loopback only, and a TLS-only cluster with
+certificates made here (the same vectors; clients without the CA's certificate refused)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ from pathlib import Path
 import numpy as np
 import psutil
 import pytest
-from distributed import LocalCluster
+from distributed import Client, LocalCluster
 
-from papersift.index.engines import DaskEngine
+from papersift.index.engines import DaskEngine, TlsFiles
 from papersift.index.pipeline import embed_missing
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
+from tests.certs import Certificates, make_certificates
 from tests.conftest import ROOT, as_papers, run_cli, spread_records, write_jsonl
 from tests.ports import free_port
 
@@ -177,3 +179,104 @@ def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path, records: list
         env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"},
     )
     assert result.returncode == 1 and f"cannot reach the Dask scheduler at {nobody}" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Certificates]]:
+    """A real ``dask scheduler`` and ``dask worker`` (one process, one thread) speaking only TLS on 127.0.0.1,
+    with certificates from a CA made here; yields the scheduler's tls:// address and the files."""
+    folder = tmp_path_factory.mktemp("dask-tls")
+    certs = make_certificates(folder)
+    tls = ["--tls-ca-file", str(certs.ca), "--tls-cert", str(certs.cert), "--tls-key", str(certs.key)]
+    port = free_port()
+    address = f"tls://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}  # the workers unpickle papersift's task
+    log = (folder / "cluster.log").open("wb")
+    common = {"env": env, "cwd": ROOT, "stdout": log, "stderr": subprocess.STDOUT, "start_new_session": True}
+    dask = [sys.executable, "-m", "dask"]
+    on_loopback = ["--host", "127.0.0.1", "--no-dashboard", *tls]
+    scheduler = subprocess.Popen(
+        [*dask, "scheduler", "--protocol", "tls", "--port", str(port), *on_loopback],
+        **common,  # type: ignore[call-overload]
+    )
+    worker = subprocess.Popen(
+        [*dask, "worker", address, "--nthreads", "1", "--nworkers", "1", *on_loopback],
+        **common,  # type: ignore[call-overload]
+    )
+    try:
+        security = TlsFiles(certs.ca, certs.cert, certs.key).security()
+        with Client(address, security=security, timeout=60) as client:  # type: ignore[no-untyped-call]
+            client.wait_for_workers(1, timeout=120)
+        yield address, certs
+    finally:
+        for proc in (worker, scheduler):
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=30)
+        log.close()
+
+
+def tls_options(certs: Certificates) -> list[str]:
+    return ["--tls-ca", str(certs.ca), "--tls-cert", str(certs.cert), "--tls-key", str(certs.key)]
+
+
+@pytest.mark.slow  # a TLS scheduler and a worker with its model: 10-30 s on 2 shared cores
+def test_embed_over_a_tls_cluster_stores_the_local_engines_vectors(
+    tmp_path: Path, records: list[dict[str, object]], tls_cluster: tuple[str, Certificates]
+) -> None:
+    address, certs = tls_cluster
+    few = records[:24]
+    local = fresh_store(tmp_path / "local.db", few)
+    assert embed_missing(local, Settings(home=tmp_path, embed_chunk=8)) == len(few)
+    expected = stored(local)
+    local.close()
+    home = tmp_path / "home"
+    run_cli("ingest", str(write_jsonl(tmp_path / "c.jsonl", few)), home=home)
+    out = run_cli(
+        *("embed", "--engine", "dask", "--scheduler", address, *tls_options(certs)),
+        home=home,
+        env={"PAPERSIFT_EMBED_CHUNK": "8"},  # the local run's chunks: int8 scales span a batch
+    ).stdout
+    assert f"embed: {len(few)} papers embedded" in out
+    store = SqliteStore(home / "papersift.db")
+    vectors = stored(store)
+    store.close()
+    assert vectors.keys() == expected.keys()
+    assert max(float(np.abs(vectors[k] - expected[k]).max()) for k in vectors) <= 1e-5
+
+
+@pytest.mark.slow  # a TLS scheduler and a worker with its model: 10-30 s on 2 shared cores
+def test_a_tls_cluster_refuses_clients_without_the_cas_certificate(
+    tmp_path: Path, records: list[dict[str, object]], tls_cluster: tuple[str, Certificates]
+) -> None:
+    address, _ = tls_cluster
+    run_cli("ingest", str(write_jsonl(tmp_path / "c.jsonl", records[:3])), home=tmp_path)
+    quick = {"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"}
+    plain = run_cli("embed", "--engine", "dask", "--scheduler", address, home=tmp_path, check=False)
+    assert plain.returncode == 2 and "needs all of --tls-ca, --tls-cert and --tls-key" in plain.stderr
+    tcp = address.replace("tls://", "tcp://")  # the same port spoken to in plain text
+    result = run_cli("embed", "--engine", "dask", "--scheduler", tcp, home=tmp_path, check=False, env=quick)
+    assert result.returncode == 1 and "cannot reach the Dask scheduler" in result.stderr
+    stranger = make_certificates(tmp_path / "other-ca")  # a certificate from another CA
+    result = run_cli(
+        *("embed", "--engine", "dask", "--scheduler", address, *tls_options(stranger)),
+        home=tmp_path,
+        check=False,
+        env=quick,
+    )
+    assert result.returncode == 1 and "cannot reach the Dask scheduler" in result.stderr
+    assert "embed:" not in result.stdout
+
+
+def test_tls_options_are_checked(tmp_path: Path) -> None:
+    certs = make_certificates(tmp_path / "certs")
+    tcp = ("embed", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:8786", *tls_options(certs))
+    result = run_cli(*tcp, home=tmp_path, check=False)
+    assert result.returncode == 2 and "need --scheduler tls://" in result.stderr
+    partial = ("embed", "--engine", "dask", "--scheduler", "tls://127.0.0.1:8786", "--tls-ca", str(certs.ca))
+    result = run_cli(*partial, home=tmp_path, check=False)
+    assert result.returncode == 2 and "needs all of --tls-ca, --tls-cert and --tls-key" in result.stderr
+    missing = [*tls_options(certs)[:-1], str(tmp_path / "nope.pem")]
+    result = run_cli(
+        "embed", "--engine", "dask", "--scheduler", "tls://127.0.0.1:1", *missing, home=tmp_path, check=False
+    )
+    assert result.returncode == 2 and "TLS file not found" in result.stderr

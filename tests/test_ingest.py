@@ -8,13 +8,14 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import date
 from pathlib import Path
 
 import orjson
 import pytest
 
 from papersift.ingest import ingest_paths
-from papersift.paper import Paper, RecordError
+from papersift.paper import Paper, RecordError, clean_text
 from papersift.sources import UnknownFormatError, detect, read_path
 from papersift.store.sqlite import SqliteStore
 from tests.conftest import ROOT, write_jsonl
@@ -180,3 +181,51 @@ def test_kill_9_during_ingest_leaves_a_consistent_store_and_rerun_completes(
 def test_paper_objects_from_readers_are_papers(shared_data: Path) -> None:
     items = list(read_path(shared_data / "fixtures/oai_pmh/hepcrawl__arxiv-physics-hep-ex.xml"))
     assert items and all(isinstance(i, Paper) for i in items)
+
+
+ODD_UNICODE = (
+    "Odd \u202etext\u202c, zero\u200bwidth, e\u0301, \U0001f600, \ufffe\uffff, \U0010ffff, \u2028 line"
+)
+
+
+def test_a_malformed_field_fails_its_record_alone_never_its_chunk(tmp_path: Path, store: SqliteStore) -> None:
+    good = [
+        {
+            "id": f"2601.{n:05d}",
+            "title": ODD_UNICODE if n == 7 else f"Good paper {n}",
+            "abstract": "a",
+            "authors": ["Zoë Müller"],
+            "categories": ["cs.LG", "stat.ML"],
+            "announced": "2026-01-21",
+        }
+        for n in range(1, 31)
+    ]
+    base = {**good[0], "id": "2601.09999"}
+    bad = [
+        {**base, "categories": ['cs."LG']},  # built into JSON by string concatenation before
+        {**base, "categories": ["cs.LG", "x" * 5000]},  # over PostgreSQL's btree row limit
+        {**base, "categories": ["cs.LG\u0000"]},
+        {**base, "categories": ["cs LG"]},
+        {**base, "categories": [1, 2]},
+        {**base, "authors": [1, {"a": 2}]},
+        {**base, "version": "abc"},
+        {**base, "version": 2**62},  # over PostgreSQL's INTEGER
+        {**base, "version": {"a": 1}},
+        {**base, "title": "t" * 6_000_000},
+    ]
+    lines = [orjson.dumps(r) for r in good]
+    for n, record in enumerate(bad):  # one bad record every three good ones
+        lines.insert(3 * n + 1, orjson.dumps({**record, "id": f"2601.{90000 + n}"}))
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    counts = ingest_paths(store, [path], chunk=1000)
+    assert (counts.new, counts.failed) == (len(good), len(bad)), [str(e) for e in counts.errors]
+    reported = " ".join(str(e) for e in counts.errors)
+    assert all(f"2601.{90000 + n}" in reported or f"line {3 * n + 2}" in reported for n in range(len(bad)))
+    assert store.count() == len(good)
+    listed = {e.paper.id for e in store.listing("cs.LG", date(2026, 1, 21))}
+    assert listed == {r["id"] for r in good}  # the chunk's announcements were written too
+    odd = store.get("2601.00007")
+    assert odd is not None and odd.title == clean_text(ODD_UNICODE)
+    again = ingest_paths(store, [path], chunk=1000)
+    assert (again.new, again.updated, again.failed) == (0, 0, len(bad))

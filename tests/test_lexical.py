@@ -18,6 +18,7 @@ from papersift.index.lexical import (
     author_key,
     author_slot,
     author_slots,
+    build_delta,
     build_lexical,
     lexical_count,
     open_lexical,
@@ -266,3 +267,48 @@ def test_a_build_in_small_passes_writes_the_same_arrays_as_one_pass(
         )
         assert whole.dtype == passes.dtype and np.array_equal(whole, passes), name
     assert not list(tmp_path.glob("*/*.raw"))  # scratch files gone
+
+
+def test_a_delta_segment_ranks_like_a_full_rebuild_within_the_idf_drift(
+    tmp_path: Path, shared_data: Path
+) -> None:
+    """Main arrays over 1,000 papers plus a delta of the next 50 (frozen idf) against one build of all."""
+    records = spread_records(shared_data, 19)[:1050]
+    store = SqliteStore(tmp_path / "papersift.db")
+    store.upsert(papers(records[:1000]))
+    assert build_lexical(store, tmp_path / "main") == 1000
+    main = open_lexical(tmp_path / "main")
+    assert main is not None
+    store.upsert(papers(records[1000:]))
+    assert build_delta(store, tmp_path / "delta", main, int(main.keys[-1]), started=0.0) == 50
+    assert build_lexical(store, tmp_path / "full") == 1050
+    both, full = open_lexical(tmp_path / "main", tmp_path / "delta"), open_lexical(tmp_path / "full")
+    assert both is not None and full is not None and both.delta is not None
+    assert len(both) == len(full) == 1050 and np.array_equal(both.keys, full.keys)
+    assert np.array_equal(both.primary, full.primary) or both.categories != full.categories
+    assert [both.categories[c] for c in both.primary] == [full.categories[c] for c in full.primary]
+    assert np.array_equal(both.day, full.day)
+    rows = list(store.iter_rows())
+    overlaps = []
+    for i in [*range(0, 1000, 97), *range(1000, 1050, 5)]:  # queries from the main arrays and the delta
+        query = text(rows[i][1])
+        ranked = []
+        for lex in (both, full):
+            slots, weights = lex.vectorize(query)
+            found = lex.candidates(slots, weights, n=50)
+            scores = lex.cosine(slots, weights, found)
+            ranked.append(found[np.argsort(-scores)][:10].tolist())
+            assert ranked[-1][0] == i  # each paper finds itself first, wherever its row is
+        overlaps.append(len(set(ranked[0]) & set(ranked[1])) / 10)
+    assert np.mean(overlaps) >= 0.8
+    # the delta's rows weigh their terms with the main idf; the drift from the full build's weights is the
+    # words first seen twice with the delta (idf 0 in the main arrays): large in 1,000 papers, small in 300k
+    drift = []
+    for i in range(1000, 1050):
+        a, b = dict(zip(*both.row(i), strict=True)), dict(zip(*full.row(i), strict=True))
+        drift.append(sum(a[s] * b[s] for s in set(a) & set(b)))
+    assert np.median(drift) >= 0.75 and min(drift) > 0.5
+    authors = author_slots(rows[1010][1].authors)
+    assert 1010 in both.coauthors(authors)[0].tolist() and 1010 in full.coauthors(authors)[0].tolist()
+    assert both.common("the") == full.common("the")
+    store.close()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
 from papersift.accounts import LoginError, create_reader, login, open_session, session_reader
+from papersift.library import entry_json, export_items, import_references
 from papersift.settings import Settings
+from papersift.sources.bibliography import read_bibliography, to_bibtex
 from papersift.store import Store, StoreError
 from papersift.store.readers import Interests, LibraryEntry, entry_key
 from tests.test_store import paper
@@ -138,3 +141,71 @@ def test_login_checks_the_argon2_hash_and_locks_a_name_after_repeated_failures(s
 def test_short_passwords_are_refused(store: Store) -> None:
     with pytest.raises(StoreError, match="at least 8"):
         create_reader(store, "ada", "short")
+
+
+def test_logins_back_off_per_name_without_locking_the_name_out(store: Store) -> None:
+    from papersift.accounts import LoginThrottled, login_wait
+
+    settings = Settings(login_attempts=2, login_backoff=0.3)
+    reader = create_reader(store, "ada", "correct horse")
+    for i in range(2):  # guessed from two addresses
+        with pytest.raises(LoginError, match="wrong name or password"):
+            login(store, settings, "ada", "wrong password", address=f"10.0.0.{i}")
+    with pytest.raises(LoginThrottled) as throttled:
+        login(store, settings, "ada", "correct horse", address="10.0.0.9")
+    assert throttled.value.wait == 1  # seconds, rounded up
+    time.sleep(0.35)
+    assert login(store, settings, "ada", "correct horse", address="10.0.0.9") == reader
+    store.add_login_failure("ada", "10.0.0.1")  # one more: the wait doubles
+    assert 0.4 < login_wait(store, settings, "ada", "10.0.0.9") <= 0.6
+
+
+def test_one_address_spraying_many_names_is_slowed_down(store: Store) -> None:
+    from papersift.accounts import LoginThrottled
+
+    settings = Settings(login_attempts=2, login_backoff=30)
+    reader = create_reader(store, "ada", "correct horse")
+    for i in range(8):  # four times a name's allowance, each name only once
+        with pytest.raises(LoginError, match="wrong name or password"):
+            login(store, settings, f"name{i}", "spray-password", address="10.6.6.6")
+    with pytest.raises(LoginThrottled):
+        login(store, settings, "ada", "correct horse", address="10.6.6.6")
+    assert login(store, settings, "ada", "correct horse", address="10.0.0.1") == reader
+    count, last = store.login_failures(datetime.now(UTC) - timedelta(hours=1), address="10.6.6.6")
+    assert count == 8 and last is not None
+
+
+def test_old_login_failures_and_expired_sessions_are_pruned(store: Store) -> None:
+    now = datetime.now(UTC)
+    r = store.add_reader("r", None, "t")
+    store.add_login_failure("r", "10.0.0.1")
+    store.add_session(r.id, "live", now + timedelta(hours=1))
+    store.add_session(r.id, "dead", now - timedelta(seconds=1))
+    assert store.prune_logins(now - timedelta(days=1)) == 1  # the expired session; the failure is recent
+    assert store.prune_logins(datetime.now(UTC) + timedelta(seconds=1)) == 1  # now the failure too
+    assert store.login_failures(now - timedelta(days=1), name="r") == (0, None)
+    assert store.session_reader("live") == r
+
+
+def test_imported_javascript_and_data_links_never_reach_the_library_json(store: Store) -> None:
+    r = store.add_reader("ada", None, "t")
+    bib = (
+        "@misc{a, title = {Script link}, url = {javascript:alert(document.cookie)}}\n"
+        "@misc{b, title = {Data link}, howpublished = {data:text/html,<script>alert(1)</script>}}\n"
+        "@misc{c, title = {Good link}, url = {https://example.org/paper}}\n"
+        "@misc{d, title = {DOI link}, url = {doi:10.1000/xyz}}\n"
+    )
+    report = import_references(store, r, read_bibliography(bib, "bibtex").references)
+    assert report.kept == 4
+    # an entry saved before imports checked their links (or by another tool) is shown without it
+    store.save_entries(r.id, [entry("old", url="javascript:alert(2)")])
+    links = {e["title"]: e["url"] for e in map(entry_json, store.library(r.id))}
+    assert links == {
+        "Script link": None,
+        "Data link": None,
+        "Good link": "https://example.org/paper",
+        "DOI link": "https://doi.org/10.1000/xyz",
+        "Title of old": None,
+    }
+    exported = to_bibtex(export_items(store, store.library(r.id)))
+    assert "javascript:" not in exported and "data:" not in exported

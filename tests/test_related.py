@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from papersift.index.pipeline import Indexes, ModelMismatchError, check_model, open_indexes
+from papersift.index.pipeline import Indexes, ModelMismatchError, check_model, open_indexes, refresh
 from papersift.ranking.evaluate import evaluate_related, metrics
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.ranking.search import search
@@ -151,16 +151,22 @@ def test_a_model_change_is_refused_not_mixed(embedded_home: Path) -> None:
     store.close()
 
 
-def test_corrupt_index_files_are_rebuilt_from_the_store(tmp_path: Path, embedded_home: Path) -> None:
+def test_a_damaged_generation_is_never_served_and_the_next_refresh_replaces_it(
+    tmp_path: Path, embedded_home: Path
+) -> None:
     home = tmp_path / "home"
     shutil.copytree(embedded_home, home)
-    (home / "index" / "dense.usearch").write_bytes(b"\x00garbage" * 100)
-    (home / "index" / "lexical" / "t_data.npy").write_bytes(b"not numpy")
     settings = Settings(home=home)
+    generation = home / "index" / (home / "index" / "current").read_text().strip()
+    (generation / "dense.usearch").write_bytes(b"\x00garbage" * 100)
     store = open_store(settings)
+    served = open_indexes(store, settings)
+    assert served.dense is None and served.lexical is None and served.generation is None
+    assert refresh(store, settings) == (store.count(), store.count())
     rebuilt = open_indexes(store, settings)
     assert rebuilt.dense is not None and len(rebuilt.dense) == store.count()
     assert rebuilt.lexical is not None and len(rebuilt.lexical) == store.count()
+    assert rebuilt.name != generation.name and not generation.exists()  # the damaged one is gone
     key = store.rowid(next(store.iter_papers()).id)
     assert key is not None
     vector = rebuilt.dense.vectors(np.array([key]))[0]

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
+import time
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
 
 from papersift.paper import Announcement, Deleted, Paper, RecordError, Version
-from papersift.store import Store, StoreError
+from papersift.store import IngestCounts, Store, StoreError
 from papersift.store.query import fts_query
-from papersift.store.sqlite import SqliteStore
+from papersift.store.sqlite import MIGRATIONS, SqliteStore
+from tests.conftest import ROOT
 
 
 def paper(pid: str = "2601.00001", **kw: object) -> Paper:
@@ -228,3 +232,72 @@ def test_reopening_keeps_data(tmp_path: Path) -> None:
     s = SqliteStore(tmp_path / "db")
     assert s.count() == 1 and s.search("sparse")
     s.close()
+
+
+def test_records_with_lone_surrogates_or_bad_listings_fail_alone(store: Store) -> None:
+    day = date(2026, 1, 21)
+    bad = [
+        paper("2601.00002", title="lone \ud800 surrogate"),
+        paper("2601.00003", authors=["Ada \udfff"]),
+        paper("2601.00004", comments="\udc80"),
+        paper("2601.00005", listings=[Announcement(day, 'cs."LG', "new", 1)]),
+        paper("2601.00006", listings=[Announcement(day, "cs.LG", "bogus", 1)]),  # type: ignore[arg-type]
+        paper("2601.00007", listings=[Announcement(day, "cs.LG", "new", -3)]),
+        paper("2601.00008", versions=[Version(2**40)]),
+        paper("x" * 5000),
+    ]
+    counts = store.upsert([paper("2601.00001"), *bad, paper("2601.00009"), Deleted("\ud800")])
+    assert (counts.new, counts.failed) == (2, len(bad) + 1), [str(e) for e in counts.errors]
+    assert store.count() == 2 and store.get("2601.00009") is not None
+    assert {e.paper.id for e in store.listing("cs.LG", day)} == {"2601.00001", "2601.00009"}
+
+
+def test_a_record_the_database_refuses_is_skipped_alone_and_the_chunk_kept(store: Store) -> None:
+    """The last line of defence, for what ``validate`` does not foresee: a batch the database refuses is
+    written again record by record, each in its own savepoint (here the batch writer is given a record that
+    ``validate`` would have stopped: a lone surrogate the driver cannot encode)."""
+    papers = [paper("2601.00001"), paper("2601.00002", title="lone \ud800"), paper("2601.00003")]
+    counts = IngestCounts()
+    if isinstance(store, SqliteStore):
+        with store._transaction():
+            store._write_isolated(papers, 1, counts)
+    else:
+        from papersift.store.postgres import PostgresStore
+
+        assert isinstance(store, PostgresStore)
+        with store.transaction() as cur:
+            store._write_isolated(cur, papers, 1, counts)
+    assert (counts.new, counts.failed) == (2, 1) and "2601.00002" in str(counts.errors[0])
+    assert store.count() == 2 and store.get("2601.00003") is not None
+    assert {e.paper.id for e in store.listing("cs.CL", date(2026, 1, 21))} == {"2601.00001", "2601.00003"}
+
+
+OPEN_AT = """
+import sys, time
+from papersift.store.sqlite import SqliteStore
+time.sleep(max(0.0, float(sys.argv[2]) - time.time()))  # every process opens the store at the same moment
+SqliteStore(sys.argv[1]).close()
+"""
+
+
+def test_processes_opening_a_fresh_store_at_once_migrate_it_once_without_error(tmp_path: Path) -> None:
+    for attempt in range(4):
+        path = tmp_path / f"fresh-{attempt}.db"
+        start = f"{time.time() + 3:.3f}"  # after the three have imported papersift
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", OPEN_AT, str(path), start],
+                cwd=ROOT,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(3)
+        ]
+        errors = [p.communicate(timeout=120)[1] for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0], "\n".join(errors)
+        db = sqlite3.connect(path)
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        assert len(tables) == len(set(tables)) and "papers" in tables and "vectors" in tables
+        db.close()

@@ -84,7 +84,7 @@ def test_the_json_api_saves_tags_and_removes(personal: httpx.Client, personal_ho
     assert saved["id"] == pid and saved["tags"] == ["asr"] and saved["rating"] == -1
     assert pid in {e["id"] for e in personal.get("/api/library", params={"tag": "asr"}).json()["entries"]}
     bad = personal.post("/api/library", json={"id": "2601.99999"}, headers=headers)
-    assert bad.status_code == 400 and "no paper 2601.99999" in bad.json()["error"]
+    assert bad.status_code == 404 and "no paper 2601.99999" in bad.json()["error"]
     assert personal.delete(f"/api/library/{pid}", headers=headers).json() == {"removed": pid}
     assert personal.delete(f"/api/library/{pid}", headers=headers).status_code == 404
     assert "/api/library" in personal.get("/openapi.json").json()["paths"]
@@ -178,7 +178,8 @@ def test_wrong_passwords_are_rate_limited(lab: httpx.Client) -> None:
     for _ in range(3):
         client.post("/login", data={"name": "bob", "password": "guess-guess", "csrf": token})
     locked = client.post("/login", data={"name": "bob", "password": "bob's password", "csrf": token})
-    assert locked.status_code == 401 and "too many failed logins" in locked.text
+    assert locked.status_code == 429 and "too many failed logins" in locked.text
+    assert 1 <= int(locked.headers["retry-after"]) <= 60  # a back-off, never a lock-out of the name
 
 
 def test_notes_and_read_marks_from_the_library_page(personal: httpx.Client, personal_home: Path) -> None:
@@ -194,3 +195,26 @@ def test_notes_and_read_marks_from_the_library_page(personal: httpx.Client, pers
     assert "read &lt;this&gt; first" in page and "mark unread" in page
     bad = personal.post("/library/edit", data={"key": pid, "action": "explode", "csrf": token})
     assert bad.status_code == 400
+
+
+def test_an_imported_javascript_url_never_becomes_a_link(tmp_path: Path) -> None:
+    bib = tmp_path / "evil.bib"
+    bib.write_text(
+        "@misc{a, title = {Script link}, url = {javascript:alert(document.cookie)}}\n"
+        "@misc{b, title = {Data link}, url = { data:text/html,<script>alert(1)</script>}}\n"
+        "@misc{c, title = {Good link}, url = {https://example.org/paper}}\n",
+        encoding="utf-8",
+    )
+    run_cli("library", "import", str(bib), home=tmp_path)
+    listed = run_cli("library", "list", "--format", "json", home=tmp_path).stdout
+    assert "javascript:" not in listed and "data:" not in listed
+    with serving(tmp_path) as client:
+        page = client.get("/library").text
+        entries = client.get("/api/library").json()["entries"]
+    assert "Script link" in page and "javascript:" not in page and "data:text" not in page
+    assert 'href="https://example.org/paper"' in page
+    assert {e["title"]: e["url"] for e in entries} == {
+        "Script link": None,
+        "Data link": None,
+        "Good link": "https://example.org/paper",
+    }

@@ -1,14 +1,21 @@
-"""Readers' accounts: argon2id password hashes, rate-limited login, session tokens, the personal reader.
+"""Readers' accounts: argon2id password hashes, throttled login, session tokens, the personal reader.
 
-Passwords are kept only as argon2id hashes; session tokens and CSRF tokens are random and only their
-blake2b hashes are stored. A personal install has one reader (``Settings.reader``) with no password, made
-on first use, so the CLI and the web UI work without logging in.
+Passwords are kept only as argon2id hashes; session tokens are random and only their blake2b hashes are
+stored. A personal install has one reader (``Settings.reader``) with no password, made on first use, so the
+CLI and the web UI work without logging in.
+
+Wrong passwords are counted per name and per client address: after ``Settings.login_attempts`` of them
+(four times as many for an address: a lab behind one NAT), each further one doubles the wait before the
+next try, up to ``NAME_BACKOFF_MAX`` for a name (so nobody can keep a reader out for long) and
+``Settings.login_backoff_max`` for an address. A refused try costs no hashing and is not counted. The
+login is three steps so that the argon2 work (``password_matches``) needs no store and no lock:
+``login_wait`` then ``password_matches`` then ``finish_login``; ``login`` runs the three.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
+import math
 import secrets
 from datetime import UTC, datetime, timedelta
 
@@ -19,12 +26,22 @@ from papersift.settings import Settings
 from papersift.store import Store, StoreError
 from papersift.store.readers import Reader
 
-LOCKOUT = timedelta(minutes=15)
+FAILURE_MEMORY = timedelta(days=1)  # failures older than this are forgotten (and pruned)
+NAME_BACKOFF_MAX = 60.0  # seconds: the longest a name waits, whoever guesses at it
+ADDRESS_FACTOR = 4  # an address may fail this many times more often than a name before its back-off
 MIN_PASSWORD = 8
 
 
 class LoginError(StoreError):
     """Wrong name or password, or too many attempts (the message says which, never which part was wrong)."""
+
+
+class LoginThrottled(LoginError):
+    """Too many recent wrong passwords for this name or from this address: ``wait`` seconds first."""
+
+    def __init__(self, wait: float) -> None:
+        self.wait = math.ceil(wait)
+        super().__init__(f"too many failed logins; try again in {self.wait} seconds")
 
 
 def _hasher() -> PasswordHasher:
@@ -66,24 +83,61 @@ def cli_reader(store: Store, settings: Settings, name: str | None) -> Reader:
     return reader
 
 
-def login(store: Store, settings: Settings, name: str, password: str) -> Reader:
-    """The reader whose password this is; LoginError on a wrong one or after too many recent failures."""
-    since = datetime.now(UTC) - LOCKOUT
-    if store.login_failures(name, since) >= settings.login_attempts:
-        raise LoginError("too many failed logins for this name; try again in 15 minutes")
-    reader = store.reader(name)
-    ok = False
-    if reader is not None and reader.password_hash is not None:
-        try:
-            ok = _hasher().verify(reader.password_hash, password)
-        except (VerificationError, InvalidHashError):
-            ok = False
-    else:
-        _hasher().hash(password or "x")  # same cost whether or not the name exists
+def backoff(failures: int, free: int, first: float, cap: float) -> float:
+    """Seconds to wait after ``failures`` recent wrong passwords when ``free`` of them cost nothing."""
+    if failures < free:
+        return 0.0
+    return min(cap, first * 2.0 ** min(failures - free, 64))
+
+
+def login_wait(store: Store, settings: Settings, name: str, address: str) -> float:
+    """Seconds before ``name`` may try again from ``address`` (0: go ahead)."""
+    now = datetime.now(UTC)
+    since = now - FAILURE_MEMORY
+    waits = [0.0]
+    for failures, cap, free in (
+        (store.login_failures(since, name=name), NAME_BACKOFF_MAX, settings.login_attempts),
+        (
+            store.login_failures(since, address=address),
+            settings.login_backoff_max,
+            settings.login_attempts * ADDRESS_FACTOR,
+        ),
+    ):
+        count, last = failures
+        if last is not None:
+            pause = backoff(count, free, settings.login_backoff, min(cap, settings.login_backoff_max))
+            waits.append(pause - (now - last).total_seconds())
+    return max(waits)
+
+
+def password_matches(reader: Reader | None, password: str) -> bool:
+    """The argon2 check (CPU only: call it outside any lock, off the event loop). A missing reader costs
+    a hash too, so a wrong name takes as long as a wrong password."""
+    if reader is None or reader.password_hash is None:
+        _hasher().hash(password or "x")
+        return False
+    try:
+        return _hasher().verify(reader.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def finish_login(store: Store, name: str, address: str, reader: Reader | None, ok: bool) -> Reader:
+    """``reader`` when its password matched; else count the failure, forget old ones, raise LoginError."""
     if not ok or reader is None:
-        store.add_login_failure(name)
+        store.add_login_failure(name, address)
+        store.prune_logins(datetime.now(UTC) - FAILURE_MEMORY)
         raise LoginError("wrong name or password")
     return reader
+
+
+def login(store: Store, settings: Settings, name: str, password: str, address: str = "local") -> Reader:
+    """The reader whose password this is; LoginThrottled while backing off, LoginError on a wrong one."""
+    wait = login_wait(store, settings, name, address)
+    if wait > 0:
+        raise LoginThrottled(wait)
+    reader = store.reader(name)
+    return finish_login(store, name, address, reader, password_matches(reader, password))
 
 
 def open_session(store: Store, settings: Settings, reader: Reader) -> str:
@@ -95,12 +149,3 @@ def open_session(store: Store, settings: Settings, reader: Reader) -> str:
 
 def session_reader(store: Store, token: str | None) -> Reader | None:
     return store.session_reader(token_hash(token)) if token else None
-
-
-def csrf_token(session_token: str) -> str:
-    """The CSRF token bound to a session (forms carry it; a cross-site page cannot read it)."""
-    return hmac.new(session_token.encode(), b"csrf", hashlib.sha256).hexdigest()
-
-
-def csrf_ok(session_token: str, sent: str | None) -> bool:
-    return sent is not None and hmac.compare_digest(csrf_token(session_token), sent)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -10,10 +11,18 @@ from lxml import etree
 ATOM = "http://www.w3.org/2005/Atom"
 
 
+# characters XML 1.0 cannot hold (C0 controls but tab/newline/return, lone surrogates, U+FFFE/U+FFFF)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml(text: str) -> str:
+    return _NOT_XML.sub("", text)
+
+
 def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs: str) -> etree._Element:
-    element = etree.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
+    element = etree.SubElement(parent, f"{{{ATOM}}}{tag}", {k: _xml(v) for k, v in attrs.items()})
     if text is not None:
-        element.text = text
+        element.text = _xml(text)
     return element
 
 

@@ -7,9 +7,10 @@ imported inside the commands that need them, so quick commands (``list``, ``sear
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -19,6 +20,7 @@ import typer
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from papersift.index.engines import TlsFiles
     from papersift.index.pipeline import Indexes
     from papersift.paper import Paper
     from papersift.ranking.evaluate import Score
@@ -65,9 +67,14 @@ FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text or json")]
 
 
 def _settings(home: Path | None) -> Settings:
-    from papersift.settings import Settings
+    from pydantic import ValidationError
 
-    return Settings(home=home) if home else Settings()
+    from papersift.settings import Settings, settings_problem
+
+    try:
+        return Settings(home=home) if home else Settings()
+    except ValidationError as e:  # refused at start, before anything connects anywhere
+        _fail(f"settings: {settings_problem(e)}", 2)
 
 
 def _store(settings: Settings) -> Store:
@@ -394,9 +401,64 @@ def embed(
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, help="Local Dask cluster processes (default: cores).")
     ] = None,
+    tls_ca: Annotated[
+        Path | None, typer.Option("--tls-ca", help="CA certificate of a tls:// Dask cluster (PEM).")
+    ] = None,
+    tls_cert: Annotated[
+        Path | None, typer.Option("--tls-cert", help="This client's certificate for the cluster (PEM).")
+    ] = None,
+    tls_key: Annotated[
+        Path | None, typer.Option("--tls-key", help="This client's private key (PEM).")
+    ] = None,
     home: HomeOpt = None,
 ) -> None:
-    """Embed the papers that have no vector yet (newest first, resumable) and update the indexes."""
+    """Embed the papers that have no vector yet (newest first, resumable) and update the indexes.
+
+    Each update is a new index generation in ``PAPERSIFT_HOME/index`` that running servers switch to; one
+    build runs at a time (a second ``embed`` waits for the first). Across machines use a tls:// scheduler
+    with --tls-ca/--tls-cert/--tls-key: Dask ships pickled code, so plain tcp:// is for trusted networks only.
+    """
+    if engine not in ("local", "dask"):
+        _fail(f"--engine must be local or dask, not {engine!r}", 2)
+    if engine == "local" and (scheduler or workers):
+        _fail("--scheduler and --workers need --engine dask", 2)
+    if scheduler and workers:
+        _fail("--workers sizes a local cluster; with --scheduler the cluster's own workers run", 2)
+    tls = _tls_files(scheduler, tls_ca, tls_cert, tls_key)
+    settings = _settings(home)
+    with _build_lock(settings):
+        _embed(settings, limit, reset, cache, engine, scheduler, workers, tls)
+
+
+PUBLISH_EVERY = 120.0  # seconds of embedding between two index generations (servers pick each one up)
+
+
+@contextlib.contextmanager
+def _build_lock(settings: Settings) -> Iterator[None]:
+    """The index build lock; when another process holds it, say so and wait for it."""
+    from papersift.index.generations import BuildRunningError, build_lock
+
+    try:
+        with build_lock(settings.index_dir, wait=False):
+            yield
+        return
+    except BuildRunningError as e:
+        typer.echo(f"{e}; waiting for it to finish (Ctrl-C to stop)", err=True)
+    with build_lock(settings.index_dir, wait=True):
+        yield
+
+
+def _embed(
+    settings: Settings,
+    limit: int | None,
+    reset: bool,
+    cache: bool,
+    engine: str,
+    scheduler: str | None,
+    workers: int | None,
+    tls: TlsFiles | None,
+) -> None:
+    import sqlite3
     import time
 
     from papersift.index.encoder import model_id
@@ -405,13 +467,6 @@ def embed(
     from papersift.store import StoreError
     from papersift.store.cache import VectorCache
 
-    if engine not in ("local", "dask"):
-        _fail(f"--engine must be local or dask, not {engine!r}", 2)
-    if engine == "local" and (scheduler or workers):
-        _fail("--scheduler and --workers need --engine dask", 2)
-    if scheduler and workers:
-        _fail("--workers sizes a local cluster; with --scheduler the cluster's own workers run", 2)
-    settings = _settings(home)
     store = _store(settings)
     if reset:
         store.reset_vectors(model_id(settings))
@@ -422,7 +477,7 @@ def embed(
     started = time.perf_counter()
     try:
         if engine == "dask" and todo:
-            runner = DaskEngine(settings, scheduler=scheduler, workers=workers)
+            runner = DaskEngine(settings, scheduler=scheduler, workers=workers, tls=tls)
         with _bar() as bar:
             task = bar.add_task("indexing terms", total=store.count())
             refresh(store, settings, progress=lambda n: bar.advance(task, n))
@@ -430,11 +485,16 @@ def embed(
             task = bar.add_task(f"embedding ({model_id(settings)})", total=todo)
             logged = [0]
 
+            published = [time.monotonic()]
+
             def advance(n: int) -> None:
                 bar.advance(task, n)
                 logged[0] += n
                 if bar.disable and logged[0] % 5120 < n:  # a log file gets a line every ~5k papers
                     typer.echo(f"embedded {logged[0]:,} of {todo:,}", err=True)
+                if time.monotonic() - published[0] > PUBLISH_EVERY:  # a long run serves what it has
+                    refresh(store, settings)
+                    published[0] = time.monotonic()
 
             done = embed_missing(
                 store, settings, limit=limit, cache=vector_cache, progress=advance, engine=runner
@@ -442,6 +502,8 @@ def embed(
             papers, vectors = refresh(store, settings)
     except (StoreError, EngineError) as e:
         _fail(str(e))
+    except sqlite3.OperationalError as e:  # e.g. "database is locked" past the busy timeout
+        _fail(f"the store: {e}; the previous index generation keeps serving, run `papersift embed` again")
     finally:
         if runner:
             runner.close()
@@ -451,6 +513,26 @@ def embed(
     seconds = time.perf_counter() - started
     rate = f" ({done / seconds:.1f}/s)" if done and seconds > 0 else ""
     typer.echo(f"embed: {done} papers embedded{rate}; index: {papers} papers, {vectors} vectors")
+
+
+def _tls_files(
+    scheduler: str | None, ca: Path | None, cert: Path | None, key: Path | None
+) -> TlsFiles | None:
+    """The TLS files for a tls:// scheduler: all three or none, and only with a tls:// scheduler."""
+    from papersift.index.engines import TlsFiles
+
+    given = [p for p in (ca, cert, key) if p is not None]
+    tls_scheduler = bool(scheduler and scheduler.startswith("tls://"))
+    if not given and not tls_scheduler:
+        return None
+    if not tls_scheduler:
+        _fail("--tls-ca/--tls-cert/--tls-key need --scheduler tls://HOST:PORT", 2)
+    if ca is None or cert is None or key is None:
+        _fail("a tls:// scheduler needs all of --tls-ca, --tls-cert and --tls-key", 2)
+    for path in (ca, cert, key):
+        if not path.is_file():
+            _fail(f"TLS file not found: {path}", 2)
+    return TlsFiles(ca, cert, key)
 
 
 @app.command()
@@ -719,7 +801,11 @@ def demo(
     papers = store.count()
     store.close()
     list_(category or settings.default_categories[0], None, "text", home)
-    if embed:
+    from papersift.index.generations import build_running
+
+    if embed and build_running(settings.index_dir):
+        typer.echo("\nan index build (`papersift embed`) is already running: not starting another")
+    elif embed:
         log = settings.home / "embed.log"
         with log.open("ab") as out:
             subprocess.Popen(
@@ -741,13 +827,40 @@ def serve(
     port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
     workers: Annotated[int, typer.Option(help="Server processes (each maps the same indexes).", min=1)] = 1,
     home: HomeOpt = None,
+    public_read_only: Annotated[
+        bool,
+        typer.Option(
+            "--public-read-only", help="Serve listings and search to the network: no library, no writes."
+        ),
+    ] = False,
 ) -> None:
     """The web UI and its JSON API (OpenAPI at /openapi.json)."""
     import os
+    from urllib.parse import urlsplit
 
     import uvicorn
 
+    from papersift.web.security import is_loopback
+
     settings = _settings(home)
+    public = not is_loopback(host)
+    if public and not settings.accounts and not public_read_only and not settings.read_only:
+        _fail(
+            f"refusing to serve on {host}: without accounts anyone who can reach it could read and change "
+            "the library. Set PAPERSIFT_ACCOUNTS=true (and add readers with `papersift reader add`), "
+            "pass --public-read-only (listings and search only), or serve on 127.0.0.1.",
+            2,
+        )
+    if public_read_only:
+        os.environ["PAPERSIFT_READ_ONLY"] = "true"
+    if public and host not in ("0.0.0.0", "::"):  # the address itself is a name clients may use
+        os.environ["PAPERSIFT_ALLOWED_HOSTS"] = ",".join((*settings.allowed_hosts, host))
+    elif public and not settings.allowed_hosts and is_loopback(urlsplit(settings.base_url).hostname or ""):
+        typer.echo(
+            "papersift: only loopback names are answered; set PAPERSIFT_BASE_URL (or "
+            "PAPERSIFT_ALLOWED_HOSTS) to the name clients use",
+            err=True,
+        )
     os.environ["PAPERSIFT_HOME"] = str(settings.home)  # what each worker's app_from_env reads
     if not settings.threads:  # workers share the cores: a query's embedding needs no more than its share
         os.environ["PAPERSIFT_THREADS"] = str(max(1, (os.cpu_count() or 1) // workers))

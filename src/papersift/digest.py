@@ -2,7 +2,8 @@
 
 A digest is composed once per (reader, day, channel) and kept in the store before anything is sent, so a
 failed send is retried on the next run and a rerun never sends the same day twice. SMTP supports plain,
-STARTTLS and SSL connections with optional login (``PAPERSIFT_SMTP_*``).
+STARTTLS and SSL connections with optional login (``PAPERSIFT_SMTP_*``); a login never crosses the network
+in plain text.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from papersift.lab import popular as lab_popular
 from papersift.library import DailyPick
 from papersift.listing import ABS_URL, PDF_URL, paper_json
 from papersift.paper import format_authors
-from papersift.settings import Settings
+from papersift.settings import Settings, SmtpSecurity, is_loopback
 from papersift.store import Store
 from papersift.store.readers import Digest, Reader
 
@@ -155,12 +156,15 @@ def message(settings: Settings, to: str, digest: Digest) -> EmailMessage:
 
 
 def send(settings: Settings, msg: EmailMessage) -> None:
-    """One SMTP delivery, retried with backoff; DigestError after the last attempt."""
+    """One SMTP delivery, retried with backoff; DigestError after the last attempt (at once for a refused
+    login: trying a wrong password again only gets the account locked)."""
     last: Exception | None = None
     for attempt in range(RETRIES):
         try:
             _send_once(settings, msg)
             return
+        except smtplib.SMTPAuthenticationError as e:
+            raise DigestError(f"SMTP {settings.smtp_host}:{settings.smtp_port}: login refused: {e}") from e
         except (OSError, smtplib.SMTPException) as e:
             last = e
             if attempt + 1 < RETRIES:
@@ -169,17 +173,24 @@ def send(settings: Settings, msg: EmailMessage) -> None:
 
 
 def _send_once(settings: Settings, msg: EmailMessage) -> None:
+    """One connection: TLS from the start (ssl) or upgraded before anything else (starttls; a server that
+    does not offer it is an error, never a fall back to plain text). The login goes over TLS only, or in
+    plain text to a loopback host (``Settings`` refuses any other plain-text login at start)."""
     host, port, timeout = settings.smtp_host, settings.smtp_port, settings.smtp_timeout
+    security = settings.smtp_security
     server: smtplib.SMTP
-    if settings.smtp_security == "ssl":
+    if security is SmtpSecurity.SSL:
         server = smtplib.SMTP_SSL(host, port, timeout=timeout, context=ssl.create_default_context())
     else:
         server = smtplib.SMTP(host, port, timeout=timeout)
     with server:
-        if settings.smtp_security == "starttls":
+        if security is SmtpSecurity.STARTTLS:
             server.starttls(context=ssl.create_default_context())
         if settings.smtp_user:
-            server.login(settings.smtp_user, settings.smtp_password or "")
+            if security is SmtpSecurity.NONE and not is_loopback(host):
+                raise smtplib.SMTPException(f"no login in plain text to {host}: use starttls or ssl")
+            password = settings.smtp_password.get_secret_value() if settings.smtp_password else ""
+            server.login(settings.smtp_user, password)
         server.send_message(msg)
 
 

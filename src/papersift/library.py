@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from papersift.index.pipeline import Indexes
 from papersift.paper import Paper, normalize_id
-from papersift.sources.bibliography import EntryError, Reference
+from papersift.sources.bibliography import EntryError, Reference, safe_url
 from papersift.store import Store, StoreError
 from papersift.store.readers import Interests, LibraryEntry, Reader, entry_key
 
@@ -50,7 +50,7 @@ def entry_json(e: LibraryEntry) -> dict[str, object]:
         "authors": list(e.authors),
         "year": e.year,
         "doi": e.doi,
-        "url": e.url,
+        "url": safe_url(e.url),  # an entry saved before imports checked their links shows none
         "tags": list(e.tags),
         "note": e.note,
         "rating": e.rating,
@@ -139,7 +139,7 @@ def import_references(
                     abstract=ref.abstract,
                     year=ref.year,
                     doi=ref.doi,
-                    url=ref.url,
+                    url=safe_url(ref.url),  # a Reference made elsewhere than the readers: checked here too
                     venue=ref.venue,
                     **extra,  # type: ignore[arg-type]
                 )
@@ -163,7 +163,7 @@ def as_reference(entry: LibraryEntry) -> Reference:
         abstract=entry.abstract,
         doi=entry.doi,
         arxiv_id=entry.paper_id,
-        url=entry.url,
+        url=safe_url(entry.url),
         venue=entry.venue,
         tags=entry.tags,
         note=entry.note,

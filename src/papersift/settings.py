@@ -1,14 +1,38 @@
 """The one typed settings object: where data lives and how politely arXiv is asked.
 
-Values come from arguments, then ``PAPERSIFT_*`` environment variables, then these defaults.
+Values come from arguments, then ``PAPERSIFT_*`` environment variables, then these defaults. A value that
+is not allowed stops the program at start (``settings_problem`` words the message): an ``smtp_security``
+other than ``none``, ``starttls`` or ``ssl``, or an SMTP login that would cross the network in plain text.
+Secrets are ``SecretStr``: printing or logging the settings shows ``**********``.
 """
 
 from __future__ import annotations
 
+import ipaddress
+from enum import StrEnum
 from pathlib import Path
+from typing import Annotated, Any
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+class SmtpSecurity(StrEnum):
+    """How the SMTP connection is protected: not at all, upgraded with STARTTLS, or TLS from the start."""
+
+    NONE = "none"
+    STARTTLS = "starttls"
+    SSL = "ssl"
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost`` or a loopback address (127.0.0.0/8, ::1): traffic that never leaves the machine."""
+    if host.lower().rstrip(".") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def _default_home() -> Path:
@@ -44,15 +68,35 @@ class Settings(BaseSettings):
     base_url: str = "http://127.0.0.1:8000"  # links in digests and feeds
     secure_cookies: bool = False  # set behind HTTPS
     session_days: int = Field(default=30, ge=1)
-    login_attempts: int = Field(default=5, ge=1)  # wrong passwords per name per 15 minutes
+    login_attempts: int = Field(default=5, ge=1)  # wrong passwords per name (x4 per address) before back-off
+    login_backoff: float = Field(default=1.0, gt=0)  # seconds of the first wait, doubled per wrong password
+    login_backoff_max: float = Field(default=900.0, gt=0)  # longest wait of an address (a name's: 60 s)
+    # names the web face answers to besides loopback and base_url's host (PAPERSIFT_ALLOWED_HOSTS=a,b)
+    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = ()
+    read_only: bool = False  # no writes and no library pages (serve --public-read-only)
     digest_k: int = Field(default=20, ge=1, le=200)
     smtp_host: str = "127.0.0.1"
     smtp_port: int = 25
-    smtp_security: str = "none"  # none | starttls | ssl
-    smtp_user: str | None = None
-    smtp_password: str | None = None
+    smtp_security: SmtpSecurity = SmtpSecurity.NONE  # none | starttls | ssl (exactly; anything else refused)
+    smtp_user: str | None = None  # with security none: only to a loopback host (else refused at start)
+    smtp_password: SecretStr | None = None
     smtp_timeout: float = 30.0
     mail_from: str = "papersift@localhost"
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        return tuple(h.strip() for h in value.split(",") if h.strip()) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _no_plain_text_login(self) -> Settings:
+        if self.smtp_user and self.smtp_security is SmtpSecurity.NONE and not is_loopback(self.smtp_host):
+            raise ValueError(
+                f"PAPERSIFT_SMTP_USER is set but PAPERSIFT_SMTP_SECURITY is none: the password would cross "
+                f"the network to {self.smtp_host} in plain text; set PAPERSIFT_SMTP_SECURITY=starttls or ssl "
+                "(a login without TLS is allowed only to a loopback host)"
+            )
+        return self
 
     @property
     def db_path(self) -> Path:
@@ -66,3 +110,17 @@ class Settings(BaseSettings):
     def cache_path(self) -> Path:
         """Vectors by (model, text) so rebuilding a store never re-embeds the same text."""
         return self.home / "vector-cache.db"
+
+
+def settings_problem(error: ValidationError) -> str:
+    """A one-line-per-setting message for settings that were refused, naming the ``PAPERSIFT_*`` variable
+    and the value given (never the value of a secret)."""
+    lines = []
+    for e in error.errors(include_url=False):
+        name = "_".join(str(part) for part in e["loc"]).upper()
+        where = f"PAPERSIFT_{name}: " if name else ""
+        message = str(e["msg"]).removeprefix("Value error, ")
+        given = e.get("input")
+        shown = name and "PASSWORD" not in name and isinstance(given, str | int | float)
+        lines.append(f"{where}{message}" + (f" (got {given!r})" if shown else ""))
+    return "; ".join(lines)

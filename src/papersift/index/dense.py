@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from usearch.index import Index
 
+from papersift.index.generations import link_from
 from papersift.store import Store
 
 _CONNECTIVITY = 16
@@ -89,17 +90,23 @@ def _changes(store: Store) -> str:
     return store.get_state("vectors_changed") or "0"
 
 
-def sync_dense(store: Store, directory: Path) -> int:
-    """Bring the index file up to date with the store's vectors; returns how many it holds."""
+def sync_dense(store: Store, directory: Path, source: Path | None = None) -> int:
+    """Bring the index file up to date with the store's vectors; returns how many it holds.
+
+    ``source`` (default ``directory``): where the previous file is, e.g. the last index generation; its
+    index is extended with the new vectors (never rebuilt unless stale) and saved in ``directory``.
+    """
+    source = source or directory
     path, meta_path = _paths(directory)
+    old_path = _paths(source)[0]
     directory.mkdir(parents=True, exist_ok=True)
-    meta = _read_meta(directory)
+    meta = _read_meta(source)
     expected = store.vector_count()
     index = None
     after = 0
-    if meta and meta.get("model") == _signature(store) and path.exists():
+    if meta and meta.get("model") == _signature(store) and old_path.exists():
         try:
-            index = Index.restore(str(path))
+            index = Index.restore(str(old_path))
         except Exception:  # a corrupt or truncated file: rebuilt below
             index = None
         if index is not None and len(index) == int(meta.get("count", -1)) and len(index) <= expected:
@@ -113,12 +120,18 @@ def sync_dense(store: Store, directory: Path) -> int:
         path.unlink(missing_ok=True)
         meta_path.unlink(missing_ok=True)
         return 0
-    if added or not path.exists() or (meta or {}).get("changes") != _changes(store):
+    fresh = {"model": _signature(store), "count": len(index), "max_key": after, "changes": _changes(store)}
+    if not added and source != directory and (meta or {}).get("changes") == _changes(store):
+        link_from(old_path, path)  # nothing new: the next generation shares the file
+    elif added or not path.exists() or (meta or {}).get("changes") != _changes(store):
         tmp = path.with_suffix(".tmp")
         index.save(str(tmp))
         tmp.replace(path)
-        meta = {"model": _signature(store), "count": len(index), "max_key": after, "changes": _changes(store)}
-        meta_path.write_text(json.dumps(meta))
+    else:
+        return len(index)
+    meta_tmp = meta_path.with_suffix(".tmp")
+    meta_tmp.write_text(json.dumps(fresh))
+    meta_tmp.replace(meta_path)
     return len(index)
 
 
@@ -133,22 +146,35 @@ def _add_from(store: Store, index: Any, after: int) -> tuple[Any, int, int]:
     return index, after, added
 
 
-def open_dense(store: Store, directory: Path, exact_below: int) -> DenseIndex | None:
-    """Memory-map the index (syncing or rebuilding it first when it lags the store); None: no vectors."""
+def open_dense(store: Store, directory: Path, exact_below: int, sync: bool = True) -> DenseIndex | None:
+    """Memory-map the index; None: no vectors.
+
+    ``sync``: bring a file that lags the store up to date first (rebuilding a corrupt one). Without it (an
+    index generation, never written once published) a file of another model or reset is not served, and
+    one that merely lags (vectors added since) is served as it is.
+    """
     model = store.vector_model()
     if model is None:
         return None
     meta = _read_meta(directory) or {}
     path = _paths(directory)[0]
-    current = meta.get("model") == _signature(store) and meta.get("changes") == _changes(store)
-    if not (current and path.exists()) and sync_dense(store, directory) == 0:
-        return None
-    try:
-        index = Index.restore(str(path), view=True)
-    except Exception:
-        path.unlink(missing_ok=True)
-        sync_dense(store, directory)
-        index = Index.restore(str(path), view=True)
+    if not sync:
+        if meta.get("model") != _signature(store) or not path.exists():
+            return None
+        try:
+            index = Index.restore(str(path), view=True)
+        except Exception:
+            return None
+    else:
+        current = meta.get("model") == _signature(store) and meta.get("changes") == _changes(store)
+        if not (current and path.exists()) and sync_dense(store, directory) == 0:
+            return None
+        try:
+            index = Index.restore(str(path), view=True)
+        except Exception:
+            path.unlink(missing_ok=True)
+            sync_dense(store, directory)
+            index = Index.restore(str(path), view=True)
     if index is None or len(index) == 0:
         return None
     index.expansion_search = _EXPANSION_SEARCH  # type: ignore[misc]  # not kept in the file

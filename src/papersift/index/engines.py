@@ -11,6 +11,10 @@ cluster: an existing one (``scheduler``), or a ``LocalCluster`` of worker proces
 starts and closes. Every worker loads the model once (``dask_worker.EncoderPlugin``) and encodes a chunk
 exactly as the local engine would (same texts, same sort and batches), so both give the same vectors. Dask
 runs the chunks of a worker that dies again on another. A Ray engine would be one more class like these.
+
+Across machines, Dask's plain TCP is for trusted networks only: it carries pickled code that the scheduler
+and workers run. ``TlsFiles`` (``embed --tls-ca/--tls-cert/--tls-key``) connects to a ``tls://`` scheduler
+with Dask's ``Security``: mutual TLS, every side's certificate checked against the CA, encryption required.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -32,6 +37,30 @@ NOTHING = np.zeros((0, 0), dtype=np.float32)  # the vectors of an empty chunk (e
 
 class EngineError(RuntimeError):
     """The cluster cannot be reached or keeps losing the workers of a chunk; the message is for the user."""
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """This client's TLS identity for a ``tls://`` Dask scheduler: the CA that signed the cluster's
+    certificates, and this client's certificate and key (PEM files)."""
+
+    ca: Path
+    cert: Path
+    key: Path
+
+    def security(self) -> Any:
+        """Dask's ``Security`` for these files (encryption required: never a fall back to plain TCP)."""
+        from distributed.security import Security
+
+        for path in (self.ca, self.cert, self.key):
+            if not path.is_file():
+                raise EngineError(f"TLS file not found: {path}")
+        return Security(  # type: ignore[no-untyped-call]
+            tls_ca_file=str(self.ca),
+            tls_client_cert=str(self.cert),
+            tls_client_key=str(self.key),
+            require_encryption=True,
+        )
 
 
 class Engine(Protocol):
@@ -77,6 +106,7 @@ class DaskEngine:
         workers: int | None = None,
         threads: int = 1,
         window: int | None = None,
+        tls: TlsFiles | None = None,
     ) -> None:
         from distributed import Client, LocalCluster
 
@@ -84,9 +114,16 @@ class DaskEngine:
 
         self.client: Any = None  # distributed is untyped where it matters
         self.cluster: Any = None
+        if scheduler and scheduler.startswith("tls://") != (tls is not None):
+            raise EngineError(
+                "a tls:// scheduler needs --tls-ca, --tls-cert and --tls-key"
+                if tls is None
+                else f"--tls-ca/--tls-cert/--tls-key need a tls:// scheduler, not {scheduler}"
+            )
         try:
             if scheduler:
-                self.client = Client(scheduler)  # type: ignore[no-untyped-call]
+                security = tls.security() if tls else None
+                self.client = Client(scheduler, security=security)  # type: ignore[no-untyped-call]
             else:
                 self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
                     n_workers=workers or os.cpu_count() or 1,
@@ -96,7 +133,7 @@ class DaskEngine:
                     dashboard_address="127.0.0.1:0",  # never 0.0.0.0
                 )
                 self.client = Client(self.cluster)  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError) as e:
+        except (OSError, TimeoutError, ValueError) as e:  # ssl.SSLError is an OSError
             self.close()
             where = f"the Dask scheduler at {scheduler}" if scheduler else "a local Dask cluster"
             raise EngineError(f"cannot reach {where}: {e}") from e

@@ -101,36 +101,53 @@ def _weigh(slots: np.ndarray, counts: np.ndarray, idf: np.ndarray) -> tuple[np.n
 
 @dataclass
 class Lexical:
-    """The memory-mapped arrays; row ``i`` is the paper with rowid ``keys[i]``."""
+    """The memory-mapped arrays; row ``i`` is the paper with rowid ``keys[i]``.
+
+    With a ``delta`` segment (the papers added since the arrays were built, see ``build_delta``) rows
+    ``len(main)…`` are the delta's: every method answers over both, so rankers never see the seam.
+    """
 
     arrays: dict[str, np.ndarray]
     categories: list[str]
+    delta: Lexical | None = None
 
     def __post_init__(self) -> None:
         # plain ndarray views of the maps: same pages, without np.memmap's per-access overhead
         self.arrays = {name: np.asarray(array) for name, array in self.arrays.items()}
+        self._main = len(self.arrays["keys"])
+        self._joined: dict[str, np.ndarray] = {}
+        if self.delta is not None:
+            d = self.delta.arrays
+            for name in ("keys", "primary", "day"):
+                self._joined[name] = np.concatenate([self.arrays[name], d[name]])
+            self._joined["df"] = self.arrays["df"].astype(np.int64) + d["df"]
+            self._joined["postings"] = np.diff(self.arrays["p_indptr"]) + np.diff(d["p_indptr"])
+            self.categories = list(self.delta.categories)  # the main list plus the delta's new ones
+
+    def _array(self, name: str) -> np.ndarray:
+        return self._joined.get(name, self.arrays[name])
 
     @property
     def keys(self) -> np.ndarray:
         """Store rowids, ascending."""
-        return self.arrays["keys"]
+        return self._array("keys")
 
     @property
     def primary(self) -> np.ndarray:
         """Primary category codes (indexes into ``categories``)."""
-        return self.arrays["primary"]
+        return self._array("primary")
 
     @property
     def day(self) -> np.ndarray:
         """Announcement (else v1) day as a proleptic ordinal; 0 when unknown."""
-        return self.arrays["day"]
+        return self._array("day")
 
     def __len__(self) -> int:
-        return len(self.arrays["keys"])
+        return self._main + (len(self.delta) if self.delta is not None else 0)
 
     def positions(self, rowids: np.ndarray) -> np.ndarray:
         """Row positions of ``rowids`` (-1 where a rowid is not indexed)."""
-        keys = self.arrays["keys"]
+        keys = self.keys
         at = np.searchsorted(keys, rowids)
         at = np.minimum(at, max(len(keys) - 1, 0))
         found = (keys[at] == rowids) if len(keys) else np.zeros(len(rowids), bool)
@@ -143,12 +160,22 @@ class Lexical:
     def common(self, word: str) -> bool:
         """Whether ``word`` is in over ``KEYWORD_MAX_DF`` of the papers (any-word queries leave it out)."""
         folded = _fold(word)
-        return bool(folded) and int(self.arrays["df"][term_slot(folded)]) > KEYWORD_MAX_DF * len(self)
+        return bool(folded) and int(self._array("df")[term_slot(folded)]) > KEYWORD_MAX_DF * len(self)
 
     def row(self, position: int) -> tuple[np.ndarray, np.ndarray]:
+        if position >= self._main and self.delta is not None:
+            return self.delta.row(position - self._main)
         ptr = self.arrays["t_indptr"]
         lo, hi = int(ptr[position]), int(ptr[position + 1])
         return self.arrays["t_indices"][lo:hi], self.arrays["t_data"][lo:hi]
+
+    def _posting_counts(self, slots: np.ndarray) -> np.ndarray:
+        if "postings" in self._joined:
+            counts: np.ndarray = self._joined["postings"][slots]
+            return counts
+        ptr = self.arrays["p_indptr"]
+        lengths: np.ndarray = ptr[slots + 1] - ptr[slots]
+        return lengths
 
     def key_terms(self, slots: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The query terms that are not common: in at most ``QUERY_MAX_DF`` of the papers.
@@ -156,8 +183,7 @@ class Lexical:
         Common terms hold most of the postings and barely move the ranking (dev nDCG@10 0.4311 without
         them vs 0.4314 with, 5× fewer postings read), so overlaps and explanations use these only.
         """
-        ptr = self.arrays["p_indptr"]
-        rare = (ptr[slots + 1] - ptr[slots]) <= max(QUERY_MAX_DF * len(self), 1)
+        rare = self._posting_counts(slots) <= max(QUERY_MAX_DF * len(self), 1)
         return slots[rare], weights[rare]
 
     def candidates(self, slots: np.ndarray, weights: np.ndarray, n: int, terms: int = 24) -> np.ndarray:
@@ -169,6 +195,12 @@ class Lexical:
         slots, weights = self.key_terms(slots, weights)
         best = np.argsort(-weights)[:terms]
         rows, contributions = self._postings(slots[best], weights[best])
+        if self.delta is not None:
+            more, extra = self.delta._postings(slots[best], weights[best])
+            rows, contributions = (
+                np.concatenate([rows, more + self._main]),
+                np.concatenate([contributions, extra]),
+            )
         if len(rows) == 0:
             return np.zeros(0, np.int64)
         found, inverse = np.unique(rows, return_inverse=True)
@@ -179,6 +211,15 @@ class Lexical:
 
     def cosine(self, slots: np.ndarray, weights: np.ndarray, positions: np.ndarray) -> np.ndarray:
         """Exact cosine of the query vector (sorted slots) with the given rows."""
+        if self.delta is not None:
+            out = np.zeros(len(positions), np.float32)
+            inside = positions < self._main
+            out[inside] = self._cosine(slots, weights, positions[inside])
+            out[~inside] = self.delta.cosine(slots, weights, positions[~inside] - self._main)
+            return out
+        return self._cosine(slots, weights, positions)
+
+    def _cosine(self, slots: np.ndarray, weights: np.ndarray, positions: np.ndarray) -> np.ndarray:
         ptr = self.arrays["t_indptr"]
         take, lengths = _ranges(ptr[positions], ptr[positions + 1])
         row_slots, row_weights = self.arrays["t_indices"][take], self.arrays["t_data"][take]
@@ -189,18 +230,23 @@ class Lexical:
         return np.bincount(owner[hit], weights=products, minlength=len(positions)).astype(np.float32)
 
     def _postings(self, slots: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Every (row, query weight × row weight) of the given terms' posting lists."""
+        """Every (row, query weight × row weight) of the given terms' posting lists (this segment only)."""
         ptr = self.arrays["p_indptr"]
         take, lengths = _ranges(ptr[slots], ptr[slots + 1])
         return self.arrays["p_docs"][take], self.arrays["p_data"][take] * np.repeat(weights, lengths)
 
-    def coauthors(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The rows having any of the given author keys (ascending) and how many of them each has."""
+    def _author_rows(self, unique: np.ndarray) -> list[np.ndarray]:
         pa_keys, pa_docs = self.arrays["pa_keys"], self.arrays["pa_docs"]
-        unique = np.unique(slots[slots >= 0])
         lo = np.searchsorted(pa_keys, unique)
         hi = np.searchsorted(pa_keys, unique, side="right")
         rows = [pa_docs[a:b] for a, b in zip(lo.tolist(), hi.tolist(), strict=True) if b > a]
+        if self.delta is not None:
+            rows += [r.astype(np.int64) + self._main for r in self.delta._author_rows(unique)]
+        return rows
+
+    def coauthors(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows having any of the given author keys (ascending) and how many of them each has."""
+        rows = self._author_rows(np.unique(slots[slots >= 0]))
         if not rows:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         found, counts = np.unique(np.concatenate(rows), return_counts=True)
@@ -261,19 +307,45 @@ def build_lexical(
     the second (``_invert``) weighs and normalises ``rows_per_pass`` rows at a time into the memory-mapped
     term matrix and scatters them into the posting lists, whose offsets the frequencies already fix.
     """
+    return _build(store, directory, progress, rows_per_pass, after=0, frozen=None)
+
+
+def build_delta(store: Store, directory: Path, main: Lexical, after: int, started: float) -> int:
+    """A delta segment: the arrays of the papers with rowids above ``after``, weighed with ``main``'s idf.
+
+    Frozen idf keeps the main arrays untouched (adding a day costs a tokenise of that day only); the
+    weights drift from a full rebuild's only as much as the day moves the document frequencies.
+    ``started`` (a Unix time, kept in the metadata) says since when papers have gone to a delta.
+    """
+    return _build(store, directory, None, ROWS_PER_PASS, after=after, frozen=main, started=started)
+
+
+def _build(
+    store: Store,
+    directory: Path,
+    progress: Callable[[int], None] | None,
+    rows_per_pass: int,
+    after: int,
+    frozen: Lexical | None,
+    started: float | None = None,
+) -> int:
     tmp = directory.with_name(directory.name + ".tmp")
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
-    first = _tokenise(store, tmp, progress)
+    first = _tokenise(store, tmp, progress, after)
     n = len(first.keys)
-    idf = (np.log((1.0 + n) / (1.0 + first.df)) + 1.0).astype(np.float32)
-    idf[(first.df < MIN_DF) | (first.df > MAX_DF * n)] = 0.0
+    if frozen is None:
+        idf = (np.log((1.0 + n) / (1.0 + first.df)) + 1.0).astype(np.float32)
+        idf[(first.df < MIN_DF) | (first.df > MAX_DF * n)] = 0.0
+        known: list[str] = []
+    else:
+        idf, known = np.asarray(frozen.arrays["idf"]), list(frozen.categories)
     p_indptr = np.zeros(N_FEATURES + 1, dtype=np.int64)
     np.cumsum(np.where(idf > 0, first.df, 0), out=p_indptr[1:])
     t_indptr = _invert(first, idf, p_indptr, tmp, rows_per_pass)
     order = np.argsort(first.author_keys, kind="stable")
-    categories = sorted(set(first.primaries))
+    categories = known + sorted(set(first.primaries) - set(known))  # a delta keeps the main codes
     code = {c: i for i, c in enumerate(categories)}
     arrays: dict[str, np.ndarray] = {
         "keys": np.array(first.keys, dtype=np.int64),
@@ -288,7 +360,9 @@ def build_lexical(
     }
     for name, values in arrays.items():
         np.save(tmp / f"{name}.npy", values)
-    meta = {"version": _VERSION, "count": n, "categories": categories}
+    meta: dict[str, object] = {"version": _VERSION, "count": n, "categories": categories}
+    if frozen is not None:
+        meta.update(after=after, started=started)
     (tmp / "meta.json").write_text(json.dumps(meta))
     _swap(tmp, directory)
     return n
@@ -359,7 +433,7 @@ def _invert(
     return t_indptr
 
 
-def _tokenise(store: Store, tmp: Path, progress: Callable[[int], None] | None) -> _FirstPass:
+def _tokenise(store: Store, tmp: Path, progress: Callable[[int], None] | None, after: int = 0) -> _FirstPass:
     keys: list[int] = []
     lengths: list[int] = []
     author_parts: list[np.ndarray] = []
@@ -380,7 +454,7 @@ def _tokenise(store: Store, tmp: Path, progress: Callable[[int], None] | None) -
                 slot_buf.clear()
                 count_buf.clear()
 
-        for rowid, paper in store.iter_rows():
+        for rowid, paper in store.iter_rows(after=after):
             slots, counts = _counts(f"{paper.title} | {paper.abstract}")
             keys.append(rowid)
             slot_buf.append(slots)
@@ -434,8 +508,12 @@ def lexical_count(directory: Path) -> int | None:
         return None
 
 
-def open_lexical(directory: Path) -> Lexical | None:
-    """Memory-map the saved arrays (None when missing or unreadable: rebuild with ``build_lexical``)."""
+def open_lexical(directory: Path, delta: Path | None = None) -> Lexical | None:
+    """Memory-map the saved arrays (None when missing or unreadable: rebuild with ``build_lexical``).
+
+    ``delta``: a delta segment's directory (``build_delta``) to answer over as well; the main arrays alone
+    when it is missing or unreadable.
+    """
     if lexical_count(directory) is None:
         return None
     try:
@@ -445,7 +523,19 @@ def open_lexical(directory: Path) -> Lexical | None:
         return None
     if len(arrays["keys"]) != meta["count"] or {len(arrays["idf"]), len(arrays["df"])} != {N_FEATURES}:
         return None
-    return Lexical(arrays=arrays, categories=list(meta["categories"]))
+    extra = open_lexical(delta) if delta is not None else None
+    if extra is not None and len(extra) == 0:
+        extra = None
+    return Lexical(arrays=arrays, categories=list(meta["categories"]), delta=extra)
+
+
+def segment_meta(directory: Path) -> dict[str, object]:
+    """A segment's saved metadata ({} when unreadable): ``count``; ``after``, ``started`` of a delta."""
+    try:
+        meta = json.loads((directory / "meta.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
 
 
 def author_slots(authors: Iterable[str]) -> np.ndarray:

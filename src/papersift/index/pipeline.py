@@ -1,27 +1,43 @@
 """Keeping the indexes in step with the store, and opening them for queries.
 
 ``embed_missing`` embeds the papers that have no vector yet (newest first, in committed chunks, so a killed
-run resumes where it stopped) in this process or on a Dask cluster (``engines``), ``refresh`` rebuilds the
-lexical arrays when the store has grown and adds new vectors to the ANN index, and ``open_indexes``
-memory-maps both for the rankers.
+run resumes where it stopped) in this process or on a Dask cluster (``engines``). ``refresh`` (under the
+build lock) writes the next index generation (``generations``) when the store changed: the main lexical
+arrays are kept (hard links) and the papers added since go to a small delta segment with frozen idf, merged
+(a full rebuild) once the delta passes ``DELTA_MAX_ROWS`` / ``DELTA_MAX_SHARE`` of the main arrays or is older
+than ``DELTA_MAX_AGE``; the ANN index of the previous generation is extended with the new vectors.
+``open_indexes`` memory-maps the current generation for the rankers; it never builds anything.
 """
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from papersift.index import generations
 from papersift.index.dense import DenseIndex, open_dense, sync_dense
 from papersift.index.encoder import Encoder, load_encoder, model_id, paper_text
 from papersift.index.engines import Engine, LocalEngine
-from papersift.index.lexical import Lexical, build_lexical, lexical_count, open_lexical
-from papersift.store import Store, StoreError
+from papersift.index.generations import Generation, build_lock, open_current
+from papersift.index.lexical import (
+    Lexical,
+    build_delta,
+    build_lexical,
+    open_lexical,
+    segment_meta,
+)
+from papersift.store import PAPERS_CHANGED, Store, StoreError
 from papersift.store.cache import VectorCache
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from papersift.settings import Settings
 
 
@@ -119,43 +135,139 @@ def embed_missing(
     return done
 
 
+DELTA_MAX_ROWS = 50_000  # papers in a delta before it is merged (a full rebuild) into the main arrays
+DELTA_MAX_SHARE = 0.05  # …or this share of the main arrays, whichever is smaller
+DELTA_MAX_AGE = 7 * 86400  # …or once the delta is this many seconds old
+
+
+def _source(store: Store) -> dict[str, Any]:
+    """What a generation is built from: equal for an unchanged store (then ``refresh`` writes nothing)."""
+    return {
+        "count": store.count(),
+        "papers": store.get_state(PAPERS_CHANGED) or "0",
+        "vectors": store.get_state("vectors_changed") or "0",
+        "model": f"{store.vector_model()}#{store.get_state('vector_epoch') or 0}",
+    }
+
+
 def refresh(
     store: Store, settings: Settings, progress: Callable[[int], None] | None = None
 ) -> tuple[int, int]:
-    """Rebuild the lexical arrays if the store changed, sync the ANN index: (papers, vectors) indexed."""
-    directory = settings.index_dir
-    directory.mkdir(parents=True, exist_ok=True)
-    papers = lexical_count(directory / "lexical")
-    if papers != store.count():
-        papers = build_lexical(store, directory / "lexical", progress)
-    vectors = sync_dense(store, directory) if store.vector_model() else 0
+    """Publish a new index generation if the store changed: (papers, vectors) indexed.
+
+    Waits for the build lock (another ``embed`` may hold it). A failure (disk full, the store locked…)
+    raises ``IndexBuildError`` and leaves the previous generation serving.
+    """
+    index_dir = settings.index_dir
+    with build_lock(index_dir):
+        previous = open_current(index_dir)
+        try:
+            source = _source(store)
+            if previous is not None and previous.manifest.get("source") == source:
+                return int(previous.manifest["papers"]), int(previous.manifest["vectors"])
+            tmp = generations.begin(index_dir)
+            try:
+                clock = [time.perf_counter()]
+
+                def lap() -> float:  # seconds of each step, kept in the manifest (bench/live_update.py)
+                    clock.append(time.perf_counter())
+                    return round(clock[-1] - clock[-2], 3)
+
+                papers = _lexical(store, tmp, previous, source, progress)
+                seconds = {"lexical": lap()}
+                vectors = 0
+                if store.vector_model():
+                    vectors = sync_dense(store, tmp, previous.path if previous else None)
+                seconds["dense"] = lap()
+                delta = (tmp / "delta" / "meta.json").exists()
+                facts = {"source": source, "papers": papers, "vectors": vectors, "delta": delta}
+                generations.publish(
+                    index_dir, tmp, {**facts, "built": time.time(), "seconds": seconds}, previous
+                )
+            except (OSError, sqlite3.Error) as e:
+                generations.discard(tmp)
+                raise generations.build_error(e, index_dir) from e
+            except BaseException:
+                generations.discard(tmp)
+                raise
+        finally:
+            if previous is not None:
+                previous.close()
+        generations.remove_unused(index_dir)
     return papers, vectors
+
+
+def _lexical(
+    store: Store,
+    tmp: Path,
+    previous: Generation | None,
+    source: dict[str, Any],
+    progress: Callable[[int], None] | None,
+) -> int:
+    """The lexical part of the generation in ``tmp``: main arrays kept + a delta, or a full rebuild."""
+    main = open_lexical(previous.path / "lexical") if previous is not None else None
+    total = int(source["count"])
+    if previous is not None and main is not None and len(main):
+        before = previous.manifest.get("source", {})
+        if (before.get("count"), before.get("papers")) == (total, source["papers"]):
+            for part in ("lexical", "delta"):  # the papers did not change: share both segments
+                if (previous.path / part).exists():
+                    generations.link_from(previous.path / part, tmp / part)
+            return total
+        after = int(main.keys[-1])
+        old = segment_meta(previous.path / "delta")
+        now = time.time()
+        started = float(str(old.get("started"))) if old.get("after") == after else now
+        limit = min(DELTA_MAX_ROWS, DELTA_MAX_SHARE * len(main))
+        if total - len(main) <= limit and now - started < DELTA_MAX_AGE:
+            generations.link_from(previous.path / "lexical", tmp / "lexical")
+            added = build_delta(store, tmp / "delta", main, after, started)
+            if len(main) + added == total:  # nothing deleted or replaced below the delta
+                if added == 0:
+                    shutil.rmtree(tmp / "delta")
+                return total
+            shutil.rmtree(tmp / "lexical")
+            shutil.rmtree(tmp / "delta", ignore_errors=True)
+    return build_lexical(store, tmp / "lexical", progress)
 
 
 @dataclass
 class Indexes:
-    """What the rankers read: the store, the ANN index, the lexical arrays, and (on demand) the encoder."""
+    """What the rankers read: the store, the ANN index, the lexical arrays, and (on demand) the encoder.
+
+    ``generation`` is the index generation they map (pinned while this object lives).
+    """
 
     store: Store
     settings: Settings
     dense: DenseIndex | None
     lexical: Lexical | None
     _encoder: Encoder | None = field(default=None, repr=False)
+    generation: Generation | None = None
+    loader: Callable[[], Encoder] | None = field(default=None, repr=False)
 
     def encoder(self) -> Encoder:
         """The model, loaded on first use (only text queries and unembedded papers need it)."""
         if self._encoder is None:
             check_model(self.store, self.settings)
-            self._encoder = load_encoder(self.settings)
+            self._encoder = self.loader() if self.loader else load_encoder(self.settings)
         return self._encoder
+
+    @property
+    def name(self) -> str:
+        """The generation's name ('' when none): what cached rankings depend on."""
+        return self.generation.name if self.generation else ""
 
 
 def open_indexes(store: Store, settings: Settings) -> Indexes:
-    """Open what exists (None for what `papersift embed` has not built yet); corrupt files are rebuilt."""
-    directory = settings.index_dir
-    lexical = open_lexical(directory / "lexical")
-    if lexical is None and (directory / "lexical").exists():  # there, but unreadable
-        build_lexical(store, directory / "lexical")
-        lexical = open_lexical(directory / "lexical")
-    dense = open_dense(store, directory, settings.exact_below) if store.vector_model() else None
-    return Indexes(store=store, settings=settings, dense=dense, lexical=lexical)
+    """Map the current generation (None parts for what `papersift embed` has not built yet); builds nothing.
+
+    A damaged or half-written generation is not opened (keyword evidence only until ``embed`` runs).
+    """
+    generation = open_current(settings.index_dir)
+    if generation is None:
+        return Indexes(store=store, settings=settings, dense=None, lexical=None)
+    path = generation.path
+    lexical = open_lexical(path / "lexical", path / "delta")
+    dense = open_dense(store, path, settings.exact_below, sync=False) if store.vector_model() else None
+    return Indexes(store=store, settings=settings, dense=dense, lexical=lexical, generation=generation)

@@ -19,6 +19,7 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import orjson
 from bibtexparser.entrypoint import parse_string
@@ -112,6 +113,27 @@ def normalize_doi(value: str | None) -> str | None:
     """``https://doi.org/10.1000/ABC`` → ``10.1000/abc``; None when there is no DOI in ``value``."""
     m = _DOI.search(value or "")
     return m[0].rstrip(".,;").lower() if m else None
+
+
+_UNSAFE_IN_URL = re.compile(r"[\x00-\x20\x7f-\x9f\\\"'<>`]")  # spaces, controls, quotes, backslash
+_HTTP = re.compile(r"https?://[^/?#@:]+(?::\d{1,5})?(?:[/?#]|$)", re.I)  # scheme, a host, its port
+_DOI_URL = "https://doi.org/"
+
+
+def safe_url(value: str | None) -> str | None:
+    """A link that is safe in an ``href``: an http(s) URL to a host, else a DOI (``doi:10.…``, ``10.…``) or an
+    arXiv id (``arXiv:2401.01234``) as its https link; None for anything else (``javascript:``, ``data:``,
+    ``file:``, relative paths, text with spaces or control characters). Imported URLs pass through here."""
+    text = (value or "").strip()
+    if not text or len(text) > 2000:
+        return None
+    if _HTTP.match(text) and not _UNSAFE_IN_URL.search(text):
+        return text
+    doi = re.fullmatch(r"(?:doi:\s*)?(10\.\d{4,9}/\S+)", text, re.I)
+    if doi:
+        return _DOI_URL + quote(doi[1], safe="/:;()._-")
+    arxiv = re.fullmatch(r"(?:arxiv:\s*)?([\w./-]+)", text, re.I)
+    return ABS_URL.format(_id_line(arxiv[1])) if arxiv and _id_line(arxiv[1]) else None
 
 
 def _year(*values: Any) -> int | None:
@@ -313,7 +335,7 @@ def _reference_from_entry(entry: Entry) -> Reference | EntryError:
         return EntryError(line, f"BibTeX entry {entry.key!r} has no title; skipped")
     authors = _bibtex_names(f.get("author", ""))
     year = _year(f.get("year"), f.get("date"))
-    url = unescape_bibtex(f.get("url", "")).strip() or _find_url(f.get("howpublished"))
+    url = safe_url(unescape_bibtex(f.get("url", ""))) or safe_url(_find_url(f.get("howpublished")))
     venue = next((f[k] for k in ("journal", "journaltitle", "booktitle") if f.get(k)), "")
     notes = (unescape_bibtex(f.get(k, "")).strip() for k in ("note", "annote"))
     return Reference(
@@ -387,7 +409,7 @@ def _ris_reference(tags: dict[str, list[str]], line: int) -> Reference | EntryEr
         abstract=clean_text(first("AB", "N2")),
         doi=normalize_doi(first("DO")),
         arxiv_id=find_arxiv_id(*arxiv_texts),
-        url=first("UR").strip() or None,
+        url=safe_url(first("UR")),
         venue=clean_text(first("T2", "JF", "JO", "J2")) or None,
         tags=tuple(t for v in tags.get("KW", []) for t in map(clean_text, v.split(";")) if t),
         note="\n\n".join(v.strip() for v in tags.get("N1", []) if v.strip()),
@@ -491,7 +513,7 @@ def _csl_reference(item: Any, index: int) -> Reference | EntryError:
         abstract=clean_text(_str(item.get("abstract"))),
         doi=normalize_doi(_str(item.get("DOI"))),
         arxiv_id=find_arxiv_id(number, *texts) or (_bare_arxiv_id(number) if is_preprint else None),
-        url=_str(item.get("URL")).strip() or None,
+        url=safe_url(_str(item.get("URL"))),
         venue=clean_text(_str(item.get("container-title"))) or None,
         tags=tuple(_split_tags(_str(item.get("keyword")))),
         note=_str(item.get("note")).strip(),

@@ -27,39 +27,77 @@ from papersift.paper import (
 def _date(value: Any) -> date | None:
     if not value:
         return None
-    return date.fromisoformat(str(value)[:10])
+    if not isinstance(value, str):
+        raise ValueError(f"a date must be text, not {type(value).__name__}")
+    return date.fromisoformat(value[:10])
 
 
 def _text(value: Any) -> str | None:
     return clean_text(value) or None if isinstance(value, str) else None
 
 
-def _kaggle_versions(raw: list[dict[str, str]]) -> list[Version]:
+def _strings(value: Any, name: str) -> list[str]:
+    """A JSON list of strings (``name`` says which field in the error)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{name} must be a list of strings")
+    return value
+
+
+def _kaggle_versions(raw: Any) -> list[Version]:
+    if not isinstance(raw, list):
+        raise ValueError("versions must be a list")
     versions = []
     for v in raw:
-        created = v.get("created")
+        label, created = (v.get("version"), v.get("created")) if isinstance(v, dict) else (None, None)
+        if not isinstance(label, str) or not label.lstrip("v").isdecimal() or len(label) > 6:
+            raise ValueError(f"malformed version {str(label)[:20]!r}")
+        if created is not None and not isinstance(created, str):
+            raise ValueError("a version's date must be text")
         when: datetime | None = parsedate_to_datetime(created) if created else None
-        versions.append(Version(int(v["version"].lstrip("v")), when))
+        versions.append(Version(int(label.lstrip("v")), when))
     return versions
 
 
 def _kaggle_authors(rec: dict[str, Any]) -> list[str]:
     parsed = rec.get("authors_parsed")
     if parsed:
+        if not isinstance(parsed, list) or not all(
+            isinstance(p, list) and len(p) >= 3 and all(isinstance(x, str) for x in p) for p in parsed
+        ):
+            raise ValueError("authors_parsed must be a list of [last, first, suffix] lists")
         return [clean_text(" ".join(p for p in (f, k, s) if p)) for k, f, s, *_ in parsed]
-    return split_authors(rec.get("authors") or "")
+    return _authors(rec.get("authors"))
+
+
+def _authors(value: Any) -> list[str]:
+    """A list of names, or arXiv's one-line author field."""
+    if not value:
+        return []
+    return split_authors(value) if isinstance(value, str) else _strings(value, "authors")
+
+
+def _version(value: Any) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int or not 0 < value < 100_000:
+        raise ValueError(f"malformed version {str(value)[:20]!r}")
+    return value
 
 
 def paper_from_record(rec: dict[str, Any], source: str) -> Paper:
-    """One snapshot record (either layout) as a Paper; raises ValueError/KeyError on bad records."""
-    arxiv_id = parse_id(str(rec["id"]))
+    """One snapshot record (either layout) as a Paper; raises ValueError/KeyError on bad records (a field
+    of the wrong JSON type included)."""
+    if not isinstance(rec["id"], str):
+        raise ValueError("id must be text")
+    arxiv_id = parse_id(rec["id"])
     title = _text(rec.get("title"))
     if not title:
         raise ValueError("no title")
     cats = rec.get("categories") or []
-    if isinstance(cats, str):
-        cats = cats.split()
+    cats = cats.split() if isinstance(cats, str) else _strings(cats, "categories")
     primary = rec.get("primary_category")
+    if primary is not None and not isinstance(primary, str):
+        raise ValueError("primary_category must be text")
     if primary and primary in cats:
         cats = [primary, *(c for c in cats if c != primary)]
     elif primary:
@@ -71,7 +109,7 @@ def paper_from_record(rec: dict[str, Any], source: str) -> Paper:
             id=arxiv_id.id,
             title=title,
             authors=_kaggle_authors(rec),
-            abstract=clean_text(rec.get("abstract")),
+            abstract=clean_text(rec.get("abstract") if isinstance(rec.get("abstract"), str) else ""),
             categories=list(cats),
             version=max((v.version for v in versions), default=arxiv_id.version),
             comments=_text(rec.get("comments")),
@@ -83,16 +121,13 @@ def paper_from_record(rec: dict[str, Any], source: str) -> Paper:
             updated=submitted[-1].date() if submitted else _date(rec.get("update_date")),
             source=source,
         )
-    authors = rec.get("authors") or []
-    if isinstance(authors, str):
-        authors = split_authors(authors)
     return Paper(
         id=arxiv_id.id,
         title=title,
-        authors=authors,
-        abstract=clean_text(rec.get("abstract")),
+        authors=_authors(rec.get("authors")),
+        abstract=clean_text(rec.get("abstract") if isinstance(rec.get("abstract"), str) else ""),
         categories=list(cats),
-        version=arxiv_id.version or rec.get("version"),
+        version=arxiv_id.version or _version(rec.get("version")),
         comments=_text(rec.get("comments")),
         journal_ref=_text(rec.get("journal_ref")),
         doi=_text(rec.get("doi")),
@@ -100,7 +135,7 @@ def paper_from_record(rec: dict[str, Any], source: str) -> Paper:
         published=_date(rec.get("published")),
         updated=_date(rec.get("updated")),
         announced=_date(rec.get("announced")),
-        source=str(rec.get("source") or source),
+        source=rec["source"] if isinstance(rec.get("source"), str) and rec["source"] else source,
     )
 
 

@@ -116,6 +116,14 @@ class SearchFromMatch:
         return [Hit(papers[rowid], score) for rowid, score in found if rowid in papers]
 
 
+PAPERS_CHANGED = "papers_changed"  # state key: a counter every ``upsert`` (papers, announcements) bumps
+
+
+def papers_version(store: Store) -> str:
+    """Changes when papers or announcements do, not on library, session or login writes (page cache keys)."""
+    return store.get_state(PAPERS_CHANGED) or "0"
+
+
 class StoreError(RuntimeError):
     """A store-level failure with a message fit for the user (bad query syntax, corrupt file…)."""
 
@@ -254,9 +262,18 @@ class Store(Protocol):
 
     def drop_session(self, token_hash: str) -> None: ...
 
-    def add_login_failure(self, name: str) -> None: ...
+    def add_login_failure(self, name: str, address: str | None = None) -> None: ...
 
-    def login_failures(self, name: str, since: datetime) -> int: ...
+    def login_failures(
+        self, since: datetime, *, name: str | None = None, address: str | None = None
+    ) -> tuple[int, datetime | None]:
+        """Wrong passwords since ``since`` for ``name`` (or from ``address``): how many, and the last one's
+        time."""
+        ...
+
+    def prune_logins(self, failures_before: datetime) -> int:
+        """Forget login failures older than ``failures_before`` and expired sessions; returns rows removed."""
+        ...
 
     def interests(self, reader_id: int) -> Interests: ...
 

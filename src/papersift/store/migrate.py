@@ -77,7 +77,7 @@ TABLES: tuple[Table, ...] = (
         "id",
     ),
     Table("sessions", ("token_hash", "reader", "expires"), "token_hash"),
-    Table("login_failures", ("name", "at"), "name, at"),
+    Table("login_failures", ("name", "address", "at"), "name, at"),
     Table("library", ("reader", *(c.strip() for c in ENTRY_COLUMNS.split(","))), "reader, key"),
     Table("tags", ("reader", "key", "tag"), "reader, key, tag"),
     Table("digests", tuple(c.strip() for c in DIGEST_COLUMNS.split(",")), "id"),

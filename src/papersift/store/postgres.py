@@ -36,6 +36,7 @@ from papersift.paper import (
 )
 from papersift.schedule import derive_announced
 from papersift.store import (
+    PAPERS_CHANGED,
     Filters,
     IngestCounts,
     ListingEntry,
@@ -43,11 +44,19 @@ from papersift.store import (
     StoreError,
     VectorBatch,
 )
+from papersift.store.postgres_readers import LOGIN_SCHEMA, ReaderTables
 from papersift.store.postgres_readers import SCHEMA as READER_SCHEMA
-from papersift.store.postgres_readers import ReaderTables
 from papersift.store.query import fts_query, plain_words
 from papersift.store.readers import fold_title
-from papersift.store.rows import COLUMN_NAMES, merge, paper_from_row, paper_row, validate
+from papersift.store.rows import (
+    COLUMN_NAMES,
+    merge,
+    paper_from_row,
+    paper_row,
+    validate,
+    validate_id,
+    write_alone_on_failure,
+)
 from papersift.store.signals import SCHEMA as SIGNALS_SCHEMA
 
 _KINDS = ", ".join(f"'{k}'" for k in ANNOUNCE_KINDS)
@@ -104,7 +113,9 @@ MIGRATIONS: list[str] = [
     """,
     # 2: readers, sessions, libraries, tags, interests, queued digests (store/postgres_readers.py)
     READER_SCHEMA,
-    # 3: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
+    # 3: login failures per client address; indexes for pruning (store/*_readers.py)
+    LOGIN_SCHEMA,
+    # 4: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
     SIGNALS_SCHEMA,
 ]
 
@@ -179,6 +190,14 @@ def _without_nul(p: Paper) -> Paper:
         license=clean(p.license),
         source=p.source.replace("\x00", ""),
     )
+
+
+def _is_data_error(e: Exception) -> bool:
+    """The server (or the driver, before sending) refused a record's data: a value out of range, text it
+    cannot encode, a row over an index's size limit. A record is then stored alone, or skipped."""
+    driver = (ValueError, TypeError, OverflowError)
+    server = (psycopg.errors.DataError, psycopg.errors.IntegrityError, psycopg.errors.ProgramLimitExceeded)
+    return isinstance(e, driver + server)
 
 
 def _category_filter(column: str, category: str) -> tuple[str, list[Any]]:
@@ -291,6 +310,9 @@ class PostgresStore(ReaderTables, SearchFromMatch):
                 if isinstance(item, RecordError):
                     counts.failed += 1
                     counts.errors.append(item)
+                elif isinstance(item, Deleted) and (problem := validate_id(item.id)):
+                    counts.failed += 1
+                    counts.errors.append(RecordError(item.source, "?", problem))
                 elif isinstance(item, Deleted):
                     gone = cur.execute(
                         "UPDATE papers SET deleted = true WHERE id = %s AND NOT deleted", (item.id,)
@@ -299,25 +321,44 @@ class PostgresStore(ReaderTables, SearchFromMatch):
                         counts.deleted += gone
                         _vectors_changed(cur)
                 else:
-                    item = _without_nul(item)
                     problem = validate(item)
+                    if problem is None and (clean := _without_nul(item)) is not item:
+                        item, problem = clean, validate(clean)
                     if problem:
                         counts.failed += 1
                         counts.errors.append(RecordError(item.source, item.id or "?", problem))
                         continue
                     batch.append(item)
                     if len(batch) >= _BATCH:
-                        next_rowid = self._write_batch(cur, batch, next_rowid, counts)
+                        next_rowid = self._write_isolated(cur, batch, next_rowid, counts)
                         batch = []
             if batch:
-                self._write_batch(cur, batch, next_rowid, counts)
+                self._write_isolated(cur, batch, next_rowid, counts)
             for key, value in (state or {}).items():
                 _put_state(cur, key, value)
+            if counts.total > counts.failed:  # see ``papers_version``
+                cur.execute(
+                    "INSERT INTO state (key, value) VALUES (%s, '1') ON CONFLICT (key) "
+                    "DO UPDATE SET value = (state.value::bigint + 1)::text",
+                    (PAPERS_CHANGED,),
+                )
         return counts
 
     def _existing(self, cur: psycopg.Cursor[Any], ids: list[str]) -> dict[str, tuple[int, Paper]]:
         rows = cur.execute(f"SELECT {_SELECT} FROM papers WHERE id = ANY(%s)", (ids,)).fetchall()
         return {row[1]: (row[0], paper_from_row(row)) for row in rows}
+
+    def _write_isolated(
+        self, cur: psycopg.Cursor[Any], batch: list[Paper], next_rowid: int, counts: IngestCounts
+    ) -> int:
+        return write_alone_on_failure(
+            batch,
+            next_rowid,
+            counts,
+            lambda part, rowid, c: self._write_batch(cur, part, rowid, c),
+            self.conn.transaction,  # nested in the chunk's transaction: a savepoint
+            _is_data_error,
+        )
 
     def _write_batch(
         self, cur: psycopg.Cursor[Any], batch: list[Paper], next_rowid: int, counts: IngestCounts

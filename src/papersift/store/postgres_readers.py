@@ -25,6 +25,7 @@ from papersift.store.rows import (
     digest_from_row,
     entry_from_row,
     now,
+    parse_ts,
     reader_from_row,
 )
 from papersift.store.signals import LabSignals
@@ -84,6 +85,13 @@ CREATE TABLE digests (
     error TEXT,
     UNIQUE (reader, day, channel)
 );
+"""
+# 3: login failures per client address too; pruning by time
+LOGIN_SCHEMA = """
+ALTER TABLE login_failures ADD COLUMN address TEXT;
+CREATE INDEX login_failures_address ON login_failures (address, at);
+CREATE INDEX login_failures_at ON login_failures (at);
+CREATE INDEX sessions_expires ON sessions (expires);
 """
 _READER = "id, name, password_hash, feed_token, email, created"
 
@@ -178,15 +186,30 @@ class ReaderTables(LabSignals):
         with self._tx() as cur:
             cur.execute("DELETE FROM sessions WHERE token_hash = %s", (token_hash,))
 
-    def add_login_failure(self, name: str) -> None:
+    def add_login_failure(self, name: str, address: str | None = None) -> None:
         with self._tx() as cur:
-            cur.execute("INSERT INTO login_failures (name, at) VALUES (%s, %s)", (name, now().isoformat()))
+            cur.execute(
+                "INSERT INTO login_failures (name, address, at) VALUES (%s, %s, %s)",
+                (name, address, now().isoformat()),
+            )
 
-    def login_failures(self, name: str, since: datetime) -> int:
+    def login_failures(
+        self, since: datetime, *, name: str | None = None, address: str | None = None
+    ) -> tuple[int, datetime | None]:
+        column, value = ("name", name) if address is None else ("address", address)
         row = self._one(
-            "SELECT COUNT(*) FROM login_failures WHERE name = %s AND at >= %s", (name, since.isoformat())
+            f"SELECT COUNT(*), MAX(at) FROM login_failures WHERE {column} = %s AND at >= %s",
+            (value, since.isoformat()),
         )
-        return int(row[0]) if row else 0
+        return int(row[0]), parse_ts(row[1])
+
+    def prune_logins(self, failures_before: datetime) -> int:
+        with self._tx() as cur:
+            cur.execute("DELETE FROM login_failures WHERE at < %s", (failures_before.isoformat(),))
+            failures = cur.rowcount
+            cur.execute("DELETE FROM sessions WHERE expires < %s", (now().isoformat(),))
+            sessions = cur.rowcount
+        return failures + sessions
 
     # -- interests ------------------------------------------------------------------------------
     def interests(self, reader_id: int) -> Interests:

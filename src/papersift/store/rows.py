@@ -4,14 +4,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from datetime import UTC, date, datetime
 from typing import Any
 
 import orjson
 
-from papersift.paper import Paper, Version, clean_text
-from papersift.store import StoreError
+from papersift.paper import ANNOUNCE_KINDS, Paper, RecordError, Version, clean_text
+from papersift.store import IngestCounts, StoreError
 from papersift.store.readers import RATINGS, Digest, LibraryEntry, Reader
 
 Row = tuple[Any, ...]
@@ -143,14 +145,110 @@ def merge(old: Paper, new: Paper) -> Paper:
     )
 
 
-def validate(item: Paper) -> str | None:
-    if not item.id:
-        return "no arXiv id"
-    if not clean_text(item.title):
-        return f"{item.id}: no title"
-    if not item.categories:
-        return f"{item.id}: no categories"
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,63}")
+_CATEGORY = re.compile(r"[A-Za-z][A-Za-z0-9._-]{0,39}")  # cs.LG, hep-th, cond-mat.stat-mech
+_SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_TEXT = 5_000_000  # characters in one field: a megabyte abstract is fine, a runaway file is not
+MAX_AUTHORS = 20_000  # the largest collaborations list a few thousand
+
+
+def _text_problem(name: str, value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        return f"{name} is a {type(value).__name__}, not text"
+    if len(value) > MAX_TEXT:
+        return f"{name} is {len(value):,} characters (at most {MAX_TEXT:,})"
+    if not value.isascii() and _SURROGATE.search(value):
+        return f"{name} holds a lone surrogate (not valid Unicode)"
     return None
+
+
+def validate_id(pid: object) -> str | None:
+    """Why ``pid`` cannot be a stored paper's id, or None."""
+    if not pid or not isinstance(pid, str):
+        return "no arXiv id"
+    if not _ID.fullmatch(pid):
+        return f"not an arXiv id: {pid[:40]!r}"
+    return None
+
+
+def validate(item: Paper) -> str | None:
+    """Why a record cannot be stored (it is then reported and skipped alone), or None.
+
+    Every field is checked for what the databases or the pages would choke on: types, lone surrogates,
+    runaway sizes, and categories that are not ``archive[.class]`` words (they go into JSON, SQL arrays and
+    URLs)."""
+    problem = validate_id(item.id)
+    if problem:
+        return problem
+    if not isinstance(item.title, str) or not clean_text(item.title):
+        return f"{item.id}: no title"
+    if not isinstance(item.categories, list) or not item.categories:
+        return f"{item.id}: no categories"
+    for category in item.categories:
+        if not isinstance(category, str) or not _CATEGORY.fullmatch(category):
+            return f"{item.id}: malformed category {str(category)[:40]!r}"
+    if not isinstance(item.authors, list) or len(item.authors) > MAX_AUTHORS:
+        return f"{item.id}: authors must be a list of at most {MAX_AUTHORS:,} names"
+    if item.version is not None and (type(item.version) is not int or not 0 < item.version < 100_000):
+        return f"{item.id}: malformed version {str(item.version)[:20]!r}"
+    for v in item.versions:
+        if type(v.version) is not int or not 0 < v.version < 100_000:
+            return f"{item.id}: malformed version {str(v.version)[:20]!r}"
+        if not (v.submitted is None or isinstance(v.submitted, datetime)):
+            return f"{item.id}: malformed date of version {v.version}"
+        if (problem := _text_problem("a version's size", v.size)) is not None:
+            return f"{item.id}: {problem}"
+    fields = ("title", "abstract", "comments", "journal_ref", "doi", "license", "source")
+    named = [(name, getattr(item, name)) for name in fields] + [("an author", a) for a in item.authors]
+    for name, value in named:
+        if (problem := _text_problem(name, value)) is not None:
+            return f"{item.id}: {problem}"
+    for day in (item.published, item.updated, item.announced):
+        if not (day is None or isinstance(day, date)):
+            return f"{item.id}: malformed date {str(day)[:20]!r}"
+    for a in item.listings:
+        if not isinstance(a.category, str) or not _CATEGORY.fullmatch(a.category):
+            return f"{item.id}: malformed listing category {str(a.category)[:40]!r}"
+        if a.kind not in ANNOUNCE_KINDS or not isinstance(a.date, date):
+            return f"{item.id}: malformed listing ({str(a.kind)[:20]!r} on {str(a.date)[:20]!r})"
+        if a.position is not None and (type(a.position) is not int or not 0 < a.position < 1_000_000):
+            return f"{item.id}: malformed listing position {str(a.position)[:20]!r}"
+    return None
+
+
+def write_alone_on_failure(
+    batch: list[Paper],
+    next_rowid: int,
+    counts: IngestCounts,
+    write: Callable[[list[Paper], int, IngestCounts], int],
+    savepoint: Callable[[], AbstractContextManager[object]],
+    is_data_error: Callable[[Exception], bool],
+) -> int:
+    """Write ``batch`` (``write`` returns the next free rowid) inside a savepoint. When the database refuses
+    it for its data (``is_data_error``), roll it back and write each record alone, each in its own savepoint:
+    the record that fails is reported in ``counts`` and skipped, and the rest of the chunk is kept. Any other
+    error (disk full, lost connection) is raised."""
+    trial = IngestCounts()
+    try:
+        with savepoint():
+            next_rowid = write(batch, next_rowid, trial)
+    except Exception as e:
+        if not is_data_error(e):
+            raise
+        if len(batch) > 1:
+            for paper in batch:
+                next_rowid = write_alone_on_failure(
+                    [paper], next_rowid, counts, write, savepoint, is_data_error
+                )
+            return next_rowid
+        reason = " ".join(str(e).split())[:200]
+        counts.failed += 1
+        counts.errors.append(RecordError(batch[0].source, batch[0].id, f"cannot be stored: {reason}"))
+        return next_rowid
+    counts.add(trial)
+    return next_rowid
 
 
 ENTRY_COLUMNS = (

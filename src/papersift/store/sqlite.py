@@ -34,6 +34,7 @@ from papersift.paper import (
 )
 from papersift.schedule import derive_announced
 from papersift.store import (
+    PAPERS_CHANGED,
     Filters,
     IngestCounts,
     ListingEntry,
@@ -43,10 +44,19 @@ from papersift.store import (
 )
 from papersift.store.query import fts_query
 from papersift.store.readers import fold_title
-from papersift.store.rows import COLUMN_NAMES, Row, merge, paper_from_row, paper_row, validate
+from papersift.store.rows import (
+    COLUMN_NAMES,
+    Row,
+    merge,
+    paper_from_row,
+    paper_row,
+    validate,
+    validate_id,
+    write_alone_on_failure,
+)
 from papersift.store.signals import SCHEMA as SIGNALS_SCHEMA
+from papersift.store.sqlite_readers import LOGIN_SCHEMA, ReaderTables
 from papersift.store.sqlite_readers import SCHEMA as READER_SCHEMA
-from papersift.store.sqlite_readers import ReaderTables
 
 MIGRATIONS: list[str] = [
     # 1: papers, announcements, FTS5 index, harvest state
@@ -93,7 +103,9 @@ MIGRATIONS: list[str] = [
     """,
     # 3: readers, sessions, libraries, tags, interests, queued digests (store/sqlite_readers.py)
     READER_SCHEMA,
-    # 4: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
+    # 4: login failures per client address; indexes for pruning (store/*_readers.py)
+    LOGIN_SCHEMA,
+    # 5: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
     SIGNALS_SCHEMA,
 ]
 
@@ -106,14 +118,29 @@ NO_FILTERS = Filters()
 
 
 # A paper's announcement day in each of its categories: new in the primary (the first), cross in the
-# rest; one statement for a whole batch of rowids (a JSON array), and a listing row a source gave wins.
+# rest; one statement for a whole batch (a JSON array of [rowid, [category, ...]] made by orjson, never by
+# pasting strings together), and a listing row a source gave wins.
 _DERIVED_ANNOUNCEMENTS = """
     INSERT INTO announcements (category, day, paper, kind, position)
     SELECT c.value, p.announced, p.rowid, CASE WHEN c.key = 0 THEN 'new' ELSE 'cross' END, NULL
-    FROM papers p, json_each('["' || replace(p.categories, ' ', '","') || '"]') c
-    WHERE p.rowid IN (SELECT value FROM json_each(?)) AND p.announced IS NOT NULL
+    FROM json_each(?) d JOIN papers p ON p.rowid = json_extract(d.value, '$[0]'),
+        json_each(d.value, '$[1]') c
+    WHERE p.announced IS NOT NULL
     ON CONFLICT (category, day, paper) DO NOTHING
 """
+# what the database says about a record's data (one record is then stored alone, or skipped), as opposed
+# to the file or the disk (disk full, locked, I/O: the whole ingest stops)
+_DATA_ERRORS = frozenset(
+    {"SQLITE_ERROR", "SQLITE_TOOBIG", "SQLITE_MISMATCH", "SQLITE_CONSTRAINT", "SQLITE_RANGE"}
+)
+
+
+def _is_data_error(e: Exception) -> bool:
+    if isinstance(e, ValueError | TypeError | OverflowError | sqlite3.IntegrityError | sqlite3.DataError):
+        return True  # ValueError: a string that cannot be encoded (a lone surrogate) among others
+    if isinstance(e, sqlite3.ProgrammingError):  # a value of a type SQLite cannot hold
+        return str(e).startswith("Error binding parameter")
+    return isinstance(e, sqlite3.OperationalError) and getattr(e, "sqlite_errorname", "") in _DATA_ERRORS
 
 
 class SqliteStore(ReaderTables, SearchFromMatch):
@@ -124,6 +151,7 @@ class SqliteStore(ReaderTables, SearchFromMatch):
         self._writes = 0
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA busy_timeout=30000")  # first: another process may be creating the file
             self.db.execute("PRAGMA page_size=16384")  # takes effect only on a new file
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
@@ -132,25 +160,33 @@ class SqliteStore(ReaderTables, SearchFromMatch):
             self.db.execute("PRAGMA wal_autocheckpoint=16384")
             self.db.execute(f"PRAGMA mmap_size={_MMAP_BYTES}")
             self.db.execute("PRAGMA temp_store=MEMORY")
-            self.db.execute("PRAGMA busy_timeout=30000")
             self._migrate()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable papersift database ({e})") from e
 
     # -- schema ---------------------------------------------------------------------------------
     def _migrate(self) -> None:
-        current = self.db.execute("PRAGMA user_version").fetchone()[0]
+        """Bring the file to the current schema. The version is read again under the write lock (BEGIN
+        IMMEDIATE), so of several processes opening a fresh file at once one migrates and the others, once
+        it commits, find nothing left to do; a file already current takes no lock at all."""
+        if self._schema_version() == len(MIGRATIONS):
+            return
+        with self._transaction():
+            current = self._schema_version()
+            for number in range(current + 1, len(MIGRATIONS) + 1):
+                for statement in MIGRATIONS[number - 1].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version={number}")
+
+    def _schema_version(self) -> int:
+        current = int(self.db.execute("PRAGMA user_version").fetchone()[0])
         if current > len(MIGRATIONS):
             raise StoreError(
                 f"{self.path}: schema version {current} is newer than this papersift "
                 f"({len(MIGRATIONS)}); upgrade papersift"
             )
-        for number in range(current + 1, len(MIGRATIONS) + 1):
-            with self._transaction():
-                for statement in MIGRATIONS[number - 1].split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
-                self.db.execute(f"PRAGMA user_version={number}")
+        return current
 
     def close(self) -> None:
         self.db.close()
@@ -166,6 +202,18 @@ class SqliteStore(ReaderTables, SearchFromMatch):
             self.db.execute("ROLLBACK")
             raise
         self._writes += 1  # PRAGMA data_version does not count this connection's own commits
+
+    @contextmanager
+    def _savepoint(self) -> Iterator[None]:
+        """A part of the open transaction that is undone alone when it fails."""
+        self.db.execute("SAVEPOINT part")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK TO part")
+            self.db.execute("RELEASE part")
+            raise
+        self.db.execute("RELEASE part")
 
     # -- writes ---------------------------------------------------------------------------------
     def upsert(self, items: Iterable[Parsed], *, state: Mapping[str, str] | None = None) -> IngestCounts:
@@ -185,6 +233,9 @@ class SqliteStore(ReaderTables, SearchFromMatch):
             if isinstance(item, RecordError):
                 counts.failed += 1
                 counts.errors.append(item)
+            elif isinstance(item, Deleted) and (problem := validate_id(item.id)):
+                counts.failed += 1
+                counts.errors.append(RecordError(item.source, "?", problem))
             elif isinstance(item, Deleted):
                 gone = self.db.execute(
                     "UPDATE papers SET deleted = 1 WHERE id = ? AND deleted = 0", (item.id,)
@@ -200,12 +251,14 @@ class SqliteStore(ReaderTables, SearchFromMatch):
                     continue
                 batch.append(item)
                 if len(batch) >= _BATCH:
-                    next_rowid = self._write_batch(batch, next_rowid, counts)
+                    next_rowid = self._write_isolated(batch, next_rowid, counts)
                     batch = []
         if batch:
-            self._write_batch(batch, next_rowid, counts)
+            self._write_isolated(batch, next_rowid, counts)
         for key, value in (state or {}).items():
             self._put_state(key, value)
+        if counts.total > counts.failed:  # what listings and indexes depend on: see ``papers_version``
+            self._bump(PAPERS_CHANGED)
 
     def _existing(self, ids: list[str]) -> dict[str, tuple[int, Paper]]:
         found: dict[str, tuple[int, Paper]] = {}
@@ -215,6 +268,11 @@ class SqliteStore(ReaderTables, SearchFromMatch):
             for row in self.db.execute(f"SELECT {_COLUMNS} FROM papers WHERE id IN ({marks})", chunk):
                 found[row[1]] = (row[0], paper_from_row(row))
         return found
+
+    def _write_isolated(self, batch: list[Paper], next_rowid: int, counts: IngestCounts) -> int:
+        return write_alone_on_failure(
+            batch, next_rowid, counts, self._write_batch, self._savepoint, _is_data_error
+        )
 
     def _write_batch(self, batch: list[Paper], next_rowid: int, counts: IngestCounts) -> int:
         # one record per id within the batch: fold duplicates first
@@ -228,10 +286,12 @@ class SqliteStore(ReaderTables, SearchFromMatch):
         existing = self._existing(list(unique))
         inserts: list[Row] = []
         updates: list[tuple[Row, Row]] = []  # (old row, new row)
+        categories: dict[int, list[str]] = {}  # the stored categories of each rowid written
         for pid, paper in unique.items():
             if pid in existing:
                 rowid, old = existing[pid]
                 merged = merge(old, paper)
+                categories[rowid] = merged.categories
                 old_row, new_row = paper_row(rowid, old), paper_row(rowid, merged)
                 if new_row != old_row:
                     updates.append((old_row, new_row))
@@ -241,6 +301,7 @@ class SqliteStore(ReaderTables, SearchFromMatch):
                 rowid_of = rowid
             else:
                 inserts.append(paper_row(next_rowid, paper))
+                categories[next_rowid] = paper.categories
                 rowid_of = next_rowid
                 next_rowid += 1
                 counts.new += 1
@@ -281,7 +342,8 @@ class SqliteStore(ReaderTables, SearchFromMatch):
             for a in announced
         ]
         # papers known only by their announcement day: new in the primary, cross in the others
-        derived = [existing[pid][0] for pid, p in unique.items() if p.announced]
+        rowids = [existing[pid][0] for pid, p in unique.items() if p.announced]
+        derived = [[rowid, categories[rowid]] for rowid in rowids]
         if derived:
             db.execute(_DERIVED_ANNOUNCEMENTS, (orjson.dumps(derived).decode(),))
         if rows:
@@ -296,9 +358,13 @@ class SqliteStore(ReaderTables, SearchFromMatch):
 
     def _vectors_changed(self) -> None:
         """Count changes to the set of live vectors, so indexes built from them can tell they are stale."""
+        self._bump("vectors_changed")
+
+    def _bump(self, key: str) -> None:
         self.db.execute(
-            "INSERT INTO state (key, value) VALUES ('vectors_changed', '1') "
-            "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            "INSERT INTO state (key, value) VALUES (?, '1') "
+            "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+            (key,),
         )
 
     def _put_state(self, key: str, value: str) -> None:

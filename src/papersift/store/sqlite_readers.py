@@ -24,6 +24,7 @@ from papersift.store.rows import (
     digest_from_row,
     entry_from_row,
     now,
+    parse_ts,
     reader_from_row,
 )
 from papersift.store.signals import LabSignals
@@ -84,6 +85,14 @@ CREATE TABLE digests (
     UNIQUE (reader, day, channel)
 );
 CREATE INDEX papers_doi ON papers(lower(doi)) WHERE doi IS NOT NULL
+"""
+
+# 4: login failures per client address too; pruning by time
+LOGIN_SCHEMA = """
+ALTER TABLE login_failures ADD COLUMN address TEXT;
+CREATE INDEX login_failures_address ON login_failures(address, at);
+CREATE INDEX login_failures_at ON login_failures(at);
+CREATE INDEX sessions_expires ON sessions(expires)
 """
 
 
@@ -182,15 +191,31 @@ class ReaderTables(LabSignals):
         with self._tx():
             self.db.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
 
-    def add_login_failure(self, name: str) -> None:
+    def add_login_failure(self, name: str, address: str | None = None) -> None:
         with self._tx():
-            self.db.execute("INSERT INTO login_failures (name, at) VALUES (?, ?)", (name, now().isoformat()))
+            self.db.execute(
+                "INSERT INTO login_failures (name, address, at) VALUES (?, ?, ?)",
+                (name, address, now().isoformat()),
+            )
 
-    def login_failures(self, name: str, since: datetime) -> int:
+    def login_failures(
+        self, since: datetime, *, name: str | None = None, address: str | None = None
+    ) -> tuple[int, datetime | None]:
+        column, value = ("name", name) if address is None else ("address", address)
         row = self.db.execute(
-            "SELECT COUNT(*) FROM login_failures WHERE name = ? AND at >= ?", (name, since.isoformat())
+            f"SELECT COUNT(*), MAX(at) FROM login_failures WHERE {column} = ? AND at >= ?",
+            (value, since.isoformat()),
         ).fetchone()
-        return int(row[0])
+        return int(row[0]), parse_ts(row[1])
+
+    def prune_logins(self, failures_before: datetime) -> int:
+        with self._tx():
+            failures = self.db.execute(
+                "DELETE FROM login_failures WHERE at < ?", (failures_before.isoformat(),)
+            ).rowcount
+            expired = (now().isoformat(),)
+            sessions = self.db.execute("DELETE FROM sessions WHERE expires < ?", expired).rowcount
+        return failures + sessions
 
     # -- interests ------------------------------------------------------------------------------
     def interests(self, reader_id: int) -> Interests:

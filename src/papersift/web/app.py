@@ -1,7 +1,8 @@
 """The FastAPI app: every page is a Jinja2 template over the same data its ``/api`` twin returns as JSON.
 
-One store connection serves every request under a lock (SQLite connections are not for concurrent use);
-the indexes open on first use and the model loads only when a request needs a text embedded. Everything
+No global lock: each request thread reads through its own store connection, writes go through one writer
+(``web/state.py``), the indexes are the current index generation (switched to when ``embed`` publishes a new
+one) and the model loads only when a request needs a text embedded. Everything
 from papers is escaped by Jinja2's autoescaping; responses carry a strict Content-Security-Policy (no
 inline script, nothing from other origins).
 """
@@ -10,7 +11,8 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import AsyncIterator, Callable
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
@@ -36,14 +38,14 @@ from papersift.store import Filters, open_store
 from papersift.store.query import STOP_WORDS
 from papersift.taxonomy import category_name
 from papersift.web.categories import picker, taxonomy_json
+from papersift.web.contract import DateParam, DayPath, allowed_methods, errors, openapi_without_422
 from papersift.web.i18n import TEXT, pick_language
-from papersift.web.readers import add_reader_routes
+from papersift.web.readers import MAX_IMPORT, add_reader_routes
+from papersift.web.security import Guard, refuse, server_secret
 from papersift.web.state import (
     ACCOUNT_MARK,
-    CSRF_COOKIE,
     CSRF_MARK,
     AppState,
-    csrf_seed,
     day_and_neighbours,
     parse_day,
     personalise,
@@ -52,7 +54,7 @@ from papersift.web.topics import add_topic_routes
 
 HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
-MAX_TEXT = 20_000  # characters of pasted text a request may carry
+MAX_TEXT = 4_000  # characters of pasted text in a URL (percent-encoded it stays under uvicorn's 64 KiB line)
 # KaTeX sizes its output with style attributes: those (never <style> or script) are allowed inline
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
@@ -70,48 +72,47 @@ def katex_dir(settings: Settings) -> Path | None:
 
 
 class SecurityHeaders:
-    """CSP and friends on every response, and the language / CSRF cookies (plain ASGI: cheap per request)."""
+    """CSP and friends on every response, and the language cookie (plain ASGI: cheap per request)."""
 
-    def __init__(self, app: ASGIApp, secure: bool) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.secure = secure
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         request = Request(scope)
+        started = False
 
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = MutableHeaders(scope=message)
                 headers["Content-Security-Policy"] = CSP
                 headers["X-Content-Type-Options"] = "nosniff"
                 headers["Referrer-Policy"] = "no-referrer"
-                cookies = Response()
                 lang = request.query_params.get("lang")
                 if lang in TEXT:
+                    cookies = Response()
                     cookies.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
-                if CSRF_COOKIE not in request.cookies:  # the secret this browser's form tokens derive from
-                    cookies.set_cookie(
-                        CSRF_COOKIE,
-                        csrf_seed(request),
-                        max_age=365 * 86400,
-                        httponly=True,
-                        samesite="strict",
-                        secure=self.secure,
-                    )
-                for name, value in cookies.raw_headers:
-                    if name == b"set-cookie":
-                        headers.append("set-cookie", value.decode("latin-1"))
+                    for name, value in cookies.raw_headers:
+                        if name == b"set-cookie":
+                            headers.append("set-cookie", value.decode("latin-1"))
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            if not started:  # a stable 500 with the headers above; the error still reaches the log
+                await refuse(scope, send_with_headers, 500, "internal error")
+            raise
 
 
 def create_app(settings: Settings) -> FastAPI:
     """The app over the store that ``settings`` names."""
     state = AppState(settings, open_store(settings), open_store(settings))
+    state.indexes()  # map the current index generation before the first request
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -128,7 +129,9 @@ def create_app(settings: Settings) -> FastAPI:
     templates.env.globals["katex"] = katex is not None
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    app.add_middleware(SecurityHeaders, secure=settings.secure_cookies)
+    limits = {"/library/import": MAX_IMPORT + 64 * 1024}  # the file and the form around it
+    app.add_middleware(Guard, settings=settings, secret=server_secret(settings.home), limits=limits)
+    app.add_middleware(SecurityHeaders)  # outermost: the guard's refusals carry the headers too
 
     def language(request: Request) -> str:
         return pick_language(
@@ -148,12 +151,24 @@ def create_app(settings: Settings) -> FastAPI:
         return HTMLResponse(personalise(body, request, state, language(request)), status_code=code)
 
     def cached_page(
-        request: Request, name: str, key: tuple[str, ...], data: Callable[[], dict[str, Any]], **context: Any
+        request: Request,
+        name: str,
+        key: tuple[str, ...],
+        data: Callable[[], dict[str, Any]],
+        index: bool = False,
+        personal: bool = False,
+        **context: Any,
     ) -> HTMLResponse:
-        """A page rendered once per store version and language, nothing personal in it (errors not kept)."""
+        """A page rendered once per papers version (and index generation when ``index``, any stored data
+        when ``personal``) and language, nothing personal in it (errors not kept)."""
         lang = language(request)
         here = str(request.url.path)
-        body = state.cached((*key, lang), lambda: render(request, name, data=data(), here=here, **context))
+        body = state.cached(
+            (*key, lang),
+            lambda: render(request, name, data=data(), here=here, **context),
+            index=index,
+            personal=personal,
+        )
         return HTMLResponse(personalise(body, request, state, lang))
 
     def wants_json(request: Request) -> bool:
@@ -161,26 +176,38 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 405:
+            exc.headers = {"Allow": allowed_methods(app, request.url.path)}
         if wants_json(request):
-            return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
-        return page(request, "error.html", exc.status_code, status=exc.status_code, message=exc.detail)
+            return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+        response = page(request, "error.html", exc.status_code, status=exc.status_code, message=exc.detail)
+        response.headers.update(exc.headers or {})  # e.g. a 405's Allow
+        return response
+
+    @app.exception_handler(sqlite3.OperationalError)
+    async def store_busy(request: Request, exc: sqlite3.OperationalError) -> Response:
+        """A read past the query time limit (interrupted) or a store locked too long: try again later."""
+        message = f"the store is busy ({exc}); try again in a moment"
+        if wants_json(request):
+            return JSONResponse({"error": message}, status_code=503)
+        return page(request, "error.html", 503, status=503, message=message)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
-        message = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:])}: {e['msg']}" for e in exc.errors())
+        message = "; ".join(_problem(e) for e in exc.errors())
         if wants_json(request):
             return JSONResponse({"error": message}, status_code=400)
         return page(request, "error.html", 400, status=400, message=message)
 
     # -- data (shared by pages and API) ------------------------------------------------------------
     def listing_data(category: str, day: str | None) -> dict[str, Any]:
-        with state.lock:
-            days = state.store.announcement_days(category)
-            if not days:
-                raise HTTPException(404, f"no listings for {category}")
-            when = days[-1] if day is None else parse_day(day)
-            entries = state.store.listing(category, when)
-            listed = dict(state.store.listed_categories(when))
+        store = state.store
+        days = store.announcement_days(category)
+        if not days:
+            raise HTTPException(404, f"no listings for {category}")
+        when = days[-1] if day is None else parse_day(day)
+        entries = store.listing(category, when)
+        listed = dict(store.listed_categories(when))
         if not entries:
             raise HTTPException(404, f"no {category} listing on {when}")
         return {
@@ -194,9 +221,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     def categories_data() -> dict[str, Any]:
         """arXiv's taxonomy with how many announcement rows the store holds for each category."""
-        with state.lock:
-            listed = dict(state.store.listed_categories())
-        return taxonomy_json(listed)
+        return taxonomy_json(dict(state.store.listed_categories()))
 
     def paper_data(raw_id: str, k: int, category: str | None, since: date | None) -> dict[str, Any]:
         """The paper and its related papers (kept per store version: popular papers cost one ranking)."""
@@ -205,15 +230,14 @@ def create_app(settings: Settings) -> FastAPI:
         except InvalidIdError as e:
             raise HTTPException(404, str(e)) from e
         key = ("paper", pid, str(k), category or "", since.isoformat() if since else "")
-        return dict(state.cached(key, lambda: ranked_paper(pid, k, category, since)))
+        return dict(state.cached(key, lambda: ranked_paper(pid, k, category, since), index=True))
 
     def ranked_paper(pid: str, k: int, category: str | None, since: date | None) -> dict[str, Any]:
-        with state.lock:
-            paper = state.store.get(pid)
-            if paper is None:
-                raise HTTPException(404, f"{pid} is not in the store")
-            indexes = state.indexes()
-            hits = related(indexes, paper_query(indexes, paper), k=k, category=category, since=since)
+        indexes = state.indexes()
+        paper = indexes.store.get(pid)
+        if paper is None:
+            raise HTTPException(404, f"{pid} is not in the store")
+        hits = related(indexes, paper_query(indexes, paper), k=k, category=category, since=since)
         return {
             **paper_json(paper),
             "bibtex": paper_bibtex(paper),
@@ -223,13 +247,12 @@ def create_app(settings: Settings) -> FastAPI:
     def text_data(text: str, k: int) -> dict[str, Any]:
         if not text.strip():
             raise HTTPException(400, "the text is empty")
-        return dict(state.cached(("text", text, str(k)), lambda: ranked_text(text, k)))
+        return dict(state.cached(("text", text, str(k)), lambda: ranked_text(text, k), index=True))
 
     def ranked_text(text: str, k: int) -> dict[str, Any]:
-        with state.lock:
-            indexes = state.indexes()
-            query = text_query(indexes, text)
-            hits = related(indexes, query, k=k)
+        indexes = state.indexes()
+        query = text_query(indexes, text)
+        hits = related(indexes, query, k=k)
         return {"query": query.label, "notes": query.notes, "results": [_related_json(h) for h in hits]}
 
     def search_data(
@@ -239,11 +262,10 @@ def create_app(settings: Settings) -> FastAPI:
             raise HTTPException(400, f"mode must be one of {', '.join(MODES)}")
         filters = Filters(category=category or None, since=parse_day(since, 400) if since else None)
         key = ("search", q, mode, category or "", since or "", str(page_no), str(k))
-        return dict(state.cached(key, lambda: ranked_search(q, mode, filters, page_no, k)))
+        return dict(state.cached(key, lambda: ranked_search(q, mode, filters, page_no, k), index=True))
 
     def ranked_search(q: str, mode: Mode, filters: Filters, page_no: int, k: int) -> dict[str, Any]:
-        with state.lock:
-            result = search(state.indexes(), q, mode=mode, k=k, offset=(page_no - 1) * k, filters=filters)
+        result = search(state.indexes(), q, mode=mode, k=k, offset=(page_no - 1) * k, filters=filters)
         first = (page_no - 1) * k + 1
         return {
             "query": q,
@@ -260,71 +282,90 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home() -> RedirectResponse:
         category = settings.default_categories[0]
-        with state.lock:
-            for candidate in settings.default_categories:
-                if state.store.announcement_days(candidate):
-                    category = candidate
-                    break
+        store = state.store
+        for candidate in settings.default_categories:
+            if store.announcement_days(candidate):
+                category = candidate
+                break
         return RedirectResponse(f"/list/{category}")
 
-    @app.get("/api/list/{category}")
+    @app.get("/api/list/{category}", responses=errors(404))
     def api_latest(category: str) -> dict[str, Any]:
         return dict(state.cached(("api-list", category, ""), lambda: listing_data(category, None)))
 
-    @app.get("/api/list/{category}/{day}")
-    def api_listing(category: str, day: str) -> dict[str, Any]:
+    @app.get("/api/list/{category}/{day}", responses=errors(404))
+    def api_listing(category: str, day: DayPath) -> dict[str, Any]:
         return dict(state.cached(("api-list", category, day), lambda: listing_data(category, day)))
 
-    @app.get("/list/{category}.atom", response_class=Response)
+    def self_url(request: Request) -> str:
+        """A feed's own address, on the configured base URL (never the request's Host header)."""
+        query = request.url.query
+        return settings.base_url.rstrip("/") + request.url.path + (f"?{query}" if query else "")
+
+    @app.get("/list/{category}.atom", response_class=Response, responses=errors(404, html=True))
     def listing_feed(request: Request, category: str) -> Response:
         data = listing_data(category, None)
         body = atom_feed(
             f"papersift: {category} {data['date']}",
             f"papersift:list:{category}",
-            str(request.url),
+            self_url(request),
             data["entries"],
         )
         return Response(body, media_type="application/atom+xml")
 
-    @app.get("/search.atom", response_class=Response)
+    @app.get("/search.atom", response_class=Response, responses=errors(html=True))
     def search_feed(
-        request: Request, q: str = Query(..., min_length=1, max_length=1000), mode: str = "hybrid"
+        request: Request, q: str = Query(..., min_length=1, max_length=1000), mode: Mode = "hybrid"
     ) -> Response:
         data = search_data(q, mode, None, None, 1, 20)
-        body = atom_feed(f"papersift: {q}", f"papersift:search:{q}", str(request.url), data["results"])
+        body = atom_feed(f"papersift: {q}", f"papersift:search:{q}", self_url(request), data["results"])
         return Response(body, media_type="application/atom+xml")
 
-    @app.get("/list/{category}", response_class=HTMLResponse)
+    @app.get("/list/{category}", response_class=HTMLResponse, responses=errors(404, html=True))
     def latest(request: Request, category: str) -> HTMLResponse:
         return cached_page(
-            request, "listing.html", ("list", category, ""), lambda: listing_data(category, None)
+            request,
+            "listing.html",
+            ("list", category, ""),
+            lambda: listing_data(category, None),
+            index=True,  # the topic map (web/topics.py)
+            personal=settings.accounts,  # the lab's counts on the rows
         )
 
-    @app.get("/list/{category}/{day}", response_class=HTMLResponse)
-    def listing(request: Request, category: str, day: str) -> HTMLResponse:
+    @app.get("/list/{category}/{day}", response_class=HTMLResponse, responses=errors(404, html=True))
+    def listing(request: Request, category: str, day: DayPath) -> HTMLResponse:
         return cached_page(
-            request, "listing.html", ("list", category, day), lambda: listing_data(category, day)
+            request,
+            "listing.html",
+            ("list", category, day),
+            lambda: listing_data(category, day),
+            index=True,  # the topic map (web/topics.py)
+            personal=settings.accounts,  # the lab's counts on the rows
         )
 
-    @app.get("/api/categories")
+    @app.get("/api/categories", responses=errors())
     def api_categories() -> dict[str, Any]:
         return dict(state.cached(("api-categories",), categories_data))
 
-    @app.get("/categories", response_class=HTMLResponse)
+    @app.get("/categories", response_class=HTMLResponse, responses=errors(html=True))
     def categories_page(request: Request) -> HTMLResponse:
         return cached_page(request, "categories.html", ("categories",), categories_data)
 
     K = Query(10, ge=1, le=MAX_K // 10)
 
-    @app.get("/api/abs/{paper_id:path}")
+    @app.get("/api/abs/{paper_id:path}", responses=errors(404))
     def api_paper(
-        paper_id: str, k: int = K, category: str | None = None, since: str | None = None
+        paper_id: str, k: int = K, category: str | None = None, since: DateParam | None = None
     ) -> dict[str, Any]:
         return paper_data(paper_id, k, category, parse_day(since, 400) if since else None)
 
-    @app.get("/abs/{paper_id:path}", response_class=HTMLResponse)
+    @app.get("/abs/{paper_id:path}", response_class=HTMLResponse, responses=errors(404, html=True))
     def paper_page(
-        request: Request, paper_id: str, k: int = K, category: str | None = None, since: str | None = None
+        request: Request,
+        paper_id: str,
+        k: int = K,
+        category: str | None = None,
+        since: DateParam | None = None,
     ) -> HTMLResponse:
         day = parse_day(since, 400) if since else None
         return cached_page(
@@ -332,45 +373,52 @@ def create_app(settings: Settings) -> FastAPI:
             "paper.html",
             ("abs", paper_id, str(k), category or "", since or ""),
             lambda: paper_data(paper_id, k, category, day),
+            index=True,
             category=category or "",
             since=since or "",
             since_options=[(y, f"{y}-01-01") for y in (date.today().year - n for n in (1, 2, 5, 10))],
         )
 
-    @app.get("/api/related")
-    def api_related(text: str = Query(..., max_length=MAX_TEXT), k: int = K) -> dict[str, Any]:
+    @app.get("/api/related", responses=errors())
+    def api_related(text: str = Query(..., max_length=MAX_TEXT, pattern=r"\S"), k: int = K) -> dict[str, Any]:
         return text_data(text, k)
 
-    @app.get("/related", response_class=HTMLResponse)
+    @app.get("/related", response_class=HTMLResponse, responses=errors(html=True))
     def related_page(
         request: Request, text: str = Query("", max_length=MAX_TEXT), k: int = K
     ) -> HTMLResponse:
         data = text_data(text, k) if text.strip() else None
         return page(request, "related.html", data=data, text=text)
 
-    @app.get("/api/search")
+    @app.get("/api/search", responses=errors())
     def api_search(
         q: str = Query(..., max_length=1000),
-        mode: str = "hybrid",
+        mode: Mode = "hybrid",
         category: str | None = None,
-        since: str | None = None,
+        since: DateParam | None = None,
         page_no: int = Query(1, alias="page", ge=1, le=100),
         k: int = K,
     ) -> dict[str, Any]:
         return search_data(q, mode, category, since, page_no, k)
 
-    @app.get("/search", response_class=HTMLResponse)
+    @app.get("/search", response_class=HTMLResponse, responses=errors(html=True))
     def search_page(
         request: Request,
         q: str = Query("", max_length=1000),
-        mode: str = "hybrid",
+        mode: Mode = "hybrid",
         category: str | None = None,
-        since: str | None = None,
+        since: DateParam | None = None,
         page_no: int = Query(1, alias="page", ge=1, le=100),
         k: int = K,
     ) -> HTMLResponse:
         words = re.findall(r"\w+", q)
-        context = {"q": q, "mode": mode, "category": category or "", "since": since or "", "hl": words}
+        context: dict[str, Any] = {
+            "q": q,
+            "mode": mode,
+            "category": category or "",
+            "since": since or "",
+            "hl": words,
+        }
         if not q.strip():
             return page(request, "search.html", 200, data=None, **context)
         return cached_page(
@@ -378,12 +426,22 @@ def create_app(settings: Settings) -> FastAPI:
             "search.html",
             ("search-page", q, mode, category or "", since or "", str(page_no), str(k)),
             lambda: search_data(q, mode, category, since, page_no, k),
+            index=True,
             **context,
         )
 
     add_reader_routes(app, state, page)
     add_topic_routes(app, state, page, cached_page, templates)
+    app.openapi = lambda: openapi_without_422(app)  # type: ignore[method-assign]
     return app
+
+
+def _problem(error: Mapping[str, Any]) -> str:
+    """One validation error as a stable message: where, and what was wrong (never the input itself)."""
+    where = ".".join(str(p) for p in error["loc"][1:]) or "body"
+    if error["type"] == "literal_error":
+        return f"{where} must be one of {error['ctx']['expected']}"
+    return f"{where}: {error['msg']}"
 
 
 _MATH = re.compile(r"(\$[^$]+\$)")

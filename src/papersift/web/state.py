@@ -1,16 +1,30 @@
-"""What every request handler shares: the store (under a lock), the indexes, the per-version page cache, and
-who the reader is (the personal reader, or the one a session cookie names) with their CSRF token.
+"""What every request handler shares: store connections, the indexes (reloaded when a new generation is
+published), the page cache keyed by what each page depends on, and who the reader is (the personal reader, or
+the one a session cookie names) with their CSRF token.
+
+No lock is held while a page is computed: each request thread reads through its own store connection
+(``store``, with a time limit on SQLite queries), writes go through one writer connection (``writing``, the
+only lock a page may wait on, and only for the write itself), and the indexes are memory-mapped read-only
+generations shared by every thread. ``indexes`` looks at the generation pointer at most every
+``RELOAD_SECONDS`` and switches to a new generation between requests (a request keeps the one it started
+with); nothing is ever built inside a request.
 
 Pages are cached without anything personal in them: templates write the markers ``CSRF_MARK`` and
 ``ACCOUNT_MARK``, and ``personalise`` replaces them per response with the reader's token and account links.
+Cache keys carry their dependencies (``cached``): the papers' version (``store.papers_version``: ingest
+only, not saves, sessions or logins), the index generation for rankings, the reader's data for their pages.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import html
+import sqlite3
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -18,68 +32,136 @@ from typing import Any
 from fastapi import Request
 from starlette.exceptions import HTTPException
 
-from papersift.accounts import csrf_ok, csrf_token, new_token, personal_reader, session_reader
+from papersift.accounts import personal_reader, session_reader
+from papersift.index.encoder import Encoder, load_encoder
+from papersift.index.generations import current_name, pointer_stamp
 from papersift.index.pipeline import Indexes, open_indexes
 from papersift.settings import Settings
-from papersift.store import Store
+from papersift.store import Store, open_store, papers_version
 from papersift.store.readers import Reader
 from papersift.web.i18n import TEXT
+from papersift.web.security import SESSION_COOKIE
 
 CACHE_ENTRIES = 2_000  # listing data and pages kept per worker
-SESSION_COOKIE = "papersift_session"
-CSRF_COOKIE = "papersift_csrf"
+RELOAD_SECONDS = 1.0  # how often a worker looks for a new index generation (one stat of the pointer)
+QUERY_SECONDS = 15.0  # a request's SQLite reads are interrupted after this long (503, not a stuck thread)
 CSRF_MARK = "__papersift_csrf_7d1c__"
 ACCOUNT_MARK = "<!--papersift-account-7d1c-->"
 
 
+class QueryTimeoutError(RuntimeError):
+    """A request's store reads ran past ``QUERY_SECONDS``."""
+
+
 @dataclass
 class AppState:
-    """``store`` and ``lock`` serve the work (rankings, writes); ``meta``, a second connection under its
-    own lock, answers what every request asks (the store's version, who the reader is), so a page found
-    in the cache never waits behind another request's ranking."""
+    """``writer`` (under ``write_lock``) takes every write; ``meta``, under its own short lock, answers who
+    the reader is; ``store`` is the calling thread's own read connection."""
 
     settings: Settings
-    store: Store
+    writer: Store
     meta: Store
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    write_lock: threading.Lock = field(default_factory=threading.Lock)
     meta_lock: threading.Lock = field(default_factory=threading.Lock)
-    _indexes: Indexes | None = None
+    _local: threading.local = field(default_factory=threading.local)
+    _connections: list[Store] = field(default_factory=list)
+    _shared: Indexes | None = None
+    _stamp: tuple[int, int] | None = None
+    _checked: float = -1.0
+    _reload_lock: threading.Lock = field(default_factory=threading.Lock)
+    _encoder: Encoder | None = None
+    _encoder_lock: threading.Lock = field(default_factory=threading.Lock)
     _cache: OrderedDict[tuple[str, ...], Any] = field(default_factory=OrderedDict)
     _readers: dict[str | None, Reader | None] = field(default_factory=dict)
     _version: int = -1
 
+    @property
+    def store(self) -> Store:
+        """This thread's read connection (opened on first use); its query clock starts again now."""
+        local = self._local
+        local.deadline = time.monotonic() + QUERY_SECONDS
+        found: Store | None = getattr(local, "store", None)
+        if found is None:
+            found = open_store(self.settings)
+            db = getattr(found, "db", None)
+            if isinstance(db, sqlite3.Connection):
+                db.set_progress_handler(lambda: int(time.monotonic() > local.deadline), 10_000)
+            local.store = found
+            with self.meta_lock:
+                self._connections.append(found)
+        return found
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[Store]:
+        """The writer connection, for one write (a library save, a logout…); never around computation."""
+        with self.write_lock:
+            yield self.writer
+
+    def encoder(self) -> Encoder:
+        """The model, loaded once per worker on first use, shared by every thread."""
+        with self._encoder_lock:
+            if self._encoder is None:
+                self._encoder = load_encoder(self.settings)
+            return self._encoder
+
     def indexes(self) -> Indexes:
-        if self._indexes is None:
-            self._indexes = open_indexes(self.store, self.settings)
-        return self._indexes
+        """The current generation's indexes on this thread's connection (a new generation is switched to)."""
+        now = time.monotonic()
+        if self._shared is None or now - self._checked > RELOAD_SECONDS:
+            with self._reload_lock:
+                if self._shared is None or now - self._checked > RELOAD_SECONDS:
+                    self._reload()
+                    self._checked = now
+        assert self._shared is not None
+        return dataclasses.replace(self._shared, store=self.store, loader=self.encoder)
 
-    def _current(self) -> None:
-        """Forget everything computed from an older version of the store (call under ``meta_lock``)."""
-        version = self.meta.data_version()
-        if version != self._version:
-            self._cache.clear()
-            self._readers.clear()
-            self._version = version
+    def _reload(self) -> None:
+        directory = self.settings.index_dir
+        stamp = pointer_stamp(directory)
+        if self._shared is not None and stamp == self._stamp:
+            return
+        if self._shared is None or current_name(directory) != self._shared.name or not self._shared.name:
+            self._shared = open_indexes(self.store, self.settings)
+        self._stamp = stamp
 
-    def cached(self, key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
-        """Listings are immutable until the store changes: keep what was computed until it does."""
+    def generation(self) -> str:
+        """The name of the index generation pages are ranked with now ('' when none)."""
+        return self.indexes().name
+
+    def cached(
+        self, key: tuple[str, ...], compute: Callable[[], Any], *, index: bool = False, personal: bool = False
+    ) -> Any:
+        """Keep what ``compute`` returns until what it depends on changes: the papers always, the index
+        generation when ``index``, any stored data when ``personal`` (a reader's library pages)."""
+        depends = [papers_version(self.store)]
+        if index:
+            depends.append(self.generation())
+        if personal:
+            with self.meta_lock:
+                depends.append(str(self.meta.data_version()))
+        full = (*depends, *key)
         with self.meta_lock:
-            self._current()
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
+            if full in self._cache:
+                self._cache.move_to_end(full)
+                return self._cache[full]
         value = compute()
         with self.meta_lock:
-            self._cache[key] = value
+            self._cache[full] = value
             while len(self._cache) > CACHE_ENTRIES:  # least recently used first: popular pages stay
                 self._cache.popitem(last=False)
         return value
 
     def reader(self, request: Request) -> Reader | None:
-        """The personal reader of a single-user install, else the reader of the session cookie (or None)."""
+        """The personal reader of a single-user install, else the reader of the session cookie (or None);
+        nobody on a read-only server."""
+        if self.settings.read_only:
+            return None
         token = None if not self.settings.accounts else request.cookies.get(SESSION_COOKIE)
         with self.meta_lock:
-            self._current()
+            version = self.meta.data_version()
+            if version != self._version:  # a login, a logout, a new account: look readers up again
+                self._readers.clear()
+                self._version = version
             if token not in self._readers:
                 if not self.settings.accounts:
                     self._readers[token] = personal_reader(self.meta, self.settings)
@@ -88,22 +170,9 @@ class AppState:
             return self._readers[token]
 
     def close(self) -> None:
-        self.store.close()
-        self.meta.close()
-
-
-def csrf_seed(request: Request) -> str:
-    """The per-browser secret the CSRF token derives from (set as a cookie by the app's middleware)."""
-    seed = getattr(request.state, "csrf_seed", None)
-    if seed is None:
-        seed = request.cookies.get(CSRF_COOKIE) or new_token()
-        request.state.csrf_seed = seed
-    return str(seed)
-
-
-def csrf_valid(request: Request, sent: str | None) -> bool:
-    seed = request.cookies.get(CSRF_COOKIE)
-    return seed is not None and csrf_ok(seed, sent)
+        for store in (self.writer, self.meta, *self._connections):
+            with contextlib.suppress(Exception):
+                store.close()
 
 
 def account_html(reader: Reader | None, settings: Settings, lang: str, csrf: str) -> str:
@@ -122,7 +191,7 @@ def account_html(reader: Reader | None, settings: Settings, lang: str, csrf: str
 
 def personalise(body: bytes, request: Request, state: AppState, lang: str) -> bytes:
     """Put the reader's CSRF token and account links into a (possibly cached) page."""
-    token = csrf_token(csrf_seed(request))
+    token = str(request.state.csrf_token)  # set by web/security.py's Guard
     reader = state.reader(request)
     account = account_html(reader, state.settings, lang, token)
     return body.replace(CSRF_MARK.encode(), token.encode()).replace(ACCOUNT_MARK.encode(), account.encode())

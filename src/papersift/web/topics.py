@@ -25,7 +25,7 @@ from papersift.listing import paper_json
 from papersift.ranking.topics import TopicMap, listing_entries, map_json, topic_map
 from papersift.store import ListingEntry
 from papersift.taxonomy import category_name
-from papersift.web.state import AppState, csrf_valid, day_and_neighbours, parse_day
+from papersift.web.state import AppState, day_and_neighbours, parse_day
 
 WIDTH, HEIGHT, PAD = 800, 420, 24
 COLOURS = 12  # classes t0…t11 in topics.css
@@ -116,10 +116,9 @@ def add_topic_routes(
         key = hashlib.blake2b(" ".join(sorted(d.id for d in docs)).encode(), digest_size=16).hexdigest()
 
         def compute() -> TopicMap:
-            with state.lock:
-                return topic_map(state.indexes(), docs)
+            return topic_map(state.indexes(), docs)
 
-        result: TopicMap = state.cached(("topic-map", key), compute)
+        result: TopicMap = state.cached(("topic-map", key), compute, index=True)
         return result
 
     def topic_view(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
@@ -134,19 +133,17 @@ def add_topic_routes(
         """Paper id → its signals (saves, upvotes) from this install's readers; empty without accounts."""
         if not settings.accounts:
             return {}
-        with state.lock:
-            return dict(state.store.lab_signals([str(e["id"]) for e in entries]))
+        return dict(state.store.lab_signals([str(e["id"]) for e in entries]))
 
     templates.env.globals["topic_view"] = topic_view
     templates.env.globals["lab_counts"] = lab_counts
 
     def listed(category: str, day: str, days: int) -> tuple[list[date], date, list[ListingEntry]]:
         when = parse_day(day)
-        with state.lock:
-            known = state.store.announcement_days(category)
-            if not known:
-                raise HTTPException(404, f"no listings for {category}")
-            entries = listing_entries(state.store, category, when, days)
+        known = state.store.announcement_days(category)
+        if not known:
+            raise HTTPException(404, f"no listings for {category}")
+        entries = listing_entries(state.store, category, when, days)
         if not entries:
             raise HTTPException(404, f"no {category} listing on {when}")
         return known, when, entries
@@ -171,9 +168,8 @@ def add_topic_routes(
     @app.get("/api/map/{category}/{day}")
     def api_map(category: str, day: str, days: int = Days) -> dict[str, Any]:
         """The topic map of a listing: ``{"category", "date", "clusters", "points"}``."""
-        return dict(
-            state.cached(("api-map", category, day, str(days)), lambda: map_data(category, day, days))
-        )
+        key = ("api-map", category, day, str(days))
+        return dict(state.cached(key, lambda: map_data(category, day, days), index=True))
 
     @app.get("/map/{category}/{day}", response_class=HTMLResponse)
     def map_page(request: Request, category: str, day: str, days: int = Days) -> HTMLResponse:
@@ -182,16 +178,17 @@ def add_topic_routes(
             "map.html",
             ("map", category, day, str(days)),
             lambda: map_page_data(category, day, days),
+            index=True,
+            personal=settings.accounts,
         )
 
     TrendingDays = Query(TRENDING_DAYS, ge=1, le=365)
 
     def trending_data(days: int) -> dict[str, Any]:
         def compute() -> dict[str, Any]:
-            with state.lock:
-                return trending_json(days, popular(state.store, days, limit=50))
+            return trending_json(days, popular(state.store, days, limit=50))
 
-        result: dict[str, Any] = state.cached(("trending", str(days)), compute)
+        result: dict[str, Any] = state.cached(("trending", str(days)), compute, personal=True)
         return result
 
     @app.get("/api/trending")
@@ -204,20 +201,15 @@ def add_topic_routes(
         reader = state.reader(request)
         counted = None
         if reader is not None:
-            with state.lock:
-                counted = state.store.counted(reader.id)
+            counted = state.store.counted(reader.id)
         return page(request, "trending.html", data=trending_data(days), counted=counted)
 
     @app.post("/lab/counted", include_in_schema=False)
-    def set_counted(request: Request, counted: int = Form(..., ge=0, le=1), csrf: str = Form("")) -> Response:
-        """Opt in or out of being counted in the lab's signals (counts never name anyone either way)."""
-        if not csrf_valid(request, csrf):
-            raise HTTPException(
-                403, "the form is stale or comes from another site: reload the page and retry"
-            )
+    def set_counted(request: Request, counted: int = Form(..., ge=0, le=1)) -> Response:
+        """Opt in or out of being counted in the lab's signals (the CSRF middleware checks the form)."""
         reader = state.reader(request)
         if reader is None:
             raise HTTPException(401, "log in first")
-        with state.lock:
-            state.store.set_counted(reader.id, bool(counted))
+        with state.writing() as store:
+            store.set_counted(reader.id, bool(counted))
         return RedirectResponse("/trending", status_code=303)

@@ -1,0 +1,91 @@
+"""What the web face shares between requests: a page cache keyed by what each page depends on, per-thread
+read connections with a time limit, one writer, and index generations switched to between requests."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from papersift.accounts import create_reader
+from papersift.index.pipeline import refresh
+from papersift.library import save_paper
+from papersift.settings import Settings
+from papersift.sources.snapshot import paper_from_record
+from papersift.store import open_store
+from papersift.web import state as web_state
+from papersift.web.state import AppState
+from tests.conftest import spread_records
+
+
+@pytest.fixture
+def app_state(tmp_path: Path, shared_data: Path) -> AppState:
+    settings = Settings(home=tmp_path)
+    store = open_store(settings)
+    store.upsert([paper_from_record(r, "test") for r in spread_records(shared_data, 400)[:40]])
+    store.close()
+    return AppState(settings, open_store(settings), open_store(settings))
+
+
+def test_a_save_or_a_login_keeps_listings_cached_and_new_papers_do_not(
+    app_state: AppState, shared_data: Path
+) -> None:
+    computed: list[str] = []
+
+    def compute(name: str) -> str:
+        computed.append(name)
+        return name
+
+    def ask() -> None:
+        app_state.cached(("list",), lambda: compute("list"))
+        app_state.cached(("abs",), lambda: compute("abs"), index=True)
+
+    ask()
+    ask()
+    assert computed == ["list", "abs"]
+    with app_state.writing() as store:  # a reader's save and a failed login: not the papers
+        reader = create_reader(store, "ada", None)
+        save_paper(store, reader, next(store.iter_papers()).id)
+        store.add_login_failure("mallory")
+    ask()
+    assert computed == ["list", "abs"]
+    refresh(app_state.store, app_state.settings)  # a new index generation: rankings only
+    time.sleep(web_state.RELOAD_SECONDS + 0.1)
+    ask()
+    assert computed == ["list", "abs", "abs"]
+    with app_state.writing() as store:  # new papers: everything
+        store.upsert([paper_from_record(r, "test") for r in spread_records(shared_data, 400)[40:41]])
+    ask()
+    assert computed == ["list", "abs", "abs", "list", "abs"]
+
+
+def test_each_thread_reads_through_its_own_connection_and_slow_reads_are_stopped(
+    app_state: AppState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[object] = []
+    threads = [threading.Thread(target=lambda: seen.append(app_state.store)) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({id(s) for s in seen}) == 3 and app_state.store is app_state.store
+    monkeypatch.setattr(web_state, "QUERY_SECONDS", 0.05)
+    store = app_state.store
+    slow = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
+    with pytest.raises(sqlite3.OperationalError, match="interrupted"):
+        store.db.execute(slow).fetchone()  # type: ignore[attr-defined]
+
+
+def test_a_server_without_a_generation_answers_with_keywords_and_switches_when_one_is_published(
+    app_state: AppState,
+) -> None:
+    first = app_state.indexes()
+    assert first.lexical is None and first.name == ""
+    refresh(app_state.store, app_state.settings)
+    time.sleep(web_state.RELOAD_SECONDS + 0.1)
+    second = app_state.indexes()
+    assert second.lexical is not None and len(second.lexical) == 40 and second.name
+    assert first.lexical is None  # a request that began before the switch keeps what it had
