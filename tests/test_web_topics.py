@@ -5,37 +5,21 @@ the rows, ``/api/trending``, opting out, and the digests' "popular in your lab t
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.conftest import DAILY_DAYS, ROOT, day_records, run_cli, serving
+from tests.conftest import DAILY_DAYS, day_records, run_cli, serving
 from tests.test_topics import topics_home
-from tests.test_web_library import csrf, log_in
+from tests.test_web_library import add_reader, csrf, log_in
 
 CATEGORY = "cs.AI"
 __all__ = ["topics_home"]  # the session fixture of test_topics.py
 DAY = DAILY_DAYS[1]
 READERS = {"ada": "ada's password", "bob": "bob's password", "cy": "cy's password"}
-
-
-def add_reader(home: Path, name: str, password: str) -> None:
-    """``papersift reader add`` as a user runs it (with this checkout's code: its store schema)."""
-    subprocess.run(
-        [sys.executable, "-m", "papersift.cli", "reader", "add", name, "--password-stdin"],
-        input=password + "\n",
-        text=True,
-        check=True,
-        capture_output=True,
-        env={**os.environ, "PAPERSIFT_HOME": str(home)},
-        cwd=ROOT,
-    )
 
 
 @pytest.fixture(scope="module")
