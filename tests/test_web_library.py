@@ -117,6 +117,11 @@ def test_the_private_feed_needs_its_secret_token(personal: httpx.Client, persona
 
 
 # -- a lab server: accounts --------------------------------------------------------------------
+def _python_path() -> dict[str, str]:
+    """The checkout's code when the shell points at it (a worktree), else the installed package."""
+    return {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
+
+
 def add_reader(home: Path, name: str, password: str) -> None:
     subprocess.run(
         [sys.executable, "-m", "papersift.cli", "reader", "add", name, "--password-stdin"],
@@ -124,11 +129,7 @@ def add_reader(home: Path, name: str, password: str) -> None:
         text=True,
         check=True,
         capture_output=True,
-        env={
-            "PAPERSIFT_HOME": str(home),
-            "PATH": "/usr/bin:/bin",
-            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-        },
+        env={"PAPERSIFT_HOME": str(home), "PATH": "/usr/bin:/bin", **_python_path()},
         cwd=ROOT,
     )
 

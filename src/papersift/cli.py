@@ -980,8 +980,8 @@ def migrate(
     typer.echo(f"migrated {path} -> PostgreSQL: every table matches")
 
 
-# the reader's commands (library, follow, recommend, digest, daily) live in their own module
-from papersift import cli_library  # noqa: E402, F401
+# the reader's commands (library, follow, recommend, digest, daily) and `topics` live in their own modules
+from papersift import cli_library, cli_topics  # noqa: E402, F401
 
 
 def main() -> None:

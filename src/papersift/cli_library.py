@@ -409,7 +409,7 @@ def digest(
 ) -> None:
     """Your top papers of the day as an e-mail (sent once per day), an Atom feed or Markdown."""
     from papersift.digest import atom as atom_bytes
-    from papersift.digest import deliver, queue_email
+    from papersift.digest import deliver, lab_week, queue_email
     from papersift.digest import markdown as markdown_text
 
     if not (email or atom or markdown):
@@ -420,7 +420,7 @@ def digest(
         atom.write_bytes(atom_bytes(who, when, picks, settings))
         typer.echo(f"atom: {len(picks)} papers written to {atom}")
     if markdown:
-        markdown.write_text(markdown_text(who, when, picks), encoding="utf-8")
+        markdown.write_text(markdown_text(who, when, picks, lab_week(store)), encoding="utf-8")
         typer.echo(f"markdown: {len(picks)} papers written to {markdown}")
     if email:
         if email != who.email:

@@ -19,6 +19,8 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
 from papersift.atom import atom_feed
+from papersift.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
+from papersift.lab import popular as lab_popular
 from papersift.library import DailyPick
 from papersift.listing import ABS_URL, PDF_URL, paper_json
 from papersift.paper import format_authors
@@ -27,6 +29,7 @@ from papersift.store import Store
 from papersift.store.readers import Digest, Reader
 
 RETRIES = 3
+POPULAR_HEADING = "Popular in your lab this week"
 
 
 class DigestError(RuntimeError):
@@ -41,8 +44,14 @@ class Composed:
     papers: tuple[str, ...]
 
 
-def compose(reader: Reader, day: date, picks: Sequence[DailyPick], settings: Settings) -> Composed:
-    """The digest's subject, plain text and HTML (every paper text escaped)."""
+def compose(
+    reader: Reader,
+    day: date,
+    picks: Sequence[DailyPick],
+    settings: Settings,
+    popular: Sequence[Popular] = (),
+) -> Composed:
+    """The digest's subject, plain text and HTML (every paper text escaped), with what the lab read."""
     subject = f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
     lines = [subject, ""]
     items = []
@@ -68,8 +77,24 @@ def compose(reader: Reader, day: date, picks: Sequence[DailyPick], settings: Set
         lines.append("No new papers in your categories today.")
     link = f"{settings.base_url.rstrip('/')}/daily/{day.isoformat()}"
     lines += ["", f"All of today's papers: {link}"]
+    lab = ""
+    if popular:
+        lines += ["", POPULAR_HEADING]
+        lines += [
+            f"- {p.paper.title} ({counts_text(p.saves, p.upvotes)}) {ABS_URL.format(p.paper.id)}"
+            for p in popular
+        ]
+        lab = (
+            f"<h3>{POPULAR_HEADING}</h3><ul>"
+            + "".join(
+                f'<li><a href="{html.escape(ABS_URL.format(p.paper.id))}">{html.escape(p.paper.title)}</a> '
+                f"({counts_text(p.saves, p.upvotes)})</li>"
+                for p in popular
+            )
+            + "</ul>"
+        )
     body = (
-        f"<html><body><h2>{html.escape(subject)}</h2><ol>{''.join(items)}</ol>"
+        f"<html><body><h2>{html.escape(subject)}</h2><ol>{''.join(items)}</ol>{lab}"
         f'<p><a href="{html.escape(link)}">All of today\'s papers</a></p></body></html>'
     )
     return Composed(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
@@ -79,11 +104,16 @@ def queue_email(
     store: Store, settings: Settings, reader: Reader, day: date, picks: Sequence[DailyPick]
 ) -> Digest:
     """Compose the reader's e-mail digest of ``day`` and keep it for sending (or the one already kept)."""
-    made = compose(reader, day, picks, settings)
+    made = compose(reader, day, picks, settings, lab_week(store))
     return store.queue_digest(reader.id, day, "email", made.subject, made.text, made.html, made.papers)
 
 
-def markdown(reader: Reader, day: date, picks: Sequence[DailyPick]) -> str:
+def lab_week(store: Store) -> list[Popular]:
+    """The digests' "popular in your lab this week" (nothing on a single-reader install)."""
+    return lab_popular(store, limit=DIGEST_POPULAR) if is_lab(store) else []
+
+
+def markdown(reader: Reader, day: date, picks: Sequence[DailyPick], popular: Sequence[Popular] = ()) -> str:
     out = [f"# Daily Papers for {reader.name}, {day.isoformat()}", ""]
     for n, pick in enumerate(picks, 1):
         p = pick.paper
@@ -94,6 +124,12 @@ def markdown(reader: Reader, day: date, picks: Sequence[DailyPick]) -> str:
         )
         if pick.reasons:
             out.append(f"   - why: {'; '.join(pick.reasons)}")
+    if popular:
+        out += ["", f"## {POPULAR_HEADING}", ""]
+        for item in popular:
+            title = item.paper.title.replace("[", "\\[").replace("]", "\\]")
+            link = ABS_URL.format(item.paper.id)
+            out.append(f"- [{title}]({link}) — {counts_text(item.saves, item.upvotes)}")
     return "\n".join(out) + "\n"
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
 from papersift.store.readers import Digest, Interests, LibraryEntry, Reader
+from papersift.store.signals import Signal
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -324,6 +325,19 @@ class Store(Protocol):
     def mark_digest(self, digest_id: int, *, sent: bool, error: str | None = None) -> None: ...
 
     def digests(self, reader_id: int, limit: int = 30) -> list[Digest]: ...
+
+    # -- lab signals (store/signals.py): counts over readers who did not opt out ----------------
+    def lab_signals(self, paper_ids: Sequence[str]) -> dict[str, Signal]:
+        """How many counted readers saved / +1'd each of the papers (papers with none left out)."""
+        ...
+
+    def trending(self, since: datetime, limit: int = 20) -> list[Signal]:
+        """Papers saved or +1'd since ``since``: most signals first, ties by the latest signal."""
+        ...
+
+    def counted(self, reader_id: int) -> bool: ...
+
+    def set_counted(self, reader_id: int, counted: bool) -> None: ...
 
     def close(self) -> None: ...
 

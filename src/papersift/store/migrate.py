@@ -71,7 +71,11 @@ TABLES: tuple[Table, ...] = (
     ),
     Table("state", ("key", "value"), "key"),
     Table("vectors", ("paper", "vec"), "paper", to_target=_halfvec, from_target=_vector_bytes),
-    Table("readers", ("id", "name", "password_hash", "feed_token", "email", "created", "interests"), "id"),
+    Table(
+        "readers",
+        ("id", "name", "password_hash", "feed_token", "email", "created", "interests", "counted"),
+        "id",
+    ),
     Table("sessions", ("token_hash", "reader", "expires"), "token_hash"),
     Table("login_failures", ("name", "address", "at"), "name, at"),
     Table("library", ("reader", *(c.strip() for c in ENTRY_COLUMNS.split(","))), "reader, key"),

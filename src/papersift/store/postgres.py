@@ -57,6 +57,7 @@ from papersift.store.rows import (
     validate_id,
     write_alone_on_failure,
 )
+from papersift.store.signals import SCHEMA as SIGNALS_SCHEMA
 
 _KINDS = ", ".join(f"'{k}'" for k in ANNOUNCE_KINDS)
 _WEIGHTS = "'{0.1, 0.1, 0.3, 1.0}'"  # D, C (abstract), B (authors), A (title): BM25's 10 : 3 : 1 in SQLite
@@ -114,6 +115,8 @@ MIGRATIONS: list[str] = [
     READER_SCHEMA,
     # 3: login failures per client address; indexes for pruning (store/*_readers.py)
     LOGIN_SCHEMA,
+    # 4: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
+    SIGNALS_SCHEMA,
 ]
 
 # the SQLite row shape (``paper_from_row``): dates back as ISO text whatever the server's DateStyle

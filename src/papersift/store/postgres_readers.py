@@ -28,6 +28,7 @@ from papersift.store.rows import (
     parse_ts,
     reader_from_row,
 )
+from papersift.store.signals import LabSignals
 
 SCHEMA = """
 CREATE TABLE readers (
@@ -95,7 +96,7 @@ CREATE INDEX sessions_expires ON sessions (expires);
 _READER = "id, name, password_hash, feed_token, email, created"
 
 
-class ReaderTables:
+class ReaderTables(LabSignals):
     """Readers and their libraries, on the ``PostgresStore`` connection."""
 
     transaction: Any  # () -> AbstractContextManager[psycopg.Cursor], from PostgresStore
@@ -105,6 +106,13 @@ class ReaderTables:
     def _tx(self) -> AbstractContextManager[psycopg.Cursor[Any]]:
         tx: AbstractContextManager[psycopg.Cursor[Any]] = self.transaction()
         return tx
+
+    def _select(self, sql: str, args: Sequence[object]) -> list[tuple[Any, ...]]:
+        return list(self._rows(sql.replace("?", "%s"), list(args)))
+
+    def _change(self, sql: str, args: Sequence[object]) -> None:
+        with self._tx() as cur:
+            cur.execute(sql.replace("?", "%s"), list(args))
 
     # -- accounts -------------------------------------------------------------------------------
     def add_reader(

@@ -54,6 +54,7 @@ from papersift.store.rows import (
     validate_id,
     write_alone_on_failure,
 )
+from papersift.store.signals import SCHEMA as SIGNALS_SCHEMA
 from papersift.store.sqlite_readers import LOGIN_SCHEMA, ReaderTables
 from papersift.store.sqlite_readers import SCHEMA as READER_SCHEMA
 
@@ -104,6 +105,8 @@ MIGRATIONS: list[str] = [
     READER_SCHEMA,
     # 4: login failures per client address; indexes for pruning (store/*_readers.py)
     LOGIN_SCHEMA,
+    # 5: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
+    SIGNALS_SCHEMA,
 ]
 
 _COLUMNS = ", ".join(COLUMN_NAMES)

@@ -27,6 +27,7 @@ from papersift.store.rows import (
     parse_ts,
     reader_from_row,
 )
+from papersift.store.signals import LabSignals
 
 SCHEMA = """
 CREATE TABLE readers (
@@ -95,7 +96,7 @@ CREATE INDEX sessions_expires ON sessions(expires)
 """
 
 
-class ReaderTables:
+class ReaderTables(LabSignals):
     """Readers and their libraries, on the ``SqliteStore`` connection (``db``, ``_transaction``)."""
 
     db: sqlite3.Connection
@@ -104,6 +105,13 @@ class ReaderTables:
     def _tx(self) -> AbstractContextManager[None]:
         tx: AbstractContextManager[None] = self._transaction()
         return tx
+
+    def _select(self, sql: str, args: Sequence[object]) -> list[tuple[Any, ...]]:
+        return list(self.db.execute(sql, tuple(args)).fetchall())
+
+    def _change(self, sql: str, args: Sequence[object]) -> None:
+        with self._tx():
+            self.db.execute(sql, tuple(args))
 
     # -- accounts -------------------------------------------------------------------------------
     def add_reader(

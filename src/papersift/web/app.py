@@ -56,6 +56,7 @@ from papersift.web.state import (
     personalise,
 )
 from papersift.web.text import highlight, plain_text, tex_text
+from papersift.web.topics import add_topic_routes
 
 HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
@@ -183,14 +184,18 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         key: tuple[str, ...],
         data: Callable[[], dict[str, Any]],
         index: bool = False,
+        personal: bool = False,
         **context: Any,
     ) -> HTMLResponse:
-        """A page rendered once per papers version (and index generation when ``index``) and language,
-        nothing personal in it (errors not kept)."""
+        """A page rendered once per papers version (and index generation when ``index``, any stored data
+        when ``personal``) and language, nothing personal in it (errors not kept)."""
         lang = language(request)
         here = str(request.url.path)
         body = state.cached(
-            (*key, lang), lambda: render(request, name, data=data(), here=here, **context), index=index
+            (*key, lang),
+            lambda: render(request, name, data=data(), here=here, **context),
+            index=index,
+            personal=personal,
         )
         return HTMLResponse(personalise(body, request, state, lang))
 
@@ -356,13 +361,23 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         if day:  # the date picker without script
             return RedirectResponse(f"/list/{category}/{parse_day(day, 400).isoformat()}", status_code=303)
         return cached_page(
-            request, "listing.html", ("list", category, ""), lambda: listing_data(category, None)
+            request,
+            "listing.html",
+            ("list", category, ""),
+            lambda: listing_data(category, None),
+            index=True,  # the topic map (web/topics.py)
+            personal=settings.accounts,  # the lab's counts on the rows
         )
 
     @app.get("/list/{category}/{day}", response_class=HTMLResponse, responses=errors(404, html=True))
     def listing(request: Request, category: str, day: DayPath) -> HTMLResponse:
         return cached_page(
-            request, "listing.html", ("list", category, day), lambda: listing_data(category, day)
+            request,
+            "listing.html",
+            ("list", category, day),
+            lambda: listing_data(category, day),
+            index=True,  # the topic map (web/topics.py)
+            personal=settings.accounts,  # the lab's counts on the rows
         )
 
     @app.get("/api/categories", responses=errors())
@@ -451,6 +466,7 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
 
     add_reader_routes(app, state, page)
     add_state_routes(app, state)
+    add_topic_routes(app, state, page, cached_page, templates)
     app.openapi = lambda: openapi_without_422(app)  # type: ignore[method-assign]
     return app
 

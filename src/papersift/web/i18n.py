@@ -298,3 +298,44 @@ def translate(text: str, lang: str) -> str:
         if pattern.search(text):
             return pattern.sub(replacement, text)
     return text
+
+
+# the topic map and the lab's signals (web/topics.py)
+TEXT["en"].update(
+    {
+        "topics": "Topics",
+        "map_page": "map page",
+        "other_topic": "other",
+        "central_paper": "no term most of its papers share: named by its most central paper",
+        "filter_topic": "Show only one topic's papers",
+        "days": "days",
+        "trending": "Popular in your lab",
+        "trending_about": "Saved or rated +1 by this install's readers in the last {days} days (counts only)",
+        "trending_empty": "Nothing saved in this period yet.",
+        "you_are_counted": "Your saves and +1s are counted here (never with your name).",
+        "stop_counting": "Don't count me",
+        "you_are_not_counted": "Your saves and +1s are not counted.",
+        "start_counting": "Count me",
+        "lab_saved": "saved",
+        "lab_title": "readers of this install who saved it · rated it +1",
+    }
+)
+TEXT["zh"].update(
+    {
+        "topics": "主题",
+        "map_page": "主题地图",
+        "other_topic": "其他",
+        "central_paper": "没有多数论文共有的词：以最居中的论文命名",
+        "filter_topic": "只显示一个主题的论文",
+        "days": "天",
+        "trending": "实验室热门",
+        "trending_about": "本站读者最近 {days} 天收藏或点 +1 的论文（只计数）",
+        "trending_empty": "这段时间还没有收藏。",
+        "you_are_counted": "你的收藏和 +1 会被计入（从不显示你的名字）。",
+        "stop_counting": "不要计入我",
+        "you_are_not_counted": "你的收藏和 +1 不被计入。",
+        "start_counting": "计入我",
+        "lab_saved": "人收藏",
+        "lab_title": "本站收藏 · 点 +1 的读者数",
+    }
+)

@@ -1,0 +1,55 @@
+"""``papersift topics``: the topic map of a listing (``ranking/topics.py``) as text or JSON.
+
+Registered on the main Typer app by ``cli.py``. The JSON is ``{"category", "date", "clusters": [{"label",
+"terms", "papers"}], "points": [{"id", "x", "y", "cluster"}]}``, the shape of ``/api/map/...``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Annotated
+
+import typer
+
+from papersift.cli import FormatOpt, HomeOpt, _check_format, _day, _fail, _indexes, _settings, _store, app
+
+
+@app.command()
+def topics(
+    category: Annotated[str, typer.Argument(help="Category or archive, e.g. cs.LG or astro-ph.")],
+    day: Annotated[
+        str | None, typer.Option("--date", "-d", help="Listing date (default: the latest).")
+    ] = None,
+    days: Annotated[int, typer.Option("--days", min=1, max=31, help="Days of listings ending --date.")] = 1,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """The topics of a day's listing: clusters of its papers, named by their distinctive terms, on a map."""
+    from papersift.listing import json_line
+    from papersift.ranking.topics import listing_entries, map_json, topic_map
+
+    _check_format(fmt)
+    wanted = _day(day, "--date")
+    settings = _settings(home)
+    store = _store(settings)
+    known = store.announcement_days(category)
+    if not known:
+        _fail(f"no listings for {category!r} in the store (ingest or sync first)")
+    when = wanted or known[-1]
+    entries = listing_entries(store, category, when, days)
+    if not entries:
+        _fail(f"no {category} listing on {when}" + (f" or the {days - 1} days before" if days > 1 else ""))
+    tmap = topic_map(_indexes(store, settings), [e.paper for e in entries])
+    store.close()
+    if fmt == "json":
+        typer.echo(json_line(map_json(category, when.isoformat(), tmap)))
+        return
+    titles = {e.paper.id: e.paper.title for e in entries}
+    span = f"{when - timedelta(days=days - 1)} … {when}" if days > 1 else str(when)
+    typer.echo(f"{category} {span}: {len(entries)} papers in {len(tmap.topics)} topics")
+    for n, topic in enumerate(tmap.topics, 1):
+        typer.echo(f"\n{n}. {topic.label or '(other)'} · {len(topic.papers)}")
+        if topic.terms:
+            typer.echo(f"   terms: {', '.join(topic.terms)}")
+        for pid in topic.papers:
+            typer.echo(f"   {pid}  {titles[pid]}")

@@ -1,0 +1,430 @@
+"""The day at a glance: any set of papers (a listing, Daily Papers, a search's results) grouped into topics,
+each topic named by its most distinctive terms, and every paper placed on a 2-D map.
+
+* Features: each paper's stored dense vector (MiniLM). Papers without one are placed by their tf-idf row
+  (the lexical arrays, else their text weighed by the arrays' idf): clustered with the rest when no paper
+  has a vector, else put in the topic whose papers' mean tf-idf vector is nearest.
+* Topics: k-means (k-means++, fixed seed) on the vectors reduced to ``DIMENSIONS`` principal components, for
+  every k in a small range sized from the number of papers; the k with the best silhouette wins (within
+  ``SLACK`` of it: the smaller k). Same papers, same topics: the input is put in id order first and every
+  seed is fixed.
+* Names (c-TF-IDF style): the words and word pairs (plurals folded) in at least half of a topic's papers,
+  at least twice as common there as in the rest of the set and in at most a quarter of the whole store (the
+  lexical arrays' document frequencies), scored by share × rarity in the store × share / (share + share in
+  the rest); the best few with no word in common name it. A topic with no such term is left unnamed.
+* Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
+  papers' own spread breaking ties), each paper drawn halfway towards its topic's centre, scaled to [0, 1].
+
+On the busiest whole-archive day of the 300k file this agrees with the papers' primary categories better
+than k-means on tf-idf (``bench/topics.py`` reports both).
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from datetime import date, timedelta
+from itertools import chain
+from typing import Protocol
+
+import numpy as np
+import scipy.sparse as sp
+
+from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
+from papersift.index.pipeline import Indexes
+from papersift.store import ListingEntry, Store
+
+DIMENSIONS = 24  # principal components the vectors are clustered in
+MIN_TOPIC = 10  # papers per topic the range of k is sized for
+SLACK = 0.01  # silhouette a smaller k may give up
+MAX_TOPICS = 16
+MIN_SHARE = 0.5  # a name's terms are in at least this share of the topic's papers
+CONTRAST = 2.0  # … and at least this many times as common in it as in the other papers of the set
+LABEL_MAX_DF = 0.3  # … and in at most this share of the store (``based``, ``propose`` name nothing)
+FILLER = frozenset(  # the words of every abstract, never a topic
+    "achieve approach based demonstrate existing introduce method novel paper present propose result show "
+    "study using".split()
+)
+NAME_TERMS = 2  # terms in a topic's label
+TERMS = 5  # terms listed per topic
+PULL = 0.5  # how far each point is drawn towards its topic's centre
+SEED = 0
+SILHOUETTE_SAMPLE = 1500  # papers the silhouette is measured on (a fixed sample beyond that)
+N_INIT = 3  # k-means++ starts per k
+
+
+class Doc(Protocol):
+    """What the map reads of a paper (a ``Paper`` is one)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def abstract(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """One cluster: its label, its distinctive terms (best first) and its papers' ids."""
+
+    label: str
+    terms: tuple[str, ...]
+    papers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    id: str
+    x: float
+    y: float
+    cluster: int
+
+
+@dataclass(frozen=True, slots=True)
+class TopicMap:
+    """Topics largest first; one point per paper, in the order the papers came."""
+
+    topics: list[Topic]
+    points: list[Point]
+
+
+def map_json(category: str, day: str, tmap: TopicMap) -> dict[str, object]:
+    """The map's JSON (``papersift topics --format json``, ``/api/map/...``)."""
+    return {
+        "category": category,
+        "date": day,
+        "clusters": [
+            {"label": t.label, "terms": list(t.terms), "papers": list(t.papers)} for t in tmap.topics
+        ],
+        "points": [{"id": p.id, "x": p.x, "y": p.y, "cluster": p.cluster} for p in tmap.points],
+    }
+
+
+def listing_entries(store: Store, category: str, when: date, days: int = 1) -> list[ListingEntry]:
+    """The listings of ``category`` on the ``days`` days ending ``when``, each paper once (its first row)."""
+    first = when - timedelta(days=days - 1)
+    seen: dict[str, ListingEntry] = {}
+    for day in store.announcement_days(category):
+        if first <= day <= when:
+            for entry in store.listing(category, day):
+                seen.setdefault(entry.paper.id, entry)
+    return list(seen.values())
+
+
+def topic_map(indexes: Indexes, papers: Sequence[Doc]) -> TopicMap:
+    """Group ``papers`` into topics, name them, and lay them out (deterministic for the same papers)."""
+    unique = {p.id: p for p in papers}
+    ordered = [unique[i] for i in sorted(unique)]
+    if not ordered:
+        return TopicMap([], [])
+    rowids = np.array([indexes.store.rowid(p.id) or -1 for p in ordered], dtype=np.int64)
+    with _one_thread():
+        return _topic_map(indexes, papers, ordered, rowids)
+
+
+def _topic_map(indexes: Indexes, papers: Sequence[Doc], ordered: list[Doc], rowids: np.ndarray) -> TopicMap:
+    dense = _dense(indexes, rowids)
+    has = np.linalg.norm(dense, axis=1) > 0 if dense is not None else np.zeros(len(ordered), bool)
+    tfidf = None if has.all() else tfidf_matrix(indexes.lexical, rowids, ordered)
+    if has.sum() >= 2:
+        assert dense is not None
+        reduced = _principal(dense, min(DIMENSIONS, int(has.sum()) - 1), has)
+        labels = np.full(len(ordered), -1)
+        labels[has] = cluster(reduced[has])
+        if not has.all():
+            assert tfidf is not None
+            labels[~has] = _nearest_topic(tfidf, labels, has)
+        coords = layout(reduced, labels, has)
+    else:
+        assert tfidf is not None
+        reduced = _reduce_sparse(tfidf)
+        labels = cluster(reduced)
+        coords = layout(reduced, labels, np.ones(len(ordered), bool))
+    topics = _name_topics(indexes.lexical, ordered, labels)
+    # topics largest first (ties: the first paper id), points in the caller's order
+    order = sorted(range(len(topics)), key=lambda t: (-len(topics[t].papers), topics[t].papers[0]))
+    rank = {old: new for new, old in enumerate(order)}
+    position = {p.id: i for i, p in enumerate(ordered)}
+    seen: set[str] = set()
+    points = []
+    for paper in papers:
+        if paper.id in seen:
+            continue
+        seen.add(paper.id)
+        i = position[paper.id]
+        x, y = coords[i]
+        points.append(Point(paper.id, round(float(x), 4), round(float(y), 4), rank[int(labels[i])]))
+    return TopicMap([topics[t] for t in order], points)
+
+
+def _dense(indexes: Indexes, rowids: np.ndarray) -> np.ndarray | None:
+    if indexes.dense is None:
+        return None
+    vectors = indexes.dense.vectors(np.where(rowids >= 0, rowids, 0))
+    vectors[rowids < 0] = 0.0
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return np.asarray(np.where(norms > 0, vectors / np.where(norms > 0, norms, 1.0), 0.0), dtype=np.float64)
+
+
+def tfidf_matrix(lexical: Lexical | None, rowids: np.ndarray, papers: Sequence[Doc]) -> sp.csr_matrix:
+    """The papers' normalised tf-idf rows (from the arrays; a paper not in them: its text, weighed alike)."""
+    indptr: list[int] = [0]
+    indices: list[np.ndarray] = []
+    data: list[np.ndarray] = []
+    positions = lexical.positions(rowids) if lexical is not None else np.full(len(papers), -1)
+    for paper, position in zip(papers, positions.tolist(), strict=True):
+        if lexical is None:
+            slots = np.unique([term_slot(t) for t in terms(f"{paper.title} {paper.abstract}")])
+            weights = np.ones(len(slots), np.float32) / max(math.sqrt(len(slots)), 1.0)
+        elif position >= 0:
+            slots, weights = lexical.row(position)
+        else:
+            slots, weights = lexical.vectorize(f"{paper.title} {paper.abstract}")
+        indices.append(np.asarray(slots, np.int64))
+        data.append(np.asarray(weights, np.float32))
+        indptr.append(indptr[-1] + len(slots))
+    return sp.csr_matrix(
+        (
+            np.concatenate([np.zeros(0, np.float32), *data]),
+            np.concatenate([np.zeros(0, np.int64), *indices]),
+            indptr,
+        ),
+        shape=(len(papers), N_FEATURES),
+    )
+
+
+def _reduce_sparse(matrix: sp.csr_matrix) -> np.ndarray:
+    """Tf-idf rows as unit vectors in their leading latent dimensions (an eigen-decomposition of the
+    papers' n × n similarity matrix: the same projection as a truncated SVD, without sklearn)."""
+    n = matrix.shape[0]
+    gram = np.asarray((matrix @ matrix.T).toarray(), dtype=np.float64)
+    values, vectors = np.linalg.eigh(gram)
+    top = np.argsort(-values)[: min(DIMENSIONS * 2, n)]
+    reduced = vectors[:, top] * np.sqrt(np.maximum(values[top], 0.0))
+    reduced = _fix_signs(reduced.T).T
+    norms = np.linalg.norm(reduced, axis=1, keepdims=True)
+    return np.asarray(reduced / np.where(norms > 0, norms, 1.0))
+
+
+def k_range(n: int) -> range:
+    """The numbers of topics tried for ``n`` papers: from about √(n/4) to ``MAX_TOPICS`` (at least
+    ``MIN_TOPIC`` papers each); ``range(1, 2)`` when there are too few papers for two topics."""
+    if n < 2 * MIN_TOPIC:
+        return range(1, 2)
+    top = min(MAX_TOPICS, n // MIN_TOPIC)
+    low = max(2, min(top, round(math.sqrt(n / 4))))
+    return range(low, top + 1)
+
+
+def cluster(vectors: np.ndarray, ks: range | None = None) -> np.ndarray:
+    """Topic numbers for papers' (reduced) vectors: k-means, k by silhouette (see module)."""
+    n = len(vectors)
+    ks = ks or k_range(n)
+    if ks.stop - ks.start == 1 and ks.start == 1:
+        return np.zeros(n, np.int64)
+    reduced = vectors
+    with _one_thread():
+        sample = (
+            np.random.default_rng(SEED).permutation(n)[:SILHOUETTE_SAMPLE] if n > SILHOUETTE_SAMPLE else None
+        )
+        distances = _distances(reduced if sample is None else reduced[sample])
+        tried = []
+        for k in ks:
+            labels = kmeans(reduced, k)
+            tried.append((silhouette(distances, labels if sample is None else labels[sample]), labels))
+    top = max(score for score, _ in tried)
+    # the fewest topics whose silhouette is within SLACK of the best (more topics barely scoring higher
+    # are smaller, harder to name and crowd the map)
+    return next(labels for score, labels in tried if score >= top - SLACK)
+
+
+def kmeans(x: np.ndarray, k: int, seeds: int = N_INIT, iterations: int = 100) -> np.ndarray:
+    """Lloyd's k-means from k-means++ starts (seeds 0 … ``seeds``-1), the lowest inertia kept."""
+    best: tuple[float, np.ndarray] | None = None
+    squares = (x * x).sum(axis=1)
+    for seed in range(seeds):
+        rng = np.random.default_rng(SEED + seed)
+        centres = [x[int(rng.integers(len(x)))]]
+        nearest = ((x - centres[0]) ** 2).sum(axis=1)
+        for _ in range(1, k):
+            total = float(nearest.sum())
+            pick = int(rng.choice(len(x), p=nearest / total)) if total > 0 else int(rng.integers(len(x)))
+            centres.append(x[pick])
+            nearest = np.minimum(nearest, ((x - x[pick]) ** 2).sum(axis=1))
+        c = np.stack(centres)
+        labels = np.zeros(len(x), np.int64)
+        for step in range(iterations):
+            d = squares[:, None] - 2 * x @ c.T + (c * c).sum(axis=1)[None, :]
+            new = d.argmin(axis=1)
+            if step and np.array_equal(new, labels):
+                break
+            labels = new
+            onehot = np.zeros((len(x), k))
+            onehot[np.arange(len(x)), labels] = 1.0
+            counts = onehot.sum(axis=0)
+            sums = onehot.T @ x
+            c = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None], c)
+        inertia = float(d[np.arange(len(x)), labels].sum())
+        if best is None or inertia < best[0] - 1e-9:
+            best = (inertia, labels)
+    assert best is not None
+    # topics numbered by their first paper: the same partition always gets the same numbers
+    _, first = np.unique(best[1], return_index=True)
+    order = np.argsort(first)
+    renumber = np.empty(order.max() + 1 if len(order) else 0, np.int64)
+    renumber[np.unique(best[1])[order]] = np.arange(len(order))
+    return np.asarray(renumber[best[1]], np.int64)
+
+
+def _distances(x: np.ndarray) -> np.ndarray:
+    squares = (x * x).sum(axis=1)
+    return np.asarray(np.sqrt(np.maximum(squares[:, None] - 2 * x @ x.T + squares[None, :], 0.0)))
+
+
+def silhouette(distances: np.ndarray, labels: np.ndarray) -> float:
+    """The mean silhouette (Euclidean) of a partition, from the pairwise distances; -1 for one topic."""
+    topics, labels = np.unique(labels, return_inverse=True)
+    if len(topics) < 2:
+        return -1.0
+    onehot = np.zeros((len(labels), len(topics)))
+    onehot[np.arange(len(labels)), labels] = 1.0
+    sums = distances @ onehot
+    counts = onehot.sum(axis=0)
+    own = counts[labels]
+    a = sums[np.arange(len(labels)), labels] / np.maximum(own - 1, 1)
+    means = sums / counts[None, :]
+    means[np.arange(len(labels)), labels] = np.inf
+    b = means.min(axis=1)
+    s = np.where(own > 1, (b - a) / np.maximum(np.maximum(a, b), 1e-12), 0.0)
+    return float(s.mean())
+
+
+def _one_thread() -> AbstractContextManager[object]:
+    """BLAS on one thread: these products are small, and threads fighting over busy cores cost seconds."""
+    try:
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+    except ImportError:
+        return nullcontext()
+    limits: AbstractContextManager[object] = threadpool_limits(limits=1)
+    return limits
+
+
+def _fix_signs(axes: np.ndarray) -> np.ndarray:
+    """Each axis (row) flipped so its largest component is positive: an eigenvector's sign is arbitrary."""
+    signs = np.sign(axes[np.arange(len(axes)), np.abs(axes).argmax(axis=1)])
+    return np.asarray(axes * np.where(signs == 0, 1.0, signs)[:, None])
+
+
+def _principal(vectors: np.ndarray, dims: int, rows: np.ndarray) -> np.ndarray:
+    """``vectors`` projected on the ``dims`` principal axes of the ``rows`` (a mask) among them (centred
+    on their mean; signs fixed: deterministic)."""
+    mean = vectors[rows].mean(axis=0)
+    centred = vectors[rows] - mean
+    values, axes = np.linalg.eigh(centred.T @ centred)
+    top = np.argsort(-values)[:dims]
+    return np.asarray((vectors - mean) @ _fix_signs(axes[:, top].T).T)
+
+
+def _nearest_topic(tfidf: sp.csr_matrix, labels: np.ndarray, has: np.ndarray) -> np.ndarray:
+    """For the papers without a vector: the topic whose papers' mean tf-idf row is most like theirs."""
+    topics = sorted(set(labels[has].tolist()))
+    centroids = sp.vstack([sp.csr_matrix(tfidf[np.flatnonzero(labels == t)].mean(axis=0)) for t in topics])
+    similarity = (tfidf[np.flatnonzero(~has)] @ centroids.T).toarray()
+    found: np.ndarray = np.array(topics)[similarity.argmax(axis=1)]
+    return found
+
+
+def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarray:
+    """2-D positions in [0, 1]² (see module); papers without a vector sit near their topic's centre."""
+    n = len(labels)
+    topics = sorted(set(labels.tolist()))
+    inside = vectors[has]
+    mean = inside.mean(axis=0)
+    centroids = np.stack(
+        [vectors[(labels == t) & has].mean(axis=0) if ((labels == t) & has).any() else mean for t in topics]
+    )
+    sizes = np.array([float(((labels == t) & has).sum()) for t in topics])
+    # between-topic spread weighted 3× over the papers' own: the axes that set the topics apart
+    stacked = np.vstack([(centroids - mean) * 3.0 * np.sqrt(sizes)[:, None], inside - mean])
+    values, eigen = np.linalg.eigh(stacked.T @ stacked)
+    axes = _fix_signs(eigen[:, np.argsort(-values)[:2]].T)
+    points = (vectors - mean) @ axes.T
+    centres = (centroids - mean) @ axes.T
+    where = {t: i for i, t in enumerate(topics)}
+    centre_of = centres[[where[int(t)] for t in labels]]
+    points = centre_of + PULL * (points - centre_of)
+    spread = float(np.abs(points[has] - centre_of[has]).mean()) if has.any() else 0.0
+    for i in np.flatnonzero(~has):  # no vector: a fixed jitter (from its position) around the centre
+        h = zlib.crc32(str(i).encode())
+        angle = (h % 3600) / 3600 * 2 * math.pi
+        points[i] = centre_of[i] + spread * np.array([math.cos(angle), math.sin(angle)])
+    low, high = points.min(axis=0), points.max(axis=0)
+    span = np.where(high - low > 0, high - low, 1.0)
+    return np.asarray((points - low) / span) if n > 1 else np.full((n, 2), 0.5)
+
+
+def _name_topics(lexical: Lexical | None, papers: Sequence[Doc], labels: np.ndarray) -> list[Topic]:
+    """Each topic (numbered as ``labels``) with its papers and its distinctive terms (see module)."""
+    surfaces = [set(terms(f"{p.title} {p.abstract}")) for p in papers]
+    seen = Counter(chain.from_iterable(surfaces))
+    # a label term is in half of some topic's papers: with its plural, at least a quarter in one form
+    floor = max(1, int(np.bincount(labels).min()) // 4) if len(labels) else 1
+    key_of = {t: term_key(t) for t, n in seen.items() if n >= floor}
+    forms: dict[str, list[str]] = {}
+    for term, key in key_of.items():
+        forms.setdefault(key, []).append(term)
+    bags = [{key_of[t] for t in bag if t in key_of} for bag in surfaces]
+    total = Counter(chain.from_iterable(bags))
+    n_store = len(lexical) if lexical is not None and len(lexical) else len(papers)
+    df = lexical.arrays["df"] if lexical is not None and len(lexical) else None
+    named = []
+    for topic in sorted(set(labels.tolist())):
+        members = np.flatnonzero(labels == topic)
+        size = len(members)
+        inside = Counter(chain.from_iterable(bags[i] for i in members))
+        rest = max(len(papers) - size, 1)
+        scored = []
+        for key, count in inside.items():
+            share = count / size
+            if share < MIN_SHARE or not _nameable(key):
+                continue
+            shown = max(forms[key], key=lambda form: (seen[form], form))
+            frequency = total[key] if df is None else max(int(df[term_slot(form)]) for form in forms[key])
+            rest_share = (total[key] - count) / rest
+            # distinctive: over-represented in the topic, and not a word most papers of the store use
+            if share < CONTRAST * rest_share or (df is not None and frequency > LABEL_MAX_DF * n_store):
+                continue
+            rarity = math.log((1 + n_store) / (1 + frequency))
+            scored.append((-share * rarity * share / (share + rest_share), shown))
+        scored.sort()
+        picked: list[str] = []
+        for _, term in scored:
+            words = {term_key(w) for w in term.split()}
+            if not any(words & {term_key(w) for w in p.split()} for p in picked):
+                picked.append(term)
+            if len(picked) == TERMS:
+                break
+        named.append(
+            Topic(", ".join(picked[:NAME_TERMS]), tuple(picked), tuple(papers[int(i)].id for i in members))
+        )
+    return named
+
+
+def term_key(term: str) -> str:
+    """A term with plural words made singular (``"language models"`` → ``"language model"``): a topic's
+    papers "contain" a label term in either form."""
+    return " ".join(
+        w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in term.split()
+    )
+
+
+def _nameable(term: str) -> bool:
+    """Words fit for a label: letters only, three or more of them (no LaTeX fragments or variables)."""
+    return all(len(w) >= 3 and w.isalpha() and w not in FILLER for w in term_key(term).split())

@@ -1,0 +1,215 @@
+"""The topic map and the lab's signals on the web: ``/map/{category}/{day}`` and ``/api/map/...``, the map
+above every listing and Daily Papers, ``/trending`` and ``/api/trending``, and the counts on paper rows.
+
+The map is SVG drawn by the server (``_topic_map.html``); ``static/topics.js`` only adds the hover card and
+the chips that filter the listing below it. Templates reach the map and the counts through two Jinja
+globals, ``topic_view(entries)`` and ``lab_counts(entries)``, so a listing page computes them once per store
+version with the rest of the page (maps are also kept per set of papers in the state's cache).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from fastapi import FastAPI, Form, Query, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException
+
+from papersift.lab import TRENDING_DAYS, popular, trending_json
+from papersift.listing import paper_json
+from papersift.ranking.topics import TopicMap, listing_entries, map_json, topic_map
+from papersift.store import ListingEntry
+from papersift.taxonomy import category_name
+from papersift.web.state import AppState, day_and_neighbours, parse_day
+
+WIDTH, HEIGHT, PAD = 800, 420, 24
+COLOURS = 12  # classes t0…t11 in topics.css
+MAX_DAYS = 31
+LABEL_CHARS = 32
+LABEL_EM, LINE = 7.5, 16.0  # a label's width per character and its line height, in map units
+Page = Callable[..., HTMLResponse]
+
+
+@dataclass(frozen=True, slots=True)
+class _Doc:
+    """What the map needs of a paper row (``paper_json`` dicts carry it)."""
+
+    id: str
+    title: str
+    abstract: str
+
+
+def _docs(entries: Sequence[dict[str, Any]]) -> list[_Doc]:
+    return [_Doc(str(e["id"]), str(e.get("title", "")), str(e.get("abstract", ""))) for e in entries]
+
+
+def map_view(tmap: TopicMap, titles: dict[str, str]) -> dict[str, Any]:
+    """The map as the template draws it: SVG coordinates, colour classes, labels at the topics' centres."""
+    points: list[dict[str, Any]] = [
+        {
+            "id": p.id,
+            "title": titles.get(p.id, p.id),
+            "cluster": p.cluster,
+            "colour": p.cluster % COLOURS,
+            "cx": round(PAD + p.x * (WIDTH - 2 * PAD), 1),
+            "cy": round(PAD + (1.0 - p.y) * (HEIGHT - 2 * PAD), 1),
+        }
+        for p in tmap.points
+    ]
+    topics = []
+    for n, topic in enumerate(tmap.topics):
+        mine = [p for p in points if p["cluster"] == n]
+        x = sum(p["cx"] for p in mine) / max(len(mine), 1)
+        y = sum(p["cy"] for p in mine) / max(len(mine), 1)
+        label = topic.label
+        if not label and mine:  # no term most of its papers share: named by its most central paper
+            central = min(mine, key=lambda p: (p["cx"] - x) ** 2 + (p["cy"] - y) ** 2)
+            label = f"“{_short(central['title'], LABEL_CHARS - 2)}”"
+        topics.append(
+            {
+                "n": n,
+                "label": _short(label, LABEL_CHARS),
+                "named": bool(topic.label),
+                "terms": list(topic.terms),
+                "count": len(topic.papers),
+                "colour": n % COLOURS,
+                "papers": [{"id": i, "title": titles.get(i, i)} for i in topic.papers],
+                "x": round(x, 1),
+                "y": round(y, 1),
+            }
+        )
+    _spread_labels(topics, [t["label"] or "other" for t in topics])
+    return {"width": WIDTH, "height": HEIGHT, "points": points, "topics": topics}
+
+
+def _short(text: str, chars: int) -> str:
+    return text if len(text) <= chars else text[: chars - 1].rstrip() + "…"
+
+
+def _spread_labels(topics: list[dict[str, Any]], texts: list[str]) -> None:
+    """Move labels that would overlap apart, up or down a line at a time (larger topics keep their place)."""
+    placed: list[tuple[float, float, float]] = []
+    for n in sorted(range(len(topics)), key=lambda i: -int(topics[i]["count"])):
+        width = LABEL_EM * len(texts[n])
+        x = min(max(float(topics[n]["x"]), width / 2), WIDTH - width / 2)
+        y = float(topics[n]["y"])
+        for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
+            at = min(max(y + step * LINE, LINE), HEIGHT - 4)
+            if not any(abs(x - px) < (width + pw) / 2 and abs(at - py) < LINE for px, py, pw in placed):
+                break
+        placed.append((x, at, width))
+        topics[n]["x"], topics[n]["y"] = round(x, 1), round(at, 1)
+
+
+def add_topic_routes(
+    app: FastAPI, state: AppState, page: Page, cached_page: Page, templates: Jinja2Templates
+) -> None:
+    """Register the map and lab routes on ``app`` and the templates' ``topic_view`` / ``lab_counts``."""
+    settings = state.settings
+
+    def compute_map(docs: list[_Doc]) -> TopicMap:
+        key = hashlib.blake2b(" ".join(sorted(d.id for d in docs)).encode(), digest_size=16).hexdigest()
+
+        def compute() -> TopicMap:
+            return topic_map(state.indexes(), docs)
+
+        result: TopicMap = state.cached(("topic-map", key), compute, index=True)
+        return result
+
+    def topic_view(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+        """The map of a page's papers (None when there are too few papers for more than one topic)."""
+        docs = _docs(entries)
+        tmap = compute_map(docs)
+        if len(tmap.topics) < 2:
+            return None
+        return map_view(tmap, {d.id: d.title for d in docs})
+
+    def lab_counts(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """Paper id → its signals (saves, upvotes) from this install's readers; empty without accounts."""
+        if not settings.accounts:
+            return {}
+        return dict(state.store.lab_signals([str(e["id"]) for e in entries]))
+
+    templates.env.globals["topic_view"] = topic_view
+    templates.env.globals["lab_counts"] = lab_counts
+
+    def listed(category: str, day: str, days: int) -> tuple[list[date], date, list[ListingEntry]]:
+        when = parse_day(day)
+        known = state.store.announcement_days(category)
+        if not known:
+            raise HTTPException(404, f"no listings for {category}")
+        entries = listing_entries(state.store, category, when, days)
+        if not entries:
+            raise HTTPException(404, f"no {category} listing on {when}")
+        return known, when, entries
+
+    def map_data(category: str, day: str, days: int) -> dict[str, Any]:
+        _, when, entries = listed(category, day, days)
+        tmap = compute_map([_Doc(e.paper.id, e.paper.title, e.paper.abstract) for e in entries])
+        return map_json(category, when.isoformat(), tmap)
+
+    def map_page_data(category: str, day: str, days: int) -> dict[str, Any]:
+        known, when, entries = listed(category, day, days)
+        return {
+            "category": category,
+            "category_name": category_name(category),
+            "days": days,
+            **day_and_neighbours(known, when),
+            "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
+        }
+
+    Days = Query(1, ge=1, le=MAX_DAYS, description="days of listings ending on {day}")
+
+    @app.get("/api/map/{category}/{day}")
+    def api_map(category: str, day: str, days: int = Days) -> dict[str, Any]:
+        """The topic map of a listing: ``{"category", "date", "clusters", "points"}``."""
+        key = ("api-map", category, day, str(days))
+        return dict(state.cached(key, lambda: map_data(category, day, days), index=True))
+
+    @app.get("/map/{category}/{day}", response_class=HTMLResponse)
+    def map_page(request: Request, category: str, day: str, days: int = Days) -> HTMLResponse:
+        return cached_page(
+            request,
+            "map.html",
+            ("map", category, day, str(days)),
+            lambda: map_page_data(category, day, days),
+            index=True,
+            personal=settings.accounts,
+        )
+
+    TrendingDays = Query(TRENDING_DAYS, ge=1, le=365)
+
+    def trending_data(days: int) -> dict[str, Any]:
+        def compute() -> dict[str, Any]:
+            return trending_json(days, popular(state.store, days, limit=50))
+
+        result: dict[str, Any] = state.cached(("trending", str(days)), compute, personal=True)
+        return result
+
+    @app.get("/api/trending")
+    def api_trending(days: int = TrendingDays) -> dict[str, Any]:
+        """The papers this install's readers saved or rated +1 in the last ``days`` days, most first."""
+        return trending_data(days)
+
+    @app.get("/trending", response_class=HTMLResponse)
+    def trending_page(request: Request, days: int = TrendingDays) -> HTMLResponse:
+        reader = state.reader(request)
+        counted = None
+        if reader is not None:
+            counted = state.store.counted(reader.id)
+        return page(request, "trending.html", data=trending_data(days), counted=counted)
+
+    @app.post("/lab/counted", include_in_schema=False)
+    def set_counted(request: Request, counted: int = Form(..., ge=0, le=1)) -> Response:
+        """Opt in or out of being counted in the lab's signals (the CSRF middleware checks the form)."""
+        reader = state.reader(request)
+        if reader is None:
+            raise HTTPException(401, "log in first")
+        with state.writing() as store:
+            store.set_counted(reader.id, bool(counted))
+        return RedirectResponse("/trending", status_code=303)

@@ -1,0 +1,146 @@
+"""The topic map of a real listing (the cs.AI papers of two real days, embedded by ``papersift embed``):
+every paper in exactly one topic, named by terms most of its papers contain, the same map for the same
+papers, papers without a vector placed by their tf-idf row, and ``papersift topics`` as text and JSON."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import date
+from pathlib import Path
+
+import orjson
+import pytest
+
+from papersift.index.lexical import terms
+from papersift.index.pipeline import Indexes, open_indexes
+from papersift.paper import Paper
+from papersift.ranking.topics import TopicMap, listing_entries, term_key, topic_map
+from papersift.settings import Settings
+from papersift.store import open_store
+from tests.conftest import DAILY_DAYS, run_cli, write_jsonl
+
+CATEGORY = "cs.AI"
+DAY = DAILY_DAYS[1]
+
+
+@pytest.fixture(scope="session")
+def topics_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """Every cs.AI paper (new or cross-listed) of two real days, ingested and embedded (about 150)."""
+    home = tmp_path_factory.mktemp("topics")
+    marks = tuple(f'"announced": "{d}"'.encode() for d in DAILY_DAYS)
+    with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
+        records = [
+            r
+            for r in (orjson.loads(line) for line in f if any(m in line for m in marks))
+            if CATEGORY in r["categories"]
+        ]
+    run_cli("ingest", str(write_jsonl(home / "days.jsonl", records)), home=home)
+    run_cli("embed", home=home)
+    return home
+
+
+@pytest.fixture(scope="module")
+def indexes(topics_home: Path) -> Iterator[Indexes]:
+    settings = Settings(home=topics_home)
+    store = open_store(settings)
+    yield open_indexes(store, settings)
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def day_papers(indexes: Indexes) -> list[Paper]:
+    return [e.paper for e in listing_entries(indexes.store, CATEGORY, date.fromisoformat(DAY))]
+
+
+def check_cover(tmap: TopicMap, ids: list[str]) -> None:
+    """Every paper in exactly one topic; one point each, inside the unit square, in its topic."""
+    clustered = [pid for topic in tmap.topics for pid in topic.papers]
+    assert sorted(clustered) == sorted(ids) and len(set(clustered)) == len(ids)
+    assert [p.id for p in tmap.points] == ids
+    for point in tmap.points:
+        assert 0.0 <= point.x <= 1.0 and 0.0 <= point.y <= 1.0
+        assert point.id in tmap.topics[point.cluster].papers
+
+
+def test_every_paper_of_a_real_listing_is_in_exactly_one_topic(
+    day_papers: list[Paper], indexes: Indexes
+) -> None:
+    assert len(day_papers) >= 50
+    tmap = topic_map(indexes, day_papers)
+    check_cover(tmap, [p.id for p in day_papers])
+    assert len(tmap.topics) >= 2
+    sizes = [len(t.papers) for t in tmap.topics]
+    assert sizes == sorted(sizes, reverse=True)
+
+
+def test_topic_labels_are_terms_most_of_the_topic_contains(day_papers: list[Paper], indexes: Indexes) -> None:
+    tmap = topic_map(indexes, day_papers)
+    bags = {p.id: {term_key(t) for t in terms(f"{p.title} {p.abstract}")} for p in day_papers}
+    named = [t for t in tmap.topics if t.terms]
+    assert named, "a real day's topics have names"
+    for topic in named:
+        assert topic.label.split(", ")[0] == topic.terms[0]
+        for term in topic.terms:
+            having = sum(term_key(term) in bags[pid] for pid in topic.papers)
+            assert having * 2 >= len(topic.papers), (term, having, len(topic.papers))
+
+
+def test_the_same_papers_give_the_same_map_in_any_order(day_papers: list[Paper], indexes: Indexes) -> None:
+    first = topic_map(indexes, day_papers)
+    again = topic_map(indexes, list(reversed(day_papers)))
+    assert again.topics == first.topics
+    assert sorted(again.points, key=lambda p: p.id) == sorted(first.points, key=lambda p: p.id)
+
+
+@dataclass(frozen=True)
+class Unstored:
+    """A real paper's text under an id the store does not have: no vector, no tf-idf row."""
+
+    id: str
+    title: str
+    abstract: str
+
+
+def test_papers_without_vectors_are_placed_by_their_terms(day_papers: list[Paper], indexes: Indexes) -> None:
+    others = [Unstored(f"new-{p.id}", p.title, p.abstract) for p in day_papers[:5]]
+    tmap = topic_map(indexes, [*day_papers, *others])
+    check_cover(tmap, [p.id for p in day_papers] + [o.id for o in others])
+    where = {pid: n for n, topic in enumerate(tmap.topics) for pid in topic.papers}
+    # the same text lands in the same topic as its stored twin, found through tf-idf alone
+    assert sum(where[o.id] == where[o.id.removeprefix("new-")] for o in others) >= 3
+
+
+def test_without_any_vectors_the_tfidf_rows_make_the_map(day_papers: list[Paper], indexes: Indexes) -> None:
+    lexical_only = replace(indexes, dense=None)
+    tmap = topic_map(lexical_only, day_papers)
+    check_cover(tmap, [p.id for p in day_papers])
+    assert len(tmap.topics) >= 2
+    assert topic_map(lexical_only, day_papers) == tmap
+
+
+def test_too_few_papers_make_one_topic(day_papers: list[Paper], indexes: Indexes) -> None:
+    tmap = topic_map(indexes, day_papers[:4])
+    assert len(tmap.topics) == 1 and len(tmap.points) == 4
+    assert topic_map(indexes, []) == TopicMap([], [])
+
+
+def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -> None:
+    out = run_cli("topics", CATEGORY, "--date", DAY, "--format", "json", home=topics_home).stdout
+    data = json.loads(out)
+    assert set(data) == {"category", "date", "clusters", "points"}
+    assert data["category"] == CATEGORY and data["date"] == DAY
+    assert all(set(c) == {"label", "terms", "papers"} for c in data["clusters"])
+    assert all(set(p) == {"id", "x", "y", "cluster"} for p in data["points"])
+    ids = [pid for c in data["clusters"] for pid in c["papers"]]
+    assert sorted(ids) == sorted(p["id"] for p in data["points"]) and len(set(ids)) == len(ids)
+    text = run_cli("topics", CATEGORY, "--date", DAY, home=topics_home).stdout
+    assert text.startswith(f"{CATEGORY} {DAY}: {len(ids)} papers in {len(data['clusters'])} topics")
+    two = json.loads(
+        run_cli("topics", CATEGORY, "--date", DAY, "--days", "2", "-f", "json", home=topics_home).stdout
+    )
+    assert len(two["points"]) > len(data["points"])  # the day before's listing too
+    missing = run_cli("topics", "no.SUCH", home=topics_home, check=False)
+    assert missing.returncode == 1 and "no listings" in missing.stderr

@@ -1,0 +1,108 @@
+"""The topic map and the lab's signals on a real server: ``/api/map`` (the CLI's JSON), the map above a real
+listing and on its own page in English and 中文, and three real readers saving and rating papers: counts on
+the rows, ``/api/trending``, opting out, and the digests' "popular in your lab this week"."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import DAILY_DAYS, day_records, run_cli, serving
+from tests.test_topics import topics_home
+from tests.test_web_library import add_reader, csrf, log_in
+
+CATEGORY = "cs.AI"
+__all__ = ["topics_home"]  # the session fixture of test_topics.py
+DAY = DAILY_DAYS[1]
+READERS = {"ada": "ada's password", "bob": "bob's password", "cy": "cy's password"}
+
+
+@pytest.fixture(scope="module")
+def lab_home(topics_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("topics-lab") / "home"
+    shutil.copytree(topics_home, home)
+    for name, password in READERS.items():
+        add_reader(home, name, password)
+    return home
+
+
+@pytest.fixture(scope="module")
+def lab(lab_home: Path) -> Iterator[httpx.Client]:
+    with serving(lab_home, {"PAPERSIFT_ACCOUNTS": "true"}) as client:
+        yield client
+
+
+def test_the_map_api_is_the_topics_commands_json(lab: httpx.Client, lab_home: Path) -> None:
+    response = lab.get(f"/api/map/{CATEGORY}/{DAY}")
+    assert response.status_code == 200
+    data = response.json()
+    cli = json.loads(run_cli("topics", CATEGORY, "--date", DAY, "-f", "json", home=lab_home).stdout)
+    assert data == cli
+    listing = lab.get(f"/api/list/{CATEGORY}/{DAY}").json()
+    assert sorted(p["id"] for p in data["points"]) == sorted(e["id"] for e in listing["entries"])
+    assert lab.get(f"/api/map/{CATEGORY}/1999-01-01").status_code == 404
+    assert lab.get(f"/api/map/{CATEGORY}/{DAY}?days=99").status_code == 400
+    paths = lab.get("/openapi.json").json()["paths"]
+    assert {"/api/map/{category}/{day}", "/map/{category}/{day}", "/api/trending"} <= set(paths)
+
+
+def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Client) -> None:
+    data = lab.get(f"/api/map/{CATEGORY}/{DAY}").json()
+    page = lab.get(f"/list/{CATEGORY}/{DAY}").text
+    assert page.count('<a class="pt ') == len(data["points"])
+    assert page.count('<button type="button" class="chip"') == len(data["clusters"])
+    for cluster in data["clusters"]:  # each chip: the label (or its most central paper's title) · papers
+        if cluster["label"]:
+            assert f"{cluster['label']} · {len(cluster['papers'])}</button>" in page
+    assert page.count("“") + sum(bool(c["label"]) for c in data["clusters"]) >= len(data["clusters"])
+    assert '<section class="topic-map"' in page and '<div class="topic-list">' in page
+    assert "<script>" not in page and "<style" not in page  # the strict CSP: scripts and styles are files
+    own = lab.get(f"/map/{CATEGORY}/{DAY}")
+    assert own.status_code == 200 and own.text.count('<a class="pt ') == len(data["points"])
+    chinese = lab.get(f"/map/{CATEGORY}/{DAY}?lang=zh").text
+    assert "主题" in chinese and "主题地图" not in chinese.split("<main>")[0]
+    assert "主题 · " in lab.get(f"/list/{CATEGORY}/{DAY}?lang=zh").text
+
+
+def test_three_readers_signals_show_on_rows_and_trending(lab: httpx.Client, lab_home: Path) -> None:
+    ids = [str(r["id"]) for r in day_records(lab_home, DAY) if CATEGORY in r["categories"]][:3]
+    clients = {name: log_in(lab, name, password) for name, password in READERS.items()}
+    plan = {"ada": [(ids[0], 1), (ids[1], 0)], "bob": [(ids[0], 1), (ids[2], -1)], "cy": [(ids[0], 0)]}
+    for name, ratings in plan.items():
+        client = clients[name]
+        token = csrf(client, f"/list/{CATEGORY}/{DAY}")
+        for pid, rating in ratings:
+            response = client.post("/library/rate", data={"id": pid, "rating": str(rating), "csrf": token})
+            assert response.status_code == 303
+    trending = lab.get("/api/trending").json()
+    assert trending["days"] == 7
+    assert [(p["id"], p["saves"], p["upvotes"]) for p in trending["papers"]] == [
+        (ids[0], 3, 2),
+        (ids[1], 1, 0),
+    ]
+    assert trending["papers"][0]["title"]
+    assert lab.get("/api/trending?days=1").json()["days"] == 1
+    row = (
+        clients["ada"].get(f"/list/{CATEGORY}/{DAY}").text.split(f'id="p-{ids[0]}"')[1].split("</article>")[0]
+    )
+    assert "★ 3 saved · 2 +1" in row
+    assert "ada" not in row and "bob" not in row  # counts, never names
+    page = clients["bob"].get("/trending").text
+    assert "Don&#39;t count me" in page or "Don't count me" in page
+    # cy stops being counted: her save no longer counts
+    token = csrf(clients["cy"], "/trending")
+    assert clients["cy"].post("/lab/counted", data={"counted": "0", "csrf": token}).status_code == 303
+    assert lab.get("/api/trending").json()["papers"][0]["saves"] == 2
+    assert "Count me" in clients["cy"].get("/trending").text
+    assert lab.post("/lab/counted", data={"counted": "0", "csrf": "forged"}).status_code == 403
+    # the digests: "popular in your lab this week"
+    markdown = lab_home / "ada.md"
+    run_cli("digest", "--markdown", str(markdown), "--reader", "ada", "--date", DAY, home=lab_home)
+    text = markdown.read_text()
+    assert "## Popular in your lab this week" in text
+    assert f"(https://arxiv.org/abs/{ids[0]}) — 2 saved · 2 +1" in text
