@@ -397,4 +397,5 @@ def test_schemathesis_finds_no_contract_failure(small_home: Path, tmp_path: Path
             timeout=240,
         )
     assert result.returncode == 0, result.stdout[-6000:]
-    assert "Tested: 23" in result.stdout and "passed" in result.stdout
+    tested = re.search(r"Tested: (\d+)", result.stdout)
+    assert tested and int(tested.group(1)) >= 23 and "passed" in result.stdout

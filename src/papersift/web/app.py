@@ -309,7 +309,7 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         }
 
     # -- routes ---------------------------------------------------------------------------------
-    @app.get("/healthz")
+    @app.get("/healthz", responses=errors())
     def healthz() -> dict[str, str]:
         """``ready`` once the indexes and the query model are loaded, ``loading`` before."""
         return dict(health)

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from papersift.web.contract import errors
 from papersift.web.state import AppState
 
 PRIVATE = "private, no-store"
@@ -39,7 +40,7 @@ def with_state(state: AppState, request: Request, data: dict[str, Any], field: s
 
 
 def add_state_routes(app: FastAPI, state: AppState) -> None:
-    @app.get("/api/mine")
+    @app.get("/api/mine", responses=errors())
     def api_mine(request: Request) -> JSONResponse:
         """The reader's saved papers and ratings (``{"reader": null}`` when nobody is logged in)."""
         ratings = reader_ratings(state, request)
