@@ -186,7 +186,7 @@ def test_metrics_match_hand_computed_values() -> None:
 def test_search_fills_a_page_under_a_narrow_filter_and_rejects_empty_queries(indexes: Indexes) -> None:
     # few papers of the store are in this category: the pool widens until the page is full or none are left
     rare = Filters(category="math.AG")
-    hits = search(indexes, "quark mass", mode="semantic", k=3, filters=rare).hits
+    hits = search(indexes, "algebraic varieties", mode="semantic", k=3, filters=rare).hits
     assert hits and all("math.AG" in h.paper.categories for h in hits)
     assert search(indexes, "   ", k=3).hits == [] and search(indexes, "", k=3).notes == ["empty query"]
 

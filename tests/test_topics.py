@@ -125,6 +125,8 @@ def test_too_few_papers_make_one_topic(day_papers: list[Paper], indexes: Indexes
     tmap = topic_map(indexes, day_papers[:4])
     assert len(tmap.topics) == 1 and len(tmap.points) == 4
     assert topic_map(indexes, []) == TopicMap([], [])
+    alone = topic_map(indexes, day_papers[:1])  # one paper, with a vector: a one-paper topic, no crash
+    assert [t.papers for t in alone.topics] == [(day_papers[0].id,)] and len(alone.points) == 1
 
 
 def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -> None:

@@ -31,6 +31,7 @@ def test_paper_and_related_pages(server: httpx.Client, citation_corpus: Corpus) 
     zh = server.get(f"/abs/{pid}", params={"lang": "zh"})
     assert "相关论文" in zh.text and zh.cookies.get("lang") == "zh"
     assert "相关论文" in server.get(f"/abs/{pid}", headers={"accept-language": "zh-CN,zh;q=0.9"}).text
+    server.cookies.delete("lang")  # the shared client: later tests read the pages in English
     text = server.get("/api/related", params={"text": "quark masses from lattice QCD", "k": 4}).json()
     assert len(text["results"]) == 4
 

@@ -81,7 +81,8 @@ def test_listing_page_names_its_category_and_links_the_other_listed_ones(web: ht
     assert data["category_name"] == "Machine Learning"
     page = web.get(f"/list/cs.LG/{data['date']}")
     assert page.status_code == 200
-    assert re.search(r"<h1>cs\.LG — Machine Learning · \d{4}-\d\d-\d\d</h1>", page.text)
+    heading = r"<h1>cs\.LG — Machine Learning · <span class=\"date\">\d{4}-\d\d-\d\d</span></h1>"
+    assert re.search(heading, page.text)
     picker_html = page.text[page.text.index('<details class="picker">') :]
     picker_html = picker_html[: picker_html.index("</details>")]
     assert f'href="/list/cs.LG/{data["date"]}" aria-current="page">cs.LG — Machine Learning' in picker_html

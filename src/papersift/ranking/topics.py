@@ -142,8 +142,9 @@ def _topic_map(indexes: Indexes, papers: Sequence[Doc], ordered: list[Doc], rowi
             assert tfidf is not None
             labels[~has] = _nearest_topic(tfidf, labels, has)
         coords = layout(reduced, labels, has)
-    else:
-        assert tfidf is not None
+    else:  # fewer than two papers with vectors: their words alone
+        if tfidf is None:
+            tfidf = tfidf_matrix(indexes.lexical, rowids, ordered)
         reduced = _reduce_sparse(tfidf)
         labels = cluster(reduced)
         coords = layout(reduced, labels, np.ones(len(ordered), bool))

@@ -25,6 +25,7 @@ from papersift.listing import paper_json
 from papersift.ranking.topics import TopicMap, listing_entries, map_json, topic_map
 from papersift.store import ListingEntry
 from papersift.taxonomy import category_name
+from papersift.web.contract import DayPath, errors
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
 WIDTH, HEIGHT, PAD = 800, 420, 24
@@ -165,14 +166,14 @@ def add_topic_routes(
 
     Days = Query(1, ge=1, le=MAX_DAYS, description="days of listings ending on {day}")
 
-    @app.get("/api/map/{category}/{day}")
-    def api_map(category: str, day: str, days: int = Days) -> dict[str, Any]:
+    @app.get("/api/map/{category}/{day}", responses=errors(404))
+    def api_map(category: str, day: DayPath, days: int = Days) -> dict[str, Any]:
         """The topic map of a listing: ``{"category", "date", "clusters", "points"}``."""
         key = ("api-map", category, day, str(days))
         return dict(state.cached(key, lambda: map_data(category, day, days), index=True))
 
-    @app.get("/map/{category}/{day}", response_class=HTMLResponse)
-    def map_page(request: Request, category: str, day: str, days: int = Days) -> HTMLResponse:
+    @app.get("/map/{category}/{day}", response_class=HTMLResponse, responses=errors(404, html=True))
+    def map_page(request: Request, category: str, day: DayPath, days: int = Days) -> HTMLResponse:
         return cached_page(
             request,
             "map.html",
@@ -191,12 +192,12 @@ def add_topic_routes(
         result: dict[str, Any] = state.cached(("trending", str(days)), compute, personal=True)
         return result
 
-    @app.get("/api/trending")
+    @app.get("/api/trending", responses=errors())
     def api_trending(days: int = TrendingDays) -> dict[str, Any]:
         """The papers this install's readers saved or rated +1 in the last ``days`` days, most first."""
         return trending_data(days)
 
-    @app.get("/trending", response_class=HTMLResponse)
+    @app.get("/trending", response_class=HTMLResponse, responses=errors(html=True))
     def trending_page(request: Request, days: int = TrendingDays) -> HTMLResponse:
         reader = state.reader(request)
         counted = None
