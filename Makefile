@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-web bench-library bench-scale bench-postgres eval clean
+.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-postgres eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -66,6 +66,14 @@ bench-dask: $(STAMP)
 # OLD_SRC=/path/to/old/src to time older code in the same run
 bench-latency: $(STAMP)
 	$(PY) bench/cli_latency.py --corpus $(SHARED)/arxiv-20k.jsonl.gz $(if $(OLD_SRC),--old-src $(OLD_SRC))
+
+# a new day of 2,000 papers into a running server at 300k: ingest, embed, lexical delta, ANN insert, reload
+bench-live: $(STAMP)
+	$(PY) bench/live_update.py --data $(SHARED)
+
+# topic map quality (NMI vs k-means on tf-idf) and speed on the busiest day of the 300k data
+bench-topics: $(STAMP)
+	$(PY) bench/topics.py
 
 # needs the 20k vectors in the cache: run `make eval` first
 bench-related: $(STAMP)
