@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 
 import httpx
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 SENTENCE = "graph neural networks for predicting molecular properties from their structure"
@@ -73,6 +72,26 @@ def model_of(src: Path) -> str:
     return result.stdout.strip()
 
 
+_VECTORS = """
+import sys
+import numpy as np
+from papersift.settings import Settings
+from papersift.store import open_store
+
+store = open_store(Settings())
+try:
+    store.reset_vectors(sys.argv[1])  # first: then every paper lacks a vector
+    rowids = [rowid for rowid, _, _ in store.missing_vectors(10**9)]
+    rng = np.random.default_rng(13)
+    for start in range(0, len(rowids), 5000):
+        part = rowids[start : start + 5000]
+        vectors = rng.normal(size=(len(part), 384)).astype(np.float32)
+        store.put_vectors(part, vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
+finally:
+    store.close()
+"""
+
+
 def build(src: Path, home: Path, corpus: Path, ingested: Path | None) -> None:
     """A home with the corpus, synthetic vectors labelled for ``src``'s model, and its indexes."""
     if (home / "ready").exists():
@@ -84,20 +103,9 @@ def build(src: Path, home: Path, corpus: Path, ingested: Path | None) -> None:
     else:
         print(f"ingesting {corpus} into {home}", flush=True)
         cli(src, home, ["ingest", str(corpus)])
-    from papersift.settings import Settings
-    from papersift.store import open_store
-
-    store = open_store(Settings(home=home))
-    try:
-        store.reset_vectors(model_of(src))  # first: then every paper lacks a vector
-        rowids = [rowid for rowid, _, _ in store.missing_vectors(10**9)]
-        rng = np.random.default_rng(13)
-        for start in range(0, len(rowids), 5000):
-            part = rowids[start : start + 5000]
-            vectors = rng.normal(size=(len(part), 384)).astype(np.float32)
-            store.put_vectors(part, vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
-    finally:
-        store.close()
+    # the vectors are written by the code in ``src`` (its own schema), in a process of its own
+    env = {**os.environ, "PYTHONPATH": str(src), "PAPERSIFT_HOME": str(home)}
+    subprocess.run([sys.executable, "-c", _VECTORS, model_of(src)], env=env, check=True)
     print(f"indexing {home} with {src}", flush=True)
     cli(src, home, ["embed"])
     (home / "ready").touch()
@@ -151,7 +159,7 @@ def main() -> None:
     homes = {name: (args.out / name).resolve() for name in sides}
     build(sides["now"], homes["now"], args.corpus, None)
     for name, src in sides.items():
-        build(src, homes[name], args.corpus, homes["now"] / "papersift.db")
+        build(src, homes[name], args.corpus, None)  # its own ingest: another schema
     times: dict[tuple[str, str], list[tuple[float, float]]] = {}
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     for run in range(args.runs):
