@@ -874,7 +874,7 @@ def serve(
 
     import uvicorn
 
-    from papersift.web.security import is_loopback
+    from papersift.settings import is_loopback
 
     settings = _settings(home)
     public = not is_loopback(host)

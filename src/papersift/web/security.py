@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import html
-import ipaddress
 import os
 import re
 import secrets
@@ -87,14 +86,6 @@ def host_allowed(host: str | None, allowed: frozenset[str]) -> bool:
     name = host.strip().lower()
     name = name[: name.find("]") + 1] if name.startswith("[") else name.rsplit(":", 1)[0]
     return name in allowed
-
-
-def is_loopback(address: str) -> bool:
-    """Is a listening address (``serve --host``) reachable from this machine only?"""
-    try:
-        return ipaddress.ip_address(address.strip("[]")).is_loopback
-    except ValueError:
-        return address.lower() == "localhost"
 
 
 def allowed_hosts(settings: Settings) -> frozenset[str]:
