@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import date
@@ -153,7 +154,7 @@ class SqliteStore(ReaderTables, SearchFromMatch):
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA busy_timeout=30000")  # first: another process may be creating the file
             self.db.execute("PRAGMA page_size=16384")  # takes effect only on a new file
-            self.db.execute("PRAGMA journal_mode=WAL")
+            self._wal()
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=OFF")
             self.db.execute("PRAGMA cache_size=-65536")
@@ -163,6 +164,18 @@ class SqliteStore(ReaderTables, SearchFromMatch):
             self._migrate()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable papersift database ({e})") from e
+
+    def _wal(self) -> None:
+        """Switch to WAL; the switch can answer "locked" without waiting while another process switches
+        a fresh file at the same moment, so it is tried again for a few seconds."""
+        for attempt in range(100):
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or attempt == 99:
+                    raise
+                time.sleep(0.05)
 
     # -- schema ---------------------------------------------------------------------------------
     def _migrate(self) -> None:
