@@ -111,6 +111,25 @@ def test_text_queries_import_no_torch(embedded_home: Path) -> None:
     assert result.stdout.strip().endswith("HEAVY []")
 
 
+def test_a_keyword_search_loads_no_model_runtime_and_no_vector_index(embedded_home: Path) -> None:
+    code = (
+        "import sys\n"
+        "from papersift.cli import app\n"
+        "args = ['search', 'graph neural network', '--mode', 'keyword', '--home', sys.argv[1]]\n"
+        "app(args, standalone_mode=False)\n"
+        "print('LOADED', sorted(m for m in ('onnxruntime', 'usearch', 'tokenizers') if m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(embedded_home)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "  1. [" in result.stdout and result.stdout.strip().endswith("LOADED []")
+
+
 def test_a_store_embedded_with_torch_says_how_to_keep_using_it(tmp_path: Path, embedded_home: Path) -> None:
     shutil.copy(embedded_home / "papersift.db", tmp_path / "papersift.db")
     settings = Settings(home=tmp_path)
