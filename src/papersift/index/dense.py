@@ -32,6 +32,7 @@ def _usearch() -> Any:
 
     return Index
 
+
 _CONNECTIVITY = 16
 _EXPANSION_ADD = 128
 _EXPANSION_SEARCH = 96
