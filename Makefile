@@ -82,7 +82,7 @@ bench-related: $(STAMP)
 # needs the store `make bench-related` keeps
 bench-web: $(STAMP)
 	@command -v wrk >/dev/null || ($(APT) update -qq && $(APT) install -y -qq wrk)
-	$(PY) bench/web.py --home bench/out/store300k --data $(SHARED)
+	$(PY) bench/web.py --home bench/out/store300k --data $(SHARED) $(if $(FLOOD),--login-flood)
 
 # needs the store `make bench-related` keeps
 bench-library: $(STAMP)
