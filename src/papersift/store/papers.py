@@ -138,10 +138,8 @@ class PaperTables(SqlBase):
         found: dict[str, tuple[int, Paper]] = {}
         for start in range(0, len(ids), BATCH):
             chunk = ids[start : start + BATCH]
-            rows = tx.execute(
-                f"SELECT {COLUMNS} FROM papers WHERE {self.dialect.any_of('id')}",
-                (self.dialect.array(chunk),),
-            ).fetchall()
+            where, arg = self.dialect.one_of("id", chunk)
+            rows = tx.execute(f"SELECT {COLUMNS} FROM papers WHERE {where}", (arg,)).fetchall()
             found.update((row["id"], (row["rowid"], paper_from_row(row))) for row in rows)
         return found
 
@@ -227,8 +225,8 @@ class PaperTables(SqlBase):
         return next_rowid
 
     def _delete_vectors(self, tx: Tx, rowids: list[int]) -> int:
-        where = self.dialect.any_of("paper")
-        return tx.execute(f"DELETE FROM vectors WHERE {where}", (self.dialect.array(rowids),)).rowcount
+        where, arg = self.dialect.one_of("paper", rowids)
+        return tx.execute(f"DELETE FROM vectors WHERE {where}", (arg,)).rowcount
 
     def _bump(self, tx: Tx, key: str) -> None:
         """Count a change (``papers_changed``, ``vectors_changed``: indexes built before can tell)."""
@@ -258,14 +256,14 @@ class PaperTables(SqlBase):
         row = self._one(f"SELECT {COLUMNS} FROM papers WHERE id = ? AND NOT deleted", (paper_id,))
         return paper_from_row(row) if row else None
 
+    def _live(self, column: str, values: Sequence[Any]) -> Iterator[NamedRow]:
+        """The papers not deleted whose ``column`` is one of ``values``, in chunks."""
+        for start in range(0, len(values), BATCH):
+            where, arg = self.dialect.one_of(column, values[start : start + BATCH])
+            yield from self._rows(f"SELECT {COLUMNS} FROM papers WHERE {where} AND NOT deleted", (arg,))
+
     def get_many(self, paper_ids: list[str]) -> list[Paper]:
-        found: dict[str, Paper] = {}
-        for start in range(0, len(paper_ids), BATCH):
-            chunk = self.dialect.array(paper_ids[start : start + BATCH])
-            rows = self._rows(
-                f"SELECT {COLUMNS} FROM papers WHERE {self.dialect.any_of('id')} AND NOT deleted", (chunk,)
-            )
-            found.update((row["id"], paper_from_row(row)) for row in rows)
+        found = {row["id"]: paper_from_row(row) for row in self._live("id", paper_ids)}
         return [found[i] for i in paper_ids if i in found]
 
     def count(self) -> int:
@@ -399,11 +397,4 @@ class PaperTables(SqlBase):
         return int(row["rowid"]) if row else None
 
     def by_rowids(self, rowids: Sequence[int]) -> dict[int, Paper]:
-        found: dict[int, Paper] = {}
-        for start in range(0, len(rowids), BATCH):
-            chunk = self.dialect.array([int(r) for r in rowids[start : start + BATCH]])
-            rows = self._rows(
-                f"SELECT {COLUMNS} FROM papers WHERE {self.dialect.any_of('rowid')} AND NOT deleted", (chunk,)
-            )
-            found.update((row["rowid"], paper_from_row(row)) for row in rows)
-        return found
+        return {row["rowid"]: paper_from_row(row) for row in self._live("rowid", [int(r) for r in rowids])}

@@ -59,15 +59,10 @@ class Dialect:
     name = "sql"
     integrity_errors: tuple[type[Exception], ...] = ()  # a UNIQUE key refused the row
     query_errors: tuple[type[Exception], ...] = ()  # the server refused a query (search syntax)
-    # column types of the schema the backends share (``store/schema.py``)
-    types: ClassVar[dict[str, str]] = {}
+    types: ClassVar[dict[str, str]] = {}  # column types of the shared schema (``store/schema.py``)
 
-    def any_of(self, column: str) -> str:
-        """``column`` is one of the values of one array argument (``array``)."""
-        raise NotImplementedError
-
-    def array(self, values: Sequence[Any]) -> Any:
-        """One argument holding ``values`` for ``any_of``."""
+    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, Any]:
+        """``column`` is one of ``values``: the condition, and its one argument."""
         raise NotImplementedError
 
     def json_list(self, expr: str, source: str, order: str) -> str:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import orjson
@@ -48,18 +48,10 @@ class SqliteDialect(Dialect):
     name = "sqlite"
     integrity_errors = (sqlite3.IntegrityError,)
     query_errors = (sqlite3.OperationalError,)
-    types: ClassVar[dict[str, str]] = {
-        "identity": "INTEGER PRIMARY KEY",
-        "key": "INTEGER",
-        "bytewise": "",
-        "clustered": " WITHOUT ROWID",
-    }
+    types = schema.SQLITE_TYPES
 
-    def any_of(self, column: str) -> str:
-        return f"{column} IN (SELECT value FROM json_each(?))"
-
-    def array(self, values: Sequence[Any]) -> Any:
-        return orjson.dumps(list(values)).decode()
+    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, Any]:
+        return f"{column} IN (SELECT value FROM json_each(?))", orjson.dumps(list(values)).decode()
 
     def json_list(self, expr: str, source: str, order: str) -> str:
         return f"(SELECT json_group_array({expr}) FROM (SELECT {expr} {source} ORDER BY {order}))"
@@ -104,27 +96,8 @@ class _SqliteTx:
 
 MIGRATIONS: list[str] = [
     # 1: papers, announcements, FTS5 index, harvest state
-    """
-    CREATE TABLE papers (
-        rowid INTEGER PRIMARY KEY,
-        id TEXT NOT NULL UNIQUE,
-        version INTEGER,
-        title TEXT NOT NULL,
-        authors TEXT NOT NULL,
-        abstract TEXT NOT NULL,
-        categories TEXT NOT NULL,
-        primary_category TEXT NOT NULL,
-        comments TEXT,
-        journal_ref TEXT,
-        doi TEXT,
-        license TEXT,
-        versions TEXT NOT NULL,
-        published TEXT,
-        updated TEXT,
-        announced TEXT,
-        source TEXT NOT NULL,
-        deleted INTEGER NOT NULL DEFAULT 0
-    );
+    schema.papers(schema.SQLITE_TYPES)
+    + """;
     CREATE TABLE announcements (
         category TEXT NOT NULL,
         day TEXT NOT NULL,
