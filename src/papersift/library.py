@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from papersift.index.pipeline import Indexes
 from papersift.paper import Paper, is_arxiv_id, normalize_id
-from papersift.sources.bibliography import EntryError, Reference, reference_from_paper, safe_url
+from papersift.sources.references import EntryError, Reference, reference_from_paper, safe_url
 from papersift.store import Store, StoreError
 from papersift.store.readers import Interests, LibraryEntry, Reader, entry_key
 
