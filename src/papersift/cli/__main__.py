@@ -1,0 +1,5 @@
+"""``python -m papersift.cli``: the ``papersift`` command."""
+
+from papersift.cli import main
+
+main()
