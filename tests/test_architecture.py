@@ -12,7 +12,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "papersift"
 
-# the layers, first to last; a module is in the layer of its longest matching prefix (see docs/architecture.md)
+# the layers, first to last; a module is in the layer of its longest matching prefix (docs/architecture.md)
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "records",

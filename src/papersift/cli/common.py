@@ -33,6 +33,10 @@ HomeOpt = Annotated[
     ),
 ]
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text or json")]
+CategoryArg = Annotated[str, typer.Argument(help="Category or archive, e.g. cs.LG or astro-ph.")]
+ListingDayOpt = Annotated[
+    str | None, typer.Option("--date", "-d", help="Listing date (default: the latest).")
+]
 ReaderOpt = Annotated[
     str | None, typer.Option("--reader", "-r", envvar="PAPERSIFT_READER", help="Reader (default: you).")
 ]
@@ -116,6 +120,15 @@ def parse_day(value: str | None, option: str) -> date | None:
         return date.fromisoformat(value)
     except ValueError:
         fail(f"{option}: not a date (YYYY-MM-DD): {value!r}", 2)
+
+
+def listing_day(store: Store, category: str, wanted: date | None) -> tuple[date, list[date]]:
+    """The day to list (``wanted``, else the latest) and every day ``category`` has a listing; a category
+    without any ends the run."""
+    days = store.announcement_days(category)
+    if not days:
+        fail(f"no listings for {category!r} in the store (ingest or sync first)")
+    return wanted or days[-1], days
 
 
 def check_format(fmt: str, allowed: tuple[str, ...] = ("text", "json")) -> None:

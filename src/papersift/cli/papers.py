@@ -6,14 +6,23 @@ from typing import Annotated
 
 import typer
 
-from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, opened, parse_day
+from papersift.cli.common import (
+    CategoryArg,
+    FormatOpt,
+    HomeOpt,
+    ListingDayOpt,
+    check_format,
+    fail,
+    listing_day,
+    load_settings,
+    opened,
+    parse_day,
+)
 
 
 def list_(
-    category: Annotated[str, typer.Argument(help="Category or archive, e.g. cs.LG or astro-ph.")],
-    day: Annotated[
-        str | None, typer.Option("--date", "-d", help="Listing date (default: the latest).")
-    ] = None,
+    category: CategoryArg,
+    day: ListingDayOpt = None,
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
@@ -23,10 +32,7 @@ def list_(
     check_format(fmt)
     wanted = parse_day(day, "--date")
     with opened(load_settings(home)) as o:
-        days = o.store.announcement_days(category)
-        if not days:
-            fail(f"no listings for {category!r} in the store (ingest or sync first)")
-        when = wanted or days[-1]
+        when, days = listing_day(o.store, category, wanted)
         entries = o.store.listing(category, when)
     if not entries:
         before = [d for d in days if d < when]

@@ -11,14 +11,23 @@ from typing import Annotated
 
 import typer
 
-from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, opened, parse_day
+from papersift.cli.common import (
+    CategoryArg,
+    FormatOpt,
+    HomeOpt,
+    ListingDayOpt,
+    check_format,
+    fail,
+    listing_day,
+    load_settings,
+    opened,
+    parse_day,
+)
 
 
 def topics(
-    category: Annotated[str, typer.Argument(help="Category or archive, e.g. cs.LG or astro-ph.")],
-    day: Annotated[
-        str | None, typer.Option("--date", "-d", help="Listing date (default: the latest).")
-    ] = None,
+    category: CategoryArg,
+    day: ListingDayOpt = None,
     days: Annotated[int, typer.Option("--days", min=1, max=31, help="Days of listings ending --date.")] = 1,
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
@@ -30,10 +39,7 @@ def topics(
     check_format(fmt)
     wanted = parse_day(day, "--date")
     with opened(load_settings(home)) as o:
-        known = o.store.announcement_days(category)
-        if not known:
-            fail(f"no listings for {category!r} in the store (ingest or sync first)")
-        when = wanted or known[-1]
+        when, _ = listing_day(o.store, category, wanted)
         entries = listing_entries(o.store, category, when, days)
         if not entries:
             fail(f"no {category} listing on {when}" + (f" or the {days - 1} days before" if days > 1 else ""))
