@@ -197,3 +197,13 @@ def test_the_checks_catch_what_they_are_for() -> None:
     # the parser sees all three kinds of import
     wheres = {where for module in MODULES for _, _, where in imports(module)}
     assert wheres == {"module", "typing", "function"}
+
+
+def test_a_command_module_imports_no_other_command_module() -> None:
+    # cli/__init__ registers the commands; a command module shares only cli/common (`python -m` runs
+    # cli/__main__, which calls cli/__init__'s main)
+    allowed = {"papersift.cli.__main__": {"papersift.cli"}}
+    for module in MODULES:
+        if module.startswith("papersift.cli.") and module != "papersift.cli.common":
+            cli_imports = {t for t, _, _ in imports(module) if t.startswith("papersift.cli")}
+            assert cli_imports <= allowed.get(module, {"papersift.cli.common"}), (module, cli_imports)
