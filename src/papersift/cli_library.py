@@ -355,11 +355,12 @@ def follow(
 def _picks(
     settings: Settings, store: Store, who: Reader, day: date | None, k: int
 ) -> tuple[date, list[DailyPick]]:
-    from papersift.library import daily_view
+    from papersift.library import NoDailyPapers, daily_picks
 
-    view = daily_view(store, _indexes(store, settings), who, settings.default_categories, day, k=k)
-    if view is None:
-        _fail("no listings for the followed categories in the store (sync or ingest first)")
+    try:
+        view = daily_picks(store, _indexes(store, settings), who, settings.default_categories, day, k=k)
+    except NoDailyPapers as e:
+        _fail(f"{e} (sync or ingest first)")
     return view.day, view.picks
 
 
@@ -374,8 +375,9 @@ def recommend(
     home: HomeOpt = None,
 ) -> None:
     """Your Daily Papers: the day's new papers in your categories, ranked by your library."""
-    from papersift.listing import json_line, paper_json
+    from papersift.listing import json_line
     from papersift.paper import format_authors
+    from papersift.shapes import daily_pick_json
 
     _check_format(fmt)
     settings, store, who = _open(home, reader)
@@ -383,8 +385,7 @@ def recommend(
     store.close()
     for n, pick in enumerate(picks, 1):
         if fmt == "json":
-            extra = {"rank": n, "score": pick.score, "why": list(pick.reasons), "date": when.isoformat()}
-            typer.echo(json_line(paper_json(pick.paper, **extra)))
+            typer.echo(json_line(daily_pick_json(pick, rank=n, date=when.isoformat())))
             continue
         typer.echo(f"#{n:02d} {pick.paper.id}  {pick.paper.title}")
         typer.echo(f"     {format_authors(pick.paper.authors)}  [{', '.join(pick.paper.categories)}]")

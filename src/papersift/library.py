@@ -308,6 +308,15 @@ class DailyView:
     day: date
     picks: list[DailyPick]
 
+    @property
+    def ranking(self) -> str:
+        """How the picks are ordered: ``library`` (ranked by the reader's library) or ``arXiv order``."""
+        return "library" if self.picks and self.picks[0].score is not None else "arXiv order"
+
+
+class NoDailyPapers(StoreError):
+    """Nothing to pick from: the followed categories have no listings at all, or none on the day asked."""
+
 
 def daily_view(
     store: Store,
@@ -327,3 +336,22 @@ def daily_view(
         return None
     when = day or days[-1]
     return DailyView(categories, days, when, daily(store, indexes, reader, when, categories, k=k))
+
+
+def daily_picks(
+    store: Store,
+    indexes: Indexes | None,
+    reader: Reader | None,
+    fallback: Sequence[str],
+    day: date | None = None,
+    *,
+    k: int | None = None,
+) -> DailyView:
+    """The day's picks as every face shows them (``daily_view``), or ``NoDailyPapers`` saying why there are
+    none: the web answers it with a 404, the CLI with an error."""
+    view = daily_view(store, indexes, reader, fallback, day, k=k)
+    if view is None:
+        raise NoDailyPapers("no listings for the followed categories yet")
+    if view.day not in view.days:
+        raise NoDailyPapers(f"no listing of {', '.join(view.categories)} on {view.day}")
+    return view
