@@ -457,7 +457,7 @@ def daily_job(
     from papersift.digest import deliver, queue_email
     from papersift.harvest import ArxivClient, HarvestError, sync_rss
     from papersift.index.pipeline import embed_missing, refresh
-    from papersift.library import daily_view
+    from papersift.library import NoDailyPapers, daily_picks
     from papersift.store import StoreError
     from papersift.store.cache import VectorCache
 
@@ -491,9 +491,11 @@ def daily_job(
     for who in readers:
         if not who.email:
             continue
-        view = daily_view(store, indexes, who, settings.default_categories, k=settings.digest_k)
-        if view is not None:
-            queue_email(store, settings, who, view.day, view.picks)
+        try:
+            view = daily_picks(store, indexes, who, settings.default_categories, k=settings.digest_k)
+        except NoDailyPapers:
+            continue
+        queue_email(store, settings, who, view.day, view.picks)
     sent, errors = deliver(store, settings)
     store.close()
     for err in errors:

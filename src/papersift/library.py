@@ -318,26 +318,6 @@ class NoDailyPapers(StoreError):
     """Nothing to pick from: the followed categories have no listings at all, or none on the day asked."""
 
 
-def daily_view(
-    store: Store,
-    indexes: Indexes | None,
-    reader: Reader | None,
-    fallback: Sequence[str],
-    day: date | None = None,
-    *,
-    k: int | None = None,
-) -> DailyView | None:
-    """The reader's (or, with no reader, everyone's) Daily Papers of ``day`` (default: the latest) in the
-    categories they follow, else ``fallback``; None when those categories have no listings at all."""
-    followed = store.interests(reader.id).categories if reader else ()
-    categories = tuple(followed or fallback)
-    days = daily_days(store, categories)
-    if not days:
-        return None
-    when = day or days[-1]
-    return DailyView(categories, days, when, daily(store, indexes, reader, when, categories, k=k))
-
-
 def daily_picks(
     store: Store,
     indexes: Indexes | None,
@@ -347,11 +327,15 @@ def daily_picks(
     *,
     k: int | None = None,
 ) -> DailyView:
-    """The day's picks as every face shows them (``daily_view``), or ``NoDailyPapers`` saying why there are
-    none: the web answers it with a 404, the CLI with an error."""
-    view = daily_view(store, indexes, reader, fallback, day, k=k)
-    if view is None:
+    """The reader's (or, with no reader, everyone's) Daily Papers of ``day`` (default: the latest) in the
+    categories they follow, else ``fallback``, as every face shows them (web, CLI, digests); or
+    ``NoDailyPapers`` saying why there are none (the web answers it with a 404, the CLI with an error)."""
+    followed = store.interests(reader.id).categories if reader else ()
+    categories = tuple(followed or fallback)
+    days = daily_days(store, categories)
+    if not days:
         raise NoDailyPapers("no listings for the followed categories yet")
-    if view.day not in view.days:
-        raise NoDailyPapers(f"no listing of {', '.join(view.categories)} on {view.day}")
-    return view
+    when = day or days[-1]
+    if when not in days:
+        raise NoDailyPapers(f"no listing of {', '.join(categories)} on {when}")
+    return DailyView(categories, days, when, daily(store, indexes, reader, when, categories, k=k))
