@@ -41,7 +41,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("index", ("papersift.index",)),
     ("ranking", ("papersift.ranking",)),
-    ("reader", ("papersift.library", "papersift.digest")),
+    ("reader", ("papersift.library", "papersift.shapes", "papersift.digest")),
     ("web", ("papersift.web",)),
     ("cli", ("papersift.cli",)),
 ]

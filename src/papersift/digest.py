@@ -22,9 +22,10 @@ from papersift.atom import atom_feed
 from papersift.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
 from papersift.lab import popular as lab_popular
 from papersift.library import DailyPick
-from papersift.listing import ABS_URL, PDF_URL, paper_json
+from papersift.listing import ABS_URL, PDF_URL
 from papersift.paper import format_authors
 from papersift.settings import Settings, SmtpSecurity, is_loopback
+from papersift.shapes import daily_pick_json
 from papersift.store import Store
 from papersift.store.readers import Digest, Reader
 
@@ -139,7 +140,7 @@ def atom(reader: Reader, day: date, picks: Sequence[DailyPick], settings: Settin
         f"papersift Daily Papers for {reader.name}",
         f"{base}/feed/{reader.name}",
         f"{base}/feed/{reader.feed_token}.atom",
-        [paper_json(p.paper, announced=day.isoformat()) for p in picks],
+        [daily_pick_json(p, announced=day.isoformat()) for p in picks],
     )
 
 

@@ -308,8 +308,17 @@ class DailyView:
     day: date
     picks: list[DailyPick]
 
+    @property
+    def ranking(self) -> str:
+        """How the picks are ordered: ``library`` (ranked by the reader's library) or ``arXiv order``."""
+        return "library" if self.picks and self.picks[0].score is not None else "arXiv order"
 
-def daily_view(
+
+class NoDailyPapers(StoreError):
+    """Nothing to pick from: the followed categories have no listings at all, or none on the day asked."""
+
+
+def daily_picks(
     store: Store,
     indexes: Indexes | None,
     reader: Reader | None,
@@ -317,13 +326,16 @@ def daily_view(
     day: date | None = None,
     *,
     k: int | None = None,
-) -> DailyView | None:
+) -> DailyView:
     """The reader's (or, with no reader, everyone's) Daily Papers of ``day`` (default: the latest) in the
-    categories they follow, else ``fallback``; None when those categories have no listings at all."""
+    categories they follow, else ``fallback``, as every face shows them (web, CLI, digests); or
+    ``NoDailyPapers`` saying why there are none (the web answers it with a 404, the CLI with an error)."""
     followed = store.interests(reader.id).categories if reader else ()
     categories = tuple(followed or fallback)
     days = daily_days(store, categories)
     if not days:
-        return None
+        raise NoDailyPapers("no listings for the followed categories yet")
     when = day or days[-1]
+    if when not in days:
+        raise NoDailyPapers(f"no listing of {', '.join(categories)} on {when}")
     return DailyView(categories, days, when, daily(store, indexes, reader, when, categories, k=k))

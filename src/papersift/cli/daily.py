@@ -61,11 +61,12 @@ def follow(
 
 
 def _picks(o: Opened, who: Reader, day: date | None, k: int) -> tuple[date, list[DailyPick]]:
-    from papersift.library import daily_view
+    from papersift.library import NoDailyPapers, daily_picks
 
-    view = daily_view(o.store, o.indexes, who, o.settings.default_categories, day, k=k)
-    if view is None:
-        fail("no listings for the followed categories in the store (sync or ingest first)")
+    try:
+        view = daily_picks(o.store, o.indexes, who, o.settings.default_categories, day, k=k)
+    except NoDailyPapers as e:
+        fail(f"{e} (sync or ingest first)")
     return view.day, view.picks
 
 
@@ -79,8 +80,9 @@ def recommend(
     home: HomeOpt = None,
 ) -> None:
     """Your Daily Papers: the day's new papers in your categories, ranked by your library."""
-    from papersift.listing import json_line, paper_json
+    from papersift.listing import json_line
     from papersift.paper import format_authors
+    from papersift.shapes import daily_pick_json
 
     check_format(fmt)
     with opened(load_settings(home)) as o:
@@ -88,8 +90,7 @@ def recommend(
         when, picks = _picks(o, who, parse_day(day, "--date"), k)
     for n, pick in enumerate(picks, 1):
         if fmt == "json":
-            extra = {"rank": n, "score": pick.score, "why": list(pick.reasons), "date": when.isoformat()}
-            typer.echo(json_line(paper_json(pick.paper, **extra)))
+            typer.echo(json_line(daily_pick_json(pick, rank=n, date=when.isoformat())))
             continue
         typer.echo(f"#{n:02d} {pick.paper.id}  {pick.paper.title}")
         typer.echo(f"     {format_authors(pick.paper.authors)}  [{', '.join(pick.paper.categories)}]")
@@ -161,7 +162,7 @@ def daily(
     from papersift.digest import deliver, queue_email
     from papersift.harvest import ArxivClient, HarvestError, sync_rss
     from papersift.index.pipeline import embed_missing, refresh
-    from papersift.library import daily_view
+    from papersift.library import NoDailyPapers, daily_picks
     from papersift.store.cache import VectorCache
 
     settings = load_settings(home)
@@ -193,9 +194,11 @@ def daily(
         for who in readers:
             if not who.email:
                 continue
-            view = daily_view(store, indexes, who, settings.default_categories, k=settings.digest_k)
-            if view is not None:
-                queue_email(store, settings, who, view.day, view.picks)
+            try:
+                view = daily_picks(store, indexes, who, settings.default_categories, k=settings.digest_k)
+            except NoDailyPapers:
+                continue
+            queue_email(store, settings, who, view.day, view.picks)
         sent, errors = deliver(store, settings)
     for err in errors:
         typer.echo(f"error: {err}", err=True)

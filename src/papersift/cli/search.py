@@ -4,7 +4,7 @@ JSON lines (one line per query in batch mode)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -18,15 +18,6 @@ from papersift.cli.common import (
     opened,
     parse_day,
 )
-
-if TYPE_CHECKING:
-    from papersift.paper import Paper
-
-
-def _hit_json(paper: Paper, rank: int, score: float, **extra: object) -> dict[str, object]:
-    from papersift.listing import paper_json
-
-    return paper_json(paper, score=round(score, 4), rank=rank, **extra)
 
 
 def search(
@@ -52,6 +43,7 @@ def search(
     from papersift.paper import format_authors
     from papersift.ranking.search import MODES
     from papersift.ranking.search import search as run
+    from papersift.shapes import search_hit_json
     from papersift.store import Filters
 
     check_format(fmt)
@@ -76,14 +68,11 @@ def search(
                 typer.echo(f"note: {note}", err=True)
             first = (page - 1) * k + 1
             if queries_from is not None:
-                results = [
-                    _hit_json(h.paper, rank, h.score, terms=h.terms)
-                    for rank, h in enumerate(result.hits, first)
-                ]
+                results = [search_hit_json(h, rank) for rank, h in enumerate(result.hits, first)]
                 typer.echo(json_line({"query": text, "mode": result.mode, "results": results}))
             elif fmt == "json":
                 for rank, h in enumerate(result.hits, first):
-                    typer.echo(json_line(_hit_json(h.paper, rank, h.score, terms=h.terms)))
+                    typer.echo(json_line(search_hit_json(h, rank)))
             elif not result.hits:
                 typer.echo("no results", err=True)
             for rank, h in enumerate(result.hits if fmt == "text" and queries_from is None else [], first):
@@ -111,6 +100,7 @@ def related(
     from papersift.paper import InvalidIdError, format_authors, normalize_id
     from papersift.ranking.related import Query, paper_query, text_query
     from papersift.ranking.related import related as run
+    from papersift.shapes import related_hit_json
 
     check_format(fmt)
     wanted = list(ids or []) + (lines_of(ids_from) if ids_from else [])
@@ -146,10 +136,7 @@ def related(
                 typer.echo(f"note: {note}", err=True)
             hits = run(indexes, query, k=k, category=category, since=when)
             if fmt == "json" or batch:
-                results = [
-                    _hit_json(h.paper, rank, h.score, why=h.reasons(), terms=h.terms)
-                    for rank, h in enumerate(hits, 1)
-                ]
+                results = [related_hit_json(h, rank=rank) for rank, h in enumerate(hits, 1)]
                 typer.echo(json_line({"query": query.label, "results": results}))
                 continue
             head = f"[{query.paper.id}] {query.paper.title}" if query.paper else f'"{query.label}"'
