@@ -19,6 +19,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "papersift",  # the package's __init__ (a docstring)
             "papersift.paper",
+            "papersift.text",
             "papersift.settings",
             "papersift.names",
             "papersift.taxonomy",

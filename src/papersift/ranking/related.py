@@ -26,7 +26,7 @@ from papersift.index.lexical import author_slots, shared_terms, term_names
 from papersift.index.pipeline import Indexes
 from papersift.names import AuthorSet
 from papersift.paper import Paper, in_category
-from papersift.store.query import STOP_WORDS
+from papersift.text import STOP_WORDS
 
 W_DENSE = 0.5
 W_LEXICAL = 0.5
