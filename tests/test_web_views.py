@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 
 from papersift.settings import Settings
 from papersift.web.app import create_app
-from papersift.web.contract import _routes
+from papersift.web.contract import every_route
 from papersift.web.pages import Answer, Web, twin, wants_json
 from tests.test_web_security import in_process
 
@@ -37,7 +37,7 @@ def test_every_page_with_a_json_twin_is_one_handler(tmp_path: Path) -> None:
     app = create_app(Settings(home=tmp_path))
     gets = {
         r.path: r.endpoint
-        for r in _routes(app.routes)
+        for r in every_route(app.routes)
         if isinstance(r, APIRoute) and "GET" in (r.methods or ())
     }
     twins = {p for p in gets if p.startswith("/api/") and p[4:] in gets}

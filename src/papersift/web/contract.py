@@ -79,19 +79,19 @@ class SaveRequest(BaseModel):
 def allowed_methods(app: FastAPI, path: str) -> str:
     """The ``Allow`` of a 405: every method any route of ``path`` takes (Starlette names the first's only)."""
     methods: set[str] = set()
-    for route in _routes(app.routes):
+    for route in every_route(app.routes):
         regex, route_methods = getattr(route, "path_regex", None), getattr(route, "methods", None)
         if regex is not None and route_methods and regex.match(path):
             methods |= route_methods
     return ", ".join(sorted(methods))
 
 
-def _routes(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
+def every_route(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
     """Every route, those of the included view routers (``app.include_router``, no prefix) among them."""
     for route in routes:
         included = getattr(route, "original_router", None)
         if isinstance(included, APIRouter):
-            yield from _routes(included.routes)
+            yield from every_route(included.routes)
         else:
             yield route
 
