@@ -235,12 +235,7 @@ def _quantize(source: Path, workdir: Path) -> Path:
     import onnxruntime as ort
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    folded = workdir / "folded.onnx"
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
-    options.optimized_model_filepath = str(folded)
-    options.log_severity_level = 3
-    ort.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+    folded = _optimised(source, workdir / "folded.onnx", ort.GraphOptimizationLevel.ORT_ENABLE_BASIC)
     made = workdir / "quantized.onnx"
     quiet = logging.Filter()
     quiet.filter = lambda record: record.levelno > logging.WARNING  # type: ignore[method-assign]
@@ -258,13 +253,19 @@ def _quantize(source: Path, workdir: Path) -> Path:
         root.removeFilter(quiet)
     # saved after ONNX Runtime's extended (CPU, machine-independent) optimisations: a query's process
     # then loads it with none to redo
-    optimised = workdir / "model.onnx"
+    return _optimised(made, workdir / "model.onnx", ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED)
+
+
+def _optimised(model: Path, target: Path, level: Any) -> Path:
+    """``model`` as ONNX Runtime optimises it at ``level``, saved to ``target``."""
+    import onnxruntime as ort
+
     options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
-    options.optimized_model_filepath = str(optimised)
+    options.graph_optimization_level = level
+    options.optimized_model_filepath = str(target)
     options.log_severity_level = 3
-    ort.InferenceSession(str(made), options, providers=["CPUExecutionProvider"])
-    return optimised
+    ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    return target
 
 
 def _check_against(source: Path, made: Path, tokenizer: Any, window: int, threads: int) -> None:
