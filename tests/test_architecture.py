@@ -42,7 +42,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("index", ("papersift.index",)),
     ("ranking", ("papersift.ranking",)),
-    ("reader", ("papersift.library", "papersift.shapes", "papersift.digest")),
+    ("reader", ("papersift.library", "papersift.digest", "papersift.shapes")),
     ("web", ("papersift.web",)),
     ("cli", ("papersift.cli",)),
 ]
@@ -65,7 +65,8 @@ def layer_of(module: str) -> str:
     best = ("", "")
     for name, prefixes in LAYERS:
         for prefix in prefixes:
-            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > len(best[1]):
+            below = prefix != PACKAGE and module.startswith(prefix + ".")  # a new top-level module is placed
+            if (module == prefix or below) and len(prefix) > len(best[1]):
                 best = (name, prefix)
     if not best[0]:
         raise AssertionError(f"{module} is in no layer: place it in LAYERS and in docs/architecture.md")
@@ -194,6 +195,12 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert layer_of("papersift.store.sqlite") == "store"
     assert layer_of("papersift.cli.common") == "cli"
+    try:
+        layer_of("papersift.newcomer")
+    except AssertionError as e:
+        assert "in no layer" in str(e)
+    else:
+        raise AssertionError("a new top-level module must be placed in a layer")
     assert RANK["store"] < RANK["index"] < RANK["ranking"] < RANK["web"] < RANK["cli"]
     # the parser sees all three kinds of import
     wheres = {where for module in MODULES for _, _, where in imports(module)}
