@@ -127,15 +127,10 @@ def serve(
 
 
 def worker_app(settings: Settings, announce: str) -> FastAPI:
-    """One server worker's app; the garbage collector tuned as ``web.app.app_from_env`` explains."""
-    import gc
+    """One server worker's app (``web.app.server_app``: the garbage collector tuned for a server)."""
+    from papersift.web.app import server_app
 
-    from papersift.web.app import GC_THRESHOLDS, create_app
-
-    gc.set_threshold(*GC_THRESHOLDS)
-    app = create_app(settings, announce=announce)
-    gc.freeze()
-    return app
+    return server_app(settings, announce)
 
 
 def _run_workers(settings: Settings, host: str, port: int, workers: int) -> None:

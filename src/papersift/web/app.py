@@ -16,7 +16,6 @@ other origins).
 from __future__ import annotations
 
 import gc
-import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -106,8 +105,8 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
     return app
 
 
-def app_from_env() -> FastAPI:
-    """The app for the settings in the environment (how ``papersift serve`` starts each worker).
+def server_app(settings: Settings, announce: str | None = None) -> FastAPI:
+    """The app of one ``papersift serve`` worker (``cli/serve.py`` hands each worker its settings).
 
     A server holds many long-lived objects (cached pages, templates, the model); with Python's default
     thresholds a full garbage collection walks them every few thousand requests, a pause of 100 ms or
@@ -115,6 +114,6 @@ def app_from_env() -> FastAPI:
     rarely, and never walk what start-up made.
     """
     gc.set_threshold(*GC_THRESHOLDS)
-    app = create_app(Settings(), announce=os.environ.get("PAPERSIFT_SERVE_URL"))
+    app = create_app(settings, announce=announce)
     gc.freeze()
     return app
