@@ -32,7 +32,6 @@ from papersift.store.readers import fold_title
 from papersift.store.rows import (
     COLUMN,
     COLUMN_NAMES,
-    NamedRow,
     Row,
     as_date,
     merge,
@@ -42,7 +41,7 @@ from papersift.store.rows import (
     validate_id,
     write_alone_on_failure,
 )
-from papersift.store.sql import SqlBase, Tx
+from papersift.store.sql import NamedRow, SqlBase, Tx
 
 COLUMNS = ", ".join(COLUMN_NAMES)
 P_COLUMNS = ", ".join(f"p.{c}" for c in COLUMN_NAMES)  # the same, from ``papers p`` in a join

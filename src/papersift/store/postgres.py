@@ -36,9 +36,9 @@ from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
 from papersift.store.papers import COLUMNS, PaperTables
 from papersift.store.query import plain_words
-from papersift.store.rows import NamedRow, Row
+from papersift.store.rows import Row
 from papersift.store.signals import LabSignals
-from papersift.store.sql import Dialect, FullText, Result, Tx
+from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
 from papersift.store.vectors import VectorTables
 
 _KINDS = ", ".join(f"'{k}'" for k in ANNOUNCE_KINDS)

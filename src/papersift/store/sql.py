@@ -17,8 +17,7 @@ from typing import Any, ClassVar, Protocol
 
 from papersift.paper import Paper
 
-# a row read by name: ``sqlite3.Row`` or a psycopg ``dict_row``
-NamedRow = Any
+NamedRow = Any  # a row read by name: ``sqlite3.Row`` or a psycopg ``dict_row``
 
 
 class Result(Protocol):

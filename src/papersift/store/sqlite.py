@@ -28,9 +28,9 @@ from papersift.store import SearchFromMatch, StoreError, schema
 from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
 from papersift.store.papers import PaperTables
-from papersift.store.rows import COLUMN, NamedRow, Row
+from papersift.store.rows import COLUMN, Row
 from papersift.store.signals import LabSignals
-from papersift.store.sql import Dialect, FullText, Result, Tx
+from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
 from papersift.store.vectors import VectorTables
 
 _MMAP_BYTES = 1 << 30  # queries read pages straight from the OS page cache (cold CLI calls ~40% faster)
