@@ -62,6 +62,10 @@ class PostgresDialect(Dialect):
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, Any]:
         return f"{column} = ANY(?)", list(values)
 
+    def json_rows(self, types: Sequence[str]) -> str:
+        columns = ", ".join(f"(e->>{i})::{t} AS c{i}" for i, t in enumerate(types))
+        return f"SELECT {columns} FROM json_array_elements(?::json) e"
+
     def json_list(self, expr: str, source: str, order: str) -> str:
         return f"(SELECT COALESCE(json_agg({expr} ORDER BY {order}), '[]')::text {source})"
 

@@ -64,6 +64,11 @@ class Dialect:
         """``column`` is one of ``values``: the condition, and its one argument."""
         raise NotImplementedError
 
+    def json_rows(self, types: Sequence[str]) -> str:
+        """A query of the rows of one JSON argument (an array of arrays), their columns ``c0``, ``c1``…
+        of SQL ``types``: many rows written by one statement."""
+        raise NotImplementedError
+
     def json_list(self, expr: str, source: str, order: str) -> str:
         """A JSON text array of ``expr`` over the rows of ``source`` (``FROM … WHERE …``) in ``order``."""
         raise NotImplementedError

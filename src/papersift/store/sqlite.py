@@ -53,6 +53,10 @@ class SqliteDialect(Dialect):
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, Any]:
         return f"{column} IN (SELECT value FROM json_each(?))", orjson.dumps(list(values)).decode()
 
+    def json_rows(self, types: Sequence[str]) -> str:
+        columns = ", ".join(f"json_extract(value, '$[{i}]') AS c{i}" for i in range(len(types)))
+        return f"SELECT {columns} FROM json_each(?)"
+
     def json_list(self, expr: str, source: str, order: str) -> str:
         return f"(SELECT json_group_array({expr}) FROM (SELECT {expr} {source} ORDER BY {order}))"
 
