@@ -15,6 +15,8 @@ from contextlib import AbstractContextManager, nullcontext
 from datetime import date
 from typing import Any, cast
 
+import orjson
+
 from papersift.paper import (
     ANNOUNCE_KINDS,
     AnnounceKind,
@@ -32,7 +34,6 @@ from papersift.store.readers import fold_title
 from papersift.store.rows import (
     COLUMN,
     COLUMN_NAMES,
-    NamedRow,
     Row,
     as_date,
     merge,
@@ -42,7 +43,7 @@ from papersift.store.rows import (
     validate_id,
     write_alone_on_failure,
 )
-from papersift.store.sql import SqlBase, Tx
+from papersift.store.sql import NamedRow, SqlBase, Tx
 
 COLUMNS = ", ".join(COLUMN_NAMES)
 P_COLUMNS = ", ".join(f"p.{c}" for c in COLUMN_NAMES)  # the same, from ``papers p`` in a join
@@ -203,11 +204,13 @@ class PaperTables(SqlBase):
             if unique[pid].announced and row[COLUMN["announced"]]
             for n, category in enumerate(row[COLUMN["categories"]].split())
         ]
-        if derived:
-            tx.executemany(
-                "INSERT INTO announcements (category, day, paper, kind, position) VALUES (?, ?, ?, ?, ?) "
+        if derived:  # one statement for the batch (orjson makes the JSON, never string pasting)
+            source = self.dialect.json_rows(("text", "date", "bigint", "text", "integer"))
+            tx.execute(
+                "INSERT INTO announcements (category, day, paper, kind, position) "
+                f"SELECT c0, c1, c2, c3, c4 FROM ({source}) r WHERE true "
                 "ON CONFLICT (category, day, paper) DO NOTHING",
-                derived,
+                (orjson.dumps(derived).decode(),),
             )
         rows = [
             (a.category, a.date.isoformat(), written[pid][0], a.kind, a.position)

@@ -36,9 +36,9 @@ from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
 from papersift.store.papers import COLUMNS, PaperTables
 from papersift.store.query import plain_words
-from papersift.store.rows import NamedRow, Row
+from papersift.store.rows import Row
 from papersift.store.signals import LabSignals
-from papersift.store.sql import Dialect, FullText, Result, Tx
+from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
 from papersift.store.vectors import VectorTables
 
 _KINDS = ", ".join(f"'{k}'" for k in ANNOUNCE_KINDS)
@@ -61,6 +61,10 @@ class PostgresDialect(Dialect):
 
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, Any]:
         return f"{column} = ANY(?)", list(values)
+
+    def json_rows(self, types: Sequence[str]) -> str:
+        columns = ", ".join(f"(e->>{i})::{t} AS c{i}" for i, t in enumerate(types))
+        return f"SELECT {columns} FROM json_array_elements(?::json) e"
 
     def json_list(self, expr: str, source: str, order: str) -> str:
         return f"(SELECT COALESCE(json_agg({expr} ORDER BY {order}), '[]')::text {source})"

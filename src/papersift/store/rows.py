@@ -16,9 +16,9 @@ import orjson
 from papersift.paper import ANNOUNCE_KINDS, Paper, RecordError, Version, clean_text
 from papersift.store import IngestCounts, StoreError
 from papersift.store.readers import RATINGS, Digest, LibraryEntry, Reader
+from papersift.store.sql import NamedRow
 
 Row = tuple[Any, ...]  # a row to write, in ``COLUMN_NAMES`` order
-NamedRow = Any  # a row read by name: ``sqlite3.Row`` or a psycopg ``dict_row``
 
 COLUMN_NAMES = [
     "rowid",

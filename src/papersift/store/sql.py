@@ -17,8 +17,7 @@ from typing import Any, ClassVar, Protocol
 
 from papersift.paper import Paper
 
-# a row read by name: ``sqlite3.Row`` or a psycopg ``dict_row``
-NamedRow = Any
+NamedRow = Any  # a row read by name: ``sqlite3.Row`` or a psycopg ``dict_row``
 
 
 class Result(Protocol):
@@ -63,6 +62,11 @@ class Dialect:
 
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, Any]:
         """``column`` is one of ``values``: the condition, and its one argument."""
+        raise NotImplementedError
+
+    def json_rows(self, types: Sequence[str]) -> str:
+        """A query of the rows of one JSON argument (an array of arrays), their columns ``c0``, ``c1``…
+        of SQL ``types``: many rows written by one statement."""
         raise NotImplementedError
 
     def json_list(self, expr: str, source: str, order: str) -> str:

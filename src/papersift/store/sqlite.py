@@ -28,9 +28,9 @@ from papersift.store import SearchFromMatch, StoreError, schema
 from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
 from papersift.store.papers import PaperTables
-from papersift.store.rows import COLUMN, NamedRow, Row
+from papersift.store.rows import COLUMN, Row
 from papersift.store.signals import LabSignals
-from papersift.store.sql import Dialect, FullText, Result, Tx
+from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
 from papersift.store.vectors import VectorTables
 
 _MMAP_BYTES = 1 << 30  # queries read pages straight from the OS page cache (cold CLI calls ~40% faster)
@@ -52,6 +52,10 @@ class SqliteDialect(Dialect):
 
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, Any]:
         return f"{column} IN (SELECT value FROM json_each(?))", orjson.dumps(list(values)).decode()
+
+    def json_rows(self, types: Sequence[str]) -> str:
+        columns = ", ".join(f"json_extract(value, '$[{i}]') AS c{i}" for i in range(len(types)))
+        return f"SELECT {columns} FROM json_each(?)"
 
     def json_list(self, expr: str, source: str, order: str) -> str:
         return f"(SELECT json_group_array({expr}) FROM (SELECT {expr} {source} ORDER BY {order}))"

@@ -12,8 +12,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from papersift.store import VectorBatch
-from papersift.store.rows import NamedRow
-from papersift.store.sql import SqlBase, Tx
+from papersift.store.sql import NamedRow, SqlBase, Tx
 
 
 class VectorTables(SqlBase):
