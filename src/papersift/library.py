@@ -19,7 +19,7 @@ from papersift.index.pipeline import Indexes
 from papersift.paper import Paper, is_arxiv_id, normalize_id
 from papersift.sources.references import EntryError, Reference, reference_from_paper, safe_url
 from papersift.store import Store, StoreError
-from papersift.store.readers import Interests, LibraryEntry, Reader, entry_key
+from papersift.store.records import Account, Interests, LibraryEntry, entry_key
 
 if TYPE_CHECKING:
     from papersift.ranking.recommend import Profile
@@ -74,7 +74,7 @@ def find_paper(store: Store, paper_id: str) -> Paper:
 
 def save_paper(
     store: Store,
-    reader: Reader,
+    reader: Account,
     paper_id: str,
     *,
     tags: Sequence[str] = (),
@@ -114,7 +114,7 @@ def _link(store: Store, ref: Reference) -> Paper | None:
 
 def import_references(
     store: Store,
-    reader: Reader,
+    reader: Account,
     refs: Sequence[Reference],
     *,
     tags: Sequence[str] = (),
@@ -210,7 +210,7 @@ def export_items(store: Store, entries: Sequence[LibraryEntry]) -> list[Referenc
     return out
 
 
-def profile(store: Store, reader: Reader, entries: Sequence[LibraryEntry] | None = None) -> Profile:
+def profile(store: Store, reader: Account, entries: Sequence[LibraryEntry] | None = None) -> Profile:
     """The reader's library (``entries`` when already read) and interests as the recommender's input."""
     from papersift.ranking.recommend import LibraryItem, Profile
 
@@ -268,7 +268,7 @@ class DailyPick:
 def daily(
     store: Store,
     indexes: Indexes | None,
-    reader: Reader | None,
+    reader: Account | None,
     day: date,
     categories: Sequence[str],
     *,
@@ -321,7 +321,7 @@ class NoDailyPapers(StoreError):
 def daily_picks(
     store: Store,
     indexes: Indexes | None,
-    reader: Reader | None,
+    reader: Account | None,
     fallback: Sequence[str],
     day: date | None = None,
     *,

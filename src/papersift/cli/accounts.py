@@ -22,7 +22,7 @@ def reader_add(
     home: HomeOpt = None,
 ) -> None:
     """Create a reader (asks for a password unless --password-stdin)."""
-    from papersift.accounts import create_reader
+    from papersift.accounts import create_account
 
     password = (
         sys.stdin.readline().rstrip("\n")
@@ -30,7 +30,7 @@ def reader_add(
         else typer.prompt("password", hide_input=True, confirmation_prompt=True)
     )
     with opened(load_settings(home)) as o:
-        reader = create_reader(o.store, name, password, email)
+        reader = create_account(o.store, name, password, email)
     typer.echo(f"reader {reader.name} created")
 
 
@@ -38,7 +38,7 @@ def reader_add(
 def reader_list(home: HomeOpt = None) -> None:
     """Every reader, with their e-mail and library size."""
     with opened(load_settings(home)) as o:
-        for r in o.store.readers():
+        for r in o.store.accounts():
             typer.echo(f"{r.name}\t{r.email or '-'}\t{len(o.store.library(r.id))} papers")
 
 
@@ -49,8 +49,8 @@ def reader_feed(reader: ReaderOpt = None, new: bool = False, home: HomeOpt = Non
 
     settings = load_settings(home)
     with opened(settings) as o:
-        who = o.reader(reader)
+        who = o.account(reader)
         if new:
-            o.store.update_reader(who.id, feed_token=new_token())
-            who = o.store.reader_by_id(who.id) or who
+            o.store.update_account(who.id, feed_token=new_token())
+            who = o.store.account_by_id(who.id) or who
     typer.echo(f"{settings.base_url.rstrip('/')}/feed/{who.feed_token}.atom")

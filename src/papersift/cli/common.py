@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from papersift.index.pipeline import Indexes
     from papersift.settings import Settings
     from papersift.store import IngestCounts, Store
-    from papersift.store.readers import Reader
+    from papersift.store.records import Account
 
 HomeOpt = Annotated[
     Path | None,
@@ -38,7 +38,7 @@ ListingDayOpt = Annotated[
     str | None, typer.Option("--date", "-d", help="Listing date (default: the latest).")
 ]
 ReaderOpt = Annotated[
-    str | None, typer.Option("--reader", "-r", envvar="PAPERSIFT_READER", help="Reader (default: you).")
+    str | None, typer.Option("--reader", "-r", envvar="PAPERSIFT_READER", help="Account (default: you).")
 ]
 
 
@@ -81,7 +81,7 @@ class Opened:
                 )
         return self._indexes
 
-    def reader(self, name: str | None) -> Reader:
+    def account(self, name: str | None) -> Account:
         """The reader a command acts for: ``--reader NAME`` (must exist) or the personal reader."""
         from papersift.accounts import cli_reader
 

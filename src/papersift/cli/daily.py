@@ -24,7 +24,7 @@ from papersift.cli.common import (
 
 if TYPE_CHECKING:
     from papersift.library import DailyPick
-    from papersift.store.readers import Reader
+    from papersift.store.records import Account
 
 
 def follow(
@@ -39,13 +39,13 @@ def follow(
     home: HomeOpt = None,
 ) -> None:
     """Show or change what you follow: categories, authors, must / never keywords."""
-    from papersift.store.readers import Interests
+    from papersift.store.records import Interests
 
     def merged(before: tuple[str, ...], more: list[str] | None) -> tuple[str, ...]:
         return tuple(dict.fromkeys([*before, *(w.strip() for w in more or () if w.strip())]))
 
     with opened(load_settings(home)) as o:
-        who = o.reader(reader)
+        who = o.account(reader)
         old = Interests() if clear else o.store.interests(who.id)
         now = Interests(
             categories=merged(old.categories, category),
@@ -60,7 +60,7 @@ def follow(
     typer.echo(f"must: {', '.join(now.must) or '-'}\nnever: {', '.join(now.never) or '-'}")
 
 
-def _picks(o: Opened, who: Reader, day: date | None, k: int) -> tuple[date, list[DailyPick]]:
+def _picks(o: Opened, who: Account, day: date | None, k: int) -> tuple[date, list[DailyPick]]:
     from papersift.library import NoDailyPapers, daily_picks
 
     try:
@@ -86,7 +86,7 @@ def recommend(
 
     check_format(fmt)
     with opened(load_settings(home)) as o:
-        who = o.reader(reader)
+        who = o.account(reader)
         when, picks = _picks(o, who, parse_day(day, "--date"), k)
     for n, pick in enumerate(picks, 1):
         if fmt == "json":
@@ -122,7 +122,7 @@ def digest(
     settings = load_settings(home)
     errors: list[str] = []
     with opened(settings) as o:
-        who = o.reader(reader)
+        who = o.account(reader)
         when, picks = _picks(o, who, parse_day(day, "--date"), settings.digest_k)
         if atom:
             atom.write_bytes(atom_bytes(who, when, picks, settings))
@@ -132,7 +132,7 @@ def digest(
             typer.echo(f"markdown: {len(picks)} papers written to {markdown}")
         if email:
             if email != who.email:
-                o.store.update_reader(who.id, email=email)
+                o.store.update_account(who.id, email=email)
             queued = queue_email(o.store, settings, who, when, picks)
             if queued.sent:
                 typer.echo(
@@ -169,7 +169,7 @@ def daily(
     failed = False
     with opened(settings) as o:
         store = o.store
-        readers = store.readers()
+        readers = store.accounts()
         wanted = categories or sorted(
             {c for r in readers for c in store.interests(r.id).categories} or set(settings.default_categories)
         )

@@ -13,14 +13,14 @@ from papersift.cli.common import FormatOpt, HomeOpt, ReaderOpt, check_format, fa
 
 if TYPE_CHECKING:
     from papersift.store import Store
-    from papersift.store.readers import Reader
+    from papersift.store.records import Account
 
 library_app = typer.Typer(help="Your library: save, tag, rate, import, export.", no_args_is_help=True)
 
 IdsArg = Annotated[list[str], typer.Argument(help="arXiv ids or URLs.")]
 
 
-def _key(store: Store, reader: Reader, paper_id: str) -> str:
+def _key(store: Store, reader: Account, paper_id: str) -> str:
     """The library key of an id the reader typed (arXiv ids normalised; other keys as given)."""
     from papersift.paper import normalize_id
 
@@ -48,7 +48,7 @@ def library_add(
 
     failed = 0
     with opened(load_settings(home)) as o:
-        who = o.reader(reader)
+        who = o.account(reader)
         for paper_id in ids:
             try:
                 entry = save_paper(o.store, who, paper_id, tags=tag or (), note=note, rating=rating)
@@ -65,7 +65,7 @@ def library_add(
 def library_remove(ids: IdsArg, reader: ReaderOpt = None, home: HomeOpt = None) -> None:
     """Remove papers from your library."""
     with opened(load_settings(home)) as o:
-        who = o.reader(reader)
+        who = o.account(reader)
         for paper_id in ids:
             o.store.remove_entry(who.id, _key(o.store, who, paper_id))
             typer.echo(f"removed {paper_id}")
@@ -81,7 +81,7 @@ def library_tag(
 ) -> None:
     """Tag a saved paper (tags are folders: `library list --tag T`, `library export --tag T`)."""
     with opened(load_settings(home)) as o:
-        who = o.reader(reader)
+        who = o.account(reader)
         key = _key(o.store, who, paper_id)
         if remove:
             o.store.update_entry(who.id, key, remove_tags=tags)
@@ -104,7 +104,7 @@ def library_rate(
     if rating not in ("+1", "1", "-1", "0"):
         fail(f"a rating is +1, -1 or 0, not {rating!r}", 2)
     with opened(load_settings(home)) as o:
-        who = o.reader(reader)
+        who = o.account(reader)
         entry = save_paper(o.store, who, paper_id)
         o.store.update_entry(who.id, entry.key, rating=int(rating))
     typer.echo(f"{entry.key}: rated {int(rating):+d}")
@@ -119,7 +119,7 @@ def library_note(
 ) -> None:
     """Keep a note with a saved paper."""
     with opened(load_settings(home)) as o:
-        who = o.reader(reader)
+        who = o.account(reader)
         o.store.update_entry(who.id, _key(o.store, who, paper_id), note=text)
     typer.echo("noted")
 
@@ -128,7 +128,7 @@ def library_note(
 def library_read(ids: IdsArg, unread: bool = False, reader: ReaderOpt = None, home: HomeOpt = None) -> None:
     """Mark saved papers as read (or --unread)."""
     with opened(load_settings(home)) as o:
-        who = o.reader(reader)
+        who = o.account(reader)
         for paper_id in ids:
             o.store.update_entry(who.id, _key(o.store, who, paper_id), read=not unread)
     typer.echo(f"marked {len(ids)} as {'unread' if unread else 'read'}")
@@ -147,7 +147,7 @@ def library_list(
 
     check_format(fmt)
     with opened(load_settings(home)) as o:
-        entries = o.store.library(o.reader(reader).id, tag)
+        entries = o.store.library(o.account(reader).id, tag)
     for e in entries:
         if fmt == "json":
             typer.echo(json_line(entry_json(e)))
@@ -176,7 +176,7 @@ def library_import(
     result = read_bibliography_file(path)
     with opened(load_settings(home)) as o:
         report = import_references(
-            o.store, o.reader(reader), result.references, tags=tag or (), source=f"import:{result.format}"
+            o.store, o.account(reader), result.references, tags=tag or (), source=f"import:{result.format}"
         )
     errors = [*result.errors, *report.errors]
     for err in errors[:50]:
@@ -206,7 +206,7 @@ def library_export(
 
     check_format(fmt, ("bibtex", "csl-json"))
     with opened(load_settings(home)) as o:
-        items = export_items(o.store, o.store.library(o.reader(reader).id, tag))
+        items = export_items(o.store, o.store.library(o.account(reader).id, tag))
     text = to_bibtex(items) if fmt == "bibtex" else to_csl_json(items)
     if output:
         output.write_text(text, encoding="utf-8")

@@ -12,8 +12,8 @@ from datetime import datetime
 import orjson
 
 from papersift.store import StoreError
-from papersift.store.readers import Interests, Reader
-from papersift.store.rows import now, parse_ts, reader_from_row
+from papersift.store.records import Account, Interests
+from papersift.store.rows import account_from_row, now, parse_ts
 from papersift.store.sql import SqlBase
 
 _READER = "id, name, password_hash, feed_token, email, created"
@@ -23,9 +23,9 @@ _R_READER = ", ".join(f"r.{c} AS {c}" for c in _READER.split(", "))  # the same,
 class AccountTables(SqlBase):
     """Readers, sessions and login failures over a backend's connection."""
 
-    def add_reader(
+    def add_account(
         self, name: str, password_hash: str | None, feed_token: str, email: str | None = None
-    ) -> Reader:
+    ) -> Account:
         name = name.strip()
         if not name or len(name) > 64:
             raise StoreError("a reader's name is 1 to 64 characters")
@@ -38,25 +38,25 @@ class AccountTables(SqlBase):
                 ).fetchall()[0]
         except self.dialect.integrity_errors as e:
             raise StoreError(f"a reader named {name!r} already exists") from e
-        return reader_from_row(row)
+        return account_from_row(row)
 
-    def _one_reader(self, where: str, arg: object) -> Reader | None:
+    def _one_account(self, where: str, arg: object) -> Account | None:
         row = self._one(f"SELECT {_READER} FROM readers WHERE {where}", (arg,))
-        return reader_from_row(row) if row else None
+        return account_from_row(row) if row else None
 
-    def reader(self, name: str) -> Reader | None:
-        return self._one_reader("name = ?", name.strip())
+    def account(self, name: str) -> Account | None:
+        return self._one_account("name = ?", name.strip())
 
-    def reader_by_id(self, reader_id: int) -> Reader | None:
-        return self._one_reader("id = ?", reader_id)
+    def account_by_id(self, reader_id: int) -> Account | None:
+        return self._one_account("id = ?", reader_id)
 
-    def reader_by_token(self, feed_token: str) -> Reader | None:
-        return self._one_reader("feed_token = ?", feed_token)
+    def account_by_token(self, feed_token: str) -> Account | None:
+        return self._one_account("feed_token = ?", feed_token)
 
-    def readers(self) -> list[Reader]:
-        return [reader_from_row(r) for r in self._rows(f"SELECT {_READER} FROM readers ORDER BY id")]
+    def accounts(self) -> list[Account]:
+        return [account_from_row(r) for r in self._rows(f"SELECT {_READER} FROM readers ORDER BY id")]
 
-    def update_reader(
+    def update_account(
         self,
         reader_id: int,
         *,
@@ -81,13 +81,13 @@ class AccountTables(SqlBase):
                 (token_hash, reader_id, expires.isoformat()),
             )
 
-    def session_reader(self, token_hash: str) -> Reader | None:
+    def session_account(self, token_hash: str) -> Account | None:
         row = self._one(
             f"SELECT {_R_READER} FROM sessions s "
             "JOIN readers r ON r.id = s.reader WHERE s.token_hash = ? AND s.expires > ?",
             (token_hash, now().isoformat()),
         )
-        return reader_from_row(row) if row else None
+        return account_from_row(row) if row else None
 
     def drop_session(self, token_hash: str) -> None:
         self._change("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from papersift.store.readers import Digest, LibraryEntry
+from papersift.store.records import Digest, LibraryEntry
 from papersift.store.rows import (
     DIGEST_COLUMNS,
     ENTRY_COLUMNS,

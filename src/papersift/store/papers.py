@@ -30,7 +30,7 @@ from papersift.paper import (
 from papersift.schedule import derive_announced
 from papersift.store import PAPERS_CHANGED, Filters, IngestCounts, ListingEntry, StoreError
 from papersift.store.query import fts_query
-from papersift.store.readers import fold_title
+from papersift.store.records import fold_title
 from papersift.store.rows import (
     COLUMN,
     COLUMN_NAMES,

@@ -15,7 +15,7 @@ import orjson
 
 from papersift.paper import ANNOUNCE_KINDS, Paper, RecordError, Version, clean_text
 from papersift.store import IngestCounts, StoreError
-from papersift.store.readers import RATINGS, Digest, LibraryEntry, Reader
+from papersift.store.records import RATINGS, Account, Digest, LibraryEntry
 from papersift.store.sql import NamedRow
 
 Row = tuple[Any, ...]  # a row to write, in ``COLUMN_NAMES`` order
@@ -269,8 +269,8 @@ def parse_ts(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-def reader_from_row(row: NamedRow) -> Reader:
-    return Reader(
+def account_from_row(row: NamedRow) -> Account:
+    return Account(
         row["id"],
         row["name"],
         row["password_hash"],

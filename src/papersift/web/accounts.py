@@ -50,7 +50,7 @@ def login_post(
         wait = login_wait(state.store, settings, name, address)
         if wait > 0:
             raise LoginThrottled(wait)
-        reader = state.store.reader(name)
+        reader = state.store.account(name)
         ok = password_matches(reader, password)  # argon2: no lock held, in a worker thread
         with state.writing() as store:
             reader = finish_login(store, name, address, reader, ok)

@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException
 
 from papersift.library import DailyView, NoDailyPapers, daily_picks
 from papersift.shapes import daily_pick_json
-from papersift.store.readers import Reader
+from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors
 from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.state import AppState, day_and_neighbours, parse_day
@@ -19,15 +19,15 @@ from papersift.web.state import AppState, day_and_neighbours, parse_day
 router = APIRouter()
 
 
-def need_reader(state: AppState, request: Request) -> Reader:
+def need_account(state: AppState, request: Request) -> Account:
     """The reader of the request, or 401."""
-    reader = state.reader(request)
+    reader = state.account(request)
     if reader is None:
         raise HTTPException(401, "log in first")
     return reader
 
 
-def picks_for(state: AppState, reader: Reader | None, day: str | None, k: int | None) -> DailyView:
+def picks_for(state: AppState, reader: Account | None, day: str | None, k: int | None) -> DailyView:
     """The reader's (or everyone's) picks of ``day`` (None: the latest); 404 when there is no listing."""
     indexes = state.indexes()
     wanted = None if day is None else parse_day(day)
@@ -38,7 +38,7 @@ def picks_for(state: AppState, reader: Reader | None, day: str | None, k: int | 
 
 
 def daily_data(state: AppState, request: Request, day: str | None, k: int | None = None) -> dict[str, Any]:
-    reader = state.reader(request)
+    reader = state.account(request)
 
     def compute() -> dict[str, Any]:
         view = picks_for(state, reader, day, k)
@@ -84,5 +84,5 @@ def api_recommend(
     k: int = Query(20, ge=1, le=1000),
 ) -> dict[str, Any]:
     """The reader's Daily Papers, ranked by their library, with why each is where it is."""
-    need_reader(web.state, request)
+    need_account(web.state, request)
     return daily_data(web.state, request, day, k)

@@ -48,7 +48,7 @@ def search_feed(
 @router.get("/feed/{token}.atom", response_class=Response, include_in_schema=False)
 def private_feed(web: Web, token: str) -> Response:
     state = web.state
-    reader = state.store.reader_by_token(token)
+    reader = state.store.account_by_token(token)
     if reader is None:
         raise HTTPException(404, "no such feed")
     view = picks_for(state, reader, None, state.settings.digest_k)

@@ -20,10 +20,10 @@ from papersift.paper import InvalidIdError, Paper, normalize_id
 from papersift.shapes import entry_json
 from papersift.sources.bibliography import Reference, read_bibliography, to_bibtex, to_csl_json
 from papersift.store import StoreError
-from papersift.store.readers import Interests, Reader
+from papersift.store.records import Account, Interests
 from papersift.web.accounts import back
 from papersift.web.contract import MAX_TAG, SaveRequest, errors
-from papersift.web.daily import need_reader
+from papersift.web.daily import need_account
 from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.state import AppState
 
@@ -43,7 +43,7 @@ def _done(request: Request, next_url: str | None, payload: dict[str, Any]) -> Re
     return RedirectResponse(back(next_url), status_code=303)
 
 
-def library_data(state: AppState, reader: Reader, tag: str | None) -> dict[str, Any]:
+def library_data(state: AppState, reader: Account, tag: str | None) -> dict[str, Any]:
     store = state.store
     entries = store.library(reader.id, tag)
     tags = store.tags(reader.id)
@@ -63,8 +63,8 @@ def library(
 ) -> Answer:
     """The reader's library (``tag``: only the entries with it), their tags and interests."""
     if wants_json(request):
-        return library_data(web.state, need_reader(web.state, request), tag)
-    reader = web.state.reader(request)
+        return library_data(web.state, need_account(web.state, request), tag)
+    reader = web.state.account(request)
     if reader is None:
         return RedirectResponse("/login?next=/library", status_code=303)
     return web.page(request, "library.html", data=library_data(web.state, reader, tag), message=None)
@@ -76,7 +76,7 @@ def api_save(request: Request, web: Web, body: SaveRequest) -> dict[str, Any]:
 
     Send the ``X-CSRF-Token`` header (every page's forms carry the token) with the cookies it came with.
     """
-    reader = need_reader(web.state, request)
+    reader = need_account(web.state, request)
     try:
         pid = normalize_id(body.id)
     except InvalidIdError:
@@ -96,7 +96,7 @@ def api_save(request: Request, web: Web, body: SaveRequest) -> dict[str, Any]:
 
 @router.delete("/api/library/{key:path}", responses=errors(401, 403, 404))
 def api_remove(request: Request, web: Web, key: str) -> dict[str, Any]:
-    reader = need_reader(web.state, request)
+    reader = need_account(web.state, request)
     with web.state.writing() as store:
         removed = store.remove_entry(reader.id, key)
     if not removed:
@@ -113,7 +113,7 @@ def rate(
     next: str | None = Form(None),
 ) -> Response:
     """Save a paper from any page; +1 / -1 also rate it (the same button again clears the rating)."""
-    reader = need_reader(web.state, request)
+    reader = need_account(web.state, request)
     try:
         with web.state.writing() as store:
             entry = save_paper(store, reader, id)
@@ -135,7 +135,7 @@ def edit(
     note: str = Form("", max_length=20_000),
     next: str | None = Form(None),
 ) -> Response:
-    reader = need_reader(web.state, request)
+    reader = need_account(web.state, request)
     with web.state.writing() as store:
         if action == "remove":
             found = store.remove_entry(reader.id, key)
@@ -163,7 +163,7 @@ def interests(
     must: str = Form("", max_length=2000),
     never: str = Form("", max_length=2000),
 ) -> Response:
-    reader = need_reader(web.state, request)
+    reader = need_account(web.state, request)
     new = Interests(_words(categories), _words(authors), _words(must), _words(never))
     with web.state.writing() as store:
         store.set_interests(reader.id, new)
@@ -175,7 +175,7 @@ def import_file(
     request: Request, web: Web, file: Annotated[UploadFile, File()], tag: str = Form("", max_length=2000)
 ) -> Response:
     """A plain ``def``: reading and parsing the upload runs in the thread pool, off the event loop."""
-    reader = need_reader(web.state, request)
+    reader = need_account(web.state, request)
     raw = file.file.read(MAX_IMPORT + 1)
     if len(raw) > MAX_IMPORT:
         raise HTTPException(400, f"the file is over {MAX_IMPORT // 1024 // 1024} MB")
@@ -197,7 +197,7 @@ def import_file(
 
 
 def _export(request: Request, web: Web, tag: str | None) -> list[Reference | Paper]:
-    reader = need_reader(web.state, request)
+    reader = need_account(web.state, request)
     store = web.state.store
     return export_items(store, store.library(reader.id, tag))
 

@@ -45,7 +45,7 @@ def listing_data(state: AppState, category: str, day: str | None) -> dict[str, A
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def home(request: Request, web: Web) -> RedirectResponse:
     state = web.state
-    reader = state.reader(request)
+    reader = state.account(request)
     followed = state.store.interests(reader.id).categories if reader else ()
     category = opening_category(state.store, followed, state.settings.default_categories[0])
     return RedirectResponse(f"/list/{category}")

@@ -21,7 +21,7 @@ router = APIRouter()
 
 def reader_ratings(state: AppState, request: Request) -> dict[str, int] | None:
     """paper id → rating (-1, 0 saved, 1) for every stored paper in the reader's library; None: no reader."""
-    reader = state.reader(request)
+    reader = state.account(request)
     if reader is None:
         return None
 

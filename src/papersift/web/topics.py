@@ -210,7 +210,7 @@ def trending(request: Request, web: Web, days: int = TrendingDays) -> Answer:
     state = web.state
     if wants_json(request):
         return trending_data(state, days)
-    reader = state.reader(request)
+    reader = state.account(request)
     counted = None if reader is None else state.store.counted(reader.id)
     return web.page(request, "trending.html", data=trending_data(state, days), counted=counted)
 
@@ -218,7 +218,7 @@ def trending(request: Request, web: Web, days: int = TrendingDays) -> Answer:
 @router.post("/lab/counted", include_in_schema=False)
 def set_counted(request: Request, web: Web, counted: int = Form(..., ge=0, le=1)) -> Response:
     """Opt in or out of being counted in the lab's signals (the CSRF middleware checks the form)."""
-    reader = web.state.reader(request)
+    reader = web.state.account(request)
     if reader is None:
         raise HTTPException(401, "log in first")
     with web.state.writing() as store:
