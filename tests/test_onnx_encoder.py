@@ -111,6 +111,29 @@ def test_text_queries_import_no_torch(embedded_home: Path) -> None:
     assert result.stdout.strip().endswith("HEAVY []")
 
 
+def test_indexes_opened_warm_load_the_encoder_beside_them(embedded_home: Path) -> None:
+    settings = Settings(home=embedded_home)
+    store = open_store(settings)
+    try:
+        warm = open_indexes(store, settings, warm=True)
+        cold = open_indexes(store, settings)
+        assert warm.loader is not None and cold.loader is None
+        text = "graph neural networks for molecules"
+        assert np.array_equal(warm.encoder().encode([text]), cold.encoder().encode([text]))
+        assert warm.encoder() is warm.encoder()  # loaded once
+        # a load that fails in the background fails the first text query, with its own error
+        broken = open_indexes(
+            store, Settings(home=embedded_home, model_cache=Path("/proc/no-such-dir")), warm=True
+        )
+        with pytest.raises(OSError):
+            broken.encoder()
+        for indexes in (warm, cold, broken):
+            assert indexes.generation is not None
+            indexes.generation.close()
+    finally:
+        store.close()
+
+
 def test_a_keyword_search_loads_no_model_runtime_and_no_vector_index(embedded_home: Path) -> None:
     code = (
         "import sys\n"

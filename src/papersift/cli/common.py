@@ -67,6 +67,7 @@ class Opened:
     settings: Settings
     store: Store
     _indexes: Indexes | None = field(default=None, repr=False)
+    warm: bool = False  # the command will encode a text: load the model beside the indexes
 
     @property
     def indexes(self) -> Indexes:
@@ -74,7 +75,7 @@ class Opened:
         if self._indexes is None:
             from papersift.index.pipeline import open_indexes
 
-            self._indexes = open_indexes(self.store, self.settings)
+            self._indexes = open_indexes(self.store, self.settings, warm=self.warm)
             if self._indexes.dense is None:
                 typer.echo(
                     "note: no vectors yet: run `papersift embed` (keyword evidence only until then)", err=True
@@ -94,16 +95,17 @@ class Opened:
 
 
 @contextmanager
-def opened(settings: Settings) -> Iterator[Opened]:
+def opened(settings: Settings, *, warm: bool = False) -> Iterator[Opened]:
     """The store ``settings`` names, closed however the command ends; a ``StoreError`` (opening it or
-    while the command runs) ends the command with its one-line message."""
+    while the command runs) ends the command with its one-line message. ``warm``: the command encodes a
+    text, so its indexes load the model in the background as they open (``pipeline.open_indexes``)."""
     from papersift.store import StoreError, open_store
 
     try:
         store = open_store(settings)
     except StoreError as e:
         fail(str(e))
-    handle = Opened(settings, store)
+    handle = Opened(settings, store, warm=warm)
     try:
         yield handle
     except StoreError as e:

@@ -40,7 +40,7 @@ def search(
     """Search: hybrid (BM25 + vectors + tf-idf, the default), keyword (BM25) or semantic, with filters."""
     from papersift.index.pipeline import Indexes
     from papersift.listing import json_line
-    from papersift.paper import format_authors
+    from papersift.paper import format_authors, is_arxiv_id
     from papersift.ranking.search import MODES
     from papersift.ranking.search import search as run
     from papersift.shapes import search_hit_json
@@ -58,7 +58,9 @@ def search(
     else:
         queries = lines_of(queries_from)
     settings = load_settings(home)
-    with opened(settings) as o:
+    # the model loads beside the indexes unless no text is encoded (keyword mode, an arXiv id)
+    warm = mode != "keyword" and not (query is not None and is_arxiv_id(query))
+    with opened(settings, warm=warm) as o:
         filters = Filters(category, parse_day(since, "--since"), parse_day(until, "--until"), author)
         # keyword search needs no index: skip opening (and syncing) them
         indexes = o.indexes if mode != "keyword" else Indexes(o.store, settings, None, None)
@@ -111,7 +113,7 @@ def related(
     settings = load_settings(home)
     batch = ids_from is not None or len(wanted) > 1
     failed = False
-    with opened(settings) as o:
+    with opened(settings, warm=text is not None) as o:
         when = parse_day(since, "--since")
         indexes = o.indexes
         queries: list[Query | str] = []

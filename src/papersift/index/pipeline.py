@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -261,15 +262,46 @@ class Indexes:
         return self.generation.name if self.generation else ""
 
 
-def open_indexes(store: Store, settings: Settings) -> Indexes:
+def open_indexes(store: Store, settings: Settings, *, warm: bool = False) -> Indexes:
     """Map the current generation (None parts for what `papersift embed` has not built yet); builds nothing.
 
     A damaged or half-written generation is not opened (keyword evidence only until ``embed`` runs).
+    ``warm`` (a command about to encode a text): the query encoder starts loading in a thread first, while
+    this thread maps the indexes and the ranker runs its keyword match (ONNX Runtime builds its session
+    without holding the GIL), so a one-shot command pays for the two side by side, not one after the other.
     """
     generation = open_current(settings.index_dir)
     if generation is None:
         return Indexes(store=store, settings=settings, dense=None, lexical=None)
     path = generation.path
+    vectors = store.vector_model() is not None
+    loader = _in_background(lambda: load_encoder(settings)) if warm and vectors else None
     lexical = open_lexical(path / "lexical", path / "delta")
-    dense = open_dense(store, path, settings.exact_below, sync=False) if store.vector_model() else None
-    return Indexes(store=store, settings=settings, dense=dense, lexical=lexical, generation=generation)
+    dense = open_dense(store, path, settings.exact_below, sync=False) if vectors else None
+    return Indexes(
+        store=store, settings=settings, dense=dense, lexical=lexical, generation=generation, loader=loader
+    )
+
+
+def _in_background(load: Callable[[], Encoder]) -> Callable[[], Encoder]:
+    """Start ``load`` in a thread now; the function returned waits for it and gives its encoder (or raises
+    what it raised). The thread is not a daemon: a process never exits while ONNX Runtime is mid-load."""
+    done: list[Encoder] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(load())
+        except BaseException as e:  # handed to the caller by wait()
+            failed.append(e)
+
+    thread = threading.Thread(target=run, name="papersift-encoder-load")
+    thread.start()
+
+    def wait() -> Encoder:
+        thread.join()
+        if failed:
+            raise failed[0]
+        return done[0]
+
+    return wait
