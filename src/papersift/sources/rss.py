@@ -18,9 +18,9 @@ import io
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import partial
 from datetime import date, datetime
 from email.utils import parsedate_to_datetime
+from functools import partial
 from typing import IO
 
 from lxml import etree
