@@ -16,6 +16,7 @@ Prints the medians of each step over the days.
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import itertools
 import json
@@ -53,8 +54,7 @@ def _records(path: Path, start: int, n: int) -> list[dict[str, object]]:
     with gzip.open(path, "rb") as f:
         out = [orjson.loads(line) for line in itertools.islice(f, start, start + n)]
     if len(out) < n:
-        with gzip.open(path, "rb") as f:
-            total = sum(1 for _ in f)
+        total = _lines(path)
         first = max(start - total, 0)
         with gzip.open(path, "rb") as f:
             for index, line in enumerate(itertools.islice(f, first, first + n - len(out)), first):
@@ -62,6 +62,13 @@ def _records(path: Path, start: int, n: int) -> list[dict[str, object]]:
                 record["id"] = shifted_id(1, index, total)
                 out.append(record)
     return out
+
+
+@functools.cache
+def _lines(path: Path) -> int:
+    """Records in the file (read once per run)."""
+    with gzip.open(path, "rb") as f:
+        return sum(1 for _ in f)
 
 
 def _free_port() -> int:

@@ -92,23 +92,9 @@ def test_text_queries_import_no_torch(embedded_home: Path) -> None:
         ["related", "--text", "quark masses from lattice QCD"],
         ["search", "neutrino oscillations", "--mode", "semantic"],
     ]
-    code = (
-        "import sys\n"
-        "from papersift.cli import app\n"
-        f"for args in {commands!r}:\n"
-        "    app([*args, '--home', sys.argv[1]], standalone_mode=False)\n"
-        f"print('HEAVY', sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code, str(embedded_home)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.count("  1. [") == 3  # each command ranked papers
-    assert result.stdout.strip().endswith("HEAVY []")
+    stdout = _modules_loaded_by(commands, HEAVY, embedded_home)
+    assert stdout.count("  1. [") == 3  # each command ranked papers
+    assert stdout.strip().endswith("LOADED []")
 
 
 def test_indexes_opened_warm_load_the_encoder_beside_them(embedded_home: Path) -> None:
@@ -135,22 +121,26 @@ def test_indexes_opened_warm_load_the_encoder_beside_them(embedded_home: Path) -
 
 
 def test_a_keyword_search_loads_no_model_runtime_and_no_vector_index(embedded_home: Path) -> None:
+    commands = [["search", "graph neural network", "--mode", "keyword"]]
+    stdout = _modules_loaded_by(commands, ("onnxruntime", "usearch", "tokenizers"), embedded_home)
+    assert "  1. [" in stdout and stdout.strip().endswith("LOADED []")
+
+
+def _modules_loaded_by(commands: list[list[str]], watched: tuple[str, ...], home: Path) -> str:
+    """Run the CLI ``commands`` in one fresh process; its output ends with the ``watched`` packages it
+    loaded (``LOADED [...]``)."""
     code = (
         "import sys\n"
         "from papersift.cli import app\n"
-        "args = ['search', 'graph neural network', '--mode', 'keyword', '--home', sys.argv[1]]\n"
-        "app(args, standalone_mode=False)\n"
-        "print('LOADED', sorted(m for m in ('onnxruntime', 'usearch', 'tokenizers') if m in sys.modules))\n"
+        f"for args in {commands!r}:\n"
+        "    app([*args, '--home', sys.argv[1]], standalone_mode=False)\n"
+        f"print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in {watched!r}))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code, str(embedded_home)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
+        [sys.executable, "-c", code, str(home)], capture_output=True, text=True, cwd=ROOT, timeout=300
     )
     assert result.returncode == 0, result.stderr
-    assert "  1. [" in result.stdout and result.stdout.strip().endswith("LOADED []")
+    return result.stdout
 
 
 def test_a_store_embedded_with_torch_says_how_to_keep_using_it(tmp_path: Path, embedded_home: Path) -> None:
