@@ -2,8 +2,11 @@
 
 Each command runs as a user runs it (a fresh ``python -m papersift.cli`` process) ``--runs`` times; the
 script prints each run and the medians. Baselines in the same run: ``papersift --help`` (start-up alone)
-and ``search --mode keyword`` (no model). With ``--old-src PATH`` (e.g. ``/work/main/src``, a checkout
-of the code before the change) every command also runs with that code, alternating with this one.
+and ``search --mode keyword`` (no model). Two columns for this code: ``alone`` (no resident helper:
+``PAPERSIFT_RESIDENT_MINUTES=0``, what the first command of a session costs) and ``helper`` (a resident
+query helper started by one untimed command before the runs, as the first ``search`` of a session leaves
+one; ``papersift.cli.resident``). With ``--old-src PATH`` (e.g. ``/work/main/src``, a checkout of the code
+before the change) every command also runs with that code, alternating with this one.
 
 The store is built once under ``--out``: the 20k real papers of ``--corpus``, with SYNTHETIC unit vectors
 (Gaussian, seeded) labelled with each code's model id, then indexed by that code's ``papersift embed``
@@ -16,13 +19,16 @@ to hours on 2 cores.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import resource
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,13 +50,19 @@ COMMANDS = {
 }
 
 
-def cli(src: Path, home: Path, args: list[str]) -> tuple[float, float]:
+def cli(src: Path, home: Path, args: list[str], extra: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall and CPU seconds (user + system) of one ``papersift ARGS`` with the code in ``src``.
 
     The CPU time says what the command costs when the machine is shared (wall time then includes waiting
     for a core); fails loudly if the command fails.
     """
-    env = {**os.environ, "PYTHONPATH": str(src), "PAPERSIFT_HOME": str(home), "COLUMNS": "200"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(src),
+        "PAPERSIFT_HOME": str(home),
+        "COLUMNS": "200",
+        **(extra or {}),
+    }
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed papersift runs from bytecode
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
@@ -153,33 +165,58 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("bench/out/latency20k"))
     parser.add_argument("--old-src", type=Path, help="the code before the change, e.g. /work/main/src")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--home",
+        type=Path,
+        help="an existing home with vectors and indexes of this code (a 300k store)",
+    )
     args = parser.parse_args()
-    sides = {"now": ROOT / "src"}
+    sides = {"alone": ROOT / "src", "helper": ROOT / "src"}
     if args.old_src:
         sides["before"] = args.old_src.resolve()
-    homes = {name: (args.out / name).resolve() for name in sides}
-    for src in sides.values():  # bytecode, as an install has it (this environment may forbid writing it)
+    homes = {name: (args.out / ("now" if name in ("alone", "helper") else name)).resolve() for name in sides}
+    if args.home:
+        homes["alone"] = homes["helper"] = args.home.resolve()
+        (args.home / "ready").touch()
+    runtime = Path(tempfile.mkdtemp(prefix="ps-bench-"))  # this run's helper, none of the user's
+    extra = {
+        "alone": {"PAPERSIFT_RESIDENT_MINUTES": "0"},
+        "helper": {"PAPERSIFT_RESIDENT_MINUTES": "30", "XDG_RUNTIME_DIR": str(runtime)},
+    }
+    for src in set(sides.values()):  # bytecode, as an install has it (this environment may forbid writing it)
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(src)], check=True, capture_output=True)
-    build(sides["now"], homes["now"], args.corpus, None)
     for name, src in sides.items():
         build(src, homes[name], args.corpus, None)  # its own ingest: another schema
+    for command in COMMANDS.values():  # the helper's first command, untimed: it starts the helper
+        cli(sides["helper"], homes["helper"], command, extra["helper"])
+        for _ in range(600):
+            if (runtime / "papersift-resident.sock").exists():
+                break
+            time.sleep(0.05)
     times: dict[tuple[str, str], list[tuple[float, float]]] = {}
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
-    for run in range(args.runs):
-        for label, command in COMMANDS.items():
-            for name, src in sides.items():
-                wall, cpu = cli(src, homes[name], command)
-                times.setdefault((label, name), []).append((wall, cpu))
-                line = f"run {run + 1}: {name:<6} {label:<22} {wall * 1000:7.0f} ms wall"
-                print(f"{line} {cpu * 1000:6.0f} ms cpu", flush=True)
+    try:
+        for run in range(args.runs):
+            for label, command in COMMANDS.items():
+                for name, src in sides.items():
+                    wall, cpu = cli(src, homes[name], command, extra.get(name))
+                    times.setdefault((label, name), []).append((wall, cpu))
+                    line = f"run {run + 1}: {name:<6} {label:<22} {wall * 1000:7.0f} ms wall"
+                    print(f"{line} {cpu * 1000:6.0f} ms cpu", flush=True)
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            os.kill(int((runtime / "papersift-resident.sock.lock").read_text()), signal.SIGTERM)
     for name, src in sides.items():
+        if name == "helper":
+            continue  # serve is the same code as alone
         first, *later = serve_first(src, homes[name])
         print(
             f"serve ({name}): first semantic search {first:.0f} ms once it answers; "
             f"the next {len(later)}: median {statistics.median(later):.0f} ms",
             flush=True,
         )
-    print(f"\nmedians of {args.runs} runs (ms), 20k papers with vectors; wall / cpu (user + system):")
+    papers = "the store of --home" if args.home else "20k papers with vectors"
+    print(f"\nmedians of {args.runs} runs (ms), {papers}; wall / cpu (user + system):")
     print(f"{'command':<24}" + "".join(f"{name:>20}" for name in sides))
     for label in COMMANDS:
         cells = []

@@ -31,6 +31,16 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_resident_helpers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test starts a resident query helper (``papersift.cli.resident``) unless it asks for one, and
+    none talks to a helper of the user running the tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PAPERSIFT_RESIDENT_MINUTES", "0")
+        patch.setenv("XDG_RUNTIME_DIR", str(tmp_path_factory.mktemp("run")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not SHARED_DATA.exists():

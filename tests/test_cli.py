@@ -146,7 +146,7 @@ def test_help_shows_no_type_placeholders() -> None:
     import typer.main
     from typer.testing import CliRunner
 
-    from papersift.cli import app
+    from papersift.cli.commands import app
 
     runner = CliRunner()
     commands = _commands(typer.main.get_command(app))

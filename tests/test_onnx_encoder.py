@@ -131,7 +131,7 @@ def _modules_loaded_by(commands: list[list[str]], watched: tuple[str, ...], home
     loaded (``LOADED [...]``)."""
     code = (
         "import sys\n"
-        "from papersift.cli import app\n"
+        "from papersift.cli.commands import app\n"
         f"for args in {commands!r}:\n"
         "    app([*args, '--home', sys.argv[1]], standalone_mode=False)\n"
         f"print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in {watched!r}))\n"

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn, Protocol
 
 import typer
 
@@ -68,6 +68,8 @@ class Opened:
     store: Store
     _indexes: Indexes | None = field(default=None, repr=False)
     warm: bool = False  # the command will encode a text: load the model beside the indexes
+    owned: bool = True  # False: the resident helper's, kept open when the command ends
+    _noted: bool = field(default=False, repr=False)
 
     @property
     def indexes(self) -> Indexes:
@@ -76,10 +78,11 @@ class Opened:
             from papersift.index.pipeline import open_indexes
 
             self._indexes = open_indexes(self.store, self.settings, warm=self.warm)
-            if self._indexes.dense is None:
-                typer.echo(
-                    "note: no vectors yet: run `papersift embed` (keyword evidence only until then)", err=True
-                )
+        if self._indexes.dense is None and not self._noted:
+            self._noted = True
+            typer.echo(
+                "note: no vectors yet: run `papersift embed` (keyword evidence only until then)", err=True
+            )
         return self._indexes
 
     def account(self, name: str | None) -> Account:
@@ -89,23 +92,34 @@ class Opened:
         return cli_reader(self.store, self.settings, name)
 
     def close(self) -> None:
+        if not self.owned:
+            return
         if self._indexes is not None and self._indexes.generation is not None:
             self._indexes.generation.close()
         self.store.close()
 
 
+class Keeper(Protocol):
+    """What keeps stores and indexes open between commands (the resident helper's ``Kept``)."""
+
+    def open(self, settings: Settings) -> Opened: ...
+
+
 @contextmanager
-def opened(settings: Settings, *, warm: bool = False) -> Iterator[Opened]:
+def opened(settings: Settings, *, warm: bool = False, kept: Keeper | None = None) -> Iterator[Opened]:
     """The store ``settings`` names, closed however the command ends; a ``StoreError`` (opening it or
     while the command runs) ends the command with its one-line message. ``warm``: the command encodes a
-    text, so its indexes load the model in the background as they open (``pipeline.open_indexes``)."""
+    text, so its indexes load the model in the background as they open (``pipeline.open_indexes``).
+    ``kept``: the resident helper's open stores and indexes (the command's context object), used instead
+    and left open."""
     from papersift.store import StoreError, open_store
 
     try:
-        store = open_store(settings)
+        handle = (
+            kept.open(settings) if kept is not None else Opened(settings, open_store(settings), warm=warm)
+        )
     except StoreError as e:
         fail(str(e))
-    handle = Opened(settings, store, warm=warm)
     try:
         yield handle
     except StoreError as e:

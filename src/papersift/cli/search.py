@@ -21,6 +21,7 @@ from papersift.cli.common import (
 
 
 def search(
+    ctx: typer.Context,
     query: Annotated[
         str | None, typer.Argument(help='Words, "phrases", prefix*, -exclude, a OR b; or an arXiv id.')
     ] = None,
@@ -60,7 +61,7 @@ def search(
     settings = load_settings(home)
     # the model loads beside the indexes unless no text is encoded (keyword mode, an arXiv id)
     warm = mode != "keyword" and not (query is not None and is_arxiv_id(query))
-    with opened(settings, warm=warm) as o:
+    with opened(settings, warm=warm, kept=ctx.obj) as o:
         filters = Filters(category, parse_day(since, "--since"), parse_day(until, "--until"), author)
         # keyword search needs no index: skip opening (and syncing) them
         indexes = o.indexes if mode != "keyword" else Indexes(o.store, settings, None, None)
@@ -88,6 +89,7 @@ def search(
 
 
 def related(
+    ctx: typer.Context,
     ids: Annotated[list[str] | None, typer.Argument(metavar="[ID]...", help="arXiv ids or URLs.")] = None,
     text: Annotated[str | None, typer.Option("--text", help="Any text, e.g. a pasted abstract.")] = None,
     ids_from: Annotated[Path | None, typer.Option("--ids-from", help="One id a line.")] = None,
@@ -113,7 +115,7 @@ def related(
     settings = load_settings(home)
     batch = ids_from is not None or len(wanted) > 1
     failed = False
-    with opened(settings, warm=text is not None) as o:
+    with opened(settings, warm=text is not None, kept=ctx.obj) as o:
         when = parse_day(since, "--since")
         indexes = o.indexes
         queries: list[Query | str] = []

@@ -1,0 +1,415 @@
+"""The resident query helper: ``search`` and ``related`` answered by a process that keeps the store, the
+current index generation and the model loaded, so that such a command costs a Python start and one round
+trip on a Unix socket instead of importing and loading everything again (about 0.7 s on 2 cores).
+
+Its life:
+
+- a ``search`` or ``related`` that ran in its own process starts a helper in the background once it has
+  printed its results (``linger``; ``PAPERSIFT_RESIDENT_MINUTES=0`` turns helpers off). The helper runs
+  that command once, its output dropped, to load what such commands need;
+- ``forward`` (called by ``papersift.cli.main`` before anything heavy is imported) hands the next such
+  command to it: the command line, the working directory, the environment that settings read and the stamp
+  of the code. It prints what the helper answers and exits with its code. The command runs in its own
+  process instead when no helper answers, when it reads standard input, or when the helper runs other code
+  than this process would (that helper then exits, and this command starts a new one);
+- the helper runs one command at a time through the same command line (``papersift.cli.commands``), with
+  stores and indexes kept open between commands (``Kept``): a command sees every paper stored so far, and a
+  newly published index generation, as ``serve`` does. It exits after ``resident_minutes`` without a
+  command, and on SIGTERM.
+
+Only the user who started a helper can talk to it: its socket is in ``$XDG_RUNTIME_DIR`` (else in a
+directory of ``/tmp`` that only this user may enter), readable by this user only, and the helper checks
+the uid of each peer. This module imports only the standard library at the top: the client side runs
+before anything else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import zlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections import OrderedDict
+
+    from papersift.cli.common import Opened
+    from papersift.index.encoder import Encoder
+    from papersift.index.pipeline import Indexes
+    from papersift.settings import Settings
+    from papersift.store import Store
+
+FORWARDED = ("search", "related")  # the commands a helper answers
+ENV_PREFIX = "PAPERSIFT_"
+ENV_NAMES = ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "COLUMNS", "LINES", "NO_COLOR", "TERM")
+CONNECT_SECONDS = 2.0  # a helper that does not accept within this is treated as absent
+REQUEST_SECONDS = 10.0  # a client that does not send its command within this is dropped
+KEPT = 2  # stores (each with its index generation) a helper keeps open, the most recently used
+LOCK_SECONDS = 5.0  # a new helper waits this long for an old one to leave, then gives up
+
+
+def socket_path() -> str:
+    """Where this user's helper listens: ``$XDG_RUNTIME_DIR`` (made private by the login system), else a
+    directory of ``/tmp`` named for the uid."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR") or f"/tmp/papersift-{os.getuid()}"
+    return os.path.join(runtime, "papersift-resident.sock")
+
+
+def lock_path() -> str:
+    """The helper's lock file, which holds the running helper's pid."""
+    return socket_path() + ".lock"
+
+
+def _private(directory: str) -> bool:
+    """``directory`` is this user's and nobody else may create or replace files in it."""
+    try:
+        st = os.stat(directory)
+    except OSError:
+        return False
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def forwardable(argv: list[str]) -> bool:
+    """``argv`` is a ``search`` or ``related`` command that reads no standard input and asks no help."""
+    return _command(argv) in FORWARDED and "-" not in argv and "--help" not in argv
+
+
+def _command(argv: list[str]) -> str | None:
+    """The command name of ``argv``, after the root options (``--home``, ``--db``)."""
+    i = 0
+    while i < len(argv):
+        if argv[i] in ("--home", "--db"):
+            i += 2
+        elif argv[i].startswith(("--home=", "--db=")):
+            i += 1
+        else:
+            return argv[i]
+    return None
+
+
+def code_stamp() -> str:
+    """What identifies the code a process runs: the interpreter, and each module of papersift (its path,
+    size and modification time), so a helper never answers for code that has changed since it started."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parts = [sys.executable, sys.version]
+    for directory, subdirectories, files in os.walk(root):
+        subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(directory, name))
+                parts.append(f"{directory}/{name}:{st.st_size}:{st.st_mtime_ns}")
+    return f"{zlib.crc32('|'.join(parts).encode()):08x}-{len(parts)}"
+
+
+def _environment() -> dict[str, str]:
+    """The part of the environment that a command's settings and output depend on."""
+    return {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX) or k in ENV_NAMES}
+
+
+def _send(conn: socket.socket, message: dict[str, Any]) -> None:
+    conn.sendall(json.dumps(message).encode() + b"\n")
+
+
+def _receive(conn: socket.socket) -> dict[str, Any]:
+    """One JSON line (``ValueError`` when what came is not one, ``OSError`` when the peer went away)."""
+    chunks = []
+    while True:
+        chunk = conn.recv(1 << 16)
+        if not chunk:
+            raise ValueError("the connection closed before a whole message")
+        chunks.append(chunk)
+        if chunk.endswith(b"\n"):
+            break
+    message = json.loads(b"".join(chunks))
+    if not isinstance(message, dict):
+        raise ValueError("not a JSON object")
+    return message
+
+
+def forward(argv: list[str]) -> int | None:
+    """Run ``argv`` in this user's helper and print its output: the exit code, or None (no helper answers,
+    the command is not one a helper runs, or the helper runs other code): run it here."""
+    if not forwardable(argv):
+        return None
+    path = socket_path()
+    if not _private(os.path.dirname(path)):
+        return None
+    request = {"argv": argv, "cwd": os.getcwd(), "env": _environment(), "stamp": code_stamp()}
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(CONNECT_SECONDS)
+            conn.connect(path)
+            _send(conn, request)
+            conn.settimeout(None)  # a long batch takes as long as it takes
+            reply = _receive(conn)
+    except (OSError, ValueError):
+        return None  # no helper, or it went away: the command is read-only, so run it here
+    if reply.get("stale") or not isinstance(reply.get("code"), int):
+        return None
+    sys.stderr.write(str(reply.get("stderr", "")))
+    sys.stderr.flush()
+    sys.stdout.write(str(reply.get("stdout", "")))
+    sys.stdout.flush()
+    return int(reply["code"])
+
+
+def linger(argv: list[str]) -> None:
+    """After ``argv`` ran in this process: start a helper in the background (a new session, no terminal),
+    unless ``argv`` is not a command helpers answer or ``resident_minutes`` is 0. A helper that finds
+    another one running exits at once."""
+    if not forwardable(argv):
+        return
+    import subprocess
+
+    from papersift.settings import Settings
+
+    try:
+        if Settings().resident_minutes <= 0:
+            return
+    except ValueError:  # settings refused: the command said so already
+        return
+    directory = os.path.dirname(socket_path())
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    except OSError:
+        return
+    if not _private(directory):
+        return
+    subprocess.Popen(
+        [sys.executable, "-m", "papersift.cli.resident", *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
+
+
+class _Entry:
+    """A store kept open, the SQLite file's (device, inode) when opened, and its current indexes with the
+    generation pointer's stamp when they were opened."""
+
+    def __init__(self, store: Store, identity: tuple[int, int] | None) -> None:
+        self.store = store
+        self.identity = identity
+        self.indexes: Indexes | None = None
+        self.stamp: tuple[int, int] | None = None
+
+    def close(self) -> None:
+        if self.indexes is not None and self.indexes.generation is not None:
+            self.indexes.generation.close()
+        self.store.close()
+
+
+class Kept:
+    """The stores (with their current index generations) and models a helper keeps open between commands:
+    the ``KEPT`` most recently used settings. A store whose SQLite file was replaced is opened again, and
+    indexes are opened again when a new generation is published."""
+
+    def __init__(self) -> None:
+        from collections import OrderedDict
+
+        self.entries: OrderedDict[str, _Entry] = OrderedDict()
+        self.encoders: dict[str, Encoder] = {}
+        self.command: Any = None  # the command line as click sees it, built once (``run``)
+
+    def open(self, settings: Settings) -> Opened:
+        """``settings``' store and current indexes, left open when the command ends."""
+        import dataclasses
+
+        from papersift.cli.common import Opened
+        from papersift.index.generations import pointer_stamp
+        from papersift.index.pipeline import open_indexes
+        from papersift.store import open_store
+
+        key = f"{os.getcwd()}|{settings.model_dump_json()}"
+        identity = _identity(settings)
+        entry = self.entries.pop(key, None)
+        if entry is not None and entry.identity != identity:
+            entry.close()
+            entry = None
+        if entry is None:
+            entry = _Entry(open_store(settings), _identity(settings))
+        self.entries[key] = entry
+        while len(self.entries) > KEPT:
+            self.entries.popitem(last=False)[1].close()
+        stamp = pointer_stamp(settings.index_dir)
+        if entry.indexes is None or stamp != entry.stamp:
+            fresh = open_indexes(entry.store, settings)
+            if entry.indexes is not None and entry.indexes.generation is not None:
+                entry.indexes.generation.close()
+            entry.indexes = dataclasses.replace(fresh, loader=lambda: self.encoder(settings))
+            entry.stamp = stamp
+        return Opened(settings, entry.store, _indexes=entry.indexes, owned=False)
+
+    def encoder(self, settings: Settings) -> Encoder:
+        """The model ``settings`` name, loaded once."""
+        from papersift.index.encoder import load_encoder
+
+        key = "|".join(
+            str(v) for v in (settings.model, settings.runtime, settings.quantize, settings.model_cache)
+        )
+        if key not in self.encoders:
+            self.encoders[key] = load_encoder(settings)
+        return self.encoders[key]
+
+    def close(self) -> None:
+        while self.entries:
+            self.entries.popitem()[1].close()
+
+
+def _identity(settings: Settings) -> tuple[int, int] | None:
+    """The SQLite file's (device, inode), None for PostgreSQL or a file not made yet."""
+    from papersift.store import is_postgres_url, sqlite_path
+
+    if settings.db and is_postgres_url(settings.db):
+        return None
+    try:
+        st = os.stat(sqlite_path(settings.db) if settings.db else settings.db_path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def run(argv: list[str], kept: Kept) -> dict[str, Any]:
+    """Run one command line as ``papersift ARGV`` would, with ``kept``'s stores: its output and exit code."""
+    import contextlib
+    import io
+    import traceback
+
+    if kept.command is None:
+        from typer.main import get_command
+
+        from papersift.cli.commands import app
+
+        kept.command = get_command(app)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            kept.command.main(args=argv, prog_name="papersift", obj=kept, standalone_mode=True)
+            code = 0
+        except SystemExit as e:
+            if isinstance(e.code, str):
+                print(e.code, file=sys.stderr)
+            code = e.code if isinstance(e.code, int) else int(e.code is not None)
+        except Exception:  # a bug: the client gets the traceback a command run on its own would print
+            traceback.print_exc()
+            code = 1
+    return {"stdout": out.getvalue(), "stderr": err.getvalue(), "code": code}
+
+
+def _answer(conn: socket.socket, kept: Kept, stamp: str) -> bool:
+    """Answer one client; False when the helper should leave (the client runs other code)."""
+    import contextlib
+    import struct
+
+    pid_uid_gid = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    if struct.unpack("3i", pid_uid_gid)[1] != os.getuid():
+        return True
+    conn.settimeout(REQUEST_SECONDS)
+    try:
+        request = _receive(conn)
+        argv, cwd, env = request["argv"], request["cwd"], request["env"]
+        if not (
+            isinstance(argv, list)
+            and all(isinstance(a, str) for a in argv)
+            and isinstance(cwd, str)
+            and isinstance(env, dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+        ):
+            raise ValueError("not a command")
+    except (OSError, ValueError, KeyError):
+        return True
+    with contextlib.suppress(OSError):
+        if request.get("stamp") != stamp:
+            _send(conn, {"stale": True})
+            return False
+        if not forwardable(argv):
+            _send(conn, {"stale": True})  # not ours to run: the client runs it
+            return True
+        for name in [k for k in os.environ if k.startswith(ENV_PREFIX) or k in ENV_NAMES]:
+            del os.environ[name]
+        os.environ.update({k: v for k, v in env.items() if k.startswith(ENV_PREFIX) or k in ENV_NAMES})
+        try:
+            os.chdir(cwd)
+        except OSError as e:
+            _send(conn, {"stdout": "", "stderr": f"error: {e}\n", "code": 1})
+            return True
+        conn.settimeout(None)
+        _send(conn, run(argv, kept))
+    return True
+
+
+def _locked(path: str) -> Any:
+    """An exclusive lock on ``path``, waiting up to ``LOCK_SECONDS`` (None: another helper holds it)."""
+    import fcntl
+    import time
+
+    handle = open(path, "a+b")  # noqa: SIM115 (held for the helper's life)
+    deadline = time.monotonic() + LOCK_SECONDS
+    while True:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            handle.truncate(0)
+            handle.write(f"{os.getpid()}\n".encode())  # who holds it: `kill $(cat …lock)` stops the helper
+            handle.flush()
+            return handle
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                handle.close()
+                return None
+            time.sleep(0.1)
+
+
+def _unlink(path: str) -> None:
+    import contextlib
+
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def _leave(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
+
+
+def main(argv: list[str]) -> None:
+    """The helper: listen, load what ``argv`` (the command that started it) needs, answer until idle."""
+    import signal
+
+    from papersift.settings import Settings
+
+    path = socket_path()
+    lock = _locked(lock_path())
+    if lock is None:
+        return
+    idle = Settings().resident_minutes * 60
+    if idle <= 0:
+        return
+    kept = Kept()
+    stamp = code_stamp()
+    signal.signal(signal.SIGTERM, _leave)
+    with lock, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+        _unlink(path)  # a helper that died left it (the lock says none is running)
+        server.bind(path)
+        try:
+            os.chmod(path, 0o600)
+            server.listen(16)
+            run(argv, kept)  # load the store, the indexes and the model; clients wait in the backlog
+            server.settimeout(idle)
+            while True:
+                try:
+                    conn, _ = server.accept()
+                except TimeoutError:
+                    break
+                with conn:
+                    if not _answer(conn, kept, stamp):
+                        break
+        finally:
+            _unlink(path)
+            kept.close()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

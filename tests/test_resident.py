@@ -1,0 +1,165 @@
+"""The resident query helper: real ``papersift`` processes start it, a real Unix socket reaches it, and what
+it answers is what the command prints on its own."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from papersift.cli import resident
+from tests.conftest import ROOT, run_cli, write_jsonl
+
+QUERY = "graph neural networks for predicting the properties of molecules"
+NEW_PAPER = {
+    "id": "2611.00042",
+    "title": "Quokka populations counted by drones over Rottnest island",
+    "abstract": "We count quokkas on Rottnest island with drones and a small detector trained on 900 photos.",
+    "authors": ["Ada Lovelace"],
+    "categories": ["cs.CV"],
+    "primary_category": "cs.CV",
+    "published": None,
+    "announced": "2026-11-30",
+}
+
+
+def _wait(condition: Callable[[], bool], seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def _answers() -> bool:
+    with socket.socket(socket.AF_UNIX) as conn:
+        try:
+            conn.connect(resident.socket_path())
+        except OSError:
+            return False
+    return True
+
+
+@pytest.fixture
+def helped(tmp_path: Path, embedded_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A home, and a helper started by a real ``papersift search`` in it (helpers on for this test, in a
+    runtime directory of its own); the helper is stopped afterwards."""
+    home = tmp_path / "home"
+    shutil.copytree(embedded_home, home)
+    run_dir = Path(tempfile.mkdtemp(prefix="ps-"))  # short: a socket's path has at most 107 bytes
+    os.chmod(run_dir, 0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run_dir))
+    monkeypatch.setenv("PAPERSIFT_RESIDENT_MINUTES", "5")
+    monkeypatch.setenv("PAPERSIFT_HOME", str(home))
+    monkeypatch.setenv("COLUMNS", "200")
+    run_cli("search", QUERY, home=home)
+    _wait(_answers)
+    yield home
+    with contextlib.suppress(OSError, ValueError):
+        os.kill(int(Path(resident.lock_path()).read_text()), signal.SIGTERM)
+    _wait(lambda: not os.path.exists(resident.socket_path()), 30)
+    shutil.rmtree(run_dir)
+
+
+def _forwarded(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int | None, str, str]:
+    capsys.readouterr()
+    code = resident.forward(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_only_search_and_related_without_standard_input_or_help_are_forwarded() -> None:
+    assert resident.forwardable(["search", "graph"])
+    assert resident.forwardable(["--home", "/x", "related", "--text", "some text"])
+    assert resident.forwardable(["--db=sqlite:///x.db", "search", "graph", "--mode", "semantic"])
+    assert not resident.forwardable(["search", "--queries-from", "-"])
+    assert not resident.forwardable(["related", "--help"])
+    assert not resident.forwardable(["embed"])
+    assert not resident.forwardable(["--home", "search", "list"])  # "search" is --home's value here
+    assert not resident.forwardable([])
+
+
+def test_the_helper_answers_as_the_command_does_on_its_own(
+    helped: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for argv in (
+        ["search", QUERY, "-k", "5"],
+        ["search", QUERY, "--mode", "semantic", "--format", "json"],
+        ["related", "--text", QUERY, "-k", "3"],
+        ["search", QUERY, "--mode", "nonsense"],  # an error: the same message and exit code
+    ):
+        alone = run_cli(*argv, home=helped, check=False, env={"PAPERSIFT_RESIDENT_MINUTES": "0"})
+        code, out, err = _forwarded(argv, capsys)
+        assert (code, out, err) == (alone.returncode, alone.stdout, alone.stderr), argv
+    # and a command run as a user runs it gets the helper's answer
+    again = run_cli("search", QUERY, "-k", "5", home=helped)
+    assert again.stdout.startswith("  1. [")
+
+
+def test_the_helper_sees_papers_stored_and_indexes_published_after_it_started(
+    helped: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _forwarded(["search", "quokka drones", "--mode", "keyword"], capsys)
+    assert code == 0 and NEW_PAPER["id"] not in out
+    run_cli("ingest", str(write_jsonl(helped / "new.jsonl", [NEW_PAPER])), home=helped)
+    code, out, _ = _forwarded(["search", "quokka drones", "--mode", "keyword"], capsys)
+    assert code == 0 and f"[{NEW_PAPER['id']}]" in out.splitlines()[0]
+    run_cli("embed", home=helped)  # publishes a new index generation
+    code, out, _ = _forwarded(["search", str(NEW_PAPER["title"]), "--mode", "semantic", "-k", "3"], capsys)
+    assert code == 0 and f"[{NEW_PAPER['id']}]" in out.splitlines()[0]
+
+
+def test_a_helper_running_other_code_leaves_and_the_command_runs_here(
+    helped: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(resident, "code_stamp", lambda: "code changed since")
+    assert _forwarded(["search", QUERY], capsys)[0] is None
+    _wait(lambda: not os.path.exists(resident.socket_path()), 30)
+
+
+def test_a_helper_ignores_garbage_keeps_one_instance_and_talks_only_through_private_places(
+    helped: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for garbage in (b"not json\n", b'{"argv": "search x", "cwd": "/", "env": {}}\n', b"[1, 2]\n"):
+        with socket.socket(socket.AF_UNIX) as conn:
+            conn.connect(resident.socket_path())
+            conn.sendall(garbage)
+            conn.settimeout(30)
+            assert conn.recv(100) == b""  # dropped without an answer
+    # a second helper finds the first one's lock and leaves; the first one goes on answering
+    second = subprocess.run(
+        [sys.executable, "-m", "papersift.cli.resident", "search", QUERY], cwd=ROOT, timeout=60
+    )
+    assert second.returncode == 0
+    assert _forwarded(["search", QUERY, "-k", "1"], capsys)[0] == 0
+    # the socket is this user's alone, and nothing is sent through a directory others may write in
+    assert stat.S_IMODE(os.stat(resident.socket_path()).st_mode) == 0o600
+    directory = os.path.dirname(resident.socket_path())
+    os.chmod(directory, 0o777)
+    try:
+        assert _forwarded(["search", QUERY, "-k", "1"], capsys)[0] is None
+    finally:
+        os.chmod(directory, 0o700)
+
+
+def test_an_idle_helper_leaves_and_takes_its_socket_with_it(
+    tmp_path: Path, embedded_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_dir = Path(tempfile.mkdtemp(prefix="ps-"))
+    os.chmod(run_dir, 0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run_dir))
+    env = {"PAPERSIFT_RESIDENT_MINUTES": "0.03"}  # about 2 s
+    run_cli("related", "--text", QUERY, "-k", "2", home=embedded_home, env=env)
+    _wait(lambda: os.path.exists(resident.socket_path()))
+    _wait(lambda: not os.path.exists(resident.socket_path()), 60)
+    shutil.rmtree(run_dir)
