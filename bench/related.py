@@ -136,8 +136,8 @@ def main() -> None:
         f"p95 {_ms(full, 95):.2f} ms; bare ANN search p50 {_ms(floor, 50):.2f} ms"
     )
     store.close()
-    env = {**os.environ, "PAPERSIFT_HOME": str(home)}
-    walls = []
+    env = {**os.environ, "PAPERSIFT_HOME": str(home), "PAPERSIFT_RESIDENT_MINUTES": "0"}
+    walls = []  # each command starts anew: no resident helper
     for q in queries[:10]:
         t0 = time.perf_counter()
         subprocess.run(

@@ -153,8 +153,8 @@ def main() -> None:
     store.close()
 
     serve(settings, queries, [p.title for p in query_papers])
-    env = {**os.environ, "PAPERSIFT_HOME": str(settings.home)}
-    walls = []
+    env = {**os.environ, "PAPERSIFT_HOME": str(settings.home), "PAPERSIFT_RESIDENT_MINUTES": "0"}
+    walls = []  # each command starts anew: no resident helper
     for paper_id in queries[:10]:
         t0 = time.perf_counter()
         cmd = [sys.executable, "-m", "papersift.cli", "related", paper_id, "-k", "10"]

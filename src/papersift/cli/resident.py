@@ -46,6 +46,8 @@ ENV_PREFIX = "PAPERSIFT_"
 ENV_NAMES = ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "COLUMNS", "LINES", "NO_COLOR", "TERM")
 CONNECT_SECONDS = 2.0  # a helper that does not accept within this is treated as absent
 REQUEST_SECONDS = 10.0  # a client that does not send its command within this is dropped
+ANSWER_SECONDS = 120.0  # a helper that has not answered one query by then is stuck: the command runs here
+BATCH_OPTIONS = ("--queries-from", "--ids-from")  # a batch's answer takes as long as it takes
 KEPT = 2  # stores (each with its index generation) a helper keeps open, the most recently used
 LOCK_SECONDS = 5.0  # a new helper waits this long for an old one to leave, then gives up
 
@@ -142,7 +144,8 @@ def forward(argv: list[str]) -> int | None:
             conn.settimeout(CONNECT_SECONDS)
             conn.connect(path)
             _send(conn, request)
-            conn.settimeout(None)  # a long batch takes as long as it takes
+            batch = any(a.split("=")[0] in BATCH_OPTIONS for a in argv)
+            conn.settimeout(None if batch else ANSWER_SECONDS)
             reply = _receive(conn)
     except (OSError, ValueError):
         return None  # no helper, or it went away: the command is read-only, so run it here

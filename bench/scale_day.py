@@ -1,0 +1,180 @@
+"""A new day at full scale (``make bench-scale-day``, after ``bench/scale.py`` built its 2.7M store).
+
+1. The store of ``bench/scale.py`` (2.7M papers with vectors, its index generation) and a real
+   ``papersift serve`` over it (the query encoder loaded).
+2. A new day of ``--day`` papers: id-shifted copies (a 10th copy, ids no real paper has) of real papers,
+   with vectors near theirs (the same noise as the copies of ``synthetic.py``). Timed: ``ingest``;
+   ``refresh`` (the lexical delta with frozen idf, the HNSW of the last generation extended, a new generation
+   published); the reload, until the running server's related papers of one of the day's source papers list
+   its new copy. Not timed: writing the day's vectors, which stands in for ``papersift embed`` (its time is
+   measured at 300k by ``live_update.py``).
+3. ``related`` in process for ``--queries`` real papers on the generation before the day (no delta) and on
+   the new one (with its delta), interleaved in rounds: p50/p95 of each.
+4. Baseline, same run: the full lexical rebuild of the grown store (what every update cost before deltas).
+
+    python bench/scale_day.py --home bench/out/store2700k
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import numpy as np
+from related import time_related
+from synthetic import NOISE, shifted_id
+
+from papersift.index.generations import open_current
+from papersift.index.lexical import build_lexical
+from papersift.index.pipeline import open_indexes, refresh
+from papersift.ingest import ingest_items
+from papersift.settings import Settings
+from papersift.store.sqlite import SqliteStore
+
+COPY = 10  # the day's copy number: no paper of the store has its ids
+
+
+def _ms(values: list[float], q: float) -> float:
+    return float(np.percentile(np.array(values) * 1000, q))
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _related(client: httpx.Client, paper_id: str) -> set[str]:
+    """The ids on the running server's page of ``paper_id``'s related papers."""
+    response = client.get(f"/api/abs/{paper_id}")
+    response.raise_for_status()
+    return {h["id"] for h in response.json()["related"]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--home", type=Path, default=Path("bench/out/store2700k"))
+    parser.add_argument("--base", type=int, default=300_000, help="scale.py's real papers (its --base)")
+    parser.add_argument("--day", type=int, default=2_000)
+    parser.add_argument("--queries", type=int, default=1_000)
+    parser.add_argument("--rounds", type=int, default=4, help="alternations of the two generations")
+    parser.add_argument("--rebuild-baseline", action=argparse.BooleanOptionalAction, default=True)
+    args = parser.parse_args()
+    settings = Settings(home=args.home)
+    store = SqliteStore(settings.db_path)
+    total = store.count()
+    print(f"1 store: {total:,} papers, {store.vector_count():,} vectors", flush=True)
+    before = open_indexes(store, settings)
+    assert before.dense is not None and before.generation is not None, "run bench/scale.py first"
+
+    port = _free_port()
+    env = {**os.environ, "PAPERSIFT_HOME": str(args.home)}
+    cmd = [sys.executable, "-m", "papersift.cli", "serve", "--port", str(port), "--workers", "1"]
+    server = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=300)
+    try:
+        t0 = time.perf_counter()
+        for _ in range(3000):
+            try:
+                if client.get("/healthz").json().get("status") == "ready":
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        print(f"1 server ready ({time.perf_counter() - t0:.1f} s)", flush=True)
+
+        # the day: copies of real papers not copied for an earlier day (a rerun adds the next day)
+        first = (total - args.base * 9) if total > args.base * 9 else 0
+        rows = list(range(first + 1, first + args.day + 1))  # the real papers' rowids are 1 … base
+        found = store.by_rowids(rows)
+        sources = [found[r] for r in rows]
+        day = [
+            dataclasses.replace(p, id=shifted_id(COPY, first + i, args.base), listings=[], source="bench-day")
+            for i, p in enumerate(sources)
+        ]
+        probe_source, probe = sources[len(sources) // 2].id, day[len(day) // 2].id
+        assert probe not in _related(client, probe_source)
+        times: dict[str, float] = {}
+        t0 = time.perf_counter()
+        ingest_items(store, iter(day))
+        times["ingest"] = time.perf_counter() - t0
+
+        # not timed: the day's vectors, standing in for `papersift embed`
+        rng = np.random.default_rng(first)
+        base_vectors = before.dense.vectors(np.array(rows, dtype=np.uint64)).astype(np.float32)
+        moved = base_vectors + rng.normal(0.0, NOISE, size=base_vectors.shape).astype(np.float32)
+        rowid = dict(store.db.execute(f"SELECT id, rowid FROM papers WHERE rowid > {total}"))
+        store.put_vectors([rowid[p.id] for p in day], moved / np.linalg.norm(moved, axis=1, keepdims=True))
+
+        t0 = time.perf_counter()
+        refresh(store, settings)
+        times["refresh"] = time.perf_counter() - t0
+        generation = open_current(settings.index_dir)
+        assert generation is not None
+        seconds = generation.manifest["seconds"]
+        times["lexical delta"] = seconds["lexical"]
+        times["ANN insert"] = seconds["dense"]
+        times["publish (fsync, manifest, pointer)"] = times["refresh"] - seconds["lexical"] - seconds["dense"]
+        delta = bool(generation.manifest["delta"])
+        generation.close()
+        t0 = time.perf_counter()
+        while probe not in _related(client, probe_source):
+            time.sleep(0.05)
+        times["reload (until the server answers)"] = time.perf_counter() - t0
+        times["total without embedding"] = (
+            times["ingest"] + times["refresh"] + times["reload (until the server answers)"]
+        )
+        print(f"2 a day of {len(day):,} papers (a delta segment: {delta}):", flush=True)
+        for name, value in times.items():
+            print(f"  {name}: {value:.2f} s", flush=True)
+    finally:
+        server.terminate()
+        server.wait()
+        client.close()
+
+    after = open_indexes(store, settings)
+    assert after.name != before.name
+    picks = random.Random(3).sample(range(1, args.base + 1), args.queries)
+    by_rowid = store.by_rowids(picks)
+    queries = [by_rowid[r] for r in picks]
+    runs: dict[str, list[float]] = {"before the day (no delta)": [], "with the day's delta": []}
+    size = len(queries) // args.rounds
+    for r in range(args.rounds):
+        part = queries[r * size : (r + 1) * size]
+        runs["before the day (no delta)"] += time_related(before, part)[0]
+        runs["with the day's delta"] += time_related(after, part)[0]
+    print(f"3 related in process, {len(queries)} real papers, k=10, {args.rounds} interleaved rounds:")
+    for name, values in runs.items():
+        print(f"  {name}: p50 {_ms(values, 50):.2f} ms, p95 {_ms(values, 95):.2f} ms")
+    ratio = statistics.median(runs["with the day's delta"]) / statistics.median(
+        runs["before the day (no delta)"]
+    )
+    print(f"  ratio of the p50s: {ratio:.3f}", flush=True)
+    before.generation.close()
+    if after.generation is not None:
+        after.generation.close()
+
+    if args.rebuild_baseline:
+        with tempfile.TemporaryDirectory(dir=args.home) as scratch:
+            t0 = time.perf_counter()
+            build_lexical(store, Path(scratch) / "lexical")
+            took = time.perf_counter() - t0
+            print(f"4 baseline, full lexical rebuild of {store.count():,} papers: {took:.1f} s")
+    store.close()
+
+
+if __name__ == "__main__":
+    main()
