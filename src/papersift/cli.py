@@ -494,7 +494,7 @@ def _embed(
 
     from papersift.index.encoder import model_id
     from papersift.index.engines import DaskEngine, Engine, EngineError
-    from papersift.index.pipeline import embed_missing, refresh
+    from papersift.index.pipeline import embed_missing, refresh, sentence_source
     from papersift.store import StoreError
     from papersift.store.cache import VectorCache
 
@@ -530,7 +530,10 @@ def _embed(
             done = embed_missing(
                 store, settings, limit=limit, cache=vector_cache, progress=advance, engine=runner
             )
-            papers, vectors = refresh(store, settings)
+            source = sentence_source(settings, vector_cache)
+            task = bar.add_task("embedding sentences (cached ones are reused)", total=None)
+            source.progress = lambda n: bar.advance(task, n)
+            papers, vectors = refresh(store, settings, sentences=source)
     except (StoreError, EngineError) as e:
         _fail(str(e))
     except sqlite3.OperationalError as e:  # e.g. "database is locked" past the busy timeout
@@ -574,10 +577,15 @@ def related(
     k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Results per query.")] = 10,
     category: Annotated[str | None, typer.Option("--category", "-c")] = None,
     since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
+    facet: Annotated[
+        str | None,
+        typer.Option("--facet", help="Related in one part only: background, method or result sentences."),
+    ] = None,
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
     """Related papers (相关论文) of papers or of any text, each with why it matches."""
+    from papersift.index.sentences import FACETS
     from papersift.listing import json_line
     from papersift.paper import InvalidIdError, format_authors, normalize_id
     from papersift.ranking.related import Query, paper_query, text_query
@@ -585,6 +593,8 @@ def related(
     from papersift.store import StoreError
 
     _check_format(fmt)
+    if facet is not None and facet not in FACETS:
+        _fail(f"--facet must be one of {', '.join(FACETS)}, not {facet!r}", 2)
     wanted = list(ids or []) + (_lines_of(ids_from) if ids_from else [])
     if (text is not None) == bool(wanted):
         _fail("give paper IDs, --ids-from FILE, or --text TEXT (ids or text, not both)", 2)
@@ -599,7 +609,7 @@ def related(
     try:
         queries: list[Query | str] = []
         if text is not None:
-            queries.append(text_query(indexes, text))
+            queries.append(text_query(indexes, text, facet=facet))
         for raw in wanted:
             try:
                 pid = normalize_id(raw)
@@ -607,7 +617,9 @@ def related(
                 queries.append(str(e))
                 continue
             paper = store.get(pid)
-            queries.append(paper_query(indexes, paper) if paper else f"{pid} is not in the store")
+            queries.append(
+                paper_query(indexes, paper, facet=facet) if paper else f"{pid} is not in the store"
+            )
         for raw, query in zip(wanted or [text or ""], queries, strict=True):
             if isinstance(query, str):
                 failed = True
@@ -650,7 +662,7 @@ def related(
 
 def _eval_indexes(settings: Settings, corpus: Path, workdir: Path) -> Indexes:
     """A fresh store of ``corpus`` in ``workdir``, embedded (via the install's vector cache), indexed."""
-    from papersift.index.pipeline import embed_missing, open_indexes, refresh
+    from papersift.index.pipeline import embed_missing, open_indexes, refresh, sentence_source
     from papersift.ingest import ingest_paths
     from papersift.store import open_store
     from papersift.store.cache import VectorCache
@@ -665,8 +677,11 @@ def _eval_indexes(settings: Settings, corpus: Path, workdir: Path) -> Indexes:
     with _bar() as bar:
         task = bar.add_task("embedding (cached vectors are reused)", total=store.count())
         embed_missing(store, local, cache=cache, progress=lambda n: bar.advance(task, n))
+        source = sentence_source(settings, cache)
+        task = bar.add_task("embedding sentences (cached ones are reused)", total=None)
+        source.progress = lambda n: bar.advance(task, n)
+        refresh(store, local, sentences=source)
     cache.close()
-    refresh(store, local)
     return open_indexes(store, local)
 
 
@@ -695,6 +710,16 @@ def _print_scores(
 
 
 CorpusOpt = Annotated[Path, typer.Option("--corpus", help="Papers (JSON lines) to build the store from.")]
+SplitOpt = Annotated[
+    str, typer.Option("--split", help="all, tune or heldout: which half of the queries (by query paper id).")
+]
+
+
+def _check_split(split: str) -> None:
+    from papersift.ranking.evaluate import SPLITS
+
+    if split not in SPLITS:
+        _fail(f"--split must be one of {', '.join(SPLITS)}, not {split!r}", 2)
 
 
 def _evaluate(
@@ -726,18 +751,20 @@ def _evaluate(
 def eval_related(
     relevance: Annotated[Path, typer.Option("--relevance", help="{query_id, candidate_id, label} lines.")],
     corpus: CorpusOpt = Path("../shared/data/arxiv-20k.jsonl.gz"),
+    split: SplitOpt = "all",
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
     """Related papers vs tf-idf (arxiv-sanity-lite), BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
     from papersift.ranking.evaluate import evaluate_related, read_relevance
 
+    _check_split(split)
     _evaluate(
         relevance,
         corpus,
         fmt,
         home,
-        lambda ix, path: evaluate_related(ix, read_relevance(path)),
+        lambda ix, path: evaluate_related(ix, read_relevance(path), split=split),
         "tfidf-arxiv-sanity",
     )
 
@@ -786,13 +813,22 @@ def eval_recommend(
 def eval_search(
     contexts: Annotated[Path, typer.Option("--contexts", help="{citing_id, cited_id, context} lines.")],
     corpus: CorpusOpt = Path("../shared/data/arxiv-20k.jsonl.gz"),
+    split: SplitOpt = "all",
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
     """Search by citation sentence vs BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
     from papersift.ranking.evaluate import evaluate_search, read_contexts
 
-    _evaluate(contexts, corpus, fmt, home, lambda ix, path: evaluate_search(ix, read_contexts(path)), "bm25")
+    _check_split(split)
+    _evaluate(
+        contexts,
+        corpus,
+        fmt,
+        home,
+        lambda ix, path: evaluate_search(ix, read_contexts(path), split=split),
+        "bm25",
+    )
 
 
 @app.command()

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import FastAPI, Query, Request, Response
@@ -33,6 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from papersift.atom import atom_feed
 from papersift.index.onnx_encoder import OnnxModelError
+from papersift.index.sentences import FACETS
 from papersift.listing import listing_counts, paper_bibtex, paper_json
 from papersift.paper import InvalidIdError, format_authors, normalize_id
 from papersift.ranking.related import MAX_K, RelatedHit, paper_query, related, text_query
@@ -251,24 +252,32 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         """arXiv's taxonomy with how many announcement rows the store holds for each category."""
         return taxonomy_json(dict(state.store.listed_categories()))
 
-    def paper_data(raw_id: str, k: int, category: str | None, since: date | None) -> dict[str, Any]:
-        """The paper and its related papers (kept per store version: popular papers cost one ranking)."""
+    def paper_data(
+        raw_id: str, k: int, category: str | None, since: date | None, facet: str | None = None
+    ) -> dict[str, Any]:
+        """The paper and its related papers (kept per store version: popular papers cost one ranking);
+        ``facet``: related in that part of the paper only (background, method or result sentences)."""
         try:
             pid = normalize_id(raw_id)
         except InvalidIdError as e:
             raise HTTPException(404, str(e)) from e
-        key = ("paper", pid, str(k), category or "", since.isoformat() if since else "")
-        return dict(state.cached(key, lambda: ranked_paper(pid, k, category, since), index=True))
+        key = ("paper", pid, str(k), category or "", since.isoformat() if since else "", facet or "")
+        return dict(state.cached(key, lambda: ranked_paper(pid, k, category, since, facet), index=True))
 
-    def ranked_paper(pid: str, k: int, category: str | None, since: date | None) -> dict[str, Any]:
+    def ranked_paper(
+        pid: str, k: int, category: str | None, since: date | None, facet: str | None
+    ) -> dict[str, Any]:
         indexes = state.indexes()
         paper = indexes.store.get(pid)
         if paper is None:
             raise HTTPException(404, f"{pid} is not in the store")
-        hits = related(indexes, paper_query(indexes, paper), k=k, category=category, since=since)
+        query = paper_query(indexes, paper, facet=facet)
+        hits = related(indexes, query, k=k, category=category, since=since)
         return {
             **paper_json(paper),
             "bibtex": paper_bibtex(paper),
+            "facet": facet,
+            "notes": query.notes,
             "related": [_related_json(h) for h in hits],
         }
 
@@ -389,12 +398,17 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         return cached_page(request, "categories.html", ("categories",), categories_data)
 
     K = Query(10, ge=1, le=MAX_K // 10)
+    Facet = Annotated[str, Query(pattern="^(|" + "|".join(FACETS) + ")$")]  # "": the whole paper
 
     @app.get("/api/abs/{paper_id:path}", responses=errors(404))
     def api_paper(
-        paper_id: str, k: int = K, category: str | None = None, since: DateParam | None = None
+        paper_id: str,
+        k: int = K,
+        category: str | None = None,
+        since: DateParam | None = None,
+        facet: Facet | None = None,
     ) -> dict[str, Any]:
-        return paper_data(paper_id, k, category, parse_day(since, 400) if since else None)
+        return paper_data(paper_id, k, category, parse_day(since, 400) if since else None, facet or None)
 
     @app.get("/abs/{paper_id:path}", response_class=HTMLResponse, responses=errors(404, html=True))
     def paper_page(
@@ -403,16 +417,19 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         k: int = K,
         category: str | None = None,
         since: DateParam | None = None,
+        facet: Facet | None = None,
     ) -> HTMLResponse:
         day = parse_day(since, 400) if since else None
         return cached_page(
             request,
             "paper.html",
-            ("abs", paper_id, str(k), category or "", since or ""),
-            lambda: paper_data(paper_id, k, category, day),
+            ("abs", paper_id, str(k), category or "", since or "", facet or ""),
+            lambda: paper_data(paper_id, k, category, day, facet or None),
             index=True,
             category=category or "",
             since=since or "",
+            facet=facet or "",
+            facets=FACETS,
             since_options=[(y, f"{y}-01-01") for y in (date.today().year - n for n in (1, 2, 5, 10))],
         )
 
