@@ -183,7 +183,9 @@ def test_a_facet_uses_only_its_sentences(indexes: Indexes, citation_corpus: Corp
     assert text.sentences is not None and len(text.sentences) == 1
 
 
-def test_search_by_a_sentence_of_an_abstract_finds_its_paper(indexes: Indexes, citation_corpus: Corpus) -> None:
+def test_search_by_a_sentence_of_an_abstract_finds_its_paper(
+    indexes: Indexes, citation_corpus: Corpus
+) -> None:
     found = 0
     for record in citation_corpus[0][:20]:
         sentences = split_sentences(str(record["abstract"]))
