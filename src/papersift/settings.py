@@ -9,6 +9,7 @@ Secrets are ``SecretStr``: printing or logging the settings shows ``**********``
 from __future__ import annotations
 
 import ipaddress
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -39,6 +40,10 @@ def _default_home() -> Path:
     return Path.home() / ".local" / "share" / "papersift"
 
 
+def _default_model_cache() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "papersift" / "models"
+
+
 class Settings(BaseSettings):
     """papersift's configuration (env prefix ``PAPERSIFT_``)."""
 
@@ -57,6 +62,7 @@ class Settings(BaseSettings):
     model: str = "all-MiniLM-L6-v2"  # or any sentence-transformers model path
     quantize: bool = True  # int8 dynamic quantisation of the model's Linear layers on the CPU
     runtime: Literal["onnx", "torch"] = "onnx"  # ONNX Runtime, or sentence-transformers (the [torch] extra)
+    model_cache: Path = Field(default_factory=_default_model_cache)  # models derived once per machine (int8)
     embed_batch: int = Field(default=16, ge=1)
     embed_chunk: int = Field(default=256, ge=1)  # papers per committed write (and per Dask task)
     threads: int = Field(default=0, ge=0)  # torch threads; 0 = every core

