@@ -1,6 +1,7 @@
 """Choosing the sentence-match weights on the ``tune`` half of the dev data, reported on both halves.
 
-Builds the 20k eval store once as ``papersift eval`` does (paper and sentence vectors from the install's
+Builds the eval store once (the 20k file, or a smaller ``--corpus``; then only the queries whose relevant
+papers are all in it are asked) as ``papersift eval`` does (paper and sentence vectors from the install's
 vector cache; run ``papersift eval related`` first or expect ~30 min of sentence embedding), or opens one
 built before (``--home``). Then, with papersift's rankers only (the baselines do not depend on the weights):
 
@@ -62,7 +63,11 @@ def main() -> None:
         indexes = build(args.home or Path(tmp), args.corpus)
         assert indexes.sentences is not None, "no sentence vectors were built"
         if args.task in ("related", "both"):
-            gold = read_relevance(DATA / "relevance-dev.jsonl.gz")
+            gold = {  # queries whose relevant papers are all in the corpus (all of them in the 20k)
+                q: relevant
+                for q, relevant in read_relevance(DATA / "relevance-dev.jsonl.gz").items()
+                if all(indexes.store.get(pid) is not None for pid in (q, *relevant))
+            }
             for weight in RELATED_GRID:
                 for split in ("tune", "heldout"):
                     started = time.perf_counter()
@@ -72,7 +77,11 @@ def main() -> None:
                         json.dumps({**line, "seconds": round(time.perf_counter() - started, 1)}), flush=True
                     )
         if args.task in ("search", "both"):
-            contexts = read_contexts(DATA / "citation-contexts-dev.jsonl.gz")
+            contexts = [  # those whose cited paper is in the corpus (151 of the 157 cited are in the 20k)
+                row
+                for row in read_contexts(DATA / "citation-contexts-dev.jsonl.gz")
+                if indexes.store.get(row[1]) is not None
+            ]
             vectors = np.asarray(indexes.encoder().encode([text for text, _, _ in contexts]))
             for weight in SEARCH_GRID:
                 for split in ("tune", "heldout"):

@@ -330,6 +330,27 @@ def max_sim(sentences: Sentences, keys: np.ndarray, query: np.ndarray) -> tuple[
     return scores, covered
 
 
+RERANK = 100  # candidates re-scored sentence by sentence (the best by the other signals)
+
+
+def sentence_term(
+    sentences: Sentences,
+    keys: np.ndarray,
+    query: np.ndarray,
+    base: np.ndarray,
+    dense: np.ndarray,
+    top: int = RERANK,
+) -> np.ndarray:
+    """The sentence match of each key as a re-ranker: ``max_sim`` for the ``top`` keys by ``base`` (the
+    fused score without it), the dense cosine ``dense`` for the rest and for keys without sentences."""
+    term = np.asarray(dense, np.float32).copy()
+    best = np.argsort(-np.asarray(base), kind="stable")[:top]
+    if len(best):
+        matched, covered = max_sim(sentences, np.asarray(keys)[best], query)
+        term[best[covered]] = matched[covered]
+    return term
+
+
 def best_pair(query: np.ndarray, theirs: np.ndarray) -> tuple[int, int, float]:
     """The (query sentence, their sentence, cosine) that match best."""
     sims = np.asarray(query, np.float32) @ np.asarray(theirs, np.float32).T

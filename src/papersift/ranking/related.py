@@ -9,7 +9,8 @@ the author postings (same authors). Each candidate is then scored by a weighted 
 
 The sentence match compares the papers sentence by sentence (multi-vector matching, as in Mysore et al.
 2022): the mean over the query's sentences of the best cosine with one of the candidate's sentences
-(``sentences.max_sim``); a candidate without sentence vectors yet counts its dense cosine instead. A facet
+(``sentences.max_sim``), for the best ``RERANK`` candidates by the other terms (a re-ranker); the rest, and
+a candidate without sentence vectors yet, count their dense cosine instead. A facet
 (``background``, ``method``, ``result``) keeps only the query sentences of that role, for every term: the
 dense vector is their mean, the key terms are theirs.
 
@@ -32,7 +33,16 @@ import numpy as np
 from papersift.index.encoder import paper_text
 from papersift.index.lexical import author_slots, shared_terms, term_names
 from papersift.index.pipeline import Indexes
-from papersift.index.sentences import FACETS, TITLE, best_pair, facet_code, max_sim, paper_sentences, roles
+from papersift.index.sentences import (
+    FACETS,
+    RERANK,
+    TITLE,
+    best_pair,
+    facet_code,
+    paper_sentences,
+    roles,
+    sentence_term,
+)
 from papersift.names import AuthorSet
 from papersift.paper import Paper, in_category
 from papersift.store.query import STOP_WORDS
@@ -270,8 +280,9 @@ def _score(indexes: Indexes, query: Query, pool: int, weights: Weights = WEIGHTS
         dense_scores = dense.vectors(keys) @ query.vector.astype(np.float32)  # zero rows: no vector
         score += weights.dense * dense_scores
         if weights.sentence and query.sentences is not None and indexes.sentences is not None:
-            matched, covered = max_sim(indexes.sentences, keys, query.sentences)
-            score += weights.sentence * np.where(covered, matched, dense_scores)
+            top = max(RERANK, pool // 4)  # the k asked for, and more
+            term = sentence_term(indexes.sentences, keys, query.sentences, score, dense_scores, top)
+            score += weights.sentence * term
     if lex is not None:
         q_slots, q_weights = lex.key_terms(q_slots, q_weights)  # what explanations name
     return _Scored(

@@ -26,7 +26,7 @@ import numpy as np
 
 from papersift.index.lexical import shared_terms, term_names
 from papersift.index.pipeline import Indexes
-from papersift.index.sentences import max_sim
+from papersift.index.sentences import RERANK, sentence_term
 from papersift.paper import Paper, is_arxiv_id, normalize_id
 from papersift.store import Filters
 
@@ -245,7 +245,7 @@ def _hybrid_scores(
         total += W_DENSE * sims
         close = sims >= DENSE_FLOOR
         if sentence_weight and indexes.sentences is not None:
-            matched, covered = max_sim(indexes.sentences, keys, vector[None, :])
-            total += sentence_weight * np.where(covered, matched, sims)
+            term = sentence_term(indexes.sentences, keys, vector[None, :], total, sims, RERANK)
+            total += sentence_weight * term
     scores = dict(zip(keys.tolist(), total.tolist(), strict=True))
     return scores, keyword_rows, set(keys[~evidence & ~close].tolist())
