@@ -7,9 +7,12 @@ scores each paper as
     0.5 · cosine of the dense vectors + 0.5 · tf-idf cosine + 0.5 · BM25 / best BM25 of the query
     + W_SENTENCE · the best cosine of the query with one sentence of the paper
 
-(weights chosen on the dev citation sentences only, the sentence weight on their ``tune`` half): a
-citation sentence mostly echoes one sentence of the cited abstract, not its average. A paper without
-sentence vectors yet counts its dense cosine instead. Filters (category, dates, author) and exclusions
+(weights chosen on the dev citation sentences only, the sentence weight 1.0 on their ``tune`` half by
+``bench/tune_sentences.py``): a citation sentence mostly echoes one sentence of the cited abstract, not its
+average. The sentence term re-ranks the best ``RERANK`` candidates by the other terms; the rest, and a paper
+without sentence vectors yet, count their dense cosine instead.
+
+Filters (category, dates, author) and exclusions
 (``-word``, ``-"a phrase"``) hold in every mode; the vectors and tf-idf see only the words wanted. A paper
 with no word of the query (no BM25 match, no shared tf-idf term) must be close in content
 (cosine ≥ ``DENSE_FLOOR``) to be shown at all: gibberish, an emoji or a lone ``(`` get "no good matches",
@@ -35,7 +38,7 @@ MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
 W_DENSE = 0.5
 W_LEXICAL = 0.5
 W_BM25 = 0.5
-W_SENTENCE = 0.5
+W_SENTENCE = 1.0
 POOL = 200
 KEYWORD_POOL = 1000  # BM25 matches a sentence-long query can rank the answer deep in
 SHORT_QUERY = 4  # words

@@ -70,6 +70,9 @@ CSP = (
 )
 
 
+Facet = Annotated[str, Query(pattern="^(|" + "|".join(FACETS) + ")$")]  # a paper facet; "": the whole paper
+
+
 def katex_dir(settings: Settings) -> Path | None:
     """KaTeX as ``npm install`` put it (``make`` does): the configured folder, else the checkout's."""
     for base in (settings.web_assets, HERE.parents[2] / "node_modules"):
@@ -398,7 +401,6 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         return cached_page(request, "categories.html", ("categories",), categories_data)
 
     K = Query(10, ge=1, le=MAX_K // 10)
-    Facet = Annotated[str, Query(pattern="^(|" + "|".join(FACETS) + ")$")]  # "": the whole paper
 
     @app.get("/api/abs/{paper_id:path}", responses=errors(404))
     def api_paper(
