@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from papersift.index.generations import link_from
+from papersift.index.lexical import segment_meta
 
 if TYPE_CHECKING:
     from papersift.store import Store
@@ -422,12 +423,12 @@ def sync_sentences(
         s
         for part in ("main", "delta")
         if previous is not None
-        and _meta(previous / part).get("model") == signature
+        and segment_meta(previous / part).get("model") == signature
         and (s := _open_segment(previous / part)) is not None
     ]
     if source is None:
         for part in ("main", "delta"):
-            if previous is not None and _meta(previous / part).get("model") == signature:
+            if previous is not None and segment_meta(previous / part).get("model") == signature:
                 link_from(previous / part, directory / part)
         return sum(len(s) for s in old)
     covered = np.unique(np.concatenate([np.asarray(s.keys) for s in old])) if old else np.zeros(0, np.int64)
@@ -453,11 +454,3 @@ def sync_sentences(
     if len(merged):
         _write_segment(directory / "main", merged, meta)
     return len(merged)
-
-
-def _meta(directory: Path) -> dict[str, object]:
-    try:
-        data = json.loads((directory / "meta.json").read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
