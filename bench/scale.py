@@ -45,8 +45,8 @@ from papersift.index.encoder import model_id
 from papersift.index.pipeline import open_indexes, refresh
 from papersift.ingest import ingest_items
 from papersift.settings import Settings
-from papersift.store.query import STOP_WORDS
 from papersift.store.sqlite import SqliteStore
+from papersift.text import STOP_WORDS
 
 
 def _ms(values: list[float], q: float) -> float:

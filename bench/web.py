@@ -11,6 +11,12 @@ by N concurrent clients for S seconds, drawing random real pages from a pool:
 The listing, warm and popular pools are requested before timing (the steady state of a server whose pages
 are cached per store version); the cold pools are not, so nearly every timed request computes its page.
 
+With ``--login-flood`` the server runs with accounts (``PAPERSIFT_ACCOUNTS=true``) and the cold paper pages
+are timed twice more, alternating: alone, and while one more client (its own process, with
+``--flood-connections`` connections, 8 by default) posts wrong passwords to ``/login`` as fast as the server
+answers (a real form post: CSRF token, Origin), as a password-guessing script would. Prints both p95s,
+their ratio and what the flood's posts got (401, 429…).
+
 The load comes from ``wrk`` (C, closed loop, one connection per client) when it is installed — ``make
 bench-web`` installs it — else from an asyncio httpx loop in this process. Prints requests/s, p50/p95
 latency and errors per kind, and the server's peak RSS over all its processes.
@@ -147,6 +153,60 @@ async def _touch(base: str, paths: list[str], clients: int) -> None:
         await asyncio.gather(*(client(http) for _ in range(clients)))
 
 
+FLOOD = """
+import re, sys, threading, time
+import httpx
+base, seconds, connections = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+statuses = {}
+lock = threading.Lock()
+deadline = time.perf_counter() + seconds
+
+
+def guess(k):
+    with httpx.Client(base_url=base, timeout=60, headers={"Origin": base}) as http:
+        token = re.search(r'name="csrf" value="([^"]+)"', http.get("/login").text).group(1)
+        n = 0
+        while time.perf_counter() < deadline:
+            data = {"csrf": token, "name": f"guess{k}-{n % 50}", "password": f"wrong-{n}", "next": "/daily"}
+            code = http.post("/login", data=data).status_code
+            with lock:
+                statuses[code] = statuses.get(code, 0) + 1
+            n += 1
+
+
+threads = [threading.Thread(target=guess, args=(k,)) for k in range(connections)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+total = sum(statuses.values())
+print(" ".join(f"{k}:{v}" for k, v in sorted(statuses.items())), f"({total / seconds:.0f} posts/s)")
+"""
+
+
+def _flooded(base: str, paths: list[str], args: argparse.Namespace) -> None:
+    """Cold paper pages alone and under a /login flood, alternating, ``args.flood_rounds`` times each."""
+    alone: list[float] = []
+    flooded: list[float] = []
+    for round_ in range(args.flood_rounds):
+        _, _, p95, errors = _wrk(base, paths, args.clients, args.seconds)
+        alone.append(p95)
+        print(f"round {round_ + 1}: cold paper pages alone        p95 {p95:7.1f} ms  errors {errors}")
+        flood = subprocess.Popen(
+            [sys.executable, "-c", FLOOD, base, str(args.seconds + 2), str(args.flood_connections)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(1)  # the flood is under way before timing starts
+        _, _, p95, errors = _wrk(base, paths, args.clients, args.seconds)
+        flooded.append(p95)
+        got, _ = flood.communicate(timeout=120)
+        line = f"round {round_ + 1}: cold paper pages, /login flood p95 {p95:7.1f} ms  errors {errors}"
+        print(f"{line}  (flood's posts: {got.strip()})")
+    a, f = float(np.median(alone)), float(np.median(flooded))
+    print(f"login flood: cold paper-page p95 median {f:.1f} ms vs {a:.1f} ms alone: {f / a:.2f}x")
+
+
 def _phrases(titles: list[str], n: int, rng: random.Random) -> list[str]:
     out: list[str] = []
     while len(out) < n:
@@ -166,6 +226,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="server processes")
     parser.add_argument("--only", default="", help="comma-separated page kinds to run (default: all)")
+    parser.add_argument("--login-flood", action="store_true", help="cold paper pages with and without")
+    parser.add_argument("--flood-rounds", type=int, default=3)
+    parser.add_argument("--flood-connections", type=int, default=8, help="the flooding client's connections")
     args = parser.parse_args()
     with gzip.open(args.data / "daily-listings.jsonl.gz", "rt") as f:
         days = [json.loads(line) for line in f]
@@ -175,6 +238,8 @@ def main() -> None:
     rng = random.Random(2)
     port = _port()
     env = {**os.environ, "PAPERSIFT_HOME": str(args.home)}
+    if args.login_flood:
+        env["PAPERSIFT_ACCOUNTS"] = "true"
     server = subprocess.Popen(
         [sys.executable, "-m", "papersift.cli", "serve", "--port", str(port), "--workers", str(args.workers)],
         env=env,
@@ -220,6 +285,10 @@ def main() -> None:
             else:
                 rate, p50, p95, errors = asyncio.run(_httpx(base, paths, args.clients, args.seconds))
             print(f"{name:<24} {rate:7.1f} req/s  p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  errors {errors}")
+        if args.login_flood:
+            if load != "wrk":
+                raise SystemExit("--login-flood needs wrk (make bench-web installs it)")
+            _flooded(base, kinds["paper + related (cold)"], args)
         print(f"server peak RSS: {_server_rss_mb(server.pid):.0f} MB (all its processes)")
     finally:
         server.terminate()

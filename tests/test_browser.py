@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.conftest import DAILY_DAYS, ROOT, serving
-from tests.test_web_library import add_reader, agent_ids
+from tests.test_web_library import add_account, agent_ids
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 SHOTS = ROOT / "test-output" / "screenshots"
@@ -131,7 +131,7 @@ def test_related_papers_for_pasted_text(page: object) -> None:
 def lab_home(daily_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("browser-lab") / "home"
     shutil.copytree(daily_home, home)
-    add_reader(home, "ada", "ada's password")
+    add_account(home, "ada", "ada's password")
     return home
 
 

@@ -17,9 +17,9 @@ def test_digests_name_what_the_lab_saved_this_week(shared_data: Path, tmp_path: 
     papers = as_papers(spread_records(shared_data, 2000))
     store = SqliteStore(tmp_path / "papersift.db")
     store.upsert(papers)
-    ada = store.add_reader("ada", "hash", "t-a")
+    ada = store.add_account("ada", "hash", "t-a")
     assert lab_week(store) == []  # one reader: her own saves are no signal
-    bob, cy = store.add_reader("bob", "hash", "t-b"), store.add_reader("cy", "hash", "t-c")
+    bob, cy = store.add_account("bob", "hash", "t-b"), store.add_account("cy", "hash", "t-c")
     for reader, rating in ((ada, 1), (bob, 1), (cy, 0)):
         save_paper(store, reader, papers[0].id, rating=rating)
     save_paper(store, bob, papers[1].id)

@@ -7,12 +7,12 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from papersift.accounts import LoginError, create_reader, login, open_session, session_reader
+from papersift.accounts import LoginError, create_account, login, open_session, session_account
 from papersift.library import entry_json, export_items, import_references
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography, to_bibtex
 from papersift.store import Store, StoreError
-from papersift.store.readers import Interests, LibraryEntry, entry_key
+from papersift.store.records import Interests, LibraryEntry, entry_key
 from tests.test_store import paper
 
 
@@ -21,18 +21,18 @@ def entry(key: str, **kw: object) -> LibraryEntry:
 
 
 def test_readers_are_unique_by_name_and_found_by_feed_token(store: Store) -> None:
-    ada = store.add_reader("ada", None, "token-a", "ada@example.org")
+    ada = store.add_account("ada", None, "token-a", "ada@example.org")
     with pytest.raises(StoreError, match="already exists"):
-        store.add_reader("ada", None, "token-b")
-    assert store.reader("ada") == ada and store.reader_by_token("token-a") == ada
-    assert store.reader_by_token("nope") is None
-    store.update_reader(ada.id, feed_token="token-c")
-    assert store.reader_by_token("token-c") == store.reader_by_id(ada.id)
+        store.add_account("ada", None, "token-b")
+    assert store.account("ada") == ada and store.account_by_token("token-a") == ada
+    assert store.account_by_token("nope") is None
+    store.update_account(ada.id, feed_token="token-c")
+    assert store.account_by_token("token-c") == store.account_by_id(ada.id)
 
 
 def test_one_readers_library_is_never_seen_or_changed_by_another(store: Store) -> None:
-    a = store.add_reader("a", None, "ta")
-    b = store.add_reader("b", None, "tb")
+    a = store.add_account("a", None, "ta")
+    b = store.add_account("b", None, "tb")
     store.save_entries(a.id, [entry("2601.00001", tags=("gnn",), rating=1)])
     assert store.library(b.id) == [] and store.library_entry(b.id, "2601.00001") is None
     assert not store.update_entry(b.id, "2601.00001", rating=-1)
@@ -43,7 +43,7 @@ def test_one_readers_library_is_never_seen_or_changed_by_another(store: Store) -
 
 
 def test_saving_again_adds_tags_and_keeps_a_rating_unless_a_new_one_is_given(store: Store) -> None:
-    r = store.add_reader("r", None, "t")
+    r = store.add_account("r", None, "t")
     assert store.save_entries(r.id, [entry("x", tags=("a",), rating=1, note="first")]) == 1
     assert store.save_entries(r.id, [entry("x", tags=("b",))]) == 0
     got = store.library_entry(r.id, "x")
@@ -53,7 +53,7 @@ def test_saving_again_adds_tags_and_keeps_a_rating_unless_a_new_one_is_given(sto
 
 
 def test_tags_filter_and_entries_come_newest_first(store: Store) -> None:
-    r = store.add_reader("r", None, "t")
+    r = store.add_account("r", None, "t")
     now = datetime.now(UTC)
     store.save_entries(
         r.id, [entry("old", added=now - timedelta(days=2), tags=("x",)), entry("new", added=now)]
@@ -69,14 +69,14 @@ def test_tags_filter_and_entries_come_newest_first(store: Store) -> None:
 
 
 def test_a_rating_outside_minus_one_to_one_is_refused(store: Store) -> None:
-    r = store.add_reader("r", None, "t")
+    r = store.add_account("r", None, "t")
     store.save_entries(r.id, [entry("x")])
     with pytest.raises(StoreError, match="rating"):
         store.update_entry(r.id, "x", rating=5)
 
 
 def test_interests_round_trip(store: Store) -> None:
-    r = store.add_reader("r", None, "t")
+    r = store.add_account("r", None, "t")
     assert store.interests(r.id) == Interests()
     wanted = Interests(("cs.LG",), ("Yoshua Bengio",), ("diffusion",), ("survey",))
     store.set_interests(r.id, wanted)
@@ -84,7 +84,7 @@ def test_interests_round_trip(store: Store) -> None:
 
 
 def test_a_digest_is_queued_once_per_reader_day_and_channel_until_sent(store: Store) -> None:
-    r = store.add_reader("r", None, "t")
+    r = store.add_account("r", None, "t")
     day = date(2026, 1, 21)
     first = store.queue_digest(r.id, day, "email", "s", "text", "<p>html</p>", ["2601.00001"])
     again = store.queue_digest(r.id, day, "email", "other", "other", "other", [])
@@ -113,22 +113,22 @@ def test_entry_keys_are_the_arxiv_id_else_the_doi_else_the_folded_title() -> Non
 
 
 def test_sessions_name_their_reader_until_they_expire_or_are_dropped(store: Store) -> None:
-    r = store.add_reader("r", None, "t")
+    r = store.add_account("r", None, "t")
     store.add_session(r.id, "h1", datetime.now(UTC) + timedelta(hours=1))
     store.add_session(r.id, "h2", datetime.now(UTC) - timedelta(seconds=1))
-    assert store.session_reader("h1") == r and store.session_reader("h2") is None
+    assert store.session_account("h1") == r and store.session_account("h2") is None
     store.drop_session("h1")
-    assert store.session_reader("h1") is None
+    assert store.session_account("h1") is None
 
 
 def test_login_checks_the_argon2_hash_and_locks_a_name_after_repeated_failures(store: Store) -> None:
     settings = Settings(login_attempts=3)
-    reader = create_reader(store, "ada", "correct horse")
+    reader = create_account(store, "ada", "correct horse")
     assert reader.password_hash is not None and "correct horse" not in reader.password_hash
     assert reader.password_hash.startswith("$argon2id$")
     assert login(store, settings, "ada", "correct horse") == reader
     token = open_session(store, settings, reader)
-    assert session_reader(store, token) == reader and session_reader(store, "forged") is None
+    assert session_account(store, token) == reader and session_account(store, "forged") is None
     for _ in range(3):
         with pytest.raises(LoginError, match="wrong name or password"):
             login(store, settings, "ada", "wrong password")
@@ -140,14 +140,14 @@ def test_login_checks_the_argon2_hash_and_locks_a_name_after_repeated_failures(s
 
 def test_short_passwords_are_refused(store: Store) -> None:
     with pytest.raises(StoreError, match="at least 8"):
-        create_reader(store, "ada", "short")
+        create_account(store, "ada", "short")
 
 
 def test_logins_back_off_per_name_without_locking_the_name_out(store: Store) -> None:
     from papersift.accounts import LoginThrottled, login_wait
 
     settings = Settings(login_attempts=2, login_backoff=0.3)
-    reader = create_reader(store, "ada", "correct horse")
+    reader = create_account(store, "ada", "correct horse")
     for i in range(2):  # guessed from two addresses
         with pytest.raises(LoginError, match="wrong name or password"):
             login(store, settings, "ada", "wrong password", address=f"10.0.0.{i}")
@@ -164,7 +164,7 @@ def test_one_address_spraying_many_names_is_slowed_down(store: Store) -> None:
     from papersift.accounts import LoginThrottled
 
     settings = Settings(login_attempts=2, login_backoff=30)
-    reader = create_reader(store, "ada", "correct horse")
+    reader = create_account(store, "ada", "correct horse")
     for i in range(8):  # four times a name's allowance, each name only once
         with pytest.raises(LoginError, match="wrong name or password"):
             login(store, settings, f"name{i}", "spray-password", address="10.6.6.6")
@@ -177,18 +177,18 @@ def test_one_address_spraying_many_names_is_slowed_down(store: Store) -> None:
 
 def test_old_login_failures_and_expired_sessions_are_pruned(store: Store) -> None:
     now = datetime.now(UTC)
-    r = store.add_reader("r", None, "t")
+    r = store.add_account("r", None, "t")
     store.add_login_failure("r", "10.0.0.1")
     store.add_session(r.id, "live", now + timedelta(hours=1))
     store.add_session(r.id, "dead", now - timedelta(seconds=1))
     assert store.prune_logins(now - timedelta(days=1)) == 1  # the expired session; the failure is recent
     assert store.prune_logins(datetime.now(UTC) + timedelta(seconds=1)) == 1  # now the failure too
     assert store.login_failures(now - timedelta(days=1), name="r") == (0, None)
-    assert store.session_reader("live") == r
+    assert store.session_account("live") == r
 
 
 def test_imported_javascript_and_data_links_never_reach_the_library_json(store: Store) -> None:
-    r = store.add_reader("ada", None, "t")
+    r = store.add_account("ada", None, "t")
     bib = (
         "@misc{a, title = {Script link}, url = {javascript:alert(document.cookie)}}\n"
         "@misc{b, title = {Data link}, howpublished = {data:text/html,<script>alert(1)</script>}}\n"

@@ -12,7 +12,7 @@ import pytest
 from papersift.paper import Announcement, Deleted
 from papersift.store.migrate import TABLES, verify
 from papersift.store.postgres import PostgresStore
-from papersift.store.readers import LibraryEntry
+from papersift.store.records import LibraryEntry
 from papersift.store.sqlite import SqliteStore
 from tests.conftest import as_papers, run_cli, spread_records
 
@@ -30,7 +30,7 @@ def sqlite_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> 
     vectors = np.random.default_rng(3).standard_normal((len(rowids), 32)).astype(np.float32)
     store.put_vectors(rowids, vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
     store.upsert([Deleted(papers[5].id)])
-    ada = store.add_reader("ada", "hash", "feed-a", "ada@example.org")
+    ada = store.add_account("ada", "hash", "feed-a", "ada@example.org")
     store.save_entries(
         ada.id, [LibraryEntry(papers[1].id, papers[1].title, tags=("gnn", "to-read"), rating=1)]
     )
@@ -64,17 +64,21 @@ def test_migrate_copies_every_table_and_the_checksums_match(sqlite_home: Path, p
         assert target.listing("cs.LG", date(2026, 1, 21)) == source.listing("cs.LG", date(2026, 1, 21))
         first = next(iter(source.iter_papers()))
         assert first.id in {h.paper.id for h in target.search(first.title, k=5)}
-        k, v = int(want.keys[10]), want.vectors[10]
-        assert target.nearest(v, k=1)[0][0] == k  # the HNSW index was built over the copied vectors
-        ada = target.reader("ada")
-        assert ada is not None and ada == source.reader("ada")
+        dims = target.conn.execute(
+            "SELECT atttypmod FROM pg_attribute WHERE attname = 'vec' AND attrelid = 'vectors'::regclass"
+        ).fetchone()
+        assert dims == (want.vectors.shape[1],)  # the column's dimension is fixed to the copied vectors'
+        ada = target.account("ada")
+        assert ada is not None and ada == source.account("ada")
         assert target.library(ada.id) == source.library(ada.id) and target.tags(ada.id) == [
             ("gnn", 1),
             ("to-read", 1),
         ]
-        assert target.session_reader("session-hash") == ada
+        assert target.session_account("session-hash") == ada
         assert target.digests(ada.id) == source.digests(ada.id)
-        assert target.add_reader("bob", None, "feed-b").id == ada.id + 1  # ids continue after the copied ones
+        assert (
+            target.add_account("bob", None, "feed-b").id == ada.id + 1
+        )  # ids continue after the copied ones
     finally:
         source.close()
         target.close()

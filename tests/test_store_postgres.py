@@ -143,25 +143,20 @@ def test_concurrent_writers_take_turns(pg_dsn: str, shared_data: Path) -> None:
         s.close()
 
 
-def test_nearest_uses_the_hnsw_index_and_skips_deleted_papers(pg: PostgresStore, shared_data: Path) -> None:
+def test_vectors_keep_no_ann_index_and_skip_deleted_papers(pg: PostgresStore, shared_data: Path) -> None:
+    """Related papers come from the rankers' usearch file (docs/store.md): writes keep no pgvector index."""
     from papersift.paper import Deleted
 
     pg.upsert(as_papers(spread_records(shared_data, 100)))
     rows = list(pg.iter_rows())
     vecs = np.random.default_rng(5).standard_normal((len(rows), 16)).astype(np.float32)
     pg.put_vectors([r for r, _ in rows], vecs)
-    target = vecs[7]
-    assert pg.nearest(target, k=1)[0][0] == rows[7][0]
-    sims = vecs @ target / np.linalg.norm(vecs, axis=1) / np.linalg.norm(target)
-    best = [rows[i][0] for i in np.argsort(-sims)[:5]]
-    assert [r for r, _ in pg.nearest(target, k=5)] == best
+    indexes = [r[0] for r in pg.conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'vectors'")]
+    assert indexes == ["vectors_pkey"]
+    (stored,) = pg.iter_vectors()
+    assert np.array_equal(stored.vectors, vecs.astype(np.float16))
     pg.upsert([Deleted(rows[7][1].id)])
-    assert rows[7][0] not in [r for r, _ in pg.nearest(target, k=5)]
-    plan = pg.conn.execute(
-        "EXPLAIN SELECT paper FROM vectors ORDER BY vec <=> %s LIMIT 5",
-        (pg.conn.execute("SELECT vec FROM vectors LIMIT 1").fetchone()[0],),
-    ).fetchall()
-    assert "vectors_hnsw" in " ".join(r[0] for r in plan)
+    assert rows[7][0] not in list(next(pg.iter_vectors()).keys)
     with pytest.raises(StoreError, match="16 dimensions, not 8"):
         pg.put_vectors([rows[0][0]], np.ones((1, 8), dtype=np.float32))
     pg.reset_vectors("another model")  # a new model may have another dimension
@@ -176,3 +171,18 @@ def test_a_dropped_connection_is_made_again_for_the_next_read(pg: PostgresStore)
     assert pg.count() == 1  # the read that finds the connection gone runs again on a new one
     pg.upsert([paper("2601.00002")])
     assert pg.count() == 2
+
+
+def test_the_migration_drops_the_old_hnsw_index(pg: PostgresStore, shared_data: Path) -> None:
+    """A database from before migration 5 loses the pgvector HNSW index, and keeps its vectors."""
+    pg.upsert(as_papers(spread_records(shared_data, 10)))
+    rows = list(pg.iter_rows())
+    pg.put_vectors([r for r, _ in rows], np.ones((len(rows), 4), dtype=np.float32))
+    pg.conn.execute("CREATE INDEX vectors_hnsw ON vectors USING hnsw (vec halfvec_cosine_ops)")
+    pg.conn.execute("UPDATE papersift_meta SET schema_version = 4")
+    again = PostgresStore(pg.dsn)
+    try:
+        assert again.schema_version() == 5 and again.vector_count() == len(rows)
+        assert again.conn.execute("SELECT to_regclass('vectors_hnsw')").fetchone() == (None,)
+    finally:
+        again.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from papersift.store import Store
-from papersift.store.readers import LibraryEntry
+from papersift.store.records import LibraryEntry
 
 NOW = datetime(2026, 8, 21, 12, 0, tzinfo=UTC)
 
@@ -18,7 +18,7 @@ def entry(pid: str, rating: int = 0, days_ago: float = 0) -> LibraryEntry:
 
 
 def test_counts_saves_and_upvotes_over_readers(store: Store) -> None:
-    ada, bob, cy = (store.add_reader(n, "hash", f"token-{n}") for n in ("ada", "bob", "cy"))
+    ada, bob, cy = (store.add_account(n, "hash", f"token-{n}") for n in ("ada", "bob", "cy"))
     store.save_entries(ada.id, [entry("2608.00001", 1), entry("2608.00002")])
     store.save_entries(bob.id, [entry("2608.00001", 1), entry("2608.00003", -1)])
     store.save_entries(cy.id, [entry("2608.00001"), entry("2608.00002", 1)])
@@ -28,7 +28,7 @@ def test_counts_saves_and_upvotes_over_readers(store: Store) -> None:
 
 
 def test_a_reader_who_opts_out_is_not_counted(store: Store) -> None:
-    ada, bob = store.add_reader("ada", "hash", "t-a"), store.add_reader("bob", "hash", "t-b")
+    ada, bob = store.add_account("ada", "hash", "t-a"), store.add_account("bob", "hash", "t-b")
     store.save_entries(ada.id, [entry("2608.00001", 1)])
     store.save_entries(bob.id, [entry("2608.00001", 1)])
     assert store.counted(bob.id)
@@ -41,7 +41,7 @@ def test_a_reader_who_opts_out_is_not_counted(store: Store) -> None:
 
 
 def test_trending_is_most_signals_first_then_the_latest(store: Store) -> None:
-    ada, bob = store.add_reader("ada", "hash", "t-a"), store.add_reader("bob", "hash", "t-b")
+    ada, bob = store.add_account("ada", "hash", "t-a"), store.add_account("bob", "hash", "t-b")
     store.save_entries(
         ada.id, [entry("2608.00001", 1, 1), entry("2608.00002", 0, 2), entry("2608.00003", 0, 1)]
     )

@@ -122,7 +122,7 @@ def _python_path() -> dict[str, str]:
     return {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
 
 
-def add_reader(home: Path, name: str, password: str) -> None:
+def add_account(home: Path, name: str, password: str) -> None:
     subprocess.run(
         [sys.executable, "-m", "papersift.cli", "reader", "add", name, "--password-stdin"],
         input=password + "\n",
@@ -138,8 +138,8 @@ def add_reader(home: Path, name: str, password: str) -> None:
 def lab(daily_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
     home = tmp_path_factory.mktemp("lab") / "home"
     shutil.copytree(daily_home, home)
-    add_reader(home, "ada", "ada's password")
-    add_reader(home, "bob", "bob's password")
+    add_account(home, "ada", "ada's password")
+    add_account(home, "bob", "bob's password")
     with serving(home, {"PAPERSIFT_ACCOUNTS": "true", "PAPERSIFT_LOGIN_ATTEMPTS": "3"}) as client:
         yield client
 

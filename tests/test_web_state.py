@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from papersift.accounts import create_reader
+from papersift.accounts import create_account
 from papersift.index.pipeline import refresh
 from papersift.library import save_paper
 from papersift.settings import Settings
@@ -47,7 +47,7 @@ def test_a_save_or_a_login_keeps_listings_cached_and_new_papers_do_not(
     ask()
     assert computed == ["list", "abs"]
     with app_state.writing() as store:  # a reader's save and a failed login: not the papers
-        reader = create_reader(store, "ada", None)
+        reader = create_account(store, "ada", None)
         save_paper(store, reader, next(store.iter_papers()).id)
         store.add_login_failure("mallory")
     ask()

@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import DAILY_DAYS, day_records, run_cli, serving
 from tests.test_topics import topics_home
-from tests.test_web_library import add_reader, csrf, log_in
+from tests.test_web_library import add_account, csrf, log_in
 
 CATEGORY = "cs.AI"
 __all__ = ["topics_home"]  # the session fixture of test_topics.py
@@ -27,7 +27,7 @@ def lab_home(topics_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
     home = tmp_path_factory.mktemp("topics-lab") / "home"
     shutil.copytree(topics_home, home)
     for name, password in READERS.items():
-        add_reader(home, name, password)
+        add_account(home, name, password)
     return home
 
 

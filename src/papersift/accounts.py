@@ -24,7 +24,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from papersift.settings import Settings
 from papersift.store import Store, StoreError
-from papersift.store.readers import Reader
+from papersift.store.records import Account
 
 FAILURE_MEMORY = timedelta(days=1)  # failures older than this are forgotten (and pruned)
 NAME_BACKOFF_MAX = 60.0  # seconds: the longest a name waits, whoever guesses at it
@@ -62,22 +62,22 @@ def hash_password(password: str) -> str:
     return _hasher().hash(password)
 
 
-def create_reader(store: Store, name: str, password: str | None, email: str | None = None) -> Reader:
-    return store.add_reader(
+def create_account(store: Store, name: str, password: str | None, email: str | None = None) -> Account:
+    return store.add_account(
         name, hash_password(password) if password is not None else None, new_token(), email
     )
 
 
-def personal_reader(store: Store, settings: Settings) -> Reader:
+def personal_account(store: Store, settings: Settings) -> Account:
     """The reader of a personal install (made on first use, no password)."""
-    return store.reader(settings.reader) or create_reader(store, settings.reader, None)
+    return store.account(settings.reader) or create_account(store, settings.reader, None)
 
 
-def cli_reader(store: Store, settings: Settings, name: str | None) -> Reader:
+def cli_reader(store: Store, settings: Settings, name: str | None) -> Account:
     """The reader a CLI command acts for: ``--reader NAME`` (must exist) or the personal reader."""
     if name is None or name == settings.reader:
-        return personal_reader(store, settings)
-    reader = store.reader(name)
+        return personal_account(store, settings)
+    reader = store.account(name)
     if reader is None:
         raise StoreError(f"no reader named {name!r}; create one with `papersift reader add {name}`")
     return reader
@@ -110,7 +110,7 @@ def login_wait(store: Store, settings: Settings, name: str, address: str) -> flo
     return max(waits)
 
 
-def password_matches(reader: Reader | None, password: str) -> bool:
+def password_matches(reader: Account | None, password: str) -> bool:
     """The argon2 check (CPU only: call it outside any lock, off the event loop). A missing reader costs
     a hash too, so a wrong name takes as long as a wrong password."""
     if reader is None or reader.password_hash is None:
@@ -122,7 +122,7 @@ def password_matches(reader: Reader | None, password: str) -> bool:
         return False
 
 
-def finish_login(store: Store, name: str, address: str, reader: Reader | None, ok: bool) -> Reader:
+def finish_login(store: Store, name: str, address: str, reader: Account | None, ok: bool) -> Account:
     """``reader`` when its password matched; else count the failure, forget old ones, raise LoginError."""
     if not ok or reader is None:
         store.add_login_failure(name, address)
@@ -131,21 +131,21 @@ def finish_login(store: Store, name: str, address: str, reader: Reader | None, o
     return reader
 
 
-def login(store: Store, settings: Settings, name: str, password: str, address: str = "local") -> Reader:
+def login(store: Store, settings: Settings, name: str, password: str, address: str = "local") -> Account:
     """The reader whose password this is; LoginThrottled while backing off, LoginError on a wrong one."""
     wait = login_wait(store, settings, name, address)
     if wait > 0:
         raise LoginThrottled(wait)
-    reader = store.reader(name)
+    reader = store.account(name)
     return finish_login(store, name, address, reader, password_matches(reader, password))
 
 
-def open_session(store: Store, settings: Settings, reader: Reader) -> str:
+def open_session(store: Store, settings: Settings, reader: Account) -> str:
     """A new session token for ``reader`` (put it in a cookie; only its hash is stored)."""
     token = new_token()
     store.add_session(reader.id, token_hash(token), datetime.now(UTC) + timedelta(days=settings.session_days))
     return token
 
 
-def session_reader(store: Store, token: str | None) -> Reader | None:
-    return store.session_reader(token_hash(token)) if token else None
+def session_account(store: Store, token: str | None) -> Account | None:
+    return store.session_account(token_hash(token)) if token else None

@@ -22,11 +22,12 @@ from papersift.atom import atom_feed
 from papersift.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
 from papersift.lab import popular as lab_popular
 from papersift.library import DailyPick
-from papersift.listing import ABS_URL, PDF_URL, paper_json
+from papersift.listing import ABS_URL, PDF_URL
 from papersift.paper import format_authors
 from papersift.settings import Settings, SmtpSecurity, is_loopback
+from papersift.shapes import daily_pick_json
 from papersift.store import Store
-from papersift.store.readers import Digest, Reader
+from papersift.store.records import Account, Digest
 
 RETRIES = 3
 POPULAR_HEADING = "Popular in your lab this week"
@@ -45,7 +46,7 @@ class Composed:
 
 
 def compose(
-    reader: Reader,
+    reader: Account,
     day: date,
     picks: Sequence[DailyPick],
     settings: Settings,
@@ -101,7 +102,7 @@ def compose(
 
 
 def queue_email(
-    store: Store, settings: Settings, reader: Reader, day: date, picks: Sequence[DailyPick]
+    store: Store, settings: Settings, reader: Account, day: date, picks: Sequence[DailyPick]
 ) -> Digest:
     """Compose the reader's e-mail digest of ``day`` and keep it for sending (or the one already kept)."""
     made = compose(reader, day, picks, settings, lab_week(store))
@@ -113,7 +114,7 @@ def lab_week(store: Store) -> list[Popular]:
     return lab_popular(store, limit=DIGEST_POPULAR) if is_lab(store) else []
 
 
-def markdown(reader: Reader, day: date, picks: Sequence[DailyPick], popular: Sequence[Popular] = ()) -> str:
+def markdown(reader: Account, day: date, picks: Sequence[DailyPick], popular: Sequence[Popular] = ()) -> str:
     out = [f"# Daily Papers for {reader.name}, {day.isoformat()}", ""]
     for n, pick in enumerate(picks, 1):
         p = pick.paper
@@ -133,13 +134,13 @@ def markdown(reader: Reader, day: date, picks: Sequence[DailyPick], popular: Seq
     return "\n".join(out) + "\n"
 
 
-def atom(reader: Reader, day: date, picks: Sequence[DailyPick], settings: Settings) -> bytes:
+def atom(reader: Account, day: date, picks: Sequence[DailyPick], settings: Settings) -> bytes:
     base = settings.base_url.rstrip("/")
     return atom_feed(
         f"papersift Daily Papers for {reader.name}",
         f"{base}/feed/{reader.name}",
         f"{base}/feed/{reader.feed_token}.atom",
-        [paper_json(p.paper, announced=day.isoformat()) for p in picks],
+        [daily_pick_json(p, announced=day.isoformat()) for p in picks],
     )
 
 
@@ -198,7 +199,7 @@ def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
     """Send every queued e-mail digest (oldest first): (sent, errors). Failures stay queued."""
     sent, errors = 0, []
     for digest in store.unsent_digests("email"):
-        reader = store.reader_by_id(digest.reader)
+        reader = store.account_by_id(digest.reader)
         if reader is None or not reader.email:
             store.mark_digest(digest.id, sent=False, error="the reader has no e-mail address")
             errors.append(f"digest {digest.id}: no e-mail address for reader {digest.reader}")

@@ -53,4 +53,4 @@ def counts_text(saves: int, upvotes: int) -> str:
 
 def is_lab(store: Store) -> bool:
     """Whether the install has more than one reader (a single reader's own saves are no signal)."""
-    return len(store.readers()) > 1
+    return len(store.accounts()) > 1

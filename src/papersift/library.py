@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from papersift.index.pipeline import Indexes
 from papersift.paper import Paper, is_arxiv_id, normalize_id
-from papersift.sources.bibliography import EntryError, Reference, reference_from_paper, safe_url
+from papersift.sources.references import EntryError, Reference, reference_from_paper, safe_url
 from papersift.store import Store, StoreError
-from papersift.store.readers import Interests, LibraryEntry, Reader, entry_key
+from papersift.store.records import Account, Interests, LibraryEntry, entry_key
 
 if TYPE_CHECKING:
     from papersift.ranking.recommend import Profile
@@ -74,7 +74,7 @@ def find_paper(store: Store, paper_id: str) -> Paper:
 
 def save_paper(
     store: Store,
-    reader: Reader,
+    reader: Account,
     paper_id: str,
     *,
     tags: Sequence[str] = (),
@@ -114,7 +114,7 @@ def _link(store: Store, ref: Reference) -> Paper | None:
 
 def import_references(
     store: Store,
-    reader: Reader,
+    reader: Account,
     refs: Sequence[Reference],
     *,
     tags: Sequence[str] = (),
@@ -210,7 +210,7 @@ def export_items(store: Store, entries: Sequence[LibraryEntry]) -> list[Referenc
     return out
 
 
-def profile(store: Store, reader: Reader, entries: Sequence[LibraryEntry] | None = None) -> Profile:
+def profile(store: Store, reader: Account, entries: Sequence[LibraryEntry] | None = None) -> Profile:
     """The reader's library (``entries`` when already read) and interests as the recommender's input."""
     from papersift.ranking.recommend import LibraryItem, Profile
 
@@ -268,7 +268,7 @@ class DailyPick:
 def daily(
     store: Store,
     indexes: Indexes | None,
-    reader: Reader | None,
+    reader: Account | None,
     day: date,
     categories: Sequence[str],
     *,
@@ -308,22 +308,34 @@ class DailyView:
     day: date
     picks: list[DailyPick]
 
+    @property
+    def ranking(self) -> str:
+        """How the picks are ordered: ``library`` (ranked by the reader's library) or ``arXiv order``."""
+        return "library" if self.picks and self.picks[0].score is not None else "arXiv order"
 
-def daily_view(
+
+class NoDailyPapers(StoreError):
+    """Nothing to pick from: the followed categories have no listings at all, or none on the day asked."""
+
+
+def daily_picks(
     store: Store,
     indexes: Indexes | None,
-    reader: Reader | None,
+    reader: Account | None,
     fallback: Sequence[str],
     day: date | None = None,
     *,
     k: int | None = None,
-) -> DailyView | None:
+) -> DailyView:
     """The reader's (or, with no reader, everyone's) Daily Papers of ``day`` (default: the latest) in the
-    categories they follow, else ``fallback``; None when those categories have no listings at all."""
+    categories they follow, else ``fallback``, as every face shows them (web, CLI, digests); or
+    ``NoDailyPapers`` saying why there are none (the web answers it with a 404, the CLI with an error)."""
     followed = store.interests(reader.id).categories if reader else ()
     categories = tuple(followed or fallback)
     days = daily_days(store, categories)
     if not days:
-        return None
+        raise NoDailyPapers("no listings for the followed categories yet")
     when = day or days[-1]
+    if when not in days:
+        raise NoDailyPapers(f"no listing of {', '.join(categories)} on {when}")
     return DailyView(categories, days, when, daily(store, indexes, reader, when, categories, k=k))

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from papersift.paper import Paper, format_authors
-from papersift.sources.bibliography import paper_bibtex as paper_bibtex
+from papersift.sources.export import paper_bibtex as paper_bibtex
 from papersift.store import ListingEntry
 
 ABS_URL = "https://arxiv.org/abs/{}"

@@ -18,10 +18,20 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from usearch.index import Index
 
 from papersift.index.generations import link_from
 from papersift.store import Store
+
+
+def _usearch() -> Any:
+    """usearch's ``Index``, imported when an index is first built or opened (a keyword search never pays
+    for it), and always after ONNX Runtime: loaded after usearch's extension, ONNX Runtime's own (1.23 and
+    later, with usearch 2.26) crashes the process while it sets up its C++ locale facets."""
+    import onnxruntime  # noqa: F401  (first: see above)
+    from usearch.index import Index
+
+    return Index
+
 
 _CONNECTIVITY = 16
 _EXPANSION_ADD = 128
@@ -62,7 +72,7 @@ def _paths(directory: Path) -> tuple[Path, Path]:
 
 
 def _new_index(ndim: int) -> Any:
-    return Index(
+    return _usearch()(
         ndim=ndim,
         metric="cos",
         dtype="f16",
@@ -106,7 +116,7 @@ def sync_dense(store: Store, directory: Path, source: Path | None = None) -> int
     after = 0
     if meta and meta.get("model") == _signature(store) and old_path.exists():
         try:
-            index = Index.restore(str(old_path))
+            index = _usearch().restore(str(old_path))
         except Exception:  # a corrupt or truncated file: rebuilt below
             index = None
         if index is not None and len(index) == int(meta.get("count", -1)) and len(index) <= expected:
@@ -162,7 +172,7 @@ def open_dense(store: Store, directory: Path, exact_below: int, sync: bool = Tru
         if meta.get("model") != _signature(store) or not path.exists():
             return None
         try:
-            index = Index.restore(str(path), view=True)
+            index = _usearch().restore(str(path), view=True)
         except Exception:
             return None
     else:
@@ -170,12 +180,12 @@ def open_dense(store: Store, directory: Path, exact_below: int, sync: bool = Tru
         if not (current and path.exists()) and sync_dense(store, directory) == 0:
             return None
         try:
-            index = Index.restore(str(path), view=True)
+            index = _usearch().restore(str(path), view=True)
         except Exception:
             path.unlink(missing_ok=True)
             sync_dense(store, directory)
-            index = Index.restore(str(path), view=True)
+            index = _usearch().restore(str(path), view=True)
     if index is None or len(index) == 0:
         return None
-    index.expansion_search = _EXPANSION_SEARCH  # type: ignore[misc]  # not kept in the file
+    index.expansion_search = _EXPANSION_SEARCH  # not kept in the file
     return DenseIndex(index=index, model=model, exact=len(index) < exact_below)

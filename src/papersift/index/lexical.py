@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from papersift.store import Store
-from papersift.store.query import STOP_WORDS
+from papersift.text import STOP_WORDS
 
 N_FEATURES = 1 << 20
 MAX_DF = 0.1  # a term in more than this share of papers says nothing about relatedness

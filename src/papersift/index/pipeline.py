@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -157,7 +158,8 @@ def _source(store: Store) -> dict[str, Any]:
 def sentence_source(
     settings: Settings, cache: VectorCache | None, encoder: Encoder | None = None
 ) -> SentenceSource:
-    """Sentence vectors from ``cache`` or the configured model (loaded when first needed)."""
+    """Sentence vectors from ``cache`` or the configured model (loaded when first needed), for a store
+    whose settings ask for them (``settings.sentences``)."""
     loaded: list[Encoder] = [encoder] if encoder is not None else []
 
     def encode(texts: list[str]) -> np.ndarray:
@@ -176,12 +178,19 @@ def refresh(
 ) -> tuple[int, int]:
     """Publish a new index generation if the store changed: (papers, vectors) indexed.
 
-    ``sentences``: embed the sentences of papers that have a vector but no sentence vectors yet (without
-    it the previous generation's sentence vectors are kept as they are).
+    ``sentences``: embed the sentences of papers that have a vector but no sentence vectors yet; without
+    it, they come from the configured model through the vector cache when ``settings.sentences`` asks for
+    sentence vectors, and otherwise the previous generation's (if any) are kept as they are.
 
     Waits for the build lock (another ``embed`` may hold it). A failure (disk full, the store locked…)
     raises ``IndexBuildError`` and leaves the previous generation serving.
     """
+    if sentences is None and settings.sentences:
+        cache = VectorCache(settings.cache_path)
+        try:
+            return refresh(store, settings, progress, sentence_source(settings, cache))
+        finally:
+            cache.close()
     index_dir = settings.index_dir
     with build_lock(index_dir):
         previous = open_current(index_dir)
@@ -296,17 +305,22 @@ class Indexes:
         return self.generation.name if self.generation else ""
 
 
-def open_indexes(store: Store, settings: Settings) -> Indexes:
+def open_indexes(store: Store, settings: Settings, *, warm: bool = False) -> Indexes:
     """Map the current generation (None parts for what `papersift embed` has not built yet); builds nothing.
 
     A damaged or half-written generation is not opened (keyword evidence only until ``embed`` runs).
+    ``warm`` (a command about to encode a text): the query encoder starts loading in a thread first, while
+    this thread maps the indexes and the ranker runs its keyword match (ONNX Runtime builds its session
+    without holding the GIL), so a one-shot command pays for the two side by side, not one after the other.
     """
     generation = open_current(settings.index_dir)
     if generation is None:
         return Indexes(store=store, settings=settings, dense=None, lexical=None)
     path = generation.path
+    vectors = store.vector_model() is not None
+    loader = _in_background(lambda: load_encoder(settings)) if warm and vectors else None
     lexical = open_lexical(path / "lexical", path / "delta")
-    dense = open_dense(store, path, settings.exact_below, sync=False) if store.vector_model() else None
+    dense = open_dense(store, path, settings.exact_below, sync=False) if vectors else None
     sentences = open_sentences(path / "sentences") if dense is not None else None
     return Indexes(
         store=store,
@@ -315,4 +329,29 @@ def open_indexes(store: Store, settings: Settings) -> Indexes:
         lexical=lexical,
         sentences=sentences,
         generation=generation,
+        loader=loader,
     )
+
+
+def _in_background(load: Callable[[], Encoder]) -> Callable[[], Encoder]:
+    """Start ``load`` in a thread now; the function returned waits for it and gives its encoder (or raises
+    what it raised). The thread is not a daemon: a process never exits while ONNX Runtime is mid-load."""
+    done: list[Encoder] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(load())
+        except BaseException as e:  # handed to the caller by wait()
+            failed.append(e)
+
+    thread = threading.Thread(target=run, name="papersift-encoder-load")
+    thread.start()
+
+    def wait() -> Encoder:
+        thread.join()
+        if failed:
+            raise failed[0]
+        return done[0]
+
+    return wait

@@ -48,7 +48,7 @@ from papersift.index.sentences import (
 )
 from papersift.names import AuthorSet
 from papersift.paper import Paper, in_category
-from papersift.store.query import STOP_WORDS
+from papersift.text import STOP_WORDS
 
 W_DENSE = 0.5
 W_LEXICAL = 0.5

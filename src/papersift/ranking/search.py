@@ -22,6 +22,7 @@ not ten unrelated papers. Pages are slices of one ranking.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -124,12 +125,20 @@ def search(
         return SearchResult([SearchHit(h.paper, h.score) for h in found], "keyword", notes)
     want = offset + k
     wanted, excluded = exclusions(query)
+    lazy: np.ndarray | Callable[[], np.ndarray] | None = vector
     if vector is None and indexes.dense is not None:
-        vector = indexes.encoder().encode([wanted or query])[0]
+        encoded: list[np.ndarray] = []
+
+        def query_vector() -> np.ndarray:  # encoded on first use: hybrid runs its keyword match first
+            if not encoded:
+                encoded.append(indexes.encoder().encode([wanted or query])[0])
+            return encoded[0]
+
+        lazy = query_vector
     size = max(len(indexes.dense) if indexes.dense else 0, len(indexes.lexical) if indexes.lexical else 0)
     pool = max(POOL, 2 * want)
     while True:
-        hits = _collect(indexes, query, mode, vector, pool, want, filters, excluded, sentence_weight)
+        hits = _collect(indexes, query, mode, lazy, pool, want, filters, excluded, sentence_weight)
         if len(hits) >= want or pool >= size:
             break
         pool *= 8  # the filters left too few: widen the pool
@@ -158,7 +167,7 @@ def _collect(
     indexes: Indexes,
     query: str,
     mode: Mode,
-    vector: np.ndarray | None,
+    vector: np.ndarray | Callable[[], np.ndarray] | None,
     pool: int,
     want: int,
     filters: Filters,
@@ -171,7 +180,7 @@ def _collect(
     wanted = exclusions(query)[0]
     if mode == "semantic":
         assert indexes.dense is not None and vector is not None
-        keys, sims = indexes.dense.search(vector, pool)
+        keys, sims = indexes.dense.search(_value(vector), pool)
         scores = dict(zip(keys.tolist(), sims.tolist(), strict=True))
         weak = _weak(indexes, wanted, keys, sims)
     else:
@@ -193,6 +202,11 @@ def _collect(
     return hits
 
 
+def _value(vector: np.ndarray | Callable[[], np.ndarray]) -> np.ndarray:
+    """The query's vector, encoding it if it has not been yet."""
+    return vector() if callable(vector) else vector
+
+
 def _weak(indexes: Indexes, query: str, keys: np.ndarray, dense: np.ndarray) -> set[int]:
     """Of ``keys``, those sharing no tf-idf term with ``query`` and below ``DENSE_FLOOR`` in content."""
     lex = indexes.lexical
@@ -208,7 +222,7 @@ def _weak(indexes: Indexes, query: str, keys: np.ndarray, dense: np.ndarray) -> 
 def _hybrid_scores(
     indexes: Indexes,
     query: str,
-    vector: np.ndarray | None,
+    lazy_vector: np.ndarray | Callable[[], np.ndarray] | None,
     pool: int,
     filters: Filters,
     sentence_weight: float = W_SENTENCE,
@@ -227,6 +241,7 @@ def _hybrid_scores(
     best = max((score for _, score in keyword), default=0.0)
     bm25 = {rowid: score / best for rowid, score in keyword if best > 0}
     parts = [np.fromiter(bm25, dtype=np.int64, count=len(bm25))]
+    vector = _value(lazy_vector) if lazy_vector is not None else None  # after the keyword match
     if dense is not None and vector is not None:
         parts.append(dense.search(vector, pool)[0])
     wanted = exclusions(query)[0]

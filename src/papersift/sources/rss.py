@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from email.utils import parsedate_to_datetime
+from functools import partial
 from typing import IO
 
 from lxml import etree
@@ -194,26 +195,8 @@ def _current_item(
     return _announce(paper, day, feed, kind, position)
 
 
-def _rss_item(
-    item: etree._Element,
-    source: str,
-    locator: str,
-    day: date | None,
-    feed: list[str],
-    position: int,
-) -> Parsed:
-    return _current_item(item, source, locator, day, feed, position, atom=False)
-
-
-def _atom_item(
-    item: etree._Element,
-    source: str,
-    locator: str,
-    day: date | None,
-    feed: list[str],
-    position: int,
-) -> Parsed:
-    return _current_item(item, source, locator, day, feed, position, atom=True)
+_rss_item: ItemReader = partial(_current_item, atom=False)
+_atom_item: ItemReader = partial(_current_item, atom=True)
 
 
 def _legacy_item(

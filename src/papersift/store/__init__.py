@@ -1,7 +1,11 @@
-"""All persistence behind one small interface: papers, announcements, keyword search, harvest state, vectors.
+"""All persistence behind one interface: papers, announcements, keyword search, harvest state, vectors,
+accounts, libraries and digests.
 
 ``open_store(settings)`` gives the configured backend (SQLite by default). Callers only ever see the
-``Store`` protocol and the plain records below, so a PostgreSQL backend can stand in without them changing.
+``Store`` protocol (composed of one protocol per concern: ``PaperStore``, ``VectorStore``, ``AccountStore``,
+``LibraryStore``) and the plain records below, so a PostgreSQL backend can stand in without them changing.
+The SQL is written once per concern (``papers``, ``vectors``, ``accounts``, ``library``, ``signals``) over
+a small dialect (``sql.py``); ``docs/store.md`` has the map.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
-from papersift.store.readers import Digest, Interests, LibraryEntry, Reader
+from papersift.store.records import Account, Digest, Interests, LibraryEntry
 from papersift.store.signals import Signal
 
 if TYPE_CHECKING:
@@ -128,8 +132,8 @@ class StoreError(RuntimeError):
     """A store-level failure with a message fit for the user (bad query syntax, corrupt file…)."""
 
 
-class Store(Protocol):
-    """The persistence interface every face and ranker uses."""
+class PaperStore(Protocol):
+    """Papers and listings: ingest, harvest state, papers by id or rowid, listings, keyword search."""
 
     def upsert(self, items: Iterable[Parsed], *, state: Mapping[str, str] | None = None) -> IngestCounts:
         """Store papers (newest version wins, earliest announcement kept) in one transaction.
@@ -193,24 +197,6 @@ class Store(Protocol):
 
     def by_rowids(self, rowids: Sequence[int]) -> dict[int, Paper]: ...
 
-    def vector_model(self) -> str | None:
-        """The model that made the stored vectors (None before the first embedding)."""
-        ...
-
-    def reset_vectors(self, model: str) -> None:
-        """Forget every vector and record ``model`` as the one the next vectors come from."""
-        ...
-
-    def vector_count(self) -> int: ...
-
-    def missing_vectors(self, limit: int) -> list[tuple[int, str, str]]:
-        """Up to ``limit`` papers with no vector yet, newest first: (rowid, title, abstract)."""
-        ...
-
-    def put_vectors(self, rowids: Sequence[int], vectors: np.ndarray) -> None: ...
-
-    def iter_vectors(self, batch: int = 20_000, after: int = 0) -> Iterator[VectorBatch]: ...
-
     def match(
         self,
         query: str,
@@ -234,20 +220,48 @@ class Store(Protocol):
 
     def paper_id_by_doi(self, doi: str) -> str | None: ...
 
-    # -- readers (records in store/readers.py); every call names its reader --------------------
-    def add_reader(
+    def close(self) -> None: ...
+
+
+class VectorStore(Protocol):
+    """One dense vector per paper rowid, and the model that made them."""
+
+    def vector_model(self) -> str | None:
+        """The model that made the stored vectors (None before the first embedding)."""
+        ...
+
+    def reset_vectors(self, model: str) -> None:
+        """Forget every vector and record ``model`` as the one the next vectors come from."""
+        ...
+
+    def vector_count(self) -> int: ...
+
+    def missing_vectors(self, limit: int) -> list[tuple[int, str, str]]:
+        """Up to ``limit`` papers with no vector yet, newest first: (rowid, title, abstract)."""
+        ...
+
+    def put_vectors(self, rowids: Sequence[int], vectors: np.ndarray) -> None: ...
+
+    def iter_vectors(self, batch: int = 20_000, after: int = 0) -> Iterator[VectorBatch]: ...
+
+
+class AccountStore(Protocol):
+    """Readers (records in store/readers.py), sessions, login failures, interests; every call names its
+    reader."""
+
+    def add_account(
         self, name: str, password_hash: str | None, feed_token: str, email: str | None = None
-    ) -> Reader: ...
+    ) -> Account: ...
 
-    def reader(self, name: str) -> Reader | None: ...
+    def account(self, name: str) -> Account | None: ...
 
-    def reader_by_id(self, reader_id: int) -> Reader | None: ...
+    def account_by_id(self, reader_id: int) -> Account | None: ...
 
-    def reader_by_token(self, feed_token: str) -> Reader | None: ...
+    def account_by_token(self, feed_token: str) -> Account | None: ...
 
-    def readers(self) -> list[Reader]: ...
+    def accounts(self) -> list[Account]: ...
 
-    def update_reader(
+    def update_account(
         self,
         reader_id: int,
         *,
@@ -258,7 +272,7 @@ class Store(Protocol):
 
     def add_session(self, reader_id: int, token_hash: str, expires: datetime) -> None: ...
 
-    def session_reader(self, token_hash: str) -> Reader | None: ...
+    def session_account(self, token_hash: str) -> Account | None: ...
 
     def drop_session(self, token_hash: str) -> None: ...
 
@@ -278,6 +292,14 @@ class Store(Protocol):
     def interests(self, reader_id: int) -> Interests: ...
 
     def set_interests(self, reader_id: int, interests: Interests) -> None: ...
+
+    def counted(self, reader_id: int) -> bool: ...
+
+    def set_counted(self, reader_id: int, counted: bool) -> None: ...
+
+
+class LibraryStore(Protocol):
+    """Library entries and tags, queued digests, and the lab's counts over them."""
 
     def save_entries(self, reader_id: int, entries: Sequence[LibraryEntry]) -> int:
         """Add or update entries (tags add up; a rating or a note, when given, replaces); returns new ones."""
@@ -335,11 +357,9 @@ class Store(Protocol):
         """Papers saved or +1'd since ``since``: most signals first, ties by the latest signal."""
         ...
 
-    def counted(self, reader_id: int) -> bool: ...
 
-    def set_counted(self, reader_id: int, counted: bool) -> None: ...
-
-    def close(self) -> None: ...
+class Store(PaperStore, VectorStore, AccountStore, LibraryStore, Protocol):
+    """The persistence interface every face and ranker uses: every concern's protocol."""
 
 
 def open_store(settings: Settings) -> Store:

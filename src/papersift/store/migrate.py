@@ -155,7 +155,6 @@ def copy_store(
     with target.transaction() as cur:
         cur.execute(f"TRUNCATE {names}")
         cur.execute("ALTER TABLE vectors ALTER COLUMN vec TYPE halfvec")  # any dimension, fixed below
-        cur.execute("DROP INDEX IF EXISTS vectors_hnsw")
         for table in TABLES:
             columns = ", ".join(table.columns)
             for rows in _source_rows(source, table, batch):
@@ -169,7 +168,7 @@ def copy_store(
                 f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), COALESCE(MAX(id), 0) + 1, false) "
                 f"FROM {name}"
             )
-    target.index_vectors()
+    target.fix_vector_dimension()
     target.conn.execute("ANALYZE")
 
 

@@ -1,5 +1,6 @@
-"""Rows ↔ records, shared by the SQL backends: the papers table's columns, how a stored row becomes a
-``Paper`` and back, the merge rule for a paper seen twice, record validation, and the reader rows.
+"""Rows ↔ records, shared by the SQL backends: the papers table's columns, how a stored row (read by
+column name) becomes a ``Paper`` and back, the merge rule for a paper seen twice, record validation, and
+the reader rows.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import orjson
 
 from papersift.paper import ANNOUNCE_KINDS, Paper, RecordError, Version, clean_text
 from papersift.store import IngestCounts, StoreError
-from papersift.store.readers import RATINGS, Digest, LibraryEntry, Reader
+from papersift.store.records import RATINGS, Account, Digest, LibraryEntry
+from papersift.store.sql import NamedRow
 
-Row = tuple[Any, ...]
+Row = tuple[Any, ...]  # a row to write, in ``COLUMN_NAMES`` order
 
 COLUMN_NAMES = [
     "rowid",
@@ -37,14 +39,18 @@ COLUMN_NAMES = [
     "announced",
     "source",
 ]
+COLUMN = {name: i for i, name in enumerate(COLUMN_NAMES)}  # a written row's columns by name
 
 
 def _iso(d: date | None) -> str | None:
     return d.isoformat() if d else None
 
 
-def _day(s: str | None) -> date | None:
-    return date.fromisoformat(s) if s else None
+def as_date(value: date | str | None) -> date | None:
+    """A stored day: ISO text in SQLite, a DATE in PostgreSQL."""
+    if value is None or isinstance(value, date):
+        return value
+    return date.fromisoformat(value) if value else None
 
 
 def _versions_json(versions: Sequence[Version]) -> str:
@@ -57,26 +63,24 @@ def _versions(text: str) -> list[Version]:
     return [Version(v, datetime.fromisoformat(t) if t else None, s) for v, t, s in orjson.loads(text)]
 
 
-def paper_from_row(row: Sequence[Any]) -> Paper:
-    """Rebuild a Paper from a ``_COLUMNS`` row."""
-    (_, pid, version, title, authors, abstract, cats, _, comments, jref, doi, lic, versions) = row[:13]
-    published, updated, announced, source = row[13:17]
+def paper_from_row(row: NamedRow) -> Paper:
+    """Rebuild a Paper from a row of the papers table's columns, read by name."""
     return Paper(
-        id=pid,
-        title=title,
-        authors=orjson.loads(authors),
-        abstract=abstract,
-        categories=cats.split(),
-        version=version,
-        comments=comments,
-        journal_ref=jref,
-        doi=doi,
-        license=lic,
-        versions=_versions(versions),
-        published=_day(published),
-        updated=_day(updated),
-        announced=_day(announced),
-        source=source,
+        id=row["id"],
+        title=row["title"],
+        authors=orjson.loads(row["authors"]),
+        abstract=row["abstract"],
+        categories=row["categories"].split(),
+        version=row["version"],
+        comments=row["comments"],
+        journal_ref=row["journal_ref"],
+        doi=row["doi"],
+        license=row["license"],
+        versions=_versions(row["versions"]),
+        published=as_date(row["published"]),
+        updated=as_date(row["updated"]),
+        announced=as_date(row["announced"]),
+        source=row["source"],
     )
 
 
@@ -265,44 +269,51 @@ def parse_ts(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-def reader_from_row(row: Sequence[Any]) -> Reader:
-    return Reader(row[0], row[1], row[2], row[3], row[4], parse_ts(row[5]))
-
-
-def digest_from_row(row: Sequence[Any]) -> Digest:
-    return Digest(
-        id=row[0],
-        reader=row[1],
-        day=date.fromisoformat(row[2]),
-        channel=row[3],
-        subject=row[4],
-        text=row[5],
-        html=row[6],
-        sent=parse_ts(row[7]),
-        attempts=row[8],
-        error=row[9],
-        papers=tuple(orjson.loads(row[10])),
+def account_from_row(row: NamedRow) -> Account:
+    return Account(
+        row["id"],
+        row["name"],
+        row["password_hash"],
+        row["feed_token"],
+        row["email"],
+        parse_ts(row["created"]),
     )
 
 
-def entry_from_row(r: Sequence[Any], tags: tuple[str, ...]) -> LibraryEntry:
-    """A ``library`` row (``ENTRY_COLUMNS`` in order) and its tags as a record."""
+def digest_from_row(row: NamedRow) -> Digest:
+    return Digest(
+        id=row["id"],
+        reader=row["reader"],
+        day=date.fromisoformat(row["day"]),
+        channel=row["channel"],
+        subject=row["subject"],
+        text=row["text"],
+        html=row["html"],
+        sent=parse_ts(row["sent"]),
+        attempts=row["attempts"],
+        error=row["error"],
+        papers=tuple(orjson.loads(row["papers"])),
+    )
+
+
+def entry_from_row(r: NamedRow) -> LibraryEntry:
+    """A ``library`` row (``ENTRY_COLUMNS``, and ``tags`` as a JSON text array) as a record."""
     return LibraryEntry(
-        key=r[0],
-        paper_id=r[1],
-        title=r[2],
-        authors=tuple(orjson.loads(r[3])),
-        abstract=r[4],
-        year=r[5],
-        doi=r[6],
-        url=r[7],
-        venue=r[8],
-        note=r[9],
-        rating=r[10],
-        read=bool(r[11]),
-        added=parse_ts(r[12]),
-        source=r[13],
-        tags=tags,
+        key=r["key"],
+        paper_id=r["paper_id"],
+        title=r["title"],
+        authors=tuple(orjson.loads(r["authors"])),
+        abstract=r["abstract"],
+        year=r["year"],
+        doi=r["doi"],
+        url=r["url"],
+        venue=r["venue"],
+        note=r["note"],
+        rating=r["rating"],
+        read=bool(r["read"]),
+        added=parse_ts(r["added"]),
+        source=r["source"],
+        tags=tuple(orjson.loads(r["tags"])),
     )
 
 

@@ -8,12 +8,14 @@ answer, including the guard's (``web/security.py``): 400 bad input or unknown ho
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from starlette.routing import BaseRoute
 
 DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
 MAX_TAGS = 50
@@ -77,11 +79,21 @@ class SaveRequest(BaseModel):
 def allowed_methods(app: FastAPI, path: str) -> str:
     """The ``Allow`` of a 405: every method any route of ``path`` takes (Starlette names the first's only)."""
     methods: set[str] = set()
-    for route in app.routes:
+    for route in every_route(app.routes):
         regex, route_methods = getattr(route, "path_regex", None), getattr(route, "methods", None)
         if regex is not None and route_methods and regex.match(path):
             methods |= route_methods
     return ", ".join(sorted(methods))
+
+
+def every_route(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
+    """Every route, those of the included view routers (``app.include_router``, no prefix) among them."""
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if isinstance(included, APIRouter):
+            yield from every_route(included.routes)
+        else:
+            yield route
 
 
 def openapi_without_422(app: FastAPI) -> dict[str, Any]:

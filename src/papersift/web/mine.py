@@ -7,18 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from papersift.web.contract import errors
+from papersift.web.pages import Web
 from papersift.web.state import AppState
 
 PRIVATE = "private, no-store"
 
+router = APIRouter()
+
 
 def reader_ratings(state: AppState, request: Request) -> dict[str, int] | None:
     """paper id → rating (-1, 0 saved, 1) for every stored paper in the reader's library; None: no reader."""
-    reader = state.reader(request)
+    reader = state.account(request)
     if reader is None:
         return None
 
@@ -39,10 +42,9 @@ def with_state(state: AppState, request: Request, data: dict[str, Any], field: s
     return {**data, field: entries}
 
 
-def add_state_routes(app: FastAPI, state: AppState) -> None:
-    @app.get("/api/mine", responses=errors())
-    def api_mine(request: Request) -> JSONResponse:
-        """The reader's saved papers and ratings (``{"reader": null}`` when nobody is logged in)."""
-        ratings = reader_ratings(state, request)
-        body = {"reader": ratings is not None, "ratings": ratings or {}}
-        return JSONResponse(body, headers={"Cache-Control": PRIVATE})
+@router.get("/api/mine", responses=errors())
+def api_mine(request: Request, web: Web) -> JSONResponse:
+    """The reader's saved papers and ratings (``{"reader": null}`` when nobody is logged in)."""
+    ratings = reader_ratings(web.state, request)
+    body = {"reader": ratings is not None, "ratings": ratings or {}}
+    return JSONResponse(body, headers={"Cache-Control": PRIVATE})

@@ -13,6 +13,9 @@ request may be, and which unsafe requests are the reader's own (CSRF).
   one. The middleware puts the request's token in ``request.state.csrf_token`` for the pages' forms.
 - **Read-only.** With ``Settings.read_only`` (``serve --public-read-only``) every unsafe request is 403 and
   the library's pages do not exist.
+
+``SecurityHeaders``, outside the guard, puts the Content-Security-Policy (no inline script, nothing from
+other origins) and its friends on every response, the guard's refusals and a stable 500 included.
 """
 
 from __future__ import annotations
@@ -31,9 +34,11 @@ from urllib.parse import parse_qsl, urlsplit
 import orjson
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from papersift.settings import Settings
+from papersift.web.i18n import TEXT
 
 SESSION_COOKIE = "papersift_session"
 CSRF_COOKIE = "papersift_csrf"
@@ -47,6 +52,12 @@ SAME_SITE = frozenset({"same-origin", "none"})  # Sec-Fetch-Site values of the r
 PRIVATE_PREFIXES = ("/library", "/api/library", "/api/recommend", "/feed/", "/login", "/logout")
 STALE = "the form is stale or comes from another site: reload the page and retry"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
+# KaTeX sizes its output with style attributes: those (never <style> or script) are allowed inline
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'"
+)
 
 
 def server_secret(home: Path) -> bytes:
@@ -261,3 +272,41 @@ async def refuse(scope: Scope, send: Send, status: int, message: str) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+class SecurityHeaders:
+    """CSP and friends on every response, and the language cookie (plain ASGI: cheap per request)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = MutableHeaders(scope=message)
+                headers["Content-Security-Policy"] = CSP
+                headers["X-Content-Type-Options"] = "nosniff"
+                headers["Referrer-Policy"] = "no-referrer"
+                lang = request.query_params.get("lang")
+                if lang in TEXT:
+                    cookies = Response()
+                    cookies.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
+                    for name, value in cookies.raw_headers:
+                        if name == b"set-cookie":
+                            headers.append("set-cookie", value.decode("latin-1"))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            if not started:  # a stable 500 with the headers above; the error still reaches the log
+                await refuse(scope, send_with_headers, 500, "internal error")
+            raise

@@ -32,13 +32,13 @@ from typing import Any
 from fastapi import Request
 from starlette.exceptions import HTTPException
 
-from papersift.accounts import personal_reader, session_reader
+from papersift.accounts import personal_account, session_account
 from papersift.index.encoder import Encoder, load_encoder
 from papersift.index.generations import current_name, pointer_stamp
 from papersift.index.pipeline import Indexes, open_indexes
 from papersift.settings import Settings
 from papersift.store import Store, open_store, papers_version
-from papersift.store.readers import Reader
+from papersift.store.records import Account
 from papersift.web.i18n import TEXT
 from papersift.web.security import SESSION_COOKIE
 
@@ -72,7 +72,7 @@ class AppState:
     _encoder: Encoder | None = None
     _encoder_lock: threading.Lock = field(default_factory=threading.Lock)
     _cache: OrderedDict[tuple[str, ...], Any] = field(default_factory=OrderedDict)
-    _readers: dict[str | None, Reader | None] = field(default_factory=dict)
+    _readers: dict[str | None, Account | None] = field(default_factory=dict)
     _version: int = -1
 
     @property
@@ -151,7 +151,7 @@ class AppState:
                 self._cache.popitem(last=False)
         return value
 
-    def reader(self, request: Request) -> Reader | None:
+    def account(self, request: Request) -> Account | None:
         """The personal reader of a single-user install, else the reader of the session cookie (or None);
         nobody on a read-only server."""
         if self.settings.read_only:
@@ -164,9 +164,9 @@ class AppState:
                 self._version = version
             if token not in self._readers:
                 if not self.settings.accounts:
-                    self._readers[token] = personal_reader(self.meta, self.settings)
+                    self._readers[token] = personal_account(self.meta, self.settings)
                 else:
-                    self._readers[token] = session_reader(self.meta, token)
+                    self._readers[token] = session_account(self.meta, token)
             return self._readers[token]
 
     def close(self) -> None:
@@ -175,7 +175,7 @@ class AppState:
                 store.close()
 
 
-def account_html(reader: Reader | None, settings: Settings, lang: str, csrf: str) -> str:
+def account_html(reader: Account | None, settings: Settings, lang: str, csrf: str) -> str:
     t = TEXT[lang]
     if reader is None:
         return f'<a href="/login">{html.escape(t["login"])}</a>'
@@ -192,7 +192,7 @@ def account_html(reader: Reader | None, settings: Settings, lang: str, csrf: str
 def personalise(body: bytes, request: Request, state: AppState, lang: str) -> bytes:
     """Put the reader's CSRF token and account links into a (possibly cached) page."""
     token = str(request.state.csrf_token)  # set by web/security.py's Guard
-    reader = state.reader(request)
+    reader = state.account(request)
     account = account_html(reader, state.settings, lang, token)
     return body.replace(CSRF_MARK.encode(), token.encode()).replace(ACCOUNT_MARK.encode(), account.encode())
 

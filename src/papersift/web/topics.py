@@ -10,22 +10,24 @@ version with the rest of the page (maps are also kept per set of papers in the s
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from typing import Any
 
-from fastapi import FastAPI, Form, Query, Request, Response
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi import APIRouter, Form, Query, Request, Response
+from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from papersift.lab import TRENDING_DAYS, popular, trending_json
-from papersift.listing import paper_json
 from papersift.ranking.topics import TopicMap, listing_entries, map_json, topic_map
+from papersift.shapes import paper_json
 from papersift.store import ListingEntry
 from papersift.taxonomy import category_name
-from papersift.web.contract import DayPath, errors
+from papersift.web.contract import DayPath
+from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
 WIDTH, HEIGHT, PAD = 800, 420, 24
@@ -33,7 +35,8 @@ COLOURS = 12  # classes t0…t11 in topics.css
 MAX_DAYS = 31
 LABEL_CHARS = 32
 LABEL_EM, LINE = 7.5, 16.0  # a label's width per character and its line height, in map units
-Page = Callable[..., HTMLResponse]
+
+router = APIRouter()
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,110 +110,117 @@ def _spread_labels(topics: list[dict[str, Any]], texts: list[str]) -> None:
         topics[n]["x"], topics[n]["y"] = round(x, 1), round(at, 1)
 
 
-def add_topic_routes(
-    app: FastAPI, state: AppState, page: Page, cached_page: Page, templates: Jinja2Templates
-) -> None:
-    """Register the map and lab routes on ``app`` and the templates' ``topic_view`` / ``lab_counts``."""
-    settings = state.settings
+def compute_map(state: AppState, docs: list[_Doc]) -> TopicMap:
+    """The topic map of ``docs`` (kept per set of papers and index generation)."""
+    key = hashlib.blake2b(" ".join(sorted(d.id for d in docs)).encode(), digest_size=16).hexdigest()
 
-    def compute_map(docs: list[_Doc]) -> TopicMap:
-        key = hashlib.blake2b(" ".join(sorted(d.id for d in docs)).encode(), digest_size=16).hexdigest()
+    def compute() -> TopicMap:
+        return topic_map(state.indexes(), docs)
 
-        def compute() -> TopicMap:
-            return topic_map(state.indexes(), docs)
+    result: TopicMap = state.cached(("topic-map", key), compute, index=True)
+    return result
 
-        result: TopicMap = state.cached(("topic-map", key), compute, index=True)
-        return result
 
-    def topic_view(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-        """The map of a page's papers (None when there are too few papers for more than one topic)."""
-        docs = _docs(entries)
-        tmap = compute_map(docs)
-        if len(tmap.topics) < 2:
-            return None
-        return map_view(tmap, {d.id: d.title for d in docs})
+def topic_view(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The map of a page's papers (None when there are too few papers for more than one topic)."""
+    docs = _docs(entries)
+    tmap = compute_map(state, docs)
+    if len(tmap.topics) < 2:
+        return None
+    return map_view(tmap, {d.id: d.title for d in docs})
 
-    def lab_counts(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        """Paper id → its signals (saves, upvotes) from this install's readers; empty without accounts."""
-        if not settings.accounts:
-            return {}
-        return dict(state.store.lab_signals([str(e["id"]) for e in entries]))
 
-    templates.env.globals["topic_view"] = topic_view
-    templates.env.globals["lab_counts"] = lab_counts
+def lab_counts(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Paper id → its signals (saves, upvotes) from this install's readers; empty without accounts."""
+    if not state.settings.accounts:
+        return {}
+    return dict(state.store.lab_signals([str(e["id"]) for e in entries]))
 
-    def listed(category: str, day: str, days: int) -> tuple[list[date], date, list[ListingEntry]]:
-        when = parse_day(day)
-        known = state.store.announcement_days(category)
-        if not known:
-            raise HTTPException(404, f"no listings for {category}")
-        entries = listing_entries(state.store, category, when, days)
-        if not entries:
-            raise HTTPException(404, f"no {category} listing on {when}")
-        return known, when, entries
 
-    def map_data(category: str, day: str, days: int) -> dict[str, Any]:
-        _, when, entries = listed(category, day, days)
-        tmap = compute_map([_Doc(e.paper.id, e.paper.title, e.paper.abstract) for e in entries])
-        return map_json(category, when.isoformat(), tmap)
+def add_template_globals(templates: Jinja2Templates, state: AppState) -> None:
+    """The templates' ``topic_view(entries)`` and ``lab_counts(entries)`` over ``state``."""
+    templates.env.globals["topic_view"] = partial(topic_view, state)
+    templates.env.globals["lab_counts"] = partial(lab_counts, state)
 
-    def map_page_data(category: str, day: str, days: int) -> dict[str, Any]:
-        known, when, entries = listed(category, day, days)
-        return {
-            "category": category,
-            "category_name": category_name(category),
-            "days": days,
-            **day_and_neighbours(known, when),
-            "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
-        }
 
-    Days = Query(1, ge=1, le=MAX_DAYS, description="days of listings ending on {day}")
+def _listed(
+    state: AppState, category: str, day: str, days: int
+) -> tuple[list[date], date, list[ListingEntry]]:
+    when = parse_day(day)
+    known = state.store.announcement_days(category)
+    if not known:
+        raise HTTPException(404, f"no listings for {category}")
+    entries = listing_entries(state.store, category, when, days)
+    if not entries:
+        raise HTTPException(404, f"no {category} listing on {when}")
+    return known, when, entries
 
-    @app.get("/api/map/{category}/{day}", responses=errors(404))
-    def api_map(category: str, day: DayPath, days: int = Days) -> dict[str, Any]:
-        """The topic map of a listing: ``{"category", "date", "clusters", "points"}``."""
+
+def map_data(state: AppState, category: str, day: str, days: int) -> dict[str, Any]:
+    """The map as the API gives it: ``{"category", "date", "clusters", "points"}``."""
+    _, when, entries = _listed(state, category, day, days)
+    tmap = compute_map(state, [_Doc(e.paper.id, e.paper.title, e.paper.abstract) for e in entries])
+    return map_json(category, when.isoformat(), tmap)
+
+
+def map_page_data(state: AppState, category: str, day: str, days: int) -> dict[str, Any]:
+    """The papers the map page lists under its map (the template draws the map from them)."""
+    known, when, entries = _listed(state, category, day, days)
+    return {
+        "category": category,
+        "category_name": category_name(category),
+        "days": days,
+        **day_and_neighbours(known, when),
+        "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
+    }
+
+
+Days = Query(1, ge=1, le=MAX_DAYS, description="days of listings ending on {day}")
+TrendingDays = Query(TRENDING_DAYS, ge=1, le=365)
+
+
+@twin(router, "/map/{category}/{day}", 404)
+def topics(request: Request, web: Web, category: str, day: DayPath, days: int = Days) -> Answer:
+    """The topic map of a listing: ``{"category", "date", "clusters", "points"}``."""
+    state = web.state
+    if wants_json(request):
         key = ("api-map", category, day, str(days))
-        return dict(state.cached(key, lambda: map_data(category, day, days), index=True))
+        return dict(state.cached(key, lambda: map_data(state, category, day, days), index=True))
+    return web.cached_page(
+        request,
+        "map.html",
+        ("map", category, day, str(days)),
+        lambda: map_page_data(state, category, day, days),
+        index=True,
+        personal=state.settings.accounts,
+    )
 
-    @app.get("/map/{category}/{day}", response_class=HTMLResponse, responses=errors(404, html=True))
-    def map_page(request: Request, category: str, day: DayPath, days: int = Days) -> HTMLResponse:
-        return cached_page(
-            request,
-            "map.html",
-            ("map", category, day, str(days)),
-            lambda: map_page_data(category, day, days),
-            index=True,
-            personal=settings.accounts,
-        )
 
-    TrendingDays = Query(TRENDING_DAYS, ge=1, le=365)
+def trending_data(state: AppState, days: int) -> dict[str, Any]:
+    def compute() -> dict[str, Any]:
+        return trending_json(days, popular(state.store, days, limit=50))
 
-    def trending_data(days: int) -> dict[str, Any]:
-        def compute() -> dict[str, Any]:
-            return trending_json(days, popular(state.store, days, limit=50))
+    result: dict[str, Any] = state.cached(("trending", str(days)), compute, personal=True)
+    return result
 
-        result: dict[str, Any] = state.cached(("trending", str(days)), compute, personal=True)
-        return result
 
-    @app.get("/api/trending", responses=errors())
-    def api_trending(days: int = TrendingDays) -> dict[str, Any]:
-        """The papers this install's readers saved or rated +1 in the last ``days`` days, most first."""
-        return trending_data(days)
+@twin(router, "/trending")
+def trending(request: Request, web: Web, days: int = TrendingDays) -> Answer:
+    """The papers this install's readers saved or rated +1 in the last ``days`` days, most first."""
+    state = web.state
+    if wants_json(request):
+        return trending_data(state, days)
+    reader = state.account(request)
+    counted = None if reader is None else state.store.counted(reader.id)
+    return web.page(request, "trending.html", data=trending_data(state, days), counted=counted)
 
-    @app.get("/trending", response_class=HTMLResponse, responses=errors(html=True))
-    def trending_page(request: Request, days: int = TrendingDays) -> HTMLResponse:
-        reader = state.reader(request)
-        counted = None
-        if reader is not None:
-            counted = state.store.counted(reader.id)
-        return page(request, "trending.html", data=trending_data(days), counted=counted)
 
-    @app.post("/lab/counted", include_in_schema=False)
-    def set_counted(request: Request, counted: int = Form(..., ge=0, le=1)) -> Response:
-        """Opt in or out of being counted in the lab's signals (the CSRF middleware checks the form)."""
-        reader = state.reader(request)
-        if reader is None:
-            raise HTTPException(401, "log in first")
-        with state.writing() as store:
-            store.set_counted(reader.id, bool(counted))
-        return RedirectResponse("/trending", status_code=303)
+@router.post("/lab/counted", include_in_schema=False)
+def set_counted(request: Request, web: Web, counted: int = Form(..., ge=0, le=1)) -> Response:
+    """Opt in or out of being counted in the lab's signals (the CSRF middleware checks the form)."""
+    reader = web.state.account(request)
+    if reader is None:
+        raise HTTPException(401, "log in first")
+    with web.state.writing() as store:
+        store.set_counted(reader.id, bool(counted))
+    return RedirectResponse("/trending", status_code=303)

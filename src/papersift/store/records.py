@@ -18,7 +18,7 @@ _SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True, slots=True)
-class Reader:
+class Account:
     """One account. ``password_hash`` is None for the single-user reader (no login)."""
 
     id: int

@@ -1,7 +1,7 @@
 """``papersift topics``: the topic map of a listing (``ranking/topics.py``) as text or JSON.
 
-Registered on the main Typer app by ``cli.py``. The JSON is ``{"category", "date", "clusters": [{"label",
-"terms", "papers"}], "points": [{"id", "x", "y", "cluster"}]}``, the shape of ``/api/map/...``.
+The JSON is ``{"category", "date", "clusters": [{"label", "terms", "papers"}], "points": [{"id", "x", "y",
+"cluster"}]}``, the shape of ``/api/map/...``.
 """
 
 from __future__ import annotations
@@ -11,15 +11,23 @@ from typing import Annotated
 
 import typer
 
-from papersift.cli import FormatOpt, HomeOpt, _check_format, _day, _fail, _indexes, _settings, _store, app
+from papersift.cli.common import (
+    CategoryArg,
+    FormatOpt,
+    HomeOpt,
+    ListingDayOpt,
+    check_format,
+    fail,
+    listing_day,
+    load_settings,
+    opened,
+    parse_day,
+)
 
 
-@app.command()
 def topics(
-    category: Annotated[str, typer.Argument(help="Category or archive, e.g. cs.LG or astro-ph.")],
-    day: Annotated[
-        str | None, typer.Option("--date", "-d", help="Listing date (default: the latest).")
-    ] = None,
+    category: CategoryArg,
+    day: ListingDayOpt = None,
     days: Annotated[int, typer.Option("--days", min=1, max=31, help="Days of listings ending --date.")] = 1,
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
@@ -28,19 +36,14 @@ def topics(
     from papersift.listing import json_line
     from papersift.ranking.topics import listing_entries, map_json, topic_map
 
-    _check_format(fmt)
-    wanted = _day(day, "--date")
-    settings = _settings(home)
-    store = _store(settings)
-    known = store.announcement_days(category)
-    if not known:
-        _fail(f"no listings for {category!r} in the store (ingest or sync first)")
-    when = wanted or known[-1]
-    entries = listing_entries(store, category, when, days)
-    if not entries:
-        _fail(f"no {category} listing on {when}" + (f" or the {days - 1} days before" if days > 1 else ""))
-    tmap = topic_map(_indexes(store, settings), [e.paper for e in entries])
-    store.close()
+    check_format(fmt)
+    wanted = parse_day(day, "--date")
+    with opened(load_settings(home)) as o:
+        when, _ = listing_day(o.store, category, wanted)
+        entries = listing_entries(o.store, category, when, days)
+        if not entries:
+            fail(f"no {category} listing on {when}" + (f" or the {days - 1} days before" if days > 1 else ""))
+        tmap = topic_map(o.indexes, [e.paper for e in entries])
     if fmt == "json":
         typer.echo(json_line(map_json(category, when.isoformat(), tmap)))
         return

@@ -1,0 +1,6 @@
+"""``python -m papersift.cli``: the ``papersift`` command."""
+
+from papersift.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""What every command of the ``papersift`` CLI shares: the ``--home``, ``--format`` and ``--reader`` options,
+the one-line ``error: …`` exit, date and format checks, the progress bar, and ``opened``: the store (and, on
+first use, the indexes and the reader) of a command, always closed when the command ends.
+
+Only light modules are imported here at module level; whatever loads a model, an index or a database driver
+is imported inside the function that needs it, so ``papersift --help`` and quick commands start fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from papersift.index.pipeline import Indexes
+    from papersift.settings import Settings
+    from papersift.store import IngestCounts, Store
+    from papersift.store.records import Account
+
+HomeOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--home", envvar="PAPERSIFT_HOME", help="Data directory (default ~/.local/share/papersift)."
+    ),
+]
+FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text or json")]
+CategoryArg = Annotated[str, typer.Argument(help="Category or archive, e.g. cs.LG or astro-ph.")]
+ListingDayOpt = Annotated[
+    str | None, typer.Option("--date", "-d", help="Listing date (default: the latest).")
+]
+ReaderOpt = Annotated[
+    str | None, typer.Option("--reader", "-r", envvar="PAPERSIFT_READER", help="Account (default: you).")
+]
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """``error: MESSAGE`` on stderr and exit with ``code`` (2: the command line itself was wrong)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def load_settings(home: Path | None) -> Settings:
+    """The settings of this run (``--home``, then ``PAPERSIFT_*``); refused values end the run with code 2."""
+    from pydantic import ValidationError
+
+    from papersift.settings import Settings, settings_problem
+
+    try:
+        return Settings(home=home) if home else Settings()
+    except ValidationError as e:  # refused at start, before anything connects anywhere
+        fail(f"settings: {settings_problem(e)}", 2)
+
+
+@dataclass
+class Opened:
+    """A command's store and, opened on first use of ``indexes``, the current index generation."""
+
+    settings: Settings
+    store: Store
+    _indexes: Indexes | None = field(default=None, repr=False)
+    warm: bool = False  # the command will encode a text: load the model beside the indexes
+
+    @property
+    def indexes(self) -> Indexes:
+        """The indexes over ``store`` (a note on stderr when nothing is embedded yet)."""
+        if self._indexes is None:
+            from papersift.index.pipeline import open_indexes
+
+            self._indexes = open_indexes(self.store, self.settings, warm=self.warm)
+            if self._indexes.dense is None:
+                typer.echo(
+                    "note: no vectors yet: run `papersift embed` (keyword evidence only until then)", err=True
+                )
+        return self._indexes
+
+    def account(self, name: str | None) -> Account:
+        """The reader a command acts for: ``--reader NAME`` (must exist) or the personal reader."""
+        from papersift.accounts import cli_reader
+
+        return cli_reader(self.store, self.settings, name)
+
+    def close(self) -> None:
+        if self._indexes is not None and self._indexes.generation is not None:
+            self._indexes.generation.close()
+        self.store.close()
+
+
+@contextmanager
+def opened(settings: Settings, *, warm: bool = False) -> Iterator[Opened]:
+    """The store ``settings`` names, closed however the command ends; a ``StoreError`` (opening it or
+    while the command runs) ends the command with its one-line message. ``warm``: the command encodes a
+    text, so its indexes load the model in the background as they open (``pipeline.open_indexes``)."""
+    from papersift.store import StoreError, open_store
+
+    try:
+        store = open_store(settings)
+    except StoreError as e:
+        fail(str(e))
+    handle = Opened(settings, store, warm=warm)
+    try:
+        yield handle
+    except StoreError as e:
+        fail(str(e))
+    finally:
+        handle.close()
+
+
+def parse_day(value: str | None, option: str) -> date | None:
+    """``value`` as a date (None stays None); anything else ends the run naming ``option``."""
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        fail(f"{option}: not a date (YYYY-MM-DD): {value!r}", 2)
+
+
+def listing_day(store: Store, category: str, wanted: date | None) -> tuple[date, list[date]]:
+    """The day to list (``wanted``, else the latest) and every day ``category`` has a listing; a category
+    without any ends the run."""
+    days = store.announcement_days(category)
+    if not days:
+        fail(f"no listings for {category!r} in the store (ingest or sync first)")
+    return wanted or days[-1], days
+
+
+def check_format(fmt: str, allowed: tuple[str, ...] = ("text", "json")) -> None:
+    if fmt not in allowed:
+        fail(f"--format must be one of {', '.join(allowed)}, not {fmt!r}", 2)
+
+
+def lines_of(path: Path) -> list[str]:
+    """The non-blank, non-comment (``#``) lines of a file, stripped."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def progress_bar() -> Progress:
+    """A progress bar with counts and time left, on a terminal only."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        disable=not sys.stderr.isatty(),
+    )
+
+
+def report(counts: IngestCounts, what: str) -> None:
+    """The failed records (the first 50) on stderr, then one line of counts."""
+    for err in counts.errors[:50]:
+        typer.echo(f"error: {err}", err=True)
+    if len(counts.errors) > 50:
+        typer.echo(f"error: … and {len(counts.errors) - 50} more failed records", err=True)
+    typer.echo(
+        f"{what}: {counts.new} new, {counts.updated} updated, {counts.skipped} skipped, "
+        f"{counts.failed} failed" + (f", {counts.deleted} deleted" if counts.deleted else "")
+    )

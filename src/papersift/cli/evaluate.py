@@ -1,0 +1,155 @@
+"""``papersift eval related|recommend|search``: argument checks and printing around the evaluation harness
+(``ranking/harness.py``), one JSON line per method or a table against the baseline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, progress_bar
+
+if TYPE_CHECKING:
+    from papersift.index.pipeline import Indexes
+    from papersift.ranking.evaluate import Score
+
+eval_app = typer.Typer(help="Measure ranking quality on citation data, with baselines.", no_args_is_help=True)
+
+CorpusOpt = Annotated[Path, typer.Option("--corpus", help="Papers (JSON lines) to build the store from.")]
+RelevanceOpt = Annotated[Path, typer.Option("--relevance", help="{query_id, candidate_id, label} lines.")]
+SplitOpt = Annotated[
+    str, typer.Option("--split", help="all, tune or heldout: which half of the queries (by query paper id).")
+]  # weights are chosen on ``tune`` only
+
+
+def _check_split(split: str) -> None:
+    from papersift.ranking.evaluate import SPLITS
+
+    if split not in SPLITS:
+        fail(f"--split must be one of {', '.join(SPLITS)}, not {split!r}", 2)
+
+
+DEFAULT_CORPUS = Path("../shared/data/arxiv-20k.jsonl.gz")
+
+
+@contextmanager
+def _embedding_bar(total: int) -> Iterator[Callable[[int], None]]:
+    with progress_bar() as bar:
+        task = bar.add_task("embedding (cached vectors are reused)", total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _evaluate(
+    data: Path,
+    corpus: Path,
+    fmt: str,
+    home: Path | None,
+    run: Callable[[Indexes], list[Score]],
+    reference: str | tuple[str, ...],
+    line: Callable[[Score], dict[str, object]] | None = None,
+    unit: str = "queries",
+) -> None:
+    """Check the inputs, run on a fresh store of ``corpus``, print against ``reference``."""
+    from papersift.listing import json_line
+    from papersift.ranking.harness import evaluate_fresh, score_table
+
+    check_format(fmt)
+    for path in (data, corpus):
+        if not path.exists():
+            fail(f"file not found: {path}")
+    scores = evaluate_fresh(
+        load_settings(home),
+        corpus,
+        run,
+        note=lambda text: typer.echo(text, err=True),
+        embedding=_embedding_bar,
+    )
+    if fmt == "json":
+        for score in scores:
+            typer.echo(json_line(line(score) if line else score.json()))
+        return
+    for text in score_table(scores, reference, unit):
+        typer.echo(text)
+
+
+@eval_app.command("related")
+def eval_related(
+    relevance: RelevanceOpt,
+    corpus: CorpusOpt = DEFAULT_CORPUS,
+    split: SplitOpt = "all",
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Related papers vs tf-idf (arxiv-sanity-lite), BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
+    from papersift.ranking.evaluate import evaluate_related, read_relevance
+
+    _check_split(split)
+    _evaluate(
+        relevance,
+        corpus,
+        fmt,
+        home,
+        lambda ix: evaluate_related(ix, read_relevance(relevance), split=split),
+        "tfidf-arxiv-sanity",
+    )
+
+
+@eval_app.command("recommend")
+def eval_recommend(
+    relevance: RelevanceOpt,
+    corpus: CorpusOpt = DEFAULT_CORPUS,
+    seed: Annotated[int, typer.Option("--seed", help="Draws each reader's library and random papers.")] = 0,
+    split: SplitOpt = "all",
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily on simulated readers."""
+    from papersift.ranking.evaluate import (
+        RECOMMEND_BASELINES,
+        evaluate_recommend,
+        read_relevance,
+        reader_line,
+    )
+
+    _check_split(split)
+    if not relevance.exists():
+        fail(f"file not found: {relevance}")
+    try:  # read before the store is built, so a bad file fails at once
+        gold = read_relevance(relevance)
+    except (OSError, EOFError, ValueError, KeyError, TypeError) as e:
+        fail(f"{relevance}: not {{query_id, candidate_id, label}} JSON lines ({e})")
+    _evaluate(
+        relevance,
+        corpus,
+        fmt,
+        home,
+        lambda ix: evaluate_recommend(ix, gold, seed=seed, split=split),
+        RECOMMEND_BASELINES,
+        reader_line,
+        "readers",
+    )
+
+
+@eval_app.command("search")
+def eval_search(
+    contexts: Annotated[Path, typer.Option("--contexts", help="{citing_id, cited_id, context} lines.")],
+    corpus: CorpusOpt = DEFAULT_CORPUS,
+    split: SplitOpt = "all",
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Search by citation sentence vs BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
+    from papersift.ranking.evaluate import evaluate_search, read_contexts
+
+    _check_split(split)
+    _evaluate(
+        contexts,
+        corpus,
+        fmt,
+        home,
+        lambda ix: evaluate_search(ix, read_contexts(contexts), split=split),
+        "bm25",
+    )

@@ -1,0 +1,215 @@
+"""``papersift library add|remove|tag|rate|note|read|list|import|export``: a reader's saved papers, tags,
+ratings and notes, and bibliographies in and out (BibTeX, RIS, CSL-JSON)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from papersift.cli.common import FormatOpt, HomeOpt, ReaderOpt, check_format, fail, load_settings, opened
+
+if TYPE_CHECKING:
+    from papersift.store import Store
+    from papersift.store.records import Account
+
+library_app = typer.Typer(help="Your library: save, tag, rate, import, export.", no_args_is_help=True)
+
+IdsArg = Annotated[list[str], typer.Argument(help="arXiv ids or URLs.")]
+
+
+def _key(store: Store, reader: Account, paper_id: str) -> str:
+    """The library key of an id the reader typed (arXiv ids normalised; other keys as given)."""
+    from papersift.paper import normalize_id
+
+    try:
+        key = normalize_id(paper_id)
+    except ValueError:
+        key = paper_id
+    if store.library_entry(reader.id, key) is None:
+        fail(f"{paper_id} is not in {reader.name}'s library")
+    return key
+
+
+@library_app.command("add")
+def library_add(
+    ids: IdsArg,
+    tag: Annotated[list[str] | None, typer.Option("--tag", "-t", help="Tag (folder); repeatable.")] = None,
+    note: Annotated[str, typer.Option(help="A note kept with the paper.")] = "",
+    rating: Annotated[int, typer.Option(help="+1 more like this, -1 not for me.", min=-1, max=1)] = 0,
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Save papers to your library."""
+    from papersift.library import save_paper
+    from papersift.store import StoreError
+
+    failed = 0
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        for paper_id in ids:
+            try:
+                entry = save_paper(o.store, who, paper_id, tags=tag or (), note=note, rating=rating)
+            except StoreError as e:  # one bad id does not stop the others
+                typer.echo(f"error: {e}", err=True)
+                failed += 1
+                continue
+            typer.echo(f"saved {entry.key}: {entry.title}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@library_app.command("remove")
+def library_remove(ids: IdsArg, reader: ReaderOpt = None, home: HomeOpt = None) -> None:
+    """Remove papers from your library."""
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        for paper_id in ids:
+            o.store.remove_entry(who.id, _key(o.store, who, paper_id))
+            typer.echo(f"removed {paper_id}")
+
+
+@library_app.command("tag")
+def library_tag(
+    paper_id: Annotated[str, typer.Argument(help="arXiv id (or library key).")],
+    tags: Annotated[list[str], typer.Argument(help="Tags to add.")],
+    remove: Annotated[bool, typer.Option("--remove", help="Remove these tags instead.")] = False,
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Tag a saved paper (tags are folders: `library list --tag T`, `library export --tag T`)."""
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        key = _key(o.store, who, paper_id)
+        if remove:
+            o.store.update_entry(who.id, key, remove_tags=tags)
+        else:
+            o.store.update_entry(who.id, key, add_tags=tags)
+        entry = o.store.library_entry(who.id, key)
+    typer.echo(f"{key}: {', '.join(entry.tags) if entry and entry.tags else '(no tags)'}")
+
+
+@library_app.command("rate", context_settings={"ignore_unknown_options": True})  # -1 is a rating
+def library_rate(
+    paper_id: Annotated[str, typer.Argument(help="arXiv id.")],
+    rating: Annotated[str, typer.Argument(help="+1 (more like this), -1 (not for me) or 0.")],
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Rate a paper; it is saved first if it is not in your library."""
+    from papersift.library import save_paper
+
+    if rating not in ("+1", "1", "-1", "0"):
+        fail(f"a rating is +1, -1 or 0, not {rating!r}", 2)
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        entry = save_paper(o.store, who, paper_id)
+        o.store.update_entry(who.id, entry.key, rating=int(rating))
+    typer.echo(f"{entry.key}: rated {int(rating):+d}")
+
+
+@library_app.command("note")
+def library_note(
+    paper_id: Annotated[str, typer.Argument(help="arXiv id (or library key).")],
+    text: Annotated[str, typer.Argument(help="The note ('' clears it).")],
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Keep a note with a saved paper."""
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        o.store.update_entry(who.id, _key(o.store, who, paper_id), note=text)
+    typer.echo("noted")
+
+
+@library_app.command("read")
+def library_read(ids: IdsArg, unread: bool = False, reader: ReaderOpt = None, home: HomeOpt = None) -> None:
+    """Mark saved papers as read (or --unread)."""
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        for paper_id in ids:
+            o.store.update_entry(who.id, _key(o.store, who, paper_id), read=not unread)
+    typer.echo(f"marked {len(ids)} as {'unread' if unread else 'read'}")
+
+
+@library_app.command("list")
+def library_list(
+    tag: Annotated[str | None, typer.Option("--tag", "-t", help="Only this tag.")] = None,
+    fmt: FormatOpt = "text",
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Your library, newest first (one JSON object a line with --format json)."""
+    from papersift.library import entry_json
+    from papersift.listing import json_line
+
+    check_format(fmt)
+    with opened(load_settings(home)) as o:
+        entries = o.store.library(o.account(reader).id, tag)
+    for e in entries:
+        if fmt == "json":
+            typer.echo(json_line(entry_json(e)))
+        else:
+            mark = {1: "+1", -1: "-1"}.get(e.rating, "  ")
+            tags = f"  [{', '.join(e.tags)}]" if e.tags else ""
+            typer.echo(f"{mark} {e.key:<22} {e.title[:80]}{tags}")
+    if fmt == "text":
+        typer.echo(f"{len(entries)} papers" + (f" tagged {tag}" if tag else ""), err=True)
+
+
+@library_app.command("import")
+def library_import(
+    path: Annotated[Path, typer.Argument(help="BibTeX, RIS, CSL-JSON (Zotero exports) or a list of ids.")],
+    tag: Annotated[list[str] | None, typer.Option("--tag", "-t", help="Tag every imported entry.")] = None,
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Import a bibliography; entries are linked to stored papers by arXiv id, DOI or exact title."""
+    from papersift.library import import_references
+    from papersift.sources.bibliography import read_bibliography_file
+
+    if not path.exists():
+        fail(f"{path}: no such file")
+    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its own log repeats our per-entry errors
+    result = read_bibliography_file(path)
+    with opened(load_settings(home)) as o:
+        report = import_references(
+            o.store, o.account(reader), result.references, tags=tag or (), source=f"import:{result.format}"
+        )
+    errors = [*result.errors, *report.errors]
+    for err in errors[:50]:
+        where = f"{path}:{err.line}" if err.line else str(path)
+        typer.echo(f"error: {where}: {err.message} (skipped)", err=True)
+    if len(errors) > 50:
+        typer.echo(f"error: … and {len(errors) - 50} more skipped entries", err=True)
+    typer.echo(
+        f"import ({result.format}): {report.read} entries read, {report.linked} linked to arXiv papers, "
+        f"{report.kept} kept with their own text, {report.new} new in the library, {len(errors)} skipped"
+    )
+    if errors:
+        raise typer.Exit(1)
+
+
+@library_app.command("export")
+def library_export(
+    tag: Annotated[str | None, typer.Option("--tag", "-t", help="Only this tag.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="bibtex or csl-json")] = "bibtex",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File (default: stdout).")] = None,
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Export your library (or one tag) as BibTeX or CSL-JSON."""
+    from papersift.library import export_items
+    from papersift.sources.bibliography import to_bibtex, to_csl_json
+
+    check_format(fmt, ("bibtex", "csl-json"))
+    with opened(load_settings(home)) as o:
+        items = export_items(o.store, o.store.library(o.account(reader).id, tag))
+    text = to_bibtex(items) if fmt == "bibtex" else to_csl_json(items)
+    if output:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"exported {len(items)} entries to {output}", err=True)
+    else:
+        typer.echo(text, nl=False)

@@ -1,0 +1,72 @@
+"""``papersift list`` and ``show``: a day's listing of a category and one paper, as text, JSON or BibTeX."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from papersift.cli.common import (
+    CategoryArg,
+    FormatOpt,
+    HomeOpt,
+    ListingDayOpt,
+    check_format,
+    fail,
+    listing_day,
+    load_settings,
+    opened,
+    parse_day,
+)
+
+
+def list_(
+    category: CategoryArg,
+    day: ListingDayOpt = None,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """A day's listing of a category, numbered #01… as arXiv lists it."""
+    from papersift.listing import json_line, listing_text, paper_json
+
+    check_format(fmt)
+    wanted = parse_day(day, "--date")
+    with opened(load_settings(home)) as o:
+        when, days = listing_day(o.store, category, wanted)
+        entries = o.store.listing(category, when)
+    if not entries:
+        before = [d for d in days if d < when]
+        after = [d for d in days if d > when]
+        hint = ", ".join(str(d) for d in (before[-1:] + after[:1]))
+        fail(f"no {category} listing on {when}" + (f" (nearest: {hint})" if hint else ""))
+    if fmt == "json":
+        for number, e in enumerate(entries, 1):
+            typer.echo(json_line(paper_json(e.paper, number=number, kind=e.kind, listing_date=str(when))))
+    else:
+        typer.echo(listing_text(category, when, entries), nl=False)
+
+
+def show(
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="arXiv id or abs/PDF URL.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or bibtex")] = "text",
+    home: HomeOpt = None,
+) -> None:
+    """One paper: metadata, abstract, links; or its JSON or BibTeX."""
+    from papersift.listing import json_line, paper_bibtex, paper_json, paper_text
+    from papersift.paper import InvalidIdError, normalize_id
+
+    check_format(fmt, ("text", "json", "bibtex"))
+    try:
+        pid = normalize_id(paper_id)
+    except InvalidIdError as e:
+        fail(str(e), 2)
+    with opened(load_settings(home)) as o:
+        paper = o.store.get(pid)
+    if paper is None:
+        fail(f"{pid} is not in the store")
+    if fmt == "json":
+        typer.echo(json_line(paper_json(paper)))
+    elif fmt == "bibtex":
+        typer.echo(paper_bibtex(paper), nl=False)
+    else:
+        typer.echo(paper_text(paper), nl=False)

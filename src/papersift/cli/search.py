@@ -1,0 +1,169 @@
+"""``papersift search`` and ``related``: ranked papers for a query, or for papers and pasted text, as text or
+JSON lines (one line per query in batch mode)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from papersift.cli.common import (
+    FormatOpt,
+    HomeOpt,
+    check_format,
+    fail,
+    lines_of,
+    load_settings,
+    opened,
+    parse_day,
+)
+
+
+def search(
+    query: Annotated[
+        str | None, typer.Argument(help='Words, "phrases", prefix*, -exclude, a OR b; or an arXiv id.')
+    ] = None,
+    mode: Annotated[str, typer.Option("--mode", "-m", help="hybrid, keyword or semantic.")] = "hybrid",
+    queries_from: Annotated[
+        Path | None, typer.Option("--queries-from", help="One query a line; one JSON line per query.")
+    ] = None,
+    k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Number of results.")] = 10,
+    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
+    since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
+    until: Annotated[str | None, typer.Option("--until", help="Announced on or before.")] = None,
+    author: Annotated[str | None, typer.Option("--author", "-a")] = None,
+    page: Annotated[int, typer.Option("--page", min=1)] = 1,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Search: hybrid (BM25 + vectors + tf-idf, the default), keyword (BM25) or semantic, with filters."""
+    from papersift.index.pipeline import Indexes
+    from papersift.listing import json_line
+    from papersift.paper import format_authors, is_arxiv_id
+    from papersift.ranking.search import MODES
+    from papersift.ranking.search import search as run
+    from papersift.shapes import search_hit_json
+    from papersift.store import Filters
+
+    check_format(fmt)
+    if mode not in MODES:
+        fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}", 2)
+    if queries_from is None:
+        if query is None:
+            fail("give a QUERY or --queries-from FILE (one of them)", 2)
+        queries = [query]
+    elif query is not None:
+        fail("give a QUERY or --queries-from FILE (one of them)", 2)
+    else:
+        queries = lines_of(queries_from)
+    settings = load_settings(home)
+    # the model loads beside the indexes unless no text is encoded (keyword mode, an arXiv id)
+    warm = mode != "keyword" and not (query is not None and is_arxiv_id(query))
+    with opened(settings, warm=warm) as o:
+        filters = Filters(category, parse_day(since, "--since"), parse_day(until, "--until"), author)
+        # keyword search needs no index: skip opening (and syncing) them
+        indexes = o.indexes if mode != "keyword" else Indexes(o.store, settings, None, None)
+        for text in queries:
+            result = run(indexes, text, mode=mode, k=k, offset=(page - 1) * k, filters=filters)
+            for note in dict.fromkeys(result.notes):
+                typer.echo(f"note: {note}", err=True)
+            first = (page - 1) * k + 1
+            if queries_from is not None:
+                results = [search_hit_json(h, rank) for rank, h in enumerate(result.hits, first)]
+                typer.echo(json_line({"query": text, "mode": result.mode, "results": results}))
+            elif fmt == "json":
+                for rank, h in enumerate(result.hits, first):
+                    typer.echo(json_line(search_hit_json(h, rank)))
+            elif not result.hits:
+                typer.echo("no results", err=True)
+            for rank, h in enumerate(result.hits if fmt == "text" and queries_from is None else [], first):
+                p = h.paper
+                typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
+                typer.echo(
+                    f"     {format_authors(p.authors)} · {' '.join(p.categories)} · "
+                    f"{p.announced or p.published or ''} · score {h.score:.2f}"
+                    + (f" · {', '.join(h.terms)}" if h.terms else "")
+                )
+
+
+def related(
+    ids: Annotated[list[str] | None, typer.Argument(metavar="[ID]...", help="arXiv ids or URLs.")] = None,
+    text: Annotated[str | None, typer.Option("--text", help="Any text, e.g. a pasted abstract.")] = None,
+    ids_from: Annotated[Path | None, typer.Option("--ids-from", help="One id a line.")] = None,
+    k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Results per query.")] = 10,
+    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
+    since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
+    facet: Annotated[
+        str | None,
+        typer.Option("--facet", help="Alike in one part only: background, method or result sentences."),
+    ] = None,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Related papers (相关论文) of papers or of any text, each with why it matches."""
+    from papersift.index.sentences import FACETS
+    from papersift.listing import json_line
+    from papersift.paper import InvalidIdError, format_authors, normalize_id
+    from papersift.ranking.related import Query, paper_query, text_query
+    from papersift.ranking.related import related as run
+    from papersift.shapes import related_hit_json
+
+    check_format(fmt)
+    if facet is not None and facet not in FACETS:
+        fail(f"--facet must be one of {', '.join(FACETS)}, not {facet!r}", 2)
+    wanted = list(ids or []) + (lines_of(ids_from) if ids_from else [])
+    if (text is not None) == bool(wanted):
+        fail("give paper IDs, --ids-from FILE, or --text TEXT (ids or text, not both)", 2)
+    if text is not None and not text.strip():
+        fail("--text is empty", 2)
+    settings = load_settings(home)
+    batch = ids_from is not None or len(wanted) > 1
+    failed = False
+    with opened(settings, warm=text is not None) as o:
+        when = parse_day(since, "--since")
+        indexes = o.indexes
+        queries: list[Query | str] = []
+        if text is not None:
+            queries.append(text_query(indexes, text, facet=facet))
+        for raw in wanted:
+            try:
+                pid = normalize_id(raw)
+            except InvalidIdError as e:
+                queries.append(str(e))
+                continue
+            paper = o.store.get(pid)
+            queries.append(
+                paper_query(indexes, paper, facet=facet) if paper else f"{pid} is not in the store"
+            )
+        for raw, query in zip(wanted or [text or ""], queries, strict=True):
+            if isinstance(query, str):
+                failed = True
+                typer.echo(f"error: {query}", err=True)
+                if fmt == "json" or batch:
+                    typer.echo(json_line({"query": raw, "error": query, "results": []}))
+                continue
+            for note in query.notes:
+                typer.echo(f"note: {note}", err=True)
+            hits = run(indexes, query, k=k, category=category, since=when)
+            if fmt == "json" or batch:
+                results = [related_hit_json(h, rank=rank) for rank, h in enumerate(hits, 1)]
+                typer.echo(json_line({"query": query.label, "results": results}))
+                continue
+            head = f"[{query.paper.id}] {query.paper.title}" if query.paper else f'"{query.label}"'
+            typer.echo(f"Related to {head}")
+            for rank, h in enumerate(hits, 1):
+                p = h.paper
+                typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
+                typer.echo(
+                    f"     {format_authors(p.authors)} · {' '.join(p.categories)} · "
+                    f"{p.announced or p.published or ''} · score {h.score:.3f}"
+                )
+                snippet = " ".join(p.abstract.split())
+                typer.echo(f"     {snippet[:160]}{'…' if len(snippet) > 160 else ''}")
+                if h.reasons():
+                    typer.echo(f"     why: {'; '.join(h.reasons())}")
+            if not hits:
+                typer.echo("no related papers found", err=True)
+    if failed:
+        raise typer.Exit(1)

@@ -1,0 +1,168 @@
+"""``papersift serve`` (the web UI and its API, in one or more uvicorn workers) and ``papersift demo`` (a
+first run: recent real papers into the store, embedded in the background).
+
+The workers get their settings as an argument, never through ``os.environ``: each is started (uvicorn's
+spawn) with a pickled ``uvicorn.Config`` whose app is ``functools.partial(worker_app, settings, announce)``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from papersift.cli.common import HomeOpt, fail, load_settings, opened, report
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from papersift.settings import Settings
+
+
+def demo(
+    shared: Annotated[
+        Path, typer.Option(help="Offline data folder used when arXiv cannot be reached.")
+    ] = Path("../shared/data"),
+    days: Annotated[int, typer.Option(help="Announcement days to load.")] = 5,
+    category: Annotated[
+        str | None,
+        typer.Option(help="Category whose listing is printed (default: the busiest one)."),
+    ] = None,
+    offline: Annotated[bool, typer.Option(help="Do not try arXiv at all.")] = False,
+    embed: Annotated[bool, typer.Option(help="Start `papersift embed` in the background.")] = True,
+    home: HomeOpt = None,
+) -> None:
+    """Fill the store with recent real papers (arXiv, else the shared data) and print a listing."""
+    from papersift.demo import load_recent_snapshot, sync_recent
+
+    settings = load_settings(home)
+    with opened(settings) as o:
+        counts = None
+        if not offline:
+            counts = sync_recent(settings, o.store, list(settings.default_categories))
+        if counts is None:
+            snapshot = shared / "arxiv-300k.jsonl.gz"
+            if not snapshot.exists():
+                fail(
+                    "arXiv is unreachable and no offline data was found at "
+                    f"{snapshot}; connect to the internet or pass --shared PATH"
+                )
+            typer.echo(f"arXiv unreachable or skipped: loading the latest {days} days from {snapshot}")
+            counts, busiest = load_recent_snapshot(o.store, snapshot, days)
+            category = category or busiest
+        report(counts, "demo")
+        papers = o.store.count()
+    shown = category or settings.default_categories[0]
+    typer.echo(
+        f"demo: {papers:,} papers in {settings.home}; the latest {shown} listing: `papersift list {shown}`"
+    )
+    from papersift.index.generations import build_running
+
+    if embed and build_running(settings.index_dir):
+        typer.echo("\nan index build (`papersift embed`) is already running: not starting another")
+    elif embed:
+        log = settings.home / "embed.log"
+        with log.open("ab") as out:
+            subprocess.Popen(
+                [sys.executable, "-m", "papersift.cli", "embed", "--home", str(settings.home)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        typer.echo(
+            f"\nembedding the {papers:,} papers in the background, newest first (log: {log}); "
+            "`papersift related ID` and `papersift search --mode hybrid` use them as they arrive"
+        )
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
+    workers: Annotated[int, typer.Option(help="Server processes (each maps the same indexes).", min=1)] = 1,
+    home: HomeOpt = None,
+    public_read_only: Annotated[
+        bool,
+        typer.Option(
+            "--public-read-only", help="Serve listings and search to the network: no library, no writes."
+        ),
+    ] = False,
+) -> None:
+    """The web UI and its JSON API (OpenAPI at /openapi.json)."""
+    import os
+    from urllib.parse import urlsplit
+
+    from papersift.settings import is_loopback
+
+    settings = load_settings(home)
+    public = not is_loopback(host)
+    if public and not settings.accounts and not public_read_only and not settings.read_only:
+        fail(
+            f"refusing to serve on {host}: without accounts anyone who can reach it could read and change "
+            "the library. Set PAPERSIFT_ACCOUNTS=true (and add readers with `papersift reader add`), "
+            "pass --public-read-only (listings and search only), or serve on 127.0.0.1.",
+            2,
+        )
+    served: dict[str, object] = {}
+    if public_read_only:
+        served["read_only"] = True
+    if public and host not in ("0.0.0.0", "::"):  # the address itself is a name clients may use
+        served["allowed_hosts"] = (*settings.allowed_hosts, host)
+    elif public and not settings.allowed_hosts and is_loopback(urlsplit(settings.base_url).hostname or ""):
+        typer.echo(
+            "papersift: only loopback names are answered; set PAPERSIFT_BASE_URL (or "
+            "PAPERSIFT_ALLOWED_HOSTS) to the name clients use",
+            err=True,
+        )
+    _check_port(host, port)  # a busy port fails here, before anything says the server is up
+    if not settings.threads:  # workers share the cores: a query's embedding needs no more than its share
+        served["threads"] = max(1, (os.cpu_count() or 1) // workers)
+    typer.echo("papersift: loading the indexes and the query model…", err=True)
+    # each worker loads the indexes and the query model before it accepts a connection, then says so
+    _run_workers(settings.model_copy(update=served), host, port, workers)
+
+
+def worker_app(settings: Settings, announce: str) -> FastAPI:
+    """One server worker's app (``web.app.server_app``: the garbage collector tuned for a server)."""
+    from papersift.web.app import server_app
+
+    return server_app(settings, announce)
+
+
+def _run_workers(settings: Settings, host: str, port: int, workers: int) -> None:
+    """uvicorn's ``run`` for an app factory given its arguments: with several workers, each spawned process
+    unpickles the config, hence the settings, and calls the factory (``uvicorn.run`` accepts only an import
+    string there, which could reach the settings only through the environment)."""
+    from functools import partial
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    factory = partial(worker_app, settings, f"http://{host}:{port}/")
+    if workers == 1:
+        uvicorn.run(factory, factory=True, host=host, port=port, log_level="warning")
+        return
+    config = uvicorn.Config(factory, factory=True, host=host, port=port, workers=workers, log_level="warning")
+    with contextlib.suppress(KeyboardInterrupt):  # as in uvicorn.run: Ctrl-C stops the workers quietly
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail with a clear message when ``host:port`` cannot be listened on (in use, or not an address here)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        fail(f"cannot listen on {host}:{port}: {e.strerror}")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as e:
+            fail(f"cannot listen on {host}:{port}: {e.strerror} (is another server using it? try --port)")

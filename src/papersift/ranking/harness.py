@@ -1,0 +1,84 @@
+"""The evaluation harness: a fresh store of a corpus in a scratch home, embedded (through the install's
+vector cache) and indexed, the rankers of ``ranking/evaluate.py`` run on it, and the scores laid out as the
+table ``papersift eval`` prints.
+
+The CLI only parses arguments and prints; progress reaches it through the ``note`` and ``embedding`` hooks.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+
+from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh, sentence_source
+from papersift.ingest import ingest_paths
+from papersift.ranking.evaluate import Score
+from papersift.settings import Settings
+from papersift.store import open_store
+from papersift.store.cache import VectorCache
+
+# given the number of papers to embed, a context whose value is called with each batch embedded
+EmbeddingProgress = Callable[[int], AbstractContextManager[Callable[[int], None]]]
+
+
+def _no_progress(_: int) -> AbstractContextManager[Callable[[int], None]]:
+    return nullcontext(lambda _: None)
+
+
+def fresh_indexes(
+    settings: Settings,
+    corpus: Path,
+    workdir: Path,
+    *,
+    note: Callable[[str], None] = lambda _: None,
+    embedding: EmbeddingProgress = _no_progress,
+) -> Indexes:
+    """A fresh store of ``corpus`` in ``workdir``, embedded (via the install's vector cache), indexed.
+
+    The caller closes ``indexes.store``.
+    """
+    local = settings.model_copy(update={"home": workdir})
+    store = open_store(local)
+    counts = ingest_paths(store, [corpus], chunk=settings.ingest_chunk)
+    note(f"corpus: {counts.new} papers from {corpus}")
+    cache = VectorCache(settings.cache_path)
+    try:
+        with embedding(store.count()) as advance:
+            embed_missing(store, local, cache=cache, progress=advance)
+        sentences = sentence_source(local, cache) if settings.sentences else None
+        refresh(store, local, sentences=sentences)
+    finally:
+        cache.close()
+    return open_indexes(store, local)
+
+
+def evaluate_fresh(
+    settings: Settings,
+    corpus: Path,
+    run: Callable[[Indexes], list[Score]],
+    *,
+    note: Callable[[str], None] = lambda _: None,
+    embedding: EmbeddingProgress = _no_progress,
+) -> list[Score]:
+    """``run`` on a fresh store of ``corpus`` built in a temporary home (removed afterwards)."""
+    with tempfile.TemporaryDirectory(prefix="papersift-eval-") as tmp:
+        indexes = fresh_indexes(settings, corpus, Path(tmp), note=note, embedding=embedding)
+        try:
+            return run(indexes)
+        finally:
+            indexes.store.close()
+
+
+def score_table(scores: list[Score], reference: str | tuple[str, ...], unit: str = "queries") -> list[str]:
+    """A table of each method's nDCG@10, Recall@10 and MRR, and its nDCG@10 against ``reference`` (the
+    best of them, when several are named)."""
+    names = (reference,) if isinstance(reference, str) else reference
+    base = max((s for s in scores if s.method in names), key=lambda s: s.ndcg, default=None)
+    vs = base.method if base else " / ".join(names)
+    lines = [f"{'method':<22} {'nDCG@10':>8} {'Recall@10':>10} {'MRR':>7} {unit:>8}  vs {vs}"]
+    for s in scores:
+        ratio = f"{s.ndcg / base.ndcg:.2f}x" if base and base.ndcg else "-"
+        lines.append(f"{s.method:<22} {s.ndcg:>8.4f} {s.recall:>10.4f} {s.mrr:>7.4f} {s.queries:>8}  {ratio}")
+    return lines

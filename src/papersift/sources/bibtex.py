@@ -1,0 +1,110 @@
+"""The BibTeX reader (bibtexparser): entries as ``Reference`` records, LaTeX decoded, a failed block as an
+``EntryError`` on its line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bibtexparser.entrypoint import parse_string
+from bibtexparser.exceptions import BlockAbortedException
+from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
+from bibtexparser.model import Entry, ParsingFailedBlock
+
+from papersift.paper import clean_text
+from papersift.sources.latex import latex_to_unicode, unescape_bibtex
+from papersift.sources.references import (
+    EntryError,
+    Read,
+    Reference,
+    bare_arxiv_id,
+    find_arxiv_id,
+    first_year,
+    make_key,
+    normalize_doi,
+    safe_url,
+    split_tags,
+)
+
+_KEY_IN_RAW = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]*)")
+
+
+def _bibtex_names(value: str) -> tuple[str, ...]:
+    names = []
+    for raw in split_multiple_persons_names(value):
+        if raw.strip().lower() == "others":
+            continue
+        name = latex_to_unicode(parse_single_name_into_parts(raw, strict=False).merge_first_name_first)
+        if name:
+            names.append(name)
+    return tuple(names)
+
+
+def _bibtex_arxiv_id(f: dict[str, str]) -> str | None:
+    prefix = (f.get("archiveprefix") or f.get("eprinttype") or "arxiv").strip().lower()
+    found = bare_arxiv_id(f.get("eprint")) if prefix == "arxiv" else None
+    volume = re.fullmatch(r"\s*abs/(\S+)\s*", f.get("volume", ""))  # DBLP: journal = CoRR, volume = abs/…
+    return (
+        found
+        or bare_arxiv_id(f.get("arxivid") or f.get("arxiv"))
+        or find_arxiv_id(f.get("url"), f.get("howpublished"), f.get("journal"), f.get("doi"), f.get("note"))
+        or (bare_arxiv_id(volume[1]) if volume else None)
+    )
+
+
+def _find_url(text: str | None) -> str | None:
+    """The first http(s) URL in ``text`` (``\\url{…}`` included)."""
+    m = re.search(r"https?://[^\s{}]+", text or "")
+    return m[0] if m else None
+
+
+def _reference_from_entry(entry: Entry) -> Reference | EntryError:
+    line = (entry.start_line or 0) + 1
+    f: dict[str, str] = {}
+    for field in entry.fields:
+        f.setdefault(field.key.lower(), str(field.value))
+    title = latex_to_unicode(f.get("title", ""))
+    if not title:
+        return EntryError(line, f"BibTeX entry {entry.key!r} has no title; skipped")
+    authors = _bibtex_names(f.get("author", ""))
+    year = first_year(f.get("year"), f.get("date"))
+    url = safe_url(unescape_bibtex(f.get("url", ""))) or safe_url(_find_url(f.get("howpublished")))
+    venue = next((f[k] for k in ("journal", "journaltitle", "booktitle") if f.get(k)), "")
+    notes = (unescape_bibtex(f.get(k, "")).strip() for k in ("note", "annote"))
+    return Reference(
+        key=entry.key or make_key(authors, year, title),
+        title=title,
+        authors=authors,
+        year=year,
+        abstract=clean_text(unescape_bibtex(f.get("abstract", ""))),
+        doi=normalize_doi(unescape_bibtex(f.get("doi", ""))),
+        arxiv_id=_bibtex_arxiv_id({k: unescape_bibtex(v) for k, v in f.items() if k != "abstract"}),
+        url=url,
+        venue=latex_to_unicode(venue) or None,
+        tags=tuple(latex_to_unicode(t) for t in split_tags(f.get("keywords"))),
+        note="\n\n".join(n for n in notes if n),
+        line=line,
+        kind=entry.entry_type.lower(),
+    )
+
+
+def _failed_block_error(block: ParsingFailedBlock) -> EntryError:
+    line = (block.start_line or 0) + 1
+    m = _KEY_IN_RAW.match((block.raw or "")[:300])
+    what = f"BibTeX entry {m[1]!r}" if m and m[1] else "BibTeX entry"
+    error = block.error
+    reason = error.abort_reason if isinstance(error, BlockAbortedException) else str(error)
+    return EntryError(line, f"{what} is malformed and was skipped: {' '.join(reason.split())}")
+
+
+def read_bibtex(text: str) -> Read:
+    for block in parse_string(text).blocks:
+        if isinstance(block, ParsingFailedBlock):
+            # a duplicate key or field still holds a whole entry: keep it rather than lose it
+            inner = block.ignore_error_block
+            if not isinstance(inner, Entry):
+                yield _failed_block_error(block)
+                continue
+            block = inner
+        if isinstance(block, Entry):
+            yield _reference_from_entry(block)

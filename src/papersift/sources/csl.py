@@ -1,0 +1,88 @@
+"""The CSL-JSON reader (what Zotero exports as "CSL JSON"): items as ``Reference`` records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from papersift.paper import clean_text
+from papersift.sources.references import (
+    EntryError,
+    Read,
+    Reference,
+    bare_arxiv_id,
+    find_arxiv_id,
+    first_year,
+    make_key,
+    normalize_doi,
+    safe_url,
+    split_tags,
+)
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else str(value) if isinstance(value, int | float) else ""
+
+
+def _csl_name(person: Any) -> str:
+    if not isinstance(person, dict):
+        return clean_text(_str(person))
+    if person.get("literal"):
+        return clean_text(_str(person["literal"]))
+    keys = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
+    return clean_text(" ".join(_str(person.get(k)) for k in keys))
+
+
+def _csl_year(issued: Any) -> int | None:
+    if not isinstance(issued, dict):
+        return first_year(_str(issued))
+    parts = issued.get("date-parts")
+    if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+        return first_year(parts[0][0])
+    return first_year(_str(issued.get("raw")), _str(issued.get("literal")))
+
+
+def _csl_reference(item: Any, index: int) -> Reference | EntryError:
+    if not isinstance(item, dict):
+        return EntryError(0, f"CSL-JSON item {index} is not an object; skipped")
+    title = clean_text(_str(item.get("title")))
+    ident = _str(item.get("citation-key")) or _str(item.get("id"))
+    if not title:
+        where = f"CSL-JSON item {index}" + (f" (id {ident!r})" if ident else "")
+        return EntryError(0, f"{where} has no title; skipped")
+    people = item.get("author")
+    authors = tuple(n for n in map(_csl_name, people if isinstance(people, list) else []) if n)
+    year = _csl_year(item.get("issued"))
+    number = _str(item.get("number"))
+    is_preprint = "arxiv" in " ".join(_str(item.get(k)).lower() for k in ("publisher", "archive", "source"))
+    texts = [_str(item.get(k)) for k in ("URL", "DOI", "note", "container-title", "archive_location")]
+    return Reference(
+        key=ident if ident and "://" not in ident else make_key(authors, year, title),  # not Zotero's URIs
+        title=title,
+        authors=authors,
+        year=year,
+        abstract=clean_text(_str(item.get("abstract"))),
+        doi=normalize_doi(_str(item.get("DOI"))),
+        arxiv_id=find_arxiv_id(number, *texts) or (bare_arxiv_id(number) if is_preprint else None),
+        url=safe_url(_str(item.get("URL"))),
+        venue=clean_text(_str(item.get("container-title"))) or None,
+        tags=tuple(split_tags(_str(item.get("keyword")))),
+        note=_str(item.get("note")).strip(),
+        line=0,
+    )
+
+
+def read_csl_json(text: str) -> Read:
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError as e:
+        yield EntryError(e.lineno, f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}")
+        return
+    if isinstance(data, dict):  # one item, or {"items": [...]}
+        data = [data] if "title" in data else data.get("items")
+    if not isinstance(data, list):
+        yield EntryError(1, "CSL-JSON must be an array of items")
+        return
+    for index, item in enumerate(data, 1):
+        yield _csl_reference(item, index)

@@ -1,0 +1,174 @@
+"""Bibliography references: the records a bibliography reader gives (``Reference``, ``EntryError``,
+``ImportResult``), the field helpers every reader shares (arXiv ids and DOIs found in text, safe links,
+years, tags, citation keys), and a stored ``Paper`` as a reference.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+from urllib.parse import quote
+
+from papersift.paper import InvalidIdError, Paper, clean_text, normalize_id
+
+ABS_URL = "https://arxiv.org/abs/{}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One bibliography entry as found in a reader's file."""
+
+    key: str  # citation key, or a stable one made from author, year and title
+    title: str
+    authors: tuple[str, ...]  # "First Last"
+    year: int | None
+    abstract: str
+    doi: str | None  # lower case, no https://doi.org/
+    arxiv_id: str | None  # versionless, normalize_id's spelling
+    url: str | None
+    venue: str | None
+    tags: tuple[str, ...]
+    note: str
+    line: int  # 1-based line the entry starts on; 0 where the format gives none (CSL-JSON)
+    kind: str = ""  # the BibTeX entry type as read ("article", "inproceedings"); "" where unknown
+
+
+@dataclass(frozen=True, slots=True)
+class EntryError:
+    """An entry that was skipped: the line it starts on (0 when unknown) and why."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What one file gave: the references read, the entries skipped, and the format it was read as."""
+
+    references: list[Reference]
+    errors: list[EntryError]
+    format: str  # one of FORMATS; "" when the input could not be read at all
+
+
+Read = Iterator[Reference | EntryError]  # what a format reader yields
+
+
+_ID = r"(?:\d{4}\.\d{4,5}|[a-z][a-z-]*[a-z](?:\.[a-z]{2})?/\d{7})(?!\d)(?:v\d+)?"
+_ARXIV_IN_TEXT = re.compile(
+    rf"(?:arxiv\.org/(?:abs|pdf|html)/|arxiv[:.\s]\s*|10\.48550/arxiv\.)({_ID})", re.I
+)
+_DOI = re.compile(r"10\.\d{4,9}/\S+")
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+
+
+def find_arxiv_id(*texts: str | None) -> str | None:
+    """The first arXiv id written in any of ``texts`` (``arXiv:…``, abs/PDF URLs, arXiv DOIs), versionless."""
+    for text in texts:
+        for m in _ARXIV_IN_TEXT.finditer(text or ""):
+            try:
+                return normalize_id(m[1])
+            except InvalidIdError:
+                continue
+    return None
+
+
+def bare_arxiv_id(value: str | None) -> str | None:
+    """An id field's value (``2401.01234v2``, ``arXiv:hep-th/9901001``), or one written inside it."""
+    if not value:
+        return None
+    try:
+        return normalize_id(value.strip())
+    except InvalidIdError:
+        return find_arxiv_id(value)
+
+
+def normalize_doi(value: str | None) -> str | None:
+    """``https://doi.org/10.1000/ABC`` → ``10.1000/abc``; None when there is no DOI in ``value``."""
+    m = _DOI.search(value or "")
+    return m[0].rstrip(".,;").lower() if m else None
+
+
+_UNSAFE_IN_URL = re.compile(r"[\x00-\x20\x7f-\x9f\\\"'<>`]")  # spaces, controls, quotes, backslash
+_HTTP = re.compile(r"https?://[^/?#@:]+(?::\d{1,5})?(?:[/?#]|$)", re.I)  # scheme, a host, its port
+_DOI_URL = "https://doi.org/"
+
+
+def safe_url(value: str | None) -> str | None:
+    """A link that is safe in an ``href``: an http(s) URL to a host, else a DOI (``doi:10.…``, ``10.…``) or an
+    arXiv id (``arXiv:2401.01234``) as its https link; None for anything else (``javascript:``, ``data:``,
+    ``file:``, relative paths, text with spaces or control characters). Imported URLs pass through here."""
+    text = (value or "").strip()
+    if not text or len(text) > 2000:
+        return None
+    if _HTTP.match(text) and not _UNSAFE_IN_URL.search(text):
+        return text
+    doi = re.fullmatch(r"(?:doi:\s*)?(10\.\d{4,9}/\S+)", text, re.I)
+    if doi:
+        return _DOI_URL + quote(doi[1], safe="/:;()._-")
+    arxiv = re.fullmatch(r"(?:arxiv:\s*)?([\w./-]+)", text, re.I)
+    return ABS_URL.format(id_line(arxiv[1])) if arxiv and id_line(arxiv[1]) else None
+
+
+def first_year(*values: Any) -> int | None:
+    for value in values:
+        m = _YEAR.search(str(value)) if value not in (None, "") else None
+        if m:
+            return int(m[1])
+    return None
+
+
+def split_tags(value: str | None) -> list[str]:
+    return [t for t in (clean_text(p) for p in re.split(r"[,;]", value or "")) if t]
+
+
+def _ascii_word(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+def make_key(authors: Iterable[str], year: int | None, title: str) -> str:
+    """A citation key in the usual ``lastYYYYword`` shape, stable for the same author, year and title."""
+    first = next(iter(authors), "")
+    last = re.sub(r"[^a-z]", "", _ascii_word(first.split()[-1] if first.split() else "")) or "anon"
+    word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", _ascii_word(title))), "paper")
+    return f"{last}{year or ''}{word}"
+
+
+def id_line(line: str) -> str | None:
+    try:
+        return normalize_id(line)
+    except InvalidIdError:
+        return None
+
+
+def paper_year(paper: Paper) -> int:
+    return (paper.published or paper.announced or paper.updated or date(1991, 1, 1)).year
+
+
+def bibtex_key(paper: Paper) -> str:
+    """``lastYYYYword`` for a paper: first author's last name, year of v1, first long word of the title."""
+    return make_key(paper.authors, paper_year(paper), paper.title)
+
+
+def reference_from_paper(paper: Paper) -> Reference:
+    """A paper from the store as a reference (its text stays arXiv's LaTeX)."""
+    return Reference(
+        key=bibtex_key(paper),
+        title=paper.title,
+        authors=tuple(paper.authors),
+        year=paper_year(paper),
+        abstract=paper.abstract,
+        doi=normalize_doi(paper.doi),
+        arxiv_id=paper.id,
+        url=ABS_URL.format(paper.id),
+        venue=paper.journal_ref,
+        tags=(),
+        note="",
+        line=0,
+    )

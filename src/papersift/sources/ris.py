@@ -1,0 +1,104 @@
+"""The RIS reader (Zotero, EndNote, Mendeley exports): tagged records as ``Reference`` records."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from papersift.paper import clean_text
+from papersift.sources.references import (
+    EntryError,
+    Read,
+    Reference,
+    find_arxiv_id,
+    first_year,
+    make_key,
+    normalize_doi,
+    safe_url,
+)
+
+_RIS_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
+_RIS_MULTILINE = frozenset({"AB", "N2", "N1"})  # prose tags whose values may run on over plain lines
+_RIS_ARXIV_TAGS = ("UR", "L1", "L2", "DO", "M1", "M3", "AN", "N1", "T2", "JO", "JF", "T3")
+
+
+def _ris_name(value: str) -> str:
+    """RIS names are ``Last, First[, Suffix]`` (or already ``First Last``)."""
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) == 1:
+        return clean_text(value)
+    return clean_text(" ".join([*parts[1:2], parts[0], *parts[2:]]))
+
+
+def _ris_reference(tags: dict[str, list[str]], line: int) -> Reference | EntryError:
+    def first(*names: str) -> str:
+        return next((v for n in names for v in tags.get(n, []) if v.strip()), "")
+
+    title = clean_text(first("TI", "T1", "CT"))
+    if not title:
+        return EntryError(line, "RIS record has no title (TI or T1); skipped")
+    authors = tuple(n for n in (_ris_name(v) for v in tags.get("AU", []) + tags.get("A1", [])) if n)
+    year = first_year(first("PY"), first("Y1"), first("DA"))
+    arxiv_texts = [v for t in _RIS_ARXIV_TAGS for v in tags.get(t, [])]
+    return Reference(
+        key=first("ID").strip() or make_key(authors, year, title),
+        title=title,
+        authors=authors,
+        year=year,
+        abstract=clean_text(first("AB", "N2")),
+        doi=normalize_doi(first("DO")),
+        arxiv_id=find_arxiv_id(*arxiv_texts),
+        url=safe_url(first("UR")),
+        venue=clean_text(first("T2", "JF", "JO", "J2")) or None,
+        tags=tuple(t for v in tags.get("KW", []) for t in map(clean_text, v.split(";")) if t),
+        note="\n\n".join(v.strip() for v in tags.get("N1", []) if v.strip()),
+        line=line,
+    )
+
+
+def _ris_records(text: str) -> Iterator[tuple[int, dict[str, list[str]]] | EntryError]:
+    """Each RIS record as (line of its TY, values by tag), or the error that spoiled it."""
+    start = 0  # line of the open record's TY; 0 between records
+    tags: dict[str, list[str]] = {}
+    last = ""
+    bad: EntryError | None = None
+    stray = False  # inside tag lines that lack their TY, already reported
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip()
+        if not line.strip():
+            continue
+        m = _RIS_LINE.match(line)
+        if not start:
+            if m and m[1] == "TY":
+                start, tags, last, bad, stray = n, {}, "", None, False
+            elif m and not stray:
+                yield EntryError(n, f"RIS tag {m[1]} outside a record (no 'TY  - ' line before it); skipped")
+                stray = m[1] != "ER"
+            elif m and m[1] == "ER":
+                stray = False
+            continue  # other text between records (export headers) belongs to no record
+        if m is None:
+            if bad is None and last in _RIS_MULTILINE:
+                tags[last][-1] += "\n" + line.strip()
+            elif bad is None:
+                snippet = line.strip()[:60]
+                bad = EntryError(
+                    n, f"not a RIS 'XX  - value' line: {snippet!r}; record from line {start} skipped"
+                )
+            continue
+        tag, value = m[1], m[2] or ""
+        if tag in ("TY", "ER"):
+            if tag == "TY" and bad is None:
+                bad = EntryError(start, f"RIS record from line {start} has no 'ER  - ' line before line {n}")
+            yield bad or (start, tags)
+            start, tags, last, bad = (n if tag == "TY" else 0), {}, "", None
+        else:
+            tags.setdefault(tag, []).append(value)
+            last = tag
+    if start:
+        yield bad or EntryError(start, f"RIS record from line {start} is cut off: no 'ER  - ' line")
+
+
+def read_ris(text: str) -> Read:
+    for record in _ris_records(text):
+        yield record if isinstance(record, EntryError) else _ris_reference(record[1], record[0])

@@ -1,0 +1,94 @@
+"""The day's listings and the taxonomy: ``/`` (to the opening category), ``/list/{category}[/{day}]`` and
+``/categories``, each a page and its ``/api`` JSON twin from one handler."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from starlette.exceptions import HTTPException
+
+from papersift.listing import listing_counts
+from papersift.shapes import paper_json
+from papersift.taxonomy import category_name
+from papersift.web.categories import opening_category, picker, taxonomy_json
+from papersift.web.contract import DateParam, DayPath
+from papersift.web.mine import with_state
+from papersift.web.pages import Answer, Site, Web, twin, wants_json
+from papersift.web.state import AppState, day_and_neighbours, parse_day
+
+router = APIRouter()
+
+
+def listing_data(state: AppState, category: str, day: str | None) -> dict[str, Any]:
+    """A category's listing of ``day`` (None: the latest), numbered, with the day switcher and picker."""
+    store = state.store
+    days = store.announcement_days(category)
+    if not days:
+        raise HTTPException(404, f"no listings for {category}")
+    when = days[-1] if day is None else parse_day(day)
+    entries = store.listing(category, when)
+    listed = dict(store.listed_categories(when))
+    if not entries:
+        raise HTTPException(404, f"no {category} listing on {when}")
+    return {
+        "category": category,
+        "category_name": category_name(category),
+        **day_and_neighbours(days, when),
+        "counts": listing_counts(entries),
+        "picker": picker(listed, category, when.isoformat()),
+        "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
+    }
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def home(request: Request, web: Web) -> RedirectResponse:
+    state = web.state
+    reader = state.account(request)
+    followed = state.store.interests(reader.id).categories if reader else ()
+    category = opening_category(state.store, followed, state.settings.default_categories[0])
+    return RedirectResponse(f"/list/{category}")
+
+
+def _listing(request: Request, web: Site, category: str, day: str | None) -> Answer:
+    state = web.state
+    if wants_json(request):
+        data = state.cached(("api-list", category, day or ""), lambda: listing_data(state, category, day))
+        return with_state(state, request, data, "entries")
+    return web.cached_page(
+        request,
+        "listing.html",
+        ("list", category, day or ""),
+        lambda: listing_data(state, category, day),
+        index=True,  # the topic map (web/topics.py)
+        personal=state.settings.accounts,  # the lab's counts on the rows
+    )
+
+
+@twin(router, "/list/{category}", 404, api={"day": None})
+def latest(request: Request, web: Web, category: str, day: DateParam | None = None) -> Answer:
+    """The latest listing of ``category`` (the page's ``?day=`` goes to that day's: the date picker without
+    script)."""
+    if day:
+        return RedirectResponse(f"/list/{category}/{parse_day(day, 400).isoformat()}", status_code=303)
+    return _listing(request, web, category, None)
+
+
+@twin(router, "/list/{category}/{day}", 404)
+def listing(request: Request, web: Web, category: str, day: DayPath) -> Answer:
+    """The listing of ``category`` announced on ``day``."""
+    return _listing(request, web, category, day)
+
+
+@twin(router, "/categories")
+def categories(request: Request, web: Web) -> Answer:
+    """arXiv's taxonomy with how many announcement rows the store holds for each category."""
+    state = web.state
+
+    def data() -> dict[str, Any]:
+        return taxonomy_json(dict(state.store.listed_categories()))
+
+    if wants_json(request):
+        return dict(state.cached(("api-categories",), data))
+    return web.cached_page(request, "categories.html", ("categories",), data)

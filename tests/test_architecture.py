@@ -1,0 +1,217 @@
+"""The import direction of ``docs/architecture.md``, checked on the source: every module under
+``src/papersift`` is parsed with ``ast`` and mapped to its layer; a module may import its own layer and the
+layers before it, never a later one (module-level, function-level and ``TYPE_CHECKING`` imports alike), and
+no two modules may import each other, directly or round a longer loop, at module level.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = "papersift"
+
+# the layers, first to last; a module is in the layer of its longest matching prefix (docs/architecture.md)
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    (
+        "records",
+        (
+            "papersift",  # the package's __init__ (a docstring)
+            "papersift.paper",
+            "papersift.text",
+            "papersift.settings",
+            "papersift.names",
+            "papersift.taxonomy",
+            "papersift.schedule",
+            "papersift.atom",
+        ),
+    ),
+    ("sources", ("papersift.sources",)),
+    ("store", ("papersift.store",)),
+    (
+        "services",
+        (
+            "papersift.ingest",
+            "papersift.harvest",
+            "papersift.accounts",
+            "papersift.listing",
+            "papersift.lab",
+            "papersift.demo",
+        ),
+    ),
+    ("index", ("papersift.index",)),
+    ("ranking", ("papersift.ranking",)),
+    ("reader", ("papersift.library", "papersift.digest", "papersift.shapes")),
+    ("web", ("papersift.web",)),
+    ("cli", ("papersift.cli",)),
+]
+RANK = {name: n for n, (name, _) in enumerate(LAYERS)}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted((SRC / PACKAGE).rglob("*.py")):
+        parts = path.relative_to(SRC).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def layer_of(module: str) -> str:
+    best = ("", "")
+    for name, prefixes in LAYERS:
+        for prefix in prefixes:
+            below = prefix != PACKAGE and module.startswith(prefix + ".")  # a new top-level module is placed
+            if (module == prefix or below) and len(prefix) > len(best[1]):
+                best = (name, prefix)
+    if not best[0]:
+        raise AssertionError(f"{module} is in no layer: place it in LAYERS and in docs/architecture.md")
+    return best[0]
+
+
+def _target(name: str) -> str:
+    """The papersift module an imported name lives in: the longest known module prefix of it."""
+    parts = name.split(".")
+    for n in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:n])
+        if candidate in MODULES:
+            return candidate
+    return name
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imports(module: str) -> list[tuple[str, int, str]]:
+    """``(imported module, line, where)`` for every papersift import of ``module``; ``where`` is ``module``
+    (runs on import), ``typing`` (under ``if TYPE_CHECKING``) or ``function`` (inside a function)."""
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: list[tuple[str, int, str]] = []
+
+    def visit(node: ast.AST, where: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                visit(child, "function")
+            elif isinstance(child, ast.If) and _is_type_checking(child.test):
+                for stmt in child.body:
+                    visit(ast.Module(body=[stmt], type_ignores=[]), "typing" if where == "module" else where)
+                for stmt in child.orelse:
+                    visit(ast.Module(body=[stmt], type_ignores=[]), where)
+            elif isinstance(child, ast.Import):
+                for alias in child.names:
+                    if alias.name.split(".")[0] == PACKAGE:
+                        found.append((_target(alias.name), child.lineno, where))
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:  # relative: from the package upwards
+                    anchor = package.split(".")[: len(package.split(".")) - (child.level - 1)]
+                    base = ".".join([*anchor, base] if base else anchor)
+                if base.split(".")[0] != PACKAGE:
+                    continue
+                for alias in child.names:  # `from papersift.cli import papers` imports a module
+                    sub = f"{base}.{alias.name}"
+                    found.append((sub if sub in MODULES else _target(base), child.lineno, where))
+            else:
+                visit(child, where)
+
+    visit(tree, "module")
+    return [(target, line, where) for target, line, where in found if target != module]
+
+
+def test_every_module_has_a_layer() -> None:
+    assert len(MODULES) > 50
+    for module in MODULES:
+        layer_of(module)
+
+
+def test_no_module_imports_a_later_layer() -> None:
+    wrong = []
+    for module in MODULES:
+        mine = layer_of(module)
+        for target, line, where in imports(module):
+            if RANK[layer_of(target)] > RANK[mine]:
+                wrong.append(
+                    f"{MODULES[module].relative_to(SRC)}:{line}: {module} ({mine}) imports {target} "
+                    f"({layer_of(target)}) [{where}]"
+                )
+    assert not wrong, "imports against the layer order:\n" + "\n".join(wrong)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                connect(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def test_no_import_cycle_at_module_level() -> None:
+    # imports that run when a module is imported; those under TYPE_CHECKING never run and those inside a
+    # function run after every module is loaded, so neither can leave a module half-initialised
+    graph = {
+        module: {target for target, _, where in imports(module) if where == "module" and target in MODULES}
+        for module in MODULES
+    }
+    assert not _cycles(graph), f"import cycles: {_cycles(graph)}"
+
+
+def test_the_checks_catch_what_they_are_for() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert layer_of("papersift.store.sqlite") == "store"
+    assert layer_of("papersift.cli.common") == "cli"
+    try:
+        layer_of("papersift.newcomer")
+    except AssertionError as e:
+        assert "in no layer" in str(e)
+    else:
+        raise AssertionError("a new top-level module must be placed in a layer")
+    assert RANK["store"] < RANK["index"] < RANK["ranking"] < RANK["web"] < RANK["cli"]
+    # the parser sees all three kinds of import
+    wheres = {where for module in MODULES for _, _, where in imports(module)}
+    assert wheres == {"module", "typing", "function"}
+
+
+def test_a_command_module_imports_no_other_command_module() -> None:
+    # cli/__init__ registers the commands; a command module shares only cli/common (`python -m` runs
+    # cli/__main__, which calls cli/__init__'s main)
+    allowed = {"papersift.cli.__main__": {"papersift.cli"}}
+    for module in MODULES:
+        if module.startswith("papersift.cli.") and module != "papersift.cli.common":
+            cli_imports = {t for t, _, _ in imports(module) if t.startswith("papersift.cli")}
+            assert cli_imports <= allowed.get(module, {"papersift.cli.common"}), (module, cli_imports)

@@ -1,0 +1,67 @@
+"""One JSON shape per thing (``shapes.py``) and the day's picks assembled once (``library.daily_picks``),
+which the API, the feeds and the CLI all use."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from papersift.library import DailyPick, NoDailyPapers, daily_picks
+from papersift.paper import Paper
+from papersift.ranking.related import RelatedHit
+from papersift.ranking.search import SearchHit
+from papersift.shapes import daily_pick_json, paper_json, related_hit_json, search_hit_json
+from papersift.store import Store
+
+DAY = date(2026, 1, 21)
+
+
+def paper(pid: str = "2601.00001", **kw: object) -> Paper:
+    fields: dict[str, object] = {
+        "title": "Sparse attention for long context",
+        "authors": ["Ada Lovelace", "Alan Turing"],
+        "abstract": "We study sparse attention in transformers.",
+        "categories": ["cs.LG"],
+        "announced": DAY,
+        "source": "test",
+    }
+    fields.update(kw)
+    return Paper(pid, **fields)  # type: ignore[arg-type]
+
+
+def test_a_related_hit_is_the_paper_with_its_score_and_evidence() -> None:
+    hit = RelatedHit(paper(), 0.123456, 0.7, 0.2, ["attention"], ["Ada Lovelace"], True, False)
+    shaped = related_hit_json(hit, rank=3)
+    assert shaped == {
+        **paper_json(hit.paper),
+        "rank": 3,
+        "score": 0.1235,
+        "why": hit.reasons(),
+        "terms": ["attention"],
+        "shared_authors": ["Ada Lovelace"],
+    }
+    assert "rank" not in related_hit_json(hit)  # the web's related list is not numbered
+
+
+def test_a_search_hit_is_the_paper_with_its_rank_score_and_terms() -> None:
+    shaped = search_hit_json(SearchHit(paper(), 2.0 / 3, ["sparse"]), 1)
+    assert shaped == {**paper_json(paper()), "rank": 1, "score": 0.6667, "terms": ["sparse"]}
+
+
+def test_a_daily_pick_has_a_rounded_score_or_none_in_arxiv_order() -> None:
+    ranked = daily_pick_json(DailyPick(paper(), 0.987654, ("shared terms: attention",)), number=1)
+    assert (ranked["number"], ranked["score"], ranked["why"]) == (1, 0.9877, ["shared terms: attention"])
+    plain = daily_pick_json(DailyPick(paper(), None), rank=2, date=DAY.isoformat())
+    assert (plain["rank"], plain["score"], plain["why"], plain["date"]) == (2, None, [], "2026-01-21")
+
+
+def test_the_days_picks_say_why_there_are_none(store: Store) -> None:
+    with pytest.raises(NoDailyPapers, match=r"^no listings for the followed categories yet$"):
+        daily_picks(store, None, None, ["cs.LG"])
+    store.upsert([paper("2601.00002"), paper("2601.00001")])
+    view = daily_picks(store, None, None, ["cs.LG"])
+    assert (view.day, view.ranking) == (DAY, "arXiv order")
+    assert [p.paper.id for p in view.picks] == ["2601.00001", "2601.00002"]
+    with pytest.raises(NoDailyPapers, match=r"^no listing of cs\.LG on 2026-01-22$"):
+        daily_picks(store, None, None, ["cs.LG"], date(2026, 1, 22))
