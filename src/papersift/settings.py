@@ -69,6 +69,9 @@ class Settings(BaseSettings):
     exact_below: int = Field(default=50_000, ge=0)  # vector counts below this are searched exactly
     # minutes the resident query helper of `search`/`related` stays loaded when unused (0: no helper)
     resident_minutes: float = Field(default=10.0, ge=0)
+    # sentence vectors of every abstract (index/sentences.py): facets and sentence matching in related
+    # papers and search, for about 2.3x the embedding time and 2.3 kB a paper
+    sentences: bool = False
     web_assets: Path | None = None  # node_modules holding KaTeX (default: the checkout's)
     db: str | None = None  # postgresql://user@host/papersift or sqlite:///PATH (default: SQLite in home)
     # readers: one personal reader with no login by default; PAPERSIFT_ACCOUNTS=true for a lab server

@@ -20,6 +20,18 @@ eval_app = typer.Typer(help="Measure ranking quality on citation data, with base
 
 CorpusOpt = Annotated[Path, typer.Option("--corpus", help="Papers (JSON lines) to build the store from.")]
 RelevanceOpt = Annotated[Path, typer.Option("--relevance", help="{query_id, candidate_id, label} lines.")]
+SplitOpt = Annotated[
+    str, typer.Option("--split", help="all, tune or heldout: which half of the queries (by query paper id).")
+]  # weights are chosen on ``tune`` only
+
+
+def _check_split(split: str) -> None:
+    from papersift.ranking.evaluate import SPLITS
+
+    if split not in SPLITS:
+        fail(f"--split must be one of {', '.join(SPLITS)}, not {split!r}", 2)
+
+
 DEFAULT_CORPUS = Path("../shared/data/arxiv-20k.jsonl.gz")
 
 
@@ -67,18 +79,20 @@ def _evaluate(
 def eval_related(
     relevance: RelevanceOpt,
     corpus: CorpusOpt = DEFAULT_CORPUS,
+    split: SplitOpt = "all",
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
     """Related papers vs tf-idf (arxiv-sanity-lite), BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
     from papersift.ranking.evaluate import evaluate_related, read_relevance
 
+    _check_split(split)
     _evaluate(
         relevance,
         corpus,
         fmt,
         home,
-        lambda ix: evaluate_related(ix, read_relevance(relevance)),
+        lambda ix: evaluate_related(ix, read_relevance(relevance), split=split),
         "tfidf-arxiv-sanity",
     )
 
@@ -88,23 +102,19 @@ def eval_recommend(
     relevance: RelevanceOpt,
     corpus: CorpusOpt = DEFAULT_CORPUS,
     seed: Annotated[int, typer.Option("--seed", help="Draws each reader's library and random papers.")] = 0,
-    split: Annotated[
-        str, typer.Option("--split", help="all, tune or heldout: which half of the readers (by query id).")
-    ] = "all",
+    split: SplitOpt = "all",
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
     """Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily on simulated readers."""
     from papersift.ranking.evaluate import (
         RECOMMEND_BASELINES,
-        SPLITS,
         evaluate_recommend,
         read_relevance,
         reader_line,
     )
 
-    if split not in SPLITS:
-        fail(f"--split must be one of {', '.join(SPLITS)}, not {split!r}", 2)
+    _check_split(split)
     if not relevance.exists():
         fail(f"file not found: {relevance}")
     try:  # read before the store is built, so a bad file fails at once
@@ -127,10 +137,19 @@ def eval_recommend(
 def eval_search(
     contexts: Annotated[Path, typer.Option("--contexts", help="{citing_id, cited_id, context} lines.")],
     corpus: CorpusOpt = DEFAULT_CORPUS,
+    split: SplitOpt = "all",
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
     """Search by citation sentence vs BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
     from papersift.ranking.evaluate import evaluate_search, read_contexts
 
-    _evaluate(contexts, corpus, fmt, home, lambda ix: evaluate_search(ix, read_contexts(contexts)), "bm25")
+    _check_split(split)
+    _evaluate(
+        contexts,
+        corpus,
+        fmt,
+        home,
+        lambda ix: evaluate_search(ix, read_contexts(contexts), split=split),
+        "bm25",
+    )

@@ -96,10 +96,15 @@ def related(
     k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Results per query.")] = 10,
     category: Annotated[str | None, typer.Option("--category", "-c")] = None,
     since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
+    facet: Annotated[
+        str | None,
+        typer.Option("--facet", help="Alike in one part only: background, method or result sentences."),
+    ] = None,
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
     """Related papers (相关论文) of papers or of any text, each with why it matches."""
+    from papersift.index.sentences import FACETS
     from papersift.listing import json_line
     from papersift.paper import InvalidIdError, format_authors, normalize_id
     from papersift.ranking.related import Query, paper_query, text_query
@@ -107,6 +112,8 @@ def related(
     from papersift.shapes import related_hit_json
 
     check_format(fmt)
+    if facet is not None and facet not in FACETS:
+        fail(f"--facet must be one of {', '.join(FACETS)}, not {facet!r}", 2)
     wanted = list(ids or []) + (lines_of(ids_from) if ids_from else [])
     if (text is not None) == bool(wanted):
         fail("give paper IDs, --ids-from FILE, or --text TEXT (ids or text, not both)", 2)
@@ -120,7 +127,7 @@ def related(
         indexes = o.indexes
         queries: list[Query | str] = []
         if text is not None:
-            queries.append(text_query(indexes, text))
+            queries.append(text_query(indexes, text, facet=facet))
         for raw in wanted:
             try:
                 pid = normalize_id(raw)
@@ -128,7 +135,9 @@ def related(
                 queries.append(str(e))
                 continue
             paper = o.store.get(pid)
-            queries.append(paper_query(indexes, paper) if paper else f"{pid} is not in the store")
+            queries.append(
+                paper_query(indexes, paper, facet=facet) if paper else f"{pid} is not in the store"
+            )
         for raw, query in zip(wanted or [text or ""], queries, strict=True):
             if isinstance(query, str):
                 failed = True

@@ -5,7 +5,8 @@ run resumes where it stopped) in this process or on a Dask cluster (``engines``)
 build lock) writes the next index generation (``generations``) when the store changed: the main lexical
 arrays are kept (hard links) and the papers added since go to a small delta segment with frozen idf, merged
 (a full rebuild) once the delta passes ``DELTA_MAX_ROWS`` / ``DELTA_MAX_SHARE`` of the main arrays or is older
-than ``DELTA_MAX_AGE``; the ANN index of the previous generation is extended with the new vectors.
+than ``DELTA_MAX_AGE``; the ANN index of the previous generation is extended with the new vectors, and
+(given a ``SentenceSource``, as ``embed`` gives) the sentence vectors with the new papers' (``sentences``).
 ``open_indexes`` memory-maps the current generation for the rankers; it never builds anything.
 """
 
@@ -33,6 +34,7 @@ from papersift.index.lexical import (
     open_lexical,
     segment_meta,
 )
+from papersift.index.sentences import Sentences, SentenceSource, open_sentences, sync_sentences
 from papersift.store import PAPERS_CHANGED, Store, StoreError
 from papersift.store.cache import VectorCache
 
@@ -153,20 +155,49 @@ def _source(store: Store) -> dict[str, Any]:
     }
 
 
+def sentence_source(
+    settings: Settings, cache: VectorCache | None, encoder: Encoder | None = None
+) -> SentenceSource:
+    """Sentence vectors from ``cache`` or the configured model (loaded when first needed), for a store
+    whose settings ask for them (``settings.sentences``)."""
+    loaded: list[Encoder] = [encoder] if encoder is not None else []
+
+    def encode(texts: list[str]) -> np.ndarray:
+        if not loaded:
+            loaded.append(load_encoder(settings))
+        return loaded[0].encode(texts)
+
+    return SentenceSource(model_id(settings), encode, cache)
+
+
 def refresh(
-    store: Store, settings: Settings, progress: Callable[[int], None] | None = None
+    store: Store,
+    settings: Settings,
+    progress: Callable[[int], None] | None = None,
+    sentences: SentenceSource | None = None,
 ) -> tuple[int, int]:
     """Publish a new index generation if the store changed: (papers, vectors) indexed.
+
+    ``sentences``: embed the sentences of papers that have a vector but no sentence vectors yet; without
+    it, they come from the configured model through the vector cache when ``settings.sentences`` asks for
+    sentence vectors, and otherwise the previous generation's (if any) are kept as they are.
 
     Waits for the build lock (another ``embed`` may hold it). A failure (disk full, the store locked…)
     raises ``IndexBuildError`` and leaves the previous generation serving.
     """
+    if sentences is None and settings.sentences:
+        cache = VectorCache(settings.cache_path)
+        try:
+            return refresh(store, settings, progress, sentence_source(settings, cache))
+        finally:
+            cache.close()
     index_dir = settings.index_dir
     with build_lock(index_dir):
         previous = open_current(index_dir)
         try:
             source = _source(store)
-            if previous is not None and previous.manifest.get("source") == source:
+            done = previous is not None and previous.manifest.get("source") == source
+            if done and previous is not None and (sentences is None or previous.manifest.get("sentences")):
                 return int(previous.manifest["papers"]), int(previous.manifest["vectors"])
             tmp = generations.begin(index_dir)
             try:
@@ -182,8 +213,19 @@ def refresh(
                 if store.vector_model():
                     vectors = sync_dense(store, tmp, previous.path if previous else None)
                 seconds["dense"] = lap()
+                covered = 0
+                if store.vector_model():
+                    covered = sync_sentences(
+                        store,
+                        tmp / "sentences",
+                        previous.path / "sentences" if previous else None,
+                        sentences,
+                        str(source["model"]),
+                    )
+                seconds["sentences"] = lap()
                 delta = (tmp / "delta" / "meta.json").exists()
                 facts = {"source": source, "papers": papers, "vectors": vectors, "delta": delta}
+                facts["sentences"] = covered == vectors  # every paper vector has its sentences
                 generations.publish(
                     index_dir, tmp, {**facts, "built": time.time(), "seconds": seconds}, previous
                 )
@@ -245,6 +287,7 @@ class Indexes:
     settings: Settings
     dense: DenseIndex | None
     lexical: Lexical | None
+    sentences: Sentences | None = None
     _encoder: Encoder | None = field(default=None, repr=False)
     generation: Generation | None = None
     loader: Callable[[], Encoder] | None = field(default=None, repr=False)
@@ -278,8 +321,15 @@ def open_indexes(store: Store, settings: Settings, *, warm: bool = False) -> Ind
     loader = _in_background(lambda: load_encoder(settings)) if warm and vectors else None
     lexical = open_lexical(path / "lexical", path / "delta")
     dense = open_dense(store, path, settings.exact_below, sync=False) if vectors else None
+    sentences = open_sentences(path / "sentences") if dense is not None else None
     return Indexes(
-        store=store, settings=settings, dense=dense, lexical=lexical, generation=generation, loader=loader
+        store=store,
+        settings=settings,
+        dense=dense,
+        lexical=lexical,
+        sentences=sentences,
+        generation=generation,
+        loader=loader,
     )
 
 

@@ -14,7 +14,12 @@ half by a hash of the citing paper's id; papersift's weights were chosen on ``tu
 Baselines of ``related`` and ``search``: tf-idf cosine with arxiv-sanity-lite's settings (1–2-grams,
 20,000 features, min_df 5, max_df 0.1, sublinear tf, English stop words; title + abstract + authors; the
 SVM of ``recommend`` uses the same), BM25 (k1 1.2, b 0.75; title + abstract), the model's plain cosine,
-and reciprocal-rank fusion (k 60) of BM25 and the model.
+and reciprocal-rank fusion (k 60) of BM25 and the model. ``papersift-no-sentences`` is papersift with the
+sentence match off (the ranking before sentence vectors), from the same run.
+
+``split`` (``related`` and ``search``): ``all``, or the ``tune`` / ``heldout`` half of the queries by a hash
+of the query paper's id (of the citing paper's for search; ``reader_split``): the sentence weights were chosen
+on ``tune`` only (``bench/tune_sentences.py``).
 """
 
 from __future__ import annotations
@@ -36,8 +41,8 @@ import orjson
 from papersift.index.pipeline import Indexes
 from papersift.paper import Paper
 from papersift.ranking.recommend import LibraryItem, Profile, recommend
-from papersift.ranking.related import paper_query, related
-from papersift.ranking.search import MODES, search
+from papersift.ranking.related import WEIGHTS, Weights, paper_query, related
+from papersift.ranking.search import MODES, W_SENTENCE, search
 
 K = 10
 DEPTH = 100  # ranks kept per query (MRR is computed within them)
@@ -194,12 +199,51 @@ def _rrf(*rankings: list[int]) -> list[int]:
     return sorted(fused, key=lambda d: -fused[d])[:DEPTH]
 
 
+def _in_split(query_id: str, split: str) -> bool:
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}, not {split!r}")
+    return split == "all" or reader_split(query_id) == split
+
+
+def related_score(
+    indexes: Indexes, gold: dict[str, set[str]], weights: Weights = WEIGHTS, split: str = "all"
+) -> Score:
+    """papersift's related papers alone, with ``weights``, on one split of the queries."""
+    rows = []
+    for qid in sorted(gold):
+        paper = indexes.store.get(qid) if _in_split(qid, split) else None
+        if paper is not None:
+            hits = related(indexes, paper_query(indexes, paper), k=DEPTH, weights=weights)
+            rows.append(metrics([h.paper.id for h in hits], gold[qid]))
+    return _mean("papersift", rows)
+
+
+def search_score(
+    indexes: Indexes,
+    contexts: list[tuple[str, str, str]],
+    vectors: np.ndarray,
+    sentence_weight: float = W_SENTENCE,
+    split: str = "all",
+) -> Score:
+    """papersift's hybrid search alone (``vectors``: the contexts' vectors), on one split of the queries."""
+    rows = []
+    for (text, cited, citing), vector in zip(contexts, vectors, strict=True):
+        if _in_split(citing, split):
+            hits = search(indexes, text, k=DEPTH + 1, vector=vector, sentence_weight=sentence_weight).hits
+            rows.append(metrics([h.paper.id for h in hits if h.paper.id != citing][:DEPTH], {cited}))
+    return _mean("papersift-hybrid", rows)
+
+
 def evaluate_related(
-    indexes: Indexes, gold: dict[str, set[str]], progress: Callable[[int], None] | None = None
+    indexes: Indexes,
+    gold: dict[str, set[str]],
+    progress: Callable[[int], None] | None = None,
+    split: str = "all",
 ) -> list[Score]:
     """papersift's related papers vs tf-idf (arxiv-sanity-lite), BM25, the model's cosine and their RRF."""
     c = _corpus(indexes)
-    queries = [q for q in sorted(gold) if q in c.position]
+    queries = [q for q in sorted(gold) if q in c.position and _in_split(q, split)]
+    plain = Weights(sentence=0.0)
     tfidf = _tfidf_asl(c)
     bm25 = _BM25(c.texts)
     rows: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
@@ -209,6 +253,8 @@ def evaluate_related(
         assert paper is not None
         hits = related(indexes, paper_query(indexes, paper), k=DEPTH)
         rows["papersift"].append(metrics([h.paper.id for h in hits], relevant))
+        hits = related(indexes, paper_query(indexes, paper), k=DEPTH, weights=plain)
+        rows["papersift-no-sentences"].append(metrics([h.paper.id for h in hits], relevant))
         t = _top(np.asarray((tfidf[qi] @ tfidf.T).todense()).ravel(), qi)
         rows["tfidf-arxiv-sanity"].append(metrics([c.ids[i] for i in t], relevant))
         b = _top(bm25.scores(c.texts[qi]), qi)
@@ -222,9 +268,13 @@ def evaluate_related(
 
 
 def evaluate_search(
-    indexes: Indexes, contexts: list[tuple[str, str, str]], progress: Callable[[int], None] | None = None
+    indexes: Indexes,
+    contexts: list[tuple[str, str, str]],
+    progress: Callable[[int], None] | None = None,
+    split: str = "all",
 ) -> list[Score]:
     """papersift's hybrid, keyword and semantic search vs BM25, the model's cosine and their RRF."""
+    contexts = [row for row in contexts if _in_split(row[2], split)]
     c = _corpus(indexes)
     bm25 = _BM25(c.texts)
     encoder = indexes.encoder()
@@ -240,6 +290,9 @@ def evaluate_search(
                 hits = search(indexes, text, mode=mode, k=DEPTH + 1, vector=vector).hits
                 ranked = [h.paper.id for h in hits if h.paper.id != citing][:DEPTH]
                 rows[f"papersift-{mode}"].append(metrics(ranked, relevant))
+            hits = search(indexes, text, k=DEPTH + 1, vector=vector, sentence_weight=0.0).hits
+            ranked = [h.paper.id for h in hits if h.paper.id != citing][:DEPTH]
+            rows["papersift-hybrid-no-sentences"].append(metrics(ranked, relevant))
             b = _top(bm25.scores(text), exclude)
             rows["bm25"].append(metrics([c.ids[i] for i in b], relevant))
             d = _top(c.vectors @ vector, exclude)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
-from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh
+from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh, sentence_source
 from papersift.ingest import ingest_paths
 from papersift.ranking.evaluate import Score
 from papersift.settings import Settings
@@ -44,10 +44,13 @@ def fresh_indexes(
     counts = ingest_paths(store, [corpus], chunk=settings.ingest_chunk)
     note(f"corpus: {counts.new} papers from {corpus}")
     cache = VectorCache(settings.cache_path)
-    with embedding(store.count()) as advance:
-        embed_missing(store, local, cache=cache, progress=advance)
-    cache.close()
-    refresh(store, local)
+    try:
+        with embedding(store.count()) as advance:
+            embed_missing(store, local, cache=cache, progress=advance)
+        sentences = sentence_source(local, cache) if settings.sentences else None
+        refresh(store, local, sentences=sentences)
+    finally:
+        cache.close()
     return open_indexes(store, local)
 
 

@@ -4,10 +4,22 @@ Candidates come from the ANN index (closest in content), the lexical arrays (mos
 the author postings (same authors). Each candidate is then scored by a weighted sum of what a paper carries:
 
     0.5 · cosine of the dense vectors + 0.5 · tf-idf cosine of title and abstract
+    + W_SENTENCE · sentence match
     + 0.1 · shared authors (at most 2) + 0.03 · same primary category + 0.06 · earlier work
 
-The weights were chosen on the dev citation pairs only (a coarse grid, the largest step that mattered), and
-each term shows up in a result's reasons: the shared terms, the shared authors, the category, the date.
+The sentence match compares the papers sentence by sentence (multi-vector matching, as in Mysore et al.
+2022): the mean over the query's sentences of the best cosine with one of the candidate's sentences
+(``sentences.max_sim``), for the best ``RERANK`` candidates by the other terms (a re-ranker); the rest, and
+a candidate without sentence vectors yet, count their dense cosine instead. Its weight is 0: on the
+``tune`` half of the dev pairs (``bench/tune_sentences.py``) every weight from 0.25 to 1.5 lowered nDCG@10,
+steadily (citation pairs are alike as wholes, not sentence for sentence); the sentence vectors still say
+which sentence matched which ("your sentence 3 ↔ their sentence 1") and carry the facets. A facet
+(``background``, ``method``, ``result``) keeps only the query sentences of that role, for every term: the
+dense vector is their mean, the key terms are theirs.
+
+The weights were chosen on the dev citation pairs only (a coarse grid, the largest step that mattered; the
+sentence weight on their ``tune`` half), and each term shows up in a result's reasons: the shared terms,
+the shared authors, the category, the date.
 "Earlier work" (announced no later than the query) reflects that a paper's closest relatives are mostly
 the ones it builds on; it is a small nudge, not a filter. Text queries have no authors, category or date:
 they are ranked by the first two terms alone.
@@ -24,6 +36,16 @@ import numpy as np
 from papersift.index.encoder import paper_text
 from papersift.index.lexical import author_slots, shared_terms, term_names
 from papersift.index.pipeline import Indexes
+from papersift.index.sentences import (
+    FACETS,
+    RERANK,
+    TITLE,
+    best_pair,
+    facet_code,
+    paper_sentences,
+    roles,
+    sentence_term,
+)
 from papersift.names import AuthorSet
 from papersift.paper import Paper, in_category
 from papersift.text import STOP_WORDS
@@ -33,6 +55,7 @@ W_LEXICAL = 0.5
 W_AUTHOR = 0.1
 W_CATEGORY = 0.03
 W_EARLIER = 0.06
+W_SENTENCE = 0.0  # chosen on the tune half: every weight above 0 lowered nDCG@10 (see above)
 MAX_SHARED_AUTHORS = 2
 CANDIDATES = 200
 MAX_K = 1000
@@ -48,6 +71,21 @@ class Query:
     rowid: int | None = None
     vector: np.ndarray | None = None
     notes: list[str] = field(default_factory=list)
+    sentences: np.ndarray | None = None  # the query's sentence vectors (rows), facet applied
+    numbers: list[int] = field(default_factory=list)  # each row's sentence number (0: the title)
+    facet: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The weights of the fused score's content terms (the rest are constants above)."""
+
+    dense: float = W_DENSE
+    lexical: float = W_LEXICAL
+    sentence: float = W_SENTENCE
+
+
+WEIGHTS = Weights()
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +100,13 @@ class RelatedHit:
     authors: list[str]
     same_category: bool
     earlier: bool
+    match: tuple[int, int, float] | None = None  # (query sentence, their sentence, cosine); 0 = title
 
     def reasons(self) -> list[str]:
         out = []
+        if self.match is not None and self.match[2] >= 0.5:
+            mine, theirs, cosine = self.match
+            out.append(f"{_sentence_name('your', mine)} ↔ {_sentence_name('their', theirs)} ({cosine:.2f})")
         if self.authors:
             out.append("same authors: " + ", ".join(self.authors))
         if self.terms:
@@ -78,8 +120,16 @@ class RelatedHit:
         return out
 
 
-def paper_query(indexes: Indexes, paper: Paper) -> Query:
-    """A stored paper as a query; its vector comes from the index (or the model when it has none yet)."""
+def _sentence_name(whose: str, number: int) -> str:
+    return f"{whose} title" if number == 0 else f"{whose} sentence {number}"
+
+
+def paper_query(indexes: Indexes, paper: Paper, facet: str | None = None) -> Query:
+    """A stored paper as a query; its vectors come from the index (or the model when it has none yet).
+
+    ``facet``: only the sentences of that role speak for the paper (``ValueError`` for an unknown facet).
+    """
+    code = facet_code(facet) if facet else None
     rowid = indexes.store.rowid(paper.id)
     query = Query(label=paper.id, text=paper_text(paper.title, paper.abstract), paper=paper, rowid=rowid)
     if indexes.dense is not None and rowid is not None:
@@ -88,11 +138,44 @@ def paper_query(indexes: Indexes, paper: Paper) -> Query:
             query.vector = vector
     if query.vector is None and indexes.dense is not None:
         query.vector = indexes.encoder().encode([query.text])[0]
+    if indexes.sentences is not None or code is not None:
+        texts = paper_sentences(paper.title, paper.abstract)
+        stored = indexes.sentences.of(rowid) if indexes.sentences is not None and rowid is not None else None
+        if stored is not None and len(stored[0]) == len(texts):
+            vectors, codes = stored[0], stored[1].tolist()
+        elif indexes.dense is not None:
+            vectors, codes = indexes.encoder().encode(texts), roles(texts, has_title=bool(paper.title))
+        else:
+            return query
+        has_title = bool(paper.title.strip())
+        _set_sentences(query, texts, vectors, codes, code, has_title)
     return query
 
 
-def text_query(indexes: Indexes, text: str) -> Query:
-    """Free text as a query, cut to the model's window (a note says so when it was cut)."""
+def _set_sentences(
+    query: Query, texts: list[str], vectors: np.ndarray, codes: list[int], code: int | None, has_title: bool
+) -> None:
+    """The query's sentence rows, numbered (0: the title); a facet keeps its own rows and speaks for the
+    whole query (dense vector, key terms)."""
+    numbers = list(range(0 if has_title else 1, len(texts) + (0 if has_title else 1)))
+    keep = [i for i, c in enumerate(codes) if code is None or c == code]
+    if code is not None:
+        query.facet = FACETS[code]
+        if not keep:
+            query.notes.append(f"no {FACETS[code]} sentence found: the whole text is used")
+            keep = [i for i, c in enumerate(codes) if c != TITLE] or list(range(len(codes)))
+        else:
+            mean = np.asarray(vectors, np.float32)[keep].mean(axis=0)
+            query.vector = mean / max(float(np.linalg.norm(mean)), 1e-12)
+            query.text = " ".join(texts[i] for i in keep)
+    query.sentences = np.asarray(vectors, np.float32)[keep]
+    query.numbers = [numbers[i] for i in keep]
+
+
+def text_query(indexes: Indexes, text: str, facet: str | None = None) -> Query:
+    """Free text as a query, cut to the model's window (a note says so when it was cut); its sentences
+    are encoded one by one as well (``facet``: only those of that role count)."""
+    code = facet_code(facet) if facet else None
     query = Query(label=text[:80], text=text)
     if indexes.dense is not None:
         encoder = indexes.encoder()
@@ -103,7 +186,12 @@ def text_query(indexes: Indexes, text: str) -> Query:
                 f"({len(text):,} characters given); key terms use the first 100,000 characters"
             )
         query.vector = encoder.encode([clipped])[0]
-    query.text = text[:100_000]
+        if indexes.sentences is not None or code is not None:
+            texts = paper_sentences("", text[:100_000])[:64]
+            vectors = encoder.encode(texts)
+            _set_sentences(query, texts, vectors, roles(texts, has_title=False), code, has_title=False)
+    if query.facet is None or query.text == text:
+        query.text = text[:100_000]
     return query
 
 
@@ -114,6 +202,7 @@ def related(
     k: int = 10,
     category: str | None = None,
     since: date | None = None,
+    weights: Weights = WEIGHTS,
 ) -> list[RelatedHit]:
     """The ``k`` best related papers (never the query paper itself), filtered by category and date."""
     k = max(1, min(k, MAX_K))
@@ -121,7 +210,7 @@ def related(
         return _keyword_fallback(indexes, query, k, category, since)
     pool = max(CANDIDATES, 4 * k)
     while True:
-        scored = _score(indexes, query, pool)
+        scored = _score(indexes, query, pool, weights)
         hits = _take(indexes, query, scored, k, category, since)
         if len(hits) >= k or pool >= _size(indexes):
             return hits
@@ -146,7 +235,7 @@ class _Scored:
     positions: np.ndarray
 
 
-def _score(indexes: Indexes, query: Query, pool: int) -> _Scored:
+def _score(indexes: Indexes, query: Query, pool: int, weights: Weights = WEIGHTS) -> _Scored:
     lex, dense, paper = indexes.lexical, indexes.dense, query.paper
     parts: list[np.ndarray] = []
     if dense is not None and query.vector is not None:
@@ -187,12 +276,16 @@ def _score(indexes: Indexes, query: Query, pool: int) -> _Scored:
             if day:
                 days = lex.day[positions[inside]]
                 earlier[inside] = (days > 0) & (days <= day.toordinal())
-    score = W_LEXICAL * lexical + W_AUTHOR * np.minimum(coauthors, MAX_SHARED_AUTHORS)
+    score = weights.lexical * lexical + W_AUTHOR * np.minimum(coauthors, MAX_SHARED_AUTHORS)
     score += W_CATEGORY * same_category + W_EARLIER * earlier
     dense_scores: np.ndarray | None = None
     if dense is not None and query.vector is not None:
         dense_scores = dense.vectors(keys) @ query.vector.astype(np.float32)  # zero rows: no vector
-        score += W_DENSE * dense_scores
+        score += weights.dense * dense_scores
+        if weights.sentence and query.sentences is not None and indexes.sentences is not None:
+            top = max(RERANK, pool // 4)  # the k asked for, and more
+            term = sentence_term(indexes.sentences, keys, query.sentences, score, dense_scores, top)
+            score += weights.sentence * term
     if lex is not None:
         q_slots, q_weights = lex.key_terms(q_slots, q_weights)  # what explanations name
     return _Scored(
@@ -234,6 +327,7 @@ def _take(
             )
             earlier = bool(s.earlier[i]) and _earlier(paper, day, query_id, query_day)
             score -= W_EARLIER * (bool(s.earlier[i]) and not earlier)
+            match = _match(indexes, query, int(s.keys[i]))
             hits.append(
                 RelatedHit(
                     paper=paper,
@@ -244,11 +338,24 @@ def _take(
                     authors=authors,
                     same_category=bool(s.same_category[i]),
                     earlier=earlier,
+                    match=match,
                 )
             )
             if len(hits) == k:
                 return _by_score(hits)
     return _by_score(hits)
+
+
+def _match(indexes: Indexes, query: Query, key: int) -> tuple[int, int, float] | None:
+    """Which query sentence matched which of the candidate's best (numbered as ``Query.numbers``)."""
+    if query.sentences is None or not len(query.sentences) or indexes.sentences is None:
+        return None
+    theirs = indexes.sentences.of(key)
+    if theirs is None:
+        return None
+    mine, other, cosine = best_pair(query.sentences, theirs[0])
+    title = int(theirs[1][0]) == TITLE
+    return query.numbers[mine], other + (0 if title else 1), cosine
 
 
 def _by_score(hits: list[RelatedHit]) -> list[RelatedHit]:

@@ -5,8 +5,14 @@ sentence's but the words in over 10% of the papers), the nearest vectors and the
 scores each paper as
 
     0.5 · cosine of the dense vectors + 0.5 · tf-idf cosine + 0.5 · BM25 / best BM25 of the query
+    + W_SENTENCE · the best cosine of the query with one sentence of the paper
 
-(weights chosen on the dev citation sentences only). Filters (category, dates, author) and exclusions
+(weights chosen on the dev citation sentences only, the sentence weight 1.0 on their ``tune`` half by
+``bench/tune_sentences.py``): a citation sentence mostly echoes one sentence of the cited abstract, not its
+average. The sentence term re-ranks the best ``RERANK`` candidates by the other terms; the rest, and a paper
+without sentence vectors yet, count their dense cosine instead.
+
+Filters (category, dates, author) and exclusions
 (``-word``, ``-"a phrase"``) hold in every mode; the vectors and tf-idf see only the words wanted. A paper
 with no word of the query (no BM25 match, no shared tf-idf term) must be close in content
 (cosine ≥ ``DENSE_FLOOR``) to be shown at all: gibberish, an emoji or a lone ``(`` get "no good matches",
@@ -24,6 +30,7 @@ import numpy as np
 
 from papersift.index.lexical import shared_terms, term_names
 from papersift.index.pipeline import Indexes
+from papersift.index.sentences import RERANK, sentence_term
 from papersift.paper import Paper, is_arxiv_id, normalize_id
 from papersift.store import Filters
 
@@ -32,6 +39,7 @@ MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
 W_DENSE = 0.5
 W_LEXICAL = 0.5
 W_BM25 = 0.5
+W_SENTENCE = 1.0
 POOL = 200
 KEYWORD_POOL = 1000  # BM25 matches a sentence-long query can rank the answer deep in
 SHORT_QUERY = 4  # words
@@ -85,6 +93,7 @@ def search(
     offset: int = 0,
     filters: Filters | None = None,
     vector: np.ndarray | None = None,
+    sentence_weight: float = W_SENTENCE,
 ) -> SearchResult:
     """One page of results; a mode the indexes cannot serve falls back to keyword, with a note.
 
@@ -129,7 +138,7 @@ def search(
     size = max(len(indexes.dense) if indexes.dense else 0, len(indexes.lexical) if indexes.lexical else 0)
     pool = max(POOL, 2 * want)
     while True:
-        hits = _collect(indexes, query, mode, lazy, pool, want, filters, excluded)
+        hits = _collect(indexes, query, mode, lazy, pool, want, filters, excluded, sentence_weight)
         if len(hits) >= want or pool >= size:
             break
         pool *= 8  # the filters left too few: widen the pool
@@ -163,6 +172,7 @@ def _collect(
     want: int,
     filters: Filters,
     excluded: re.Pattern[str] | None = None,
+    sentence_weight: float = W_SENTENCE,
 ) -> list[tuple[int, SearchHit]]:
     """The best ``want`` (rowid, hit) pairs that pass the filters, the exclusions and the relevance floor,
     from a pool of ``pool`` candidates."""
@@ -174,7 +184,7 @@ def _collect(
         scores = dict(zip(keys.tolist(), sims.tolist(), strict=True))
         weak = _weak(indexes, wanted, keys, sims)
     else:
-        scores, keyword_rows, weak = _hybrid_scores(indexes, query, vector, pool, filters)
+        scores, keyword_rows, weak = _hybrid_scores(indexes, query, vector, pool, filters, sentence_weight)
     ranked = sorted((key for key in scores if key not in weak), key=lambda key: -scores[key])
     hits: list[tuple[int, SearchHit]] = []
     for start in range(0, len(ranked), 4 * want):
@@ -215,6 +225,7 @@ def _hybrid_scores(
     lazy_vector: np.ndarray | Callable[[], np.ndarray] | None,
     pool: int,
     filters: Filters,
+    sentence_weight: float = W_SENTENCE,
 ) -> tuple[dict[int, float], set[int], set[int]]:
     store, lex, dense = indexes.store, indexes.lexical, indexes.dense
 
@@ -251,5 +262,8 @@ def _hybrid_scores(
         sims = dense.vectors(keys) @ vector.astype(np.float32)
         total += W_DENSE * sims
         close = sims >= DENSE_FLOOR
+        if sentence_weight and indexes.sentences is not None:
+            term = sentence_term(indexes.sentences, keys, vector[None, :], total, sims, RERANK)
+            total += sentence_weight * term
     scores = dict(zip(keys.tolist(), total.tolist(), strict=True))
     return scores, keyword_rows, set(keys[~evidence & ~close].tolist())

@@ -5,11 +5,12 @@ Rankings are kept per store version and index generation: a popular paper costs 
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from starlette.exceptions import HTTPException
 
+from papersift.index.sentences import FACETS
 from papersift.listing import paper_bibtex
 from papersift.paper import InvalidIdError, normalize_id
 from papersift.ranking.related import paper_query, related, text_query
@@ -21,12 +22,14 @@ from papersift.web.state import AppState, parse_day
 MAX_TEXT = 4_000  # characters of pasted text in a URL (percent-encoded it stays under uvicorn's 64 KiB line)
 
 router = APIRouter()
+Facet = Annotated[str, Query(pattern="^(|" + "|".join(FACETS) + ")$")]  # a paper facet; "": the whole paper
 
 
 def paper_data(
-    state: AppState, raw_id: str, k: int, category: str | None, since: date | None
+    state: AppState, raw_id: str, k: int, category: str | None, since: date | None, facet: str | None = None
 ) -> dict[str, Any]:
-    """The paper and its related papers (kept per store version: popular papers cost one ranking)."""
+    """The paper and its related papers (kept per store version: popular papers cost one ranking);
+    ``facet``: related in that part of the paper only (its background, method or result sentences)."""
     try:
         pid = normalize_id(raw_id)
     except InvalidIdError as e:
@@ -37,14 +40,17 @@ def paper_data(
         paper = indexes.store.get(pid)
         if paper is None:
             raise HTTPException(404, f"{pid} is not in the store")
-        hits = related(indexes, paper_query(indexes, paper), k=k, category=category, since=since)
+        query = paper_query(indexes, paper, facet=facet)
+        hits = related(indexes, query, k=k, category=category, since=since)
         return {
             **paper_json(paper),
             "bibtex": paper_bibtex(paper),
+            "facet": facet,
+            "notes": query.notes,
             "related": [related_hit_json(h) for h in hits],
         }
 
-    key = ("paper", pid, str(k), category or "", since.isoformat() if since else "")
+    key = ("paper", pid, str(k), category or "", since.isoformat() if since else "", facet or "")
     return dict(state.cached(key, ranked, index=True))
 
 
@@ -71,19 +77,23 @@ def paper(
     k: int = TOP_K,
     category: str | None = None,
     since: DateParam | None = None,
+    facet: Facet | None = None,
 ) -> Answer:
-    """A paper with its BibTeX and its ``k`` most related papers (in ``category``, announced ``since``)."""
+    """A paper with its BibTeX and its ``k`` most related papers (in ``category``, announced ``since``;
+    alike in one ``facet`` of the paper: background, method or result)."""
     day = parse_day(since, 400) if since else None
     if wants_json(request):
-        return paper_data(web.state, paper_id, k, category, day)
+        return paper_data(web.state, paper_id, k, category, day, facet or None)
     return web.cached_page(
         request,
         "paper.html",
-        ("abs", paper_id, str(k), category or "", since or ""),
-        lambda: paper_data(web.state, paper_id, k, category, day),
+        ("abs", paper_id, str(k), category or "", since or "", facet or ""),
+        lambda: paper_data(web.state, paper_id, k, category, day, facet or None),
         index=True,
         category=category or "",
         since=since or "",
+        facet=facet or "",
+        facets=FACETS,
         since_options=[(y, f"{y}-01-01") for y in (date.today().year - n for n in (1, 2, 5, 10))],
     )
 

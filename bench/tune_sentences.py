@@ -1,0 +1,98 @@
+"""Choosing the sentence-match weights on the ``tune`` half of the dev data, reported on both halves.
+
+Builds the eval store once (the 20k file, or a smaller ``--corpus``; then only the queries whose relevant
+papers are all in it are asked) as ``papersift eval`` does (paper and sentence vectors from the install's
+vector cache; run ``papersift eval related`` first or expect ~30 min of sentence embedding), or opens one
+built before (``--home``). Then, with papersift's rankers only (the baselines do not depend on the weights):
+
+- related papers on the dev citation pairs: nDCG@10 for each sentence weight of ``RELATED_GRID``;
+- search by the dev citation sentences: hybrid Recall@10 for each weight of ``SEARCH_GRID``.
+
+The weight chosen is the best on ``tune`` (ties: the smaller weight); the ``heldout`` figures of every weight
+are printed beside, never used to choose. One JSON line per (task, weight, split).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh, sentence_source
+from papersift.ingest import ingest_paths
+from papersift.ranking.evaluate import read_contexts, read_relevance, related_score, search_score
+from papersift.ranking.related import Weights
+from papersift.settings import Settings
+from papersift.store import open_store
+from papersift.store.cache import VectorCache
+
+RELATED_GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5)
+SEARCH_GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
+DATA = Path("../shared/data")
+
+
+def build(home: Path, corpus: Path) -> Indexes:
+    """The eval store of ``corpus`` in ``home`` (built when it has no index yet)."""
+    base = Settings()
+    settings = base.model_copy(update={"home": home})
+    store = open_store(settings)
+    if store.count() == 0:
+        ingest_paths(store, [corpus], chunk=base.ingest_chunk)
+    cache = VectorCache(base.cache_path)
+    embed_missing(store, settings, cache=cache)
+    refresh(store, settings, sentences=sentence_source(settings, cache))
+    cache.close()
+    return open_indexes(store, settings)
+
+
+def _print(line: dict[str, object], started: float) -> None:
+    print(json.dumps({**line, "seconds": round(time.perf_counter() - started, 1)}), flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--home", type=Path, help="an eval store built before (else a temporary one)")
+    parser.add_argument("--corpus", type=Path, default=DATA / "arxiv-20k.jsonl.gz")
+    parser.add_argument("--task", choices=("related", "search", "both"), default="both")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="papersift-tune-") as tmp:
+        indexes = build(args.home or Path(tmp), args.corpus)
+        assert indexes.sentences is not None, "no sentence vectors were built"
+        if args.task in ("related", "both"):
+            gold = {  # queries whose relevant papers are all in the corpus (all of them in the 20k)
+                q: relevant
+                for q, relevant in read_relevance(DATA / "relevance-dev.jsonl.gz").items()
+                if all(indexes.store.get(pid) is not None for pid in (q, *relevant))
+            }
+            for weight in RELATED_GRID:
+                for split in ("tune", "heldout"):
+                    started = time.perf_counter()
+                    score = related_score(indexes, gold, Weights(sentence=weight), split)
+                    line = {"task": "related", "sentence_weight": weight, "split": split, **score.json()}
+                    print(
+                        json.dumps({**line, "seconds": round(time.perf_counter() - started, 1)}), flush=True
+                    )
+        if args.task in ("search", "both"):
+            contexts = [  # those whose cited paper is in the corpus (151 of the 157 cited are in the 20k)
+                row
+                for row in read_contexts(DATA / "citation-contexts-dev.jsonl.gz")
+                if indexes.store.get(row[1]) is not None
+            ]
+            vectors = np.asarray(indexes.encoder().encode([text for text, _, _ in contexts]))
+            for weight in SEARCH_GRID:
+                for split in ("tune", "heldout"):
+                    started = time.perf_counter()
+                    score = search_score(indexes, contexts, vectors, weight, split)
+                    line = {"task": "search", "sentence_weight": weight, "split": split, **score.json()}
+                    print(
+                        json.dumps({**line, "seconds": round(time.perf_counter() - started, 1)}), flush=True
+                    )
+        indexes.store.close()
+
+
+if __name__ == "__main__":
+    main()
