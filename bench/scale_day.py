@@ -6,7 +6,9 @@
    with vectors near theirs (the same noise as the copies of ``synthetic.py``). Timed: ``ingest``;
    ``refresh`` (the lexical delta with frozen idf, the HNSW of the last generation extended, a new generation
    published); the reload, until the running server's related papers of one of the day's source papers list
-   its new copy. Not timed: writing the day's vectors, which stands in for ``papersift embed`` (its time is
+   its new copy. ``--merged-baseline``: first a day whose lexical arrays are rebuilt whole (what every
+   update cost before delta segments), so that the related timings compare generations with and without
+   a delta. Not timed: writing the day's vectors, which stands in for ``papersift embed`` (its time is
    measured at 300k by ``live_update.py``).
 3. ``related`` in process for ``--queries`` real papers on the generation before the day (no delta) and on
    the new one (with its delta): one untimed pass over each, then interleaved rounds (each generation first
@@ -34,9 +36,10 @@ import numpy as np
 from related import time_related
 from synthetic import NOISE, shifted_id
 
+from papersift.index import pipeline
 from papersift.index.generations import open_current
 from papersift.index.lexical import build_lexical
-from papersift.index.pipeline import open_indexes, refresh
+from papersift.index.pipeline import Indexes, open_indexes, refresh
 from papersift.ingest import ingest_items
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
@@ -63,6 +66,62 @@ def _related(client: httpx.Client, paper_id: str) -> set[str]:
     return {h["id"] for h in response.json()["related"]}
 
 
+def add_day(
+    store: SqliteStore, settings: Settings, client: httpx.Client, before: Indexes, args: argparse.Namespace
+) -> dict[str, float]:
+    """A day of copies of real papers not copied for an earlier day, added as ``papersift daily`` would
+    (its vectors written untimed); each step's seconds until the running server answers with it."""
+    total = store.count()
+    assert before.dense is not None
+    first = (total - args.base * 9) if total > args.base * 9 else 0
+    rows = list(range(first + 1, first + args.day + 1))  # the real papers' rowids are 1 … base
+    found = store.by_rowids(rows)
+    sources = [found[r] for r in rows]
+    day = [
+        dataclasses.replace(p, id=shifted_id(COPY, first + i, args.base), listings=[], source="bench-day")
+        for i, p in enumerate(sources)
+    ]
+    probe_source, probe = sources[len(sources) // 2].id, day[len(day) // 2].id
+    assert probe not in _related(client, probe_source)
+    times: dict[str, float] = {}
+    t0 = time.perf_counter()
+    ingest_items(store, iter(day))
+    times["ingest"] = time.perf_counter() - t0
+
+    # not timed: the day's vectors, standing in for `papersift embed`
+    rng = np.random.default_rng(first)
+    base_vectors = before.dense.vectors(np.array(rows, dtype=np.uint64)).astype(np.float32)
+    moved = base_vectors + rng.normal(0.0, NOISE, size=base_vectors.shape).astype(np.float32)
+    rowid = dict(store.db.execute(f"SELECT id, rowid FROM papers WHERE rowid > {total}"))
+    store.put_vectors([rowid[p.id] for p in day], moved / np.linalg.norm(moved, axis=1, keepdims=True))
+
+    t0 = time.perf_counter()
+    refresh(store, settings)
+    times["refresh"] = time.perf_counter() - t0
+    generation = open_current(settings.index_dir)
+    assert generation is not None
+    seconds = generation.manifest["seconds"]
+    times["lexical (a delta, or the rebuild)"] = seconds["lexical"]
+    times["ANN insert"] = seconds["dense"]
+    times["publish (fsync, manifest, pointer)"] = times["refresh"] - seconds["lexical"] - seconds["dense"]
+    times["(a delta segment)"] = float(bool(generation.manifest["delta"]))
+    generation.close()
+    t0 = time.perf_counter()
+    while probe not in _related(client, probe_source):
+        time.sleep(0.05)
+    times["reload (until the server answers)"] = time.perf_counter() - t0
+    times["total without embedding"] = (
+        times["ingest"] + times["refresh"] + times["reload (until the server answers)"]
+    )
+    return times
+
+
+def _report(title: str, times: dict[str, float]) -> None:
+    print(f"{title}:", flush=True)
+    for name, value in times.items():
+        print(f"  {name}: {value:.2f} s", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -73,6 +132,11 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=1_000)
     parser.add_argument("--rounds", type=int, default=8, help="alternations of the two generations")
     parser.add_argument("--rebuild-baseline", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument(
+        "--merged-baseline",
+        action="store_true",
+        help="first a day merged into the main arrays (a full rebuild): the related baseline has no delta",
+    )
     args = parser.parse_args()
     settings = Settings(home=args.home)
     store = SqliteStore(settings.db_path)
@@ -80,6 +144,9 @@ def main() -> None:
     print(f"1 store: {total:,} papers, {store.vector_count():,} vectors", flush=True)
     before = open_indexes(store, settings)
     assert before.dense is not None and before.generation is not None, "run bench/scale.py first"
+    if before.lexical is not None and before.lexical.delta is not None and not args.merged_baseline:
+        print("note: the current generation has a delta already: --merged-baseline gives one without")
+    share = pipeline.DELTA_MAX_SHARE
 
     port = _free_port()
     env = {**os.environ, "PAPERSIFT_HOME": str(args.home)}
@@ -97,50 +164,16 @@ def main() -> None:
             time.sleep(0.1)
         print(f"1 server ready ({time.perf_counter() - t0:.1f} s)", flush=True)
 
-        # the day: copies of real papers not copied for an earlier day (a rerun adds the next day)
-        first = (total - args.base * 9) if total > args.base * 9 else 0
-        rows = list(range(first + 1, first + args.day + 1))  # the real papers' rowids are 1 … base
-        found = store.by_rowids(rows)
-        sources = [found[r] for r in rows]
-        day = [
-            dataclasses.replace(p, id=shifted_id(COPY, first + i, args.base), listings=[], source="bench-day")
-            for i, p in enumerate(sources)
-        ]
-        probe_source, probe = sources[len(sources) // 2].id, day[len(day) // 2].id
-        assert probe not in _related(client, probe_source)
-        times: dict[str, float] = {}
-        t0 = time.perf_counter()
-        ingest_items(store, iter(day))
-        times["ingest"] = time.perf_counter() - t0
-
-        # not timed: the day's vectors, standing in for `papersift embed`
-        rng = np.random.default_rng(first)
-        base_vectors = before.dense.vectors(np.array(rows, dtype=np.uint64)).astype(np.float32)
-        moved = base_vectors + rng.normal(0.0, NOISE, size=base_vectors.shape).astype(np.float32)
-        rowid = dict(store.db.execute(f"SELECT id, rowid FROM papers WHERE rowid > {total}"))
-        store.put_vectors([rowid[p.id] for p in day], moved / np.linalg.norm(moved, axis=1, keepdims=True))
-
-        t0 = time.perf_counter()
-        refresh(store, settings)
-        times["refresh"] = time.perf_counter() - t0
-        generation = open_current(settings.index_dir)
-        assert generation is not None
-        seconds = generation.manifest["seconds"]
-        times["lexical delta"] = seconds["lexical"]
-        times["ANN insert"] = seconds["dense"]
-        times["publish (fsync, manifest, pointer)"] = times["refresh"] - seconds["lexical"] - seconds["dense"]
-        delta = bool(generation.manifest["delta"])
-        generation.close()
-        t0 = time.perf_counter()
-        while probe not in _related(client, probe_source):
-            time.sleep(0.05)
-        times["reload (until the server answers)"] = time.perf_counter() - t0
-        times["total without embedding"] = (
-            times["ingest"] + times["refresh"] + times["reload (until the server answers)"]
-        )
-        print(f"2 a day of {len(day):,} papers (a delta segment: {delta}):", flush=True)
-        for name, value in times.items():
-            print(f"  {name}: {value:.2f} s", flush=True)
+        if args.merged_baseline:  # the same update before delta segments: the lexical arrays rebuilt whole
+            pipeline.DELTA_MAX_SHARE = 0.0
+            _report(
+                "2a a day, merged (a full lexical rebuild)", add_day(store, settings, client, before, args)
+            )
+            pipeline.DELTA_MAX_SHARE = share
+            if before.generation is not None:
+                before.generation.close()
+            before = open_indexes(store, settings)  # no delta: the baseline of the related timings
+        _report("2 a day", add_day(store, settings, client, before, args))
     finally:
         server.terminate()
         server.wait()
@@ -168,11 +201,11 @@ def main() -> None:
         runs["before the day (no delta)"]
     )
     print(f"  ratio of the p50s: {ratio:.3f}", flush=True)
-    before.generation.close()
-    if after.generation is not None:
-        after.generation.close()
+    for indexes in (before, after):
+        if indexes.generation is not None:
+            indexes.generation.close()
 
-    if args.rebuild_baseline:
+    if args.rebuild_baseline and not args.merged_baseline:
         with tempfile.TemporaryDirectory(dir=args.home) as scratch:
             t0 = time.perf_counter()
             build_lexical(store, Path(scratch) / "lexical")
