@@ -31,12 +31,12 @@ from pathlib import Path
 import httpx
 import numpy as np
 import orjson
+from measure import timed_refresh
 from synthetic import shifted_id
 
 from papersift.index import pipeline
 from papersift.index.dense import sync_dense
 from papersift.index.encoder import model_id
-from papersift.index.generations import open_current
 from papersift.index.lexical import build_lexical
 from papersift.index.pipeline import embed_missing, refresh
 from papersift.ingest import ingest_items
@@ -163,19 +163,7 @@ def main() -> None:
             t1 = time.perf_counter()
             embed_missing(store, settings)
             times["embed"] = time.perf_counter() - t1
-            t1 = time.perf_counter()
-            refresh(store, settings)
-            times["refresh"] = time.perf_counter() - t1
-            generation = open_current(settings.index_dir)
-            assert generation is not None
-            seconds = generation.manifest["seconds"]
-            times["lexical delta"] = seconds["lexical"]
-            times["ANN insert"] = seconds["dense"]
-            times["publish (fsync, manifest, pointer)"] = (
-                times["refresh"] - seconds["lexical"] - seconds["dense"]
-            )
-            times["(delta segment, not a full rebuild)"] = float(bool(generation.manifest["delta"]))
-            generation.close()
+            times.update(timed_refresh(store, settings))
             t1 = time.perf_counter()
             probe = records[len(records) // 2]
             while not _found(client, str(probe["id"]), str(probe["title"])):

@@ -14,6 +14,9 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from papersift.index.generations import open_current
+from papersift.index.pipeline import refresh
+from papersift.settings import Settings
 from papersift.store import Store, VectorBatch
 from papersift.text import STOP_WORDS
 
@@ -73,3 +76,21 @@ def keyword_times(
 
 
 TITLE_SAMPLE = "SELECT title FROM papers WHERE rowid % 97 = 1 ORDER BY rowid"
+
+
+def timed_refresh(store: Store, settings: Settings) -> dict[str, float]:
+    """``refresh`` (a new index generation), timed, and its split as the generation's manifest records it."""
+    t0 = time.perf_counter()
+    refresh(store, settings)
+    took = time.perf_counter() - t0
+    generation = open_current(settings.index_dir)
+    assert generation is not None
+    seconds, delta = generation.manifest["seconds"], generation.manifest["delta"]
+    generation.close()
+    return {
+        "refresh": took,
+        "lexical (a delta, or the rebuild)": seconds["lexical"],
+        "ANN insert": seconds["dense"],
+        "publish (fsync, manifest, pointer)": took - seconds["lexical"] - seconds["dense"],
+        "(a delta segment)": float(bool(delta)),
+    }

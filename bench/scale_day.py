@@ -33,13 +33,13 @@ from pathlib import Path
 
 import httpx
 import numpy as np
+from measure import timed_refresh
 from related import time_related
 from synthetic import NOISE, shifted_id
 
 from papersift.index import pipeline
-from papersift.index.generations import open_current
 from papersift.index.lexical import build_lexical
-from papersift.index.pipeline import Indexes, open_indexes, refresh
+from papersift.index.pipeline import Indexes, open_indexes
 from papersift.ingest import ingest_items
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
@@ -95,17 +95,7 @@ def add_day(
     rowid = dict(store.db.execute(f"SELECT id, rowid FROM papers WHERE rowid > {total}"))
     store.put_vectors([rowid[p.id] for p in day], moved / np.linalg.norm(moved, axis=1, keepdims=True))
 
-    t0 = time.perf_counter()
-    refresh(store, settings)
-    times["refresh"] = time.perf_counter() - t0
-    generation = open_current(settings.index_dir)
-    assert generation is not None
-    seconds = generation.manifest["seconds"]
-    times["lexical (a delta, or the rebuild)"] = seconds["lexical"]
-    times["ANN insert"] = seconds["dense"]
-    times["publish (fsync, manifest, pointer)"] = times["refresh"] - seconds["lexical"] - seconds["dense"]
-    times["(a delta segment)"] = float(bool(generation.manifest["delta"]))
-    generation.close()
+    times.update(timed_refresh(store, settings))
     t0 = time.perf_counter()
     while probe not in _related(client, probe_source):
         time.sleep(0.05)
