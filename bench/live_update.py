@@ -22,8 +22,6 @@ import itertools
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -31,7 +29,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 import orjson
-from measure import timed_refresh
+from measure import serving, timed_refresh
 from synthetic import shifted_id
 
 from papersift.index import pipeline
@@ -42,7 +40,7 @@ from papersift.index.pipeline import embed_missing, refresh
 from papersift.ingest import ingest_items
 from papersift.settings import Settings
 from papersift.sources.snapshot import paper_from_record
-from papersift.store import open_store
+from papersift.store import Store, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,18 +69,37 @@ def _lines(path: Path) -> int:
         return sum(1 for _ in f)
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _found(client: httpx.Client, pid: str, title: str) -> bool:
     semantic = client.get("/api/search", params={"q": title, "mode": "semantic", "k": 5}).json()
     text = client.get("/api/related", params={"text": title, "k": 5}).json()
     return pid in {r["id"] for r in semantic["results"]} and pid in {r["id"] for r in text["results"]}
+
+
+def days(
+    store: Store, settings: Settings, client: httpx.Client, source: Path, args: argparse.Namespace
+) -> dict[str, list[float]]:
+    """``--repeat`` new days, each timed from ingest until the running server answers with it."""
+    steps: dict[str, list[float]] = {}
+    for day in range(args.repeat):
+        records = _records(source, args.papers + (day + args.skip_days) * args.day, args.day)
+        times: dict[str, float] = {}
+        t0 = time.perf_counter()
+        ingest_items(store, (paper_from_record(r, "bench") for r in records))
+        times["ingest"] = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        embed_missing(store, settings)
+        times["embed"] = time.perf_counter() - t1
+        times.update(timed_refresh(store, settings))
+        t1 = time.perf_counter()
+        probe = records[len(records) // 2]
+        while not _found(client, str(probe["id"]), str(probe["title"])):
+            time.sleep(0.05)
+        times["reload (until the server answers)"] = time.perf_counter() - t1
+        times["total, ingest to answer"] = time.perf_counter() - t0
+        for name, value in times.items():
+            steps.setdefault(name, []).append(value)
+        print(f"3 day {day + 1}: " + json.dumps({k: round(v, 2) for k, v in times.items()}), flush=True)
+    return steps
 
 
 def main() -> None:
@@ -136,48 +153,11 @@ def main() -> None:
     refresh(store, settings)
     print(f"1 first generation (full lexical build + HNSW): {time.perf_counter() - t0:.1f} s", flush=True)
 
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "papersift.cli", "serve", "--port", str(port)],
-        env={**os.environ, "PAPERSIFT_HOME": str(home)},
-        stderr=subprocess.DEVNULL,
-    )
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120)
-    for _ in range(600):
-        try:
-            client.get("/openapi.json")
-            break
-        except httpx.TransportError:
-            time.sleep(0.1)
-    t0 = time.perf_counter()
-    _found(client, "-", "warm up the query encoder")  # the model loads on a server's first text query
-    print(f"2 server up, query encoder loaded ({time.perf_counter() - t0:.1f} s)", flush=True)
-    steps: dict[str, list[float]] = {}
-    try:
-        for day in range(args.repeat):
-            records = _records(source, args.papers + (day + args.skip_days) * args.day, args.day)
-            times: dict[str, float] = {}
-            t0 = time.perf_counter()
-            ingest_items(store, (paper_from_record(r, "bench") for r in records))
-            times["ingest"] = time.perf_counter() - t0
-            t1 = time.perf_counter()
-            embed_missing(store, settings)
-            times["embed"] = time.perf_counter() - t1
-            times.update(timed_refresh(store, settings))
-            t1 = time.perf_counter()
-            probe = records[len(records) // 2]
-            while not _found(client, str(probe["id"]), str(probe["title"])):
-                time.sleep(0.05)
-            times["reload (until the server answers)"] = time.perf_counter() - t1
-            times["total, ingest to answer"] = time.perf_counter() - t0
-            for name, value in times.items():
-                steps.setdefault(name, []).append(value)
-            print(f"3 day {day + 1}: " + json.dumps({k: round(v, 2) for k, v in times.items()}), flush=True)
-    finally:
-        server.terminate()
-        server.wait()
-        client.close()
-
+    with serving(home, timeout=120) as client:
+        t0 = time.perf_counter()
+        _found(client, "-", "warm up the query encoder")  # the model loads on a server's first text query
+        print(f"2 server up, query encoder loaded ({time.perf_counter() - t0:.1f} s)", flush=True)
+        steps = days(store, settings, client, source, args)
     for name, values in steps.items():
         print(f"  {name}: median {statistics.median(values):.2f} s")
     with tempfile.TemporaryDirectory(dir=home) as scratch:

@@ -28,7 +28,6 @@ import os
 import random
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,7 +36,7 @@ from pathlib import Path
 
 import httpx
 import numpy as np
-from measure import TITLE_SAMPLE, exact_top10, keyword_times, recall
+from measure import TITLE_SAMPLE, exact_top10, free_port, keyword_times, recall
 from related import time_related
 from synthetic import base_vectors, papers, real_papers, vector_slices
 
@@ -165,12 +164,6 @@ def main() -> None:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _status(pid: int) -> dict[str, int]:
     fields = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -182,7 +175,7 @@ def _status(pid: int) -> dict[str, int]:
 
 def serve(settings: Settings, paper_ids: list[str], titles: list[str]) -> None:
     """A real server: cold paper pages and searches over HTTP, then its memory."""
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "PAPERSIFT_HOME": str(settings.home)}
     cmd = [sys.executable, "-m", "papersift.cli", "serve", "--port", str(port), "--workers", "1"]
     server = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)

@@ -22,18 +22,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
 import numpy as np
-from measure import timed_refresh
+from measure import serving, timed_refresh
 from related import time_related
 from synthetic import NOISE, shifted_id
 
@@ -49,14 +46,6 @@ COPY = 10  # the day's copy number: no paper of the store has its ids
 
 def _ms(values: list[float], q: float) -> float:
     return float(np.percentile(np.array(values) * 1000, q))
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _related(client: httpx.Client, paper_id: str) -> set[str]:
@@ -138,22 +127,9 @@ def main() -> None:
         print("note: the current generation has a delta already: --merged-baseline gives one without")
     share = pipeline.DELTA_MAX_SHARE
 
-    port = _free_port()
-    env = {**os.environ, "PAPERSIFT_HOME": str(args.home)}
-    cmd = [sys.executable, "-m", "papersift.cli", "serve", "--port", str(port), "--workers", "1"]
-    server = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=300)
-    try:
-        t0 = time.perf_counter()
-        for _ in range(3000):
-            try:
-                if client.get("/healthz").json().get("status") == "ready":
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
+    t0 = time.perf_counter()
+    with serving(args.home) as client:
         print(f"1 server ready ({time.perf_counter() - t0:.1f} s)", flush=True)
-
         if args.merged_baseline:  # the same update before delta segments: the lexical arrays rebuilt whole
             pipeline.DELTA_MAX_SHARE = 0.0
             _report(
@@ -164,10 +140,6 @@ def main() -> None:
                 before.generation.close()
             before = open_indexes(store, settings)  # no delta: the baseline of the related timings
         _report("2 a day", add_day(store, settings, client, before, args))
-    finally:
-        server.terminate()
-        server.wait()
-        client.close()
 
     after = open_indexes(store, settings)
     assert after.name != before.name

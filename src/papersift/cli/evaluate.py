@@ -51,12 +51,14 @@ def _evaluate(
     reference: str | tuple[str, ...],
     line: Callable[[Score], dict[str, object]] | None = None,
     unit: str = "queries",
+    split: str = "all",
 ) -> None:
     """Check the inputs, run on a fresh store of ``corpus``, print against ``reference``."""
     from papersift.listing import json_line
     from papersift.ranking.harness import evaluate_fresh, score_table
 
     check_format(fmt)
+    _check_split(split)
     for path in (data, corpus):
         if not path.exists():
             fail(f"file not found: {path}")
@@ -86,7 +88,6 @@ def eval_related(
     """Related papers vs tf-idf (arxiv-sanity-lite), BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
     from papersift.ranking.evaluate import evaluate_related, read_relevance
 
-    _check_split(split)
     _evaluate(
         relevance,
         corpus,
@@ -94,6 +95,7 @@ def eval_related(
         home,
         lambda ix: evaluate_related(ix, read_relevance(relevance), split=split),
         "tfidf-arxiv-sanity",
+        split=split,
     )
 
 
@@ -144,7 +146,6 @@ def eval_search(
     """Search by citation sentence vs BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
     from papersift.ranking.evaluate import evaluate_search, read_contexts
 
-    _check_split(split)
     _evaluate(
         contexts,
         corpus,
@@ -152,4 +153,5 @@ def eval_search(
         home,
         lambda ix: evaluate_search(ix, read_contexts(contexts), split=split),
         "bm25",
+        split=split,
     )

@@ -105,9 +105,14 @@ def code_stamp() -> str:
     return f"{zlib.crc32('|'.join(parts).encode()):08x}-{len(parts)}"
 
 
+def _forwarded(name: str) -> bool:
+    """Whether a command's settings or output depend on the environment variable ``name``."""
+    return name.startswith(ENV_PREFIX) or name in ENV_NAMES
+
+
 def _environment() -> dict[str, str]:
     """The part of the environment that a command's settings and output depend on."""
-    return {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX) or k in ENV_NAMES}
+    return {k: v for k, v in os.environ.items() if _forwarded(k)}
 
 
 def _send(conn: socket.socket, message: dict[str, Any]) -> None:
@@ -234,7 +239,8 @@ class Kept:
             entry.close()
             entry = None
         if entry is None:
-            entry = _Entry(open_store(settings), _identity(settings))
+            store = open_store(settings)  # creates the file of a new store: its identity comes after
+            entry = _Entry(store, _identity(settings))
         self.entries[key] = entry
         while len(self.entries) > KEPT:
             self.entries.popitem(last=False)[1].close()
@@ -332,9 +338,9 @@ def _answer(conn: socket.socket, kept: Kept, stamp: str) -> bool:
         if not forwardable(argv):
             _send(conn, {"stale": True})  # not ours to run: the client runs it
             return True
-        for name in [k for k in os.environ if k.startswith(ENV_PREFIX) or k in ENV_NAMES]:
+        for name in [k for k in os.environ if _forwarded(k)]:
             del os.environ[name]
-        os.environ.update({k: v for k, v in env.items() if k.startswith(ENV_PREFIX) or k in ENV_NAMES})
+        os.environ.update({k: v for k, v in env.items() if _forwarded(k)})
         try:
             os.chdir(cwd)
         except OSError as e:
