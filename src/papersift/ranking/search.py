@@ -5,12 +5,16 @@ sentence's but the words in over 10% of the papers), the nearest vectors and the
 scores each paper as
 
     0.5 · cosine of the dense vectors + 0.5 · tf-idf cosine + 0.5 · BM25 / best BM25 of the query
-    + W_SENTENCE · the best cosine of the query with one sentence of the paper
+    + 0.25 · the best cosine of the query with one sentence of the paper
+    + 0.5 · the mean cosine of the query with the paper's abstract sentences
 
-(weights chosen on the dev citation sentences only, the sentence weight 1.0 on their ``tune`` half by
-``bench/tune_sentences.py``): a citation sentence mostly echoes one sentence of the cited abstract, not its
-average. The sentence term re-ranks the best ``RERANK`` candidates by the other terms; the rest, and a paper
-without sentence vectors yet, count their dense cosine instead.
+where the store has sentence vectors (``PAPERSIFT_SENTENCES``). The weights were chosen on the dev citation
+sentences only, the two sentence weights on their ``tune`` half (``bench/tune_sentences.py``, a grid of 16
+pairs): hybrid Recall@10 0.5345 → 0.5517 there and 0.6215 → 0.6341 on the other half. A citation sentence
+often echoes one sentence of the cited abstract (the best match); the mean over the abstract's sentences
+sees all of it, where the paper's one vector sees the model's first 256 word pieces. The sentence terms
+re-rank the best ``RERANK`` candidates by the other terms; the rest, and a paper without sentence vectors
+yet, count their dense cosine instead.
 
 Filters (category, dates, author) and exclusions
 (``-word``, ``-"a phrase"``) hold in every mode; the vectors and tf-idf see only the words wanted. A paper
@@ -30,7 +34,7 @@ import numpy as np
 
 from papersift.index.lexical import shared_terms, term_names
 from papersift.index.pipeline import Indexes
-from papersift.index.sentences import RERANK, sentence_term
+from papersift.index.sentences import SentenceWeights, sentence_term
 from papersift.paper import Paper, is_arxiv_id, normalize_id
 from papersift.store import Filters
 
@@ -39,7 +43,7 @@ MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
 W_DENSE = 0.5
 W_LEXICAL = 0.5
 W_BM25 = 0.5
-W_SENTENCE = 1.0
+SENTENCE_WEIGHTS = SentenceWeights(best=0.25, mean=0.5)  # chosen on the tune half (see above)
 POOL = 200
 KEYWORD_POOL = 1000  # BM25 matches a sentence-long query can rank the answer deep in
 SHORT_QUERY = 4  # words
@@ -93,7 +97,7 @@ def search(
     offset: int = 0,
     filters: Filters | None = None,
     vector: np.ndarray | None = None,
-    sentence_weight: float = W_SENTENCE,
+    sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
 ) -> SearchResult:
     """One page of results; a mode the indexes cannot serve falls back to keyword, with a note.
 
@@ -138,7 +142,7 @@ def search(
     size = max(len(indexes.dense) if indexes.dense else 0, len(indexes.lexical) if indexes.lexical else 0)
     pool = max(POOL, 2 * want)
     while True:
-        hits = _collect(indexes, query, mode, lazy, pool, want, filters, excluded, sentence_weight)
+        hits = _collect(indexes, query, mode, lazy, pool, want, filters, excluded, sentence_weights)
         if len(hits) >= want or pool >= size:
             break
         pool *= 8  # the filters left too few: widen the pool
@@ -172,7 +176,7 @@ def _collect(
     want: int,
     filters: Filters,
     excluded: re.Pattern[str] | None = None,
-    sentence_weight: float = W_SENTENCE,
+    sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
 ) -> list[tuple[int, SearchHit]]:
     """The best ``want`` (rowid, hit) pairs that pass the filters, the exclusions and the relevance floor,
     from a pool of ``pool`` candidates."""
@@ -184,7 +188,7 @@ def _collect(
         scores = dict(zip(keys.tolist(), sims.tolist(), strict=True))
         weak = _weak(indexes, wanted, keys, sims)
     else:
-        scores, keyword_rows, weak = _hybrid_scores(indexes, query, vector, pool, filters, sentence_weight)
+        scores, keyword_rows, weak = _hybrid_scores(indexes, query, vector, pool, filters, sentence_weights)
     ranked = sorted((key for key in scores if key not in weak), key=lambda key: -scores[key])
     hits: list[tuple[int, SearchHit]] = []
     for start in range(0, len(ranked), 4 * want):
@@ -225,7 +229,7 @@ def _hybrid_scores(
     lazy_vector: np.ndarray | Callable[[], np.ndarray] | None,
     pool: int,
     filters: Filters,
-    sentence_weight: float = W_SENTENCE,
+    sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
 ) -> tuple[dict[int, float], set[int], set[int]]:
     store, lex, dense = indexes.store, indexes.lexical, indexes.dense
 
@@ -262,8 +266,7 @@ def _hybrid_scores(
         sims = dense.vectors(keys) @ vector.astype(np.float32)
         total += W_DENSE * sims
         close = sims >= DENSE_FLOOR
-        if sentence_weight and indexes.sentences is not None:
-            term = sentence_term(indexes.sentences, keys, vector[None, :], total, sims, RERANK)
-            total += sentence_weight * term
+        if sentence_weights and indexes.sentences is not None:
+            total += sentence_term(indexes.sentences, keys, vector[None, :], total, sims, sentence_weights)
     scores = dict(zip(keys.tolist(), total.tolist(), strict=True))
     return scores, keyword_rows, set(keys[~evidence & ~close].tolist())
