@@ -132,10 +132,11 @@ def main() -> None:
         print(f"1 server ready ({time.perf_counter() - t0:.1f} s)", flush=True)
         if args.merged_baseline:  # the same update before delta segments: the lexical arrays rebuilt whole
             pipeline.DELTA_MAX_SHARE = 0.0
-            _report(
-                "2a a day, merged (a full lexical rebuild)", add_day(store, settings, client, before, args)
-            )
-            pipeline.DELTA_MAX_SHARE = share
+            try:
+                merged = add_day(store, settings, client, before, args)
+            finally:
+                pipeline.DELTA_MAX_SHARE = share
+            _report("2a a day, merged (a full lexical rebuild)", merged)
             if before.generation is not None:
                 before.generation.close()
             before = open_indexes(store, settings)  # no delta: the baseline of the related timings

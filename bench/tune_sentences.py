@@ -89,7 +89,8 @@ def main() -> None:
             for weight in RELATED_GRID:
                 for split in ("tune", "heldout"):
                     started = time.perf_counter()
-                    score = related_score(indexes, gold, Weights(sentence=weight), split)
+                    weights = Weights(sentence=SentenceWeights(best=weight))
+                    score = related_score(indexes, gold, weights, split)
                     line = {"task": "related", "sentence_weight": weight, "split": split, **score.json()}
                     lines.append(line)
                     _print(line, started)

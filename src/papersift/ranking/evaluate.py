@@ -244,7 +244,7 @@ def evaluate_related(
     """papersift's related papers vs tf-idf (arxiv-sanity-lite), BM25, the model's cosine and their RRF."""
     c = _corpus(indexes)
     queries = [q for q in sorted(gold) if q in c.position and _in_split(q, split)]
-    plain = Weights(sentence=0.0)
+    plain = Weights(sentence=SentenceWeights())
     tfidf = _tfidf_asl(c)
     bm25 = _BM25(c.texts)
     rows: dict[str, list[tuple[float, float, float]]] = defaultdict(list)

@@ -13,9 +13,9 @@ The sentence match compares the papers sentence by sentence (multi-vector matchi
 rest, and a candidate without sentence vectors yet, count their dense cosine instead. Its weight is 0: on
 the ``tune`` half of the dev pairs (``bench/tune_sentences.py``, 669 of the 1,342 queries) every weight
 from 0.25 to 1.5 lowered nDCG@10, steadily (0.4218 → 0.4158 at 0.25, 0.3626 at 1.0): citation pairs are
-alike as wholes, not sentence for sentence. The sentence vectors still say which sentence matched which ("your
-sentence 3 ↔ their sentence 1") and carry the facets. A facet
-(``background``, ``method``, ``result``) keeps only the query sentences of that role, for every term: the
+alike as wholes, not sentence for sentence. The sentence vectors still say which sentence matched which
+("your sentence 3 ↔ their sentence 1") and carry the facets. A facet (``background``, ``method``,
+``result``) keeps only the query sentences of that role, for every term: the
 dense vector is their mean, the key terms are theirs.
 
 The weights were chosen on the dev citation pairs only (a coarse grid, the largest step that mattered; the
@@ -57,7 +57,7 @@ W_LEXICAL = 0.5
 W_AUTHOR = 0.1
 W_CATEGORY = 0.03
 W_EARLIER = 0.06
-W_SENTENCE = 0.0  # chosen on the tune half: every weight above 0 lowered nDCG@10 (see above)
+W_SENTENCE = SentenceWeights()  # chosen on the tune half: every weight above 0 lowered nDCG@10 (see above)
 MAX_SHARED_AUTHORS = 2
 CANDIDATES = 200
 MAX_K = 1000
@@ -84,7 +84,7 @@ class Weights:
 
     dense: float = W_DENSE
     lexical: float = W_LEXICAL
-    sentence: float = W_SENTENCE
+    sentence: SentenceWeights = W_SENTENCE
 
 
 WEIGHTS = Weights()
@@ -286,8 +286,8 @@ def _score(indexes: Indexes, query: Query, pool: int, weights: Weights = WEIGHTS
         score += weights.dense * dense_scores
         if weights.sentence and query.sentences is not None and indexes.sentences is not None:
             top = max(RERANK, pool // 4)  # the k asked for, and more
-            match = SentenceWeights(best=weights.sentence)
-            score += sentence_term(indexes.sentences, keys, query.sentences, score, dense_scores, match, top)
+            sentences, match = indexes.sentences, weights.sentence
+            score += sentence_term(sentences, keys, query.sentences, score, dense_scores, match, top)
     if lex is not None:
         q_slots, q_weights = lex.key_terms(q_slots, q_weights)  # what explanations name
     return _Scored(
