@@ -153,7 +153,7 @@ def main() -> None:
     refresh(store, settings)
     print(f"1 first generation (full lexical build + HNSW): {time.perf_counter() - t0:.1f} s", flush=True)
 
-    with serving(home, timeout=120) as client:
+    with serving(home, args=("--workers", "1"), ready=True, timeout=120) as client:
         t0 = time.perf_counter()
         _found(client, "-", "warm up the query encoder")  # the model loads on a server's first text query
         print(f"2 server up, query encoder loaded ({time.perf_counter() - t0:.1f} s)", flush=True)

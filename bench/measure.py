@@ -7,18 +7,13 @@ from real titles (every 97th paper's, a seeded sample), with all words and with 
 
 from __future__ import annotations
 
-import contextlib
-import os
 import random
 import re
-import socket
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-import httpx
 import numpy as np
 
 from papersift.index.generations import open_current
@@ -26,6 +21,10 @@ from papersift.index.pipeline import refresh
 from papersift.settings import Settings
 from papersift.store import Store, VectorBatch
 from papersift.text import STOP_WORDS
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the helpers shared with the tests
+from tests.support.processes import free_port as free_port  # re-exported for the day benchmarks
+from tests.support.processes import serving as serving
 
 
 def exact_top10(queries: np.ndarray, batches: Iterable[VectorBatch]) -> np.ndarray:
@@ -101,33 +100,3 @@ def timed_refresh(store: Store, settings: Settings) -> dict[str, float]:
         "publish (fsync, manifest, pointer)": took - seconds["lexical"] - seconds["dense"],
         "(a delta segment)": float(bool(delta)),
     }
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def serving(home: Path, timeout: float = 300) -> Iterator[httpx.Client]:
-    """A real ``papersift serve`` (1 worker) over ``home``, once ``/healthz`` says it is ready (the query
-    encoder loaded), and a client for it; the server is stopped afterwards."""
-    port = free_port()
-    env = {**os.environ, "PAPERSIFT_HOME": str(home)}
-    cmd = [sys.executable, "-m", "papersift.cli", "serve", "--port", str(port), "--workers", "1"]
-    server = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=timeout) as client:
-            for _ in range(int(timeout * 10)):
-                try:
-                    if client.get("/healthz").json().get("status") == "ready":
-                        break
-                except httpx.TransportError:
-                    pass
-                time.sleep(0.1)
-            yield client
-    finally:
-        server.terminate()
-        server.wait()

@@ -128,7 +128,7 @@ def main() -> None:
     share = pipeline.DELTA_MAX_SHARE
 
     t0 = time.perf_counter()
-    with serving(args.home) as client:
+    with serving(args.home, args=("--workers", "1"), ready=True, timeout=300) as client:
         print(f"1 server ready ({time.perf_counter() - t0:.1f} s)", flush=True)
         if args.merged_baseline:  # the same update before delta segments: the lexical arrays rebuilt whole
             pipeline.DELTA_MAX_SHARE = 0.0

@@ -143,8 +143,8 @@ def main() -> None:
 def server_cold(home: Path) -> None:
     """First (cold) requests to a fresh ``papersift serve``: the day's biggest category, then the whole
     archive (``cs``); the listing JSON first, so the map's time is the map's (plus opening the indexes)."""
-    sys.path.insert(0, str(ROOT))  # the tests' real-server helper
-    from tests.conftest import serving
+    sys.path.insert(0, str(ROOT))  # the real-server helper shared with the tests
+    from tests.support.processes import serving
 
     store = open_store(Settings(home=home))
     listed = sorted(store.listed_categories(date.fromisoformat(DAY)), key=lambda c: -c[1])

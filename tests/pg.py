@@ -21,7 +21,7 @@ from pathlib import Path
 
 import psycopg
 
-from tests.ports import free_port
+from tests.support.processes import free_port
 
 TEMPLATE = "papersift_template"
 FAST = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"

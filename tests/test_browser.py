@@ -15,7 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import DAILY_DAYS, ROOT, serving
+from tests.support.data import DAILY_DAYS, ROOT
+from tests.support.processes import serving
 from tests.test_web_library import add_account, agent_ids
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]

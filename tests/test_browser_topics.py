@@ -13,7 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import DAILY_DAYS, serving
+from tests.support.data import DAILY_DAYS
+from tests.support.processes import serving
 from tests.test_browser import CHROMIUM, SHOTS, browser, browsing, screenshot_path
 from tests.test_topics import topics_home
 

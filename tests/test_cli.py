@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli, write_jsonl
+from tests.support.data import write_jsonl
+from tests.support.processes import run_cli
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from tests.conftest import DAILY_DAYS, day_records, run_cli
-from tests.ports import free_port
+from tests.support.data import DAILY_DAYS, day_records
+from tests.support.processes import free_port, run_cli
 
 BROKEN = """@book{broken,
   title = {Unclosed

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import run_cli, write_jsonl
+from tests.support.data import write_jsonl
+from tests.support.processes import run_cli
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 

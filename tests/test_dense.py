@@ -12,16 +12,12 @@ import pytest
 from papersift.index.dense import open_dense, sync_dense
 from papersift.sources.snapshot import paper_from_record
 from papersift.store.sqlite import SqliteStore
-from tests.conftest import spread_records
 
 DIM = 32
 EXACT = 10**9  # exact_below: brute force at any size
 
 
-@pytest.fixture(scope="module")
-def records(shared_data: Path) -> list[dict[str, object]]:
-    """300 real papers spread over the 20k file."""
-    return spread_records(shared_data, 66)[:300]
+SPREAD, SPREAD_COUNT = 66, 300  # `records`: 300 real papers spread over the 20k file
 
 
 def unit_vectors(n: int, seed: int) -> np.ndarray:

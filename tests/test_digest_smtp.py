@@ -20,8 +20,7 @@ from pydantic import ValidationError
 from papersift.digest import DigestError, send
 from papersift.settings import Settings
 from tests.certs import Certificates, make_certificates
-from tests.conftest import run_cli
-from tests.ports import free_port
+from tests.support.processes import free_port, run_cli
 
 PASSWORD = "hunter2-never-shown"
 # the servers below that offer AUTH without STARTTLS do so on purpose (aiosmtpd warns about it)

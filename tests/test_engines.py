@@ -23,16 +23,13 @@ from papersift.index.pipeline import embed_missing
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
 from tests.certs import Certificates, make_certificates
-from tests.conftest import ROOT, as_papers, run_cli, spread_records, write_jsonl
-from tests.ports import free_port
+from tests.support.data import ROOT, as_papers, write_jsonl
+from tests.support.processes import free_port, run_cli
 
 Vectors = dict[int, np.ndarray]
 
 
-@pytest.fixture(scope="module")
-def records(shared_data: Path) -> list[dict[str, object]]:
-    """100 real papers spread over the 20k file."""
-    return spread_records(shared_data, 200)
+SPREAD = 200  # `records`: 100 real papers spread over the 20k file
 
 
 @pytest.fixture(scope="module")

@@ -29,15 +29,13 @@ from papersift.index.pipeline import open_indexes, refresh
 from papersift.settings import Settings
 from papersift.sources.snapshot import paper_from_record
 from papersift.store import open_store
-from tests.conftest import ROOT, run_cli, serving, spread_records, write_jsonl
+from tests.support.data import ROOT, write_jsonl
+from tests.support.processes import run_cli, serving
 
 Records = list[dict[str, object]]
 
 
-@pytest.fixture(scope="module")
-def records(shared_data: Path) -> Records:
-    """130 real papers: the first 100 make the base store, the last 30 a new day."""
-    return spread_records(shared_data, 151)[:130]
+SPREAD, SPREAD_COUNT = 151, 130  # `records`: 130 real papers; 100 for the base store, 30 for a new day
 
 
 @pytest.fixture(scope="module")

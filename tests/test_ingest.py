@@ -18,7 +18,7 @@ from papersift.ingest import ingest_paths
 from papersift.paper import Paper, RecordError, clean_text
 from papersift.sources import UnknownFormatError, detect, read_path
 from papersift.store.sqlite import SqliteStore
-from tests.conftest import ROOT, write_jsonl
+from tests.support.data import ROOT, write_jsonl
 
 FIXTURES = ("fixtures/oai_pmh", "fixtures/api_atom", "fixtures/rss", "fixtures/listing_email")
 

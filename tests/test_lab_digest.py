@@ -10,7 +10,7 @@ from papersift.digest import lab_week, markdown, queue_email
 from papersift.library import save_paper
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
-from tests.conftest import as_papers, spread_records
+from tests.support.data import as_papers, spread_records
 
 
 def test_digests_name_what_the_lab_saved_this_week(shared_data: Path, tmp_path: Path) -> None:

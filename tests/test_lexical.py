@@ -28,15 +28,12 @@ from papersift.index.lexical import (
 )
 from papersift.paper import Deleted, Paper
 from papersift.store.sqlite import SqliteStore
-from tests.conftest import as_papers, spread_records
+from tests.support.data import as_papers, spread_records
 
 Indexed = tuple[SqliteStore, Lexical, list[tuple[int, Paper]]]
 
 
-@pytest.fixture(scope="module")
-def records(shared_data: Path) -> list[dict[str, object]]:
-    """201 real papers spread over the 20k file, many fields and years."""
-    return spread_records(shared_data, 99)
+SPREAD = 99  # `records`: 201 real papers spread over the 20k file, many fields and years
 
 
 papers = as_papers

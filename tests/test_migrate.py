@@ -14,7 +14,8 @@ from papersift.store.migrate import TABLES, verify
 from papersift.store.postgres import PostgresStore
 from papersift.store.records import LibraryEntry
 from papersift.store.sqlite import SqliteStore
-from tests.conftest import as_papers, run_cli, spread_records
+from tests.support.data import as_papers, spread_records
+from tests.support.processes import run_cli
 
 
 @pytest.fixture(scope="module")

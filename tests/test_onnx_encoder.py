@@ -16,7 +16,7 @@ from papersift.index.pipeline import ModelMismatchError, check_model, open_index
 from papersift.ranking.related import text_query
 from papersift.settings import Settings
 from papersift.store import open_store
-from tests.conftest import ROOT
+from tests.support.data import ROOT
 
 HEAVY = ("torch", "transformers", "sentence_transformers")
 

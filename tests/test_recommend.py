@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,26 +13,16 @@ from pathlib import Path
 import pytest
 
 from papersift.index.lexical import author_key
-from papersift.index.pipeline import Indexes, open_indexes
+from papersift.index.pipeline import Indexes
 from papersift.paper import Paper
 from papersift.ranking.evaluate import evaluate_recommend
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
 from papersift.ranking.related import paper_query, related
-from papersift.settings import Settings
-from papersift.store import open_store
 
 from .conftest import run_cli, write_jsonl
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 NOW = datetime(2026, 8, 21, tzinfo=UTC)
-
-
-@pytest.fixture(scope="module")
-def indexes(embedded_home: Path) -> Iterator[Indexes]:
-    settings = Settings(home=embedded_home)
-    store = open_store(settings)
-    yield open_indexes(store, settings)
-    store.close()
 
 
 @dataclass

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -20,14 +19,6 @@ from papersift.settings import Settings
 from papersift.store import Filters, open_store
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
-
-
-@pytest.fixture(scope="module")
-def indexes(embedded_home: Path) -> Iterator[Indexes]:
-    settings = Settings(home=embedded_home)
-    store = open_store(settings)
-    yield open_indexes(store, settings)
-    store.close()
 
 
 def test_related_never_returns_the_query_paper_and_ranks_by_score(

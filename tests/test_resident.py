@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from papersift.cli import resident
-from tests.conftest import ROOT, run_cli, write_jsonl
+from tests.support.data import ROOT, write_jsonl
+from tests.support.processes import run_cli
 
 QUERY = "graph neural networks for predicting the properties of molecules"
 NEW_PAPER = {

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -32,7 +31,8 @@ from papersift.ranking.search import search
 from papersift.settings import Settings
 from papersift.store import open_store
 from papersift.store.cache import VectorCache
-from tests.conftest import run_cli, write_jsonl
+from tests.support.data import write_jsonl
+from tests.support.processes import run_cli
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 
@@ -119,12 +119,13 @@ def test_sentence_match_is_the_best_sentence_and_the_mean_of_the_abstract() -> N
 
 @pytest.fixture(scope="module")
 def small_home(tmp_path_factory: pytest.TempPathFactory, real_records: list[dict[str, object]]) -> Path:
-    """40 real papers embedded and indexed with their sentences (the install's cache spares re-encoding)."""
+    """40 real papers embedded and indexed with their sentences (the home's vector cache spares the tests
+    re-encoding them)."""
     home = tmp_path_factory.mktemp("sentences")
     settings = Settings(home=home)
     store = open_store(settings)
     ingest_paths(store, [write_jsonl(home / "a.jsonl", real_records[:40])], chunk=100)
-    cache = VectorCache(Settings().cache_path)
+    cache = VectorCache(settings.cache_path)
     embed_missing(store, settings, cache=cache)
     refresh(store, settings, sentences=sentence_source(settings, cache))
     cache.close()
@@ -143,7 +144,7 @@ def test_sentence_vectors_are_built_and_added_incrementally(
     main = first.generation.path / "sentences" / "main" / "vectors.npy"
     # 3 more papers: without a sentence source the arrays are kept as they were
     ingest_paths(store, [write_jsonl(small_home / "b.jsonl", real_records[40:43])], chunk=100)
-    cache = VectorCache(Settings().cache_path)
+    cache = VectorCache(settings.cache_path)
     embed_missing(store, settings, cache=cache)
     refresh(store, settings)
     kept = open_indexes(store, settings)
@@ -194,12 +195,7 @@ def test_embed_builds_sentence_vectors_only_when_asked(embedded_home: Path, sent
         store.close()
 
 
-@pytest.fixture(scope="module")
-def indexes(sentence_home: Path) -> Iterator[Indexes]:
-    settings = Settings(home=sentence_home)
-    store = open_store(settings)
-    yield open_indexes(store, settings)
-    store.close()
+INDEXES_HOME = "sentence_home"  # the home the shared `indexes` fixture opens
 
 
 def test_related_explains_which_sentence_matched_which(indexes: Indexes, citation_corpus: Corpus) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import httpx
 
-from tests.conftest import ROOT, run_cli
-from tests.ports import free_port
+from tests.support.data import ROOT
+from tests.support.processes import free_port, run_cli
 
 
 def test_serve_on_a_busy_port_fails_before_saying_its_url(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from papersift.paper import Deleted, Paper, RecordError
 from papersift.sources import FORMATS, UnknownFormatError, detect, read_file
 from papersift.sources.bibliography import EntryError, ImportResult, Reference, read_bibliography, safe_url
 from papersift.store.rows import paper_row, validate
-from tests.conftest import SHARED_DATA
+from tests.support.data import SHARED_DATA
 from tests.test_bibliography import ZOTERO_BIB, ZOTERO_CSL, ZOTERO_RIS
 
 FUZZ = settings(

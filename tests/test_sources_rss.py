@@ -86,7 +86,7 @@ def atom_feed(*entries: str) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def records() -> dict[str, Record]:
+def known_papers() -> dict[str, Record]:
     """Real papers from the 20k file, by id."""
     wanted = {"2410.21312", "2504.01196", "1207.4628", "0710.3353", "1001.0830", "0708.1527"}
     found: dict[str, Record] = {}
@@ -126,14 +126,14 @@ def test_rss2_real_first_item_reads_id_kind_abstract_and_channel_date() -> None:
 
 
 def test_rss2_feed_gives_each_item_its_kind_and_place_in_document_order(
-    records: dict[str, Record],
+    known_papers: dict[str, Record],
 ) -> None:
     feed = rss_feed(
         rss_first_real_item(),
-        rss_item(records["2410.21312"], "new"),
-        rss_item(records["1001.0830"], "cross"),  # primary cs.IR, cross-listed to cs.AI
-        rss_item(records["0708.1527"], "replace", version=3),
-        rss_item(records["1207.4628"], "replace-cross", version=2),
+        rss_item(known_papers["2410.21312"], "new"),
+        rss_item(known_papers["1001.0830"], "cross"),  # primary cs.IR, cross-listed to cs.AI
+        rss_item(known_papers["0708.1527"], "replace", version=3),
+        rss_item(known_papers["1207.4628"], "replace-cross", version=2),
     )
     items = parse_feed(feed, "cs.AI.rss")
     assert not errors(items)
@@ -153,8 +153,8 @@ def test_rss2_feed_gives_each_item_its_kind_and_place_in_document_order(
     assert by_id["0708.1527"].version == 3
 
 
-def test_rss2_item_fields_map_to_the_paper(records: dict[str, Record]) -> None:
-    rec = records["1001.0830"]
+def test_rss2_item_fields_map_to_the_paper(known_papers: dict[str, Record]) -> None:
+    rec = known_papers["1001.0830"]
     item = rss_item(rec, "cross").replace(
         "</dc:creator>",
         "</dc:creator>\n<arxiv:DOI>10.1000/xyz.1</arxiv:DOI>"
@@ -171,17 +171,17 @@ def test_rss2_item_fields_map_to_the_paper(records: dict[str, Record]) -> None:
     assert paper.journal_ref == "J. Test 1 (2010) 2-3"
 
 
-def test_item_pubdate_wins_over_the_channel_date(records: dict[str, Record]) -> None:
-    item = rss_item(records["2410.21312"], "new", pub="Fri, 19 Sep 2025 00:00:00 -0400")
+def test_item_pubdate_wins_over_the_channel_date(known_papers: dict[str, Record]) -> None:
+    item = rss_item(known_papers["2410.21312"], "new", pub="Fri, 19 Sep 2025 00:00:00 -0400")
     [paper] = parse_feed(rss_feed(item), "cs.AI.rss")
     assert isinstance(paper, Paper)
     assert paper.listings[0].date == date(2025, 9, 19)
 
 
-def test_latex_unicode_and_entities_stay_as_text(records: dict[str, Record]) -> None:
-    latex = records["2410.21312"]  # "$\texttt{PatentAgent}$: ..."
-    accents = records["1207.4628"]  # Sébastien Verel, Jérémie Humeau
-    amp = records["0710.3353"]  # '&' in the title
+def test_latex_unicode_and_entities_stay_as_text(known_papers: dict[str, Record]) -> None:
+    latex = known_papers["2410.21312"]  # "$\texttt{PatentAgent}$: ..."
+    accents = known_papers["1207.4628"]  # Sébastien Verel, Jérémie Humeau
+    amp = known_papers["0710.3353"]  # '&' in the title
     odd = dict(
         latex,
         id="2509.99999",
@@ -204,18 +204,18 @@ def test_latex_unicode_and_entities_stay_as_text(records: dict[str, Record]) -> 
     assert weird.abstract == "We show $a<b$ & $\\alpha \\to \\infty$ &#233;"
 
 
-def test_a_bad_item_is_one_record_error_and_the_rest_survive(records: dict[str, Record]) -> None:
+def test_a_bad_item_is_one_record_error_and_the_rest_survive(known_papers: dict[str, Record]) -> None:
     no_id = (
         "<item><title>Nothing to identify</title><description>Abstract: x</description>"
         "<arxiv:announce_type>new</arxiv:announce_type></item>"
     )
-    no_title = rss_item(records["0708.1527"], "new").replace(
-        f"<title>{escape(records['0708.1527']['title'])}</title>", "<title>  </title>"
+    no_title = rss_item(known_papers["0708.1527"], "new").replace(
+        f"<title>{escape(known_papers['0708.1527']['title'])}</title>", "<title>  </title>"
     )
-    bad_kind = rss_item(records["0710.3353"], "withdrawn")
+    bad_kind = rss_item(known_papers["0710.3353"], "withdrawn")
     items = parse_feed(
-        rss_feed(rss_item(records["2410.21312"], "new"), no_id, no_title, bad_kind,
-                 rss_item(records["1001.0830"], "cross")),
+        rss_feed(rss_item(known_papers["2410.21312"], "new"), no_id, no_title, bad_kind,
+                 rss_item(known_papers["1001.0830"], "cross")),
         "cs.AI.rss",
     )  # fmt: skip
     assert [p.id for p in papers(items)] == ["2410.21312", "1001.0830"]
@@ -227,8 +227,8 @@ def test_a_bad_item_is_one_record_error_and_the_rest_survive(records: dict[str, 
     assert "withdrawn" in errs[2].message
 
 
-def test_truncated_feed_keeps_the_items_before_the_break(records: dict[str, Record]) -> None:
-    feed = rss_feed(rss_item(records["2410.21312"], "new"), rss_item(records["1001.0830"], "cross"))
+def test_truncated_feed_keeps_the_items_before_the_break(known_papers: dict[str, Record]) -> None:
+    feed = rss_feed(rss_item(known_papers["2410.21312"], "new"), rss_item(known_papers["1001.0830"], "cross"))
     cut = feed[: feed.index(b"oai:arXiv.org:1001.0830")]
     items = parse_feed(cut, "cut.rss")
     assert [p.id for p in papers(items)] == ["2410.21312"]
@@ -267,12 +267,12 @@ def test_weekend_atom_header_alone_is_an_empty_feed() -> None:
 
 
 def test_atom_entries_take_their_published_date_and_the_feed_category(
-    records: dict[str, Record],
+    known_papers: dict[str, Record],
 ) -> None:
     feed = atom_feed(
-        atom_entry(records["2504.01196"], "new", "2025-11-21T00:00:00-05:00"),
-        atom_entry(records["1001.0830"], "cross", "2025-11-21T00:00:00-05:00"),
-        atom_entry(records["0708.1527"], "replace", "2025-11-21T00:00:00-05:00", version=2),
+        atom_entry(known_papers["2504.01196"], "new", "2025-11-21T00:00:00-05:00"),
+        atom_entry(known_papers["1001.0830"], "cross", "2025-11-21T00:00:00-05:00"),
+        atom_entry(known_papers["0708.1527"], "replace", "2025-11-21T00:00:00-05:00", version=2),
     )
     items = parse_feed(feed, "cs.atom")
     assert not errors(items)
@@ -281,26 +281,26 @@ def test_atom_entries_take_their_published_date_and_the_feed_category(
     first = papers(items)[0]
     assert first.listings[0].date == date(2025, 11, 21)
     assert first.listings[0].category == "cs"  # the feed is the whole cs archive
-    assert first.title == records["2504.01196"]["title"]  # "$μ$KE: ..."
-    assert first.authors == records["2504.01196"]["authors"]
-    assert first.categories == records["2504.01196"]["categories"]
+    assert first.title == known_papers["2504.01196"]["title"]  # "$μ$KE: ..."
+    assert first.authors == known_papers["2504.01196"]["authors"]
+    assert first.categories == known_papers["2504.01196"]["categories"]
     assert first.license == "http://creativecommons.org/licenses/by/4.0/"
     assert first.announced == date(2025, 11, 21)
     assert papers(items)[2].announced is None
 
 
 def test_atom_entry_without_published_falls_back_to_the_feed_updated_date(
-    records: dict[str, Record],
+    known_papers: dict[str, Record],
 ) -> None:
-    [paper] = parse_feed(atom_feed(atom_entry(records["2504.01196"], "new", None)), "cs.atom")
+    [paper] = parse_feed(atom_feed(atom_entry(known_papers["2504.01196"], "new", None)), "cs.atom")
     assert isinstance(paper, Paper)
     assert paper.listings[0].date == date(2025, 11, 23)  # the real header's <updated>
 
 
 def test_atom_author_elements_are_read_when_there_is_no_dc_creator(
-    records: dict[str, Record],
+    known_papers: dict[str, Record],
 ) -> None:
-    rec = records["1207.4628"]
+    rec = known_papers["1207.4628"]
     entry = atom_entry(rec, "new", "2025-11-21T00:00:00-05:00")
     creator = f"<dc:creator>{escape(', '.join(rec['authors']))}</dc:creator>"
     names = "".join(f"<author><name>{escape(a)}</name></author>" for a in rec["authors"])
@@ -357,13 +357,13 @@ def test_feed_categories_come_from_title_or_link() -> None:
 
 
 def test_combined_feed_lists_each_item_under_the_feed_category_it_matches(
-    records: dict[str, Record],
+    known_papers: dict[str, Record],
 ) -> None:
-    feed = rss_feed(rss_item(records["1207.4628"], "new")).replace(
+    feed = rss_feed(rss_item(known_papers["1207.4628"], "new")).replace(
         b"<title>cs.AI updates on arXiv.org</title>",
         b"<title>math.OC+cs.NE updates on arXiv.org</title>",
     )
     [paper] = parse_feed(feed, "combined.rss")
     assert isinstance(paper, Paper)
-    assert records["1207.4628"]["categories"][0].startswith("cs.NE")
+    assert known_papers["1207.4628"]["categories"][0].startswith("cs.NE")
     assert paper.listings[0].category == "cs.NE"

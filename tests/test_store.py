@@ -16,7 +16,7 @@ from papersift.store import IngestCounts, Store, StoreError
 from papersift.store.papers import PaperTables
 from papersift.store.query import fts_query
 from papersift.store.sqlite import MIGRATIONS, SqliteStore
-from tests.conftest import ROOT
+from tests.support.data import ROOT
 
 
 def paper(pid: str = "2601.00001", **kw: object) -> Paper:

@@ -15,7 +15,7 @@ from papersift.store import StoreError, open_store
 from papersift.store.postgres import PostgresStore, ts_query
 from papersift.store.query import fts_query
 from papersift.store.sqlite import SqliteStore
-from tests.conftest import as_papers, spread_records
+from tests.support.data import as_papers, spread_records
 
 
 def paper(pid: str, title: str = "Sparse attention for long context", **kw: object) -> Paper:

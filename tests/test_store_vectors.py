@@ -8,19 +8,15 @@ from datetime import date
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from papersift.paper import Deleted
 from papersift.store import Store
 from papersift.store.cache import VectorCache
 from papersift.store.sqlite import MIGRATIONS, SqliteStore
-from tests.conftest import as_papers, reopen, spread_records
+from tests.support.data import as_papers
+from tests.support.fixtures import reopen
 
-
-@pytest.fixture(scope="module")
-def records(shared_data: Path) -> list[dict[str, object]]:
-    """150 real papers spread over the 20k file (1990s archive to 2026 listings)."""
-    return spread_records(shared_data, 133)
+SPREAD = 133  # `records`: 150 real papers spread over the 20k file (1990s archive to 2026 listings)
 
 
 papers = as_papers

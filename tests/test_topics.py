@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -15,12 +14,11 @@ import orjson
 import pytest
 
 from papersift.index.lexical import terms
-from papersift.index.pipeline import Indexes, open_indexes
+from papersift.index.pipeline import Indexes
 from papersift.paper import Paper
 from papersift.ranking.topics import TopicMap, listing_entries, term_key, topic_map
-from papersift.settings import Settings
-from papersift.store import open_store
-from tests.conftest import DAILY_DAYS, run_cli, write_jsonl
+from tests.support.data import DAILY_DAYS, write_jsonl
+from tests.support.processes import run_cli
 
 CATEGORY = "cs.AI"
 DAY = DAILY_DAYS[1]
@@ -42,12 +40,7 @@ def topics_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> 
     return home
 
 
-@pytest.fixture(scope="module")
-def indexes(topics_home: Path) -> Iterator[Indexes]:
-    settings = Settings(home=topics_home)
-    store = open_store(settings)
-    yield open_indexes(store, settings)
-    store.close()
+INDEXES_HOME = "topics_home"  # the home the shared `indexes` fixture opens
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import EVIL, run_cli, write_jsonl
+from tests.support.data import EVIL, write_jsonl
+from tests.support.processes import run_cli
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 

@@ -15,7 +15,8 @@ import feedparser
 import httpx
 import pytest
 
-from tests.conftest import DAILY_DAYS, ROOT, day_records, run_cli, serving
+from tests.support.data import DAILY_DAYS, ROOT, day_records
+from tests.support.processes import run_cli, serving
 
 TOKEN = re.compile(r'name="csrf" value="([^"]+)"')
 
@@ -129,7 +130,12 @@ def add_account(home: Path, name: str, password: str) -> None:
         text=True,
         check=True,
         capture_output=True,
-        env={"PAPERSIFT_HOME": str(home), "PATH": "/usr/bin:/bin", **_python_path()},
+        env={
+            "PAPERSIFT_HOME": str(home),
+            "HOME": os.environ["HOME"],
+            "PATH": "/usr/bin:/bin",
+            **_python_path(),
+        },
         cwd=ROOT,
     )
 

@@ -27,8 +27,8 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 
 from papersift.settings import Settings
-from tests.conftest import EVIL, ROOT, run_cli, serving, spread_records, write_jsonl
-from tests.ports import free_port
+from tests.support.data import EVIL, ROOT, spread_records, write_jsonl
+from tests.support.processes import free_port, run_cli, serving
 
 TOKEN = re.compile(r'name="csrf" value="([^"]+)"')
 PAPER = EVIL["id"]

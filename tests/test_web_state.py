@@ -18,7 +18,7 @@ from papersift.sources.snapshot import paper_from_record
 from papersift.store import open_store
 from papersift.web import state as web_state
 from papersift.web.state import AppState
-from tests.conftest import spread_records
+from tests.support.data import spread_records
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import DAILY_DAYS, day_records, run_cli, serving
+from tests.support.data import DAILY_DAYS, day_records
+from tests.support.processes import run_cli, serving
 from tests.test_topics import topics_home
 from tests.test_web_library import add_account, csrf, log_in
 

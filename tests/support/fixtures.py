@@ -1,0 +1,205 @@
+"""The pytest fixtures the test modules share (registered by ``tests/conftest.py``): the real data, fresh
+stores of both backends, homes built by the real CLI, real servers over them, and the records and opened
+indexes a module names with a constant of its own (``SPREAD``, ``INDEXES_HOME``)."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import httpx
+import orjson
+import pytest
+
+from papersift.index.pipeline import Indexes, open_indexes
+from papersift.settings import Settings
+from papersift.store import Store, open_store
+from papersift.store.sqlite import SqliteStore
+from tests.support.data import DAILY_DAYS, EVIL, SHARED_DATA, spread_records, write_jsonl
+from tests.support.processes import run_cli, serving
+
+if TYPE_CHECKING:
+    from tests.pg import PgServer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_resident_helpers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test starts a resident query helper (``papersift.cli.resident``) unless it asks for one, and
+    none talks to a helper of the user running the tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PAPERSIFT_RESIDENT_MINUTES", "0")
+        patch.setenv("XDG_RUNTIME_DIR", str(tmp_path_factory.mktemp("run")))
+        yield
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not SHARED_DATA.exists():
+        pytest.skip("../shared/data is not beside this checkout")
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One real PostgreSQL + pgvector server on 127.0.0.1 for the session (skips its tests if none)."""
+    from tests.pg import PgServer, PgUnavailableError
+
+    try:
+        server = PgServer.start()
+    except PgUnavailableError as e:
+        pytest.skip(f"no PostgreSQL server for the postgres backend: {e}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_dsn(pg_server: PgServer) -> Iterator[str]:
+    """A fresh, empty database on the session's server."""
+    dsn = pg_server.database()
+    yield dsn
+    pg_server.drop(dsn)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A fresh store of each backend: every test that takes it runs against both."""
+    if request.param == "sqlite":
+        s: Store = SqliteStore(tmp_path / "papersift.db")
+    else:
+        from papersift.store.postgres import PostgresStore
+
+        s = PostgresStore(request.getfixturevalue("pg_dsn"))
+    yield s
+    s.close()
+
+
+def reopen(store: Store) -> Store:
+    """A second, independent connection to the same store."""
+    from papersift.store.postgres import PostgresStore
+
+    if isinstance(store, PostgresStore):
+        return PostgresStore(store.dsn)
+    assert isinstance(store, SqliteStore)
+    return SqliteStore(store.path)
+
+
+@pytest.fixture(scope="module")
+def records(request: pytest.FixtureRequest, shared_data: Path) -> list[dict[str, object]]:
+    """Real papers spread over the 20k file: every ``SPREAD``-th record (a constant of the test module),
+    the first ``SPREAD_COUNT`` of them where the module sets one."""
+    step: int = request.module.SPREAD
+    return spread_records(shared_data, step)[: getattr(request.module, "SPREAD_COUNT", None)]
+
+
+@pytest.fixture(scope="module")
+def indexes(request: pytest.FixtureRequest) -> Iterator[Indexes]:
+    """The indexes of the home fixture the test module names in ``INDEXES_HOME`` (default
+    ``embedded_home``), opened as a ranker reads them; their generation and store closed afterwards."""
+    home: Path = request.getfixturevalue(getattr(request.module, "INDEXES_HOME", "embedded_home"))
+    settings = Settings(home=home)
+    store = open_store(settings)
+    opened = open_indexes(store, settings)
+    yield opened
+    if opened.generation is not None:
+        opened.generation.close()
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def real_records(shared_data: Path) -> list[dict[str, object]]:
+    """The first 2,000 records of the 20k file plus 500 recent (announced) ones."""
+    with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
+        head = [orjson.loads(line) for line in itertools.islice(f, 2000)]
+    with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
+        recent = [r for r in itertools.islice(map(orjson.loads, f), 200_000, 300_000) if r.get("announced")][
+            :500
+        ]
+    return head + recent
+
+
+@pytest.fixture(scope="session")
+def citation_corpus(shared_data: Path) -> tuple[list[dict[str, object]], dict[str, set[str]]]:
+    """~400 real papers: 30 query papers of the dev citation pairs, the papers they cite, random filler."""
+    gold: dict[str, set[str]] = {}
+    with gzip.open(shared_data / "relevance-dev.jsonl.gz", "rb") as f:
+        for row in map(orjson.loads, f):
+            gold.setdefault(row["query_id"], set()).add(row["candidate_id"])
+    queries = sorted(q for q, cited in gold.items() if len(cited) >= 3)[:30]
+    wanted = set(queries) | {c for q in queries for c in gold[q]}
+    with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
+        records = list(map(orjson.loads, f))
+    chosen = [r for r in records if r["id"] in wanted]
+    filler = [r for r in records[::50] if r["id"] not in wanted][: 400 - len(chosen)]
+    return chosen + filler, {q: gold[q] for q in queries}
+
+
+@pytest.fixture(scope="session")
+def embedded_home(
+    tmp_path_factory: pytest.TempPathFactory,
+    citation_corpus: tuple[list[dict[str, object]], dict[str, set[str]]],
+) -> Path:
+    """A home whose store holds the citation corpus, embedded and indexed by ``papersift embed``."""
+    home = tmp_path_factory.mktemp("embedded")
+    run_cli("ingest", str(write_jsonl(home / "corpus.jsonl", citation_corpus[0])), home=home)
+    result = run_cli("embed", home=home)
+    assert f"index: {len(citation_corpus[0])} papers, {len(citation_corpus[0])} vectors" in result.stdout
+    return home
+
+
+@pytest.fixture(scope="session")
+def server_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -> Path:
+    """The embedded store plus three papers written here: one full of HTML, two in a followed category."""
+    home = tmp_path_factory.mktemp("web")
+    shutil.copytree(embedded_home, home, dirs_exist_ok=True)
+    followed = [  # two papers new in a followed category (cs.LG) on the same day, one also cross-listed
+        {
+            **EVIL,
+            "id": f"2608.9999{i}",
+            "title": f"A followed paper {i}",
+            "abstract": "Plain text.",
+            "authors": ["Ada Lovelace"],
+            "categories": cats,
+            "primary_category": cats[0],
+        }
+        for i, cats in ((7, ["cs.LG"]), (8, ["cs.LG", "stat.ML"]))
+    ]
+    run_cli("ingest", str(write_jsonl(home / "evil.jsonl", [EVIL, *followed])), home=home)
+    return home
+
+
+@pytest.fixture(scope="session")
+def server(server_home: Path) -> Iterator[httpx.Client]:
+    """A real ``papersift serve`` on 127.0.0.1 over ``server_home``, and a client for it."""
+    with serving(server_home) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def daily_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path, embedded_home: Path) -> Path:
+    """The embedded corpus plus every cs.CL / cs.AI paper announced on two real days, embedded."""
+    home = tmp_path_factory.mktemp("daily")
+    shutil.copytree(embedded_home, home, dirs_exist_ok=True)
+    marks = tuple(f'"announced": "{d}"'.encode() for d in DAILY_DAYS)
+    with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
+        records = [orjson.loads(line) for line in f if any(m in line for m in marks)]
+    run_cli("ingest", str(write_jsonl(home / "days.jsonl", records)), home=home)
+    run_cli("embed", home=home)
+    return home
+
+
+@pytest.fixture(scope="module")
+def reader_home(server_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of ``server_home`` a module's tests may save and rate papers in."""
+    home = tmp_path_factory.mktemp("reader") / "home"
+    shutil.copytree(server_home, home)
+    return home
+
+
+@pytest.fixture(scope="module")
+def reader_server(reader_home: Path) -> Iterator[httpx.Client]:
+    with serving(reader_home) as client:
+        yield client

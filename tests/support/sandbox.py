@@ -1,0 +1,93 @@
+"""Every test in its own temporary home: ``HOME``, ``XDG_CACHE_HOME``, ``XDG_DATA_HOME`` and
+``PAPERSIFT_HOME`` point under pytest's temporary folder, for the session's fixtures and again for each
+test, so nothing the suite runs (in process or in a child process) reaches the user's own
+``~/.local/share/papersift`` or ``~/.cache/papersift``. The int8 model derived once per machine
+(``settings.model_cache``) is one session-wide temporary folder: a copy of the user's when there is one,
+else derived there once per run (about 10 s).
+
+The real home is snapshotted (every file under the two folders, with its size and mtime) when the plugin
+loads and again when the session ends; a difference fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SANDBOXED = ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "PAPERSIFT_HOME")
+
+
+def real_dirs() -> tuple[Path, ...]:
+    """The user's papersift folders, as the code would resolve them outside the sandbox."""
+    home = Path(os.environ.get("HOME") or Path.home())
+    data = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache")
+    return home / ".local" / "share" / "papersift", data / "papersift", cache / "papersift"
+
+
+def snapshot(dirs: tuple[Path, ...]) -> dict[str, tuple[int, int]]:
+    """Every file under ``dirs``: its path, size and mtime (ns); a folder that is missing holds nothing."""
+    found: dict[str, tuple[int, int]] = {}
+    for top in dirs:
+        if top.exists():
+            found[str(top)] = (0, 0)
+            for path in sorted(top.rglob("*")):
+                st = path.lstat()
+                found[str(path)] = (st.st_size, st.st_mtime_ns)
+    return found
+
+
+def changes(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> list[str]:
+    """What differs between two snapshots, one line a path."""
+    return [
+        f"{'added' if p not in before else 'removed' if p not in after else 'changed'}: {p}"
+        for p in sorted(set(before) | set(after))
+        if before.get(p) != after.get(p)
+    ]
+
+
+REAL_DIRS = real_dirs()
+REAL_MODEL_CACHE = REAL_DIRS[2] / "models"
+BEFORE = snapshot(REAL_DIRS)
+
+
+def _point_home_at(patch: pytest.MonkeyPatch, root: Path) -> None:
+    for name, sub in zip(SANDBOXED, ("home", "cache", "data", "papersift"), strict=True):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+        patch.setenv(name, str(root / sub))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def sandboxed_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The session's home (for session- and module-scoped fixtures) and the shared model cache."""
+    models = tmp_path_factory.mktemp("models")
+    if REAL_MODEL_CACHE.is_dir():  # read only: the user's derived model, copied
+        shutil.copytree(REAL_MODEL_CACHE, models, dirs_exist_ok=True)
+    with pytest.MonkeyPatch.context() as patch:
+        _point_home_at(patch, tmp_path_factory.mktemp("session-home"))
+        patch.setenv("PAPERSIFT_MODEL_CACHE", str(models))
+        yield models
+
+
+@pytest.fixture(autouse=True)
+def sandboxed_test(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """This test's own home, cache and data folders (restored to the session's afterwards)."""
+    with pytest.MonkeyPatch.context() as patch:
+        _point_home_at(patch, tmp_path_factory.mktemp("test-home"))
+        yield
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when the user's own papersift folders changed while it ran."""
+    changed = changes(BEFORE, snapshot(REAL_DIRS))
+    if changed:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_sep("=", "the suite changed the user's own papersift folders", red=True)
+            for line in changed[:20]:
+                reporter.write_line(line)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
