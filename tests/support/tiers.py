@@ -1,0 +1,56 @@
+"""The suite's tiers, as markers: ``process`` on every test that starts papersift (or a browser, a Dask
+cluster) in a process of its own or needs a home such a process built, ``torch`` on the tests of the
+``[torch]`` runtime (skipped where it is not installed). ``make test-fast`` runs what is neither (and not
+``slow``), ``make test-torch`` the ``torch`` tests, ``make test`` everything.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+# fixtures that run `papersift` (or a browser, a cluster) in processes of their own
+PROCESS_FIXTURES = frozenset(
+    {
+        "embedded_home",
+        "server_home",
+        "server",
+        "reader_home",
+        "reader_server",
+        "daily_home",
+        "browser",
+        "lab",
+        "cluster",
+        "base_home",
+        "topics_home",
+        "sentence_home",
+    }
+)
+# modules whose tests run the command or the server as a user does inside the test itself
+PROCESS_MODULES = frozenset(
+    {
+        "test_cli",
+        "test_cli_library",
+        "test_cli_semantic",
+        "test_generations",
+        "test_engines",
+        "test_resident",
+        "test_serve_ready",
+        "test_migrate",
+        "test_ingest",
+        "test_browser",
+        "test_browser_topics",
+        "test_web_security",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    has_torch = importlib.util.find_spec("sentence_transformers") is not None
+    for item in items:
+        module = item.module.__name__.rpartition(".")[2] if isinstance(item, pytest.Function) else ""
+        if module in PROCESS_MODULES or PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.process)
+        if item.get_closest_marker("torch") and not has_torch:
+            item.add_marker(pytest.mark.skip(reason="needs the [torch] runtime: make test-torch"))
