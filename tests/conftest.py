@@ -1,6 +1,7 @@
-"""The suite's plugins: every test in its own temporary home (``tests/support/sandbox.py``) and the shared
-fixtures (``tests/support/fixtures.py``) and the tiers (``tests/support/tiers.py``). The helpers are imported here too, for test modules that still
-take them from ``tests.conftest``; new code imports them from ``tests.support``."""
+"""The suite's plugins: every test in its own temporary home (``tests/support/sandbox.py``), the shared
+fixtures (``tests/support/fixtures.py``) and the tiers (``tests/support/tiers.py``). The helpers are
+imported here too, for test modules that still take them from ``tests.conftest``; new code imports them
+from ``tests.support``."""
 
 from __future__ import annotations
 

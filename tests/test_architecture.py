@@ -221,3 +221,36 @@ def test_a_command_module_imports_no_other_command_module() -> None:
         ):
             cli_imports = {t for t, _, _ in imports(module) if t.startswith("papersift.cli")}
             assert cli_imports <= allowed.get(module, {"papersift.cli.common"}), (module, cli_imports)
+
+
+DRIVERS = ("sqlite3", "psycopg")  # the database drivers: only the store layer talks to them
+
+
+def driver_imports(module: str) -> list[int]:
+    """The lines where ``module`` imports a database driver (at any level of the module)."""
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        if any(name.split(".")[0] in DRIVERS for name in names):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_no_module_outside_the_store_imports_a_database_driver() -> None:
+    wrong = [
+        f"{MODULES[module].relative_to(SRC)}:{line}: {module} ({layer_of(module)}) imports a database driver"
+        for module in MODULES
+        if layer_of(module) != "store"
+        for line in driver_imports(module)
+    ]
+    assert not wrong, "only store/ may import sqlite3 or psycopg:\n" + "\n".join(wrong)
+    # the check sees the store's own imports, at module and at function level
+    assert driver_imports("papersift.store.sqlite") and driver_imports("papersift.store.postgres")
+    assert driver_imports("papersift.store")  # driver_errors imports sqlite3 inside the function

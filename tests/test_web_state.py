@@ -3,7 +3,6 @@ read connections with a time limit, one writer, and index generations switched t
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -15,7 +14,7 @@ from papersift.index.pipeline import refresh
 from papersift.library import save_paper
 from papersift.settings import Settings
 from papersift.sources.snapshot import paper_from_record
-from papersift.store import open_store
+from papersift.store import StoreBusy, open_store
 from papersift.web import state as web_state
 from papersift.web.state import AppState
 from tests.support.data import spread_records
@@ -75,8 +74,8 @@ def test_each_thread_reads_through_its_own_connection_and_slow_reads_are_stopped
     monkeypatch.setattr(web_state, "QUERY_SECONDS", 0.05)
     store = app_state.store
     slow = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
-    with pytest.raises(sqlite3.OperationalError, match="interrupted"):
-        store.db.execute(slow).fetchone()  # type: ignore[attr-defined]
+    with pytest.raises(StoreBusy, match="interrupted"):
+        store._rows(slow)  # type: ignore[attr-defined]
 
 
 def test_a_server_without_a_generation_answers_with_keywords_and_switches_when_one_is_published(

@@ -84,12 +84,12 @@ def _embed(
     workers: int | None,
     tls: TlsFiles | None,
 ) -> None:
-    import sqlite3
     import time
 
     from papersift.index.encoder import model_id
     from papersift.index.engines import DaskEngine, Engine, EngineError
     from papersift.index.pipeline import embed_missing, refresh
+    from papersift.store import StoreBusy
     from papersift.store.cache import VectorCache
 
     with opened(settings) as o:
@@ -128,7 +128,7 @@ def _embed(
                 papers, vectors = refresh(store, settings)
         except EngineError as e:
             fail(str(e))
-        except sqlite3.OperationalError as e:  # e.g. "database is locked" past the busy timeout
+        except StoreBusy as e:  # e.g. "database is locked" past the busy timeout
             fail(f"the store: {e}; the previous index generation keeps serving, run `papersift embed` again")
         finally:
             if runner:

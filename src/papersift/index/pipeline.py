@@ -13,7 +13,6 @@ than ``DELTA_MAX_AGE``; the ANN index of the previous generation is extended wit
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -35,7 +34,7 @@ from papersift.index.lexical import (
     segment_meta,
 )
 from papersift.index.sentences import Sentences, SentenceSource, open_sentences, sync_sentences
-from papersift.store import PAPERS_CHANGED, Store, StoreError
+from papersift.store import PAPERS_CHANGED, Store, StoreError, driver_errors
 from papersift.store.cache import VectorCache
 
 if TYPE_CHECKING:
@@ -192,6 +191,7 @@ def refresh(
         finally:
             cache.close()
     index_dir = settings.index_dir
+    failures: tuple[type[BaseException], ...] = (OSError, *driver_errors())  # what discards the build
     with build_lock(index_dir):
         previous = open_current(index_dir)
         try:
@@ -229,7 +229,7 @@ def refresh(
                 generations.publish(
                     index_dir, tmp, {**facts, "built": time.time(), "seconds": seconds}, previous
                 )
-            except (OSError, sqlite3.Error) as e:
+            except failures as e:
                 generations.discard(tmp)
                 raise generations.build_error(e, index_dir) from e
             except BaseException:

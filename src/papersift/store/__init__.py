@@ -132,6 +132,25 @@ class StoreError(RuntimeError):
     """A store-level failure with a message fit for the user (bad query syntax, corrupt file…)."""
 
 
+class StoreBusy(StoreError):
+    """A query ran past the time limit ``Store.limit_queries`` set, or the store stayed locked past its busy
+    timeout: the same error from both backends (the web answers 503, try again in a moment)."""
+
+
+def driver_errors() -> tuple[type[BaseException], ...]:
+    """The database drivers' own errors (SQLite's, and PostgreSQL's once its store imported it), which a
+    store's reads and writes may end with besides ``StoreError``: what a build catches to discard its
+    half-written work without importing a driver itself."""
+    import sqlite3
+    import sys
+
+    found: list[type[BaseException]] = [sqlite3.Error]
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is not None:
+        found.append(psycopg.Error)
+    return tuple(found)
+
+
 class PaperStore(Protocol):
     """Papers and listings: ingest, harvest state, papers by id or rowid, listings, keyword search."""
 
@@ -360,6 +379,12 @@ class LibraryStore(Protocol):
 
 class Store(PaperStore, VectorStore, AccountStore, LibraryStore, Protocol):
     """The persistence interface every face and ranker uses: every concern's protocol."""
+
+    def limit_queries(self, seconds: float) -> None:
+        """From now on this connection's queries end with ``StoreBusy`` past ``seconds``: SQLite's once
+        ``seconds`` have passed since this call (a request's clock, started again by each call),
+        PostgreSQL's each statement past ``seconds`` (``statement_timeout``)."""
+        ...
 
 
 def open_store(settings: Settings) -> Store:

@@ -31,7 +31,7 @@ from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 
 from papersift.paper import ANNOUNCE_KINDS, Paper, is_exact_category
-from papersift.store import SearchFromMatch, StoreError, schema
+from papersift.store import SearchFromMatch, StoreBusy, StoreError, schema
 from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
 from papersift.store.papers import COLUMNS, PaperTables
@@ -219,6 +219,15 @@ MIGRATIONS: list[str] = [
 ]
 
 
+@contextmanager
+def _busy_is_store_busy() -> Iterator[None]:
+    """A statement past ``limit_queries`` (cancelled) or a lock not had in time, as ``StoreBusy``."""
+    try:
+        yield
+    except (psycopg.errors.QueryCanceled, psycopg.errors.LockNotAvailable) as e:
+        raise StoreBusy(str(e).strip()) from e
+
+
 class PostgresStore(PaperTables, VectorTables, AccountTables, LibraryTables, LabSignals, SearchFromMatch):
     """A ``Store`` on PostgreSQL: one connection per store object; threads share it one call at a time."""
 
@@ -228,6 +237,7 @@ class PostgresStore(PaperTables, VectorTables, AccountTables, LibraryTables, Lab
         self._lock = threading.RLock()
         self._common: tuple[float, frozenset[str]] | None = None
         self.common_after = COMMON_AFTER
+        self._timeout_ms = 0  # limit_queries: the connection's statement_timeout (0: none)
         self.conn = self._connect()
         try:
             self._migrate()
@@ -249,7 +259,16 @@ class PostgresStore(PaperTables, VectorTables, AccountTables, LibraryTables, Lab
         if self.conn.broken:
             self.conn = self._connect()
             register_vector(self.conn)
+            if self._timeout_ms:
+                self.conn.execute(f"SET statement_timeout = {self._timeout_ms}")
         return self.conn
+
+    def limit_queries(self, seconds: float) -> None:
+        ms = max(1, round(seconds * 1000))
+        if ms != self._timeout_ms:
+            with self._lock:
+                self._ready().execute(f"SET statement_timeout = {ms}")
+                self._timeout_ms = ms
 
     # -- schema ---------------------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -288,7 +307,12 @@ class PostgresStore(PaperTables, VectorTables, AccountTables, LibraryTables, Lab
 
         It bumps the data version first, and that row's lock makes writers from every connection take turns.
         """
-        with self._lock, self._ready().transaction(), self.conn.cursor(row_factory=dict_row) as cur:
+        with (
+            _busy_is_store_busy(),
+            self._lock,
+            self._ready().transaction(),
+            self.conn.cursor(row_factory=dict_row) as cur,
+        ):
             cur.execute("UPDATE papersift_meta SET data_version = data_version + 1")
             yield cur
 
@@ -307,7 +331,7 @@ class PostgresStore(PaperTables, VectorTables, AccountTables, LibraryTables, Lab
 
     def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[NamedRow]:
         """Run a read, once more on a new connection if the server dropped the old one."""
-        with self._lock:
+        with self._lock, _busy_is_store_busy():
             try:
                 return self._read(_pg(sql), args)
             except psycopg.OperationalError:

@@ -24,7 +24,7 @@ import numpy as np
 import orjson
 
 from papersift.paper import is_exact_category
-from papersift.store import SearchFromMatch, StoreError, schema
+from papersift.store import SearchFromMatch, StoreBusy, StoreError, schema
 from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
 from papersift.store.papers import PaperTables
@@ -132,6 +132,17 @@ MIGRATIONS: list[str] = [
 ]
 
 
+@contextmanager
+def _busy_is_store_busy() -> Iterator[None]:
+    """SQLite's "interrupted" (past ``limit_queries``) and "locked" (past the busy timeout): ``StoreBusy``."""
+    try:
+        yield
+    except sqlite3.OperationalError as e:
+        if "interrupted" in str(e) or "locked" in str(e):
+            raise StoreBusy(str(e)) from e
+        raise
+
+
 class SqliteStore(PaperTables, VectorTables, AccountTables, LibraryTables, LabSignals, SearchFromMatch):
     """The default ``Store``: a single SQLite file in WAL mode."""
 
@@ -139,6 +150,7 @@ class SqliteStore(PaperTables, VectorTables, AccountTables, LibraryTables, LabSi
         self.path = Path(path)
         self.dialect = SqliteDialect()
         self._writes = 0
+        self._deadline: float | None = None  # limit_queries: when this connection's queries are stopped
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.row_factory = sqlite3.Row
@@ -194,12 +206,22 @@ class SqliteStore(PaperTables, VectorTables, AccountTables, LibraryTables, LabSi
     def close(self) -> None:
         self.db.close()
 
+    def limit_queries(self, seconds: float) -> None:
+        if self._deadline is None:  # SQLite asks the handler every 10,000 steps; non-zero interrupts
+            self.db.set_progress_handler(self._past_deadline, 10_000)
+        self._deadline = time.monotonic() + seconds
+
+    def _past_deadline(self) -> int:
+        return int(self._deadline is not None and time.monotonic() > self._deadline)
+
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         """One write transaction: committed whole or rolled back whole."""
-        self.db.execute("BEGIN IMMEDIATE")
+        with _busy_is_store_busy():
+            self.db.execute("BEGIN IMMEDIATE")
         try:
-            yield
+            with _busy_is_store_busy():
+                yield
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -212,7 +234,8 @@ class SqliteStore(PaperTables, VectorTables, AccountTables, LibraryTables, LabSi
             yield _SqliteTx(self.db)
 
     def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[NamedRow]:
-        return self.db.execute(sql, tuple(args)).fetchall()
+        with _busy_is_store_busy():
+            return self.db.execute(sql, tuple(args)).fetchall()
 
     @contextmanager
     def _savepoint(self) -> Iterator[None]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar, get_type_hints
@@ -26,6 +25,7 @@ from starlette.exceptions import HTTPException
 
 from papersift.paper import format_authors
 from papersift.ranking.related import MAX_K
+from papersift.store import StoreBusy
 from papersift.web.assets import static_url
 from papersift.web.contract import allowed_methods, errors
 from papersift.web.i18n import TEXT, pick_language, translate
@@ -196,7 +196,7 @@ async def bad_request(request: Request, exc: Exception) -> Response:
 
 ERROR_HANDLERS: dict[int | type[Exception], Callable[[Request, Exception], Any]] = {
     HTTPException: http_error,
-    sqlite3.OperationalError: store_busy,
+    StoreBusy: store_busy,
     RequestValidationError: bad_request,
 }
 

@@ -3,11 +3,11 @@ published), the page cache keyed by what each page depends on, and who the reade
 the one a session cookie names) with their CSRF token.
 
 No lock is held while a page is computed: each request thread reads through its own store connection
-(``store``, with a time limit on SQLite queries), writes go through one writer connection (``writing``, the
-only lock a page may wait on, and only for the write itself), and the indexes are memory-mapped read-only
-generations shared by every thread. ``indexes`` looks at the generation pointer at most every
-``RELOAD_SECONDS`` and switches to a new generation between requests (a request keeps the one it started
-with); nothing is ever built inside a request.
+(``store``, with a time limit on its queries: ``StoreBusy``, a 503), writes go through one writer
+connection (``writing``, the only lock a page may wait on, and only for the write itself), and the
+indexes are memory-mapped read-only generations shared by every thread. ``indexes`` looks at the
+generation pointer at most every ``RELOAD_SECONDS`` and switches to a new generation between requests (a
+request keeps the one it started with); nothing is ever built inside a request.
 
 Pages are cached without anything personal in them: templates write the markers ``CSRF_MARK`` and
 ``ACCOUNT_MARK``, and ``personalise`` replaces them per response with the reader's token and account links.
@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import html
-import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -44,13 +43,9 @@ from papersift.web.security import SESSION_COOKIE
 
 CACHE_ENTRIES = 2_000  # listing data and pages kept per worker
 RELOAD_SECONDS = 1.0  # how often a worker looks for a new index generation (one stat of the pointer)
-QUERY_SECONDS = 15.0  # a request's SQLite reads are interrupted after this long (503, not a stuck thread)
+QUERY_SECONDS = 15.0  # a request's store reads stop after this long (StoreBusy: 503, not a stuck thread)
 CSRF_MARK = "__papersift_csrf_7d1c__"
 ACCOUNT_MARK = "<!--papersift-account-7d1c-->"
-
-
-class QueryTimeoutError(RuntimeError):
-    """A request's store reads ran past ``QUERY_SECONDS``."""
 
 
 @dataclass
@@ -79,16 +74,13 @@ class AppState:
     def store(self) -> Store:
         """This thread's read connection (opened on first use); its query clock starts again now."""
         local = self._local
-        local.deadline = time.monotonic() + QUERY_SECONDS
         found: Store | None = getattr(local, "store", None)
         if found is None:
             found = open_store(self.settings)
-            db = getattr(found, "db", None)
-            if isinstance(db, sqlite3.Connection):
-                db.set_progress_handler(lambda: int(time.monotonic() > local.deadline), 10_000)
             local.store = found
             with self.meta_lock:
                 self._connections.append(found)
+        found.limit_queries(QUERY_SECONDS)
         return found
 
     @contextlib.contextmanager
