@@ -42,10 +42,10 @@ def _wait(condition: Callable[[], bool], seconds: float = 60.0) -> None:
         time.sleep(0.05)
 
 
-def _answers() -> bool:
+def _answers(argv: list[str] | None = None) -> bool:
     with socket.socket(socket.AF_UNIX) as conn:
         try:
-            conn.connect(resident.socket_path())
+            conn.connect(resident.socket_path(argv))
         except OSError:
             return False
     return True
@@ -159,8 +159,50 @@ def test_an_idle_helper_leaves_and_takes_its_socket_with_it(
     run_dir = Path(tempfile.mkdtemp(prefix="ps-"))
     os.chmod(run_dir, 0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(run_dir))
+    monkeypatch.setenv("PAPERSIFT_HOME", str(embedded_home))  # the helper's key: this install and home
     env = {"PAPERSIFT_RESIDENT_MINUTES": "0.03"}  # about 2 s
     run_cli("related", "--text", QUERY, "-k", "2", home=embedded_home, env=env)
     _wait(lambda: os.path.exists(resident.socket_path()))
     _wait(lambda: not os.path.exists(resident.socket_path()), 60)
     shutil.rmtree(run_dir)
+
+
+def test_two_homes_keep_two_helpers_side_by_side_and_one_command_starts_one(
+    tmp_path: Path, embedded_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    homes = [tmp_path / "a", tmp_path / "b"]
+    for home in homes:
+        shutil.copytree(embedded_home, home)
+    run_dir = Path(tempfile.mkdtemp(prefix="ps-"))
+    os.chmod(run_dir, 0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run_dir))
+    monkeypatch.setenv("PAPERSIFT_RESIDENT_MINUTES", "5")
+    monkeypatch.setenv("COLUMNS", "200")
+    argvs = [["--home", str(home), "search", QUERY, "-k", "2"] for home in homes]
+    try:
+        assert resident.socket_path(argvs[0]) != resident.socket_path(argvs[1])
+        # a second checkout (another install) of the same home has a helper of its own too
+        assert resident.socket_path(argvs[0], install="/elsewhere/src/papersift") != resident.socket_path(
+            argvs[0]
+        )
+        assert resident.linger(argvs[0])  # starts the first home's helper, handing it the lock it took
+        assert not resident.linger(argvs[0])  # started (or starting): a second command starts none
+        assert resident.linger(argvs[1])  # the second home's
+        for argv in argvs:
+            _wait(lambda argv=argv: _answers(argv))
+        pids = {int(Path(resident.lock_path(argv)).read_text()) for argv in argvs}
+        assert len(pids) == 2
+        for argv, home in zip(argvs, homes, strict=True):  # each answers for its own home, the other lives on
+            code, out, _ = _forwarded(argv, capsys)
+            assert (
+                code == 0
+                and out == run_cli(*argv[2:], home=home, env={"PAPERSIFT_RESIDENT_MINUTES": "0"}).stdout
+            )
+        assert all(_answers(argv) for argv in argvs)
+    finally:
+        for argv in argvs:
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(int(Path(resident.lock_path(argv)).read_text()), signal.SIGTERM)
+        for argv in argvs:
+            _wait(lambda argv=argv: not os.path.exists(resident.socket_path(argv)), 30)
+        shutil.rmtree(run_dir)

@@ -17,6 +17,11 @@ Its life:
   newly published index generation, as ``serve`` does. It exits after ``resident_minutes`` without a
   command, and on SIGTERM.
 
+A helper serves one install and one store: its socket is named for this package's folder and the home (or
+``--db`` / ``PAPERSIFT_DB``) a command names, so two checkouts, or two homes, each keep their own helper
+side by side. ``linger`` takes the helper's lock before it starts one and hands the locked file to it, so
+no moment exists in which a second command could start a second helper for the same install and home.
+
 Only the user who started a helper can talk to it: its socket is in ``$XDG_RUNTIME_DIR`` (else in a
 directory of ``/tmp`` that only this user may enter), readable by this user only, and the helper checks
 the uid of each peer. This module imports only the standard library at the top: the client side runs
@@ -25,6 +30,7 @@ before anything else.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -52,16 +58,44 @@ KEPT = 2  # stores (each with its index generation) a helper keeps open, the mos
 LOCK_SECONDS = 5.0  # a new helper waits this long for an old one to leave, then gives up
 
 
-def socket_path() -> str:
-    """Where this user's helper listens: ``$XDG_RUNTIME_DIR`` (made private by the login system), else a
-    directory of ``/tmp`` named for the uid."""
+INSTALL = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this papersift package's folder
+LOCK_FD = "--lock-fd="  # how ``linger`` hands the helper it starts the lock it took for it
+
+
+def _root_option(argv: list[str], name: str) -> str | None:
+    """The value of the root option ``name`` (``--home``, ``--db``) in ``argv``, before the command."""
+    i = 0
+    while i < len(argv):
+        option, _, value = argv[i].partition("=")
+        if option not in ("--home", "--db"):
+            return None
+        given = value if value else (argv[i + 1] if i + 1 < len(argv) else None)
+        if option == name:
+            return given
+        i += 1 if value else 2
+    return None
+
+
+def served(argv: list[str], install: str = INSTALL) -> str:
+    """What a helper for ``argv`` serves: this install, and the store the command names (``--db`` /
+    ``PAPERSIFT_DB``, and the home: ``--home`` / ``PAPERSIFT_HOME`` / the default), as one short key."""
+    home = _root_option(argv, "--home") or os.environ.get("PAPERSIFT_HOME")
+    home = os.path.abspath(os.path.expanduser(home or "~/.local/share/papersift"))
+    db = _root_option(argv, "--db") or os.environ.get("PAPERSIFT_DB") or ""
+    return hashlib.blake2b(f"{install}\0{home}\0{db}".encode(), digest_size=8).hexdigest()
+
+
+def socket_path(argv: list[str] | None = None, install: str = INSTALL) -> str:
+    """Where the helper of this user, this install and the store ``argv`` names listens:
+    ``$XDG_RUNTIME_DIR`` (made private by the login system), else a directory of ``/tmp`` named for the
+    uid."""
     runtime = os.environ.get("XDG_RUNTIME_DIR") or f"/tmp/papersift-{os.getuid()}"
-    return os.path.join(runtime, "papersift-resident.sock")
+    return os.path.join(runtime, f"papersift-{served(argv or [], install)}.sock")
 
 
-def lock_path() -> str:
+def lock_path(argv: list[str] | None = None) -> str:
     """The helper's lock file, which holds the running helper's pid."""
-    return socket_path() + ".lock"
+    return socket_path(argv) + ".lock"
 
 
 def _private(directory: str) -> bool:
@@ -140,7 +174,7 @@ def forward(argv: list[str]) -> int | None:
     the command is not one a helper runs, or the helper runs other code): run it here."""
     if not forwardable(argv):
         return None
-    path = socket_path()
+    path = socket_path(argv)
     if not _private(os.path.dirname(path)):
         return None
     request = {"argv": argv, "cwd": os.getcwd(), "env": _environment(), "stamp": code_stamp()}
@@ -163,36 +197,42 @@ def forward(argv: list[str]) -> int | None:
     return int(reply["code"])
 
 
-def linger(argv: list[str]) -> None:
+def linger(argv: list[str]) -> bool:
     """After ``argv`` ran in this process: start a helper in the background (a new session, no terminal),
-    unless ``argv`` is not a command helpers answer or ``resident_minutes`` is 0. A helper that finds
-    another one running exits at once."""
+    unless ``argv`` is not a command helpers answer, ``resident_minutes`` is 0, or a helper for this install
+    and store runs or is starting (its lock is held). True when one was started."""
     if not forwardable(argv):
-        return
+        return False
     import subprocess
 
     from papersift.settings import Settings
 
     try:
         if Settings().resident_minutes <= 0:
-            return
+            return False
     except ValueError:  # settings refused: the command said so already
-        return
-    directory = os.path.dirname(socket_path())
+        return False
+    directory = os.path.dirname(socket_path(argv))
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
     except OSError:
-        return
+        return False
     if not _private(directory):
-        return
-    subprocess.Popen(
-        [sys.executable, "-m", "papersift.cli.resident", *argv],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        close_fds=True,
-    )
+        return False
+    lock = _locked(lock_path(argv), wait=False)
+    if lock is None:
+        return False
+    with lock:  # the helper inherits the locked file: the lock is never free between this and its start
+        subprocess.Popen(
+            [sys.executable, "-m", "papersift.cli.resident", f"{LOCK_FD}{lock.fileno()}", *argv],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+            pass_fds=(lock.fileno(),),
+        )
+    return True
 
 
 class _Entry:
@@ -351,13 +391,14 @@ def _answer(conn: socket.socket, kept: Kept, stamp: str) -> bool:
     return True
 
 
-def _locked(path: str) -> Any:
-    """An exclusive lock on ``path``, waiting up to ``LOCK_SECONDS`` (None: another helper holds it)."""
+def _locked(path: str, *, wait: bool = True, fd: int | None = None) -> Any:
+    """An exclusive lock on ``path`` (or on the open file ``fd`` a starting ``linger`` handed over), waiting
+    up to ``LOCK_SECONDS`` when ``wait`` (None: another helper holds it)."""
     import fcntl
     import time
 
-    handle = open(path, "a+b")  # noqa: SIM115 (held for the helper's life)
-    deadline = time.monotonic() + LOCK_SECONDS
+    handle = open(path, "a+b") if fd is None else os.fdopen(fd, "a+b")  # noqa: SIM115 (held for life)
+    deadline = time.monotonic() + (LOCK_SECONDS if wait else 0)
     while True:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -366,7 +407,7 @@ def _locked(path: str) -> Any:
             handle.flush()
             return handle
         except BlockingIOError:
-            if time.monotonic() > deadline:
+            if time.monotonic() >= deadline:
                 handle.close()
                 return None
             time.sleep(0.1)
@@ -389,8 +430,9 @@ def main(argv: list[str]) -> None:
 
     from papersift.settings import Settings
 
-    path = socket_path()
-    lock = _locked(lock_path())
+    fd = int(argv.pop(0).removeprefix(LOCK_FD)) if argv and argv[0].startswith(LOCK_FD) else None
+    path = socket_path(argv)
+    lock = _locked(lock_path(argv), fd=fd)
     if lock is None:
         return
     idle = Settings().resident_minutes * 60
