@@ -191,6 +191,18 @@ def test_no_import_cycle_at_module_level() -> None:
     assert not _cycles(graph), f"import cycles: {_cycles(graph)}"
 
 
+def test_no_import_cycle_even_inside_functions_but_the_stores_opening() -> None:
+    # imports inside functions too: the only loop allowed is ``store.open_url`` opening the backend the URL
+    # names (store/__init__ -> sqlite/postgres -> the tables they share -> store/__init__)
+    graph = {
+        module: {target for target, _, where in imports(module) if where != "typing" and target in MODULES}
+        for module in MODULES
+    }
+    loops = _cycles(graph)
+    assert all(all(m.startswith("papersift.store") for m in loop) for loop in loops), loops
+    assert "papersift.index.onnx_encoder" not in {t for t, _, _ in imports("papersift.index.encoding")}
+
+
 def test_the_checks_catch_what_they_are_for() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert layer_of("papersift.store.sqlite") == "store"

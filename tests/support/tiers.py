@@ -25,6 +25,7 @@ PROCESS_FIXTURES = frozenset(
         "base_home",
         "topics_home",
         "sentence_home",
+        "indexes",  # opens the home its module names (INDEXES_HOME), each built by the CLI
     }
 )
 # modules whose tests run the command or the server as a user does inside the test itself

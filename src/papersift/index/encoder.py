@@ -13,7 +13,9 @@ The default model is all-MiniLM-L6-v2. Two runtimes make its vectors (``settings
 
 Both load from site-packages, never from a model hub. Texts are cut to the model's window before
 tokenising, sorted by length and encoded in small batches so little of each batch is padding. The model id
-stored with every vector names the runtime too (``model_id``): the store never mixes the two.
+stored with every vector names the runtime too (``encoding.model_id``): the store never mixes the two.
+This module owns the choice of runtime (``load_encoder``) and the torch one; what both share is in
+``encoding``, which ``onnx_encoder`` imports instead of this module (so nothing circles).
 """
 
 from __future__ import annotations
@@ -21,54 +23,26 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+# what every runtime shares, named here too for the modules that take it from the encoder
+from papersift.index.encoding import CHARS_PER_TOKEN, DEFAULT_MODEL, Encoder, model_id, paper_text
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
-CHARS_PER_TOKEN = 8  # generous: text beyond max_tokens × this can never reach the model
-
-
-def paper_text(title: str, abstract: str) -> str:
-    """The text a paper is embedded from: its title and abstract."""
-    return f"{title}. {abstract}".strip()
-
-
-def model_id(settings: Settings) -> str:
-    """The name recorded with every stored vector: the model and how it is run. torch:
-    ``all-MiniLM-L6-v2+int8`` (quantised) or the bare name; ONNX Runtime: ``+onnx-qint8`` when quantised
-    (int8 compute, the default), else ``+onnx`` (the default model as shipped, with int8 weights computed in
-    fp32: ``+onnx-int8``, the name of the vectors papersift made by default before ``+onnx-qint8``)."""
-    if settings.runtime == "onnx":
-        if settings.quantize:
-            return settings.model + "+onnx-qint8"
-        shipped_int8 = settings.model in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}")
-        return settings.model + ("+onnx-int8" if shipped_int8 else "+onnx")
-    return settings.model + ("+int8" if settings.quantize else "")
-
-
-class Encoder(Protocol):
-    """What encodes texts, whichever runtime: ``TorchEncoder`` or ``onnx_encoder.OnnxEncoder``."""
-
-    name: str
-    batch_size: int
-
-    @property
-    def dims(self) -> int: ...
-
-    @property
-    def max_tokens(self) -> int: ...
-
-    def clip(self, text: str) -> tuple[str, bool]:
-        """Cut ``text`` to what the model reads; True when something was cut."""
-        ...
-
-    def encode(self, texts: list[str]) -> np.ndarray:
-        """Unit vectors (float32, one row per text)."""
-        ...
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "DEFAULT_MODEL",
+    "Encoder",
+    "TorchEncoder",
+    "load_encoder",
+    "load_torch_encoder",
+    "model_id",
+    "paper_text",
+]
 
 
 def _model_path(name: str) -> str:

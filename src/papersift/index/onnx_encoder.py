@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from papersift.index.encoder import CHARS_PER_TOKEN, DEFAULT_MODEL, model_id
+from papersift.index.encoding import CHARS_PER_TOKEN, DEFAULT_MODEL, model_id
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
