@@ -32,14 +32,6 @@ def next_listing_day(day: date) -> date:
     return day
 
 
-def previous_listing_day(day: date) -> date:
-    """The last listing day strictly before ``day``."""
-    day -= timedelta(days=1)
-    while not is_listing_day(day):
-        day -= timedelta(days=1)
-    return day
-
-
 def listing_date(submitted: datetime) -> date:
     """The date of the listing that announces a submission made at ``submitted`` (aware or UTC)."""
     if submitted.tzinfo is None:

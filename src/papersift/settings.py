@@ -49,51 +49,104 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="PAPERSIFT_", frozen=True)
 
-    home: Path = Field(default_factory=_default_home)
-    oai_url: str = "https://oaipmh.arxiv.org/oai"
-    api_url: str = "https://export.arxiv.org/api/query"
-    rss_url: str = "https://rss.arxiv.org/atom"
-    request_interval: float = 3.0  # seconds between requests to one arXiv service
-    max_retries: int = 5
-    timeout: float = 60.0
-    user_agent: str = "papersift/0.1 (self-hosted arXiv radar)"
-    ingest_chunk: int = Field(default=20_000, ge=1)  # records per transaction
-    default_categories: tuple[str, ...] = ("cs.LG", "cs.CL", "cs.AI", "cs.CV", "stat.ML")
-    model: str = "all-MiniLM-L6-v2"  # or any sentence-transformers model path
-    quantize: bool = True  # int8 dynamic quantisation of the model's Linear layers on the CPU
-    runtime: Literal["onnx", "torch"] = "onnx"  # ONNX Runtime, or sentence-transformers (the [torch] extra)
-    model_cache: Path = Field(default_factory=_default_model_cache)  # models derived once per machine (int8)
-    embed_batch: int = Field(default=16, ge=1)
-    embed_chunk: int = Field(default=256, ge=1)  # papers per committed write (and per Dask task)
-    threads: int = Field(default=0, ge=0)  # torch threads; 0 = every core
-    exact_below: int = Field(default=50_000, ge=0)  # vector counts below this are searched exactly
-    # minutes the resident query helper of `search`/`related` stays loaded when unused (0: no helper)
-    resident_minutes: float = Field(default=10.0, ge=0)
-    # sentence vectors of every abstract (index/sentences.py): facets and sentence matching in related
-    # papers and search, for about 2.3x the embedding time and 2.3 kB a paper
-    sentences: bool = False
-    web_assets: Path | None = None  # node_modules holding KaTeX (default: the checkout's)
-    db: str | None = None  # postgresql://user@host/papersift or sqlite:///PATH (default: SQLite in home)
-    # readers: one personal reader with no login by default; PAPERSIFT_ACCOUNTS=true for a lab server
-    accounts: bool = False
-    reader: str = "me"  # the CLI's reader (and the single-user web reader)
-    base_url: str = "http://127.0.0.1:8000"  # links in digests and feeds
-    secure_cookies: bool = False  # set behind HTTPS
-    session_days: int = Field(default=30, ge=1)
-    login_attempts: int = Field(default=5, ge=1)  # wrong passwords per name (x4 per address) before back-off
-    login_backoff: float = Field(default=1.0, gt=0)  # seconds of the first wait, doubled per wrong password
-    login_backoff_max: float = Field(default=900.0, gt=0)  # longest wait of an address (a name's: 60 s)
-    # names the web face answers to besides loopback and base_url's host (PAPERSIFT_ALLOWED_HOSTS=a,b)
-    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = ()
-    read_only: bool = False  # no writes and no library pages (serve --public-read-only)
-    digest_k: int = Field(default=20, ge=1, le=200)
-    smtp_host: str = "127.0.0.1"
-    smtp_port: int = 25
-    smtp_security: SmtpSecurity = SmtpSecurity.NONE  # none | starttls | ssl (exactly; anything else refused)
-    smtp_user: str | None = None  # with security none: only to a loopback host (else refused at start)
-    smtp_password: SecretStr | None = None
-    smtp_timeout: float = 30.0
-    mail_from: str = "papersift@localhost"
+    home: Path = Field(
+        default_factory=_default_home,
+        description="Data directory: the SQLite store, the index generations, the vector cache.",
+        json_schema_extra={"shown": "~/.local/share/papersift"},
+    )
+    oai_url: str = Field(
+        default="https://oaipmh.arxiv.org/oai", description="arXiv's OAI-PMH endpoint (harvest)."
+    )
+    api_url: str = Field(default="https://export.arxiv.org/api/query", description="arXiv's API endpoint.")
+    rss_url: str = Field(
+        default="https://rss.arxiv.org/atom", description="arXiv's RSS/Atom feeds (today's listings)."
+    )
+    request_interval: float = Field(default=3.0, description="Seconds between requests to one arXiv service.")
+    max_retries: int = Field(default=5, description="Attempts of one arXiv request before giving up.")
+    timeout: float = Field(default=60.0, description="Seconds an arXiv request may take.")
+    user_agent: str = Field(
+        default="papersift/0.1 (self-hosted arXiv radar)", description="User-Agent sent to arXiv."
+    )
+    ingest_chunk: int = Field(default=20_000, ge=1, description="Records per ingest transaction.")
+    default_categories: tuple[str, ...] = Field(
+        default=("cs.LG", "cs.CL", "cs.AI", "cs.CV", "stat.ML"),
+        description="Categories harvested when none are given.",
+    )
+    model: str = Field(
+        default="all-MiniLM-L6-v2", description="The embedding model (or a sentence-transformers path)."
+    )
+    quantize: bool = Field(
+        default=True, description="int8 compute: dynamic quantisation of the model on the CPU."
+    )
+    runtime: Literal["onnx", "torch"] = Field(
+        default="onnx", description="ONNX Runtime, or sentence-transformers on torch (the [torch] extra)."
+    )
+    model_cache: Path = Field(
+        default_factory=_default_model_cache,
+        description="Models derived once per machine (the int8 model).",
+        json_schema_extra={"shown": "$XDG_CACHE_HOME/papersift/models (~/.cache/…)"},
+    )
+    embed_batch: int = Field(default=16, ge=1, description="Texts per batch the model encodes.")
+    embed_chunk: int = Field(default=256, ge=1, description="Papers per committed write (and per Dask task).")
+    threads: int = Field(default=0, ge=0, description="Threads of the model's runtime; 0: every core.")
+    exact_below: int = Field(
+        default=50_000, ge=0, description="Vector counts below this are searched exactly."
+    )
+    resident_minutes: float = Field(
+        default=10.0,
+        ge=0,
+        description="Minutes the resident helper of search/related stays loaded when unused (0: no helper).",
+    )
+    sentences: bool = Field(
+        default=False,
+        description="Sentence vectors of every abstract (facets, sentence matching): ~2.3x embedding time.",
+    )
+    web_assets: Path | None = Field(
+        default=None, description="node_modules holding KaTeX (default: the checkout's)."
+    )
+    db: str | None = Field(
+        default=None,
+        description="postgresql://user@host/papersift or sqlite:///PATH (default: SQLite in home).",
+    )
+    accounts: bool = Field(
+        default=False, description="Reader accounts with logins (a lab server); else one reader."
+    )
+    reader: str = Field(default="me", description="The CLI's reader (and the single-user web reader).")
+    base_url: str = Field(
+        default="http://127.0.0.1:8000", description="The public address: links in digests, feeds."
+    )
+    secure_cookies: bool = Field(default=False, description="Cookies sent over HTTPS only: set behind HTTPS.")
+    session_days: int = Field(default=30, ge=1, description="Days a login session lasts.")
+    login_attempts: int = Field(
+        default=5, ge=1, description="Wrong passwords per name (x4 per address) in a day before back-off."
+    )
+    login_backoff: float = Field(
+        default=1.0, gt=0, description="Seconds of the first wait, doubled per wrong password."
+    )
+    login_backoff_max: float = Field(
+        default=900.0, gt=0, description="Longest wait of an address, in seconds (a name's: 60 s)."
+    )
+    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(), description="Host names answered besides loopback and base_url's host (comma-separated)."
+    )
+    read_only: bool = Field(
+        default=False, description="No writes and no library pages (serve --public-read-only)."
+    )
+    digest_k: int = Field(default=20, ge=1, le=200, description="Papers in a digest.")
+    smtp_host: str = Field(default="127.0.0.1", description="SMTP server of digests by e-mail.")
+    smtp_port: int = Field(default=25, description="Its port.")
+    smtp_security: SmtpSecurity = Field(
+        default=SmtpSecurity.NONE,
+        description="none, starttls or ssl (exactly; anything else is refused at start).",
+    )
+    smtp_user: str | None = Field(
+        default=None, description="SMTP login; with security none only to a loopback host (else refused)."
+    )
+    smtp_password: SecretStr | None = Field(
+        default=None, description="SMTP password (never printed or logged)."
+    )
+    smtp_timeout: float = Field(default=30.0, description="Seconds an SMTP exchange may take.")
+    mail_from: str = Field(default="papersift@localhost", description="The From address of digests.")
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod
@@ -136,3 +189,53 @@ def settings_problem(error: ValidationError) -> str:
         shown = name and "PASSWORD" not in name and isinstance(given, str | int | float)
         lines.append(f"{where}{message}" + (f" (got {given!r})" if shown else ""))
     return "; ".join(lines)
+
+
+TABLE_START = "<!-- settings table: generated by `python -m papersift.settings --readme README.md` -->"
+TABLE_END = "<!-- end of the settings table -->"
+
+
+def _shown(name: str) -> str:
+    """A setting's default as the table shows it (the same on every machine)."""
+    info = Settings.model_fields[name]
+    extra = info.json_schema_extra
+    if isinstance(extra, dict) and "shown" in extra:
+        return str(extra["shown"])
+    value = info.get_default(call_default_factory=False)
+    if value is None or value == ():
+        return "—"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value.value if isinstance(value, StrEnum) else value)
+
+
+def settings_table() -> str:
+    """Every setting as a Markdown table row: its variable, default and description, in field order."""
+    rows = ["| variable | default | what |", "|---|---|---|"]
+    for name, info in Settings.model_fields.items():
+        what = (info.description or "").replace("|", "\\|")
+        rows.append(f"| `PAPERSIFT_{name.upper()}` | `{_shown(name)}` | {what} |")
+    return "\n".join(rows) + "\n"
+
+
+def with_table(text: str) -> str:
+    """``text`` (the README) with the settings table between its markers replaced by the current one."""
+    head, start, rest = text.partition(TABLE_START)
+    _, end, tail = rest.partition(TABLE_END)
+    if not start or not end:
+        raise ValueError(f"the markers {TABLE_START!r} and {TABLE_END!r} are not both there")
+    return f"{head}{start}\n{settings_table()}{end}{tail}"
+
+
+if __name__ == "__main__":  # python -m papersift.settings --markdown | --readme README.md
+    import sys
+
+    if sys.argv[1:2] == ["--readme"] and len(sys.argv) == 3:
+        readme = Path(sys.argv[2])
+        readme.write_text(with_table(readme.read_text(encoding="utf-8")), encoding="utf-8")
+    elif sys.argv[1:] == ["--markdown"]:
+        sys.stdout.write(settings_table())
+    else:
+        sys.exit("usage: python -m papersift.settings --markdown | --readme README.md")

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 RATINGS = (-1, 0, 1)
-DIGEST_CHANNELS = ("email", "atom", "markdown")
 _SPACE = re.compile(r"\s+")
 
 
