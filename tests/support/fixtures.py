@@ -104,8 +104,7 @@ def indexes(request: pytest.FixtureRequest) -> Iterator[Indexes]:
     store = open_store(settings)
     opened = open_indexes(store, settings)
     yield opened
-    if opened.generation is not None:
-        opened.generation.close()
+    opened.close()
     store.close()
 
 

@@ -94,8 +94,8 @@ class Opened:
     def close(self) -> None:
         if not self.owned:
             return
-        if self._indexes is not None and self._indexes.generation is not None:
-            self._indexes.generation.close()
+        if self._indexes is not None:
+            self._indexes.close()
         self.store.close()
 
 

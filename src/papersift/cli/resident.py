@@ -42,8 +42,8 @@ if TYPE_CHECKING:
     from collections import OrderedDict
 
     from papersift.cli.common import Opened
+    from papersift.index.current import CurrentIndexes
     from papersift.index.encoder import Encoder
-    from papersift.index.pipeline import Indexes
     from papersift.settings import Settings
     from papersift.store import Store
 
@@ -236,18 +236,16 @@ def linger(argv: list[str]) -> bool:
 
 
 class _Entry:
-    """A store kept open, the SQLite file's (device, inode) when opened, and its current indexes with the
-    generation pointer's stamp when they were opened."""
+    """A store kept open, the SQLite file's (device, inode) when opened, and its current indexes
+    (``index/current.py``: opened again when a new generation is published)."""
 
-    def __init__(self, store: Store, identity: tuple[int, int] | None) -> None:
+    def __init__(self, store: Store, identity: tuple[int, int] | None, current: CurrentIndexes) -> None:
         self.store = store
         self.identity = identity
-        self.indexes: Indexes | None = None
-        self.stamp: tuple[int, int] | None = None
+        self.current = current
 
     def close(self) -> None:
-        if self.indexes is not None and self.indexes.generation is not None:
-            self.indexes.generation.close()
+        self.current.close()
         self.store.close()
 
 
@@ -265,11 +263,8 @@ class Kept:
 
     def open(self, settings: Settings) -> Opened:
         """``settings``' store and current indexes, left open when the command ends."""
-        import dataclasses
-
         from papersift.cli.common import Opened
-        from papersift.index.generations import pointer_stamp
-        from papersift.index.pipeline import open_indexes
+        from papersift.index.current import CurrentIndexes
         from papersift.store import open_store
 
         key = f"{os.getcwd()}|{settings.model_dump_json()}"
@@ -280,18 +275,12 @@ class Kept:
             entry = None
         if entry is None:
             store = open_store(settings)  # creates the file of a new store: its identity comes after
-            entry = _Entry(store, _identity(settings))
+            current = CurrentIndexes(settings, model=lambda: self.encoder(settings))
+            entry = _Entry(store, _identity(settings), current)
         self.entries[key] = entry
         while len(self.entries) > KEPT:
             self.entries.popitem(last=False)[1].close()
-        stamp = pointer_stamp(settings.index_dir)
-        if entry.indexes is None or stamp != entry.stamp:
-            fresh = open_indexes(entry.store, settings)
-            if entry.indexes is not None and entry.indexes.generation is not None:
-                entry.indexes.generation.close()
-            entry.indexes = dataclasses.replace(fresh, loader=lambda: self.encoder(settings))
-            entry.stamp = stamp
-        return Opened(settings, entry.store, _indexes=entry.indexes, owned=False)
+        return Opened(settings, entry.store, _indexes=entry.current.get(entry.store), owned=False)
 
     def encoder(self, settings: Settings) -> Encoder:
         """The model ``settings`` name, loaded once."""

@@ -304,6 +304,11 @@ class Indexes:
         """The generation's name ('' when none): what cached rankings depend on."""
         return self.generation.name if self.generation else ""
 
+    def close(self) -> None:
+        """Release the generation these indexes map (the store is its opener's to close)."""
+        if self.generation is not None:
+            self.generation.close()
+
 
 def open_indexes(store: Store, settings: Settings, *, warm: bool = False) -> Indexes:
     """Map the current generation (None parts for what `papersift embed` has not built yet); builds nothing.

@@ -37,7 +37,7 @@ def fresh_indexes(
 ) -> Indexes:
     """A fresh store of ``corpus`` in ``workdir``, embedded (via the install's vector cache), indexed.
 
-    The caller closes ``indexes.store``.
+    The caller closes them (``indexes.close()``, the generation) and ``indexes.store``.
     """
     local = settings.model_copy(update={"home": workdir})
     store = open_store(local)
@@ -68,6 +68,7 @@ def evaluate_fresh(
         try:
             return run(indexes)
         finally:
+            indexes.close()
             indexes.store.close()
 
 

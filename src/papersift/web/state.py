@@ -18,10 +18,8 @@ only, not saves, sessions or logins), the index generation for rankings, the rea
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import html
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -32,9 +30,9 @@ from fastapi import Request
 from starlette.exceptions import HTTPException
 
 from papersift.accounts import personal_account, session_account
+from papersift.index.current import CurrentIndexes
 from papersift.index.encoder import Encoder, load_encoder
-from papersift.index.generations import current_name, pointer_stamp
-from papersift.index.pipeline import Indexes, open_indexes
+from papersift.index.pipeline import Indexes
 from papersift.settings import Settings
 from papersift.store import Store, open_store, papers_version
 from papersift.store.records import Account
@@ -60,10 +58,7 @@ class AppState:
     meta_lock: threading.Lock = field(default_factory=threading.Lock)
     _local: threading.local = field(default_factory=threading.local)
     _connections: list[Store] = field(default_factory=list)
-    _shared: Indexes | None = None
-    _stamp: tuple[int, int] | None = None
-    _checked: float = -1.0
-    _reload_lock: threading.Lock = field(default_factory=threading.Lock)
+    _current: CurrentIndexes | None = None
     _encoder: Encoder | None = None
     _encoder_lock: threading.Lock = field(default_factory=threading.Lock)
     _cache: OrderedDict[tuple[str, ...], Any] = field(default_factory=OrderedDict)
@@ -97,24 +92,13 @@ class AppState:
             return self._encoder
 
     def indexes(self) -> Indexes:
-        """The current generation's indexes on this thread's connection (a new generation is switched to)."""
-        now = time.monotonic()
-        if self._shared is None or now - self._checked > RELOAD_SECONDS:
-            with self._reload_lock:
-                if self._shared is None or now - self._checked > RELOAD_SECONDS:
-                    self._reload()
-                    self._checked = now
-        assert self._shared is not None
-        return dataclasses.replace(self._shared, store=self.store, loader=self.encoder)
-
-    def _reload(self) -> None:
-        directory = self.settings.index_dir
-        stamp = pointer_stamp(directory)
-        if self._shared is not None and stamp == self._stamp:
-            return
-        if self._shared is None or current_name(directory) != self._shared.name or not self._shared.name:
-            self._shared = open_indexes(self.store, self.settings)
-        self._stamp = stamp
+        """The current generation's indexes on this thread's connection (a new generation is switched to,
+        looked for at most every ``RELOAD_SECONDS``: ``index/current.py``)."""
+        if self._current is None:
+            with self.meta_lock:
+                if self._current is None:
+                    self._current = CurrentIndexes(self.settings, every=RELOAD_SECONDS, model=self.encoder)
+        return self._current.get(self.store)
 
     def generation(self) -> str:
         """The name of the index generation pages are ranked with now ('' when none)."""
@@ -162,6 +146,8 @@ class AppState:
             return self._readers[token]
 
     def close(self) -> None:
+        if self._current is not None:
+            self._current.close()
         for store in (self.writer, self.meta, *self._connections):
             with contextlib.suppress(Exception):
                 store.close()
