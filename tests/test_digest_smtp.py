@@ -102,6 +102,7 @@ def settings(port: int, security: str, **more: Any) -> Settings:
     )
 
 
+@pytest.mark.process  # every command, each in its own process
 @pytest.mark.parametrize("typo", ["tls", "STARTTLS", "SSL", "starttls ", "yes", ""])
 def test_an_smtp_security_typo_stops_every_command_at_start(tmp_path: Path, typo: str) -> None:
     with pytest.raises(ValidationError):
@@ -114,6 +115,7 @@ def test_an_smtp_security_typo_stops_every_command_at_start(tmp_path: Path, typo
     assert not (tmp_path / "papersift.db").exists()  # refused before anything was opened
 
 
+@pytest.mark.process
 def test_a_login_in_plain_text_to_another_host_is_refused_at_start(tmp_path: Path) -> None:
     with pytest.raises(ValidationError, match="plain text"):
         Settings(smtp_host="mail.lab.example", smtp_user="ada", smtp_password=PASSWORD)

@@ -275,6 +275,7 @@ SqliteStore(sys.argv[1]).close()
 """
 
 
+@pytest.mark.process
 def test_processes_opening_a_fresh_store_at_once_migrate_it_once_without_error(tmp_path: Path) -> None:
     for attempt in range(4):
         path = tmp_path / f"fresh-{attempt}.db"
