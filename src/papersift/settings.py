@@ -94,6 +94,15 @@ class Settings(BaseSettings):
     smtp_password: SecretStr | None = None
     smtp_timeout: float = 30.0
     mail_from: str = "papersift@localhost"
+    # -- the model client (issue 24a owns this block: a stand-in with the agreed names until it is merged) --
+    llm_url: str | None = None  # base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1
+    llm_model: str | None = None
+    llm_key: SecretStr | None = None  # a Bearer token sent only to llm_url
+    llm_local: bool = False  # the local default model when no llm_url is set
+    # -- reading (reading/): TL;DRs, 中文, FAQ, Ask --
+    reading_public: bool = False  # a --public-read-only server calls the model for visitors only when true
+    ask_per_hour: int = Field(default=20, ge=0)  # Ask questions per client address per hour (web)
+    reading_claim_seconds: float = Field(default=300.0, gt=0)  # an older claim to make a text is retaken
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

@@ -27,7 +27,8 @@ def list_(
     home: HomeOpt = None,
 ) -> None:
     """A day's listing of a category, numbered #01… as arXiv lists it."""
-    from papersift.listing import json_line, listing_text, paper_json
+    from papersift.listing import json_line, listing_text
+    from papersift.shapes import paper_json
 
     check_format(fmt)
     wanted = parse_day(day, "--date")
@@ -52,8 +53,9 @@ def show(
     home: HomeOpt = None,
 ) -> None:
     """One paper: metadata, abstract, links; or its JSON or BibTeX."""
-    from papersift.listing import json_line, paper_bibtex, paper_json, paper_text
+    from papersift.listing import json_line, paper_bibtex, paper_text
     from papersift.paper import InvalidIdError, normalize_id
+    from papersift.shapes import paper_json
 
     check_format(fmt, ("text", "json", "bibtex"))
     try:

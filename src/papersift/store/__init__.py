@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
-from papersift.store.records import Account, Digest, Interests, LibraryEntry
+from papersift.store.records import Account, Digest, Interests, LibraryEntry, Reading, ReadingKey
 from papersift.store.signals import Signal
 
 if TYPE_CHECKING:
@@ -358,7 +358,30 @@ class LibraryStore(Protocol):
         ...
 
 
-class Store(PaperStore, VectorStore, AccountStore, LibraryStore, Protocol):
+class ReadingStore(Protocol):
+    """Generated texts (TL;DRs, translations, FAQs) and their failures, made once per key
+    (``store/readings.py``)."""
+
+    def claim_reading(self, key: ReadingKey, *, stale_before: datetime, retry_failed: bool = False) -> bool:
+        """Whether the caller is now the one to make ``key``'s text (False: made, failed or being made)."""
+        ...
+
+    def finish_reading(self, key: ReadingKey, text: str | None, error: str | None = None) -> None: ...
+
+    def release_reading(self, key: ReadingKey) -> None: ...
+
+    def reading(self, key: ReadingKey) -> Reading | None: ...
+
+    def readings_of(self, paper_ids: Sequence[str], lang: str, kinds: Sequence[str]) -> list[Reading]:
+        """The finished texts (made or failed) of these papers in ``lang`` and ``kinds``, newest first."""
+        ...
+
+    def failed_readings(self, limit: int = 100) -> list[Reading]: ...
+
+    def readings_version(self) -> str: ...
+
+
+class Store(PaperStore, VectorStore, AccountStore, LibraryStore, ReadingStore, Protocol):
     """The persistence interface every face and ranker uses: every concern's protocol."""
 
 

@@ -36,6 +36,7 @@ from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
 from papersift.store.papers import COLUMNS, PaperTables
 from papersift.store.query import plain_words
+from papersift.store.readings import ReadingTables
 from papersift.store.rows import Row
 from papersift.store.signals import LabSignals
 from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
@@ -216,10 +217,14 @@ MIGRATIONS: list[str] = [
     schema.SIGNALS,
     # 5: related papers come from the rankers' usearch file alone (docs/store.md): no second ANN index
     "DROP INDEX IF EXISTS vectors_hnsw",
+    # 6: generated texts (TL;DRs, translations, FAQs) and their failures (store/readings.py)
+    schema.READINGS,
 ]
 
 
-class PostgresStore(PaperTables, VectorTables, AccountTables, LibraryTables, LabSignals, SearchFromMatch):
+class PostgresStore(
+    PaperTables, VectorTables, AccountTables, LibraryTables, LabSignals, ReadingTables, SearchFromMatch
+):
     """A ``Store`` on PostgreSQL: one connection per store object; threads share it one call at a time."""
 
     def __init__(self, dsn: str) -> None:

@@ -130,3 +130,25 @@ def papers(types: dict[str, str], more: str = "") -> str:
 def accounts(types: dict[str, str]) -> str:
     """The readers' tables in a dialect's column types."""
     return ACCOUNTS.format(**types)
+
+
+# generated texts (reading/): one row per paper version, model, prompt version, language and kind; a
+# generator claims a row (state 'pending') before it calls the model, so a text is made once (SQLite 6,
+# PostgreSQL 6: store/readings.py)
+READINGS = """
+CREATE TABLE readings (
+    paper_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    model TEXT NOT NULL,
+    prompt TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    state TEXT NOT NULL,
+    text TEXT,
+    error TEXT,
+    claimed TEXT NOT NULL,
+    made TEXT,
+    PRIMARY KEY (paper_id, version, model, prompt, lang, kind)
+);
+CREATE INDEX readings_lang ON readings (paper_id, lang, kind)
+"""

@@ -28,6 +28,7 @@ from papersift.store import SearchFromMatch, StoreError, schema
 from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
 from papersift.store.papers import PaperTables
+from papersift.store.readings import ReadingTables
 from papersift.store.rows import COLUMN, Row
 from papersift.store.signals import LabSignals
 from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
@@ -129,10 +130,14 @@ MIGRATIONS: list[str] = [
     schema.LOGINS,
     # 5: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
     schema.SIGNALS,
+    # 6: generated texts (TL;DRs, translations, FAQs) and their failures (store/readings.py)
+    schema.READINGS,
 ]
 
 
-class SqliteStore(PaperTables, VectorTables, AccountTables, LibraryTables, LabSignals, SearchFromMatch):
+class SqliteStore(
+    PaperTables, VectorTables, AccountTables, LibraryTables, LabSignals, ReadingTables, SearchFromMatch
+):
     """The default ``Store``: a single SQLite file in WAL mode."""
 
     def __init__(self, path: Path | str) -> None:
