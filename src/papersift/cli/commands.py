@@ -24,6 +24,7 @@ from papersift.cli import (
     library,
     migrate,
     papers,
+    reading,
     search,
     serve,
     topics,
@@ -80,6 +81,8 @@ app.command()(daily.recommend)
 app.command()(daily.digest)
 app.command()(daily.daily)
 app.command()(topics.topics)
+app.command()(reading.summarize)
+app.command()(reading.ask)
 app.add_typer(ingest.harvest_app, name="harvest")
 app.add_typer(evaluate.eval_app, name="eval")
 app.add_typer(accounts.reader_app, name="reader")

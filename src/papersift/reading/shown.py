@@ -25,6 +25,7 @@ from papersift.llm import client
 from papersift.paper import Paper
 from papersift.reading.extractive import EXTRACTIVE, key_sentence
 from papersift.reading.prompts import PROMPT_VERSION
+from papersift.reading.texts import Answer
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.records import Reading
@@ -106,3 +107,16 @@ def reading_json(paper: Paper, texts: Texts | None) -> dict[str, Any]:
     if texts.lang == "zh":
         out["zh"] = zh_json(texts.get(paper, "title"), texts.get(paper, "abstract"))
     return out
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    """An answer to a question about papers: the text with its marks, which paper each mark is."""
+    return {
+        "question": answer.question,
+        "answer": answer.text,
+        "lang": answer.lang,
+        "by": answer.by,
+        "error": answer.error,
+        "papers": [{"mark": n, "id": p.id, "title": p.title} for n, p in enumerate(answer.papers, 1)],
+        "marks": answer.marks(),
+    }
