@@ -102,6 +102,7 @@ class Settings(BaseSettings):
     # -- reading (reading/): TL;DRs, 中文, FAQ, Ask --
     reading_public: bool = False  # a --public-read-only server calls the model for visitors only when true
     ask_per_hour: int = Field(default=20, ge=0)  # Ask questions per client address per hour (web)
+    reading_pass_papers: int = Field(default=20, ge=0)  # texts made per reader (or digest) after sync/daily
     reading_claim_seconds: float = Field(default=300.0, gt=0)  # an older claim to make a text is retaken
 
     @field_validator("allowed_hosts", mode="before")

@@ -120,3 +120,15 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "papers": [{"mark": n, "id": p.id, "title": p.title} for n, p in enumerate(answer.papers, 1)],
         "marks": answer.marks(),
     }
+
+
+def missing_line(tldrs: list[dict[str, Any]]) -> str | None:
+    """How many of these TL;DRs (``tldr_json`` shapes) are missing and why, in one line (None: none is)."""
+    missing = [t.get("error") or "no text" for t in tldrs if not t.get("text")]
+    if not missing:
+        return None
+    why: dict[str, int] = {}
+    for error in missing:
+        why[error] = why.get(error, 0) + 1
+    reasons = "; ".join(f"{n}: {error}" for error, n in sorted(why.items(), key=lambda kv: -kv[1]))
+    return f"{len(missing)} of {len(tldrs)} TL;DRs are missing ({reasons})"
