@@ -1,5 +1,5 @@
 """``papersift summarize``, ``ask`` and the TL;DR in ``list`` / ``show``, run as a user runs them, against a
-real local OpenAI-compatible server (tests/llm_server.py) and with no model at all."""
+real local OpenAI-compatible server (tests/reading_server.py) and with no model at all."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli, spread_records, write_jsonl
-from tests.llm_server import LlmServer
+from tests.reading_server import LlmServer
 
 DAY = "2026-08-21"
 

@@ -1,6 +1,6 @@
 """The reading layer: prompts fence the paper's text, the extractive TL;DR, texts made once per key on both
 backends (failures stored too, one generation with two connections racing), what the faces show of them,
-and the safe Markdown subset; against a real local OpenAI-compatible server (tests/llm_server.py)."""
+and the safe Markdown subset; against a real local OpenAI-compatible server (tests/reading_server.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from papersift.reading.shown import lookup, reading_json
 from papersift.settings import Settings
 from papersift.store import Store
 from tests.conftest import reopen
-from tests.llm_server import EVIL_ANSWER, LlmServer
+from tests.reading_server import EVIL_ANSWER, LlmServer
 
 ABSTRACT = (
     "Large language models are widely used. However, their cost remains a problem. We propose a sparse "

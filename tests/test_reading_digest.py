@@ -1,6 +1,6 @@
 """Digests carry each paper's TL;DR and say how many are missing and why (e-mail, Markdown, Atom); the TL;DRs
 are made before a digest is queued when a model is available; against a real local OpenAI-compatible
-server (tests/llm_server.py), on both backends."""
+server (tests/reading_server.py), on both backends."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from papersift.paper import Paper
 from papersift.reading import texts
 from papersift.settings import Settings
 from papersift.store import Store
-from tests.llm_server import LlmServer
+from tests.reading_server import LlmServer
 
 DAY = date(2026, 8, 21)
 GOOD = Paper(

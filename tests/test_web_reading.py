@@ -1,5 +1,5 @@
 """TL;DRs, 中文 texts, the FAQ and Ask in the web face: a real ``papersift serve`` on 127.0.0.1 over real
-papers and one written to attack it, against a real local OpenAI-compatible server (tests/llm_server.py),
+papers and one written to attack it, against a real local OpenAI-compatible server (tests/reading_server.py),
 a failing one, and none."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from tests.conftest import EVIL, run_cli, serving, spread_records, write_jsonl
-from tests.llm_server import EVIL_ANSWER, LlmServer
+from tests.reading_server import EVIL_ANSWER, LlmServer
 
 DAY = "2026-08-21"
 TOKEN = re.compile(r'name="csrf" value="([^"]+)"')
