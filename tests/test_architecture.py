@@ -40,6 +40,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "papersift.demo",
         ),
     ),
+    ("llm", ("papersift.llm",)),
     ("index", ("papersift.index",)),
     ("ranking", ("papersift.ranking",)),
     ("reader", ("papersift.library", "papersift.digest", "papersift.shapes")),
