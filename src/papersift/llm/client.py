@@ -172,19 +172,22 @@ def token_limit(message: str, asked: int) -> int | None:
 
     Wordings met: OpenAI ("max_tokens is too large: 100000. This model supports at most 16384 completion
     tokens"), DeepSeek ("Invalid max_tokens value, the valid range of max_tokens is [1, 8192]"), DashScope
-    ("Range of max_tokens should be [1, 8192]"), the "must be less than or equal to `8192`" style, and the
-    context-window one of vLLM and llama.cpp ("maximum context length is 2048 tokens. However, you requested
-    2100 tokens (100 in the messages, 2000 in the completion)")."""
+    ("Range of max_tokens should be [1, 8192]"), the "must be less than or equal to `8192`" style, Volcengine
+    ("expected a value <= 32768"), and the context-window ones of vLLM and llama.cpp ("maximum context length
+    is 2048 tokens. However, you requested 2100 tokens (100 in the messages, 2000 in the completion)", "…
+    is 64001 tokens and your request has 24235 input tokens")."""
     lowered = message.lower()
     if not any(w in lowered for w in ("max_tokens", "max_completion_tokens", "completion tokens", "context")):
         return None
-    context = re.search(r"context length is (\d+) tokens.*?\((\d+) in the messages", lowered, re.S)
+    context = re.search(
+        r"context length is (\d+) tokens.*?\((\d+) in the messages", lowered, re.S
+    ) or re.search(r"context length is (\d+) tokens and your request has (\d+) input tokens", lowered)
     if context:
         limit = int(context.group(1)) - int(context.group(2))
     else:
         found = re.search(
-            r"less than or equal to\D{0,3}(\d+)|\[\s*\d+\s*,\s*(\d+)\s*\]|at most (\d+)|maximum (?:value )?"
-            r"(?:is |of )?(\d+)",
+            r"less than or equal to\D{0,3}(\d+)|<=\s*(\d+)|\[\s*\d+\s*,\s*(\d+)\s*\]|at most (\d+)|"
+            r"maximum (?:value )?(?:is |of )?(\d+)",
             lowered,
         )
         if not found:
