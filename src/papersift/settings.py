@@ -106,7 +106,7 @@ class Settings(BaseSettings):
     llm_max_tokens: int | None = Field(default=None, ge=1)  # cap on max_tokens asked (else the caller's)
     llm_daily_tokens: int = Field(default=1_000_000, ge=0)  # tokens a UTC day, all models (0: no budget)
     llm_idle_minutes: float = Field(default=10.0, gt=0)  # the local default stops after this long unused
-    llm_threads: int = Field(default=0, ge=0)  # the local default's CPU threads (0: every core)
+    llm_threads: int = Field(default=0, ge=0)  # the local default's CPU threads (0: half the cores)
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod
