@@ -23,7 +23,13 @@ DAY = date(2026, 8, 21)
 GOOD = Paper(
     "2608.00001", "Good paper", ["A. B"], "We propose X. We show that X beats Y by 5 points.", ["cs.LG"]
 )
-BAD = Paper("2608.00002", "Unlucky paper", ["C. D"], "We study the Z problem here. Results show that Z helps a lot.", ["cs.LG"])
+BAD = Paper(
+    "2608.00002",
+    "Unlucky paper",
+    ["C. D"],
+    "We study the Z problem here. Results show that Z helps a lot.",
+    ["cs.LG"],
+)
 
 
 @pytest.fixture(scope="module")

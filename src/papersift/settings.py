@@ -94,11 +94,19 @@ class Settings(BaseSettings):
     smtp_password: SecretStr | None = None
     smtp_timeout: float = 30.0
     mail_from: str = "papersift@localhost"
-    # -- the model client (issue 24a owns this block: a stand-in with the agreed names until it is merged) --
+    # the language model (llm/): an OpenAI-compatible endpoint, or the local default papersift starts itself
     llm_url: str | None = None  # base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1
-    llm_model: str | None = None
-    llm_key: SecretStr | None = None  # a Bearer token sent only to llm_url
-    llm_local: bool = False  # the local default model when no llm_url is set
+    llm_model: str | None = None  # the model the endpoint is asked for (e.g. deepseek-chat, qwen-plus)
+    llm_key: SecretStr | None = None  # Bearer token, sent only to llm_url; never printed, logged or stored
+    llm_local: bool = False  # with no llm_url: the local default model on 127.0.0.1 (the [llm] extra)
+    llm_timeout: float = Field(default=120.0, gt=0)  # seconds a request (or a streamed chunk) may take
+    llm_concurrency: int = Field(default=2, ge=1)  # requests in flight at once per process
+    llm_retries: int = Field(default=3, ge=0)  # retries of a 429, a 5xx or an unreachable endpoint
+    llm_retry_max: float = Field(default=60.0, ge=0)  # longest wait before a retry (Retry-After capped)
+    llm_max_tokens: int | None = Field(default=None, ge=1)  # cap on max_tokens asked (else the caller's)
+    llm_daily_tokens: int = Field(default=1_000_000, ge=0)  # tokens a UTC day, all models (0: no budget)
+    llm_idle_minutes: float = Field(default=10.0, gt=0)  # the local default stops after this long unused
+    llm_threads: int = Field(default=0, ge=0)  # the local default's CPU threads (0: half the cores)
     # -- reading (reading/): TL;DRs, 中文, FAQ, Ask --
     reading_public: bool = False  # a --public-read-only server calls the model for visitors only when true
     ask_per_hour: int = Field(default=20, ge=0)  # Ask questions per client address per hour (web)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
+from papersift.store.llm import ModelFailure, ModelUsage
 from papersift.store.records import Account, Digest, Interests, LibraryEntry, Reading, ReadingKey
 from papersift.store.signals import Signal
 
@@ -381,7 +382,27 @@ class ReadingStore(Protocol):
     def readings_version(self) -> str: ...
 
 
-class Store(PaperStore, VectorStore, AccountStore, LibraryStore, ReadingStore, Protocol):
+class ModelStore(Protocol):
+    """The language model's token usage per (UTC day, model) and its failed calls (store/llm.py)."""
+
+    def add_llm_usage(self, day: date, model: str, prompt_tokens: int, completion_tokens: int) -> None:
+        """Count one answered call of ``model`` on ``day`` and its tokens."""
+        ...
+
+    def llm_usage(self, since: date, until: date | None = None) -> list[ModelUsage]:
+        """Usage per (day, model) from ``since`` to ``until`` (default: ``since`` alone), by day, model."""
+        ...
+
+    def add_llm_failure(self, model: str, reason: str, at: datetime | None = None) -> None:
+        """Record a failed call (``at`` defaults to now); failures older than 30 days are forgotten."""
+        ...
+
+    def llm_failures(self, limit: int = 20, since: datetime | None = None) -> list[ModelFailure]:
+        """The latest failures (since ``since`` when given), newest first."""
+        ...
+
+
+class Store(PaperStore, VectorStore, AccountStore, LibraryStore, ModelStore, ReadingStore, Protocol):
     """The persistence interface every face and ranker uses: every concern's protocol."""
 
 
