@@ -39,7 +39,11 @@ def ids_of(home: Path) -> list[str]:
 
 
 def env(llm: LlmServer, mode: str = "ok") -> dict[str, str]:
-    return {"PAPERSIFT_LLM_URL": llm.url(mode), "PAPERSIFT_LLM_MODEL": "fake-7b"}
+    return {
+        "PAPERSIFT_LLM_URL": llm.url(mode),
+        "PAPERSIFT_LLM_RETRIES": "2",
+        "PAPERSIFT_LLM_MODEL": "fake-7b",
+    }
 
 
 def test_without_a_model_every_row_has_the_extractive_tldr(home: Path) -> None:
@@ -104,7 +108,7 @@ def test_a_failed_tldr_is_a_failure_everywhere(home: Path, llm: LlmServer) -> No
         "text": None,
         "lang": "en",
         "by": "flaky-1",
-        "error": "the endpoint answered 429 three times",
+        "error": "the endpoint answered 429 three times: Rate limit reached",
     }
     again = run_cli("summarize", pid, home=home, env=failing, check=False)
     assert "0 made, 1 already stored, 1 failed" in again.stderr  # stored: not called again without --retry

@@ -35,7 +35,8 @@ def llm() -> Iterator[LlmServer]:
 
 
 def model(llm: LlmServer, mode: str = "ok", **more: object) -> Settings:
-    return Settings(llm_url=llm.url(mode), llm_model="fake-7b", **more)  # type: ignore[arg-type]
+    # two retries: a 429 is answered three times in all
+    return Settings(llm_url=llm.url(mode), llm_model="fake-7b", llm_retries=2, **more)  # type: ignore[arg-type]
 
 
 def test_the_extractive_tldr_is_the_key_result_sentence() -> None:

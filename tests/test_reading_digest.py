@@ -40,19 +40,19 @@ def llm() -> Iterator[LlmServer]:
 
 def test_a_digest_shows_tldrs_and_counts_the_missing(store: Store, llm: LlmServer, tmp_path: object) -> None:
     ok = Settings(llm_url=llm.url("ok"), llm_model="fake-7b")  # type: ignore[call-arg]
-    failing = Settings(llm_url=llm.url("fail"), llm_model="fake-7b")  # type: ignore[call-arg]
+    failing = Settings(llm_url=llm.url("fail"), llm_model="fake-7b", llm_retries=2)  # type: ignore[call-arg]
     texts.make(ok, store, GOOD, "tldr", "en")
     texts.make(failing, store, BAD, "tldr", "en")
     reader = create_account(store, "ada", None, "ada@example.org")
     picks = [DailyPick(GOOD, 0.9), DailyPick(BAD, 0.5)]
     shown = digest_texts(store, failing, picks)  # the failure is stored: not made again
     made = compose(reader, DAY, picks, failing, (), shown)
-    missing = "1 of 2 TL;DRs are missing (1: the endpoint answered 429 three times)"
+    missing = "1 of 2 TL;DRs are missing (1: the endpoint answered 429 three times: Rate limit reached)"
     for body in (made.text, made.html, markdown(reader, DAY, picks, (), shown)):
         assert missing in body and "TL;DR unavailable: the endpoint answered 429 three times" in body
         assert "TL;DR (fake-7b): The paper proposes a method and improves results." in body
     assert (
-        f"    TL;DR unavailable: the endpoint answered 429 three times\n    https://arxiv.org/abs/{BAD.id}"
+        f"    TL;DR unavailable: the endpoint answered 429 three times: Rate limit reached\n    https://arxiv.org/abs/{BAD.id}"
         in made.text
     )
     feed = etree.fromstring(atom(reader, DAY, picks, failing, shown))

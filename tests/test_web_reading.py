@@ -46,7 +46,7 @@ def home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
 
 
 def env(llm: LlmServer, mode: str = "ok", model: str = "fake-7b") -> dict[str, str]:
-    return {"PAPERSIFT_LLM_URL": llm.url(mode), "PAPERSIFT_LLM_MODEL": model}
+    return {"PAPERSIFT_LLM_URL": llm.url(mode), "PAPERSIFT_LLM_RETRIES": "2", "PAPERSIFT_LLM_MODEL": model}
 
 
 def csrf(client: httpx.Client, path: str) -> str:
@@ -107,7 +107,7 @@ def test_texts_made_are_shown_escaped_with_zh_views_and_failures_as_failures(
             "text": None,
             "lang": "en",
             "by": "flaky-1",
-            "error": "the endpoint answered 429 three times",
+            "error": "the endpoint answered 429 three times: Rate limit reached",
         }
         assert "TL;DR unavailable: the endpoint answered 429 three times" in web.get(f"/abs/{pid}").text
         row = next(e for e in web.get(f"/api/list/cs.LG/{DAY}").json()["entries"] if e["id"] == pid)
