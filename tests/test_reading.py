@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 
@@ -17,6 +18,7 @@ from papersift.reading.markdown import to_html
 from papersift.reading.shown import lookup, reading_json
 from papersift.settings import Settings
 from papersift.store import Store
+from papersift.store.rows import now
 from tests.conftest import reopen
 from tests.reading_server import EVIL_ANSWER, LlmServer
 
@@ -150,3 +152,17 @@ def test_ask_marks_each_claim_with_its_paper(store: Store, llm: LlmServer) -> No
     failed = texts.ask(model(llm, "fail"), store, [PAPER], "What?")
     assert failed.text is None and "429" in (failed.error or "")
     assert texts.ask(model(llm), store, [PAPER], "   ").error == "the question is empty"
+
+
+def test_a_claim_left_by_a_killed_process_is_taken_over(store: Store, llm: LlmServer) -> None:
+    settings = model(llm)
+    key = texts.reading_key(settings, PAPER, "tldr", "en")
+    past, future = now() - timedelta(hours=1), now() + timedelta(seconds=5)
+    assert store.claim_reading(key, stale_before=past)  # a process claims it, then is killed
+    assert not store.claim_reading(key, stale_before=past)  # a fresh claim: another is making it
+    pending = texts.make(settings, store, PAPER, "tldr", "en", wait=0.3)
+    assert pending.state == "pending" and pending.text is None
+    assert store.claim_reading(key, stale_before=future)  # gone stale: taken over
+    store.release_reading(key)  # stopped halfway (Ctrl-C): the claim is given back
+    assert store.reading(key) is None
+    assert texts.make(settings, store, PAPER, "tldr", "en").state == "done"
