@@ -62,6 +62,9 @@ def test_with_no_model_every_listing_row_has_the_extractive_tldr(home: Path) -> 
         assert all(e["tldr"]["by"] == "extractive" and e["tldr"]["text"] for e in data["entries"])
         page = web.get(f"/list/cs.LG/{DAY}").text
         assert page.count('class="tldr"') == 6 and page.count("key sentence of the abstract") == 6
+        daily = web.get(f"/api/daily/{DAY}").json()["entries"]
+        assert daily and all(e["tldr"]["by"] == "extractive" for e in daily)
+        assert web.get(f"/daily/{DAY}").text.count('class="tldr"') == len(daily)
         paper = web.get(f"/abs/{INJECTION['id']}").text
         assert "FAQ unavailable: no model is configured" in paper and 'action="/ask"' not in paper
         assert web.get(f"/api/abs/{INJECTION['id']}/faq").status_code == 403
