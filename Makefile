@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test test-fast test-torch lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences eval clean
+.PHONY: demo test test-fast test-torch lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -116,6 +116,10 @@ bench-postgres: $(STAMP)
 bench-sentences: $(STAMP)
 	$(PY) bench/tune_sentences.py --corpus $(SHARED)/arxiv-20k.jsonl.gz
 	$(PY) bench/sentences.py --papers 500
+
+# the local default language model (the [llm] extra) on 20 real cs abstracts: TL;DR and 中文 seconds, memory
+bench-llm: $(STAMP)
+	$(PY) bench/llm.py --data $(SHARED)/arxiv-20k.jsonl.gz
 
 eval: $(STAMP)
 	$(VENV)/bin/papersift eval related --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz

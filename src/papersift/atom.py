@@ -48,5 +48,13 @@ def atom_feed(title: str, feed_id: str, self_url: str, papers: list[dict[str, An
             _sub(_sub(entry, "author"), "name", name)
         for category in p["categories"]:
             _sub(entry, "category", term=category)
-        _sub(entry, "summary", p["abstract"])
+        tldr = p.get("tldr")  # the paper's TL;DR first (or why it is missing), then its abstract
+        head = (
+            ""
+            if not tldr
+            else f"TL;DR: {tldr['text']}"
+            if tldr["text"]
+            else f"TL;DR unavailable: {tldr['error']}"
+        )
+        _sub(entry, "summary", f"{head}\n\n{p['abstract']}" if head else p["abstract"])
     return bytes(etree.tostring(feed, xml_declaration=True, encoding="utf-8"))

@@ -17,17 +17,24 @@ from dataclasses import dataclass
 from datetime import date
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from typing import TYPE_CHECKING
 
 from papersift.atom import atom_feed
 from papersift.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
 from papersift.lab import popular as lab_popular
-from papersift.library import DailyPick
+from papersift.library import DailyPick, NoDailyPapers, daily_picks
 from papersift.listing import ABS_URL, PDF_URL
+from papersift.llm.client import available
 from papersift.paper import format_authors
+from papersift.reading.passes import Made, summarize
+from papersift.reading.shown import Texts, lookup, missing_line, tldr_json
 from papersift.settings import Settings, SmtpSecurity, is_loopback
 from papersift.shapes import daily_pick_json
 from papersift.store import Store
 from papersift.store.records import Account, Digest
+
+if TYPE_CHECKING:
+    from papersift.index.pipeline import Indexes
 
 RETRIES = 3
 POPULAR_HEADING = "Popular in your lab this week"
@@ -51,17 +58,23 @@ def compose(
     picks: Sequence[DailyPick],
     settings: Settings,
     popular: Sequence[Popular] = (),
+    texts: Texts | None = None,
 ) -> Composed:
-    """The digest's subject, plain text and HTML (every paper text escaped), with what the lab read."""
+    """The digest's subject, plain text and HTML (every paper text escaped), each paper's TL;DR (and how
+    many are missing, and why), with what the lab read."""
     subject = f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
-    lines = [subject, ""]
+    tldrs = [tldr_json(p.paper, (texts or Texts()).get(p.paper, "tldr")) for p in picks]
+    missing = missing_line(tldrs)
+    lines = [subject, ""] + ([missing, ""] if missing else [])
     items = []
     for n, pick in enumerate(picks, 1):
         p = pick.paper
         why = "; ".join(pick.reasons)
+        tldr = _tldr_text(tldrs[n - 1])
         lines += [
             f"#{n:02d} {p.title}",
             f"    {format_authors(p.authors)} [{', '.join(p.categories)}]",
+            f"    {tldr}",
             f"    {ABS_URL.format(p.id)}",
         ]
         if why:
@@ -72,7 +85,8 @@ def compose(
             f'(<a href="{html.escape(PDF_URL.format(p.id))}">pdf</a>)<br>'
             f"{html.escape(format_authors(p.authors))} · {html.escape(', '.join(p.categories))}"
             + (f"<br><small>why: {html.escape(why)}</small>" if why else "")
-            + f"</p><p>{html.escape(p.abstract[:600])}{'…' if len(p.abstract) > 600 else ''}</p></li>"
+            + f"</p><p><i>{html.escape(tldr)}</i></p>"
+            + f"<p>{html.escape(p.abstract[:600])}{'…' if len(p.abstract) > 600 else ''}</p></li>"
         )
     if not picks:
         lines.append("No new papers in your categories today.")
@@ -94,18 +108,57 @@ def compose(
             )
             + "</ul>"
         )
+    note = f"<p><small>{html.escape(missing)}</small></p>" if missing else ""
     body = (
-        f"<html><body><h2>{html.escape(subject)}</h2><ol>{''.join(items)}</ol>{lab}"
+        f"<html><body><h2>{html.escape(subject)}</h2>{note}<ol>{''.join(items)}</ol>{lab}"
         f'<p><a href="{html.escape(link)}">All of today\'s papers</a></p></body></html>'
     )
     return Composed(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
 
 
+def _tldr_text(tldr: dict[str, object]) -> str:
+    if not tldr["text"]:
+        return f"TL;DR unavailable: {tldr['error']}"
+    by = "key sentence" if tldr["by"] == "extractive" else str(tldr["by"])
+    return f"TL;DR ({by}): {tldr['text']}"
+
+
+def digest_texts(store: Store, settings: Settings, picks: Sequence[DailyPick], lang: str = "en") -> Texts:
+    """The texts a digest shows: the papers' TL;DRs made first when a model is available (stored ones
+    kept, at most ``reading_pass_papers`` made per call), then looked up."""
+    papers = [p.paper for p in picks]
+    if available(settings):
+        summarize(settings, store, papers, lang, budget=settings.reading_pass_papers)
+    return lookup(settings, store, papers, lang)
+
+
+def read_ahead(store: Store, indexes: Indexes, settings: Settings, readers: Sequence[Account]) -> Made:
+    """The background pass after ``sync`` / ``daily``: the TL;DRs of each reader's top
+    ``reading_pass_papers`` Daily Papers (the store keeps no reader's language: English), made when a
+    model is available, what is stored kept."""
+    done = Made()
+    if not available(settings) or not settings.reading_pass_papers:
+        return done
+    for reader in readers:
+        try:
+            view = daily_picks(
+                store, indexes, reader, settings.default_categories, k=settings.reading_pass_papers
+            )
+        except NoDailyPapers:
+            continue
+        made = summarize(settings, store, [p.paper for p in view.picks], "en")
+        done.made, done.kept = done.made + made.made, done.kept + made.kept
+        done.failures += made.failures
+    return done
+
+
 def queue_email(
     store: Store, settings: Settings, reader: Account, day: date, picks: Sequence[DailyPick]
 ) -> Digest:
-    """Compose the reader's e-mail digest of ``day`` and keep it for sending (or the one already kept)."""
-    made = compose(reader, day, picks, settings, lab_week(store))
+    """Compose the reader's e-mail digest of ``day`` (its TL;DRs made first when a model is available) and
+    keep it for sending (or the one already kept)."""
+    texts = digest_texts(store, settings, picks)
+    made = compose(reader, day, picks, settings, lab_week(store), texts)
     return store.queue_digest(reader.id, day, "email", made.subject, made.text, made.html, made.papers)
 
 
@@ -114,8 +167,17 @@ def lab_week(store: Store) -> list[Popular]:
     return lab_popular(store, limit=DIGEST_POPULAR) if is_lab(store) else []
 
 
-def markdown(reader: Account, day: date, picks: Sequence[DailyPick], popular: Sequence[Popular] = ()) -> str:
+def markdown(
+    reader: Account,
+    day: date,
+    picks: Sequence[DailyPick],
+    popular: Sequence[Popular] = (),
+    texts: Texts | None = None,
+) -> str:
     out = [f"# Daily Papers for {reader.name}, {day.isoformat()}", ""]
+    tldrs = [tldr_json(p.paper, (texts or Texts()).get(p.paper, "tldr")) for p in picks]
+    if missing := missing_line(tldrs):
+        out += [f"_{missing}_", ""]
     for n, pick in enumerate(picks, 1):
         p = pick.paper
         title = p.title.replace("[", "\\[").replace("]", "\\]")
@@ -123,6 +185,8 @@ def markdown(reader: Account, day: date, picks: Sequence[DailyPick], popular: Se
             f"{n}. [{title}]({ABS_URL.format(p.id)}) — {format_authors(p.authors)} "
             f"({', '.join(p.categories)})"
         )
+        tldr = _tldr_text(tldrs[n - 1]).replace("[", "\\[").replace("]", "\\]")
+        out.append(f"   - {tldr}")
         if pick.reasons:
             out.append(f"   - why: {'; '.join(pick.reasons)}")
     if popular:
@@ -134,13 +198,15 @@ def markdown(reader: Account, day: date, picks: Sequence[DailyPick], popular: Se
     return "\n".join(out) + "\n"
 
 
-def atom(reader: Account, day: date, picks: Sequence[DailyPick], settings: Settings) -> bytes:
+def atom(
+    reader: Account, day: date, picks: Sequence[DailyPick], settings: Settings, texts: Texts | None = None
+) -> bytes:
     base = settings.base_url.rstrip("/")
     return atom_feed(
         f"papersift Daily Papers for {reader.name}",
         f"{base}/feed/{reader.name}",
         f"{base}/feed/{reader.feed_token}.atom",
-        [daily_pick_json(p, announced=day.isoformat()) for p in picks],
+        [daily_pick_json(p, texts, announced=day.isoformat()) for p in picks],
     )
 
 

@@ -147,6 +147,50 @@ class Settings(BaseSettings):
     )
     smtp_timeout: float = Field(default=30.0, description="Seconds an SMTP exchange may take.")
     mail_from: str = Field(default="papersift@localhost", description="The From address of digests.")
+    # the language model (llm/): an OpenAI-compatible endpoint, or the local default papersift starts itself
+    llm_url: str | None = Field(
+        default=None, description="Base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1."
+    )
+    llm_model: str | None = Field(
+        default=None, description="The model the endpoint is asked for (e.g. deepseek-chat, qwen-plus)."
+    )
+    llm_key: SecretStr | None = Field(
+        default=None, description="Bearer token, sent only to llm_url; never printed, logged or stored."
+    )
+    llm_local: bool = Field(
+        default=False, description="With no llm_url: the local default model on 127.0.0.1 (the [llm] extra)."
+    )
+    llm_timeout: float = Field(
+        default=120.0, gt=0, description="Seconds a model request (or a streamed chunk) may take."
+    )
+    llm_concurrency: int = Field(default=2, ge=1, description="Model requests in flight at once per process.")
+    llm_retries: int = Field(
+        default=3, ge=0, description="Retries of a 429, a 5xx or an unreachable model endpoint."
+    )
+    llm_retry_max: float = Field(
+        default=60.0, ge=0, description="Longest wait before a model retry, in seconds (Retry-After capped)."
+    )
+    llm_max_tokens: int | None = Field(
+        default=None, ge=1, description="Cap on the max_tokens asked of the model (else the caller's)."
+    )
+    llm_daily_tokens: int = Field(
+        default=1_000_000, ge=0, description="Model tokens a UTC day, all models together (0: no budget)."
+    )
+    llm_idle_minutes: float = Field(
+        default=10.0, gt=0, description="Minutes unused after which the local default model stops."
+    )
+    llm_threads: int = Field(default=0, ge=0, description="The local default's CPU threads (0: half the cores).")
+    # reading (reading/): TL;DRs, 中文, FAQ, Ask
+    reading_public: bool = Field(
+        default=False, description="A --public-read-only server calls the model for visitors only when true."
+    )
+    ask_per_hour: int = Field(default=20, ge=0, description="Ask questions per client address per hour (web).")
+    reading_pass_papers: int = Field(
+        default=20, ge=0, description="Texts made per reader (or digest) by the pass after sync/daily."
+    )
+    reading_claim_seconds: float = Field(
+        default=300.0, gt=0, description="Seconds after which another process retakes a claim to write a text."
+    )
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

@@ -2,8 +2,8 @@
 commands, in the order ``papersift --help`` shows them (``papersift.cli.main`` runs it).
 
 Each command group lives in its own module (``papersift.cli.papers``, ``.ingest``, ``.search``,
-``.index``, ``.serve``, ``.migrate``, ``.topics``, ``.daily``, ``.evaluate``, ``.accounts``, ``.library``);
-what they share is in ``papersift.cli.common``. Command names and ``--format json`` shapes are an
+``.index``, ``.serve``, ``.migrate``, ``.topics``, ``.daily``, ``.evaluate``, ``.accounts``, ``.library``,
+``.llm``); what they share is in ``papersift.cli.common``. Command names and ``--format json`` shapes are an
 interface other tools rely on. Heavy modules are imported inside the commands that need them, so quick
 commands (``list``, ``search``) start fast.
 """
@@ -22,8 +22,10 @@ from papersift.cli import (
     index,
     ingest,
     library,
+    llm,
     migrate,
     papers,
+    reading,
     search,
     serve,
     topics,
@@ -80,7 +82,10 @@ app.command()(daily.recommend)
 app.command()(daily.digest)
 app.command()(daily.daily)
 app.command()(topics.topics)
+app.command()(reading.summarize)
+app.command()(reading.ask)
 app.add_typer(ingest.harvest_app, name="harvest")
 app.add_typer(evaluate.eval_app, name="eval")
 app.add_typer(accounts.reader_app, name="reader")
 app.add_typer(library.library_app, name="library")
+app.add_typer(llm.llm_app, name="llm")

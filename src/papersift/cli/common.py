@@ -37,6 +37,22 @@ CategoryArg = Annotated[str, typer.Argument(help="Category or archive, e.g. cs.L
 ListingDayOpt = Annotated[
     str | None, typer.Option("--date", "-d", help="Listing date (default: the latest).")
 ]
+
+
+def _lang(value: str) -> str:
+    if value not in ("en", "zh"):
+        raise typer.BadParameter(f"en or zh, not {value!r}")
+    return value
+
+
+LangOpt = Annotated[
+    str,
+    typer.Option(
+        "--lang",
+        callback=_lang,
+        help="en or zh: the language of TL;DRs (zh: with 中文 titles and abstracts).",
+    ),
+]
 ReaderOpt = Annotated[
     str | None, typer.Option("--reader", "-r", envvar="PAPERSIFT_READER", help="Account (default: you).")
 ]

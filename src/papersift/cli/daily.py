@@ -114,7 +114,7 @@ def digest(
 ) -> None:
     """Your top papers of the day as an e-mail (sent once per day), an Atom feed or Markdown."""
     from papersift.digest import atom as atom_bytes
-    from papersift.digest import deliver, lab_week, queue_email
+    from papersift.digest import deliver, digest_texts, lab_week, queue_email
     from papersift.digest import markdown as markdown_text
 
     if not (email or atom or markdown):
@@ -125,10 +125,12 @@ def digest(
         who = o.account(reader)
         when, picks = _picks(o, who, parse_day(day, "--date"), settings.digest_k)
         if atom:
-            atom.write_bytes(atom_bytes(who, when, picks, settings))
+            texts = digest_texts(o.store, settings, picks)
+            atom.write_bytes(atom_bytes(who, when, picks, settings, texts))
             typer.echo(f"atom: {len(picks)} papers written to {atom}")
         if markdown:
-            markdown.write_text(markdown_text(who, when, picks, lab_week(o.store)), encoding="utf-8")
+            texts = digest_texts(o.store, settings, picks)
+            markdown.write_text(markdown_text(who, when, picks, lab_week(o.store), texts), encoding="utf-8")
             typer.echo(f"markdown: {len(picks)} papers written to {markdown}")
         if email:
             if email != who.email:
@@ -158,11 +160,13 @@ def daily(
     no_sync: Annotated[bool, typer.Option("--no-sync", help="Skip fetching from arXiv.")] = False,
     home: HomeOpt = None,
 ) -> None:
-    """The cron job: sync today's announcements, embed them, e-mail each reader's digest (once per day)."""
-    from papersift.digest import deliver, queue_email
+    """The cron job: sync today's announcements, embed them, make TL;DRs of each reader's top papers (with a
+    model), e-mail each reader's digest (once per day)."""
+    from papersift.digest import deliver, queue_email, read_ahead
     from papersift.harvest import ArxivClient, HarvestError, sync_rss
     from papersift.index.pipeline import embed_missing, refresh
     from papersift.library import NoDailyPapers, daily_picks
+    from papersift.llm.client import available
     from papersift.store.cache import VectorCache
 
     settings = load_settings(home)
@@ -191,6 +195,8 @@ def daily(
             cache.close()
         typer.echo(f"embed: {done} papers")
         indexes = o.indexes
+        if available(settings):
+            typer.echo(read_ahead(store, indexes, settings, readers).line("reading"))
         for who in readers:
             if not who.email:
                 continue

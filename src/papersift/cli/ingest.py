@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from papersift.cli.common import HomeOpt, fail, load_settings, opened, parse_day, report
+from papersift.cli.common import HomeOpt, Opened, fail, load_settings, opened, parse_day, report
 
 harvest_app = typer.Typer(help="Harvest papers from arXiv's interfaces.", no_args_is_help=True)
 
@@ -112,4 +112,14 @@ def sync(
                 )
         except HarvestError as e:
             fail(str(e))
-    report(counts, "sync")
+        report(counts, "sync")
+        _read_ahead(o)
+
+
+def _read_ahead(o: Opened) -> None:
+    """With a model: the TL;DRs of each reader's top Daily Papers (``digest.read_ahead``)."""
+    from papersift.digest import read_ahead
+    from papersift.llm.client import available
+
+    if available(o.settings):
+        typer.echo(read_ahead(o.store, o.indexes, o.settings, o.store.accounts()).line("reading"))

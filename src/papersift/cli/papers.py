@@ -10,6 +10,7 @@ from papersift.cli.common import (
     CategoryArg,
     FormatOpt,
     HomeOpt,
+    LangOpt,
     ListingDayOpt,
     check_format,
     fail,
@@ -24,16 +25,21 @@ def list_(
     category: CategoryArg,
     day: ListingDayOpt = None,
     fmt: FormatOpt = "text",
+    lang: LangOpt = "en",
     home: HomeOpt = None,
 ) -> None:
     """A day's listing of a category, numbered #01… as arXiv lists it."""
-    from papersift.listing import json_line, listing_text, paper_json
+    from papersift.listing import json_line, listing_text
+    from papersift.reading.shown import lookup
+    from papersift.shapes import paper_json
 
     check_format(fmt)
     wanted = parse_day(day, "--date")
-    with opened(load_settings(home)) as o:
+    settings = load_settings(home)
+    with opened(settings) as o:
         when, days = listing_day(o.store, category, wanted)
         entries = o.store.listing(category, when)
+        texts = lookup(settings, o.store, [e.paper for e in entries], lang) if fmt == "json" else None
     if not entries:
         before = [d for d in days if d < when]
         after = [d for d in days if d > when]
@@ -41,7 +47,9 @@ def list_(
         fail(f"no {category} listing on {when}" + (f" (nearest: {hint})" if hint else ""))
     if fmt == "json":
         for number, e in enumerate(entries, 1):
-            typer.echo(json_line(paper_json(e.paper, number=number, kind=e.kind, listing_date=str(when))))
+            typer.echo(
+                json_line(paper_json(e.paper, texts, number=number, kind=e.kind, listing_date=str(when)))
+            )
     else:
         typer.echo(listing_text(category, when, entries), nl=False)
 
@@ -49,24 +57,34 @@ def list_(
 def show(
     paper_id: Annotated[str, typer.Argument(metavar="ID", help="arXiv id or abs/PDF URL.")],
     fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or bibtex")] = "text",
+    lang: LangOpt = "en",
     home: HomeOpt = None,
 ) -> None:
-    """One paper: metadata, abstract, links; or its JSON or BibTeX."""
-    from papersift.listing import json_line, paper_bibtex, paper_json, paper_text
+    """One paper: metadata, abstract, links, its TL;DR; or its JSON or BibTeX."""
+    from papersift.listing import json_line, paper_bibtex, paper_text
     from papersift.paper import InvalidIdError, normalize_id
+    from papersift.reading.shown import lookup
+    from papersift.shapes import paper_json
 
     check_format(fmt, ("text", "json", "bibtex"))
     try:
         pid = normalize_id(paper_id)
     except InvalidIdError as e:
         fail(str(e), 2)
-    with opened(load_settings(home)) as o:
+    settings = load_settings(home)
+    with opened(settings) as o:
         paper = o.store.get(pid)
+        texts = lookup(settings, o.store, [paper], lang) if paper is not None else None
     if paper is None:
         fail(f"{pid} is not in the store")
+    shown = paper_json(paper, texts)
     if fmt == "json":
-        typer.echo(json_line(paper_json(paper)))
+        typer.echo(json_line(shown))
     elif fmt == "bibtex":
         typer.echo(paper_bibtex(paper), nl=False)
     else:
         typer.echo(paper_text(paper), nl=False)
+        tldr, by = shown["tldr"], shown["tldr"]["by"]
+        typer.echo(f"TL;DR ({by}): {tldr['text']}" if tldr["text"] else f"TL;DR unavailable: {tldr['error']}")
+        if "zh" in shown and shown["zh"]["title"]:
+            typer.echo(f"译文: {shown['zh']['title']}\n{shown['zh']['abstract'] or ''}".rstrip())

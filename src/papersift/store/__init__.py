@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
-from papersift.store.records import Account, Digest, Interests, LibraryEntry
+from papersift.store.llm import ModelFailure, ModelUsage
+from papersift.store.records import Account, Digest, Interests, LibraryEntry, Reading, ReadingKey
 from papersift.store.signals import Signal
 
 if TYPE_CHECKING:
@@ -377,7 +378,50 @@ class LibraryStore(Protocol):
         ...
 
 
-class Store(PaperStore, VectorStore, AccountStore, LibraryStore, Protocol):
+class ReadingStore(Protocol):
+    """Generated texts (TL;DRs, translations, FAQs) and their failures, made once per key
+    (``store/readings.py``)."""
+
+    def claim_reading(self, key: ReadingKey, *, stale_before: datetime, retry_failed: bool = False) -> bool:
+        """Whether the caller is now the one to make ``key``'s text (False: made, failed or being made)."""
+        ...
+
+    def finish_reading(self, key: ReadingKey, text: str | None, error: str | None = None) -> None: ...
+
+    def release_reading(self, key: ReadingKey) -> None: ...
+
+    def reading(self, key: ReadingKey) -> Reading | None: ...
+
+    def readings_of(self, paper_ids: Sequence[str], lang: str, kinds: Sequence[str]) -> list[Reading]:
+        """The finished texts (made or failed) of these papers in ``lang`` and ``kinds``, newest first."""
+        ...
+
+    def failed_readings(self, limit: int = 100) -> list[Reading]: ...
+
+    def readings_version(self) -> str: ...
+
+
+class ModelStore(Protocol):
+    """The language model's token usage per (UTC day, model) and its failed calls (store/llm.py)."""
+
+    def add_llm_usage(self, day: date, model: str, prompt_tokens: int, completion_tokens: int) -> None:
+        """Count one answered call of ``model`` on ``day`` and its tokens."""
+        ...
+
+    def llm_usage(self, since: date, until: date | None = None) -> list[ModelUsage]:
+        """Usage per (day, model) from ``since`` to ``until`` (default: ``since`` alone), by day, model."""
+        ...
+
+    def add_llm_failure(self, model: str, reason: str, at: datetime | None = None) -> None:
+        """Record a failed call (``at`` defaults to now); failures older than 30 days are forgotten."""
+        ...
+
+    def llm_failures(self, limit: int = 20, since: datetime | None = None) -> list[ModelFailure]:
+        """The latest failures (since ``since`` when given), newest first."""
+        ...
+
+
+class Store(PaperStore, VectorStore, AccountStore, LibraryStore, ModelStore, ReadingStore, Protocol):
     """The persistence interface every face and ranker uses: every concern's protocol."""
 
     def limit_queries(self, seconds: float) -> None:

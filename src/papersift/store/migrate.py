@@ -81,6 +81,23 @@ TABLES: tuple[Table, ...] = (
     Table("library", ("reader", *(c.strip() for c in ENTRY_COLUMNS.split(","))), "reader, key"),
     Table("tags", ("reader", "key", "tag"), "reader, key, tag"),
     Table("digests", tuple(c.strip() for c in DIGEST_COLUMNS.split(",")), "id"),
+    Table(
+        "readings",
+        (
+            "paper_id",
+            "version",
+            "model",
+            "prompt",
+            "lang",
+            "kind",
+            "state",
+            "text",
+            "error",
+            "claimed",
+            "made",
+        ),
+        "paper_id, version, model, prompt, lang, kind",
+    ),
 )
 IDENTITIES = ("readers", "digests")  # tables whose ``id`` the server numbers: continue after the copied ones
 

@@ -34,8 +34,10 @@ from papersift.paper import ANNOUNCE_KINDS, Paper, is_exact_category
 from papersift.store import SearchFromMatch, StoreBusy, StoreError, schema
 from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
+from papersift.store.llm import ModelTables
 from papersift.store.papers import COLUMNS, PaperTables
 from papersift.store.query import plain_words
+from papersift.store.readings import ReadingTables
 from papersift.store.rows import Row
 from papersift.store.signals import LabSignals
 from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
@@ -216,6 +218,10 @@ MIGRATIONS: list[str] = [
     schema.SIGNALS,
     # 5: related papers come from the rankers' usearch file alone (docs/store.md): no second ANN index
     "DROP INDEX IF EXISTS vectors_hnsw",
+    # 6: the language model's token usage per day and model, and its failed calls (store/llm.py)
+    schema.llm(PostgresDialect.types),
+    # 7: generated texts (TL;DRs, translations, FAQs) and their failures (store/readings.py)
+    schema.READINGS,
 ]
 
 
@@ -228,7 +234,16 @@ def _busy_is_store_busy() -> Iterator[None]:
         raise StoreBusy(str(e).strip()) from e
 
 
-class PostgresStore(PaperTables, VectorTables, AccountTables, LibraryTables, LabSignals, SearchFromMatch):
+class PostgresStore(
+    PaperTables,
+    VectorTables,
+    AccountTables,
+    LibraryTables,
+    LabSignals,
+    ModelTables,
+    ReadingTables,
+    SearchFromMatch,
+):
     """A ``Store`` on PostgreSQL: one connection per store object; threads share it one call at a time."""
 
     def __init__(self, dsn: str) -> None:

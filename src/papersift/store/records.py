@@ -89,3 +89,31 @@ def entry_key(paper_id: str | None, doi: str | None, title: str) -> str:
 def fold_title(title: str) -> str:
     """A title reduced to letters and digits, for matching an imported title to a stored paper."""
     return re.sub(r"[\W_]+", "", title.casefold())
+
+
+READING_STATES = ("pending", "done", "failed")
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingKey:
+    """What one generated text is stored once per: the paper and its version (0: unknown), the model, the
+    prompt's version, the language and the kind of text (``tldr``, ``title``, ``abstract``, ``faq``)."""
+
+    paper_id: str
+    version: int
+    model: str
+    prompt: str
+    lang: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A generated text as stored: ``pending`` (claimed by a generator), ``done`` (``text``) or ``failed``
+    (``text`` None, ``error`` why)."""
+
+    key: ReadingKey
+    state: str
+    text: str | None = None
+    error: str | None = None
+    made: datetime | None = None

@@ -102,6 +102,21 @@ CREATE INDEX library_paper ON library (paper_id) WHERE paper_id IS NOT NULL
 """
 
 
+# the language model's tokens per (UTC day, model) and failed calls (SQLite 6, PostgreSQL 6: store/llm.py)
+LLM = """
+CREATE TABLE llm_usage (
+    day TEXT{bytewise} NOT NULL,
+    model TEXT{bytewise} NOT NULL,
+    calls BIGINT NOT NULL DEFAULT 0,
+    prompt_tokens BIGINT NOT NULL DEFAULT 0,
+    completion_tokens BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (day, model)
+){clustered};
+CREATE TABLE llm_failures (at TEXT{bytewise} NOT NULL, model TEXT NOT NULL, reason TEXT NOT NULL);
+CREATE INDEX llm_failures_at ON llm_failures (at)
+"""
+
+
 SQLITE_TYPES = {
     "identity": "INTEGER PRIMARY KEY",
     "key": "INTEGER",
@@ -130,3 +145,30 @@ def papers(types: dict[str, str], more: str = "") -> str:
 def accounts(types: dict[str, str]) -> str:
     """The readers' tables in a dialect's column types."""
     return ACCOUNTS.format(**types)
+
+
+def llm(types: dict[str, str]) -> str:
+    """The language model's usage and failure tables in a dialect's column types."""
+    return LLM.format(**types)
+
+
+# generated texts (reading/): one row per paper version, model, prompt version, language and kind; a
+# generator claims a row (state 'pending') before it calls the model, so a text is made once (SQLite 7,
+# PostgreSQL 7: store/readings.py)
+READINGS = """
+CREATE TABLE readings (
+    paper_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    model TEXT NOT NULL,
+    prompt TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    state TEXT NOT NULL,
+    text TEXT,
+    error TEXT,
+    claimed TEXT NOT NULL,
+    made TEXT,
+    PRIMARY KEY (paper_id, version, model, prompt, lang, kind)
+);
+CREATE INDEX readings_lang ON readings (paper_id, lang, kind)
+"""

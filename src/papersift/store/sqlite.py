@@ -27,7 +27,9 @@ from papersift.paper import is_exact_category
 from papersift.store import SearchFromMatch, StoreBusy, StoreError, schema
 from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
+from papersift.store.llm import ModelTables
 from papersift.store.papers import PaperTables
+from papersift.store.readings import ReadingTables
 from papersift.store.rows import COLUMN, Row
 from papersift.store.signals import LabSignals
 from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
@@ -129,6 +131,10 @@ MIGRATIONS: list[str] = [
     schema.LOGINS,
     # 5: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
     schema.SIGNALS,
+    # 6: the language model's token usage per day and model, and its failed calls (store/llm.py)
+    schema.llm(SqliteDialect.types),
+    # 7: generated texts (TL;DRs, translations, FAQs) and their failures (store/readings.py)
+    schema.READINGS,
 ]
 
 
@@ -143,7 +149,16 @@ def _busy_is_store_busy() -> Iterator[None]:
         raise
 
 
-class SqliteStore(PaperTables, VectorTables, AccountTables, LibraryTables, LabSignals, SearchFromMatch):
+class SqliteStore(
+    PaperTables,
+    VectorTables,
+    AccountTables,
+    LibraryTables,
+    LabSignals,
+    ModelTables,
+    ReadingTables,
+    SearchFromMatch,
+):
     """The default ``Store``: a single SQLite file in WAL mode."""
 
     def __init__(self, path: Path | str) -> None:

@@ -29,7 +29,7 @@ from papersift.index.onnx_encoder import OnnxModelError
 from papersift.ranking.search import search
 from papersift.settings import Settings
 from papersift.store import StoreError, open_store
-from papersift.web import accounts, daily, feeds, library, listings, mine, papers, topics
+from papersift.web import accounts, daily, feeds, library, listings, mine, papers, reading, topics
 from papersift.web import search as search_views
 from papersift.web.assets import CacheHeaders
 from papersift.web.contract import errors, openapi_without_422
@@ -40,8 +40,9 @@ from papersift.web.text import highlight as highlight  # the pages' filter (test
 
 HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
-# feeds first: /list/{category}.atom before the listing's /list/{category}
-VIEWS = (feeds, listings, papers, search_views, daily, library, accounts, mine, topics)
+# feeds first: /list/{category}.atom before the listing's /list/{category}; reading's /abs/{id}/faq before
+# the paper's /abs/{id}
+VIEWS = (feeds, listings, reading, papers, search_views, daily, library, accounts, mine, topics)
 
 
 def katex_dir(settings: Settings) -> Path | None:
@@ -86,6 +87,8 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
 
     app = FastAPI(title="papersift", version="0.1.0", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.site = site
+    app.state.ask_limit = reading.AskLimit(settings.ask_per_hour)
+    site.templates.env.globals["can_write"] = reading.may_generate(settings)  # TL;DR, FAQ and Ask buttons
     if katex is not None:  # mounted before /static so the longer prefix wins
         app.mount("/static/katex", StaticFiles(directory=katex), name="katex")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -14,6 +14,7 @@ from papersift.shapes import daily_pick_json
 from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors
 from papersift.web.pages import Answer, Web, twin, wants_json
+from papersift.web.reading import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
 router = APIRouter()
@@ -37,21 +38,24 @@ def picks_for(state: AppState, reader: Account | None, day: str | None, k: int |
         raise HTTPException(404, str(e)) from None
 
 
-def daily_data(state: AppState, request: Request, day: str | None, k: int | None = None) -> dict[str, Any]:
+def daily_data(
+    state: AppState, request: Request, day: str | None, k: int | None = None, lang: str = "en"
+) -> dict[str, Any]:
     reader = state.account(request)
 
     def compute() -> dict[str, Any]:
         view = picks_for(state, reader, day, k)
+        texts = texts_for(state, (p.paper for p in view.picks), lang)
         return {
             **day_and_neighbours(view.days, view.day),
             "categories": list(view.categories),
             "ranking": view.ranking,
             "reader": reader.name if reader else None,
-            "entries": [daily_pick_json(p, number=n) for n, p in enumerate(view.picks, 1)],
+            "entries": [daily_pick_json(p, texts, number=n) for n, p in enumerate(view.picks, 1)],
         }
 
     result: dict[str, Any] = state.cached(
-        ("daily", day or "", str(reader.id if reader else ""), str(k)),
+        ("daily", day or "", str(reader.id if reader else ""), str(k), lang, texts_version(state)),
         compute,
         index=True,
         personal=reader is not None,  # a reader's picks follow their library
@@ -60,7 +64,7 @@ def daily_data(state: AppState, request: Request, day: str | None, k: int | None
 
 
 def _daily(request: Request, web: Web, day: str | None) -> Answer:
-    data = daily_data(web.state, request, day)
+    data = daily_data(web.state, request, day, lang=reading_lang(web, request))
     return data if wants_json(request) else web.page(request, "daily.html", data=data)
 
 

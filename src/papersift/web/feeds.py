@@ -9,6 +9,7 @@ from starlette.exceptions import HTTPException
 from papersift.atom import atom_feed
 from papersift.digest import atom as digest_atom
 from papersift.ranking.search import Mode
+from papersift.reading.shown import lookup
 from papersift.web.contract import errors
 from papersift.web.daily import picks_for
 from papersift.web.listings import listing_data
@@ -52,5 +53,6 @@ def private_feed(web: Web, token: str) -> Response:
     if reader is None:
         raise HTTPException(404, "no such feed")
     view = picks_for(state, reader, None, state.settings.digest_k)
-    body = digest_atom(reader, view.day, view.picks, state.settings)
+    texts = lookup(state.settings, state.store, [p.paper for p in view.picks])
+    body = digest_atom(reader, view.day, view.picks, state.settings, texts)
     return Response(body, media_type="application/atom+xml")

@@ -349,3 +349,54 @@ TEXT["zh"].update(
         "lab_title": "本站收藏 · 点 +1 的读者数",
     }
 )
+
+
+# what a model writes about papers (web/reading.py): TL;DRs, 中文 texts, the FAQ, Ask
+TEXT["en"].update(
+    {
+        "tldr": "TL;DR",
+        "tldr_extractive": "key sentence of the abstract",
+        "tldr_by": "by",
+        "tldr_unavailable": "TL;DR unavailable",
+        "write_tldr": "Write the TL;DR",
+        "original": "原文",
+        "translation": "译文",
+        "side_by_side": "对照",
+        "not_translated": "Not translated yet.",
+        "translation_unavailable": "Translation unavailable",
+        "faq": "FAQ",
+        "faq_unavailable": "FAQ unavailable",
+        "faq_write": "Write the FAQ",
+        "faq_writing": "Writing…",
+        "no_model": "no model is configured for this server",
+        "ask": "Ask",
+        "ask_placeholder": "a question about this paper…",
+        "ask_selected": "Ask about the selected papers",
+        "answer_unavailable": "Answer unavailable",
+        "written_by": "Written by",
+    }
+)
+TEXT["zh"].update(
+    {
+        "tldr": "TL;DR",
+        "tldr_extractive": "摘要中的关键句",
+        "tldr_by": "来自",
+        "tldr_unavailable": "TL;DR 暂不可用",
+        "write_tldr": "生成 TL;DR 与译文",
+        "original": "原文",
+        "translation": "译文",
+        "side_by_side": "对照",
+        "not_translated": "尚未翻译。",
+        "translation_unavailable": "译文暂不可用",
+        "faq": "常见问题",
+        "faq_unavailable": "常见问题暂不可用",
+        "faq_write": "生成常见问题",
+        "faq_writing": "正在生成…",
+        "no_model": "此服务器未配置模型",
+        "ask": "提问",
+        "ask_placeholder": "关于这篇论文的问题…",
+        "ask_selected": "就所选论文提问",
+        "answer_unavailable": "回答暂不可用",
+        "written_by": "生成自",
+    }
+)

@@ -16,12 +16,13 @@ from papersift.web.categories import opening_category, picker, taxonomy_json
 from papersift.web.contract import DateParam, DayPath
 from papersift.web.mine import with_state
 from papersift.web.pages import Answer, Site, Web, twin, wants_json
+from papersift.web.reading import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
 router = APIRouter()
 
 
-def listing_data(state: AppState, category: str, day: str | None) -> dict[str, Any]:
+def listing_data(state: AppState, category: str, day: str | None, lang: str = "en") -> dict[str, Any]:
     """A category's listing of ``day`` (None: the latest), numbered, with the day switcher and picker."""
     store = state.store
     days = store.announcement_days(category)
@@ -32,13 +33,14 @@ def listing_data(state: AppState, category: str, day: str | None) -> dict[str, A
     listed = dict(store.listed_categories(when))
     if not entries:
         raise HTTPException(404, f"no {category} listing on {when}")
+    texts = texts_for(state, (e.paper for e in entries), lang)
     return {
         "category": category,
         "category_name": category_name(category),
         **day_and_neighbours(days, when),
         "counts": listing_counts(entries),
         "picker": picker(listed, category, when.isoformat()),
-        "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
+        "entries": [paper_json(e.paper, texts, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
     }
 
 
@@ -53,14 +55,16 @@ def home(request: Request, web: Web) -> RedirectResponse:
 
 def _listing(request: Request, web: Site, category: str, day: str | None) -> Answer:
     state = web.state
+    lang, made = reading_lang(web, request), texts_version(state)
     if wants_json(request):
-        data = state.cached(("api-list", category, day or ""), lambda: listing_data(state, category, day))
+        key = ("api-list", category, day or "", lang, made)
+        data = state.cached(key, lambda: listing_data(state, category, day, lang))
         return with_state(state, request, data, "entries")
     return web.cached_page(
         request,
         "listing.html",
-        ("list", category, day or ""),
-        lambda: listing_data(state, category, day),
+        ("list", category, day or "", made),
+        lambda: listing_data(state, category, day, lang),
         index=True,  # the topic map (web/topics.py)
         personal=state.settings.accounts,  # the lab's counts on the rows
     )

@@ -17,6 +17,7 @@ from papersift.ranking.related import paper_query, related, text_query
 from papersift.shapes import paper_json, related_hit_json
 from papersift.web.contract import DateParam
 from papersift.web.pages import TOP_K, Answer, Web, twin, wants_json
+from papersift.web.reading import faq_html, reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, parse_day
 
 MAX_TEXT = 4_000  # characters of pasted text in a URL (percent-encoded it stays under uvicorn's 64 KiB line)
@@ -26,7 +27,13 @@ Facet = Annotated[str, Query(pattern="^(|" + "|".join(FACETS) + ")$")]  # a pape
 
 
 def paper_data(
-    state: AppState, raw_id: str, k: int, category: str | None, since: date | None, facet: str | None = None
+    state: AppState,
+    raw_id: str,
+    k: int,
+    category: str | None,
+    since: date | None,
+    facet: str | None = None,
+    lang: str = "en",
 ) -> dict[str, Any]:
     """The paper and its related papers (kept per store version: popular papers cost one ranking);
     ``facet``: related in that part of the paper only (its background, method or result sentences)."""
@@ -42,15 +49,18 @@ def paper_data(
             raise HTTPException(404, f"{pid} is not in the store")
         query = paper_query(indexes, paper, facet=facet)
         hits = related(indexes, query, k=k, category=category, since=since)
+        texts = texts_for(state, [paper, *(h.paper for h in hits)], lang)
         return {
-            **paper_json(paper),
+            **paper_json(paper, texts),
+            "faq": faq_html(state, paper, lang),
             "bibtex": paper_bibtex(paper),
             "facet": facet,
             "notes": query.notes,
-            "related": [related_hit_json(h) for h in hits],
+            "related": [related_hit_json(h, texts) for h in hits],
         }
 
-    key = ("paper", pid, str(k), category or "", since.isoformat() if since else "", facet or "")
+    made = texts_version(state)
+    key = ("paper", pid, str(k), category or "", since.isoformat() if since else "", facet or "", lang, made)
     return dict(state.cached(key, ranked, index=True))
 
 
@@ -82,13 +92,14 @@ def paper(
     """A paper with its BibTeX and its ``k`` most related papers (in ``category``, announced ``since``;
     alike in one ``facet`` of the paper: background, method or result)."""
     day = parse_day(since, 400) if since else None
+    lang = reading_lang(web, request)
     if wants_json(request):
-        return paper_data(web.state, paper_id, k, category, day, facet or None)
+        return paper_data(web.state, paper_id, k, category, day, facet or None, lang)
     return web.cached_page(
         request,
         "paper.html",
-        ("abs", paper_id, str(k), category or "", since or "", facet or ""),
-        lambda: paper_data(web.state, paper_id, k, category, day, facet or None),
+        ("abs", paper_id, str(k), category or "", since or "", facet or "", texts_version(web.state)),
+        lambda: paper_data(web.state, paper_id, k, category, day, facet or None, lang),
         index=True,
         category=category or "",
         since=since or "",

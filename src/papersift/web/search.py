@@ -14,13 +14,21 @@ from papersift.shapes import search_hit_json
 from papersift.store import Filters
 from papersift.web.contract import DateParam
 from papersift.web.pages import TOP_K, Answer, Web, twin, wants_json
+from papersift.web.reading import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, parse_day
 
 router = APIRouter()
 
 
 def search_data(
-    state: AppState, q: str, mode: str, category: str | None, since: str | None, page_no: int, k: int
+    state: AppState,
+    q: str,
+    mode: str,
+    category: str | None,
+    since: str | None,
+    page_no: int,
+    k: int,
+    lang: str = "en",
 ) -> dict[str, Any]:
     """One page of results for ``q`` (``next_page`` is null on the last page)."""
     if mode not in MODES:
@@ -30,16 +38,17 @@ def search_data(
     def ranked() -> dict[str, Any]:
         result = search(state.indexes(), q, mode=mode, k=k, offset=(page_no - 1) * k, filters=filters)
         first = (page_no - 1) * k + 1
+        texts = texts_for(state, (h.paper for h in result.hits), lang)
         return {
             "query": q,
             "mode": result.mode,
             "page": page_no,
             "next_page": page_no + 1 if len(result.hits) == k else None,
             "notes": result.notes,
-            "results": [search_hit_json(h, r) for r, h in enumerate(result.hits, first)],
+            "results": [search_hit_json(h, r, texts) for r, h in enumerate(result.hits, first)],
         }
 
-    key = ("search", q, mode, category or "", since or "", str(page_no), str(k))
+    key = ("search", q, mode, category or "", since or "", str(page_no), str(k), lang, texts_version(state))
     return dict(state.cached(key, ranked, index=True))
 
 
@@ -55,8 +64,9 @@ def search_papers(
     k: int = TOP_K,
 ) -> Answer:
     """Search the papers: ``q`` in any mode (the page without ``q`` is the empty form)."""
+    lang = reading_lang(web, request)
     if wants_json(request):  # the API requires q (``twin``'s ``api``)
-        return search_data(web.state, q, mode, category, since, page_no, k)
+        return search_data(web.state, q, mode, category, since, page_no, k, lang)
     context: dict[str, Any] = {"q": q, "mode": mode, "category": category or "", "since": since or ""}
     context |= {"hl": re.findall(r"\w+", q), "search_page": True}
     if not q.strip():
@@ -64,8 +74,8 @@ def search_papers(
     return web.cached_page(
         request,
         "search.html",
-        ("search-page", q, mode, category or "", since or "", str(page_no), str(k)),
-        lambda: search_data(web.state, q, mode, category, since, page_no, k),
+        ("search-page", q, mode, category or "", since or "", str(page_no), str(k), texts_version(web.state)),
+        lambda: search_data(web.state, q, mode, category, since, page_no, k, lang),
         index=True,
         **context,
     )

@@ -49,6 +49,7 @@ MAX_BODY = 1024 * 1024  # bytes of any request body but an upload (a 20,000-char
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "[::1]"})
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SAME_SITE = frozenset({"same-origin", "none"})  # Sec-Fetch-Site values of the reader's own requests
+READING_POSTS = ("/ask", "/summarize")  # posts a public read-only server takes with PAPERSIFT_READING_PUBLIC
 PRIVATE_PREFIXES = ("/library", "/api/library", "/api/recommend", "/feed/", "/login", "/logout")
 STALE = "the form is stale or comes from another site: reload the page and retry"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
@@ -203,7 +204,14 @@ class Guard:
         if not host_allowed(headers.get("host"), self.hosts):
             await refuse(scope, send, 400, "unknown host: serve this name with PAPERSIFT_ALLOWED_HOSTS")
             return
-        if self.settings.read_only and (method in UNSAFE or path.startswith(PRIVATE_PREFIXES)):
+        reading = self.settings.reading_public and path.endswith(
+            READING_POSTS
+        )  # Ask, a TL;DR (web/reading.py)
+        if (
+            self.settings.read_only
+            and not reading
+            and (method in UNSAFE or path.startswith(PRIVATE_PREFIXES))
+        ):
             code = 403 if method in UNSAFE else 404
             await refuse(scope, send, code, "this server is read-only" if code == 403 else "not found")
             return

@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException
 
 from papersift.lab import TRENDING_DAYS, popular, trending_json
 from papersift.ranking.topics import TopicMap, listing_entries, map_json, topic_map
+from papersift.reading.shown import lookup, reading_json
 from papersift.shapes import paper_json
 from papersift.store import ListingEntry
 from papersift.taxonomy import category_name
@@ -198,7 +199,12 @@ def topics(request: Request, web: Web, category: str, day: DayPath, days: int = 
 
 def trending_data(state: AppState, days: int) -> dict[str, Any]:
     def compute() -> dict[str, Any]:
-        return trending_json(days, popular(state.store, days, limit=50))
+        items = popular(state.store, days, limit=50)
+        data = trending_json(days, items)
+        texts = lookup(state.settings, state.store, [p.paper for p in items])  # each row's TL;DR
+        for row, item in zip(data["papers"], items, strict=True):
+            row |= reading_json(item.paper, texts)
+        return data
 
     result: dict[str, Any] = state.cached(("trending", str(days)), compute, personal=True)
     return result

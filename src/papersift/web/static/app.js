@@ -109,4 +109,55 @@ document.addEventListener("DOMContentLoaded", () => {
     else if (event.key === "k") select(current - 1);
     else if (event.key === "o" && current >= 0) window.location.href = papers[current].dataset.href;
   });
+  // the paper's FAQ, streamed as the model writes it (server-sent events from /api/abs/{id}/faq): the
+  // deltas as plain text, then the server's safe HTML of the whole; without script the link writes it
+  for (const box of document.querySelectorAll("[data-faq-src]")) {
+    const link = box.parentElement.querySelector("a.faq-link");
+    const failed = (why) => {
+      box.textContent = box.dataset.failed + ": " + why;
+      box.classList.add("failed");
+    };
+    const read = async () => {
+      if (link) link.hidden = true;
+      const text = document.createElement("p");
+      text.className = "streaming";
+      text.textContent = box.dataset.writing + " ";
+      box.replaceChildren(text);
+      let response;
+      try {
+        response = await fetch(box.dataset.faqSrc, { headers: { accept: "text/event-stream" } });
+      } catch (error) {
+        failed(String(error));
+        return;
+      }
+      if (!response.ok || !response.body) {
+        failed("HTTP " + response.status);
+        return;
+      }
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      let written = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = (block.match(/^event: (.*)$/m) || [])[1];
+          const data = JSON.parse((block.match(/^data: (.*)$/m) || [])[1] || "{}");
+          if (event === "delta") {
+            written += data.text;
+            text.textContent = written;
+          } else if (event === "done") {
+            box.innerHTML = data.html; // built by the server's escaping Markdown subset (reading/markdown.py)
+          } else if (event === "error") {
+            failed(data.error);
+          }
+        }
+      }
+    };
+    read();
+  }
 });

@@ -1,0 +1,470 @@
+"""The one model client: OpenAI-compatible ``POST {base}/chat/completions`` over httpx, streamed (SSE) or not.
+
+The settings alone say where it goes: ``llm_url``, ``llm_model`` and ``llm_key``, or, with no ``llm_url`` and
+``llm_local`` on, the local default model (``local.py``), started on 127.0.0.1 on first use and called
+through this same HTTP code. Every call gets:
+
+- the key as a Bearer token to ``llm_url`` only (redirects are not followed), never in an error, a log line,
+  a repr or the store;
+- a timeout (``llm_timeout``) and at most ``llm_concurrency`` requests in flight per process;
+- retries of a 429, a 5xx or an unreachable endpoint (``llm_retries``), after ``Retry-After`` or 1, 2, 4… s,
+  never waiting longer than ``llm_retry_max``;
+- ``max_tokens`` kept within what the provider accepts: a 400 whose message names its limit is retried once
+  within it, and the limit is remembered for the rest of the process (``llm_max_tokens`` caps it too);
+- the daily token budget (``llm_daily_tokens``, all models, UTC days), counted in the store when one is given,
+  where each failure is recorded too (``papersift llm status`` lists both).
+
+A call that fails raises ``ModelError``, whose text is one line a reader can be shown.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import re
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import orjson
+from pydantic import SecretStr
+
+if TYPE_CHECKING:
+    from papersift.settings import Settings
+    from papersift.store import Store
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "default"  # what an endpoint is asked for when PAPERSIFT_LLM_MODEL is unset
+_CONNECT_TIMEOUT = 10.0
+_FIRST_WAIT = 1.0  # seconds before the first retry when the endpoint gives no Retry-After
+
+
+class ModelError(Exception):
+    """A call that failed; ``str(e)`` is one line a reader can be shown, e.g. 'the endpoint answered 429
+    three times', 'timed out after 60 s', 'daily token budget of 200000 reached'."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A completed answer: its text, the model that wrote it (as configured) and the tokens it used."""
+
+    text: str
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where a call goes: the base URL (no trailing slash), the model asked for, and the key (not shown)."""
+
+    url: str
+    model: str
+    key: SecretStr | None = field(default=None, repr=False)
+
+
+def available(settings: Settings) -> bool:
+    """True when an endpoint is configured, or the local default is on and its runtime and weights are
+    installed (the ``[llm]`` extra)."""
+    if settings.llm_url:
+        return True
+    from papersift.llm import local
+
+    return settings.llm_local and local.installed()
+
+
+def model_name(settings: Settings) -> str:
+    """The model texts are written by (storage keys, "by"): the configured one, or the local default's."""
+    if settings.llm_url:
+        return settings.llm_model or DEFAULT_MODEL
+    if settings.llm_local:
+        from papersift.llm import local
+
+        return settings.llm_model or local.MODEL
+    return settings.llm_model or DEFAULT_MODEL
+
+
+def endpoint(settings: Settings) -> Endpoint:
+    """The endpoint of this configuration; for the local default, its server (started if it is not up)."""
+    if settings.llm_url:
+        return Endpoint(settings.llm_url.rstrip("/"), model_name(settings), settings.llm_key)
+    if settings.llm_local:
+        from papersift.llm import local
+
+        return Endpoint(local.ensure(settings), model_name(settings), None)
+    raise ModelError("no language model is configured: set PAPERSIFT_LLM_URL, or PAPERSIFT_LLM_LOCAL=true")
+
+
+def complete(
+    settings: Settings,
+    messages: Sequence[Mapping[str, str]],
+    *,
+    max_tokens: int = 512,
+    temperature: float = 0.2,
+    store: Store | None = None,
+) -> Reply:
+    """One chat completion, not streamed; its tokens are counted in ``store`` when given (and a failure
+    recorded there). Raises ``ModelError``."""
+    name = model_name(settings)
+    try:
+        _check_budget(settings, store)
+        ep = endpoint(settings)
+        body = _body(settings, ep, messages, max_tokens, temperature, stream=False)
+        with _PROCESS.slot(settings), _response(settings, ep, body) as response:
+            try:
+                data = orjson.loads(response.read())
+            except httpx.TimeoutException as e:
+                raise ModelError(f"timed out after {settings.llm_timeout:g} s") from e
+            except (httpx.TransportError, orjson.JSONDecodeError) as e:
+                raise ModelError(f"the endpoint's answer was cut or not JSON ({type(e).__name__})") from e
+        reply = _reply(ep, messages, data)
+    except ModelError as e:
+        _record_failure(store, name, e)
+        raise
+    _count(store, reply)
+    return reply
+
+
+def stream(
+    settings: Settings,
+    messages: Sequence[Mapping[str, str]],
+    *,
+    max_tokens: int = 1024,
+    temperature: float = 0.2,
+    store: Store | None = None,
+) -> Iterator[str]:
+    """The text of a chat completion as it arrives, delta by delta; tokens counted in ``store`` when the
+    stream ends. Raises ``ModelError`` (also when the stream is cut halfway: what was yielded is partial)."""
+    name = model_name(settings)
+    parts: list[str] = []
+    usage: Mapping[str, Any] | None = None
+    try:
+        _check_budget(settings, store)
+        ep = endpoint(settings)
+        body = _body(settings, ep, messages, max_tokens, temperature, stream=True)
+        with _PROCESS.slot(settings), _response(settings, ep, body) as response:
+            for chunk in _events(settings, response, parts):
+                usage = _usage_of(chunk) or usage
+                delta = _delta(chunk)
+                if delta:
+                    parts.append(delta)
+                    yield delta
+    except ModelError as e:
+        _record_failure(store, name, e)
+        raise
+    text = "".join(parts)
+    _count(store, _reply_from(ep, messages, text, usage))
+
+
+def tokens_today(store: Store) -> int:
+    """Tokens (prompt and completion, every model) counted today (UTC) in ``store``."""
+    return sum(u.prompt_tokens + u.completion_tokens for u in store.llm_usage(_today()))
+
+
+def token_limit(message: str, asked: int) -> int | None:
+    """The ``max_tokens`` a provider's 400 message says it accepts, when it names one below ``asked``.
+
+    Wordings met: OpenAI ("max_tokens is too large: 100000. This model supports at most 16384 completion
+    tokens"), DeepSeek ("Invalid max_tokens value, the valid range of max_tokens is [1, 8192]"), DashScope
+    ("Range of max_tokens should be [1, 8192]"), the "must be less than or equal to `8192`" style, Volcengine
+    ("expected a value <= 32768"), and the context-window ones of vLLM and llama.cpp ("maximum context length
+    is 2048 tokens. However, you requested 2100 tokens (100 in the messages, 2000 in the completion)", "…
+    is 64001 tokens and your request has 24235 input tokens")."""
+    lowered = message.lower()
+    if not any(w in lowered for w in ("max_tokens", "max_completion_tokens", "completion tokens", "context")):
+        return None
+    context = re.search(
+        r"context length is (\d+) tokens.*?\((\d+) in the messages", lowered, re.S
+    ) or re.search(r"context length is (\d+) tokens and your request has (\d+) input tokens", lowered)
+    if context:
+        limit = int(context.group(1)) - int(context.group(2))
+    else:
+        found = re.search(
+            r"less than or equal to\D{0,3}(\d+)|<=\s*(\d+)|\[\s*\d+\s*,\s*(\d+)\s*\]|at most (\d+)|"
+            r"maximum (?:value )?(?:is |of )?(\d+)",
+            lowered,
+        )
+        if not found:
+            return None
+        limit = int(next(g for g in found.groups() if g))
+    return limit if 0 < limit < asked else None
+
+
+class _Process:
+    """The client's one piece of process state: a semaphore per endpoint and concurrency, and the
+    ``max_tokens`` limits providers have named (per endpoint and model)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._slots: dict[tuple[str, int], threading.BoundedSemaphore] = {}
+        self._limits: dict[tuple[str, str], int] = {}
+
+    @contextmanager
+    def slot(self, settings: Settings) -> Iterator[None]:
+        key = (settings.llm_url or "local", settings.llm_concurrency)
+        with self._lock:
+            semaphore = self._slots.setdefault(key, threading.BoundedSemaphore(settings.llm_concurrency))
+        with semaphore:
+            yield
+
+    def limit(self, ep: Endpoint) -> int | None:
+        with self._lock:
+            return self._limits.get((ep.url, ep.model))
+
+    def learn(self, ep: Endpoint, limit: int) -> None:
+        with self._lock:
+            self._limits[(ep.url, ep.model)] = limit
+
+
+_PROCESS = _Process()
+
+
+def _body(
+    settings: Settings,
+    ep: Endpoint,
+    messages: Sequence[Mapping[str, str]],
+    max_tokens: int,
+    temperature: float,
+    *,
+    stream: bool,
+) -> dict[str, Any]:
+    if max_tokens < 1:
+        raise ModelError(f"max_tokens must be at least 1 (got {max_tokens})")
+    body: dict[str, Any] = {
+        "model": ep.model,
+        "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
+        "max_tokens": min(max_tokens, settings.llm_max_tokens or max_tokens),
+        "temperature": temperature,
+        "stream": stream,
+    }
+    if stream:
+        body["stream_options"] = {"include_usage": True}
+    return body
+
+
+def _headers(ep: Endpoint) -> dict[str, str]:
+    headers = {"Accept": "application/json", "User-Agent": "papersift/0.1"}
+    if ep.key is not None and ep.key.get_secret_value():
+        headers["Authorization"] = f"Bearer {ep.key.get_secret_value()}"
+    return headers
+
+
+@contextmanager
+def _response(settings: Settings, ep: Endpoint, body: dict[str, Any]) -> Iterator[httpx.Response]:
+    """The endpoint's 200 response to ``body`` (not yet read), after the retries the module describes."""
+    url = f"{ep.url}/chat/completions"
+    timeout = httpx.Timeout(settings.llm_timeout, connect=min(_CONNECT_TIMEOUT, settings.llm_timeout))
+    asked = body["max_tokens"]
+    attempt = 0
+    narrowed = False
+    with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as http:
+        while True:
+            learned = _PROCESS.limit(ep)
+            body["max_tokens"] = min(asked, learned) if learned else asked
+            try:
+                response = http.send(
+                    http.build_request("POST", url, json=body, headers=_headers(ep)), stream=True
+                )
+            except httpx.TimeoutException as e:
+                raise ModelError(f"timed out after {settings.llm_timeout:g} s") from e
+            except httpx.TransportError as e:
+                if attempt < settings.llm_retries:
+                    _wait(settings, attempt, None, f"{type(e).__name__} from {_where(ep)}")
+                    attempt += 1
+                    continue
+                raise ModelError(
+                    f"could not reach {_where(ep)} ({type(e).__name__}, {_times(attempt + 1)})"
+                ) from e
+            if response.status_code == 200:
+                try:
+                    yield response
+                finally:
+                    response.close()
+                return
+            status = response.status_code
+            try:
+                message = _error_message(response.read(), ep)
+            except httpx.HTTPError:
+                message = ""
+            finally:
+                response.close()
+            limit = token_limit(message, body["max_tokens"]) if status == 400 and not narrowed else None
+            if limit:
+                log.info("%s accepts max_tokens up to %d: asking again within it", _where(ep), limit)
+                _PROCESS.learn(ep, limit)
+                narrowed = True
+                continue
+            if (status == 429 or status >= 500) and attempt < settings.llm_retries:
+                _wait(settings, attempt, response.headers.get("retry-after"), f"{status} from {_where(ep)}")
+                attempt += 1
+                continue
+            times = f" {_times(attempt + 1)}" if status == 429 or status >= 500 else ""
+            raise ModelError(f"the endpoint answered {status}{times}" + (f": {message}" if message else ""))
+
+
+def _wait(settings: Settings, attempt: int, retry_after: str | None, why: str) -> None:
+    seconds = _retry_after(retry_after)
+    if seconds is None:
+        seconds = _FIRST_WAIT * 2**attempt
+    seconds = max(0.0, min(seconds, settings.llm_retry_max))
+    log.info("model call: %s; retrying in %.1f s", why, seconds)
+    time.sleep(seconds)
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds a ``Retry-After`` header asks for: a number of seconds or an HTTP date."""
+    if not value:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return (when - datetime.now(UTC)).total_seconds()
+
+
+def _events(settings: Settings, response: httpx.Response, parts: list[str]) -> Iterator[Mapping[str, Any]]:
+    """The JSON chunks of a server-sent-event stream; ``ModelError`` when it stops before its end."""
+    finished = False
+    try:
+        for line in response.iter_lines():
+            if not line.startswith("data:"):
+                continue
+            payload = line[5:].strip()
+            if payload == "[DONE]":
+                return
+            try:
+                chunk = orjson.loads(payload)
+            except orjson.JSONDecodeError as e:
+                raise ModelError(f"the stream sent a chunk that is not JSON after {_chars(parts)}") from e
+            if not isinstance(chunk, dict):
+                continue
+            if "error" in chunk:
+                raise ModelError(f"the endpoint failed mid-stream: {_error_text(chunk, None)}")
+            choices = chunk.get("choices") or []
+            if choices and isinstance(choices[0], dict) and choices[0].get("finish_reason"):
+                finished = True
+            yield chunk
+    except httpx.TimeoutException as e:
+        raise ModelError(
+            f"timed out after {settings.llm_timeout:g} s, {_chars(parts)} into the stream"
+        ) from e
+    except httpx.TransportError as e:
+        raise ModelError(f"the stream was cut after {_chars(parts)} ({type(e).__name__})") from e
+    if not finished:
+        raise ModelError(f"the stream was cut after {_chars(parts)}")
+
+
+def _delta(chunk: Mapping[str, Any]) -> str:
+    choices = chunk.get("choices") or []
+    if not choices or not isinstance(choices[0], dict):
+        return ""
+    content = (choices[0].get("delta") or {}).get("content")
+    return content if isinstance(content, str) else ""
+
+
+def _usage_of(chunk: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    usage = chunk.get("usage")
+    if not usage:  # Moonshot puts the usage of a stream in its last choice
+        choices = chunk.get("choices") or []
+        usage = choices[0].get("usage") if choices and isinstance(choices[0], dict) else None
+    return usage if isinstance(usage, dict) else None
+
+
+def _reply(ep: Endpoint, messages: Sequence[Mapping[str, str]], data: Any) -> Reply:
+    try:
+        text = data["choices"][0]["message"]["content"]
+    except (KeyError, IndexError, TypeError) as e:
+        raise ModelError("the endpoint's answer had no text (no choices[0].message.content)") from e
+    if not isinstance(text, str):
+        raise ModelError("the endpoint's answer had no text (no choices[0].message.content)")
+    text = re.sub(r"^\s*<think>.*?</think>\s*", "", text, flags=re.S)  # a reasoning model's thoughts
+    return _reply_from(ep, messages, text, data.get("usage") if isinstance(data, dict) else None)
+
+
+def _reply_from(
+    ep: Endpoint, messages: Sequence[Mapping[str, str]], text: str, usage: Mapping[str, Any] | None
+) -> Reply:
+    """The reply with the endpoint's token counts, estimated (4 characters a token) where it gave none."""
+    prompt = _int(usage, "prompt_tokens")
+    completion = _int(usage, "completion_tokens")
+    if prompt is None:
+        prompt = sum(len(m["content"]) for m in messages) // 4 + 1
+    if completion is None:
+        completion = len(text) // 4 + 1
+    return Reply(text=text, model=ep.model, prompt_tokens=prompt, completion_tokens=completion)
+
+
+def _int(usage: Mapping[str, Any] | None, key: str) -> int | None:
+    value = usage.get(key) if usage else None
+    return value if isinstance(value, int) and value >= 0 else None
+
+
+def _check_budget(settings: Settings, store: Store | None) -> None:
+    if store is None or not settings.llm_daily_tokens:
+        return
+    if tokens_today(store) >= settings.llm_daily_tokens:
+        raise ModelError(f"daily token budget of {settings.llm_daily_tokens} reached")
+
+
+def _count(store: Store | None, reply: Reply) -> None:
+    if store is not None:
+        store.add_llm_usage(_today(), reply.model, reply.prompt_tokens, reply.completion_tokens)
+
+
+def _record_failure(store: Store | None, model: str, error: ModelError) -> None:
+    log.warning("model call failed: %s", error)
+    if store is not None:
+        store.add_llm_failure(model, str(error))
+
+
+def _error_message(raw: bytes, ep: Endpoint) -> str:
+    """The one-line reason an error body gives (OpenAI's ``{"error": {"message"}}`` and its kin)."""
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        data = raw.decode("utf-8", "replace")
+    return _error_text(data, ep)
+
+
+def _error_text(data: Any, ep: Endpoint | None) -> str:
+    text: Any = data
+    if isinstance(data, dict):
+        error = data.get("error")
+        if isinstance(error, dict):
+            text = error.get("message") or error.get("code") or error
+        else:
+            text = error or data.get("message") or data.get("detail") or data
+    line = " ".join(str(text).split())
+    if ep is not None and ep.key is not None and ep.key.get_secret_value():
+        line = line.replace(ep.key.get_secret_value(), "**********")
+    return line[:300] + ("…" if len(line) > 300 else "")
+
+
+def _where(ep: Endpoint) -> str:
+    url = httpx.URL(ep.url)
+    return f"{url.host}:{url.port}" if url.port else str(url.host)
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice", 3: "three times"}.get(n, f"{n} times")
+
+
+def _chars(parts: list[str]) -> str:
+    n = sum(len(p) for p in parts)
+    return f"{n} character" + ("" if n == 1 else "s")
+
+
+def _today() -> date:
+    return datetime.now(UTC).date()

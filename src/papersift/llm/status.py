@@ -1,0 +1,71 @@
+"""What ``papersift llm status`` shows, as one JSON shape: the endpoint (never the key), the model, the local
+default's state, today's token usage against the budget, and the latest failures.
+
+``{"endpoint": URL | null, "model": str, "key": "set" | "unset", "available": bool,
+"local": {"enabled", "installed", "running", "url", "pid", "rss_bytes", "idle_minutes"},
+"today": {"day", "tokens", "budget", "models": [{"model", "calls", "prompt_tokens", "completion_tokens"}]},
+"failures": [{"at", "model", "reason"}]}``
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from papersift.llm import client, local
+
+if TYPE_CHECKING:
+    from papersift.settings import Settings
+    from papersift.store import Store
+
+
+def shown_url(url: str) -> str:
+    """A base URL as it may be shown: scheme, host, port and path (no user, password, query or fragment)."""
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        return "(not a URL)"
+    port = f":{parsed.port}" if parsed.port else ""
+    return f"{parsed.scheme}://{parsed.host}{port}{parsed.path}".rstrip("/")
+
+
+def status_json(settings: Settings, store: Store, failures: int = 10) -> dict[str, Any]:
+    """The status of the language model in this configuration (see the module docstring)."""
+    day = datetime.now(UTC).date()
+    usage = store.llm_usage(day)
+    running = local.state(settings)
+    return {
+        "endpoint": shown_url(settings.llm_url) if settings.llm_url else running.url,
+        "model": client.model_name(settings),
+        "key": "set" if settings.llm_key and settings.llm_key.get_secret_value() else "unset",
+        "available": client.available(settings),
+        "local": {
+            "enabled": settings.llm_local and not settings.llm_url,
+            "installed": running.installed,
+            "running": running.running,
+            "url": running.url,
+            "pid": running.pid,
+            "rss_bytes": running.rss_bytes,
+            "idle_minutes": settings.llm_idle_minutes,
+        },
+        "today": {
+            "day": day.isoformat(),
+            "tokens": sum(u.tokens for u in usage),
+            "budget": settings.llm_daily_tokens or None,
+            "models": [
+                {
+                    "model": u.model,
+                    "calls": u.calls,
+                    "prompt_tokens": u.prompt_tokens,
+                    "completion_tokens": u.completion_tokens,
+                }
+                for u in usage
+            ],
+        },
+        "failures": [
+            {"at": f.at.isoformat(), "model": f.model, "reason": f.reason}
+            for f in store.llm_failures(failures)
+        ],
+    }

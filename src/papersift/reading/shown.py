@@ -1,0 +1,134 @@
+"""Which texts a face shows for a paper, and their JSON (one shape for the CLI, the API, the pages and the
+feeds).
+
+``lookup`` reads the stored texts of many papers at once (``Texts``). For each paper and kind the text of the
+configured model and current prompt is shown when stored (its failure too: a failure is shown as one, never
+replaced by another text); else the newest text made by any model; else, for the TL;DR, the extractive key
+sentence, labelled ``extractive``. Nothing stands in for a failed text.
+
+The shapes, in every paper's JSON::
+
+    "tldr": {"text": str | null, "lang": "en" | "zh", "by": <model> | "extractive", "error": null | str}
+    "zh":   {"title": str | null, "abstract": str | null, "by": <model> | null, "error": null | str}
+
+``zh`` only when the 中文 texts are asked for (``?lang=zh``, ``--lang zh``); both null with no error: not
+translated yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from papersift.llm import client
+from papersift.paper import Paper
+from papersift.reading.extractive import EXTRACTIVE, key_sentence
+from papersift.reading.prompts import PROMPT_VERSION
+from papersift.reading.texts import Answer
+from papersift.settings import Settings
+from papersift.store import Store
+from papersift.store.records import Reading
+
+
+@dataclass(frozen=True)
+class Texts:
+    """The stored texts chosen to show for some papers in one language: ``(paper id, kind)`` → reading."""
+
+    lang: str = "en"
+    chosen: Mapping[tuple[str, str], Reading] = field(default_factory=dict)
+
+    def get(self, paper: Paper, kind: str) -> Reading | None:
+        return self.chosen.get((paper.id, kind))
+
+
+def _choose(readings: list[Reading], current: tuple[str, str] | None) -> Reading | None:
+    """The current model's text (or failure) when stored, else the newest made text (``readings`` are newest
+    first)."""
+    if current is not None:
+        for r in readings:
+            if (r.key.model, r.key.prompt) == current:
+                return r
+    return next((r for r in readings if r.state == "done"), None)
+
+
+def lookup(settings: Settings, store: Store, papers: Iterable[Paper], lang: str = "en") -> Texts:
+    """The texts to show for ``papers`` in ``lang``: their TL;DRs, and in 中文 the translated title and
+    abstract (one store query)."""
+    by_id = {p.id: p for p in papers}
+    kinds = ["tldr", "title", "abstract"] if lang == "zh" else ["tldr"]
+    model = client.model_name(settings) if client.available(settings) else None
+    found: dict[tuple[str, str], list[Reading]] = {}
+    for r in store.readings_of(list(by_id), lang, kinds):
+        paper = by_id[r.key.paper_id]
+        if r.key.version == (paper.version or 0):
+            found.setdefault((r.key.paper_id, r.key.kind), []).append(r)
+    chosen = {}
+    for (pid, kind), readings in found.items():
+        pick = _choose(readings, None if model is None else (model, PROMPT_VERSION[kind]))
+        if pick is not None:
+            chosen[(pid, kind)] = pick
+    return Texts(lang, chosen)
+
+
+def tldr_json(paper: Paper, reading: Reading | None) -> dict[str, Any]:
+    """The ``tldr`` of a paper's JSON: the model's, its failure, or the extractive key sentence."""
+    if reading is not None:
+        return {
+            "text": reading.text,
+            "lang": reading.key.lang,
+            "by": reading.key.model,
+            "error": reading.error,
+        }
+    text = key_sentence(paper.abstract)
+    return {
+        "text": text,
+        "lang": "en",
+        "by": EXTRACTIVE,
+        "error": None if text else "the abstract has no sentence to show",
+    }
+
+
+def zh_json(title: Reading | None, abstract: Reading | None) -> dict[str, Any]:
+    """The ``zh`` of a paper's JSON: its 中文 title and abstract (null when not made or failed)."""
+    made = [r for r in (title, abstract) if r is not None]
+    return {
+        "title": title.text if title is not None else None,
+        "abstract": abstract.text if abstract is not None else None,
+        "by": made[0].key.model if made else None,
+        "error": next((r.error for r in made if r.error), None),
+    }
+
+
+def reading_json(paper: Paper, texts: Texts | None) -> dict[str, Any]:
+    """What the reading layer adds to a paper's JSON: ``tldr``, and ``zh`` when the texts are in 中文."""
+    texts = texts or Texts()
+    out: dict[str, Any] = {"tldr": tldr_json(paper, texts.get(paper, "tldr"))}
+    if texts.lang == "zh":
+        out["zh"] = zh_json(texts.get(paper, "title"), texts.get(paper, "abstract"))
+    return out
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    """An answer to a question about papers: the text with its marks, which paper each mark is."""
+    return {
+        "question": answer.question,
+        "answer": answer.text,
+        "lang": answer.lang,
+        "by": answer.by,
+        "error": answer.error,
+        "papers": [{"mark": n, "id": p.id, "title": p.title} for n, p in enumerate(answer.papers, 1)],
+        "marks": answer.marks(),
+    }
+
+
+def missing_line(tldrs: list[dict[str, Any]]) -> str | None:
+    """How many of these TL;DRs (``tldr_json`` shapes) are missing and why, in one line (None: none is)."""
+    missing = [t.get("error") or "no text" for t in tldrs if not t.get("text")]
+    if not missing:
+        return None
+    why: dict[str, int] = {}
+    for error in missing:
+        why[error] = why.get(error, 0) + 1
+    reasons = "; ".join(f"{n}: {error}" for error, n in sorted(why.items(), key=lambda kv: -kv[1]))
+    return f"{len(missing)} of {len(tldrs)} TL;DRs are missing ({reasons})"

@@ -1,0 +1,180 @@
+"""Making the texts: each stored once per (paper id, paper version, model, prompt version, language, kind)
+with its failure, one generation per key however many processes ask (the store's claim), and Ask.
+
+``make`` returns the stored text of a key, making it first when it is not stored: it claims the key, calls
+the model, stores the text or the error (``ModelError``'s one line: "the endpoint answered 429 three
+times"), and gives the claim back if it is stopped halfway (a killed process's claim goes stale after
+``reading_claim_seconds`` and is retaken). A caller that loses the claim waits for the winner's text.
+``faq_stream`` yields the FAQ as the model writes it and stores it when it is whole; ``ask`` answers a
+question about several papers with a mark per claim (never stored: questions are a reader's own).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from papersift.llm import client
+from papersift.llm.client import ModelError
+from papersift.paper import Paper
+from papersift.reading import prompts
+from papersift.settings import Settings
+from papersift.store import Store
+from papersift.store.records import Reading, ReadingKey
+from papersift.store.rows import now
+
+WAIT_STEP = 0.2  # seconds between looks at a text another process is making
+_MARK = re.compile(r"\[(\d{1,2})\]")
+
+
+def reading_key(settings: Settings, paper: Paper, kind: str, lang: str) -> ReadingKey:
+    """The key the ``kind`` text of ``paper`` in ``lang`` by the configured model is stored under."""
+    prompt_kind = "tldr" if kind == "tldr" else kind
+    return ReadingKey(
+        paper.id,
+        paper.version or 0,
+        client.model_name(settings),
+        prompts.PROMPT_VERSION[prompt_kind],
+        lang,
+        kind,
+    )
+
+
+def _messages(paper: Paper, kind: str, lang: str) -> prompts.Messages:
+    if kind == "tldr":
+        return prompts.tldr(paper, lang)
+    if kind in ("title", "abstract"):
+        return prompts.translation(paper, kind, lang)
+    if kind == "faq":
+        return prompts.faq(paper, lang)
+    raise ValueError(f"no such kind of text: {kind!r}")
+
+
+def _generate(
+    settings: Settings, store: Store, paper: Paper, kind: str, lang: str
+) -> tuple[str | None, str | None]:
+    try:
+        reply = client.complete(
+            settings, _messages(paper, kind, lang), max_tokens=prompts.MAX_TOKENS[kind], store=store
+        )
+    except ModelError as e:
+        return None, str(e) or type(e).__name__
+    text = prompts.clean(kind, reply.text)
+    return (text, None) if text else (None, "the model answered with no text")
+
+
+def make(
+    settings: Settings,
+    store: Store,
+    paper: Paper,
+    kind: str,
+    lang: str,
+    *,
+    retry_failed: bool = False,
+    wait: float = 120.0,
+) -> Reading:
+    """The ``kind`` text of ``paper`` in ``lang``: stored, else made now (or by whoever claimed it first,
+    waited for up to ``wait`` seconds; a still ``pending`` reading when it is not done by then)."""
+    key = reading_key(settings, paper, kind, lang)
+    found = store.reading(key)
+    if found is not None and (found.state == "done" or (found.state == "failed" and not retry_failed)):
+        return found
+    stale = now() - timedelta(seconds=settings.reading_claim_seconds)
+    if store.claim_reading(key, stale_before=stale, retry_failed=retry_failed):
+        try:
+            text, error = _generate(settings, store, paper, kind, lang)
+        except BaseException:
+            store.release_reading(key)
+            raise
+        store.finish_reading(key, text, error)
+    deadline = time.monotonic() + wait
+    while True:
+        found = store.reading(key)
+        if found is None:  # the winner was stopped and gave its claim back: make it here
+            return make(settings, store, paper, kind, lang, retry_failed=retry_failed, wait=wait)
+        if found.state != "pending" or time.monotonic() >= deadline:
+            return found
+        time.sleep(WAIT_STEP)
+
+
+def faq_stream(settings: Settings, store: Store, paper: Paper, lang: str) -> Iterator[str]:
+    """The FAQ of ``paper`` in ``lang`` as it is written (the stored one at once, when there is one),
+    stored when whole; a failure is stored and raised as ``ModelError``."""
+    key = reading_key(settings, paper, "faq", lang)
+    found = store.reading(key)
+    if found is not None and found.state == "done" and found.text:
+        yield found.text
+        return
+    stale = now() - timedelta(seconds=settings.reading_claim_seconds)
+    if not store.claim_reading(key, stale_before=stale, retry_failed=True):  # another is writing it
+        done = make(settings, store, paper, "faq", lang)
+        if done.text is None:
+            raise ModelError(done.error or "the FAQ is still being written; try again in a moment")
+        yield done.text
+        return
+    parts: list[str] = []
+    size = 0
+    try:
+        for delta in client.stream(
+            settings, prompts.faq(paper, lang), max_tokens=prompts.MAX_TOKENS["faq"], store=store
+        ):
+            delta = delta[: max(0, prompts.MAX_CHARS["faq"] - size)]
+            if not delta:
+                break
+            parts.append(delta)
+            size += len(delta)
+            yield delta
+    except ModelError as e:
+        store.finish_reading(key, None, str(e))
+        raise
+    except BaseException:  # the reader went away (GeneratorExit) or the process is stopped
+        store.release_reading(key)
+        raise
+    text = prompts.clean("faq", "".join(parts))
+    store.finish_reading(key, text or None, None if text else "the model answered with no text")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer to a question about ``papers`` ([1] is the first): its text with the marks, the marks it
+    used, and who wrote it; ``text`` None and ``error`` set when it failed."""
+
+    question: str
+    papers: tuple[Paper, ...]
+    text: str | None
+    by: str
+    error: str | None
+    lang: str
+
+    def marks(self) -> list[int]:
+        """The paper numbers the answer cites, in order of first use (only numbers of given papers)."""
+        seen: list[int] = []
+        for m in _MARK.finditer(self.text or ""):
+            n = int(m.group(1))
+            if 1 <= n <= len(self.papers) and n not in seen:
+                seen.append(n)
+        return seen
+
+
+def ask(settings: Settings, store: Store, papers: Sequence[Paper], question: str, lang: str = "en") -> Answer:
+    """Answer ``question`` from the texts of ``papers`` (at most ``MAX_PAPERS``), every claim marked."""
+    question = " ".join(question.split())[: prompts.MAX_QUESTION]
+    chosen = tuple(papers[: prompts.MAX_PAPERS])
+    by = client.model_name(settings)
+    if not question:
+        return Answer(question, chosen, None, by, "the question is empty", lang)
+    if not chosen:
+        return Answer(question, chosen, None, by, "no papers to answer from", lang)
+    try:
+        reply = client.complete(
+            settings, prompts.ask(chosen, question, lang), max_tokens=prompts.MAX_TOKENS["ask"], store=store
+        )
+    except ModelError as e:
+        return Answer(question, chosen, None, by, str(e), lang)
+    text = prompts.clean("ask", reply.text)
+    return Answer(
+        question, chosen, text or None, by, None if text else "the model answered with no text", lang
+    )

@@ -1,0 +1,130 @@
+"""A real local HTTP server answering OpenAI chat completions (``POST …/v1/chat/completions``), plain and
+streamed as server-sent events, for the tests of the reading layer; on 127.0.0.1, a free port.
+
+The base URL's first path segment picks the behaviour: ``/ok/v1`` answers by the kind of prompt (a TL;DR,
+a translation, a FAQ, an answer with marks, recognised by the system message), ``/fail/v1`` answers 429
+with ``Retry-After: 0`` every time (the client's retries give up), ``/slow/v1`` waits ``delay`` seconds
+before answering. Every completion request is counted per paper (``calls``: the last line of the user
+message, the paper block's abstract) so a test can tell a text was made once.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+
+from tests.ports import free_port
+
+EVIL_ANSWER = "<script>alert('model')</script>"
+
+
+def answer(system: str, user: str) -> str:
+    """What the fake model writes for a prompt (sometimes with HTML in it: the faces must escape it)."""
+    if "TL;DR" in system:
+        zh = "Simplified Chinese" in system
+        return "TL;DR: " + (
+            "本文提出一种方法并显著提升结果。" if zh else "The paper proposes a method and improves results."
+        )
+    if "translate the title" in system:
+        return "一个关于 $x<y$ 的 Transformer 标题"
+    if "translate the abstract" in system:
+        return f"摘要的译文，保留 $\\alpha$ 与 LoRA。{EVIL_ANSWER}"
+    if "as a FAQ" in system:
+        return (
+            "## What problem does the paper address?\n- A hard **problem** " + EVIL_ANSWER + "\n\n"
+            "## Summary\nIt works.\n"
+        )
+    if "question" in system:
+        return "The first paper proposes a method [1]. The second reports results [2]."
+    return "?"
+
+
+class LlmServer:
+    """``with LlmServer() as llm:`` → ``llm.url("ok")`` is the base URL of a working endpoint."""
+
+    def __init__(self, delay: float = 0.5) -> None:
+        self.delay = delay
+        self.calls: Counter[str] = Counter()
+        self.lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+                mode = self.path.strip("/").split("/")[0]
+                messages = body["messages"]
+                system, user = messages[0]["content"], messages[-1]["content"]
+                with server.lock:
+                    server.calls[mode] += 1
+                    server.calls[system.split(".")[0][:60] + "|" + user[-80:]] += 1
+                if mode == "fail":
+                    self._send(429, b'{"error": {"message": "Rate limit reached"}}', {"Retry-After": "0"})
+                    return
+                if mode == "slow":
+                    time.sleep(server.delay)
+                text = answer(system, user)
+                if body.get("stream"):
+                    self._stream(text, body["model"])
+                    return
+                reply = {
+                    "id": "chatcmpl-1",
+                    "object": "chat.completion",
+                    "model": body["model"],
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": text},
+                            "finish_reason": "stop",
+                        }
+                    ],
+                    "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": len(text) // 4},
+                }
+                self._send(200, json.dumps(reply).encode())
+
+            def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _stream(self, text: str, model: str) -> None:
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.end_headers()
+                for n in range(0, len(text), 12):
+                    chunk = {
+                        "model": model,
+                        "choices": [{"index": 0, "delta": {"content": text[n : n + 12]}}],
+                    }
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                    time.sleep(0.01)
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+
+        self.port = free_port()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def url(self, mode: str = "ok") -> str:
+        return f"http://127.0.0.1:{self.port}/{mode}/v1"
+
+    def __enter__(self) -> LlmServer:
+        self.thread.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

@@ -1,0 +1,62 @@
+"""``papersift llm status``: the endpoint (without the key or credentials in the URL), the model, today's
+tokens against the budget and the failures the client recorded, as text and as JSON."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+from papersift.llm import client
+from papersift.llm.client import ModelError
+from papersift.settings import Settings
+from papersift.store.sqlite import SqliteStore
+from tests.conftest import run_cli
+from tests.llm_server import completion, error, fake_model
+
+KEY = "sk-status-secret-42"
+
+
+def test_status_shows_usage_and_failures_but_never_the_key(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    with fake_model(
+        [completion("ok", 40, 2), error(429, "Rate limit reached", **{"Retry-After": "0"})]
+    ) as model:
+        s = Settings(home=home, llm_url=model.url, llm_model="qwen-plus", llm_key=KEY, llm_retries=0)
+        store = SqliteStore(s.db_path)
+        try:
+            client.complete(s, [{"role": "user", "content": "hi"}], store=store)
+            with contextlib.suppress(ModelError):
+                client.complete(s, [{"role": "user", "content": "hi"}], store=store)
+        finally:
+            store.close()
+        url = model.url.replace("http://", "http://someone:hunter2@")
+    env = {"PAPERSIFT_LLM_URL": url, "PAPERSIFT_LLM_MODEL": "qwen-plus", "PAPERSIFT_LLM_KEY": KEY}
+    env["PAPERSIFT_LLM_DAILY_TOKENS"] = "5000"
+    shown = run_cli("llm", "status", "--format", "json", home=home, env=env).stdout
+    assert KEY not in shown and "hunter2" not in shown
+    status = json.loads(shown)
+    assert status["endpoint"] == model.url
+    assert status["model"] == "qwen-plus"
+    assert status["key"] == "set"
+    assert status["today"]["tokens"] == 42
+    assert status["today"]["budget"] == 5000
+    assert status["today"]["models"] == [
+        {"model": "qwen-plus", "calls": 1, "prompt_tokens": 40, "completion_tokens": 2}
+    ]
+    (failure,) = status["failures"]
+    assert failure["model"] == "qwen-plus"
+    assert failure["reason"] == "the endpoint answered 429 once: Rate limit reached"
+    text = run_cli("llm", "status", home=home, env=env).stdout
+    assert KEY not in text and "hunter2" not in text
+    assert f"endpoint: {model.url} (key set)" in text
+    assert "42 tokens of 5000" in text
+    assert "qwen-plus: the endpoint answered 429 once: Rate limit reached" in text
+
+
+def test_status_with_nothing_configured_says_how_to_configure(tmp_path: Path) -> None:
+    env = {"PAPERSIFT_LLM_URL": "", "PAPERSIFT_LLM_LOCAL": "false"}
+    text = run_cli("llm", "status", home=tmp_path, env=env).stdout
+    assert "endpoint: none (set PAPERSIFT_LLM_URL" in text
+    assert "failures: none" in text

