@@ -216,6 +216,8 @@ MIGRATIONS: list[str] = [
     schema.SIGNALS,
     # 5: related papers come from the rankers' usearch file alone (docs/store.md): no second ANN index
     "DROP INDEX IF EXISTS vectors_hnsw",
+    # 6: volume, issue and pages of library entries
+    schema.CITATION_FIELDS,
 ]
 
 

@@ -129,6 +129,8 @@ MIGRATIONS: list[str] = [
     schema.LOGINS,
     # 5: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
     schema.SIGNALS,
+    # 6: volume, issue and pages of library entries
+    schema.CITATION_FIELDS,
 ]
 
 
