@@ -34,6 +34,7 @@ from papersift.sources.references import (
     reference_from_paper,
 )
 
+_TEX_SPECIAL = re.compile(r"[\\{}%#&_$^~]")  # none belongs in a volume, number or page
 _KEY_UNSAFE = re.compile(r"[\s,{}()\"'#%=\\~]")
 
 
@@ -68,7 +69,7 @@ def _paper_entry(paper: Paper, key: str, provided: set[str]) -> str:
 def _numbers(volume: str, issue: str, pages: str) -> list[tuple[str, str]]:
     """BibTeX's volume, number and pages (a page range with ``--``)."""
     values = [("volume", volume), ("number", issue), ("pages", pages.replace("-", "--"))]
-    return [(k, escape_bibtex(v)) for k, v in values if v]
+    return [(k, _TEX_SPECIAL.sub("", v)) for k, v in values if v]
 
 
 def reference_bibtex(ref: Reference, key: str | None = None) -> str:

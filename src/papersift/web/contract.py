@@ -52,6 +52,25 @@ def errors(*codes: int, html: bool = False) -> dict[int | str, dict[str, Any]]:
     return out
 
 
+ATOM = "application/atom+xml"
+
+
+def feed_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of an Atom feed: the feed itself, and its errors as plain text."""
+    text = {"text/plain": {"schema": {"type": "string"}}}
+    out: dict[int | str, dict[str, Any]] = {
+        200: {"description": "An Atom 1.0 feed", "content": {ATOM: {"schema": {"type": "string"}}}}
+    }
+    for code in sorted({400, *codes}):
+        out[code] = {"description": DESCRIPTIONS[code], "content": text}
+    return out
+
+
+def is_feed(path: str) -> bool:
+    """An Atom feed's path: its errors are plain text, not an HTML page."""
+    return path.endswith(".atom")
+
+
 def _real_date(value: str) -> str:
     date.fromisoformat(value)  # ValueError (a 400) for 2026-13-45
     return value
