@@ -4,7 +4,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -94,3 +97,47 @@ def test_the_library_exports_ris_on_the_web(home: Path, tmp_path: Path) -> None:
         "33",
         "47",
     )
+
+
+def test_a_client_generated_from_the_openapi_document_gets_typed_answers(
+    site: httpx.Client, tmp_path: Path
+) -> None:
+    """datamodel-code-generator turns ``/openapi.json`` into pydantic models; the real answers of the API
+    validate as those models, field for field (typed papers, hits, counts), not as bare dicts."""
+    spec = tmp_path / "openapi.json"
+    spec.write_bytes(site.get("/openapi.json").content)
+    out = tmp_path / "client_models.py"
+    subprocess.run(
+        [
+            str(Path(sys.executable).parent / "datamodel-codegen"),
+            "--input",
+            str(spec),
+            "--input-file-type",
+            "openapi",
+            "--output",
+            str(out),
+            "--output-model-type",
+            "pydantic_v2.BaseModel",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    module_spec = importlib.util.spec_from_file_location("client_models", out)
+    assert module_spec and module_spec.loader
+    client = importlib.util.module_from_spec(module_spec)
+    sys.modules["client_models"] = client
+    module_spec.loader.exec_module(client)
+
+    listing = client.Listing.model_validate(site.get(f"/api/list/{CATEGORY}").json())
+    assert listing.counts.new >= 1 and listing.entries[0].number == 1
+    assert isinstance(listing.entries[0], client.ListedPaper) and listing.entries[0].authors
+    found = client.SearchAnswer.model_validate(site.get("/api/search?q=quantum&mode=keyword").json())
+    assert found.results and isinstance(found.results[0].score, float) and found.results[0].rank == 1
+    pid = listing.entries[0].id
+    page = client.PaperPage.model_validate(site.get(f"/api/abs/{pid}").json())
+    assert page.id == pid and page.bibtex.startswith(("@misc", "@preamble"))
+    assert all(isinstance(h, client.RelatedHitShape) for h in page.related)
+    library = client.LibraryAnswer.model_validate(site.get("/api/library").json())
+    assert isinstance(library.entries, list)
+    assert client.Mine.model_validate(site.get("/api/mine").json()).ratings is not None

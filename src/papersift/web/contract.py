@@ -17,6 +17,8 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from starlette.routing import BaseRoute
 
+from papersift.web.models import describe
+
 DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
 MAX_TAGS = 50
 MAX_TAG = 64
@@ -116,7 +118,8 @@ def every_route(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
 
 
 def openapi_without_422(app: FastAPI) -> dict[str, Any]:
-    """The app's OpenAPI schema with FastAPI's default 422 entries removed (validation errors are 400)."""
+    """The app's OpenAPI schema with FastAPI's default 422 entries removed (validation errors are 400) and
+    each JSON answer's model (``web/models.py``)."""
     if app.openapi_schema is None:
         schema = get_openapi(title=app.title, version=app.version, routes=app.routes)
         for operations in schema.get("paths", {}).values():
@@ -125,5 +128,5 @@ def openapi_without_422(app: FastAPI) -> dict[str, Any]:
         components = schema.get("components", {}).get("schemas", {})
         for name in ("HTTPValidationError", "ValidationError"):
             components.pop(name, None)
-        app.openapi_schema = schema
+        app.openapi_schema = describe(schema)
     return app.openapi_schema
