@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test test-fast test-torch lint chromium bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm eval clean
+.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -50,7 +50,15 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests bench
 	$(VENV)/bin/mypy
 
-test: lint chromium
+# the citation tests compile BibTeX exports with Debian's TeX Live: pdflatex, xelatex, lualatex, bibtex, biber
+texlive:
+	@command -v pdflatex >/dev/null && command -v xelatex >/dev/null && command -v lualatex >/dev/null && \
+	  command -v biber >/dev/null && kpsewhich biblatex.sty >/dev/null || \
+	  (echo "make: the citation tests need Debian's TeX Live: installing it with $(APT) (needs root or sudo)" && \
+	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends texlive-latex-base \
+	  texlive-latex-recommended texlive-bibtex-extra biber texlive-xetex texlive-luatex lmodern fonts-lmodern)
+
+test: lint chromium texlive
 	$(VENV)/bin/pytest -q
 
 # the tests that run in process (no `papersift` process, browser, cluster, torch or data at scale): minutes
@@ -120,6 +128,10 @@ bench-sentences: $(STAMP)
 # the local default language model (the [llm] extra) on 20 real cs abstracts: TL;DR and 中文 seconds, memory
 bench-llm: $(STAMP)
 	$(PY) bench/llm.py --data $(SHARED)/arxiv-20k.jsonl.gz
+# BibTeX of the 300k file's LaTeX- or Unicode-heavy papers through pdflatex/xelatex/lualatex with bibtex and
+# biber, their CSL-JSON through citeproc-py, their RIS back through rispy: entries, errors, warnings per tool
+bench-citations: $(STAMP) texlive
+	$(PY) bench/citations.py --data $(SHARED)/arxiv-300k.jsonl.gz
 
 eval: $(STAMP)
 	$(VENV)/bin/papersift eval related --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz

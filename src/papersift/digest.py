@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from papersift.atom import atom_feed
 from papersift.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
@@ -30,6 +30,7 @@ from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, lookup, missing_line, tldr_json
 from papersift.settings import Settings, SmtpSecurity, is_loopback
 from papersift.shapes import daily_pick_json
+from papersift.sources.citetext import plain_authors, plain_text
 from papersift.store import Store
 from papersift.store.records import Account, Digest
 
@@ -199,15 +200,27 @@ def markdown(
 
 
 def atom(
-    reader: Account, day: date, picks: Sequence[DailyPick], settings: Settings, texts: Texts | None = None
+    reader: Account,
+    day: date,
+    picks: Sequence[DailyPick],
+    settings: Settings,
+    texts: Texts | None = None,
+    base_url: str | None = None,
 ) -> bytes:
-    base = settings.base_url.rstrip("/")
+    """The reader's private Daily Papers feed; its links on ``base_url`` (default: the configured one)."""
+    base = (base_url or settings.base_url).rstrip("/")
     return atom_feed(
         f"papersift Daily Papers for {reader.name}",
         f"{base}/feed/{reader.name}",
         f"{base}/feed/{reader.feed_token}.atom",
-        [daily_pick_json(p, texts, announced=day.isoformat()) for p in picks],
+        [feed_entry(daily_pick_json(p, texts, announced=day.isoformat())) for p in picks],
     )
+
+
+def feed_entry(paper: dict[str, Any]) -> dict[str, Any]:
+    """A ``paper_json`` shape as a feed shows it: title and authors as plain Unicode (no LaTeX left)."""
+    title, authors = plain_text(paper["title"]), list(plain_authors(paper["authors"]))
+    return {**paper, "title": title, "authors": authors}
 
 
 def message(settings: Settings, to: str, digest: Digest) -> EmailMessage:

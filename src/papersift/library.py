@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 
 from papersift.index.pipeline import Indexes
 from papersift.paper import Paper, is_arxiv_id, normalize_id
-from papersift.sources.references import EntryError, Reference, reference_from_paper, safe_url
+from papersift.sources.references import (
+    EntryError,
+    Reference,
+    parse_journal_ref,
+    reference_from_paper,
+    safe_url,
+)
 from papersift.store import Store, StoreError
 from papersift.store.records import Account, Interests, LibraryEntry, entry_key
 
@@ -29,6 +35,7 @@ DAILY_KINDS = ("new", "cross")  # a Daily Papers day: new submissions and cross-
 
 def entry_from_paper(paper: Paper, **changes: object) -> LibraryEntry:
     day = paper.published or paper.announced
+    journal, volume, issue, pages = parse_journal_ref(paper.journal_ref)
     entry = LibraryEntry(
         key=paper.id,
         paper_id=paper.id,
@@ -38,6 +45,10 @@ def entry_from_paper(paper: Paper, **changes: object) -> LibraryEntry:
         year=day.year if day else None,
         doi=paper.doi,
         url=f"https://arxiv.org/abs/{paper.id}",
+        venue=journal or None,
+        volume=volume,
+        issue=issue,
+        pages=pages,
     )
     return replace(entry, **changes)  # type: ignore[arg-type]
 
@@ -129,6 +140,7 @@ def import_references(
             "tags": tuple(dict.fromkeys([*ref.tags, *tags])),
             "note": ref.note,
             "source": cited(source, ref),
+            **{k: v for k in ("volume", "issue", "pages") if (v := getattr(ref, k))},
         }
         if paper is not None:
             report.linked += 1
@@ -146,7 +158,7 @@ def import_references(
                     doi=ref.doi,
                     url=safe_url(ref.url),  # a Reference made elsewhere than the readers: checked here too
                     venue=ref.venue,
-                    **extra,  # type: ignore[arg-type]
+                    **extra,
                 )
             )
         else:
@@ -191,6 +203,9 @@ def as_reference(entry: LibraryEntry) -> Reference:
         note=entry.note,
         line=0,
         kind=kind,
+        volume=entry.volume,
+        issue=entry.issue,
+        pages=entry.pages,
     )
 
 
@@ -202,9 +217,9 @@ def export_items(store: Store, entries: Sequence[LibraryEntry]) -> list[Referenc
     for e in entries:
         paper, was = papers.get(e.paper_id or ""), citation(e)
         if paper is not None and was is not None:
-            out.append(
-                replace(reference_from_paper(paper), kind=was[0], key=was[1], tags=e.tags, note=e.note)
-            )
+            numbers = {k: v for k in ("volume", "issue", "pages") if (v := getattr(e, k))}
+            ref = replace(reference_from_paper(paper), kind=was[0], key=was[1], tags=e.tags, note=e.note)
+            out.append(replace(ref, venue=e.venue or ref.venue, **numbers))
         else:
             out.append(paper or as_reference(e))
     return out

@@ -195,19 +195,20 @@ def library_import(
 @library_app.command("export")
 def library_export(
     tag: Annotated[str | None, typer.Option("--tag", "-t", help="Only this tag.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="bibtex or csl-json")] = "bibtex",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="bibtex, csl-json or ris")] = "bibtex",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File (default: stdout).")] = None,
     reader: ReaderOpt = None,
     home: HomeOpt = None,
 ) -> None:
-    """Export your library (or one tag) as BibTeX or CSL-JSON."""
+    """Export your library (or one tag) as BibTeX, CSL-JSON or RIS."""
     from papersift.library import export_items
-    from papersift.sources.bibliography import to_bibtex, to_csl_json
+    from papersift.sources.bibliography import to_bibtex, to_csl_json, to_ris
 
-    check_format(fmt, ("bibtex", "csl-json"))
+    check_format(fmt, ("bibtex", "csl-json", "ris"))
     with opened(load_settings(home)) as o:
         items = export_items(o.store, o.store.library(o.account(reader).id, tag))
-    text = to_bibtex(items) if fmt == "bibtex" else to_csl_json(items)
+    writers = {"bibtex": to_bibtex, "csl-json": to_csl_json, "ris": to_ris}
+    text = writers[fmt](items)
     if output:
         output.write_text(text, encoding="utf-8")
         typer.echo(f"exported {len(items)} entries to {output}", err=True)

@@ -1,4 +1,5 @@
-"""Readers' bibliography files: BibTeX, RIS, CSL-JSON and plain arXiv id lists in, BibTeX and CSL-JSON out.
+"""Readers' bibliography files: BibTeX, RIS, CSL-JSON and plain arXiv id lists in; BibTeX, CSL-JSON and RIS
+out.
 
 Pure parsing and writing, no store: ``read_bibliography`` turns a file's text into ``Reference`` records plus
 an ``EntryError`` for each entry it had to skip (with the line it starts on), so one bad entry never costs
@@ -21,7 +22,15 @@ from pathlib import Path
 from papersift.sources import open_bytes
 from papersift.sources.bibtex import read_bibtex
 from papersift.sources.csl import read_csl_json
-from papersift.sources.export import paper_bibtex, reference_bibtex, reference_csl, to_bibtex, to_csl_json
+from papersift.sources.export import (
+    paper_bibtex,
+    reference_bibtex,
+    reference_csl,
+    reference_ris,
+    to_bibtex,
+    to_csl_json,
+    to_ris,
+)
 from papersift.sources.latex import escape_bibtex, latex_to_unicode, unescape_bibtex
 from papersift.sources.references import (
     ABS_URL,
@@ -58,9 +67,11 @@ __all__ = [
     "reference_bibtex",
     "reference_csl",
     "reference_from_paper",
+    "reference_ris",
     "safe_url",
     "to_bibtex",
     "to_csl_json",
+    "to_ris",
     "unescape_bibtex",
 ]
 

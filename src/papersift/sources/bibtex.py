@@ -18,6 +18,7 @@ from papersift.sources.references import (
     Read,
     Reference,
     bare_arxiv_id,
+    clean_pages,
     find_arxiv_id,
     first_year,
     make_key,
@@ -85,6 +86,11 @@ def _reference_from_entry(entry: Entry) -> Reference | EntryError:
         note="\n\n".join(n for n in notes if n),
         line=line,
         kind=entry.entry_type.lower(),
+        volume=clean_text(unescape_bibtex(f.get("volume", "")))
+        if not f.get("volume", "").startswith("abs/")
+        else "",
+        issue=clean_text(unescape_bibtex(f.get("number", "") or f.get("issue", ""))),
+        pages=clean_pages(unescape_bibtex(f.get("pages", ""))),
     )
 
 

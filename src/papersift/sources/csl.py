@@ -12,6 +12,7 @@ from papersift.sources.references import (
     Read,
     Reference,
     bare_arxiv_id,
+    clean_pages,
     find_arxiv_id,
     first_year,
     make_key,
@@ -70,6 +71,9 @@ def _csl_reference(item: Any, index: int) -> Reference | EntryError:
         tags=tuple(split_tags(_str(item.get("keyword")))),
         note=_str(item.get("note")).strip(),
         line=0,
+        volume=clean_text(_str(item.get("volume"))),
+        issue=clean_text(_str(item.get("issue"))),
+        pages=clean_pages(_str(item.get("page"))),
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from papersift.paper import InvalidIdError, Paper, clean_text, normalize_id
+from papersift.sources.citetext import clean_authors, plain_text
 
 ABS_URL = "https://arxiv.org/abs/{}"
 
@@ -35,6 +36,10 @@ class Reference:
     note: str
     line: int  # 1-based line the entry starts on; 0 where the format gives none (CSL-JSON)
     kind: str = ""  # the BibTeX entry type as read ("article", "inproceedings"); "" where unknown
+    volume: str = ""  # the venue's volume, issue and pages ("123-130", or an article number); "" unknown
+    issue: str = ""
+    pages: str = ""
+    latex: bool = False  # text is arXiv's LaTeX (a stored paper), not a reader's decoded Unicode
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +139,9 @@ def _ascii_word(text: str) -> str:
 
 def make_key(authors: Iterable[str], year: int | None, title: str) -> str:
     """A citation key in the usual ``lastYYYYword`` shape, stable for the same author, year and title."""
-    first = next(iter(authors), "")
+    first = plain_text(next(iter(clean_authors(authors)), ""))
     last = re.sub(r"[^a-z]", "", _ascii_word(first.split()[-1] if first.split() else "")) or "anon"
-    word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", _ascii_word(title))), "paper")
+    word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", _ascii_word(plain_text(title)))), "paper")
     return f"{last}{year or ''}{word}"
 
 
@@ -156,8 +161,34 @@ def bibtex_key(paper: Paper) -> str:
     return make_key(paper.authors, paper_year(paper), paper.title)
 
 
+_JOURNAL_REF = re.compile(
+    r"(?P<journal>.*?[A-Za-z.)])\s*,?\s*(?:vol(?:ume)?\.?\s*)?(?P<volume>\d+[A-Za-z]?)"
+    r"(?:\s*\((?P<issue>\d{1,3})\)|\s*,?\s*no\.?\s*(?P<no>\d+))?(?:\s*[,:]\s*|\s+)(?:\((?:19|20)\d\d\)\s*,?\s*)?"
+    r"(?:pp?\.?\s*)?(?P<pages>[A-Za-z]?\d+(?:\s*-+\s*[A-Za-z]?\d+)?)\b.*",
+    re.S,
+)
+
+
+def parse_journal_ref(text: str | None) -> tuple[str, str, str, str]:
+    """(journal, volume, issue, pages) of arXiv's journal_ref ("Phys. Rev. D 50 (1994) 1234-1240",
+    "JHEP 0805:012,2008"); the whole text as the journal where it has no such shape."""
+    text = clean_text(text or "")
+    m = _JOURNAL_REF.fullmatch(text)
+    if not m or re.fullmatch(r"(?:19|20)\d\d", m["volume"]):
+        return text, "", "", ""
+    pages = re.sub(r"\s*-+\s*", "-", m["pages"])
+    return m["journal"].strip(" ,"), m["volume"], m["issue"] or m["no"] or "", pages
+
+
+def clean_pages(value: str | None) -> str:
+    """Pages as ``first-last`` (BibTeX's ``--`` and en dashes as one hyphen)."""
+    return re.sub(r"\s*(?:-+|–|—)\s*", "-", clean_text(value or ""))
+
+
 def reference_from_paper(paper: Paper) -> Reference:
-    """A paper from the store as a reference (its text stays arXiv's LaTeX)."""
+    """A paper from the store as a reference (its text stays arXiv's LaTeX; its journal_ref read into
+    journal, volume, issue and pages)."""
+    journal, volume, issue, pages = parse_journal_ref(paper.journal_ref)
     return Reference(
         key=bibtex_key(paper),
         title=paper.title,
@@ -167,8 +198,12 @@ def reference_from_paper(paper: Paper) -> Reference:
         doi=normalize_doi(paper.doi),
         arxiv_id=paper.id,
         url=ABS_URL.format(paper.id),
-        venue=paper.journal_ref,
+        venue=journal or None,
         tags=(),
         note="",
         line=0,
+        volume=volume,
+        issue=issue,
+        pages=pages,
+        latex=True,
     )

@@ -10,6 +10,7 @@ from papersift.sources.references import (
     EntryError,
     Read,
     Reference,
+    clean_pages,
     find_arxiv_id,
     first_year,
     make_key,
@@ -53,6 +54,9 @@ def _ris_reference(tags: dict[str, list[str]], line: int) -> Reference | EntryEr
         tags=tuple(t for v in tags.get("KW", []) for t in map(clean_text, v.split(";")) if t),
         note="\n\n".join(v.strip() for v in tags.get("N1", []) if v.strip()),
         line=line,
+        volume=clean_text(first("VL")),
+        issue=clean_text(first("IS", "CP")),
+        pages=clean_pages("-".join(p for p in (first("SP").strip(), first("EP").strip()) if p)),
     )
 
 

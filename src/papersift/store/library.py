@@ -41,12 +41,15 @@ class LibraryTables(SqlBase):
                 )
                 added += not known.fetchall()
                 tx.execute(
-                    f"INSERT INTO library AS l (reader, {ENTRY_COLUMNS}) VALUES ({', '.join('?' * 15)}) "
+                    f"INSERT INTO library AS l (reader, {ENTRY_COLUMNS}) VALUES ({', '.join('?' * 18)}) "
                     "ON CONFLICT (reader, key) DO UPDATE SET "
                     "paper_id = COALESCE(excluded.paper_id, l.paper_id), "
                     "note = CASE WHEN excluded.note != '' THEN excluded.note ELSE l.note END, "
                     "rating = CASE WHEN excluded.rating != 0 THEN excluded.rating ELSE l.rating END, "
-                    "read = CASE WHEN excluded.read > l.read THEN excluded.read ELSE l.read END",
+                    "read = CASE WHEN excluded.read > l.read THEN excluded.read ELSE l.read END, "
+                    "volume = CASE WHEN excluded.volume != '' THEN excluded.volume ELSE l.volume END, "
+                    "issue = CASE WHEN excluded.issue != '' THEN excluded.issue ELSE l.issue END, "
+                    "pages = CASE WHEN excluded.pages != '' THEN excluded.pages ELSE l.pages END",
                     (
                         reader_id,
                         e.key,
@@ -63,6 +66,9 @@ class LibraryTables(SqlBase):
                         int(e.read),
                         (e.added or now()).isoformat(),
                         e.source,
+                        e.volume,
+                        e.issue,
+                        e.pages,
                     ),
                 )
                 tx.executemany(_ADD_TAGS, [(reader_id, e.key, t) for t in e.tags])

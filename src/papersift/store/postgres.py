@@ -222,6 +222,8 @@ MIGRATIONS: list[str] = [
     schema.llm(PostgresDialect.types),
     # 7: generated texts (TL;DRs, translations, FAQs) and their failures (store/readings.py)
     schema.READINGS,
+    # 8: volume, issue and pages of library entries
+    schema.CITATION_FIELDS,
 ]
 
 

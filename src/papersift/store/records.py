@@ -47,6 +47,9 @@ class LibraryEntry:
     read: bool = False
     added: datetime | None = None
     source: str = "saved"  # saved | rated | import:<format>
+    volume: str = ""  # bibliographic fields of the venue, "" where unknown
+    issue: str = ""
+    pages: str = ""  # "123-130" or an article number
 
 
 @dataclass(frozen=True, slots=True)

@@ -256,7 +256,8 @@ def write_alone_on_failure(
 
 
 ENTRY_COLUMNS = (
-    "key, paper_id, title, authors, abstract, year, doi, url, venue, note, rating, read, added, source"
+    "key, paper_id, title, authors, abstract, year, doi, url, venue, note, rating, read, added, source, "
+    "volume, issue, pages"
 )
 DIGEST_COLUMNS = "id, reader, day, channel, subject, text, html, sent, attempts, error, papers"
 
@@ -314,6 +315,9 @@ def entry_from_row(r: NamedRow) -> LibraryEntry:
         added=parse_ts(r["added"]),
         source=r["source"],
         tags=tuple(orjson.loads(r["tags"])),
+        volume=r["volume"],
+        issue=r["issue"],
+        pages=r["pages"],
     )
 
 

@@ -101,6 +101,14 @@ ALTER TABLE readers ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
 CREATE INDEX library_paper ON library (paper_id) WHERE paper_id IS NOT NULL
 """
 
+# a library entry's bibliographic fields beyond the venue, kept from imports and arXiv's journal_ref
+# (SQLite 6, PostgreSQL 6)
+CITATION_FIELDS = """
+ALTER TABLE library ADD COLUMN volume TEXT NOT NULL DEFAULT '';
+ALTER TABLE library ADD COLUMN issue TEXT NOT NULL DEFAULT '';
+ALTER TABLE library ADD COLUMN pages TEXT NOT NULL DEFAULT ''
+"""
+
 
 # the language model's tokens per (UTC day, model) and failed calls (SQLite 6, PostgreSQL 6: store/llm.py)
 LLM = """

@@ -135,6 +135,8 @@ MIGRATIONS: list[str] = [
     schema.llm(SqliteDialect.types),
     # 7: generated texts (TL;DRs, translations, FAQs) and their failures (store/readings.py)
     schema.READINGS,
+    # 8: volume, issue and pages of library entries
+    schema.CITATION_FIELDS,
 ]
 
 

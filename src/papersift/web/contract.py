@@ -17,6 +17,8 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from starlette.routing import BaseRoute
 
+from papersift.web.models import describe
+
 DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
 MAX_TAGS = 50
 MAX_TAG = 64
@@ -50,6 +52,25 @@ def errors(*codes: int, html: bool = False) -> dict[int | str, dict[str, Any]]:
             entry["model"] = ErrorBody
         out[code] = entry
     return out
+
+
+ATOM = "application/atom+xml"
+
+
+def feed_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of an Atom feed: the feed itself, and its errors as plain text."""
+    text = {"text/plain": {"schema": {"type": "string"}}}
+    out: dict[int | str, dict[str, Any]] = {
+        200: {"description": "An Atom 1.0 feed", "content": {ATOM: {"schema": {"type": "string"}}}}
+    }
+    for code in sorted({400, *codes}):
+        out[code] = {"description": DESCRIPTIONS[code], "content": text}
+    return out
+
+
+def is_feed(path: str) -> bool:
+    """An Atom feed's path: its errors are plain text, not an HTML page."""
+    return path.endswith(".atom")
 
 
 def _real_date(value: str) -> str:
@@ -97,7 +118,8 @@ def every_route(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
 
 
 def openapi_without_422(app: FastAPI) -> dict[str, Any]:
-    """The app's OpenAPI schema with FastAPI's default 422 entries removed (validation errors are 400)."""
+    """The app's OpenAPI schema with FastAPI's default 422 entries removed (validation errors are 400) and
+    each JSON answer's model (``web/models.py``)."""
     if app.openapi_schema is None:
         schema = get_openapi(title=app.title, version=app.version, routes=app.routes)
         for operations in schema.get("paths", {}).values():
@@ -106,5 +128,5 @@ def openapi_without_422(app: FastAPI) -> dict[str, Any]:
         components = schema.get("components", {}).get("schemas", {})
         for name in ("HTTPValidationError", "ValidationError"):
             components.pop(name, None)
-        app.openapi_schema = schema
+        app.openapi_schema = describe(schema)
     return app.openapi_schema

@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException
 from papersift.library import export_items, import_references, save_paper
 from papersift.paper import InvalidIdError, Paper, normalize_id
 from papersift.shapes import entry_json
-from papersift.sources.bibliography import Reference, read_bibliography, to_bibtex, to_csl_json
+from papersift.sources.bibliography import Reference, read_bibliography, to_bibtex, to_csl_json, to_ris
 from papersift.store import StoreError
 from papersift.store.records import Account, Interests
 from papersift.web.accounts import back
@@ -215,4 +215,13 @@ def export_bib(request: Request, web: Web, tag: str | None = None) -> Response:
 def export_csl(request: Request, web: Web, tag: str | None = None) -> Response:
     return Response(
         to_csl_json(_export(request, web, tag)), media_type="application/vnd.citationstyles.csl+json"
+    )
+
+
+@router.get("/library/export.ris", include_in_schema=False)
+def export_ris(request: Request, web: Web, tag: str | None = None) -> Response:
+    return Response(
+        to_ris(_export(request, web, tag)),
+        media_type="application/x-research-info-systems; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="papersift.ris"'},
     )

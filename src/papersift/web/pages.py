@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
@@ -27,7 +27,7 @@ from papersift.paper import format_authors
 from papersift.ranking.related import MAX_K
 from papersift.store import StoreBusy
 from papersift.web.assets import static_url
-from papersift.web.contract import allowed_methods, errors
+from papersift.web.contract import allowed_methods, errors, is_feed
 from papersift.web.i18n import TEXT, pick_language, translate
 from papersift.web.state import ACCOUNT_MARK, CSRF_MARK, AppState, personalise
 from papersift.web.text import highlight, plain_text, tex_text
@@ -172,6 +172,8 @@ def _declaring(
 def _error(request: Request, status: int, message: str, headers: Mapping[str, str] | None = None) -> Response:
     if wants_json(request):
         return JSONResponse({"error": message}, status_code=status, headers=headers)
+    if is_feed(request.url.path):
+        return PlainTextResponse(message + "\n", status_code=status, headers=headers)
     response = site(request).page(request, "error.html", status, status=status, message=message)
     response.headers.update(headers or {})  # e.g. a 405's Allow
     return response

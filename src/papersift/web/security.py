@@ -38,6 +38,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from papersift.settings import Settings
+from papersift.web.contract import allowed_methods, is_feed
 from papersift.web.i18n import TEXT
 
 SESSION_COOKIE = "papersift_session"
@@ -234,7 +235,7 @@ class Guard:
         token = csrf_token(self.secret, cookies.get(SESSION_COOKIE) or seed)
         scope.setdefault("state", {})["csrf_token"] = token
 
-        if method in UNSAFE:
+        if method in UNSAFE and not _method_not_allowed(scope, path, method):
             own = frozenset({(headers.get("host") or "").lower(), self.base_netloc})
             if cross_site(headers, own):
                 await refuse(scope, send, 403, "cross-site requests are refused")
@@ -265,10 +266,22 @@ class Guard:
         await self.app(scope, replay, send_with_cookie)
 
 
+def _method_not_allowed(scope: Scope, path: str, method: str) -> bool:
+    """A route of ``path`` exists but takes no ``method``: the app answers 405 with ``Allow`` and runs no
+    handler, so the CSRF check (a 403 "stale form" for a form that never was) does not come first."""
+    app = scope.get("app")
+    if app is None:
+        return False
+    allowed = allowed_methods(app, path)
+    return bool(allowed) and method not in allowed.split(", ")
+
+
 async def refuse(scope: Scope, send: Send, status: int, message: str) -> None:
     """A short error answer: ``{"error": ...}`` for the JSON API, a tiny HTML page for the rest."""
     if scope["path"].startswith("/api/"):
         body, kind = orjson.dumps({"error": message}), b"application/json"
+    elif is_feed(scope["path"]):
+        body, kind = (message + "\n").encode(), b"text/plain; charset=utf-8"
     else:
         page = f"<!doctype html><title>{status}</title><p>{html.escape(message)}</p>\n"
         body, kind = page.encode(), b"text/html; charset=utf-8"

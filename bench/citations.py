@@ -1,0 +1,46 @@
+"""Citations that compile, over a snapshot's LaTeX- or Unicode-heavy slice: the papers' BibTeX export
+through pdflatex + bibtex (with and without inputenc), pdflatex + biber, xelatex + bibtex and lualatex +
+biber, their CSL-JSON through citeproc-py and their RIS back through rispy; entries, errors and warnings
+per tool. ``--src`` checks another checkout's code (its ``src``) the same way, for a before/after.
+
+    python bench/citations.py --data ../shared/data/arxiv-300k.jsonl.gz
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared/data/arxiv-300k.jsonl.gz")
+    parser.add_argument("--src", type=Path, help="another checkout's src/ to check instead of this one")
+    parser.add_argument("--limit", type=int, help="only the first N heavy papers")
+    parser.add_argument("--keep", type=Path, help="keep the TeX runs here")
+    args = parser.parse_args()
+    sys.path[:0] = [str(args.src or ROOT / "src"), str(ROOT)]
+    from tests.citation_tools import heavy_papers, run_all, tex_available
+
+    if not tex_available():
+        sys.exit("needs TeX Live's pdflatex, xelatex, lualatex, bibtex and biber (make texlive)")
+    started = time.perf_counter()
+    papers = heavy_papers(args.data, args.limit)
+    print(f"{args.data.name}: {len(papers)} papers with LaTeX or non-ASCII in the title or authors")
+    print(f"code: {args.src or ROOT / 'src'}")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.keep or Path(tmp)
+        for counts in run_all(papers, work):
+            print(counts.line(), flush=True)
+            for sample in counts.samples[:3]:
+                print(f"    {sample[:160]}")
+    print(f"{time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,356 @@
+"""arXiv's text (LaTeX math, accents, authors' own macros, Unicode) as each citation target writes it: the
+one converter every export uses.
+
+- ``plain_text``: Unicode with no LaTeX left (no backslash, no brace), for CSL-JSON, RIS, feeds and keys;
+- ``bibtex_text``: a BibTeX field value that compiles under pdflatex (with or without ``inputenc``), XeLaTeX,
+  LuaLaTeX, bibtex and biber: text-mode specials escaped, non-ASCII letters as LaTeX accents, math kept as
+  ``$…$`` with only commands the LaTeX kernel knows, a few amsmath/amssymb ones (``\\mathbb``, ``\\text``…)
+  that ``bibtex_preamble`` provides when the document lacks them, and unknown macros made harmless;
+- ``clean_authors``: an author list repaired the way every target shows it (no empty names from "and and",
+  no trailing commas, ``Pawe\\lZiń`` as "Paweł Ziń", ``Senjanovi'{c}`` as "Senjanović").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from papersift.paper import clean_text
+
+if TYPE_CHECKING:
+    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+# Authors' own macros seen in arXiv's metadata: (math-mode LaTeX, plain Unicode)
+_ARXIV_MACROS: dict[str, tuple[str, str]] = {
+    "rta": (r"\rightarrow", "→"),
+    "ra": (r"\rightarrow", "→"),
+    "rar": (r"\rightarrow", "→"),
+    "lra": (r"\leftrightarrow", "↔"),
+    "la": (r"\lambda", "λ"),
+    "ga": (r"\gamma", "γ"),
+    "gam": (r"\gamma", "γ"),
+    "epem": ("e^+e^-", "e+e−"),
+    "order": (r"\mathcal{O}", "O"),
+    "CC": (r"\mathbb{C}", "ℂ"),
+    "RR": (r"\mathbb{R}", "ℝ"),
+    "ZZ": (r"\mathbb{Z}", "ℤ"),
+    "NN": (r"\mathbb{N}", "ℕ"),
+    "QQ": (r"\mathbb{Q}", "ℚ"),
+    "Cal": (r"\mathcal", ""),
+    "anti": (r"\bar", ""),
+    "bat": (r"\bar", ""),
+    "half": (r"\frac12", "½"),
+    "as": (r"\alpha_s", "α_s"),
+    "xs": (r"\sigma", "σ"),
+    "nl": ("", " "),
+    "boldmath": ("", ""),
+    "unboldmath": ("", ""),
+}
+
+# commands the LaTeX kernel (article class) defines that are harmless in math mode
+_KERNEL_MATH = frozenset(
+    """alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi varpi
+    rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma
+    Upsilon Phi Psi Omega pm mp times div cdot ast star circ bullet cap cup sqcap sqcup vee wedge setminus
+    wr diamond bigtriangleup bigtriangledown triangleleft triangleright oplus ominus otimes oslash odot
+    bigcirc dagger ddagger amalg uplus leq le geq ge equiv sim simeq asymp approx cong neq ne doteq propto
+    models prec succ preceq succeq ll gg subset supset subseteq supseteq sqsubseteq sqsupseteq in ni notin
+    vdash dashv perp mid parallel smile frown bowtie leftarrow gets rightarrow to Leftarrow Rightarrow
+    leftrightarrow Leftrightarrow longleftarrow longrightarrow Longleftarrow Longrightarrow
+    longleftrightarrow Longleftrightarrow mapsto longmapsto hookleftarrow hookrightarrow leftharpoonup
+    leftharpoondown rightharpoonup rightharpoondown rightleftharpoons uparrow downarrow updownarrow Uparrow
+    Downarrow Updownarrow nearrow searrow swarrow nwarrow iff aleph hbar imath jmath ell wp Re Im partial
+    infty prime emptyset nabla surd top bot angle forall exists neg lnot flat natural sharp backslash
+    clubsuit diamondsuit heartsuit spadesuit ldots cdots vdots ddots dots sum prod coprod int oint bigcap
+    bigcup bigsqcup bigvee bigwedge bigodot bigotimes bigoplus biguplus arccos arcsin arctan arg cos cosh
+    cot coth csc deg det dim exp gcd hom inf ker lg lim liminf limsup ln log max min Pr sec sin sinh sup
+    tan tanh langle rangle lfloor rfloor lceil rceil lbrace rbrace vert Vert left right big Big bigg Bigg
+    bigl bigr Bigl Bigr biggl biggr middle hat check breve acute grave tilde bar vec dot ddot widehat
+    widetilde overline underline overbrace underbrace overrightarrow overleftarrow mathrm mathbf mathit
+    mathsf mathtt mathcal mathnormal rm bf it sf tt cal sl mit frac sqrt over choose atop stackrel buildrel
+    mbox hbox textrm textit textbf textsf texttt textsc textup textsl textnormal emph displaystyle
+    textstyle scriptstyle scriptscriptstyle quad qquad limits nolimits not mathstrut phantom hphantom
+    vphantom ensuremath hspace cdotp ldotp colon lhd rhd unlhd unrhd Join mho sqsubset sqsupset leadsto
+    Box Diamond lq rq""".split()
+    + list(",;:! {}|#%&_$")
+)
+# amsmath/amssymb commands, with a kernel-only stand-in the bibliography provides where they are missing
+_PROVIDED: dict[str, str] = {
+    "mathbb": r"[1]{\mathbf{#1}}",
+    "Bbb": r"[1]{\mathbf{#1}}",
+    "mathfrak": r"[1]{\mathrm{#1}}",
+    "mathscr": r"[1]{\mathcal{#1}}",
+    "mathds": r"[1]{\mathbf{#1}}",
+    "boldsymbol": r"[1]{\mathbf{#1}}",
+    "bm": r"[1]{\mathbf{#1}}",
+    "text": r"[1]{\mbox{#1}}",
+    "operatorname": r"[1]{\mathrm{#1}}",
+    "tfrac": r"[2]{\frac{#1}{#2}}",
+    "dfrac": r"[2]{\frac{#1}{#2}}",
+    "lesssim": r"{\mathrel{\stackrel{<}{\sim}}}",
+    "gtrsim": r"{\mathrel{\stackrel{>}{\sim}}}",
+    "leqslant": r"{\leq}",
+    "geqslant": r"{\geq}",
+    "varkappa": r"{\kappa}",
+    "nleq": r"{\not\leq}",
+    "ngeq": r"{\not\geq}",
+    "nmid": r"{\not\mid}",
+    "square": r"{\Box}",
+    "varnothing": r"{\emptyset}",
+    "upmu": r"{\mu}",
+    "overset": r"[2]{\stackrel{#1}{#2}}",
+    "underset": r"[2]{\mathop{#2}\limits_{#1}}",
+}
+# text commands of the T1 encoding that OT1 (pdflatex's default) lacks: a plain stand-in for OT1 only
+_PROVIDED_TEXT: dict[str, str] = {
+    "k": "[1]{#1}",
+    "dj": "{d}",
+    "DJ": "{D}",
+    "dh": "{d}",
+    "DH": "{D}",
+    "ng": "{n}",
+    "NG": "{N}",
+    "th": "{th}",
+    "TH": "{Th}",
+    "guillemotleft": "{<<}",
+    "guillemotright": "{>>}",
+    "guilsinglleft": "{<}",
+    "guilsinglright": "{>}",
+    "quotedblbase": "{,,}",
+    "quotesinglbase": "{,}",
+}
+_T1_ONLY = re.compile(r"\\(" + "|".join(_PROVIDED_TEXT) + r")(?![A-Za-z])")
+_SIZES = frozenset("tiny scriptsize footnotesize small normalsize large Large LARGE huge Huge".split())
+_TEXT_ACCENTS = "'\"`^~=.uvHcdbtrk"
+
+_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)", re.S)
+_MACRO = re.compile(r"\\([A-Za-z]+)|\\(.)", re.S)
+# a one-letter text command glued to the next word ("Pawe\lZiń") or parted from it by a space before a
+# capital ("Pawe\l Ziń"): the source shows two words
+_GLUED = re.compile(r"\\(l|L|o|O|i|j|ss|ae|AE|oe|OE|aa|AA)(?:([A-Z])|\s+(?=[A-Z]))")
+_ESCAPED_ARG = re.compile(r"\\([uvHcdbtrk'\"`^~=.])\s*\\\{(\w)\}")  # Vavpeti\v\{c}: the brace escaped
+_LOST_ACCENT = re.compile(r"(?<![\\])(['\"`^~])\{([A-Za-z])\}")  # Senjanovi'{c}: the backslash lost
+
+
+@lru_cache(maxsize=1)
+def _tools() -> tuple[LatexNodes2Text, Any, UnicodeToLatexEncoder]:
+    """pylatexenc's text converter (with the arXiv macros), its macro table, and the LaTeX encoder."""
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+    db = get_default_latex_context_db()
+    macros = [MacroTextSpec(name, simplify_repl=plain) for name, (_, plain) in _ARXIV_MACROS.items()]
+    db.add_context_category("papersift-arxiv", prepend=True, macros=macros)
+    encoder = UnicodeToLatexEncoder(
+        non_ascii_only=False,
+        replacement_latex_protection="braces-all",
+        unknown_char_policy=_unknown_char,
+        unknown_char_warning=False,
+    )
+    return LatexNodes2Text(latex_context=db, math_mode="text", strict_latex_spaces=False), db, encoder
+
+
+def _unknown_char(ch: str) -> str:
+    """A character LaTeX has no command for: a combining mark is dropped (its letter stays), else ``?``."""
+    return "" if unicodedata.combining(ch) else "?"
+
+
+def _repair(text: str) -> str:
+    text = _ESCAPED_ARG.sub(lambda m: "{\\" + m[1] + "{" + m[2] + "}}", text)
+    text = _GLUED.sub(lambda m: "{\\" + m[1] + "} " + (m[2] or ""), text)
+    return _LOST_ACCENT.sub(lambda m: "{\\" + m[1] + m[2] + "}", text)
+
+
+def _escape_bare(text: str) -> str:
+    """``%`` and ``&`` as the characters they are in arXiv's text (the decoder drops them bare)."""
+    return re.sub(r"(?<!\\)([%&])", r"\\\1", text)
+
+
+def _name_known_macros(text: str) -> str:
+    """Unknown macros as their names (``\\Omb`` → ``Omb``), so the decoder keeps a trace of them."""
+    _, db, _ = _tools()
+
+    def keep(m: re.Match[str]) -> str:
+        name = m[1]
+        if name is None or db.get_macro_spec(name) is not None:
+            return m[0]
+        return name + " "
+
+    return _MACRO.sub(keep, text)
+
+
+@lru_cache(maxsize=16384)
+def _decode(text: str) -> str:
+    from pylatexenc.latexwalker import LatexWalkerError
+
+    converter, _, _ = _tools()
+    try:
+        out = str(converter.latex_to_text(_name_known_macros(text)))
+    except (LatexWalkerError, RecursionError, IndexError):
+        out = text
+    return out
+
+
+def plain_text(text: str) -> str:
+    """arXiv's text as plain Unicode: accents and symbols decoded, math as its characters, no ``\\``,
+    ``{`` or ``}`` left; whitespace collapsed."""
+    if not re.search(r"[\\{}$~]|['\"`^]\{", text):
+        return clean_text(text)
+    out = _decode(_escape_bare(_repair(text)))
+    return clean_text(re.sub(r"[\\{}]", "", out).replace("$", ""))
+
+
+_DOTLESS = re.compile(r"(\\['\"`^~=.uvH])(?:\{\\([ij])\}|\\([ij])(?![A-Za-z]))")
+
+
+def _encode(text: str) -> str:
+    """Unicode text as LaTeX for text mode (accents, escaped specials, symbols in ``\\ensuremath``)."""
+    _, _, encoder = _tools()
+    out = str(encoder.unicode_to_latex(unicodedata.normalize("NFC", text)))
+    # BibTeX counts escaped braces too: a literal brace is a command
+    for was, now in (("{\\{}", "{\\textbraceleft}"), ("{\\}}", "{\\textbraceright}"), ("{~}", "~")):
+        out = out.replace(was, now)
+    # an accent on a dotless i (\\'{\\i}): biber makes it ı and a combining accent, which pdflatex cannot set;
+    # on a plain i, LaTeX drops the dot itself
+    return _DOTLESS.sub(lambda m: m[1] + "{" + (m[2] or m[3]) + "}", out)
+
+
+def non_ascii_latex(text: str) -> str:
+    """``text`` with its characters beyond ASCII as LaTeX (ü → ``{\\"u}``, α → ``{\\ensuremath{\\alpha}}``);
+    the rest as it is."""
+    return "".join(_encode(c) if ord(c) > 127 else c for c in text)
+
+
+def _math_char(ch: str) -> str:
+    """One non-ASCII character inside math as a command (μ → ``\\mu``)."""
+    _, _, encoder = _tools()
+    out = str(encoder.unicode_to_latex(ch))
+    inner = out[1:-1] if out.startswith("{") and out.endswith("}") else out
+    if inner.startswith("\\ensuremath{"):
+        return "{" + inner[len("\\ensuremath{") : -1] + "}"
+    return "\\mbox{" + out + "}"
+
+
+def _math(content: str, provided: set[str]) -> str:
+    """Math content with only commands a bare LaTeX (plus ``bibtex_preamble``) knows."""
+    content = unicodedata.normalize("NFC", content)
+    content = "".join(_math_char(c) if ord(c) > 127 else c for c in content)
+    content = re.sub(r"\\\\", r"\\ ", content)
+
+    def command(m: re.Match[str]) -> str:
+        name = m[1] or m[2]
+        if m[2] is not None:
+            return m[0] if name in _KERNEL_MATH else ("\\mbox{" + m[0] if name in _TEXT_ACCENTS else "")
+        if name in _ARXIV_MACROS:
+            return " " + _math(_ARXIV_MACROS[name][0], provided) + " "
+        if name in _KERNEL_MATH:
+            return m[0]
+        if name in _PROVIDED:
+            provided.add(name)
+            return m[0]
+        if name in _SIZES:
+            return ""
+        return "\\mathrm{" + name + "}"
+
+    out = _MACRO.sub(command, content)
+    out = re.sub(r"(?<!\\)([#%&])", r"\\\1", out)
+    out = re.sub(
+        r"\\mbox\{(\\.)\s*(\{[^{}]*\}|[A-Za-z])?", lambda m: "\\mbox{" + m[1] + (m[2] or "{}") + "}", out
+    )
+    out = _balance_math(out).replace("\\{", "\\lbrace ").replace("\\}", "\\rbrace ")
+    out = re.sub(r"(?<!\\)[_^]\s*$", "", out)
+    return out.strip() or "{}"
+
+
+def _balance_math(text: str) -> str:
+    """Unmatched braces dropped (escaped ones, ``\\{``, are kept)."""
+    out: list[str] = []
+    opened: list[int] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            out.append(text[i : i + 2])
+            i += 2
+            continue
+        if ch == "{":
+            opened.append(len(out))
+        elif ch == "}":
+            if not opened:
+                i += 1
+                continue
+            opened.pop()
+        out.append(ch)
+        i += 1
+    for j in opened:
+        out[j] = ""
+    return "".join(out)
+
+
+def _segments(text: str) -> Iterator[tuple[bool, str]]:
+    """(is_math, text) pieces of arXiv's text; a lone ``$`` is text."""
+    pos = 0
+    for m in _MATH.finditer(text):
+        if m.start() > pos:
+            yield False, text[pos : m.start()]
+        yield True, next(g for g in m.groups() if g is not None)
+        pos = m.end()
+    if pos < len(text):
+        yield False, text[pos:]
+
+
+def bibtex_text(text: str, provided: set[str] | None = None) -> str:
+    """arXiv's text as a BibTeX field value (no outer braces) that compiles everywhere; the amsmath
+    commands it uses are added to ``provided`` (see ``bibtex_preamble``)."""
+    provided = set() if provided is None else provided
+    out = []
+    for is_math, piece in _segments(_repair(clean_text(text))):
+        if is_math:
+            out.append("$" + _math(piece, provided) + "$")
+        else:
+            decoded = _decode(_escape_bare(piece)) if re.search(r"[\\{}~]", piece) else piece
+            out.append(_encode(decoded))
+            provided.update(_T1_ONLY.findall(out[-1]))
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+def bibtex_preamble(provided: Iterable[str]) -> str:
+    """A BibTeX ``@preamble`` giving the amsmath/amssymb commands used a kernel-only stand-in where the
+    document has not loaded them (``\\providecommand`` leaves a loaded package's own definition be)."""
+    names = sorted(set(provided))
+    if not names:
+        return ""
+    defs = " ".join(
+        f"\\ProvideTextCommandDefault{{\\{n}}}{_PROVIDED_TEXT[n]}"
+        if n in _PROVIDED_TEXT
+        else f"\\providecommand{{\\{n}}}{_PROVIDED[n]}"
+        for n in names
+    )
+    return f'@preamble{{ "{defs}" }}\n'
+
+
+def clean_authors(authors: Iterable[str]) -> tuple[str, ...]:
+    """Author names repaired: a leading "and", trailing commas and semicolons, and empty names dropped."""
+    out = []
+    for raw in authors:
+        name = re.sub(r"^\s*and\s+", "", raw)
+        name = re.sub(r"[\s,;]+$", "", name).strip()
+        if name and name.lower() != "and":
+            out.append(name)
+    return tuple(out)
+
+
+def bibtex_name(name: str, provided: set[str] | None = None) -> str:
+    """One author as a BibTeX name: a comma or a lone "and" kept inside braces so it stays one name."""
+    text = bibtex_text(name, provided)
+    plain = plain_text(name)
+    return "{" + text + "}" if "," in plain or re.search(r"\band\b", plain, re.I) else text
+
+
+def plain_authors(authors: Iterable[str]) -> tuple[str, ...]:
+    """Repaired author names as plain Unicode."""
+    return tuple(n for n in (plain_text(a) for a in clean_authors(authors)) if n)

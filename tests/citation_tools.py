@@ -1,0 +1,218 @@
+"""The outside checks of papersift's citation exports, shared by the slow tests and ``bench/citations.py``:
+the LaTeX- or Unicode-heavy papers of a snapshot file, TeX Live compiling their BibTeX (pdflatex + bibtex,
+pdflatex + biber, xelatex + bibtex, lualatex + biber), citeproc-py rendering their CSL-JSON and rispy
+reading their RIS back. Each check gives a ``ToolCounts``: entries typeset, errors, warnings.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from papersift.paper import Paper
+from papersift.sources.snapshot import paper_from_record
+
+HEAVY = re.compile(r"[\\$_^{]|[^\x00-\x7f]")  # a title or author with LaTeX or non-ASCII text
+TEX_TOOLS = ("pdflatex", "xelatex", "lualatex", "bibtex", "biber")
+
+
+def heavy_papers(path: Path, limit: int | None = None) -> list[Paper]:
+    """The papers of a snapshot file whose title or authors carry LaTeX or non-ASCII characters."""
+    out = []
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            rec = orjson.loads(line)
+            if HEAVY.search(rec.get("title", "") + " ".join(rec.get("authors") or [])):
+                out.append(paper_from_record(rec, path.name))
+                if limit and len(out) >= limit:
+                    break
+    return out
+
+
+@dataclass
+class ToolCounts:
+    """What one tool made of an export: entries it gave, error and warning lines (first few kept)."""
+
+    tool: str
+    entries: int = 0
+    errors: int = 0
+    warnings: int = 0
+    samples: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        return (
+            f"{self.tool:<22} entries {self.entries:>7}  errors {self.errors:>5}  warnings {self.warnings:>5}"
+        )
+
+
+def tex_available() -> bool:
+    return all(shutil.which(t) for t in TEX_TOOLS)
+
+
+_DOCS = {
+    "bibtex": "\\bibliographystyle{plain}\n\\bibliography{refs}\n",
+    "biber": "\\printbibliography\n",
+}
+
+
+def _document(engine: str, backend: str, inputenc: bool) -> str:
+    head = ["\\documentclass{article}"]
+    if inputenc:
+        head.append("\\usepackage[utf8]{inputenc}")
+    if engine != "pdflatex":
+        head.append("\\usepackage{fontspec}")
+    if backend == "biber":
+        head += ["\\usepackage[backend=biber,maxbibnames=99]{biblatex}", "\\addbibresource{refs.bib}"]
+    return "\n".join(head) + "\n\\begin{document}\n\\nocite{*}\n" + _DOCS[backend] + "\\end{document}\n"
+
+
+def _run(cmd: list[str], cwd: Path, timeout: int) -> None:
+    subprocess.run(
+        cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout, check=False
+    )
+
+
+_TEX_ERROR = re.compile(r"^! (.*)", re.M)
+_TEX_WARNING = re.compile(r"^(?:LaTeX|Package \w+|Class \w+) Warning: (.*)|^(Missing character: .*)", re.M)
+
+
+def compile_bibtex(
+    bib: str, workdir: Path, engine: str, backend: str, *, inputenc: bool = False, timeout: int = 900
+) -> ToolCounts:
+    """``bib`` cited in full (``\\nocite{*}``) by a one-page article: engine, bibtex or biber, engine again.
+    Errors: TeX's ``!`` lines and the bibliography tool's errors; warnings: LaTeX's and the tool's."""
+    name = f"{engine}+{backend}" + ("+inputenc" if inputenc else "")
+    work = workdir / name
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    (work / "refs.bib").write_text(bib, encoding="utf-8")
+    (work / "doc.tex").write_text(_document(engine, backend, inputenc), encoding="utf-8")
+    tex = [engine, "-interaction=nonstopmode", "doc.tex"]
+    _run(tex, work, timeout)
+    _run([backend, "doc"], work, timeout)
+    _run(tex, work, timeout)
+    counts = ToolCounts(name)
+    bbl = (
+        (work / "doc.bbl").read_text(encoding="utf-8", errors="replace")
+        if (work / "doc.bbl").exists()
+        else ""
+    )
+    counts.entries = (
+        bbl.count("\\bibitem") if backend == "bibtex" else len(re.findall(r"^\s*\\entry\{", bbl, re.M))
+    )
+    log = (
+        (work / "doc.log").read_text(encoding="utf-8", errors="replace")
+        if (work / "doc.log").exists()
+        else ""
+    )
+    blg = (
+        (work / "doc.blg").read_text(encoding="utf-8", errors="replace")
+        if (work / "doc.blg").exists()
+        else ""
+    )
+    tex_errors = _TEX_ERROR.findall(log)
+    tex_warnings = [a or b for a, b in _TEX_WARNING.findall(log)]
+    if backend == "bibtex":
+        tool_errors = re.findall(r"^(.*)---line \d+ of file", blg, re.M) + re.findall(
+            r"^I (?:couldn't|found no).*", blg, re.M
+        )
+        tool_warnings = re.findall(r"^Warning--(.*)", blg, re.M)
+    else:
+        tool_errors = re.findall(r"^\[\d+\] .*?ERROR - (.*)", blg, re.M)
+        tool_warnings = re.findall(r"^\[\d+\] .*?WARN - (.*)", blg, re.M)
+    if not log:
+        tex_errors.append(f"{engine} wrote no log")
+    counts.errors = len(tex_errors) + len(tool_errors)
+    counts.warnings = len(tex_warnings) + len(tool_warnings)
+    counts.samples = [*tex_errors[:5], *tool_errors[:5], *tool_warnings[:3], *tex_warnings[:3]]
+    return counts
+
+
+TEX_RUNS = (  # (engine, backend, inputenc)
+    ("pdflatex", "bibtex", False),
+    ("pdflatex", "bibtex", True),
+    ("pdflatex", "biber", False),
+    ("xelatex", "bibtex", False),
+    ("lualatex", "biber", False),
+)
+
+
+def check_csl(csl_json: str) -> tuple[ToolCounts, list[str]]:
+    """citeproc-py rendering every item of a CSL-JSON export (harvard style); an error is an item that
+    fails to render or one whose rendered text or title or names keep a backslash, brace or ``$``."""
+    from citeproc import Citation, CitationItem, CitationStylesBibliography, CitationStylesStyle, formatter
+    from citeproc.source.json import CiteProcJSON
+
+    items = orjson.loads(csl_json)
+    counts = ToolCounts("citeproc-py")
+    left: list[str] = []
+    source = CiteProcJSON(items)
+    style = CitationStylesStyle("harvard-cite-them-right", validate=False)
+    bib = CitationStylesBibliography(style, source, formatter.plain)
+    for item in items:
+        bib.register(Citation([CitationItem(item["id"].lower())]))
+    rendered = [str(entry) for entry in bib.bibliography()]
+    counts.entries = len(rendered)
+    for item, text in zip(items, rendered, strict=False):
+        raw = " ".join([item.get("title", ""), *(_csl_person_text(p) for p in item.get("author", []))])
+        if re.search(r"[\\{}$]", raw) or re.search(r"[\\{}]", text):
+            left.append(f"{item['id']}: {raw[:120]}")
+    counts.errors = len(left) + max(0, len(items) - len(rendered))
+    counts.samples = left[:5]
+    return counts, left
+
+
+def _csl_person_text(person: dict[str, Any]) -> str:
+    return " ".join(str(v) for v in person.values())
+
+
+def check_ris(ris: str, papers: list[Paper]) -> ToolCounts:
+    """rispy reading an RIS export back: one record per paper, in order, with its title, authors, year,
+    DOI and journal as the paper's plain text; an error per record that differs, or LaTeX left."""
+    import rispy
+
+    from papersift.sources.citetext import plain_authors, plain_text
+
+    records = rispy.loads(ris)
+    counts = ToolCounts("rispy", entries=len(records))
+    bad = []
+    for paper, rec in zip(papers, records, strict=False):
+        want_authors = [_ris_order(a) for a in plain_authors(paper.authors)]
+        problems = []
+        if rec.get("title") != plain_text(paper.title):
+            problems.append(f"title {rec.get('title')!r}")
+        if rec.get("authors", []) != want_authors:
+            problems.append(f"authors {rec.get('authors')!r}")
+        if any(re.search(r"[\\{}$]", str(v)) for k, v in rec.items() if k in ("title", "authors")):
+            problems.append("LaTeX left")
+        if problems:
+            bad.append(f"{paper.id}: {'; '.join(problems)}"[:200])
+    counts.errors = len(bad) + abs(len(records) - len(papers))
+    counts.samples = bad[:5]
+    return counts
+
+
+def _ris_order(name: str) -> str:
+    given, _, family = name.rpartition(" ")
+    return f"{family}, {given}" if given else name
+
+
+def run_all(papers: list[Paper], workdir: Path) -> Iterator[ToolCounts]:
+    """Every check over ``papers``' exports (RIS only where the code under test writes it)."""
+    from papersift.sources import bibliography
+
+    bib = bibliography.to_bibtex(papers)
+    for engine, backend, inputenc in TEX_RUNS:
+        yield compile_bibtex(bib, workdir, engine, backend, inputenc=inputenc)
+    yield check_csl(bibliography.to_csl_json(papers))[0]
+    to_ris = getattr(bibliography, "to_ris", None)
+    if to_ris is not None:
+        yield check_ris(to_ris(papers), papers)
