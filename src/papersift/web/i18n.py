@@ -349,3 +349,29 @@ TEXT["zh"].update(
         "lab_title": "本站收藏 · 点 +1 的读者数",
     }
 )
+
+
+# query understanding on the search page (ranking/understand.py)
+TEXT["en"].update(
+    {
+        "understood": "How the query was read",
+        "showing_results_for": "Showing results for",
+        "search_instead_for": "search instead for",
+        "searched_for": "Searched for:",
+        "nearest_terms": "Nearest terms:",
+    }
+)
+TEXT["zh"].update(
+    {
+        "understood": "查询的理解方式",
+        "showing_results_for": "显示的是以下查询的结果：",
+        "search_instead_for": "仍然搜索",
+        "searched_for": "实际搜索：",
+        "nearest_terms": "相近的词：",
+    }
+)
+_ZH += [
+    (re.compile(r"^translated: (.*) → (.*)$"), r"已翻译：\1 → \2"),
+    (re.compile(r"^corrected: (.*) → (.*)$"), r"已更正拼写：\1 → \2"),
+    (re.compile(r"^acronym: (.*) = (.*)$"), r"缩写：\1 = \2"),
+]
