@@ -141,6 +141,13 @@ def _search(
         notes.append("no vectors yet: keyword results only (run `papersift embed`)")
         if mode == "semantic" or indexes.lexical is None:
             mode = "keyword"
+    if mode == "keyword" and understood.loose:
+        rows = indexes.store.match(query, k=k, offset=offset, filters=filters, any_terms=True)
+        papers = indexes.store.by_rowids([rowid for rowid, _ in rows])
+        loose = [SearchHit(papers[rowid], score) for rowid, score in rows if rowid in papers]
+        if not loose and offset == 0:
+            notes.append(NO_GOOD_MATCHES)
+        return SearchResult(loose, "keyword", notes)
     if mode == "keyword":
         found = indexes.store.search(
             query,

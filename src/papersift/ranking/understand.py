@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import gzip
+import logging
 import math
 import re
 import unicodedata
@@ -57,7 +58,7 @@ _ZH_SUFFIX = frozenset("化 性".split())
 # Chinese function words: particles, conjunctions and prepositions a query carries no topic in
 _ZH_FUNCTION = frozenset(
     "的 了 和 与 及 以及 或 或者 在 中 之 对 对于 关于 用 用于 是 把 被 等 进行 基于 通过".split()
-    + "一种 一个 个 种 我 们 如何 什么 哪些 吗 呢".split()
+    + "一种 一个 个 种 我 们 如何 什么 哪些 吗 呢 面向 利用 带 以 为 从 由 将 之间".split()
 )
 
 
@@ -75,6 +76,9 @@ class Understood:
     keyword_text: str = ""  # the FTS side: ``text_used`` with each acronym as ``form OR other``
     lexical_text: str = ""  # the tf-idf side: the words the corpus knows, and the other forms
     verbatim: bool = False
+    # a dictionary's word-by-word translation: a bag of likely words, not a phrase any paper holds whole,
+    # so keyword search ranks the papers having any of them (BM25) instead of requiring all
+    loose: bool = False
 
     @property
     def rewritten(self) -> bool:
@@ -106,13 +110,15 @@ def understand(
     if vocabulary is None or not query.strip() or is_arxiv_id(query.strip()):
         return replace(verbatim(query), verbatim=False)
     applied: list[str] = []
-    text, translation = query, None
+    text, translation, loose = query, None, False
     if _HAN.search(query):
-        translation = _translate(indexes, vocabulary, query, translate)
+        translation, loose = _translate(indexes, vocabulary, query, translate)
         if translation and translation != query:
             applied.append(f"translated: {query} → {translation}")
             text = translation
-    text, corrections = _correct(vocabulary, text, author, skip=set(words_of(translation or "")))
+    # the dictionary's words are its own spelling; the Latin words of a mixed query may be misspelled
+    dictionary_words = set(words_of(translation or "")) - set(words_of(query))
+    text, corrections = _correct(vocabulary, text, author, skip=dictionary_words)
     applied += [f"corrected: {a} → {b}" for a, b in corrections]
     keyword_text, acronyms = _expand(vocabulary, text)
     applied += [f"acronym: {a} = {b}" for a, b in acronyms]
@@ -128,6 +134,7 @@ def understand(
         acronyms=acronyms,
         keyword_text=keyword_text,
         lexical_text=lexical_text,
+        loose=loose,
     )
 
 
@@ -322,13 +329,13 @@ def _expand(vocabulary: Vocabulary, text: str) -> tuple[str, list[tuple[str, str
 # -- other scripts ---------------------------------------------------------------------------------
 def _translate(
     indexes: Indexes, vocabulary: Vocabulary, query: str, translate: Translate | None
-) -> str | None:
-    """``query`` in English: by ``translate`` (a model) when given and it answers, else by the dictionary;
-    the Latin words of a mixed query stay where they are."""
+) -> tuple[str | None, bool]:
+    """``query`` in English: by ``translate`` (a model) when given and it answers, else by the dictionary
+    (then True: a loose, word-by-word translation); the Latin words of a mixed query stay where they are."""
     if translate is not None:
         answer = translate(query)
         if answer and answer.strip():
-            return " ".join(answer.split())
+            return " ".join(answer.split()), False
     parts: list[str] = []
     last = 0
     for m in _HAN.finditer(query):
@@ -338,7 +345,7 @@ def _translate(
         last = m.end()
     parts.append(query[last:])
     text = " ".join("".join(parts).split())
-    return text or None
+    return text or None, True
 
 
 @dataclass(frozen=True)
@@ -405,6 +412,7 @@ def _dictionary() -> _Dictionary:
 def _segmenter(directory: str) -> Any:
     import jieba
 
+    jieba.setLogLevel(logging.WARNING)  # not its progress lines on a command's stderr
     tokenizer = jieba.Tokenizer()
     tokenizer.tmp_dir = directory  # its prefix cache goes to papersift's home, not the system's /tmp
     return tokenizer
@@ -415,9 +423,6 @@ def _segments(indexes: Indexes, text: str, dictionary: _Dictionary) -> list[str]
     neighbours joined where the dictionary has the join (目标 检测 → 目标检测)."""
     home = indexes.settings.home
     home.mkdir(parents=True, exist_ok=True)
-    import logging
-
-    logging.getLogger("jieba").setLevel(logging.WARNING)
     words = [w for w in _segmenter(str(home)).lcut(text, HMM=False) if w.strip()]
     pieces: list[str] = []
     for word in words:
@@ -436,7 +441,8 @@ def _segments(indexes: Indexes, text: str, dictionary: _Dictionary) -> list[str]
     while i < len(pieces):
         for span in (3, 2, 1):
             together = "".join(pieces[i : i + span])
-            if span == 1 or (i + span <= len(pieces) and together in dictionary.senses):
+            whole = i + span <= len(pieces) and not _ZH_FUNCTION.intersection(pieces[i : i + span])
+            if span == 1 or (whole and together in dictionary.senses):
                 joined.append(together)
                 i += span
                 break
