@@ -18,6 +18,7 @@ the default; both on the same open indexes, alternating query by query.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import re
@@ -69,6 +70,33 @@ def quality(indexes: Indexes, modes: list[Mode]) -> None:
             )
 
 
+def contexts(indexes: Indexes, path: Path, mode: Mode) -> None:
+    """Recall@10 and MRR of the cited paper for the dev citation sentences, exact vs understood: what
+    correcting, translating and expanding does to long natural-language queries."""
+    with gzip.open(path, "rt") as f:
+        rows = [json.loads(line) for line in f]
+    rows = [r for r in rows if indexes.store.get(r["cited_id"]) is not None]
+    score = {True: [0, 0.0], False: [0, 0.0]}
+    changed = 0
+    for r in rows:
+        for exact in (True, False):
+            result = search(indexes, r["context"], mode=mode, k=10, exact=exact)
+            ids = [h.paper.id for h in result.hits]
+            if r["cited_id"] in ids:
+                score[exact][0] += 1
+                score[exact][1] += 1 / (ids.index(r["cited_id"]) + 1)
+            if not exact and result.understood is not None and result.understood.corrections:
+                changed += 1
+    n = len(rows)
+    served = search(indexes, "x", mode=mode).mode
+    for exact, label in ((True, "exact"), (False, "understood")):
+        print(
+            f"citation sentences ({n}, {mode} as served: {served}{'' if indexes.dense else ', no vectors'}) "
+            f"{label}: Recall@10 {score[exact][0] / n:.4f}, MRR@10 {score[exact][1] / n:.4f}"
+        )
+    print(f"  sentences with a correction: {changed}")
+
+
 def latency(indexes: Indexes, n: int) -> None:
     rows = indexes.store.by_rowids(list(range(1, indexes.store.count() + 1, 97)))
     titles = [p.title for p in rows.values()]
@@ -100,6 +128,7 @@ def main() -> None:
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--latency-home", type=Path, help="an indexed store to time keyword search on")
     ap.add_argument("--queries", type=int, default=300)
+    ap.add_argument("--contexts", type=Path, help="citation sentences: Recall@10 exact vs understood")
     args = ap.parse_args()
     if args.corpus is not None and not (args.home / "papersift.db").exists():
         for command in (["ingest", str(args.corpus)], ["embed"]):
@@ -113,6 +142,8 @@ def main() -> None:
         store = open_store(settings)
         try:
             indexes = open_indexes(store, settings)
+            if run == "quality" and args.contexts is not None:
+                contexts(indexes, args.contexts, "hybrid")
             if run == "quality":
                 quality(indexes, [m for m in MODES if m in args.modes.split(",")])
             else:

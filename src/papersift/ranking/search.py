@@ -20,7 +20,14 @@ Filters (category, dates, author) and exclusions
 (``-word``, ``-"a phrase"``) hold in every mode; the vectors and tf-idf see only the words wanted. A paper
 with no word of the query (no BM25 match, no shared tf-idf term) must be close in content
 (cosine ≥ ``DENSE_FLOOR``) to be shown at all: gibberish, an emoji or a lone ``(`` get "no good matches",
-not ten unrelated papers. Pages are slices of one ranking.
+not ten unrelated papers; a query none of whose words the store's vocabulary knows (so that no lexical
+evidence is possible, and a hashed term slot it shares by chance counts for nothing) needs
+``UNKNOWN_WORDS_FLOOR``. Pages are slices of one ranking.
+
+Every query is first understood (``ranking.understand``, unless ``exact``): 中文 translated, misspellings
+corrected, acronyms joined with their long forms. The keyword side matches ``keyword_text`` (acronyms as
+``a OR b``), the tf-idf side ``lexical_text`` (the known words and the other forms), the dense vector the
+text used; ``SearchResult.understood`` says what was done.
 """
 
 from __future__ import annotations
@@ -52,6 +59,10 @@ MAX_QUERY_CHARS = 10_000
 # the least cosine for a paper sharing no word with the query: above what gibberish, emoji and CJK text
 # reach on 1,500 real papers (0.27 at most), below real one- and two-word queries' best (0.35 and up)
 DENSE_FLOOR = 0.3
+# …and when not one word of the query is in two papers of the store (the vocabulary's test), so there can be
+# no lexical evidence at all: a four-letter "zxqv" reached 0.33 on 3,584 real papers, word pieces echoing
+# an acronym; a real query always has some word the papers use
+UNKNOWN_WORDS_FLOOR = 0.45
 NO_GOOD_MATCHES = "no good matches"
 _TOKEN = re.compile(r'(-?)"([^"]+)"|(-?)([\w][\w.+\'-]*\*?)', re.UNICODE)
 
@@ -163,6 +174,9 @@ def _search(
         return SearchResult([SearchHit(h.paper, h.score) for h in found], "keyword", notes)
     want = offset + k
     excluded = exclusions(query)[1]
+    floor = DENSE_FLOOR
+    if indexes.vocabulary is not None and not understood.verbatim and not understood.lexical_text.strip():
+        floor = UNKNOWN_WORDS_FLOOR
     dense_text = exclusions(understood.text_used)[0] or understood.text_used
     wanted = understood.lexical_text
     lazy: np.ndarray | Callable[[], np.ndarray] | None = vector
@@ -178,7 +192,9 @@ def _search(
     size = max(len(indexes.dense) if indexes.dense else 0, len(indexes.lexical) if indexes.lexical else 0)
     pool = max(POOL, 2 * want)
     while True:
-        hits = _collect(indexes, query, mode, lazy, pool, want, filters, excluded, sentence_weights, wanted)
+        hits = _collect(
+            indexes, query, mode, lazy, pool, want, filters, excluded, sentence_weights, wanted, floor
+        )
         if len(hits) >= want or pool >= size:
             break
         pool *= 8  # the filters left too few: widen the pool
@@ -214,6 +230,7 @@ def _collect(
     excluded: re.Pattern[str] | None = None,
     sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
     lexical_text: str | None = None,
+    floor: float = DENSE_FLOOR,
 ) -> list[tuple[int, SearchHit]]:
     """The best ``want`` (rowid, hit) pairs that pass the filters, the exclusions and the relevance floor,
     from a pool of ``pool`` candidates. ``lexical_text``: what the tf-idf side sees (default: the query's
@@ -224,10 +241,10 @@ def _collect(
         assert indexes.dense is not None and vector is not None
         keys, sims = indexes.dense.search(_value(vector), pool)
         scores = dict(zip(keys.tolist(), sims.tolist(), strict=True))
-        weak = _weak(indexes, wanted, keys, sims)
+        weak = _weak(indexes, wanted, keys, sims, floor)
     else:
         scores, keyword_rows, weak = _hybrid_scores(
-            indexes, query, vector, pool, filters, sentence_weights, wanted
+            indexes, query, vector, pool, filters, sentence_weights, wanted, floor
         )
     ranked = sorted((key for key in scores if key not in weak), key=lambda key: -scores[key])
     hits: list[tuple[int, SearchHit]] = []
@@ -251,8 +268,10 @@ def _value(vector: np.ndarray | Callable[[], np.ndarray]) -> np.ndarray:
     return vector() if callable(vector) else vector
 
 
-def _weak(indexes: Indexes, query: str, keys: np.ndarray, dense: np.ndarray) -> set[int]:
-    """Of ``keys``, those sharing no tf-idf term with ``query`` and below ``DENSE_FLOOR`` in content."""
+def _weak(
+    indexes: Indexes, query: str, keys: np.ndarray, dense: np.ndarray, floor: float = DENSE_FLOOR
+) -> set[int]:
+    """Of ``keys``, those sharing no tf-idf term with ``query`` and below ``floor`` in content."""
     lex = indexes.lexical
     shared = np.zeros(len(keys), bool)
     if lex is not None and len(lex) and len(keys):
@@ -260,7 +279,7 @@ def _weak(indexes: Indexes, query: str, keys: np.ndarray, dense: np.ndarray) -> 
         positions = lex.positions(keys)
         inside = positions >= 0
         shared[inside] = lex.cosine(slots, weights, positions[inside]) > 0
-    return set(keys[~shared & (dense < DENSE_FLOOR)].tolist())
+    return set(keys[~shared & (dense < floor)].tolist())
 
 
 def _hybrid_scores(
@@ -271,6 +290,7 @@ def _hybrid_scores(
     filters: Filters,
     sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
     lexical_text: str | None = None,
+    floor: float = DENSE_FLOOR,
 ) -> tuple[dict[int, float], set[int], set[int]]:
     store, lex, dense = indexes.store, indexes.lexical, indexes.dense
 
@@ -306,7 +326,7 @@ def _hybrid_scores(
     if dense is not None and vector is not None and len(keys):
         sims = dense.vectors(keys) @ vector.astype(np.float32)
         total += W_DENSE * sims
-        close = sims >= DENSE_FLOOR
+        close = sims >= floor
         if sentence_weights and indexes.sentences is not None:
             total += sentence_term(indexes.sentences, keys, vector[None, :], total, sims, sentence_weights)
     scores = dict(zip(keys.tolist(), total.tolist(), strict=True))

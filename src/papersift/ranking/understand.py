@@ -51,6 +51,7 @@ KNOWN_DF = 3  # a word in this many papers is the corpus's own: never corrected
 COMMON_DF = 3  # a correction must be in at least this many papers…
 RATIO = 10  # …and this many times as many as the word it replaces
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_KANA = re.compile(r"[\u3040-\u30ff]")
 _TOKEN = re.compile(r'(-?)"([^"]*)"|(\S+)')
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
 # suffixes that turn a word into another part of speech (-ize, -ity): read as a form of the word before
@@ -111,11 +112,14 @@ def understand(
         return replace(verbatim(query), verbatim=False)
     applied: list[str] = []
     text, translation, loose = query, None, False
-    if _HAN.search(query):
+    script = script_of(query)
+    if _HAN.search(query) or (script != "LATIN" and translate is not None):
         translation, loose = _translate(indexes, vocabulary, query, translate)
         if translation and translation != query:
             applied.append(f"translated: {query} → {translation}")
             text = translation
+    elif script != "LATIN" and _mostly_other(query):  # not the β of "β-decay"
+        applied.append(f"not translated: no offline dictionary for {script.lower()} text")
     # the dictionary's words are its own spelling; the Latin words of a mixed query may be misspelled
     dictionary_words = set(words_of(translation or "")) - set(words_of(query))
     text, corrections = _correct(vocabulary, text, author, skip=dictionary_words)
@@ -528,9 +532,15 @@ def _best_path(indexes: Indexes, options: list[list[tuple[str, float]]]) -> list
     return max(paths, key=lambda x: x[0])[1]
 
 
+def _mostly_other(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    other = [ch for ch in letters if not ch.isascii() and not unicodedata.name(ch, "").startswith("LATIN")]
+    return 2 * len(other) > len(letters)
+
+
 def script_of(text: str) -> str:
     """The first non-Latin script of ``text`` by Unicode name ("CJK", "HANGUL", "CYRILLIC"…; "LATIN")."""
-    for ch in text:
+    for ch in _HAN.sub(" ", text) if _HAN.search(text) and not _KANA.search(text) else text:
         if ch.isalpha() and not ch.isascii():
             name = unicodedata.name(ch, "")
             if name and not name.startswith("LATIN"):

@@ -374,4 +374,8 @@ _ZH += [
     (re.compile(r"^translated: (.*) → (.*)$"), r"已翻译：\1 → \2"),
     (re.compile(r"^corrected: (.*) → (.*)$"), r"已更正拼写：\1 → \2"),
     (re.compile(r"^acronym: (.*) = (.*)$"), r"缩写：\1 = \2"),
+    (
+        re.compile(r"^not translated: no offline dictionary for (\S+) text$"),
+        r"未翻译：没有 \1 文字的离线词典",
+    ),
 ]
