@@ -203,6 +203,8 @@ def refresh(
         try:
             source = _source(store)
             done = previous is not None and previous.manifest.get("source") == source
+            # a generation from before the vocabulary (or of an older version of it) is built again
+            done = done and previous is not None and open_vocabulary(previous.path / "vocabulary") is not None
             if done and previous is not None and (sentences is None or previous.manifest.get("sentences")):
                 return int(previous.manifest["papers"]), int(previous.manifest["vectors"])
             tmp = generations.begin(index_dir)

@@ -32,7 +32,7 @@ from typing import Any
 from papersift.store import Store
 
 MIN_DF = 2  # a word in one paper only is a typo as often as not (the lexical arrays give it no weight)
-_VERSION = 1
+_VERSION = 2
 _WORD = re.compile(r"\b[a-z_][a-z0-9_]+\b")
 _PAREN = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-]{1,9})\s*\)")
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]]")
@@ -89,8 +89,8 @@ def acronym_pairs(text: str) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for m in _PAREN.finditer(text):
         short = m.group(1)
-        letters = [c for c in short if c.isalpha()]
-        if len(letters) < 2 or not any(c.isupper() for c in short) or short[0].isdigit():
+        capitals = sum(c.isupper() for c in short_key(short))
+        if capitals < 2 or short[0].isdigit():  # "GNN", "IoT", never "(In)" or "(Fig"
             continue
         before = text[: m.start()]
         cut = [e.end() for e in _CLAUSE_END.finditer(before)]

@@ -12,7 +12,7 @@
    senses include those its compounds imply (神经网络 "neural network" and 网络 "network" make 神经
    "neural"). Latin words of a mixed query are kept as they are.
 2. **Misspellings**: a word the corpus does not know (in fewer than ``KNOWN_DF`` papers) is corrected to
-   the commonest word within edit distance 2 (1 for short words) of the symmetric-delete speller
+   the commonest word within edit distance 2 (1 below ``LONG_WORD`` letters) of the symmetric-delete speller
    (``symspellpy``) over the vocabulary, when that word is common (``COMMON_DF`` papers and ``RATIO``× the
    misspelling). Never corrected: a known word (Adam, GRPO), a word with a digit or inner capitals, an
    arXiv id, a quoted phrase, an author's surname or the ``author`` filter. When most unknown words have no
@@ -50,10 +50,14 @@ Translate = Callable[[str], str | None]
 KNOWN_DF = 3  # a word in this many papers is the corpus's own: never corrected
 COMMON_DF = 3  # a correction must be in at least this many papers…
 RATIO = 10  # …and this many times as many as the word it replaces
+LONG_WORD = 8  # letters from which two edits may be corrected (one below: "toggled" is not "tagged")
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _TOKEN = re.compile(r'(-?)"([^"]*)"|(\S+)')
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+_ANY_WORD = re.compile(r"[^\W\d_]+")  # "Kähler" whole: never "hler"
+# what turns a word into another form of it: "refs" and "repulsively" are words, not misspellings
+_ENDINGS = frozenset("s es d ed ing ly er ers ness".split())
 # suffixes that turn a word into another part of speech (-ize, -ity): read as a form of the word before
 _ZH_SUFFIX = frozenset("化 性".split())
 # Chinese function words: particles, conjunctions and prepositions a query carries no topic in
@@ -184,7 +188,7 @@ def _correct(
         token = m.group(3)
         if token is None or token.startswith("-") or is_arxiv_id(token) or ":" in token:
             continue
-        for word in _LATIN_WORD.findall(token):
+        for word in _ANY_WORD.findall(token):
             if not _checkable(vocabulary, word, protected):
                 continue
             unknown += 1
@@ -201,7 +205,7 @@ def _correct(
         if m.group(3) is None or m.group(3).startswith("-"):
             continue
         token = m.group(3)
-        fixed = _LATIN_WORD.sub(lambda w: _cased(w.group(0), found.get(w.group(0))), token)
+        fixed = _ANY_WORD.sub(lambda w: _cased(w.group(0), found.get(w.group(0))), token)
         parts.append(text[last : m.start()] + fixed)
         last = m.end()
     parts.append(text[last:])
@@ -227,10 +231,12 @@ def _checkable(vocabulary: Vocabulary, word: str, protected: set[str]) -> bool:
 
 def _nearest(vocabulary: Vocabulary, word: str) -> str | None:
     folded = fold(word)
-    distance = 1 if len(folded) <= 4 else 2
+    distance = 2 if len(folded) >= LONG_WORD else 1
     have = vocabulary.df(folded)
     best: tuple[int, int, str] | None = None
     for s in _speller(vocabulary).lookup(folded, _verbosity().CLOSEST, max_edit_distance=distance):
+        if folded.startswith(s.term) and folded[len(s.term) :] in _ENDINGS:
+            return None  # another form of a known word
         if s.term == folded or s.count < max(COMMON_DF, RATIO * max(have, 1)):
             continue
         key = (s.distance, -s.count, s.term)
