@@ -5,6 +5,7 @@ every mode, acronyms matched both ways; and what the CLI, the API and the page s
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from papersift.index.pipeline import Indexes, open_indexes
+from papersift.index.pipeline import Indexes, open_indexes, refresh
 from papersift.index.vocabulary import acronym_pairs, open_vocabulary
 from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.ranking.understand import understand
@@ -209,3 +210,25 @@ def test_the_page_and_the_api_show_the_query_used(home: Path) -> None:
         assert "Showing results for" not in verbatim.text
         zh = client.get("/search", params={"q": "图神经网络", "lang": "zh"}).text  # last: it sets a cookie
         assert "已翻译：图神经网络 → graph neural network" in zh and "实际搜索" in zh
+
+
+def test_the_vocabulary_follows_the_store_through_a_delta(tmp_path: Path, shared_data: Path) -> None:
+    with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
+        records = [orjson.loads(line) for line in itertools.islice(f, 3000)]
+    defining = next(r for r in records if ("(GNN" in str(r["abstract"])))
+    first = [r for r in records if r is not defining][:200]
+    run_cli("ingest", str(write_jsonl(tmp_path / "a.jsonl", first)), home=tmp_path)
+    settings = Settings(home=tmp_path)
+    store = open_store(settings)
+    try:
+        refresh(store, settings)
+        before = open_indexes(store, settings).vocabulary
+        assert before is not None and before.papers == 200 and "GNN" not in before.acronyms
+        run_cli("ingest", str(write_jsonl(tmp_path / "b.jsonl", [defining])), home=tmp_path)
+        refresh(store, settings)
+        indexes = open_indexes(store, settings)
+        assert indexes.generation is not None and (indexes.generation.path / "delta").exists()
+        after = indexes.vocabulary
+        assert after is not None and after.papers == 201 and "GNN" in after.acronyms
+    finally:
+        store.close()

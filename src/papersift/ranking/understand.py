@@ -12,11 +12,12 @@
    senses include those its compounds imply (神经网络 "neural network" and 网络 "network" make 神经
    "neural"). Latin words of a mixed query are kept as they are.
 2. **Misspellings**: a word the corpus does not know (in fewer than ``KNOWN_DF`` papers) is corrected to
-   the commonest word within edit distance 2 (1 below ``LONG_WORD`` letters) of the symmetric-delete speller
-   (``symspellpy``) over the vocabulary, when that word is common (``COMMON_DF`` papers and ``RATIO``× the
-   misspelling). Never corrected: a known word (Adam, GRPO), a word with a digit or inner capitals, an
-   arXiv id, a quoted phrase, an author's surname or the ``author`` filter. When most unknown words have no
-   near common word, the query is gibberish and nothing is corrected.
+   the commonest word within edit distance 2 (1 below ``LONG_WORD`` letters) of the symmetric-delete
+   speller (``symspellpy``) over the vocabulary, when that word is common (``COMMON_DF`` papers and
+   ``RATIO``× the misspelling) and starts with the same letter. Never corrected: a known word (Adam, GRPO),
+   another form of one ("refs"), a word with a digit, inner capitals or a non-ASCII letter, an arXiv id, a
+   quoted phrase, an author's surname or the ``author`` filter. When more than half of the unknown words
+   have no near common word, the query is gibberish and nothing is corrected.
 3. **Acronyms**: a short form the papers define (``GNN``) brings its long form ("graph neural network"),
    and a long form its short form, into the keyword query (as ``a OR b``) and the tf-idf side.
 
@@ -197,7 +198,7 @@ def _correct(
                 hopeless += 1
             else:
                 found[word] = better
-    if not found or 2 * hopeless >= unknown:  # mostly words with no near common word: gibberish
+    if not found or 2 * hopeless > unknown:  # mostly words with no near common word: gibberish
         return text, []
     parts: list[str] = []
     last = 0
@@ -238,6 +239,8 @@ def _nearest(vocabulary: Vocabulary, word: str) -> str | None:
         if folded.startswith(s.term) and folded[len(s.term) :] in _ENDINGS:
             return None  # another form of a known word
         if s.term == folded or s.count < max(COMMON_DF, RATIO * max(have, 1)):
+            continue
+        if s.term[0] != folded[0]:  # typists rarely miss the first letter: "flower" is not "lower"
             continue
         key = (s.distance, -s.count, s.term)
         if best is None or key < best:
