@@ -33,7 +33,7 @@ import logging
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -51,6 +51,7 @@ Translate = Callable[[str], str | None]
 KNOWN_DF = 3  # a word in this many papers is the corpus's own: never corrected
 COMMON_DF = 3  # a correction must be in at least this many papers…
 RATIO = 10  # …and this many times as many as the word it replaces
+SENTENCE_WORDS = 8  # a query of more words is a sentence, not a topic (see ``understand``)
 LONG_WORD = 8  # letters from which two edits may be corrected (one below: "toggled" is not "tagged")
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _KANA = re.compile(r"[\u3040-\u30ff]")
@@ -80,7 +81,7 @@ class Understood:
     suggestions: list[str] = field(default_factory=list)  # near terms, for a query matching nothing
     acronyms: list[tuple[str, str]] = field(default_factory=list)  # (form in the query, the other form)
     keyword_text: str = ""  # the FTS side: ``text_used`` with each acronym as ``form OR other``
-    lexical_text: str = ""  # the tf-idf side: the words the corpus knows, and the other forms
+    lexical_text: str = ""  # the tf-idf side: the text used (none when no word is known), the other forms
     verbatim: bool = False
     # a dictionary's word-by-word translation: a bag of likely words, not a phrase any paper holds whole,
     # so keyword search ranks the papers having any of them (BM25) instead of requiring all
@@ -129,10 +130,17 @@ def understand(
     dictionary_words = set(words_of(translation or "")) - set(words_of(query))
     text, corrections = _correct(vocabulary, text, author, skip=dictionary_words)
     applied += [f"corrected: {a} → {b}" for a, b in corrections]
-    keyword_text, acronyms = _expand(vocabulary, text)
+    # a sentence (a pasted citation, an abstract) already says what it means: its acronyms are left as
+    # they are (on the dev citation sentences expanding them lowered MRR@10)
+    sentence = len(text.split()) > SENTENCE_WORDS
+    keyword_text, acronyms = (text, []) if sentence else _expand(vocabulary, text)
     applied += [f"acronym: {a} = {b}" for a, b in acronyms]
-    wanted = " ".join(part for part in _plain(text))
-    known = " ".join(w for w in _LATIN_WORD.findall(wanted) if vocabulary.df(w) > 0)
+    wanted = " ".join(  # the text but its -exclusions, as search's tf-idf side saw it before
+        m.group(0) for m in _TOKEN.finditer(text) if not (m.group(1) or (m.group(3) or "").startswith("-"))
+    )
+    # the tf-idf side hashes terms into slots that real terms share, so a query of none but unknown words
+    # would find "shared terms" by chance: it gets none (a query with a known word is kept whole)
+    known = wanted if any(vocabulary.df(w) > 0 for w in words_of(wanted)) else ""
     lexical_text = " ".join([known, *(other for _, other in acronyms)]).strip()
     return Understood(
         text_used=text,
@@ -170,13 +178,6 @@ def suggest(indexes: Indexes, understood: Understood, n: int = 5) -> list[str]:
 
 
 # -- misspellings ----------------------------------------------------------------------------------
-def _plain(text: str) -> Iterator[str]:
-    """The parts of ``text`` outside quotes, with excluded ``-words`` left out."""
-    for m in _TOKEN.finditer(text):
-        if m.group(3) is not None and not m.group(3).startswith("-"):
-            yield m.group(3)
-
-
 def _correct(
     vocabulary: Vocabulary, text: str, author: str | None, skip: set[str]
 ) -> tuple[str, list[tuple[str, str]]]:
