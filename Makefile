@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm eval clean
+.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm bench-understand eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -74,6 +74,11 @@ test-torch: $(STAMP)
 
 bench-ingest: $(STAMP)
 	$(PY) bench/ingest.py --data $(SHARED)/arxiv-300k.jsonl.gz
+
+# query understanding before/after: 中文 vs English recall, misspelled overlap (a 20k store under bench/out/,
+# embedded once through the vector cache); add LATENCY_HOME=path/to/an/indexed/300k/home for keyword p50
+bench-understand: $(STAMP)
+	$(PY) bench/understand.py --home bench/out/store20k --corpus $(SHARED)/arxiv-20k.jsonl.gz $(if $(LATENCY_HOME),--latency-home $(LATENCY_HOME))
 
 bench-embed: $(STAMP)
 	$(PY) bench/embed.py --corpus $(SHARED)/arxiv-20k.jsonl.gz

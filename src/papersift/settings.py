@@ -179,17 +179,23 @@ class Settings(BaseSettings):
     llm_idle_minutes: float = Field(
         default=10.0, gt=0, description="Minutes unused after which the local default model stops."
     )
-    llm_threads: int = Field(default=0, ge=0, description="The local default's CPU threads (0: half the cores).")
+    llm_threads: int = Field(
+        default=0, ge=0, description="The local default's CPU threads (0: half the cores)."
+    )
     # reading (reading/): TL;DRs, 中文, FAQ, Ask
     reading_public: bool = Field(
         default=False, description="A --public-read-only server calls the model for visitors only when true."
     )
-    ask_per_hour: int = Field(default=20, ge=0, description="Ask questions per client address per hour (web).")
+    ask_per_hour: int = Field(
+        default=20, ge=0, description="Ask questions per client address per hour (web)."
+    )
     reading_pass_papers: int = Field(
         default=20, ge=0, description="Texts made per reader (or digest) by the pass after sync/daily."
     )
     reading_claim_seconds: float = Field(
-        default=300.0, gt=0, description="Seconds after which another process retakes a claim to write a text."
+        default=300.0,
+        gt=0,
+        description="Seconds after which another process retakes a claim to write a text.",
     )
 
     @field_validator("allowed_hosts", mode="before")

@@ -18,7 +18,8 @@ from papersift.library import entry_json as entry_json
 from papersift.listing import paper_json as listing_json
 from papersift.paper import Paper
 from papersift.ranking.related import RelatedHit
-from papersift.ranking.search import SearchHit
+from papersift.ranking.search import SearchHit, SearchResult
+from papersift.ranking.understand import Understood
 from papersift.reading.shown import Texts, reading_json
 
 
@@ -38,6 +39,37 @@ def related_hit_json(hit: RelatedHit, texts: Texts | None = None, **position: An
         terms=hit.terms,
         shared_authors=hit.authors,
     )
+
+
+def understood_json(understood: Understood | None) -> dict[str, Any] | None:
+    """How a search query was read (``ranking.understand``): the text searched for, the original, the
+    rewrites applied (one note each), the corrections, the translation, the acronyms and, for a query
+    matching nothing, the nearest terms (or categories)."""
+    if understood is None:
+        return None
+    return {
+        "text_used": understood.text_used,
+        "original": understood.original,
+        "rewritten": understood.rewritten,
+        "verbatim": understood.verbatim,
+        "applied": list(understood.applied),
+        "corrections": [{"from": a, "to": b} for a, b in understood.corrections],
+        "translation": understood.translation,
+        "acronyms": [{"form": a, "other": b} for a, b in understood.acronyms],
+        "suggestions": list(understood.suggestions),
+        "highlight": understood.highlight,
+    }
+
+
+def search_result_json(result: SearchResult, query: str, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """One query's results as the API and ``papersift search --format json`` give them."""
+    return {
+        "query": query,
+        "mode": result.mode,
+        "notes": list(dict.fromkeys(result.notes)),
+        "understood": understood_json(result.understood),
+        "results": results,
+    }
 
 
 def search_hit_json(hit: SearchHit, rank: int, texts: Texts | None = None) -> dict[str, Any]:

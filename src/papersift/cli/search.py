@@ -4,7 +4,7 @@ JSON lines (one line per query in batch mode)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,6 +18,9 @@ from papersift.cli.common import (
     opened,
     parse_day,
 )
+
+if TYPE_CHECKING:
+    from papersift.ranking.understand import Understood
 
 
 def search(
@@ -35,16 +38,22 @@ def search(
     until: Annotated[str | None, typer.Option("--until", help="Announced on or before.")] = None,
     author: Annotated[str | None, typer.Option("--author", "-a")] = None,
     page: Annotated[int, typer.Option("--page", min=1)] = 1,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Search the query as typed: no translation, correction, acronyms.")
+    ] = False,
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
-    """Search: hybrid (BM25 + vectors + tf-idf, the default), keyword (BM25) or semantic, with filters."""
-    from papersift.index.pipeline import Indexes
+    """Search: hybrid (BM25 + vectors + tf-idf, the default), keyword (BM25) or semantic, with filters.
+
+    A query is understood first: 中文 is translated, misspellings corrected, acronyms matched with their
+    long forms (the notes say what was done; --exact searches the query as typed)."""
+    from papersift.index.pipeline import Indexes, current_vocabulary
     from papersift.listing import json_line
     from papersift.paper import format_authors, is_arxiv_id
     from papersift.ranking.search import MODES
     from papersift.ranking.search import search as run
-    from papersift.shapes import search_hit_json
+    from papersift.shapes import search_hit_json, search_result_json
     from papersift.store import Filters
 
     check_format(fmt)
@@ -64,15 +73,20 @@ def search(
     with opened(settings, warm=warm, kept=ctx.obj) as o:
         filters = Filters(category, parse_day(since, "--since"), parse_day(until, "--until"), author)
         # keyword search needs no index: skip opening (and syncing) them
-        indexes = o.indexes if mode != "keyword" else Indexes(o.store, settings, None, None)
+        vocabulary = current_vocabulary(settings) if mode == "keyword" else None
+        indexes = (
+            o.indexes if mode != "keyword" else Indexes(o.store, settings, None, None, vocabulary=vocabulary)
+        )
         for text in queries:
-            result = run(indexes, text, mode=mode, k=k, offset=(page - 1) * k, filters=filters)
+            result = run(indexes, text, mode=mode, k=k, offset=(page - 1) * k, filters=filters, exact=exact)
+            for note in _understood_notes(result.understood):
+                typer.echo(note, err=True)
             for note in dict.fromkeys(result.notes):
                 typer.echo(f"note: {note}", err=True)
             first = (page - 1) * k + 1
             if queries_from is not None:
                 results = [search_hit_json(h, rank) for rank, h in enumerate(result.hits, first)]
-                typer.echo(json_line({"query": text, "mode": result.mode, "results": results}))
+                typer.echo(json_line(search_result_json(result, text, results)))
             elif fmt == "json":
                 for rank, h in enumerate(result.hits, first):
                     typer.echo(json_line(search_hit_json(h, rank)))
@@ -86,6 +100,21 @@ def search(
                     f"{p.announced or p.published or ''} · score {h.score:.2f}"
                     + (f" · {', '.join(h.terms)}" if h.terms else "")
                 )
+
+
+def _understood_notes(understood: Understood | None) -> list[str]:
+    """What the text output says of a rewritten query: what was searched for, what was done, the way back,
+    and for a query matching nothing the nearest terms."""
+    if understood is None:
+        return []
+    lines: list[str] = []
+    if understood.rewritten:
+        lines.append(f"searched for: {understood.text_used}")
+        lines += [f"note: {note}" for note in understood.applied]
+        lines.append(f"search instead for: {understood.original} (--exact)")
+    if understood.suggestions:
+        lines.append(f"nearest terms: {', '.join(understood.suggestions)}")
+    return lines
 
 
 def related(

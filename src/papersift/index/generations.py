@@ -256,7 +256,7 @@ def publish(index_dir: Path, tmp: Path, facts: dict[str, Any], previous: Generat
         rel = str(file.relative_to(tmp))
         size = file.stat().st_size
         old = known.get(rel)
-        if previous is not None and old is not None and _same_file(previous.path / rel, file):
+        if previous is not None and old is not None and same_file(previous.path / rel, file):
             files[rel] = (size, int(old[1]))  # a hard link to a file already checked
             continue
         with file.open("rb") as f:
@@ -283,7 +283,8 @@ def publish(index_dir: Path, tmp: Path, facts: dict[str, Any], previous: Generat
     return final
 
 
-def _same_file(a: Path, b: Path) -> bool:
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are one file (a hard link of the other); False when either is missing."""
     try:
         return os.path.samefile(a, b)
     except OSError:

@@ -34,6 +34,12 @@ from papersift.index.lexical import (
     segment_meta,
 )
 from papersift.index.sentences import Sentences, SentenceSource, open_sentences, sync_sentences
+from papersift.index.vocabulary import (
+    Vocabulary,
+    build_vocabulary,
+    extend_vocabulary,
+    open_vocabulary,
+)
 from papersift.store import PAPERS_CHANGED, Store, StoreError, driver_errors
 from papersift.store.cache import VectorCache
 
@@ -197,6 +203,8 @@ def refresh(
         try:
             source = _source(store)
             done = previous is not None and previous.manifest.get("source") == source
+            # a generation from before the vocabulary (or of an older version of it) is built again
+            done = done and previous is not None and open_vocabulary(previous.path / "vocabulary") is not None
             if done and previous is not None and (sentences is None or previous.manifest.get("sentences")):
                 return int(previous.manifest["papers"]), int(previous.manifest["vectors"])
             tmp = generations.begin(index_dir)
@@ -209,6 +217,8 @@ def refresh(
 
                 papers = _lexical(store, tmp, previous, source, progress)
                 seconds = {"lexical": lap()}
+                _vocabulary(store, tmp, previous)
+                seconds["vocabulary"] = lap()
                 vectors = 0
                 if store.vector_model():
                     vectors = sync_dense(store, tmp, previous.path if previous else None)
@@ -276,6 +286,22 @@ def _lexical(
     return build_lexical(store, tmp / "lexical", progress)
 
 
+def _vocabulary(store: Store, tmp: Path, previous: Generation | None) -> None:
+    """The vocabulary of the generation in ``tmp``, in step with its lexical arrays: shared when the
+    arrays are, extended by the delta's papers when only a delta was added, else counted afresh."""
+    target = tmp / "vocabulary"
+    old = previous.path / "vocabulary" if previous is not None else None
+    if old is not None and open_vocabulary(old) is not None:
+        kept = generations.same_file(old.parent / "lexical" / "keys.npy", tmp / "lexical" / "keys.npy")
+        same_delta = generations.same_file(old.parent / "delta" / "keys.npy", tmp / "delta" / "keys.npy")
+        if kept and (same_delta or not (tmp / "delta").exists()):
+            generations.link_from(old, target)
+            return
+        if kept and extend_vocabulary(store, old, target) is not None:
+            return
+    build_vocabulary(store, target)
+
+
 @dataclass
 class Indexes:
     """What the rankers read: the store, the ANN index, the lexical arrays, and (on demand) the encoder.
@@ -291,6 +317,7 @@ class Indexes:
     _encoder: Encoder | None = field(default=None, repr=False)
     generation: Generation | None = None
     loader: Callable[[], Encoder] | None = field(default=None, repr=False)
+    vocabulary: Vocabulary | None = None
 
     def encoder(self) -> Encoder:
         """The model, loaded on first use (only text queries and unembedded papers need it)."""
@@ -335,7 +362,20 @@ def open_indexes(store: Store, settings: Settings, *, warm: bool = False) -> Ind
         sentences=sentences,
         generation=generation,
         loader=loader,
+        vocabulary=open_vocabulary(path / "vocabulary"),
     )
+
+
+def current_vocabulary(settings: Settings) -> Vocabulary | None:
+    """The current generation's vocabulary (None when there is none): what keyword search, which opens no
+    other index, needs to understand a query."""
+    generation = open_current(settings.index_dir)
+    if generation is None:
+        return None
+    try:
+        return open_vocabulary(generation.path / "vocabulary")
+    finally:
+        generation.close()
 
 
 def _in_background(load: Callable[[], Encoder]) -> Callable[[], Encoder]:

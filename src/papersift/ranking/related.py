@@ -50,6 +50,7 @@ from papersift.index.sentences import (
 )
 from papersift.names import AuthorSet
 from papersift.paper import Paper, in_category
+from papersift.ranking.understand import understand
 from papersift.text import STOP_WORDS
 
 W_DENSE = 0.5
@@ -178,7 +179,12 @@ def text_query(indexes: Indexes, text: str, facet: str | None = None) -> Query:
     """Free text as a query, cut to the model's window (a note says so when it was cut); its sentences
     are encoded one by one as well (``facet``: only those of that role count)."""
     code = facet_code(facet) if facet else None
-    query = Query(label=text[:80], text=text)
+    understood = understand(indexes, text[:100_000])  # 中文 translated, misspellings corrected
+    if understood.text_used != understood.original:
+        text = understood.text_used
+    query = Query(
+        label=text[:80], text=text, notes=[n for n in understood.applied if not n.startswith("acronym:")]
+    )
     if indexes.dense is not None:
         encoder = indexes.encoder()
         clipped, cut = encoder.clip(text)

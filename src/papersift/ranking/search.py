@@ -20,14 +20,21 @@ Filters (category, dates, author) and exclusions
 (``-word``, ``-"a phrase"``) hold in every mode; the vectors and tf-idf see only the words wanted. A paper
 with no word of the query (no BM25 match, no shared tf-idf term) must be close in content
 (cosine ≥ ``DENSE_FLOOR``) to be shown at all: gibberish, an emoji or a lone ``(`` get "no good matches",
-not ten unrelated papers. Pages are slices of one ranking.
+not ten unrelated papers; a query none of whose words the store's vocabulary knows (so that no lexical
+evidence is possible, and a hashed term slot it shares by chance counts for nothing) needs
+``UNKNOWN_WORDS_FLOOR``. Pages are slices of one ranking.
+
+Every query is first understood (``ranking.understand``, unless ``exact``): 中文 translated, misspellings
+corrected, acronyms joined with their long forms. The keyword side matches ``keyword_text`` (acronyms as
+``a OR b``), the tf-idf side ``lexical_text`` (the known words and the other forms), the dense vector the
+text used; ``SearchResult.understood`` says what was done.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
@@ -36,6 +43,7 @@ from papersift.index.lexical import shared_terms, term_names
 from papersift.index.pipeline import Indexes
 from papersift.index.sentences import SentenceWeights, sentence_term
 from papersift.paper import Paper, is_arxiv_id, normalize_id
+from papersift.ranking.understand import Translate, Understood, suggest, understand, verbatim
 from papersift.store import Filters
 
 Mode = Literal["keyword", "semantic", "hybrid"]
@@ -51,6 +59,10 @@ MAX_QUERY_CHARS = 10_000
 # the least cosine for a paper sharing no word with the query: above what gibberish, emoji and CJK text
 # reach on 1,500 real papers (0.27 at most), below real one- and two-word queries' best (0.35 and up)
 DENSE_FLOOR = 0.3
+# …and when not one word of the query is in two papers of the store (the vocabulary's test), so there can be
+# no lexical evidence at all: a four-letter "zxqv" reached 0.33 on 3,584 real papers, word pieces echoing
+# an acronym; a real query always has some word the papers use
+UNKNOWN_WORDS_FLOOR = 0.45
 NO_GOOD_MATCHES = "no good matches"
 _TOKEN = re.compile(r'(-?)"([^"]+)"|(-?)([\w][\w.+\'-]*\*?)', re.UNICODE)
 
@@ -86,6 +98,7 @@ class SearchResult:
     hits: list[SearchHit]
     mode: Mode
     notes: list[str] = field(default_factory=list)
+    understood: Understood | None = None  # what the query was read as (``ranking.understand``)
 
 
 def search(
@@ -98,22 +111,54 @@ def search(
     filters: Filters | None = None,
     vector: np.ndarray | None = None,
     sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
+    exact: bool = False,
+    translate: Translate | None = None,
 ) -> SearchResult:
     """One page of results; a mode the indexes cannot serve falls back to keyword, with a note.
 
-    A query that is an arXiv id or URL of a stored paper opens that paper.
+    A query that is an arXiv id or URL of a stored paper opens that paper. The query is understood first
+    (translated, corrected, its acronyms expanded: ``ranking.understand``, ``translate`` its model seam)
+    unless ``exact``; a query that matches nothing carries suggestions of near terms.
     """
     filters = filters or Filters()
     query = query[:MAX_QUERY_CHARS]
-    notes: list[str] = []
     if not query.strip():
         return SearchResult([], mode, ["empty query"])
     if is_arxiv_id(query) and (paper := indexes.store.get(normalize_id(query))) is not None:
         return SearchResult([SearchHit(paper, 0.0)] if offset == 0 else [], mode, ["an arXiv id: that paper"])
+    understood = (
+        verbatim(query) if exact else understand(indexes, query, author=filters.author, translate=translate)
+    )
+    result = _search(indexes, understood, mode, k, offset, filters, vector, sentence_weights)
+    if not result.hits and offset == 0 and not exact:
+        understood = replace(understood, suggestions=suggest(indexes, understood))
+    result.understood = understood
+    return result
+
+
+def _search(
+    indexes: Indexes,
+    understood: Understood,
+    mode: Mode,
+    k: int,
+    offset: int,
+    filters: Filters,
+    vector: np.ndarray | None,
+    sentence_weights: SentenceWeights,
+) -> SearchResult:
+    notes: list[str] = []
+    query = understood.keyword_text or understood.text_used
     if mode != "keyword" and indexes.dense is None:
         notes.append("no vectors yet: keyword results only (run `papersift embed`)")
         if mode == "semantic" or indexes.lexical is None:
             mode = "keyword"
+    if mode == "keyword" and understood.loose:
+        rows = indexes.store.match(query, k=k, offset=offset, filters=filters, any_terms=True)
+        papers = indexes.store.by_rowids([rowid for rowid, _ in rows])
+        loose = [SearchHit(papers[rowid], score) for rowid, score in rows if rowid in papers]
+        if not loose and offset == 0:
+            notes.append(NO_GOOD_MATCHES)
+        return SearchResult(loose, "keyword", notes)
     if mode == "keyword":
         found = indexes.store.search(
             query,
@@ -128,21 +173,28 @@ def search(
             notes.append(NO_GOOD_MATCHES)
         return SearchResult([SearchHit(h.paper, h.score) for h in found], "keyword", notes)
     want = offset + k
-    wanted, excluded = exclusions(query)
+    excluded = exclusions(query)[1]
+    floor = DENSE_FLOOR
+    if indexes.vocabulary is not None and not understood.verbatim and not understood.lexical_text.strip():
+        floor = UNKNOWN_WORDS_FLOOR
+    dense_text = exclusions(understood.text_used)[0] or understood.text_used
+    wanted = understood.lexical_text
     lazy: np.ndarray | Callable[[], np.ndarray] | None = vector
     if vector is None and indexes.dense is not None:
         encoded: list[np.ndarray] = []
 
         def query_vector() -> np.ndarray:  # encoded on first use: hybrid runs its keyword match first
             if not encoded:
-                encoded.append(indexes.encoder().encode([wanted or query])[0])
+                encoded.append(indexes.encoder().encode([dense_text])[0])
             return encoded[0]
 
         lazy = query_vector
     size = max(len(indexes.dense) if indexes.dense else 0, len(indexes.lexical) if indexes.lexical else 0)
     pool = max(POOL, 2 * want)
     while True:
-        hits = _collect(indexes, query, mode, lazy, pool, want, filters, excluded, sentence_weights)
+        hits = _collect(
+            indexes, query, mode, lazy, pool, want, filters, excluded, sentence_weights, wanted, floor
+        )
         if len(hits) >= want or pool >= size:
             break
         pool *= 8  # the filters left too few: widen the pool
@@ -177,18 +229,23 @@ def _collect(
     filters: Filters,
     excluded: re.Pattern[str] | None = None,
     sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
+    lexical_text: str | None = None,
+    floor: float = DENSE_FLOOR,
 ) -> list[tuple[int, SearchHit]]:
     """The best ``want`` (rowid, hit) pairs that pass the filters, the exclusions and the relevance floor,
-    from a pool of ``pool`` candidates."""
+    from a pool of ``pool`` candidates. ``lexical_text``: what the tf-idf side sees (default: the query's
+    wanted words)."""
     keyword_rows: set[int] = set()
-    wanted = exclusions(query)[0]
+    wanted = exclusions(query)[0] if lexical_text is None else lexical_text
     if mode == "semantic":
         assert indexes.dense is not None and vector is not None
         keys, sims = indexes.dense.search(_value(vector), pool)
         scores = dict(zip(keys.tolist(), sims.tolist(), strict=True))
-        weak = _weak(indexes, wanted, keys, sims)
+        weak = _weak(indexes, wanted, keys, sims, floor)
     else:
-        scores, keyword_rows, weak = _hybrid_scores(indexes, query, vector, pool, filters, sentence_weights)
+        scores, keyword_rows, weak = _hybrid_scores(
+            indexes, query, vector, pool, filters, sentence_weights, wanted, floor
+        )
     ranked = sorted((key for key in scores if key not in weak), key=lambda key: -scores[key])
     hits: list[tuple[int, SearchHit]] = []
     for start in range(0, len(ranked), 4 * want):
@@ -211,8 +268,10 @@ def _value(vector: np.ndarray | Callable[[], np.ndarray]) -> np.ndarray:
     return vector() if callable(vector) else vector
 
 
-def _weak(indexes: Indexes, query: str, keys: np.ndarray, dense: np.ndarray) -> set[int]:
-    """Of ``keys``, those sharing no tf-idf term with ``query`` and below ``DENSE_FLOOR`` in content."""
+def _weak(
+    indexes: Indexes, query: str, keys: np.ndarray, dense: np.ndarray, floor: float = DENSE_FLOOR
+) -> set[int]:
+    """Of ``keys``, those sharing no tf-idf term with ``query`` and below ``floor`` in content."""
     lex = indexes.lexical
     shared = np.zeros(len(keys), bool)
     if lex is not None and len(lex) and len(keys):
@@ -220,7 +279,7 @@ def _weak(indexes: Indexes, query: str, keys: np.ndarray, dense: np.ndarray) -> 
         positions = lex.positions(keys)
         inside = positions >= 0
         shared[inside] = lex.cosine(slots, weights, positions[inside]) > 0
-    return set(keys[~shared & (dense < DENSE_FLOOR)].tolist())
+    return set(keys[~shared & (dense < floor)].tolist())
 
 
 def _hybrid_scores(
@@ -230,6 +289,8 @@ def _hybrid_scores(
     pool: int,
     filters: Filters,
     sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
+    lexical_text: str | None = None,
+    floor: float = DENSE_FLOOR,
 ) -> tuple[dict[int, float], set[int], set[int]]:
     store, lex, dense = indexes.store, indexes.lexical, indexes.dense
 
@@ -248,7 +309,7 @@ def _hybrid_scores(
     vector = _value(lazy_vector) if lazy_vector is not None else None  # after the keyword match
     if dense is not None and vector is not None:
         parts.append(dense.search(vector, pool)[0])
-    wanted = exclusions(query)[0]
+    wanted = exclusions(query)[0] if lexical_text is None else lexical_text
     empty = (np.zeros(0, np.int32), np.zeros(0))
     slots, weights = lex.vectorize(wanted) if lex is not None else empty
     if lex is not None and len(lex):
@@ -265,7 +326,7 @@ def _hybrid_scores(
     if dense is not None and vector is not None and len(keys):
         sims = dense.vectors(keys) @ vector.astype(np.float32)
         total += W_DENSE * sims
-        close = sims >= DENSE_FLOOR
+        close = sims >= floor
         if sentence_weights and indexes.sentences is not None:
             total += sentence_term(indexes.sentences, keys, vector[None, :], total, sims, sentence_weights)
     scores = dict(zip(keys.tolist(), total.tolist(), strict=True))

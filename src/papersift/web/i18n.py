@@ -374,6 +374,11 @@ TEXT["en"].update(
         "ask_selected": "Ask about the selected papers",
         "answer_unavailable": "Answer unavailable",
         "written_by": "Written by",
+        "understood": "How the query was read",
+        "showing_results_for": "Showing results for",
+        "search_instead_for": "search instead for",
+        "searched_for": "Searched for:",
+        "nearest_terms": "Nearest terms:",
     }
 )
 TEXT["zh"].update(
@@ -398,5 +403,19 @@ TEXT["zh"].update(
         "ask_selected": "就所选论文提问",
         "answer_unavailable": "回答暂不可用",
         "written_by": "生成自",
+        "understood": "查询的理解方式",
+        "showing_results_for": "显示的是以下查询的结果：",
+        "search_instead_for": "仍然搜索",
+        "searched_for": "实际搜索：",
+        "nearest_terms": "相近的词：",
     }
 )
+_ZH += [
+    (re.compile(r"^translated: (.*) → (.*)$"), r"已翻译：\1 → \2"),
+    (re.compile(r"^corrected: (.*) → (.*)$"), r"已更正拼写：\1 → \2"),
+    (re.compile(r"^acronym: (.*) = (.*)$"), r"缩写：\1 = \2"),
+    (
+        re.compile(r"^not translated: no offline dictionary for (\S+) text$"),
+        r"未翻译：没有 \1 文字的离线词典",
+    ),
+]

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.exceptions import HTTPException
 
 from papersift.ranking.search import MODES, Mode, search
-from papersift.shapes import search_hit_json
+from papersift.shapes import search_hit_json, understood_json
 from papersift.store import Filters
 from papersift.web.contract import DateParam
 from papersift.web.pages import TOP_K, Answer, Web, twin, wants_json
@@ -29,14 +29,17 @@ def search_data(
     page_no: int,
     k: int,
     lang: str = "en",
+    verbatim: bool = False,
 ) -> dict[str, Any]:
-    """One page of results for ``q`` (``next_page`` is null on the last page)."""
+    """One page of results for ``q`` (``next_page`` is null on the last page); ``understood`` says how
+    the query was read (``verbatim``: as typed)."""
     if mode not in MODES:
         raise HTTPException(400, f"mode must be one of {', '.join(MODES)}")
     filters = Filters(category=category or None, since=parse_day(since, 400) if since else None)
 
     def ranked() -> dict[str, Any]:
-        result = search(state.indexes(), q, mode=mode, k=k, offset=(page_no - 1) * k, filters=filters)
+        offset = (page_no - 1) * k
+        result = search(state.indexes(), q, mode=mode, k=k, offset=offset, filters=filters, exact=verbatim)
         first = (page_no - 1) * k + 1
         texts = texts_for(state, (h.paper for h in result.hits), lang)
         return {
@@ -45,10 +48,12 @@ def search_data(
             "page": page_no,
             "next_page": page_no + 1 if len(result.hits) == k else None,
             "notes": result.notes,
+            "understood": understood_json(result.understood),
             "results": [search_hit_json(h, r, texts) for r, h in enumerate(result.hits, first)],
         }
 
-    key = ("search", q, mode, category or "", since or "", str(page_no), str(k), lang, texts_version(state))
+    key = ("search", q, mode, category or "", since or "", str(page_no), str(k), str(verbatim), lang)
+    key += (texts_version(state),)
     return dict(state.cached(key, ranked, index=True))
 
 
@@ -62,20 +67,23 @@ def search_papers(
     since: DateParam | None = None,
     page_no: int = Query(1, alias="page", ge=1, le=100),
     k: int = TOP_K,
+    verbatim: bool = False,
 ) -> Answer:
-    """Search the papers: ``q`` in any mode (the page without ``q`` is the empty form)."""
+    """Search the papers: ``q`` in any mode (the page without ``q`` is the empty form); the query is
+    translated, corrected and its acronyms expanded unless ``verbatim``."""
     lang = reading_lang(web, request)
     if wants_json(request):  # the API requires q (``twin``'s ``api``)
-        return search_data(web.state, q, mode, category, since, page_no, k, lang)
+        return search_data(web.state, q, mode, category, since, page_no, k, lang, verbatim)
     context: dict[str, Any] = {"q": q, "mode": mode, "category": category or "", "since": since or ""}
-    context |= {"hl": re.findall(r"\w+", q), "search_page": True}
+    context |= {"hl": re.findall(r"\w+", q), "search_page": True, "verbatim": verbatim}
     if not q.strip():
         return web.page(request, "search.html", 200, data=None, **context)
+    texts = texts_version(web.state)
     return web.cached_page(
         request,
         "search.html",
-        ("search-page", q, mode, category or "", since or "", str(page_no), str(k), texts_version(web.state)),
-        lambda: search_data(web.state, q, mode, category, since, page_no, k, lang),
+        ("search-page", q, mode, category or "", since or "", str(page_no), str(k), str(verbatim), texts),
+        lambda: search_data(web.state, q, mode, category, since, page_no, k, lang, verbatim),
         index=True,
         **context,
     )

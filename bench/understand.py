@@ -1,0 +1,156 @@
+"""Query understanding, before and after, in one run: 中文 vs English Recall@10, misspelled vs correct top-10
+overlap, per mode; and keyword search p50 with and without it.
+
+The sets are ``bench/understand_sets.json`` (queries we wrote for papers of the 20k file: an English topic
+query, the same in 中文, the English with one or two misspellings). "before" is ``search(..., exact=True)``
+(no translation, correction or acronyms: the query as typed, as search was before understanding), "after"
+the default; both on the same open indexes, alternating query by query.
+
+- Recall@10: the share of papers found in the top 10 of their English / 中文 query.
+- Overlap: |top 10 of the misspelled query ∩ top 10 of the correct one| / |top 10 of the correct one|,
+  averaged (the correct one searched under the same condition).
+- ``--latency-home``: a store (e.g. of the 300k file, indexed): p50 of keyword search for two-word title
+  queries, exact vs understood, alternating.
+
+    PYTHONPATH=src python bench/understand.py --home HOME [--latency-home HOME300K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from papersift.index.pipeline import Indexes, open_indexes
+from papersift.ranking.search import MODES, Mode, search
+from papersift.settings import Settings
+from papersift.store import open_store
+from papersift.text import STOP_WORDS
+
+SETS = Path(__file__).with_name("understand_sets.json")
+
+
+def top(indexes: Indexes, query: str, mode: Mode, exact: bool) -> list[str]:
+    return [h.paper.id for h in search(indexes, query, mode=mode, k=10, exact=exact).hits]
+
+
+def quality(indexes: Indexes, modes: list[Mode]) -> None:
+    papers = json.loads(SETS.read_text())["papers"]
+    stored = {p["id"] for p in papers if indexes.store.get(p["id"]) is not None}
+    papers = [p for p in papers if p["id"] in stored]
+    print(f"{len(papers)} papers of the sets in the store ({indexes.store.count()} papers)")
+    for mode in modes:
+        found = {(lang, cond): 0 for lang in ("en", "zh") for cond in ("before", "after")}
+        overlap: dict[str, list[float]] = {"before": [], "after": []}
+        start = time.perf_counter()
+        for p in papers:
+            for cond, exact in (("before", True), ("after", False)):
+                right = top(indexes, p["en"], mode, exact)
+                found["en", cond] += p["id"] in right
+                found["zh", cond] += p["id"] in top(indexes, p["zh"], mode, exact)
+                wrong = top(indexes, p["typo"], mode, exact)
+                if right:
+                    overlap[cond].append(len(set(wrong) & set(right)) / len(right))
+        n = len(papers)
+        print(f"{mode} ({time.perf_counter() - start:.0f} s):")
+        for cond in ("before", "after"):
+            en, zh = found["en", cond] / n, found["zh", cond] / n
+            ratio = f"{zh / en:.2f}" if en else "n/a"
+            mean = statistics.mean(overlap[cond]) if overlap[cond] else 0.0
+            print(
+                f"  {cond:6}: Recall@10 English {en:.3f}, 中文 {zh:.3f} (中文/English {ratio}); "
+                f"misspelled top-10 overlap {mean:.3f} (n={len(overlap[cond])})"
+            )
+
+
+def contexts(indexes: Indexes, path: Path, mode: Mode) -> None:
+    """Recall@10 and MRR of the cited paper for the dev citation sentences, exact vs understood: what
+    correcting, translating and expanding does to long natural-language queries."""
+    with gzip.open(path, "rt") as f:
+        rows = [json.loads(line) for line in f]
+    rows = [r for r in rows if indexes.store.get(r["cited_id"]) is not None]
+    score = {True: [0, 0.0], False: [0, 0.0]}
+    changed = 0
+    for r in rows:
+        for exact in (True, False):
+            result = search(indexes, r["context"], mode=mode, k=10, exact=exact)
+            ids = [h.paper.id for h in result.hits]
+            if r["cited_id"] in ids:
+                score[exact][0] += 1
+                score[exact][1] += 1 / (ids.index(r["cited_id"]) + 1)
+            if not exact and result.understood is not None and result.understood.corrections:
+                changed += 1
+    n = len(rows)
+    served = search(indexes, "x", mode=mode).mode
+    for exact, label in ((True, "exact"), (False, "understood")):
+        print(
+            f"citation sentences ({n}, {mode} as served: {served}{'' if indexes.dense else ', no vectors'}) "
+            f"{label}: Recall@10 {score[exact][0] / n:.4f}, MRR@10 {score[exact][1] / n:.4f}"
+        )
+    print(f"  sentences with a correction: {changed}")
+
+
+def latency(indexes: Indexes, n: int) -> None:
+    rows = indexes.store.by_rowids(list(range(1, indexes.store.count() + 1, 97)))
+    titles = [p.title for p in rows.values()]
+    queries = []
+    for title in random.Random(3).sample(titles, min(n, len(titles))):
+        words = [w for w in re.findall(r"[A-Za-z]{3,}", title) if w.lower() not in STOP_WORDS]
+        if len(words) >= 2:
+            queries.append(" ".join(words[:2]))
+    for q in queries[:20]:  # warm the caches (and load the vocabulary once)
+        search(indexes, q, mode="keyword", exact=False)
+        search(indexes, q, mode="keyword", exact=True)
+    times: dict[bool, list[float]] = {True: [], False: []}
+    for q in queries:
+        for exact in (True, False):
+            t0 = time.perf_counter()
+            search(indexes, q, mode="keyword", exact=exact)
+            times[exact].append((time.perf_counter() - t0) * 1000)
+    before, after = statistics.median(times[True]), statistics.median(times[False])
+    print(
+        f"keyword search p50, {len(queries)} two-word title queries, {indexes.store.count()} papers: "
+        f"exact {before:.2f} ms, understood {after:.2f} ms (ratio {after / before:.2f})"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--home", type=Path, required=True, help="an indexed store holding the sets' papers")
+    ap.add_argument("--corpus", type=Path, help="ingest and embed this file into --home first if it is empty")
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--latency-home", type=Path, help="an indexed store to time keyword search on")
+    ap.add_argument("--queries", type=int, default=300)
+    ap.add_argument("--contexts", type=Path, help="citation sentences: Recall@10 exact vs understood")
+    args = ap.parse_args()
+    if args.corpus is not None and not (args.home / "papersift.db").exists():
+        for command in (["ingest", str(args.corpus)], ["embed"]):
+            subprocess.run(
+                [sys.executable, "-m", "papersift.cli", "--home", str(args.home), *command], check=True
+            )
+    for home, run in ((args.home, "quality"), (args.latency_home, "latency")):
+        if home is None:
+            continue
+        settings = Settings(home=home)
+        store = open_store(settings)
+        try:
+            indexes = open_indexes(store, settings)
+            if run == "quality" and args.contexts is not None:
+                contexts(indexes, args.contexts, "hybrid")
+            if run == "quality":
+                quality(indexes, [m for m in MODES if m in args.modes.split(",")])
+            else:
+                latency(indexes, args.queries)
+        finally:
+            store.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,234 @@
+"""Query understanding (ranking/understand.py) on a small store of real papers: 中文 translated, misspellings
+corrected (never a known word, an id, a quoted phrase or a name), gibberish left alone with its floor in
+every mode, acronyms matched both ways; and what the CLI, the API and the page say of it."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+
+from papersift.index.pipeline import Indexes, open_indexes, refresh
+from papersift.index.vocabulary import acronym_pairs, open_vocabulary
+from papersift.ranking.search import NO_GOOD_MATCHES, search
+from papersift.ranking.understand import understand
+from papersift.settings import Settings
+from papersift.store import open_store
+from tests.conftest import run_cli, serving, write_jsonl
+
+TOPICS = re.compile(
+    r"retrieval.augmented generation|graph neural network|\bGRPO\b|\bAdam\b|diffusion model|"
+    r"protein design|reinforcement learning|\bGNNs?\b",
+    re.IGNORECASE,
+)
+
+
+@pytest.fixture(scope="module")
+def topic_records(shared_data: Path) -> list[dict[str, object]]:
+    """Real papers of the 20k file on a few topics (about 40 of each at most) plus a spread of others."""
+    with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
+        records = list(map(orjson.loads, f))
+    chosen: list[dict[str, object]] = []
+    per: dict[str, int] = {}
+    for r in records:
+        found = TOPICS.findall(f"{r['title']} {r['abstract']}")
+        key = found[0].lower() if found else ""
+        if key and per.get(key, 0) < 40:
+            per[key] = per.get(key, 0) + 1
+            chosen.append(r)
+    ids = {r["id"] for r in chosen}
+    return chosen + [r for r in records[::100] if r["id"] not in ids][:200]
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory, topic_records: list[dict[str, object]]) -> Path:
+    home = tmp_path_factory.mktemp("understand")
+    run_cli("ingest", str(write_jsonl(home / "papers.jsonl", topic_records)), home=home)
+    run_cli("embed", home=home)
+    return home
+
+
+@pytest.fixture
+def indexes(home: Path) -> Iterator[Indexes]:
+    settings = Settings(home=home)
+    store = open_store(settings)
+    try:
+        yield open_indexes(store, settings)
+    finally:
+        store.close()
+
+
+def test_acronyms_are_learned_from_a_long_form_and_its_parenthesised_short_form() -> None:
+    text = "We train graph neural networks (GNNs) with large language models (LLMs); see (Fig. 2) and (SOTA)."
+    assert acronym_pairs(text) == [("GNN", "graph neural networks"), ("LLM", "large language models")]
+
+
+def test_the_vocabulary_is_built_with_the_lexical_index(indexes: Indexes, home: Path) -> None:
+    vocabulary = indexes.vocabulary
+    assert vocabulary is not None and vocabulary.papers == indexes.store.count()
+    assert vocabulary.df("retrieval") >= 3 and vocabulary.df("retreival") == 0
+    assert "graph neural network" in vocabulary.acronyms["GNN"]
+    assert indexes.generation is not None
+    assert open_vocabulary(indexes.generation.path / "vocabulary") is not None
+
+
+def test_a_chinese_query_is_searched_in_english(indexes: Indexes) -> None:
+    u = understand(indexes, "图神经网络")
+    assert u.text_used == "graph neural network"
+    assert u.translation == "graph neural network"
+    assert any(note.startswith("translated: 图神经网络 → ") for note in u.applied)
+    result = search(indexes, "图神经网络", mode="keyword")
+    assert result.hits and all(
+        "graph neural network" in (h.paper.title + h.paper.abstract).lower() or "GNN" in h.paper.abstract
+        for h in result.hits
+    )
+
+
+def test_a_mixed_query_keeps_its_english_words(indexes: Indexes) -> None:
+    u = understand(indexes, "GRPO 强化学习")
+    assert u.text_used.startswith("GRPO ")
+    assert "GRPO" in u.text_used and not re.search(r"[\u4e00-\u9fff]", u.text_used)
+
+
+def test_a_misspelled_query_is_corrected_and_finds_what_the_right_one_finds(indexes: Indexes) -> None:
+    u = understand(indexes, "retreival augmented generaton")
+    assert u.text_used == "retrieval augmented generation"
+    assert ("retreival", "retrieval") in u.corrections and ("generaton", "generation") in u.corrections
+    for mode in ("keyword", "hybrid"):
+        wrong = search(indexes, "retreival augmented generaton", mode=mode)
+        right = search(indexes, "retrieval augmented generation", mode=mode)
+        assert [h.paper.id for h in wrong.hits] == [h.paper.id for h in right.hits]
+        assert wrong.hits
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["Adam", "GRPO", "2405.06917", '"retreival augmented"', "Vaswani attention"],
+)
+def test_known_words_ids_quoted_phrases_and_names_are_never_corrected(indexes: Indexes, query: str) -> None:
+    assert understand(indexes, query).corrections == []
+
+
+def test_an_author_filter_and_a_stored_surname_are_never_corrected(indexes: Indexes) -> None:
+    vocabulary = indexes.vocabulary
+    assert vocabulary is not None
+    surname = next(s for s in sorted(vocabulary.authors) if len(s) > 5 and vocabulary.df(s) == 0)
+    assert understand(indexes, f"{surname} retrieval").corrections == []
+    assert understand(indexes, "retreival", author="Retreival").corrections == []
+
+
+@pytest.mark.parametrize("mode", ["keyword", "semantic", "hybrid"])
+def test_gibberish_is_not_corrected_and_gets_no_good_matches_in_every_mode(
+    indexes: Indexes, mode: str
+) -> None:
+    result = search(indexes, "qwxzvplork blorptangle frumious", mode=mode)  # type: ignore[arg-type]
+    assert result.understood is not None and result.understood.corrections == []
+    assert result.hits == [] and NO_GOOD_MATCHES in result.notes
+    assert result.understood.suggestions  # the nearest terms, or categories, instead of an empty page
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_an_acronym_and_its_long_form_meet_both_ways(indexes: Indexes, mode: str) -> None:
+    short = search(indexes, "GNN", mode=mode, k=20)  # type: ignore[arg-type]
+    long = search(indexes, "graph neural networks", mode=mode, k=20)  # type: ignore[arg-type]
+    assert short.understood is not None and long.understood is not None
+    assert ("GNN", "graph neural network") in short.understood.acronyms
+    assert short.understood.acronyms and long.understood.acronyms
+    assert {"GNN", "graph", "neural", "network"} <= set(short.understood.highlight)
+    typed = {
+        q: {h.paper.id for h in search(indexes, q, mode="keyword", k=100, exact=True).hits}
+        for q in ("GNN", '"graph neural networks"')
+    }
+    assert typed["GNN"] - typed['"graph neural networks"']  # papers that write only the short form
+    only_short = typed["GNN"] - typed['"graph neural networks"']
+    only_long = typed['"graph neural networks"'] - typed["GNN"]
+    for result in (short, long):
+        query = result.understood.original
+        wide = {h.paper.id for h in search(indexes, query, mode=mode, k=100).hits}  # type: ignore[arg-type]
+        if mode == "keyword":  # the FTS side matches either form
+            assert typed["GNN"] | typed['"graph neural networks"'] <= wide
+        else:  # papers of either form, at least those the query as typed finds
+            exact = {h.paper.id for h in search(indexes, query, mode=mode, k=100, exact=True).hits}  # type: ignore[arg-type]
+            assert wide & only_short and wide & only_long
+            assert len(wide & only_short) >= len(exact & only_short)
+            assert len(wide & only_long) >= len(exact & only_long)
+    exact = search(indexes, "GNN", mode="keyword", k=20, exact=True)
+    assert exact.understood is not None and exact.understood.acronyms == []
+    assert len(short.hits) >= len(exact.hits)
+
+
+def test_the_cli_says_what_it_searched_for_and_its_json_carries_it(home: Path, tmp_path: Path) -> None:
+    out = run_cli("search", "retreival augmented generaton", "--mode", "keyword", home=home)
+    assert "searched for: retrieval augmented generation" in out.stderr
+    assert "note: corrected: retreival → retrieval" in out.stderr
+    assert "search instead for: retreival augmented generaton (--exact)" in out.stderr
+    exact = run_cli("search", "retreival augmented generaton", "--exact", "--mode", "keyword", home=home)
+    assert "searched for" not in exact.stderr
+    queries = tmp_path / "q.txt"
+    queries.write_text("图神经网络\nretreival augmented generaton\n")
+    lines = [
+        json.loads(line)
+        for line in run_cli(
+            "search", "--queries-from", str(queries), "--mode", "keyword", home=home
+        ).stdout.splitlines()
+    ]
+    assert lines[0]["understood"]["text_used"] == "graph neural network"
+    assert lines[0]["understood"]["translation"] == "graph neural network"
+    assert {"from": "retreival", "to": "retrieval"} in lines[1]["understood"]["corrections"]
+    assert lines[1]["results"]
+
+
+def test_related_text_is_understood(home: Path) -> None:
+    out = run_cli("related", "--text", "检索增强生成 retreival augmented generaton", "-k", "3", home=home)
+    assert "note: translated: " in out.stderr and "note: corrected: retreival → retrieval" in out.stderr
+
+
+def test_the_page_and_the_api_show_the_query_used(home: Path) -> None:
+    with serving(home) as client:
+        api = client.get("/api/search", params={"q": "retreival augmented generaton", "mode": "keyword"})
+        understood = api.json()["understood"]
+        assert understood["text_used"] == "retrieval augmented generation"
+        assert understood["applied"][0] == "corrected: retreival → retrieval"
+        page = client.get("/search", params={"q": "GNN", "mode": "keyword"}).text
+        assert 'name="q" value="GNN"' in page  # the typed query in the box
+        assert "acronym: GNN = graph neural network" in page
+        assert "verbatim=1" in page  # search instead for the original, as typed
+        page = client.get("/search", params={"q": "retreival augmented generaton"}).text
+        assert 'value="retrieval augmented generation"' in page  # the query used, editable
+        assert "Showing results for" in page and "search instead for" in page
+        marked = client.get("/search", params={"q": "GNN", "mode": "keyword"}).text
+        assert "<mark>GNN</mark>" in marked and re.search(r"<mark>graph</mark>", marked, re.IGNORECASE)
+        none = client.get("/search", params={"q": "qwxzvplork blorptangle frumious"}).text
+        assert "Nearest terms:" in none
+        verbatim = client.get("/search", params={"q": "retreival augmented generaton", "verbatim": "1"})
+        assert "Showing results for" not in verbatim.text
+        zh = client.get("/search", params={"q": "图神经网络", "lang": "zh"}).text  # last: it sets a cookie
+        assert "已翻译：图神经网络 → graph neural network" in zh and "实际搜索" in zh
+
+
+def test_the_vocabulary_follows_the_store_through_a_delta(tmp_path: Path, shared_data: Path) -> None:
+    with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
+        records = [orjson.loads(line) for line in itertools.islice(f, 3000)]
+    defining = next(r for r in records if ("(GNN" in str(r["abstract"])))
+    first = [r for r in records if r is not defining][:200]
+    run_cli("ingest", str(write_jsonl(tmp_path / "a.jsonl", first)), home=tmp_path)
+    settings = Settings(home=tmp_path)
+    store = open_store(settings)
+    try:
+        refresh(store, settings)
+        before = open_indexes(store, settings).vocabulary
+        assert before is not None and before.papers == 200 and "GNN" not in before.acronyms
+        run_cli("ingest", str(write_jsonl(tmp_path / "b.jsonl", [defining])), home=tmp_path)
+        refresh(store, settings)
+        indexes = open_indexes(store, settings)
+        assert indexes.generation is not None and (indexes.generation.path / "delta").exists()
+        after = indexes.vocabulary
+        assert after is not None and after.papers == 201 and "GNN" in after.acronyms
+    finally:
+        store.close()
