@@ -52,8 +52,8 @@ def search_data(
             "results": [search_hit_json(h, r, texts) for r, h in enumerate(result.hits, first)],
         }
 
-    key = ("search", q, mode, category or "", since or "", str(page_no), str(k), str(verbatim), lang)
-    key += (texts_version(state),)
+    version = texts_version(state)
+    key = ("search", q, mode, category or "", since or "", str(page_no), str(k), str(verbatim), lang, version)
     return dict(state.cached(key, ranked, index=True))
 
 
