@@ -17,7 +17,7 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 
-from tests.ports import free_port
+from tests.support.processes import free_port
 
 EVIL_ANSWER = "<script>alert('model')</script>"
 

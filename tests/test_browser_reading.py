@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import serving
 from tests.reading_server import LlmServer
+from tests.support.processes import serving
 from tests.test_browser import CHROMIUM, SHOTS, browser, browsing
 from tests.test_web_reading import INJECTION, env, home, llm
 

@@ -22,7 +22,7 @@ from papersift.sources.citetext import bibtex_text, clean_authors, plain_text
 from papersift.sources.references import bibtex_key, parse_journal_ref
 from papersift.store import Store
 from tests.citation_tools import check_csl, check_ris, compile_bibtex, heavy_papers, tex_available
-from tests.conftest import run_cli
+from tests.support.processes import run_cli
 
 
 def _paper(pid: str, title: str, authors: list[str], **kw: object) -> Paper:

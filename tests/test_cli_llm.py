@@ -11,8 +11,8 @@ from papersift.llm import client
 from papersift.llm.client import ModelError
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
-from tests.conftest import run_cli
 from tests.llm_server import completion, error, fake_model
+from tests.support.processes import run_cli
 
 KEY = "sk-status-secret-42"
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli, spread_records, write_jsonl
 from tests.reading_server import LlmServer
+from tests.support.data import spread_records, write_jsonl
+from tests.support.processes import run_cli
 
 DAY = "2026-08-21"
 

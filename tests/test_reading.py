@@ -19,8 +19,8 @@ from papersift.reading.shown import lookup, reading_json
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.rows import now
-from tests.conftest import reopen
 from tests.reading_server import EVIL_ANSWER, LlmServer
+from tests.support.fixtures import reopen
 
 ABSTRACT = (
     "Large language models are widely used. However, their cost remains a problem. We propose a sparse "

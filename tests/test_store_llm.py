@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 from papersift.store import Store
-from tests.conftest import reopen
+from tests.support.fixtures import reopen
 
 
 def test_usage_adds_up_per_day_and_model(store: Store) -> None:

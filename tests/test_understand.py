@@ -20,7 +20,8 @@ from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.ranking.understand import understand
 from papersift.settings import Settings
 from papersift.store import open_store
-from tests.conftest import run_cli, serving, write_jsonl
+from tests.support.data import write_jsonl
+from tests.support.processes import run_cli, serving
 
 TOPICS = re.compile(
     r"retrieval.augmented generation|graph neural network|\bGRPO\b|\bAdam\b|diffusion model|"

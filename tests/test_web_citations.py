@@ -16,7 +16,8 @@ import httpx
 import pytest
 import rispy
 
-from tests.conftest import EVIL, run_cli, serving, spread_records, write_jsonl
+from tests.support.data import EVIL, spread_records, write_jsonl
+from tests.support.processes import run_cli, serving
 
 CATEGORY = "cs.CR"  # EVIL's, announced
 

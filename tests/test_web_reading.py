@@ -11,8 +11,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import EVIL, run_cli, serving, spread_records, write_jsonl
 from tests.reading_server import EVIL_ANSWER, LlmServer
+from tests.support.data import EVIL, spread_records, write_jsonl
+from tests.support.processes import run_cli, serving
 
 DAY = "2026-08-21"
 TOKEN = re.compile(r'name="csrf" value="([^"]+)"')

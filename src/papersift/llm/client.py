@@ -34,6 +34,8 @@ import httpx
 import orjson
 from pydantic import SecretStr
 
+from papersift.llm.errors import ModelError
+
 if TYPE_CHECKING:
     from papersift.settings import Settings
     from papersift.store import Store
@@ -43,11 +45,6 @@ log = logging.getLogger(__name__)
 DEFAULT_MODEL = "default"  # what an endpoint is asked for when PAPERSIFT_LLM_MODEL is unset
 _CONNECT_TIMEOUT = 10.0
 _FIRST_WAIT = 1.0  # seconds before the first retry when the endpoint gives no Retry-After
-
-
-class ModelError(Exception):
-    """A call that failed; ``str(e)`` is one line a reader can be shown, e.g. 'the endpoint answered 429
-    three times', 'timed out after 60 s', 'daily token budget of 200000 reached'."""
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import orjson
 
-from papersift.llm.client import ModelError
+from papersift.llm.errors import ModelError
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
