@@ -4,6 +4,8 @@ and gone once idle. Skipped only where the ``[llm]`` extra (runtime or weights) 
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -64,7 +66,13 @@ def test_the_local_default_starts_on_first_use_answers_and_stops_when_idle(
         streamed = "".join(client.stream(settings, messages, max_tokens=8, temperature=0.0, store=store))
         assert streamed.strip()
         assert local.state(settings).pid == running.pid
-        assert [u.calls for u in store.llm_usage(client._today())] == [2]
+        assert running.pid
+        os.kill(running.pid, signal.SIGKILL)  # a server that died: its record is stale, a new one starts
+        reply = client.complete(settings, messages, max_tokens=4, temperature=0.0, store=store)
+        assert reply.text.strip()
+        restarted = local.state(settings)
+        assert restarted.running and restarted.pid != running.pid
+        assert [u.calls for u in store.llm_usage(client._today())] == [3]
     finally:
         store.close()
     deadline = time.monotonic() + 60
