@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -334,3 +335,21 @@ def test_model_name_is_the_configured_one_or_the_local_defaults(tmp_path: Path) 
 def test_a_reasoning_models_thoughts_are_left_out(tmp_path: Path) -> None:
     with fake_model([completion("<think>the user wants hi</think>\n\nHi.")]) as model:
         assert complete(settings_for(tmp_path, model.url), MESSAGES).text == "Hi."
+
+
+def test_a_long_retry_after_is_capped_by_llm_retry_max(tmp_path: Path) -> None:
+    answers = [error(429, "Rate limit reached", **{"Retry-After": "3600"}), completion("ok")]
+    with fake_model(answers) as model:
+        started = time.monotonic()
+        complete(settings_for(tmp_path, model.url, llm_retry_max=0.2), MESSAGES)
+    assert time.monotonic() - started < 5
+
+
+def test_retry_after_is_read_as_seconds_or_an_http_date() -> None:
+    from email.utils import format_datetime
+
+    soon = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
+    assert client._retry_after("7") == 7.0
+    assert 20 < (client._retry_after(soon) or 0) <= 30
+    assert (client._retry_after("Wed, 21 Oct 2015 07:28:00 GMT") or 0) < 0  # past: no wait
+    assert client._retry_after("soon") is None and client._retry_after(None) is None

@@ -4,6 +4,10 @@ and gone once idle. Skipped only where the ``[llm]`` extra (runtime or weights) 
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +19,14 @@ pytest.importorskip("llama_cpp", reason="the local default needs the [llm] extra
 from papersift.llm import client, local
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
+
+ASK_URL = """
+import sys
+from pathlib import Path
+from papersift.llm import local
+from papersift.settings import Settings
+print(local.ensure(Settings(home=Path(sys.argv[1]), model_cache=Path(sys.argv[2]), llm_local=True)))
+"""
 
 if not local.installed():
     pytest.skip("the local default's weights (the [llm] extra) are not installed", allow_module_level=True)
@@ -43,10 +55,24 @@ def test_the_local_default_starts_on_first_use_answers_and_stops_when_idle(
         assert running.running and running.url and running.url.startswith("http://127.0.0.1:")
         assert running.rss_bytes and running.rss_bytes > 100_000_000  # the weights are loaded
         assert client.endpoint(settings).url == running.url  # one server per home: found, not started again
+        other = subprocess.run(  # another process of the same home finds it too
+            [sys.executable, "-c", ASK_URL, str(settings.home), str(settings.model_cache)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        assert other.stdout.strip() == running.url
         streamed = "".join(client.stream(settings, messages, max_tokens=8, temperature=0.0, store=store))
         assert streamed.strip()
         assert local.state(settings).pid == running.pid
-        assert [u.calls for u in store.llm_usage(client._today())] == [2]
+        assert running.pid
+        os.kill(running.pid, signal.SIGKILL)  # a server that died: its record is stale, a new one starts
+        reply = client.complete(settings, messages, max_tokens=4, temperature=0.0, store=store)
+        assert reply.text.strip()
+        restarted = local.state(settings)
+        assert restarted.running and restarted.pid != running.pid
+        assert [u.calls for u in store.llm_usage(client._today())] == [3]
     finally:
         store.close()
     deadline = time.monotonic() + 60

@@ -39,6 +39,10 @@ def sqlite_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> 
     store.queue_digest(
         ada.id, date(2026, 1, 21), "email", "Your papers", "text", "<p>html</p>", [papers[1].id]
     )
+    store.add_llm_usage(date(2026, 1, 21), "deepseek-chat", 1200, 80)
+    store.add_llm_failure(
+        "deepseek-chat", "the endpoint answered 429 three times", datetime(2026, 1, 21, tzinfo=UTC)
+    )
     store.close()
     return home
 
@@ -77,6 +81,8 @@ def test_migrate_copies_every_table_and_the_checksums_match(sqlite_home: Path, p
         ]
         assert target.session_account("session-hash") == ada
         assert target.digests(ada.id) == source.digests(ada.id)
+        assert target.llm_usage(date(2026, 1, 21)) == source.llm_usage(date(2026, 1, 21)) != []
+        assert target.llm_failures() == source.llm_failures() != []
         assert (
             target.add_account("bob", None, "feed-b").id == ada.id + 1
         )  # ids continue after the copied ones

@@ -274,6 +274,9 @@ def _response(settings: Settings, ep: Endpoint, body: dict[str, Any]) -> Iterato
                 if attempt < settings.llm_retries:
                     _wait(settings, attempt, None, f"{type(e).__name__} from {_where(ep)}")
                     attempt += 1
+                    if not settings.llm_url:  # the local default may have stopped: found or started again
+                        ep = endpoint(settings)
+                        url = f"{ep.url}/chat/completions"
                     continue
                 raise ModelError(
                     f"could not reach {_where(ep)} ({type(e).__name__}, {_times(attempt + 1)})"

@@ -66,7 +66,8 @@ class LocalState:
 
 def threads(settings: Settings) -> int:
     """The server's CPU threads: ``llm_threads``, or half the cores (llama.cpp's advice: one per physical
-    core; on a busy 2-core machine one thread generated 4x faster than two, which wait on each other)."""
+    core; on the busy 2-core dev machine one reply of ~16 tokens took 2 s with one thread, 22 s with two,
+    which spin waiting on each other when the other is descheduled: one noisy comparison, not a bench)."""
     return settings.llm_threads or max(1, (os.cpu_count() or 2) // 2)
 
 

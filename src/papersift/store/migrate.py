@@ -81,6 +81,8 @@ TABLES: tuple[Table, ...] = (
     Table("library", ("reader", *(c.strip() for c in ENTRY_COLUMNS.split(","))), "reader, key"),
     Table("tags", ("reader", "key", "tag"), "reader, key, tag"),
     Table("digests", tuple(c.strip() for c in DIGEST_COLUMNS.split(",")), "id"),
+    Table("llm_usage", ("day", "model", "calls", "prompt_tokens", "completion_tokens"), "day, model"),
+    Table("llm_failures", ("at", "model", "reason"), "at, model, reason"),
     Table(
         "readings",
         (

@@ -112,7 +112,7 @@ ALTER TABLE library ADD COLUMN pages TEXT NOT NULL DEFAULT ''
 
 # the language model's tokens per (UTC day, model) and failed calls (SQLite 6, PostgreSQL 6: store/llm.py)
 LLM = """
-CREATE TABLE llm_usage (
+CREATE TABLE IF NOT EXISTS llm_usage (
     day TEXT{bytewise} NOT NULL,
     model TEXT{bytewise} NOT NULL,
     calls BIGINT NOT NULL DEFAULT 0,
@@ -120,8 +120,12 @@ CREATE TABLE llm_usage (
     completion_tokens BIGINT NOT NULL DEFAULT 0,
     PRIMARY KEY (day, model)
 ){clustered};
-CREATE TABLE llm_failures (at TEXT{bytewise} NOT NULL, model TEXT NOT NULL, reason TEXT NOT NULL);
-CREATE INDEX llm_failures_at ON llm_failures (at)
+CREATE TABLE IF NOT EXISTS llm_failures (
+    at TEXT{bytewise} NOT NULL,
+    model TEXT NOT NULL,
+    reason TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS llm_failures_at ON llm_failures (at)
 """
 
 
