@@ -1,6 +1,7 @@
 """The TL;DR shown without a model: the abstract's key result sentence, by the sentence splitter and the
 roles of ``index/sentences.py`` (the first sentence tagged result, preferring one that says what was
-shown or achieved, else the method sentence, else the first), labelled ``extractive`` where it is shown."""
+shown or achieved, else the method sentence, else the first; never a sentence that only says where
+the code is), labelled ``extractive`` where it is shown."""
 
 from __future__ import annotations
 
@@ -16,6 +17,12 @@ _STRONG = re.compile(
     r"improv\w*|state-of-the-art|show(?:s|n)? that)\b",
     re.IGNORECASE,
 )
+# housekeeping, not a finding: where the code or data are, what was accepted where
+_NOT_A_FINDING = re.compile(
+    r"https?://|www\.|github|gitlab|\b(?:code|data(?:set)?s?|models?|implementation|weights)\b.{0,40}"
+    r"\b(?:available|released|public(?:ly)?|open-sourced?)\b|\baccepted (?:at|to|by)\b",
+    re.IGNORECASE,
+)
 
 
 def key_sentence(abstract: str) -> str | None:
@@ -24,6 +31,9 @@ def key_sentence(abstract: str) -> str | None:
     if not sentences:
         return None
     tags = roles(sentences, has_title=False)
+    kept = [(s, r) for s, r in zip(sentences, tags, strict=True) if not _NOT_A_FINDING.search(s)]
+    if kept:
+        sentences, tags = [s for s, _ in kept], [r for _, r in kept]
     results = [s for s, r in zip(sentences, tags, strict=True) if r == _RESULT]
     strong = [s for s in results if _STRONG.search(s)]
     methods = [s for s, r in zip(sentences, tags, strict=True) if r == _METHOD]
