@@ -132,7 +132,8 @@ class Counts:
         self.last = max(self.last, rowid)
         self.words.update(set(words_of(f"{title} {abstract}")))
         for short, long_form in dict.fromkeys(acronym_pairs(f"{title}. {abstract}")):
-            self.acronyms.setdefault(short, Counter())[long_key(long_form)] += 1
+            if len(key := long_key(long_form).split()) >= 2:  # words a query can be matched on
+                self.acronyms.setdefault(short, Counter())[" ".join(key)] += 1
         self.authors |= _surnames(authors)
 
 

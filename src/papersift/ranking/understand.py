@@ -281,7 +281,7 @@ def _long_forms(vocabulary: Vocabulary) -> dict[str, tuple[str, str]]:
             form, n = max(forms.items(), key=lambda item: item[1])
             # only a short form's dominant long form brings it: "diffusion model" never brings DM (dark
             # matter in most of the papers defining it)
-            if 2 * n >= sum(forms.values()) and n > best.get(form, (0, ""))[0]:
+            if form.strip() and 2 * n >= sum(forms.values()) and n > best.get(form, (0, ""))[0]:
                 best[form] = (n, short)
         longs = {form: (short, form.split()[0]) for form, (_, short) in best.items()}
         vocabulary.__dict__["_long_forms"] = longs
@@ -295,6 +295,8 @@ def _short_form(vocabulary: Vocabulary, token: str) -> tuple[str, str] | None:
     if not forms:
         return None
     long_form, n = max(forms.items(), key=lambda item: item[1])
+    if not long_form.strip():
+        return None
     if 2 * n < sum(forms.values()):  # no long form most of its definitions agree on
         return None
     # "gnn" for GNN, but never "map" for MAP: a lower-case word must mostly be the acronym
