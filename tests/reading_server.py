@@ -38,6 +38,8 @@ def answer(system: str, user: str) -> str:
             "## What problem does the paper address?\n- A hard **problem** " + EVIL_ANSWER + "\n\n"
             "## Summary\nIt works.\n"
         )
+    if "English search query" in system:
+        return '"diffusion models for protein design"'
     if "question" in system:
         return "The first paper proposes a method [1]. The second reports results [2]."
     return "?"

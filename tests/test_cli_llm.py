@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from papersift.llm import client
-from papersift.llm.client import ModelError
+from papersift.llm.errors import ModelError
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
 from tests.llm_server import completion, error, fake_model

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from papersift.llm import client
-from papersift.llm.client import ModelError, complete, stream, token_limit
+from papersift.llm.client import complete, stream, token_limit
+from papersift.llm.errors import ModelError
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
 from tests.llm_server import Answer, completion, error, fake_model, stream_of

@@ -18,8 +18,10 @@ from papersift.index.pipeline import Indexes, open_indexes, refresh
 from papersift.index.vocabulary import acronym_pairs, open_vocabulary
 from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.ranking.understand import understand
+from papersift.reading.query import translator
 from papersift.settings import Settings
 from papersift.store import open_store
+from tests.reading_server import LlmServer
 from tests.support.data import write_jsonl
 from tests.support.processes import run_cli, serving
 
@@ -89,6 +91,22 @@ def test_a_chinese_query_is_searched_in_english(indexes: Indexes) -> None:
         "graph neural network" in (h.paper.title + h.paper.abstract).lower() or "GNN" in h.paper.abstract
         for h in result.hits
     )
+
+
+def test_a_configured_model_translates_the_query_once_and_a_failing_one_leaves_the_dictionary(
+    indexes: Indexes, tmp_path: Path
+) -> None:
+    with LlmServer() as llm:
+        translate = translator(Settings(home=tmp_path, llm_url=llm.url("ok")))
+        assert translate is not None
+        u = understand(indexes, "扩散模型 蛋白质设计", translate=translate)
+        assert u.translation == u.text_used == "diffusion models for protein design"
+        assert search(indexes, "扩散模型 蛋白质设计", mode="keyword", translate=translate).hits
+        assert llm.calls["ok"] == 1  # asked once: the answer is kept
+        failing = translator(Settings(home=tmp_path, llm_url=llm.url("fail"), llm_retries=0))
+        assert failing is not None and failing("图神经网络") is None
+        assert understand(indexes, "图神经网络", translate=failing).text_used == "graph neural network"
+    assert translator(Settings(home=tmp_path)) is None  # no model: the dictionary alone
 
 
 def test_a_mixed_query_keeps_its_english_words(indexes: Indexes) -> None:

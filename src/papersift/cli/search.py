@@ -53,6 +53,7 @@ def search(
     from papersift.paper import format_authors, is_arxiv_id
     from papersift.ranking.search import MODES
     from papersift.ranking.search import search as run
+    from papersift.reading.query import translator
     from papersift.shapes import search_hit_json, search_result_json
     from papersift.store import Filters
 
@@ -77,8 +78,19 @@ def search(
         indexes = (
             o.indexes if mode != "keyword" else Indexes(o.store, settings, None, None, vocabulary=vocabulary)
         )
+        translate = translator(settings, o.store)  # the configured model, if any (else the dictionary)
         for text in queries:
-            result = run(indexes, text, mode=mode, k=k, offset=(page - 1) * k, filters=filters, exact=exact)
+            offset = (page - 1) * k
+            result = run(
+                indexes,
+                text,
+                mode=mode,
+                k=k,
+                offset=offset,
+                filters=filters,
+                exact=exact,
+                translate=translate,
+            )
             for note in _understood_notes(result.understood):
                 typer.echo(note, err=True)
             for note in dict.fromkeys(result.notes):
@@ -138,6 +150,7 @@ def related(
     from papersift.paper import InvalidIdError, format_authors, normalize_id
     from papersift.ranking.related import Query, paper_query, text_query
     from papersift.ranking.related import related as run
+    from papersift.reading.query import translator
     from papersift.shapes import related_hit_json
 
     check_format(fmt)
@@ -156,7 +169,7 @@ def related(
         indexes = o.indexes
         queries: list[Query | str] = []
         if text is not None:
-            queries.append(text_query(indexes, text, facet=facet))
+            queries.append(text_query(indexes, text, facet=facet, translate=translator(settings, o.store)))
         for raw in wanted:
             try:
                 pid = normalize_id(raw)

@@ -50,7 +50,7 @@ from papersift.index.sentences import (
 )
 from papersift.names import AuthorSet
 from papersift.paper import Paper, in_category
-from papersift.ranking.understand import understand
+from papersift.ranking.understand import Translate, understand
 from papersift.text import STOP_WORDS
 
 W_DENSE = 0.5
@@ -175,11 +175,16 @@ def _set_sentences(
     query.numbers = [numbers[i] for i in keep]
 
 
-def text_query(indexes: Indexes, text: str, facet: str | None = None) -> Query:
+def text_query(
+    indexes: Indexes, text: str, facet: str | None = None, translate: Translate | None = None
+) -> Query:
     """Free text as a query, cut to the model's window (a note says so when it was cut); its sentences
-    are encoded one by one as well (``facet``: only those of that role count)."""
+    are encoded one by one as well (``facet``: only those of that role count); ``translate``: the model
+    seam of ``ranking.understand``."""
     code = facet_code(facet) if facet else None
-    understood = understand(indexes, text[:100_000])  # 中文 translated, misspellings corrected
+    understood = understand(
+        indexes, text[:100_000], translate=translate
+    )  # 中文 translated, misspellings corrected
     if understood.text_used != understood.original:
         text = understood.text_used
     query = Query(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from papersift.llm import client
-from papersift.llm.client import ModelError
+from papersift.llm.errors import ModelError
 from papersift.paper import Paper
 from papersift.reading import prompts
 from papersift.settings import Settings

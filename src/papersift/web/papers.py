@@ -71,7 +71,7 @@ def text_data(state: AppState, text: str, k: int, category: str | None = None) -
 
     def ranked() -> dict[str, Any]:
         indexes = state.indexes()
-        query = text_query(indexes, text)
+        query = text_query(indexes, text, translate=state.translate())
         hits = related(indexes, query, k=k, category=category)
         return {"query": query.label, "notes": query.notes, "results": [related_hit_json(h) for h in hits]}
 

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from papersift.llm import client
-from papersift.llm.client import ModelError
+from papersift.llm.errors import ModelError
 from papersift.paper import InvalidIdError, Paper, normalize_id
 from papersift.reading import texts as making
 from papersift.reading.markdown import to_html

@@ -39,7 +39,10 @@ def search_data(
 
     def ranked() -> dict[str, Any]:
         offset = (page_no - 1) * k
-        result = search(state.indexes(), q, mode=mode, k=k, offset=offset, filters=filters, exact=verbatim)
+        indexes, translate = state.indexes(), state.translate()
+        result = search(
+            indexes, q, mode=mode, k=k, offset=offset, filters=filters, exact=verbatim, translate=translate
+        )
         first = (page_no - 1) * k + 1
         texts = texts_for(state, (h.paper for h in result.hits), lang)
         return {

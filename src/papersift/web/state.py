@@ -33,6 +33,8 @@ from papersift.accounts import personal_account, session_account
 from papersift.index.current import CurrentIndexes
 from papersift.index.encoder import Encoder, load_encoder
 from papersift.index.pipeline import Indexes
+from papersift.ranking.understand import Translate
+from papersift.reading.query import translator
 from papersift.settings import Settings
 from papersift.store import Store, open_store, papers_version
 from papersift.store.records import Account
@@ -64,6 +66,8 @@ class AppState:
     _cache: OrderedDict[tuple[str, ...], Any] = field(default_factory=OrderedDict)
     _readers: dict[str | None, Account | None] = field(default_factory=dict)
     _version: int = -1
+    _translate: Translate | None = None
+    _translate_made: bool = False
 
     @property
     def store(self) -> Store:
@@ -90,6 +94,14 @@ class AppState:
             if self._encoder is None:
                 self._encoder = load_encoder(self.settings)
             return self._encoder
+
+    def translate(self) -> Translate | None:
+        """The configured model as search's query translator (``reading/query.py``), made once; None when no
+        model is available (the offline dictionary translates)."""
+        with self.meta_lock:
+            if not self._translate_made:
+                self._translate, self._translate_made = translator(self.settings), True
+            return self._translate
 
     def indexes(self) -> Indexes:
         """The current generation's indexes on this thread's connection (a new generation is switched to,
