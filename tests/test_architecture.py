@@ -7,6 +7,7 @@ no two modules may import each other, directly or round a longer loop, at module
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -268,3 +269,31 @@ def test_no_module_outside_the_store_imports_a_database_driver() -> None:
     # the check sees the store's own imports, at module and at function level
     assert driver_imports("papersift.store.sqlite") and driver_imports("papersift.store.postgres")
     assert driver_imports("papersift.store")  # driver_errors imports sqlite3 inside the function
+
+
+DOC = SRC.parent / "docs" / "architecture.md"
+
+
+def _doc_layers() -> list[tuple[str, tuple[str, ...]]]:
+    rows = re.findall(r"^\| (\w+) \| ([^|]+) \|", DOC.read_text(), flags=re.M)
+    layers = []
+    for name, cell in rows:
+        if name == "Layer":
+            continue
+        names = re.findall(r"`([\w/]+?)(?:\.py|/)`", cell)
+        layers.append((name, tuple(f"{PACKAGE}.{n}" for n in names)))
+    return layers
+
+
+def test_the_architecture_doc_gives_the_layers_of_the_test_in_their_order() -> None:
+    ours = [(name, tuple(p for p in prefixes if p != PACKAGE)) for name, prefixes in LAYERS]
+    assert _doc_layers() == ours
+
+
+def test_the_architecture_doc_names_every_module_in_its_map() -> None:
+    block = DOC.read_text().split("## The modules", 1)[1].split("```")[1]
+    words = set(re.findall(r"[\w]+", block))
+    missing = sorted(
+        name for name, path in MODULES.items() if not path.stem.startswith("__") and path.stem not in words
+    )
+    assert not missing, f"modules not in docs/architecture.md's map: {missing}"
