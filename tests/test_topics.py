@@ -129,6 +129,16 @@ def test_too_few_papers_make_one_topic(day_papers: list[Paper], indexes: Indexes
     assert [t.papers for t in alone.topics] == [(day_papers[0].id,)] and len(alone.points) == 1
 
 
+@pytest.mark.parametrize("n", [2, 3])
+def test_two_or_three_papers_make_a_map_without_failing(
+    n: int, day_papers: list[Paper], indexes: Indexes
+) -> None:
+    for papers in (day_papers[:n], [*day_papers[: n - 1], Unstored("new-1", "A title", "Its abstract.")]):
+        tmap = topic_map(indexes, papers)
+        check_cover(tmap, [p.id for p in papers])
+        assert len(tmap.topics) == 1
+
+
 def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -> None:
     out = run_cli("topics", CATEGORY, "--date", DAY, "--format", "json", home=topics_home).stdout
     data = json.loads(out)

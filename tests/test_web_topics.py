@@ -108,3 +108,18 @@ def test_three_readers_signals_show_on_rows_and_trending(lab: httpx.Client, lab_
     text = markdown.read_text()
     assert "## Popular in your lab this week" in text
     assert f"(https://arxiv.org/abs/{ids[0]}) — 2 saved · 2 +1" in text
+
+
+def test_a_day_of_two_or_three_papers_shows_its_listing_without_a_map(lab: httpx.Client) -> None:
+    counts = lab.get("/api/categories").json()
+    small = []
+    for category in ("cs.CL", "cs.LG", "cs.CV", "cs.RO", "cs.HC", "cs.MA", "cs.CY", "cs.SE", "cs.IR"):
+        listing = lab.get(f"/api/list/{category}/{DAY}")
+        if listing.status_code == 200 and 2 <= len(listing.json()["entries"]) <= 3:
+            small.append(category)
+    assert small, counts
+    for category in small:
+        page = lab.get(f"/list/{category}/{DAY}")
+        assert page.status_code == 200 and '<section class="topic-map"' not in page.text
+        assert lab.get(f"/map/{category}/{DAY}").status_code == 200
+        assert lab.get(f"/api/map/{category}/{DAY}").status_code == 200

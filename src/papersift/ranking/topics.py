@@ -345,6 +345,8 @@ def _nearest_topic(tfidf: sp.csr_matrix, labels: np.ndarray, has: np.ndarray) ->
 def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarray:
     """2-D positions in [0, 1]² (see module); papers without a vector sit near their topic's centre."""
     n = len(labels)
+    if vectors.shape[1] < 2:  # two or three papers reduce to fewer than two dimensions: pad with zeros
+        vectors = np.hstack([vectors, np.zeros((n, 2 - vectors.shape[1]))])
     topics = sorted(set(labels.tolist()))
     inside = vectors[has]
     mean = inside.mean(axis=0)

@@ -10,19 +10,21 @@ version with the rest of the page (maps are also kept per set of papers in the s
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
 from typing import Any
 
+import numpy as np
 from fastapi import APIRouter, Form, Query, Request, Response
 from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from papersift.lab import TRENDING_DAYS, popular, trending_json
-from papersift.ranking.topics import TopicMap, listing_entries, map_json, topic_map
+from papersift.ranking.topics import MIN_TOPIC, TopicMap, listing_entries, map_json, topic_map
 from papersift.shapes import paper_json
 from papersift.store import ListingEntry
 from papersift.taxonomy import category_name
@@ -124,7 +126,13 @@ def compute_map(state: AppState, docs: list[_Doc]) -> TopicMap:
 def topic_view(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     """The map of a page's papers (None when there are too few papers for more than one topic)."""
     docs = _docs(entries)
-    tmap = compute_map(state, docs)
+    if len({d.id for d in docs}) < 2 * MIN_TOPIC:  # too few papers for two topics: no map to draw
+        return None
+    try:
+        tmap = compute_map(state, docs)
+    except (ValueError, np.linalg.LinAlgError) as e:  # never a page lost to its map
+        print(f"papersift: warning: no topic map: {e}", file=sys.stderr, flush=True)
+        return None
     if len(tmap.topics) < 2:
         return None
     return map_view(tmap, {d.id: d.title for d in docs})
