@@ -295,6 +295,9 @@ _ZH: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"^the file is over (\d+) MB$"), r"文件超过 \1 MB"),
     (re.compile(r"^not an arXiv id: (.*)$"), r"不是 arXiv 编号：\1"),
     (re.compile(r"^Not Found$"), "未找到"),
+    (re.compile(r"^(.+) and (\d+) more$"), r"\1 等另外 \2 人"),
+    (re.compile(r"^(\S+) is not on arXiv$"), r"arXiv 上没有 \1"),
+    (re.compile(r"^offline: cannot reach (\S+) \((.*)\)$"), r"离线：无法连接 \1（\2）"),
     (re.compile(r"^Method Not Allowed$"), "方法不允许"),
 ]
 
@@ -347,5 +350,28 @@ TEXT["zh"].update(
         "start_counting": "计入我",
         "lab_saved": "人收藏",
         "lab_title": "本站收藏 · 点 +1 的读者数",
+    }
+)
+
+
+# dead ends (web/deadends.py) and search totals
+TEXT["en"].update(
+    {
+        "go_instead": "Go instead to:",
+        "fetch_paper": "Fetch it from arXiv",
+        "results_total": "{n} results",
+        "results_total_more": "{n}+ results",
+        "your_tags": "Your tags",
+        "your_note": "Your note",
+    }
+)
+TEXT["zh"].update(
+    {
+        "go_instead": "可以前往：",
+        "fetch_paper": "从 arXiv 获取",
+        "results_total": "共 {n} 条结果",
+        "results_total_more": "{n} 条以上结果",
+        "your_tags": "你的标签",
+        "your_note": "你的笔记",
     }
 )

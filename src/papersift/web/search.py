@@ -7,8 +7,10 @@ import re
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import RedirectResponse
 from starlette.exceptions import HTTPException
 
+from papersift.paper import is_arxiv_id, normalize_id
 from papersift.ranking.search import MODES, Mode, search
 from papersift.shapes import search_hit_json
 from papersift.store import Filters
@@ -17,6 +19,7 @@ from papersift.web.pages import TOP_K, Answer, Web, twin, wants_json
 from papersift.web.state import AppState, parse_day
 
 router = APIRouter()
+TOTAL_CAP = 100  # results counted for a query's total (more: "100+ results")
 
 
 def search_data(
@@ -36,11 +39,24 @@ def search_data(
             "page": page_no,
             "next_page": page_no + 1 if len(result.hits) == k else None,
             "notes": result.notes,
+            "total": total_data(state, q, mode, filters),
             "results": [search_hit_json(h, r) for r, h in enumerate(result.hits, first)],
         }
 
     key = ("search", q, mode, category or "", since or "", str(page_no), str(k))
     return dict(state.cached(key, ranked, index=True))
+
+
+def total_data(state: AppState, q: str, mode: Mode, filters: Filters) -> dict[str, Any]:
+    """How many results ``q`` has: ``{"count", "capped"}`` (``capped``: at least ``count``); kept per
+    query and filters."""
+
+    def counted() -> dict[str, Any]:
+        hits = search(state.indexes(), q, mode=mode, k=TOTAL_CAP + 1, filters=filters).hits
+        return {"count": min(len(hits), TOTAL_CAP), "capped": len(hits) > TOTAL_CAP}
+
+    key = ("search-total", q, mode, filters.category or "", str(filters.since or ""))
+    return dict(state.cached(key, counted, index=True))
 
 
 @twin(router, "/search", api={"q": (str, Query(..., max_length=1000))})
@@ -61,6 +77,8 @@ def search_papers(
     context |= {"hl": re.findall(r"\w+", q), "search_page": True}
     if not q.strip():
         return web.page(request, "search.html", 200, data=None, **context)
+    if is_arxiv_id(q.strip()):  # an id or an arXiv URL opens the paper (a 404 there links arXiv)
+        return RedirectResponse(f"/abs/{normalize_id(q.strip())}", status_code=303)
     return web.cached_page(
         request,
         "search.html",

@@ -29,6 +29,7 @@ from papersift.shapes import paper_json
 from papersift.store import ListingEntry
 from papersift.taxonomy import category_name
 from papersift.web.contract import DayPath
+from papersift.web.deadends import DeadEnd, missing_listing
 from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
@@ -157,10 +158,10 @@ def _listed(
     when = parse_day(day)
     known = state.store.announcement_days(category)
     if not known:
-        raise HTTPException(404, f"no listings for {category}")
+        raise DeadEnd(404, f"no listings for {category}", [("/categories", "/categories")])
     entries = listing_entries(state.store, category, when, days)
     if not entries:
-        raise HTTPException(404, f"no {category} listing on {when}")
+        raise missing_listing(category, when, known, base="/map")
     return known, when, entries
 
 
