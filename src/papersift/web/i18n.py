@@ -369,6 +369,8 @@ TEXT["en"].update(
         "results_total_more": "{n}+ results",
         "your_tags": "Your tags",
         "your_note": "Your note",
+        "key_phrases": "Key phrases",
+        "in_listing": "Show only these in the listing",
     }
 )
 TEXT["zh"].update(
@@ -379,5 +381,7 @@ TEXT["zh"].update(
         "results_total_more": "{n} 条以上结果",
         "your_tags": "你的标签",
         "your_note": "你的笔记",
+        "key_phrases": "关键短语",
+        "in_listing": "在列表中只看这些",
     }
 )

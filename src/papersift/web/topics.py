@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import partial
 from typing import Any
@@ -156,6 +156,41 @@ def topic_view(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, 
     return map_view(tmap, {d.id: d.title for d in docs})
 
 
+def day_topic_view(
+    state: AppState, entries: Sequence[dict[str, Any]], categories: Sequence[str], day: str
+) -> dict[str, Any] | None:
+    """The map of a page showing some of a day's papers (Daily Papers): the topics of the whole day's
+    listings of ``categories``, drawn with only the page's papers. What a reader saves or rates changes
+    which papers are shown, never the topics or where they sit (the map's input is the day's listings)."""
+    shown = {str(e["id"]) for e in entries}
+    docs: dict[str, _Doc] = {}
+    for category in categories:
+        for entry in state.store.listing(category, parse_day(day)):
+            paper = entry.paper
+            docs.setdefault(paper.id, _Doc(paper.id, paper.title, paper.abstract))
+    for doc in _docs(entries):  # a pick from elsewhere still has its place
+        docs.setdefault(doc.id, doc)
+    if len(docs) < 2 * MIN_TOPIC:
+        return None
+    try:
+        whole = compute_map(state, list(docs.values()))
+    except (ValueError, np.linalg.LinAlgError) as e:
+        print(f"papersift: warning: no topic map: {e}", file=sys.stderr, flush=True)
+        return None
+    kept = [n for n, t in enumerate(whole.topics) if shown & set(t.papers)]
+    if len(kept) < 2:
+        return None
+    renumber = {old: new for new, old in enumerate(kept)}
+    tmap = TopicMap(
+        [
+            replace(whole.topics[n], papers=tuple(p for p in whole.topics[n].papers if p in shown))
+            for n in kept
+        ],
+        [replace(p, cluster=renumber[p.cluster]) for p in whole.points if p.id in shown],
+    )
+    return map_view(tmap, {str(e["id"]): str(e.get("title", "")) for e in entries})
+
+
 def lab_counts(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Paper id → its signals (saves, upvotes) from this install's readers; empty without accounts."""
     if not state.settings.accounts:
@@ -166,6 +201,7 @@ def lab_counts(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, 
 def add_template_globals(templates: Jinja2Templates, state: AppState) -> None:
     """The templates' ``topic_view(entries)`` and ``lab_counts(entries)`` over ``state``."""
     templates.env.globals["topic_view"] = partial(topic_view, state)
+    templates.env.globals["day_topic_view"] = partial(day_topic_view, state)
     templates.env.globals["lab_counts"] = partial(lab_counts, state)
 
 
