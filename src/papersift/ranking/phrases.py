@@ -39,7 +39,8 @@ GENERIC = FILLER | frozenset(  # … and nouns of every abstract: fine inside a 
     experiments framework frameworks high key large limited low method methods model models new paper
     performance problem problems research result results set state studies study task tasks technique
     techniques type wide work works baseline baselines single multiple multi various several general
-    specific standard real world different""".split()
+    specific standard real world different average adaptive diverse modern manually content dataset
+    datasets scale user users studied""".split()
 )
 _HIDDEN = re.compile(
     r"(?:https?://|www\.)\S+|\S+@\S+|\b[\w.-]+\.(?:com|org|io|net|ai|edu)/\S*|\$[^$]*\$|\\[a-zA-Z]+",
@@ -109,12 +110,18 @@ def best_phrases(candidates: Iterable[str], rarity: Callable[[str], float], n: i
     scored = sorted(candidates, key=lambda p: (-sum(rarity(w) for w in p.split()), -len(p), p))
     picked: list[str] = []
     for phrase in scored:
-        padded = f" {phrase} "
-        if not any(padded in f" {p} " or f" {p} " in padded for p in picked):
+        padded = f" {_singular(phrase)} "
+        if not any(padded in f" {_singular(p)} " or f" {_singular(p)} " in padded for p in picked):
             picked.append(phrase)
         if len(picked) == n:
             break
     return picked
+
+
+def _singular(phrase: str) -> str:
+    """``language models`` → ``language model``: a phrase and its plural are one reason."""
+    words = phrase.split()
+    return " ".join(w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words)
 
 
 def shared_phrases(a: str, b: str, rarity: Callable[[str], float], n: int = 3) -> list[str]:

@@ -40,7 +40,7 @@ import scipy.sparse as sp
 
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.index.pipeline import Indexes
-from papersift.ranking.phrases import phrases
+from papersift.ranking.phrases import GENERIC, phrases
 from papersift.store import ListingEntry, Store
 
 Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
@@ -492,5 +492,9 @@ def term_key(term: str) -> str:
 
 
 def _nameable(term: str) -> bool:
-    """Words fit for a label: letters only, three or more of them (no LaTeX fragments or variables)."""
-    return all(len(w) >= 3 and w.isalpha() and w not in FILLER for w in term_key(term).split())
+    """A word fit to name a topic alone: letters only, four or more, not generic, not a participle or an
+    adverb (``compared``, ``largely``: no LaTeX fragments, variables or verbs)."""
+    return all(
+        len(w) >= 4 and w.isalpha() and w not in GENERIC and w not in FILLER and not w.endswith(("ed", "ly"))
+        for w in term_key(term).split()
+    )
