@@ -268,15 +268,15 @@ def test_every_related_paper_has_a_reason_and_its_shared_terms_are_in_both_texts
     from papersift.ranking.phrases import occurs
 
     checked = 0
-    for qid in sorted(citation_corpus[1])[:10]:
+    for qid in sorted(citation_corpus[1])[:40]:  # 40 papers' related lists
         paper = indexes.store.get(qid)
         assert paper is not None
         mine = f"{paper.title} {paper.abstract}"
-        for hit in related(indexes, paper_query(indexes, paper), k=10):
+        for hit in related(indexes, paper_query(indexes, paper), k=5):
             assert hit.reasons()
             theirs = f"{hit.paper.title} {hit.paper.abstract}"
             assert len(hit.terms) <= 3
             for term in hit.terms:
                 assert occurs(term, mine) and occurs(term, theirs), (term, qid, hit.paper.id)
                 checked += 1
-    assert checked > 50
+    assert checked > 200
