@@ -40,7 +40,8 @@ GENERIC = FILLER | frozenset(  # … and nouns of every abstract: fine inside a 
     performance problem problems research result results set state studies study task tasks technique
     techniques type wide work works baseline baselines single multiple multi various several general
     specific standard real world different average adaptive diverse modern manually content dataset
-    datasets scale user users studied findings insights observations failure failures""".split()
+    datasets scale user users studied findings insights observations failure failures output outputs
+    input inputs""".split()
 )
 _HIDDEN = re.compile(
     r"(?:https?://|www\.)\S+|\S+@\S+|\b[\w.-]+\.(?:com|org|io|net|ai|edu)/\S*|\$[^$]*\$|\\[a-zA-Z]+",
