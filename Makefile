@@ -41,9 +41,11 @@ chromium:
 	@fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || (echo "make: the 中文 pages need a CJK font: installing Debian's fonts-noto-cjk with $(APT) (needs root or sudo)" && \
 	  $(APT) update -qq && $(APT) install -y -qq fonts-noto-cjk)
 
+PORT ?= 8000
+DAYS ?= 7
 demo: $(DEMO_STAMP)
-	$(VENV)/bin/papersift demo --shared $(SHARED)
-	$(VENV)/bin/papersift serve --host 127.0.0.1 --port 8000
+	$(VENV)/bin/papersift demo --shared $(SHARED) --days $(DAYS)
+	$(VENV)/bin/papersift serve --host 127.0.0.1 --port $(PORT)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -21,6 +21,7 @@ from tests.test_topics import topics_home
 __all__ = ["browser", "topics_home"]  # fixtures shared with other modules
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
 LISTING = f"/list/cs.AI/{DAILY_DAYS[1]}"
+MAP_PAGE = f"/map/cs.AI/{DAILY_DAYS[1]}"
 
 
 @pytest.fixture(scope="module")
@@ -41,15 +42,13 @@ def test_the_map_renders_hovers_and_its_chips_filter_the_listing(
         points = page.locator("svg.map a.pt")  # type: ignore[attr-defined]
         assert page.locator("svg.map").is_visible()  # type: ignore[attr-defined]
         assert points.count() == rows.count() > 20
-        hidden = page.locator(".topic-list").bounding_box()  # type: ignore[attr-defined]
-        assert hidden["width"] <= 1 and hidden["height"] <= 1  # kept for screen readers only
         page.screenshot(path=str(SHOTS / "topic-map-desktop.png"))  # type: ignore[attr-defined]
         point = points.last  # drawn over every other point: the one under the mouse
         point.hover()
         tip = page.locator(".map-tip")  # type: ignore[attr-defined]
         tip.wait_for(state="visible")
-        assert tip.inner_text() == point.get_attribute("data-title")
-        assert point.locator("title").text_content() == point.get_attribute("data-title")
+        row_title = page.locator(f"[id='p-{point.get_attribute('data-id')}'] a.title")  # type: ignore[attr-defined]
+        assert tip.inner_text() == row_title.inner_text().strip()  # each title once: in its row
         chip = page.locator(".chips button.chip").nth(1)  # type: ignore[attr-defined]
         wanted = set(chip.get_attribute("data-papers").split())
         chip.click()
@@ -65,19 +64,102 @@ def test_the_map_renders_hovers_and_its_chips_filter_the_listing(
         page.wait_for_url(f"**/abs/{target}")  # type: ignore[attr-defined]
 
 
-def test_at_390_px_the_map_becomes_a_plain_list(
+def test_at_390_px_the_listing_keeps_the_chips_that_filter_it(
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
         page.set_viewport_size({"width": 390, "height": 844})  # type: ignore[attr-defined]
         page.goto(LISTING)  # type: ignore[attr-defined]
         assert not page.locator("svg.map").is_visible()  # type: ignore[attr-defined]
-        topics = page.locator(".topic-list details")  # type: ignore[attr-defined]
-        assert topics.first.is_visible()
-        assert topics.count() == page.locator(".chips button.chip").count()  # type: ignore[attr-defined]
-        topics.first.locator("summary").click()
+        chip = page.locator(".chips button.chip").first  # type: ignore[attr-defined]
+        assert chip.is_visible()
+        chip.click()
+        rows = page.locator("section.listing article.paper")  # type: ignore[attr-defined]
+        wanted = set(chip.get_attribute("data-papers").split())
+        assert {r.get_attribute("id").removeprefix("p-") for r in rows.all() if r.is_visible()} == wanted
         page.screenshot(path=str(SHOTS / "topic-map-390px.png"))  # type: ignore[attr-defined]
-        link = topics.first.locator("li a").first
-        assert link.is_visible() and link.get_attribute("href").startswith("/abs/")
         width = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
         assert width <= 390  # nothing wider than the phone
+
+
+LABEL_BOXES = """() => {
+  const svg = document.querySelector("svg.map").getBoundingClientRect();
+  const boxes = Array.from(document.querySelectorAll("svg.map text.lbl")).map((t) => {
+    const r = t.getBoundingClientRect();
+    return {text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+  });
+  return {svg: {left: svg.left, right: svg.right, top: svg.top, bottom: svg.bottom}, boxes};
+}"""
+
+
+def check_labels(page: object) -> list[str]:
+    """No two label boxes of the drawn map intersect and none reaches outside the drawing."""
+    found = page.evaluate(LABEL_BOXES)  # type: ignore[attr-defined]
+    svg, boxes = found["svg"], found["boxes"]
+    assert boxes, "the map has labels"
+    for box in boxes:
+        assert svg["left"] <= box["left"] and box["right"] <= svg["right"], box
+        assert svg["top"] <= box["top"] and box["bottom"] <= svg["bottom"], box
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            apart = (a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"]) or b[
+                "bottom"
+            ] <= a["top"]
+            assert apart, (a, b)
+    return [b["text"] for b in boxes]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_map_labels_neither_overlap_nor_leave_the_drawing(
+    browser: object, map_server: httpx.Client, request: pytest.FixtureRequest, width: int
+) -> None:
+    with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
+        page.set_viewport_size({"width": width, "height": 900})  # type: ignore[attr-defined]
+        for path in (MAP_PAGE, LISTING) if width > 400 else (MAP_PAGE,):  # 390 px: the map page's map
+            page.goto(path)  # type: ignore[attr-defined]
+            labels = check_labels(page)
+            assert all("…" not in label and "“" not in label for label in labels)
+        page.goto(MAP_PAGE)  # type: ignore[attr-defined]
+        page.screenshot(path=str(SHOTS / f"map-page-{width}px.png"), full_page=False)  # type: ignore[attr-defined]
+
+
+def test_the_map_page_lists_each_topic_with_its_phrases_and_a_link_that_filters_the_listing(
+    browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
+) -> None:
+    with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
+        page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
+        page.goto(MAP_PAGE)  # type: ignore[attr-defined]
+        sections = page.locator("section.topic")  # type: ignore[attr-defined]
+        chips = page.locator(".chips button.chip")  # type: ignore[attr-defined]
+        assert sections.count() == chips.count() >= 2
+        rows = page.locator("section.topic article.paper")  # type: ignore[attr-defined]
+        ids = [r.get_attribute("id") for r in rows.all()]
+        assert len(ids) == len(set(ids)) == page.locator("svg.map a.pt").count()  # type: ignore[attr-defined]
+        second = sections.nth(1)
+        assert second.locator("p.terms").is_visible()
+        wanted = {r.get_attribute("id") for r in second.locator("article.paper").all()}
+        second.locator("a.in-listing").click()
+        page.wait_for_url("**/list/cs.AI/**?topic=1")  # type: ignore[attr-defined]
+        listing = page.locator("section.listing article.paper")  # type: ignore[attr-defined]
+        listing.first.wait_for(state="attached")
+        assert {r.get_attribute("id") for r in listing.all() if r.is_visible()} == wanted
+
+
+def test_dead_ends_lead_somewhere_in_the_browser(
+    browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
+) -> None:
+    with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
+        page.goto("/abs/2501.99999")  # type: ignore[attr-defined]
+        link = page.locator("p.dead-end a").first  # type: ignore[attr-defined]
+        assert link.get_attribute("href") == "https://arxiv.org/abs/2501.99999"
+        assert page.locator("form.fetch button").is_visible()  # type: ignore[attr-defined]
+        page.goto("/list/cs.AI/2026-08-22")  # type: ignore[attr-defined]
+        page.locator("p.dead-end a").first.click()  # type: ignore[attr-defined]
+        page.wait_for_url(f"**/list/cs.AI/{DAILY_DAYS[1]}")  # type: ignore[attr-defined]
+        page.goto("/list/cs.ai")  # type: ignore[attr-defined]
+        assert page.url.endswith("/list/cs.AI")  # type: ignore[attr-defined]
+        pid = page.locator("article.paper").first.get_attribute("data-id")  # type: ignore[attr-defined]
+        box = page.locator("header form.search input[name=q]")  # type: ignore[attr-defined]
+        box.fill(f"https://arxiv.org/abs/{pid}v1")
+        box.press("Enter")
+        page.wait_for_url(f"**/abs/{pid}")  # type: ignore[attr-defined]

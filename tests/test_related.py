@@ -13,6 +13,7 @@ import pytest
 
 from papersift.index.pipeline import Indexes, ModelMismatchError, check_model, open_indexes, refresh
 from papersift.ranking.evaluate import evaluate_related, metrics
+from papersift.ranking.related import _how_much_earlier as how_much_earlier
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.ranking.search import search
 from papersift.settings import Settings
@@ -200,7 +201,10 @@ def test_earlier_work_is_only_said_of_papers_announced_before_the_query(
         day, mine = hit.paper.announced or hit.paper.published, same_day.announced
         assert day is not None and mine is not None
         truly = day < mine or (day == mine and (len(hit.paper.id), hit.paper.id) < (len(qid), qid))
-        assert hit.earlier == truly and ("earlier work" in hit.reasons()) == truly
+        said = [r for r in hit.reasons() if r.endswith(" earlier") or r == "the same day, submitted before"]
+        assert hit.earlier == truly and bool(said) == truly
+        if truly:  # the gap as it matters: "3 years earlier", never "earlier work" for a week
+            assert said == [how_much_earlier((mine - day).days)] and hit.days_earlier == (mine - day).days
         if hit.paper.id == target.id:
             assert not hit.earlier  # same day, later id: not earlier work
 
@@ -235,3 +239,37 @@ def test_an_arxiv_id_has_one_result_and_no_second_page(indexes: Indexes, citatio
     assert [h.paper.id for h in search(indexes, pid, k=10).hits] == [pid]
     assert search(indexes, pid, k=10, offset=10).hits == []
     assert search(indexes, f"arXiv:{pid}", k=10, offset=490).hits == []
+
+
+def test_a_gap_is_said_in_the_unit_that_matters() -> None:
+    said = [how_much_earlier(d) for d in (0, 1, 5, 7, 20, 45, 400, 1100)]
+    assert said == [
+        "the same day, submitted before",
+        "1 day earlier",
+        "5 days earlier",
+        "1 week earlier",
+        "3 weeks earlier",
+        "2 months earlier",
+        "1 year earlier",
+        "3 years earlier",
+    ]
+
+
+def test_every_related_paper_has_a_reason_and_its_shared_terms_are_in_both_texts(
+    indexes: Indexes, citation_corpus: Corpus
+) -> None:
+    from papersift.ranking.phrases import occurs
+
+    checked = 0
+    for qid in sorted(citation_corpus[1])[:40]:  # 40 papers' related lists
+        paper = indexes.store.get(qid)
+        assert paper is not None
+        mine = f"{paper.title} {paper.abstract}"
+        for hit in related(indexes, paper_query(indexes, paper), k=5):
+            assert hit.reasons()
+            theirs = f"{hit.paper.title} {hit.paper.abstract}"
+            assert len(hit.terms) <= 3
+            for term in hit.terms:
+                assert occurs(term, mine) and occurs(term, theirs), (term, qid, hit.paper.id)
+                checked += 1
+    assert checked > 200

@@ -13,9 +13,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from papersift.index.lexical import terms
 from papersift.index.pipeline import Indexes
 from papersift.paper import Paper
+from papersift.ranking.phrases import GENERIC, occurs, phrases
 from papersift.ranking.topics import TopicMap, listing_entries, term_key, topic_map
 from tests.support.data import DAILY_DAYS, write_jsonl
 from tests.support.processes import run_cli
@@ -69,16 +69,36 @@ def test_every_paper_of_a_real_listing_is_in_exactly_one_topic(
     assert sizes == sorted(sizes, reverse=True)
 
 
-def test_topic_labels_are_terms_most_of_the_topic_contains(day_papers: list[Paper], indexes: Indexes) -> None:
-    tmap = topic_map(indexes, day_papers)
-    bags = {p.id: {term_key(t) for t in terms(f"{p.title} {p.abstract}")} for p in day_papers}
-    named = [t for t in tmap.topics if t.terms]
+def test_topic_names_are_phrases_a_third_of_the_topic_has_and_the_rest_of_the_day_less(
+    day_papers: list[Paper], indexes: Indexes
+) -> None:
+    for papers in (day_papers, [*day_papers, *other_day_papers(indexes)]):
+        tmap = topic_map(indexes, papers)
+        check_names(tmap, papers)
+
+
+def other_day_papers(indexes: Indexes) -> list[Paper]:
+    return [e.paper for e in listing_entries(indexes.store, CATEGORY, date.fromisoformat(DAILY_DAYS[0]))]
+
+
+def check_names(tmap: TopicMap, papers: list[Paper]) -> None:
+    """Each name: a phrase (one to five words as written, no generic word alone, no ellipsis) in at least a
+    third of its topic's papers and in a smaller share of the other papers; no two topics share a name."""
+    bags = {p.id: {term_key(t) for t in phrases(f"{p.title} {p.abstract}")} for p in papers}
+    named = [t for t in tmap.topics if t.label]
     assert named, "a real day's topics have names"
+    assert len({t.label for t in named}) == len(named)
     for topic in named:
-        assert topic.label.split(", ")[0] == topic.terms[0]
+        words = topic.label.split()
+        assert 1 <= len(words) <= 5 and "…" not in topic.label and topic.label in topic.terms
+        assert not (len(words) == 1 and words[0] in GENERIC), topic.label
+        mine = set(topic.papers)
+        having = sum(term_key(topic.label) in bags[pid] for pid in mine)
+        elsewhere = sum(term_key(topic.label) in bags[p.id] for p in papers if p.id not in mine)
+        assert having * 3 >= len(mine), (topic.label, having, len(mine))
+        assert elsewhere / max(len(papers) - len(mine), 1) < having / len(mine), topic.label
         for term in topic.terms:
-            having = sum(term_key(term) in bags[pid] for pid in topic.papers)
-            assert having * 2 >= len(topic.papers), (term, having, len(topic.papers))
+            assert any(occurs(term, f"{p.title} {p.abstract}") for p in papers if p.id in mine), term
 
 
 def test_the_same_papers_give_the_same_map_in_any_order(day_papers: list[Paper], indexes: Indexes) -> None:
@@ -120,6 +140,16 @@ def test_too_few_papers_make_one_topic(day_papers: list[Paper], indexes: Indexes
     assert topic_map(indexes, []) == TopicMap([], [])
     alone = topic_map(indexes, day_papers[:1])  # one paper, with a vector: a one-paper topic, no crash
     assert [t.papers for t in alone.topics] == [(day_papers[0].id,)] and len(alone.points) == 1
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_two_or_three_papers_make_a_map_without_failing(
+    n: int, day_papers: list[Paper], indexes: Indexes
+) -> None:
+    for papers in (day_papers[:n], [*day_papers[: n - 1], Unstored("new-1", "A title", "Its abstract.")]):
+        tmap = topic_map(indexes, papers)
+        check_cover(tmap, [p.id for p in papers])
+        assert len(tmap.topics) == 1
 
 
 def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -> None:

@@ -67,12 +67,13 @@ def test_every_reason_and_note_reads_in_chinese() -> None:
     assert translate("earlier work", "en") == "earlier work"
 
 
-def test_an_arxiv_id_search_has_one_result_and_no_second_page(
+def test_an_arxiv_id_search_opens_the_paper_and_its_api_has_one_result(
     server: httpx.Client, citation_corpus: Corpus
 ) -> None:
     pid = sorted(citation_corpus[1])[0]
-    page = server.get("/search", params={"q": pid}).text
-    assert page.count('class="paper"') == 1 and 'rel="next"' not in page
+    page = server.get("/search", params={"q": pid}, follow_redirects=True)
+    assert page.url.path == f"/abs/{pid}" and page.status_code == 200
+    assert len(server.get("/api/search", params={"q": pid}).json()["results"]) == 1
     assert server.get("/api/search", params={"q": pid, "page": 50}).json()["results"] == []
 
 

@@ -61,8 +61,10 @@ def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Clien
     for cluster in data["clusters"]:  # each chip: the label (or its most central paper's title) · papers
         if cluster["label"]:
             assert f"{cluster['label']} · {len(cluster['papers'])}</button>" in page
-    assert page.count("“") + sum(bool(c["label"]) for c in data["clusters"]) >= len(data["clusters"])
-    assert '<section class="topic-map"' in page and '<div class="topic-list">' in page
+    unnamed = sum(not c["label"] for c in data["clusters"])  # no phrase fits: "other", never a title
+    assert "“" not in page.split("<svg")[1].split("</svg>")[0]  # no label is a paper's title
+    assert page.count(">other · ") >= unnamed
+    assert '<section class="topic-map"' in page and "data-title=" not in page  # titles: in the rows only
     assert "<script>" not in page and "<style" not in page  # the strict CSP: scripts and styles are files
     own = lab.get(f"/map/{CATEGORY}/{DAY}")
     assert own.status_code == 200 and own.text.count('<a class="pt ') == len(data["points"])
@@ -109,3 +111,36 @@ def test_three_readers_signals_show_on_rows_and_trending(lab: httpx.Client, lab_
     text = markdown.read_text()
     assert "## Popular in your lab this week" in text
     assert f"(https://arxiv.org/abs/{ids[0]}) — 2 saved · 2 +1" in text
+
+
+def test_a_day_of_two_or_three_papers_shows_its_listing_without_a_map(lab: httpx.Client) -> None:
+    counts = lab.get("/api/categories").json()
+    small = []
+    for category in ("cs.CL", "cs.LG", "cs.CV", "cs.RO", "cs.HC", "cs.MA", "cs.CY", "cs.SE", "cs.IR"):
+        listing = lab.get(f"/api/list/{category}/{DAY}")
+        if listing.status_code == 200 and 2 <= len(listing.json()["entries"]) <= 3:
+            small.append(category)
+    assert small, counts
+    for category in small:
+        page = lab.get(f"/list/{category}/{DAY}")
+        assert page.status_code == 200 and '<section class="topic-map"' not in page.text
+        assert lab.get(f"/map/{category}/{DAY}").status_code == 200
+        assert lab.get(f"/api/map/{category}/{DAY}").status_code == 200
+
+
+POINT = re.compile(r'data-id="([^"]+)" data-cluster="\d+"><circle cx="([\d.]+)" cy="([\d.]+)"')
+
+
+def test_daily_papers_map_stays_put_when_a_paper_is_saved(lab: httpx.Client, lab_home: Path) -> None:
+    reader = log_in(lab, "cy", READERS["cy"])
+    before = reader.get(f"/daily/{DAY}").text
+    points = {pid: (x, y) for pid, x, y in POINT.findall(before)}
+    assert len(points) > 20
+    labels = re.findall(r'<text class="lbl"[^>]*>([^<]+)</text>', before)
+    pid = next(iter(points))
+    token = csrf(reader, f"/daily/{DAY}")
+    saved = reader.post("/library/rate", data={"id": pid, "rating": "1", "csrf": token})
+    assert saved.status_code == 303
+    after = reader.get(f"/daily/{DAY}").text
+    moved = {p: xy for p, xy in ((p, (x, y)) for p, x, y in POINT.findall(after)) if points.get(p, xy) != xy}
+    assert not moved and re.findall(r'<text class="lbl"[^>]*>([^<]+)</text>', after) == labels

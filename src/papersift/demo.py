@@ -44,30 +44,32 @@ def sync_recent(settings: Settings, store: Store, categories: list[str]) -> Inge
         return None
 
 
-def latest_days(snapshot: Path, days: int) -> set[date]:
-    """The ``days`` latest announcement dates present in a snapshot."""
-    seen: set[str] = set()
+def latest_days(snapshot: Path, days: int) -> dict[str, set[date]]:
+    """Each primary category's ``days`` latest announcement dates in a snapshot (a category listed only
+    now and then still gets its own latest week, not the busiest categories' last days)."""
+    seen: dict[str, set[str]] = {}
     with open_bytes(snapshot) as f:
         for line in f:
             if b'"announced": "' in line or b'"announced":"' in line:
-                value = orjson.loads(line).get("announced")
-                if value:
-                    seen.add(value)
-    return {date.fromisoformat(d) for d in sorted(seen)[-days:]}
+                record = orjson.loads(line)
+                value, category = record.get("announced"), record.get("primary_category")
+                if value and category:
+                    seen.setdefault(category, set()).add(value)
+    return {c: {date.fromisoformat(d) for d in sorted(v)[-days:]} for c, v in seen.items()}
 
 
 def load_recent_snapshot(store: Store, snapshot: Path, days: int) -> tuple[IngestCounts, str]:
-    """Ingest the papers of the latest ``days`` announcement days of a snapshot.
+    """Ingest the papers of every primary category's latest ``days`` announcement days of a snapshot.
 
     Returns the counts and the busiest primary category of the latest day (the listing to show).
     """
     wanted = latest_days(snapshot, days)
-    last = max(wanted, default=None)
+    last = max((d for v in wanted.values() for d in v), default=None)
     busiest: Counter[str] = Counter()
 
     def recent(items: Iterator[Parsed]) -> Iterator[Parsed]:
         for p in items:
-            if isinstance(p, Paper) and p.announced in wanted:
+            if isinstance(p, Paper) and p.announced in wanted.get(p.primary_category, ()):
                 if p.announced == last:
                     busiest[p.primary_category] += 1
                 yield p

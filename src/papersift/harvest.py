@@ -32,6 +32,7 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_WAIT = 600.0  # seconds: the longest Retry-After or backoff honoured
 API_BATCH = 100  # ids per id_list request
 MAX_TOKEN_RESTARTS = 2  # fresh restarts after badResumptionToken within one harvest
+CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a host that takes longer is not there
 
 Params = Mapping[str, str | int]
 
@@ -77,9 +78,10 @@ class ArxivClient:
         self._sleep = sleep
         self._on_retry = on_retry
         self._last: dict[str, float] = {}
+        self._reached: set[str] = set()  # hosts that answered once: a failure to connect later is retried
         self._http = httpx.Client(
             headers={"User-Agent": settings.user_agent},
-            timeout=settings.timeout,
+            timeout=httpx.Timeout(settings.timeout, connect=min(CONNECT_TIMEOUT, settings.timeout)),
             follow_redirects=True,
             transport=transport,
         )
@@ -111,6 +113,8 @@ class ArxivClient:
 
         Retries 429/500/502/503/504 and transport failures (dropped connection, timeout, short body)
         up to ``settings.max_retries`` times; any other status, or retries spent, is a HarvestError.
+        A host never reached yet that refuses or cannot take a connection within ``CONNECT_TIMEOUT`` is
+        an "offline: …" HarvestError at once (the one quick probe: no retries against no network).
         """
         host = urlsplit(url).netloc
         attempts = self.settings.max_retries + 1
@@ -121,6 +125,7 @@ class ArxivClient:
             try:
                 response = self._http.get(url, params=params)
                 problem = f"HTTP {response.status_code}"
+                self._reached.add(host)
                 if response.status_code in ok:
                     return response
                 if response.status_code not in RETRY_STATUSES:
@@ -128,6 +133,9 @@ class ArxivClient:
                 wait = retry_after_seconds(response.headers.get("Retry-After"))
             except (httpx.TransportError, httpx.DecodingError) as exc:
                 problem = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                if host not in self._reached and isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+                    # the first contact could not even connect: offline (or no such host), not a hiccup
+                    raise HarvestError(f"offline: cannot reach {host} ({problem})") from exc
             finally:
                 self._last[host] = self._clock()
             if attempt == attempts:

@@ -434,3 +434,17 @@ def category_name(cat: str) -> str | None:
 def is_known(cat: str) -> bool:
     """Whether ``cat`` is an arXiv category, alias, archive or folded old archive id."""
     return category_name(cat) is not None
+
+
+def _spellings() -> dict[str, str]:
+    ids = [*_CATEGORIES, *_ARCHIVES, *ALIASES, *SUBSUMED]
+    return {i.lower(): i for i in ids}
+
+
+_SPELLINGS: Mapping[str, str] = MappingProxyType(_spellings())
+
+
+def spelled(cat: str) -> str:
+    """A category or archive id as arXiv spells it, in whatever case it was typed (``cs.lg`` → ``cs.LG``,
+    ``Astro-Ph`` → ``astro-ph``); an unknown id as given."""
+    return _SPELLINGS.get(cat.lower(), cat)

@@ -33,7 +33,25 @@ HomeOpt = Annotated[
     ),
 ]
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text or json")]
-CategoryArg = Annotated[str, typer.Argument(help="Category or archive, e.g. cs.LG or astro-ph.")]
+
+
+def _spelled(value: str) -> str:
+    from papersift.taxonomy import spelled
+
+    return spelled(value)
+
+
+def _all_spelled(values: list[str]) -> list[str]:
+    return [_spelled(v) for v in values]
+
+
+CategoryArg = Annotated[
+    str,
+    typer.Argument(help="Category or archive, e.g. cs.LG or astro-ph (any case).", callback=_spelled),
+]
+CategoriesArg = Annotated[
+    list[str], typer.Argument(help="Categories, e.g. cs.LG stat.ML (any case).", callback=_all_spelled)
+]
 ListingDayOpt = Annotated[
     str | None, typer.Option("--date", "-d", help="Listing date (default: the latest).")
 ]

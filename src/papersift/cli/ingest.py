@@ -9,7 +9,16 @@ from typing import Annotated
 
 import typer
 
-from papersift.cli.common import HomeOpt, Opened, fail, load_settings, opened, parse_day, report
+from papersift.cli.common import (
+    CategoriesArg,
+    HomeOpt,
+    Opened,
+    fail,
+    load_settings,
+    opened,
+    parse_day,
+    report,
+)
 
 harvest_app = typer.Typer(help="Harvest papers from arXiv's interfaces.", no_args_is_help=True)
 
@@ -91,7 +100,7 @@ def harvest_oai(
 
 
 def sync(
-    categories: Annotated[list[str], typer.Argument(help="Categories, e.g. cs.LG stat.ML.")],
+    categories: CategoriesArg,
     home: HomeOpt = None,
 ) -> None:
     """Fetch today's announcements of CATEGORY... from arXiv's RSS feeds."""

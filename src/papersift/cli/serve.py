@@ -27,7 +27,7 @@ def demo(
     shared: Annotated[
         Path, typer.Option(help="Offline data folder used when arXiv cannot be reached.")
     ] = Path("../shared/data"),
-    days: Annotated[int, typer.Option(help="Announcement days to load.")] = 5,
+    days: Annotated[int, typer.Option(help="Announcement days to load (each category's latest).")] = 7,
     category: Annotated[
         str | None,
         typer.Option(help="Category whose listing is printed (default: the busiest one)."),
@@ -51,7 +51,9 @@ def demo(
                     "arXiv is unreachable and no offline data was found at "
                     f"{snapshot}; connect to the internet or pass --shared PATH"
                 )
-            typer.echo(f"arXiv unreachable or skipped: loading the latest {days} days from {snapshot}")
+            typer.echo(
+                f"arXiv unreachable or skipped: loading each category's latest {days} days from {snapshot}"
+            )
             counts, busiest = load_recent_snapshot(o.store, snapshot, days)
             category = category or busiest
         report(counts, "demo")

@@ -44,10 +44,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from papersift.index.encoder import paper_text
-from papersift.index.lexical import N_FEATURES, Lexical, shared_terms, term_names, term_slot
+from papersift.index.lexical import N_FEATURES, Lexical, term_slot
 from papersift.index.pipeline import Indexes
 from papersift.names import AuthorSet
 from papersift.paper import Paper
+from papersift.ranking.phrases import best_phrases, phrases, word_rarity
 
 W_MODEL = 1.0
 W_DENSE = 0.5
@@ -333,14 +334,10 @@ class _Library:
         best = [j for j in liked[np.argsort(-sims[liked], kind="stable")][:CLOSEST_SHOWN] if sims[j] > 0]
         lex = self.indexes.lexical
         terms: list[str] = []
-        if lex is not None and self.rows is not None and self.candidate_rows is not None and best:
-            row = self.candidate_rows[i]
-            q_slots, q_weights = lex.key_terms(row.indices.astype(np.int32), row.data.astype(np.float32))
-            near = self.rows[best].tocoo()
-            slots, inverse = np.unique(near.col, return_inverse=True)
-            doc = slots.astype(np.int32), np.bincount(inverse, weights=near.data).astype(np.float32)
-            found = shared_terms(term_names(f"{paper.title} {paper.abstract}"), q_slots, q_weights, doc)
-            terms = [t for t in found if _distinctive(lex, t)]
+        if lex is not None and best:  # phrases of the paper that its closest liked items have as written
+            near = set().union(*(phrases(self.items[j].text or self.items[j].title) for j in best))
+            found = best_phrases(phrases(f"{paper.title} {paper.abstract}") & near, word_rarity(lex), 5)
+            terms = [t for t in found if _distinctive(lex, t)][:3]
         return Recommendation(
             rowid=rowid,
             score=score,

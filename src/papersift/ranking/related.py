@@ -35,7 +35,7 @@ from datetime import date
 import numpy as np
 
 from papersift.index.encoder import paper_text
-from papersift.index.lexical import author_slots, shared_terms, term_names
+from papersift.index.lexical import author_slots
 from papersift.index.pipeline import Indexes
 from papersift.index.sentences import (
     FACETS,
@@ -50,6 +50,7 @@ from papersift.index.sentences import (
 )
 from papersift.names import AuthorSet
 from papersift.paper import Paper, in_category
+from papersift.ranking.phrases import best_phrases, phrases, word_rarity
 from papersift.ranking.understand import Translate, understand
 from papersift.text import STOP_WORDS
 
@@ -104,8 +105,10 @@ class RelatedHit:
     same_category: bool
     earlier: bool
     match: tuple[int, int, float] | None = None  # (query sentence, their sentence, cosine); 0 = title
+    days_earlier: int | None = None  # how long before the query paper it was announced (when ``earlier``)
 
     def reasons(self) -> list[str]:
+        """Why it is related, in words; never empty (at least how close it is in content or wording)."""
         out = []
         if self.match is not None and self.match[2] >= 0.5:
             mine, theirs, cosine = self.match
@@ -119,8 +122,26 @@ class RelatedHit:
         if self.same_category:
             out.append(f"same category ({self.paper.primary_category})")
         if self.earlier:
-            out.append("earlier work")
+            out.append(_how_much_earlier(self.days_earlier))
+        if not any(r.startswith(("shared terms", "close in content", "same authors")) for r in out):
+            if self.dense is not None and self.dense > 0:
+                out.insert(0, f"close in content ({self.dense:.2f})")
+            else:
+                out.insert(0, f"similar wording ({self.lexical:.2f})")
         return out
+
+
+def _how_much_earlier(days: int | None) -> str:
+    """``3 years earlier``, ``2 weeks earlier``, ``the same day, submitted before``: what a gap means."""
+    if days is None:
+        return "earlier work"
+    if days <= 0:
+        return "the same day, submitted before"
+    for size, unit in ((365, "year"), (30, "month"), (7, "week"), (1, "day")):
+        if days >= size:
+            n = round(days / size) if size > 1 else days
+            return f"{n} {unit}{'s' if n != 1 else ''} earlier"
+    return "earlier work"
 
 
 def _sentence_name(whose: str, number: int) -> str:
@@ -313,7 +334,8 @@ def _take(
     query_id = query.paper.id if query.paper else None
     query_authors = AuthorSet(query.paper.authors if query.paper else ())
     query_day = (query.paper.announced or query.paper.published) if query.paper else None
-    names = term_names(query.text)
+    mine = phrases(query.text)  # the reasons' shared terms: phrases of both texts as written
+    rarity = word_rarity(indexes.lexical)
     hits: list[RelatedHit] = []
     step = k if not (category or since) else 4 * k
     for start in range(0, len(order), step):
@@ -328,10 +350,7 @@ def _take(
             day = paper.announced or paper.published
             if since and (day is None or day < since):
                 continue
-            terms: list[str] = []
-            if indexes.lexical is not None and s.positions[i] >= 0:
-                row = indexes.lexical.row(int(s.positions[i]))
-                terms = shared_terms(names, s.q_slots, s.q_weights, row)
+            terms = best_phrases(mine & phrases(f"{paper.title} {paper.abstract}"), rarity, 3)
             authors = list(query_authors.shared(paper.authors))
             # the author postings bucket by initial + surname, and the days have no order within a day:
             # take back what a namesake or a later paper of the same day added
@@ -352,6 +371,7 @@ def _take(
                     same_category=bool(s.same_category[i]),
                     earlier=earlier,
                     match=match,
+                    days_earlier=(query_day - day).days if earlier and query_day and day else None,
                 )
             )
             if len(hits) == k:

@@ -39,10 +39,10 @@ from typing import Literal
 
 import numpy as np
 
-from papersift.index.lexical import shared_terms, term_names
 from papersift.index.pipeline import Indexes
 from papersift.index.sentences import SentenceWeights, sentence_term
 from papersift.paper import Paper, is_arxiv_id, normalize_id
+from papersift.ranking.phrases import best_phrases, phrases, word_rarity
 from papersift.ranking.understand import Translate, Understood, suggest, understand, verbatim
 from papersift.store import Filters
 
@@ -202,21 +202,21 @@ def _search(
     page = hits[offset:want]
     if not hits:
         notes.append(NO_GOOD_MATCHES)
-    if lex is not None:
-        q_slots, q_weights = lex.key_terms(*lex.vectorize(wanted))
-        names = term_names(wanted)
-        positions = lex.positions(np.array([key for key, _ in page], dtype=np.int64))
+    if lex is not None:  # the query's phrases each result contains as written
+        mine, rarity = phrases(wanted), word_rarity(lex)
         return SearchResult(
             [
-                SearchHit(
-                    h.paper, h.score, shared_terms(names, q_slots, q_weights, lex.row(p)) if p >= 0 else []
-                )
-                for (_, h), p in zip(page, positions.tolist(), strict=True)
+                SearchHit(h.paper, h.score, best_phrases(mine & phrases(paper_text(h.paper)), rarity, 5))
+                for _, h in page
             ],
             mode,
             notes,
         )
     return SearchResult([h for _, h in page], mode, notes)
+
+
+def paper_text(paper: Paper) -> str:
+    return f"{paper.title} {paper.abstract}"
 
 
 def _collect(

@@ -8,10 +8,14 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   every k in a small range sized from the number of papers; the k with the best silhouette wins (within
   ``SLACK`` of it: the smaller k). Same papers, same topics: the input is put in id order first and every
   seed is fixed.
-* Names (c-TF-IDF style): the words and word pairs (plurals folded) in at least half of a topic's papers,
-  at least twice as common there as in the rest of the set and in at most a quarter of the whole store (the
-  lexical arrays' document frequencies), scored by share × rarity in the store × share / (share + share in
-  the rest); the best few with no word in common name it. A topic with no such term is left unnamed.
+* Names (c-TF-IDF over phrases): the key phrases of a topic's own titles and abstracts (``phrases``: one
+  to four words as written, never across a stop word or punctuation, plurals folded) in at least a third
+  of its papers, at least twice as common there as in the rest of the set and in at most ``LABEL_MAX_DF``
+  of the whole store (the lexical arrays' word and pair frequencies), scored by share × rarity in the
+  store × share / (share + share in the rest), longer phrases favoured; the best phrase of two words or
+  more names it (else its best distinctive word), each name used by one topic of the day (largest topics
+  choose first). A topic with no such phrase is left unnamed. A ``namer`` (the configured model) may name
+  them instead.
 * Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
   papers' own spread breaking ties), each paper drawn halfway towards its topic's centre, scaled to [0, 1].
 
@@ -24,11 +28,11 @@ from __future__ import annotations
 import math
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date, timedelta
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Protocol
 
 import numpy as np
@@ -36,20 +40,22 @@ import scipy.sparse as sp
 
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.index.pipeline import Indexes
+from papersift.ranking.phrases import GENERIC, phrases
 from papersift.store import ListingEntry, Store
+
+Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
 
 DIMENSIONS = 24  # principal components the vectors are clustered in
 MIN_TOPIC = 10  # papers per topic the range of k is sized for
 SLACK = 0.01  # silhouette a smaller k may give up
 MAX_TOPICS = 16
-MIN_SHARE = 0.5  # a name's terms are in at least this share of the topic's papers
+MIN_SHARE = 1 / 3  # a name's phrases are in at least this share of the topic's papers
 CONTRAST = 2.0  # … and at least this many times as common in it as in the other papers of the set
 LABEL_MAX_DF = 0.3  # … and in at most this share of the store (``based``, ``propose`` name nothing)
 FILLER = frozenset(  # the words of every abstract, never a topic
     "achieve approach based demonstrate existing introduce method novel paper present propose result show "
     "study using".split()
 )
-NAME_TERMS = 2  # terms in a topic's label
 TERMS = 5  # terms listed per topic
 PULL = 0.5  # how far each point is drawn towards its topic's centre
 SEED = 0
@@ -118,18 +124,23 @@ def listing_entries(store: Store, category: str, when: date, days: int = 1) -> l
     return list(seen.values())
 
 
-def topic_map(indexes: Indexes, papers: Sequence[Doc]) -> TopicMap:
-    """Group ``papers`` into topics, name them, and lay them out (deterministic for the same papers)."""
+def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = None) -> TopicMap:
+    """Group ``papers`` into topics, name them, and lay them out (deterministic for the same papers).
+
+    ``namer``: labels from the configured language model (given each topic's key phrases and titles);
+    without one, or when it fails, each topic is named by its best key phrase."""
     unique = {p.id: p for p in papers}
     ordered = [unique[i] for i in sorted(unique)]
     if not ordered:
         return TopicMap([], [])
     rowids = np.array([indexes.store.rowid(p.id) or -1 for p in ordered], dtype=np.int64)
     with _one_thread():
-        return _topic_map(indexes, papers, ordered, rowids)
+        return _topic_map(indexes, papers, ordered, rowids, namer)
 
 
-def _topic_map(indexes: Indexes, papers: Sequence[Doc], ordered: list[Doc], rowids: np.ndarray) -> TopicMap:
+def _topic_map(
+    indexes: Indexes, papers: Sequence[Doc], ordered: list[Doc], rowids: np.ndarray, namer: Namer | None
+) -> TopicMap:
     dense = _dense(indexes, rowids)
     has = np.linalg.norm(dense, axis=1) > 0 if dense is not None else np.zeros(len(ordered), bool)
     tfidf = None if has.all() else tfidf_matrix(indexes.lexical, rowids, ordered)
@@ -148,7 +159,7 @@ def _topic_map(indexes: Indexes, papers: Sequence[Doc], ordered: list[Doc], rowi
         reduced = _reduce_sparse(tfidf)
         labels = cluster(reduced)
         coords = layout(reduced, labels, np.ones(len(ordered), bool))
-    topics = _name_topics(indexes.lexical, ordered, labels)
+    topics = _name_topics(indexes.lexical, ordered, labels, namer)
     # topics largest first (ties: the first paper id), points in the caller's order
     order = sorted(range(len(topics)), key=lambda t: (-len(topics[t].papers), topics[t].papers[0]))
     rank = {old: new for new, old in enumerate(order)}
@@ -345,6 +356,8 @@ def _nearest_topic(tfidf: sp.csr_matrix, labels: np.ndarray, has: np.ndarray) ->
 def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarray:
     """2-D positions in [0, 1]² (see module); papers without a vector sit near their topic's centre."""
     n = len(labels)
+    if vectors.shape[1] < 2:  # two or three papers reduce to fewer than two dimensions: pad with zeros
+        vectors = np.hstack([vectors, np.zeros((n, 2 - vectors.shape[1]))])
     topics = sorted(set(labels.tolist()))
     inside = vectors[has]
     mean = inside.mean(axis=0)
@@ -371,22 +384,21 @@ def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarr
     return np.asarray((points - low) / span) if n > 1 else np.full((n, 2), 0.5)
 
 
-def _name_topics(lexical: Lexical | None, papers: Sequence[Doc], labels: np.ndarray) -> list[Topic]:
-    """Each topic (numbered as ``labels``) with its papers and its distinctive terms (see module)."""
-    surfaces = [set(terms(f"{p.title} {p.abstract}")) for p in papers]
-    seen = Counter(chain.from_iterable(surfaces))
-    # a label term is in half of some topic's papers: with its plural, at least a quarter in one form
-    floor = max(1, int(np.bincount(labels).min()) // 4) if len(labels) else 1
-    key_of = {t: term_key(t) for t, n in seen.items() if n >= floor}
-    forms: dict[str, list[str]] = {}
-    for term, key in key_of.items():
-        forms.setdefault(key, []).append(term)
-    bags = [{key_of[t] for t in bag if t in key_of} for bag in surfaces]
+def _name_topics(
+    lexical: Lexical | None, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
+) -> list[Topic]:
+    """Each topic (numbered as ``labels``) with its papers and its key phrases (see module)."""
+    bags = [{term_key(p) for p in phrases(f"{d.title} {d.abstract}")} for d in papers]
     total = Counter(chain.from_iterable(bags))
-    n_store = len(lexical) if lexical is not None and len(lexical) else len(papers)
-    df = lexical.arrays["df"] if lexical is not None and len(lexical) else None
-    named = []
-    for topic in sorted(set(labels.tolist())):
+    surface: dict[str, Counter[str]] = {}
+    n_store = len(lexical) if lexical is not None and len(lexical) else 0
+    df = lexical.arrays["df"] if n_store and lexical is not None else None
+    sizes = np.bincount(labels)
+    # largest topics choose first: a phrase names one topic of the day
+    order = sorted(set(labels.tolist()), key=lambda t: (-int(sizes[t]), t))
+    used: set[str] = set()
+    found: dict[int, tuple[str, tuple[str, ...]]] = {}
+    for topic in order:
         members = np.flatnonzero(labels == topic)
         size = len(members)
         inside = Counter(chain.from_iterable(bags[i] for i in members))
@@ -394,28 +406,81 @@ def _name_topics(lexical: Lexical | None, papers: Sequence[Doc], labels: np.ndar
         scored = []
         for key, count in inside.items():
             share = count / size
-            if share < MIN_SHARE or not _nameable(key):
+            if share < MIN_SHARE:
                 continue
-            shown = max(forms[key], key=lambda form: (seen[form], form))
-            frequency = total[key] if df is None else max(int(df[term_slot(form)]) for form in forms[key])
             rest_share = (total[key] - count) / rest
-            # distinctive: over-represented in the topic, and not a word most papers of the store use
-            if share < CONTRAST * rest_share or (df is not None and frequency > LABEL_MAX_DF * n_store):
+            if share < CONTRAST * rest_share:  # distinctive: rarer in the rest of the set
                 continue
-            rarity = math.log((1 + n_store) / (1 + frequency))
-            scored.append((-share * rarity * share / (share + rest_share), shown))
+            frequency = _store_df(df, key) if df is not None else total[key]
+            if df is not None and frequency > LABEL_MAX_DF * n_store:
+                continue
+            rarity = math.log((1 + (n_store or len(papers))) / (1 + frequency))
+            words = len(key.split())
+            scored.append((-share * rarity * share / (share + rest_share) * (1.0 + 0.25 * (words - 1)), key))
         scored.sort()
         picked: list[str] = []
-        for _, term in scored:
-            words = {term_key(w) for w in term.split()}
-            if not any(words & {term_key(w) for w in p.split()} for p in picked):
-                picked.append(term)
+        for _, key in scored:
+            if key in used or any(f" {key} " in f" {p} " or f" {p} " in f" {key} " for p in picked):
+                continue
+            picked.append(key)
             if len(picked) == TERMS:
                 break
-        named.append(
-            Topic(", ".join(picked[:NAME_TERMS]), tuple(picked), tuple(papers[int(i)].id for i in members))
+        # the label: the best phrase of two words or more (else the best distinctive word), one per day
+        free = [k for _, k in scored if k not in used]
+        names = [k for k in free if len(k.split()) >= 2] or [k for k in free if _nameable(k)]
+        label = names[0] if names else ""
+        if label and label not in picked:
+            picked = [label, *[p for p in picked if f" {p} " not in f" {label} "]][:TERMS]
+        if label:
+            used.add(label)
+        found[topic] = (label, tuple(picked))
+    if namer is not None:  # the configured model names the topics (it gets each topic's phrases and titles)
+        found = _model_names(namer, papers, labels, found)
+    for key in {k for _, keys in found.values() for k in keys}:
+        surface[key] = Counter()
+    for d in papers:
+        for p in phrases(f"{d.title} {d.abstract}"):
+            if term_key(p) in surface:
+                surface[term_key(p)][p] += 1
+
+    def shown(key: str) -> str:
+        forms = surface.get(key)
+        return max(forms, key=lambda f: (forms[f], f)) if forms else key
+
+    return [
+        Topic(
+            shown(found[t][0]) if found[t][0] in surface else found[t][0],
+            tuple(shown(k) for k in found[t][1]),
+            tuple(papers[int(i)].id for i in np.flatnonzero(labels == t)),
         )
-    return named
+        for t in sorted(found)
+    ]
+
+
+def _store_df(df: np.ndarray, key: str) -> int:
+    """Papers of the store holding a phrase, at most: its word's count, or its rarest adjacent pair's (the
+    lexical arrays hold words and pairs; hash collisions only ever raise the count)."""
+    words = key.split()
+    if len(words) == 1:
+        return int(df[term_slot(words[0])])
+    return min(int(df[term_slot(f"{a} {b}")]) for a, b in pairwise(words))
+
+
+def _model_names(
+    namer: Namer, papers: Sequence[Doc], labels: np.ndarray, found: dict[int, tuple[str, tuple[str, ...]]]
+) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """Labels from ``namer`` (one per topic, in topic order); the phrases stay; a failure keeps ours."""
+    topics = sorted(found)
+    asked = [
+        (list(found[t][1]), [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12]) for t in topics
+    ]
+    try:
+        names = namer(asked)
+    except Exception:  # a model that fails names nothing: the phrases name the topics
+        return found
+    if len(names) != len(topics):
+        return found
+    return {t: (name.strip()[:60] or found[t][0], found[t][1]) for t, name in zip(topics, names, strict=True)}
 
 
 def term_key(term: str) -> str:
@@ -427,5 +492,9 @@ def term_key(term: str) -> str:
 
 
 def _nameable(term: str) -> bool:
-    """Words fit for a label: letters only, three or more of them (no LaTeX fragments or variables)."""
-    return all(len(w) >= 3 and w.isalpha() and w not in FILLER for w in term_key(term).split())
+    """A word fit to name a topic alone: letters only, four or more, not generic, not a participle or an
+    adverb (``compared``, ``largely``: no LaTeX fragments, variables or verbs)."""
+    return all(
+        len(w) >= 4 and w.isalpha() and w not in GENERIC and w not in FILLER and not w.endswith(("ed", "ly"))
+        for w in term_key(term).split()
+    )

@@ -29,7 +29,7 @@ from papersift.index.onnx_encoder import OnnxModelError
 from papersift.ranking.search import search
 from papersift.settings import Settings
 from papersift.store import StoreError, open_store
-from papersift.web import accounts, daily, feeds, library, listings, mine, papers, reading, topics
+from papersift.web import accounts, daily, deadends, feeds, library, listings, mine, papers, reading, topics
 from papersift.web import search as search_views
 from papersift.web.assets import CacheHeaders
 from papersift.web.contract import errors, openapi_without_422
@@ -42,7 +42,7 @@ HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
 # feeds first: /list/{category}.atom before the listing's /list/{category}; reading's /abs/{id}/faq before
 # the paper's /abs/{id}
-VIEWS = (feeds, listings, reading, papers, search_views, daily, library, accounts, mine, topics)
+VIEWS = (feeds, listings, deadends, reading, papers, search_views, daily, library, accounts, mine, topics)
 
 
 def katex_dir(settings: Settings) -> Path | None:
@@ -98,6 +98,8 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
     app.add_middleware(CacheHeaders)
     app.add_middleware(SecurityHeaders)  # outside the guard: its refusals carry the headers too
     app.add_middleware(GZipMiddleware, minimum_size=500)
+    app.add_middleware(deadends.CategorySpelling)
+    app.add_middleware(deadends.HeadAsGet)  # outermost: every layer inside sees the GET it stands for
     for kind, handler in ERROR_HANDLERS.items():
         app.add_exception_handler(kind, handler)
 

@@ -249,6 +249,12 @@ _ZH: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"^close in content \(([\d.]+)\)$"), r"内容相近（\1）"),
     (re.compile(r"^same category \((.*)\)$"), r"同一分类（\1）"),
     (re.compile(r"^earlier work$"), "更早的工作"),
+    (re.compile(r"^(\d+) years? earlier$"), r"早 \1 年"),
+    (re.compile(r"^(\d+) months? earlier$"), r"早 \1 个月"),
+    (re.compile(r"^(\d+) weeks? earlier$"), r"早 \1 周"),
+    (re.compile(r"^(\d+) days? earlier$"), r"早 \1 天"),
+    (re.compile(r"^the same day, submitted before$"), "同一天，更早提交"),
+    (re.compile(r"^similar wording \(([\d.]+)\)$"), r"措辞相近（\1）"),
     (re.compile(r"^followed authors: (.*)$"), r"关注的作者：\1"),
     (re.compile(r"^authors in your library: (.*)$"), r"文库中的作者：\1"),
     (re.compile(r"^close to (.*)$"), r"接近文库中的 \1"),
@@ -295,6 +301,9 @@ _ZH: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"^the file is over (\d+) MB$"), r"文件超过 \1 MB"),
     (re.compile(r"^not an arXiv id: (.*)$"), r"不是 arXiv 编号：\1"),
     (re.compile(r"^Not Found$"), "未找到"),
+    (re.compile(r"^(.+) and (\d+) more$"), r"\1 等另外 \2 人"),
+    (re.compile(r"^(\S+) is not on arXiv$"), r"arXiv 上没有 \1"),
+    (re.compile(r"^offline: cannot reach (\S+) \((.*)\)$"), r"离线：无法连接 \1（\2）"),
     (re.compile(r"^Method Not Allowed$"), "方法不允许"),
 ]
 
@@ -379,6 +388,14 @@ TEXT["en"].update(
         "search_instead_for": "search instead for",
         "searched_for": "Searched for:",
         "nearest_terms": "Nearest terms:",
+        "go_instead": "Go instead to:",
+        "fetch_paper": "Fetch it from arXiv",
+        "results_total": "{n} results",
+        "results_total_more": "{n}+ results",
+        "your_tags": "Your tags",
+        "your_note": "Your note",
+        "key_phrases": "Key phrases",
+        "in_listing": "Show only these in the listing",
     }
 )
 TEXT["zh"].update(
@@ -408,6 +425,14 @@ TEXT["zh"].update(
         "search_instead_for": "仍然搜索",
         "searched_for": "实际搜索：",
         "nearest_terms": "相近的词：",
+        "go_instead": "可以前往：",
+        "fetch_paper": "从 arXiv 获取",
+        "results_total": "共 {n} 条结果",
+        "results_total_more": "{n} 条以上结果",
+        "your_tags": "你的标签",
+        "your_note": "你的笔记",
+        "key_phrases": "关键短语",
+        "in_listing": "在列表中只看这些",
     }
 )
 _ZH += [

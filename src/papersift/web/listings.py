@@ -7,13 +7,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
-from starlette.exceptions import HTTPException
 
 from papersift.listing import listing_counts
 from papersift.shapes import paper_json
 from papersift.taxonomy import category_name
 from papersift.web.categories import opening_category, picker, taxonomy_json
 from papersift.web.contract import DateParam, DayPath
+from papersift.web.deadends import DeadEnd, missing_listing
 from papersift.web.mine import with_state
 from papersift.web.pages import Answer, Site, Web, twin, wants_json
 from papersift.web.reading import reading_lang, texts_for, texts_version
@@ -27,13 +27,13 @@ def listing_data(state: AppState, category: str, day: str | None, lang: str = "e
     store = state.store
     days = store.announcement_days(category)
     if not days:
-        raise HTTPException(404, f"no listings for {category}")
+        raise DeadEnd(404, f"no listings for {category}", [("/categories", "/categories")])
     when = days[-1] if day is None else parse_day(day)
     entries = store.listing(category, when)
-    listed = dict(store.listed_categories(when))
     if not entries:
-        raise HTTPException(404, f"no {category} listing on {when}")
+        raise missing_listing(category, when, days)
     texts = texts_for(state, (e.paper for e in entries), lang)
+    listed = dict(store.listed_categories(when))
     return {
         "category": category,
         "category_name": category_name(category),

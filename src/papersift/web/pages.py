@@ -169,12 +169,24 @@ def _declaring(
 
 
 # -- errors: JSON under /api/, the error page elsewhere ---------------------------------------------
-def _error(request: Request, status: int, message: str, headers: Mapping[str, str] | None = None) -> Response:
+def _error(
+    request: Request,
+    status: int,
+    message: str,
+    headers: Mapping[str, str] | None = None,
+    links: list[tuple[str, str]] | None = None,
+    fetch: str | None = None,
+) -> Response:
+    """``{"error"[, "links"]}`` under ``/api/``, else the error page (with its links and fetch form)."""
     if wants_json(request):
-        return JSONResponse({"error": message}, status_code=status, headers=headers)
+        body: dict[str, Any] = {"error": message}
+        if links:
+            body["links"] = [{"label": label, "href": href} for label, href in links]
+        return JSONResponse(body, status_code=status, headers=headers)
     if is_feed(request.url.path):
         return PlainTextResponse(message + "\n", status_code=status, headers=headers)
-    response = site(request).page(request, "error.html", status, status=status, message=message)
+    context = {"status": status, "message": message, "links": links or [], "fetch": fetch}
+    response = site(request).page(request, "error.html", status, **context)
     response.headers.update(headers or {})  # e.g. a 405's Allow
     return response
 
@@ -183,7 +195,9 @@ async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
         exc.headers = {"Allow": allowed_methods(request.app, request.url.path)}
-    return _error(request, exc.status_code, str(exc.detail), exc.headers)
+    # a dead end (web/deadends.py) says where to go instead
+    links, fetch = getattr(exc, "links", None), getattr(exc, "fetch", None)
+    return _error(request, exc.status_code, str(exc.detail), exc.headers, links, fetch)
 
 
 async def store_busy(request: Request, exc: Exception) -> Response:

@@ -8,6 +8,7 @@ from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
 from starlette.exceptions import HTTPException
 
 from papersift.index.sentences import FACETS
@@ -16,6 +17,8 @@ from papersift.paper import InvalidIdError, normalize_id
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.shapes import paper_json, related_hit_json
 from papersift.web.contract import DateParam
+from papersift.web.deadends import missing_paper
+from papersift.web.i18n import TEXT
 from papersift.web.pages import TOP_K, Answer, Web, twin, wants_json
 from papersift.web.reading import faq_html, reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, parse_day
@@ -46,7 +49,7 @@ def paper_data(
         indexes = state.indexes()
         paper = indexes.store.get(pid)
         if paper is None:
-            raise HTTPException(404, f"{pid} is not in the store")
+            raise missing_paper(pid)
         query = paper_query(indexes, paper, facet=facet)
         hits = related(indexes, query, k=k, category=category, since=since)
         texts = texts_for(state, [paper, *(h.paper for h in hits)], lang)
@@ -95,7 +98,7 @@ def paper(
     lang = reading_lang(web, request)
     if wants_json(request):
         return paper_data(web.state, paper_id, k, category, day, facet or None, lang)
-    return web.cached_page(
+    page = web.cached_page(
         request,
         "paper.html",
         ("abs", paper_id, str(k), category or "", since or "", facet or "", texts_version(web.state)),
@@ -107,6 +110,22 @@ def paper(
         facets=FACETS,
         since_options=[(y, f"{y}-01-01") for y in (date.today().year - n for n in (1, 2, 5, 10))],
     )
+    return _with_reader_entry(request, web, page, paper_id)
+
+
+ENTRY_MARK = b"<!--papersift:reader-entry-->"
+
+
+def _with_reader_entry(request: Request, web: Web, page: HTMLResponse, paper_id: str) -> HTMLResponse:
+    """The (cached, impersonal) paper page with the reader's own tags and note of the paper, if any."""
+    reader = web.state.account(request)
+    entry = web.state.store.library_entry(reader.id, normalize_id(paper_id)) if reader else None
+    if entry is None or not (entry.tags or entry.note):
+        return page
+    lang = web.language(request)
+    html = web.templates.get_template("_reader_entry.html").render(entry=entry, t=TEXT[lang])
+    body = bytes(page.body).replace(ENTRY_MARK, html.encode())
+    return HTMLResponse(body, status_code=page.status_code)
 
 
 @twin(router, "/related", api={"text": (str, Query(..., max_length=MAX_TEXT, pattern=r"\S"))})

@@ -7,8 +7,10 @@ import re
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import RedirectResponse
 from starlette.exceptions import HTTPException
 
+from papersift.paper import is_arxiv_id, normalize_id
 from papersift.ranking.search import MODES, Mode, search
 from papersift.shapes import search_hit_json, understood_json
 from papersift.store import Filters
@@ -18,6 +20,7 @@ from papersift.web.reading import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, parse_day
 
 router = APIRouter()
+TOTAL_CAP = 100  # results counted for a query's total (more: "100+ results")
 
 
 def search_data(
@@ -52,12 +55,28 @@ def search_data(
             "next_page": page_no + 1 if len(result.hits) == k else None,
             "notes": result.notes,
             "understood": understood_json(result.understood),
+            "total": total_data(state, q, mode, filters, verbatim),
             "results": [search_hit_json(h, r, texts) for r, h in enumerate(result.hits, first)],
         }
 
     version = texts_version(state)
     key = ("search", q, mode, category or "", since or "", str(page_no), str(k), str(verbatim), lang, version)
     return dict(state.cached(key, ranked, index=True))
+
+
+def total_data(state: AppState, q: str, mode: Mode, filters: Filters, verbatim: bool) -> dict[str, Any]:
+    """How many results ``q`` has (read as the page reads it): ``{"count", "capped"}`` (``capped``: at
+    least ``count``); kept per query and filters."""
+
+    def counted() -> dict[str, Any]:
+        indexes, translate = state.indexes(), state.translate()
+        found = search(
+            indexes, q, mode=mode, k=TOTAL_CAP + 1, filters=filters, exact=verbatim, translate=translate
+        )
+        return {"count": min(len(found.hits), TOTAL_CAP), "capped": len(found.hits) > TOTAL_CAP}
+
+    key = ("search-total", q, mode, filters.category or "", str(filters.since or ""), str(verbatim))
+    return dict(state.cached(key, counted, index=True))
 
 
 @twin(router, "/search", api={"q": (str, Query(..., max_length=1000))})
@@ -81,6 +100,8 @@ def search_papers(
     context |= {"hl": re.findall(r"\w+", q), "search_page": True, "verbatim": verbatim}
     if not q.strip():
         return web.page(request, "search.html", 200, data=None, **context)
+    if is_arxiv_id(q.strip()):  # an id or an arXiv URL opens the paper (a 404 there links arXiv)
+        return RedirectResponse(f"/abs/{normalize_id(q.strip())}", status_code=303)
     texts = texts_version(web.state)
     return web.cached_page(
         request,

@@ -10,32 +10,38 @@ version with the rest of the page (maps are also kept per set of papers in the s
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import partial
 from typing import Any
 
+import numpy as np
 from fastapi import APIRouter, Form, Query, Request, Response
 from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from papersift.lab import TRENDING_DAYS, popular, trending_json
-from papersift.ranking.topics import TopicMap, listing_entries, map_json, topic_map
+from papersift.ranking.topics import MIN_TOPIC, TopicMap, listing_entries, map_json, topic_map
 from papersift.reading.shown import lookup, reading_json
 from papersift.shapes import paper_json
 from papersift.store import ListingEntry
 from papersift.taxonomy import category_name
 from papersift.web.contract import DayPath
+from papersift.web.deadends import DeadEnd, missing_listing
 from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
 WIDTH, HEIGHT, PAD = 800, 420, 24
 COLOURS = 12  # classes t0…t11 in topics.css
 MAX_DAYS = 31
-LABEL_CHARS = 32
-LABEL_EM, LINE = 7.5, 16.0  # a label's width per character and its line height, in map units
+LABEL_EM, LINE = 8.4, 17.0  # a label's width per character (13 px semibold, generous) and its line height
+OFFSETS = sorted(  # where a label may go, in lines and half-widths from its topic's centre: nearest first
+    ((dy, dx) for dy in range(-8, 9) for dx in (-2, -1, 0, 1, 2)), key=lambda d: (abs(d[0]) + abs(d[1]), d)
+)
+HALO, GAP = 8.0, 2.0  # the white stroke around a label, and the space kept between two labels
 
 router = APIRouter()
 
@@ -71,14 +77,10 @@ def map_view(tmap: TopicMap, titles: dict[str, str]) -> dict[str, Any]:
         mine = [p for p in points if p["cluster"] == n]
         x = sum(p["cx"] for p in mine) / max(len(mine), 1)
         y = sum(p["cy"] for p in mine) / max(len(mine), 1)
-        label = topic.label
-        if not label and mine:  # no term most of its papers share: named by its most central paper
-            central = min(mine, key=lambda p: (p["cx"] - x) ** 2 + (p["cy"] - y) ** 2)
-            label = f"“{_short(central['title'], LABEL_CHARS - 2)}”"
         topics.append(
             {
                 "n": n,
-                "label": _short(label, LABEL_CHARS),
+                "label": topic.label,
                 "named": bool(topic.label),
                 "terms": list(topic.terms),
                 "count": len(topic.papers),
@@ -86,29 +88,47 @@ def map_view(tmap: TopicMap, titles: dict[str, str]) -> dict[str, Any]:
                 "papers": [{"id": i, "title": titles.get(i, i)} for i in topic.papers],
                 "x": round(x, 1),
                 "y": round(y, 1),
+                "on_map": False,
             }
         )
-    _spread_labels(topics, [t["label"] or "other" for t in topics])
+    place_labels(topics)
     return {"width": WIDTH, "height": HEIGHT, "points": points, "topics": topics}
 
 
-def _short(text: str, chars: int) -> str:
-    return text if len(text) <= chars else text[: chars - 1].rstrip() + "…"
+def label_box(text: str, x: float, y: float) -> tuple[float, float, float, float]:
+    """The box a label drawn at (x, y), centred on x with its baseline at y, covers (its halo included)."""
+    width = LABEL_EM * len(text) + HALO
+    return (x - width / 2, y - LINE * 0.8, x + width / 2, y + LINE * 0.25)
 
 
-def _spread_labels(topics: list[dict[str, Any]], texts: list[str]) -> None:
-    """Move labels that would overlap apart, up or down a line at a time (larger topics keep their place)."""
-    placed: list[tuple[float, float, float]] = []
+def place_labels(topics: list[dict[str, Any]]) -> None:
+    """Put each named topic's label near its centre, inside the drawing and clear of every label placed
+    before it (larger topics first); a label with no free place nearby stays off the map (its chip, below
+    the map, names the topic)."""
+    placed: list[tuple[float, float, float, float]] = []
     for n in sorted(range(len(topics)), key=lambda i: -int(topics[i]["count"])):
-        width = LABEL_EM * len(texts[n])
-        x = min(max(float(topics[n]["x"]), width / 2), WIDTH - width / 2)
-        y = float(topics[n]["y"])
-        for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
-            at = min(max(y + step * LINE, LINE), HEIGHT - 4)
-            if not any(abs(x - px) < (width + pw) / 2 and abs(at - py) < LINE for px, py, pw in placed):
+        text = str(topics[n]["label"])
+        if not text:
+            continue
+        half = (LABEL_EM * len(text) + HALO) / 2
+        if 2 * half > WIDTH - 2:
+            continue
+        cx, cy = float(topics[n]["x"]), float(topics[n]["y"])
+        for dy, dx in sorted(
+            ((dy, dx) for dy in range(-8, 9) for dx in (-2, -1, 0, 1, 2)),
+            key=lambda d: (abs(d[0]) + abs(d[1]), d),
+        ):
+            x = min(max(cx + dx * half, half + 1), WIDTH - half - 1)
+            y = min(max(cy + dy * LINE, LINE * 0.8 + 1), HEIGHT - LINE * 0.25 - 1)
+            box = label_box(text, x, y)
+            if not any(_overlap(box, other) for other in placed):
+                placed.append(box)
+                topics[n].update(x=round(x, 1), y=round(y, 1), on_map=True)
                 break
-        placed.append((x, at, width))
-        topics[n]["x"], topics[n]["y"] = round(x, 1), round(at, 1)
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] + GAP and b[0] < a[2] + GAP and a[1] < b[3] + GAP and b[1] < a[3] + GAP
 
 
 def compute_map(state: AppState, docs: list[_Doc]) -> TopicMap:
@@ -125,10 +145,51 @@ def compute_map(state: AppState, docs: list[_Doc]) -> TopicMap:
 def topic_view(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     """The map of a page's papers (None when there are too few papers for more than one topic)."""
     docs = _docs(entries)
-    tmap = compute_map(state, docs)
+    if len({d.id for d in docs}) < 2 * MIN_TOPIC:  # too few papers for two topics: no map to draw
+        return None
+    try:
+        tmap = compute_map(state, docs)
+    except (ValueError, np.linalg.LinAlgError) as e:  # never a page lost to its map
+        print(f"papersift: warning: no topic map: {e}", file=sys.stderr, flush=True)
+        return None
     if len(tmap.topics) < 2:
         return None
     return map_view(tmap, {d.id: d.title for d in docs})
+
+
+def day_topic_view(
+    state: AppState, entries: Sequence[dict[str, Any]], categories: Sequence[str], day: str
+) -> dict[str, Any] | None:
+    """The map of a page showing some of a day's papers (Daily Papers): the topics of the whole day's
+    listings of ``categories``, drawn with only the page's papers. What a reader saves or rates changes
+    which papers are shown, never the topics or where they sit (the map's input is the day's listings)."""
+    shown = {str(e["id"]) for e in entries}
+    docs: dict[str, _Doc] = {}
+    for category in categories:
+        for entry in state.store.listing(category, parse_day(day)):
+            paper = entry.paper
+            docs.setdefault(paper.id, _Doc(paper.id, paper.title, paper.abstract))
+    for doc in _docs(entries):  # a pick from elsewhere still has its place
+        docs.setdefault(doc.id, doc)
+    if len(docs) < 2 * MIN_TOPIC:
+        return None
+    try:
+        whole = compute_map(state, list(docs.values()))
+    except (ValueError, np.linalg.LinAlgError) as e:
+        print(f"papersift: warning: no topic map: {e}", file=sys.stderr, flush=True)
+        return None
+    kept = [n for n, t in enumerate(whole.topics) if shown & set(t.papers)]
+    if len(kept) < 2:
+        return None
+    renumber = {old: new for new, old in enumerate(kept)}
+    tmap = TopicMap(
+        [
+            replace(whole.topics[n], papers=tuple(p for p in whole.topics[n].papers if p in shown))
+            for n in kept
+        ],
+        [replace(p, cluster=renumber[p.cluster]) for p in whole.points if p.id in shown],
+    )
+    return map_view(tmap, {str(e["id"]): str(e.get("title", "")) for e in entries})
 
 
 def lab_counts(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -141,6 +202,7 @@ def lab_counts(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, 
 def add_template_globals(templates: Jinja2Templates, state: AppState) -> None:
     """The templates' ``topic_view(entries)`` and ``lab_counts(entries)`` over ``state``."""
     templates.env.globals["topic_view"] = partial(topic_view, state)
+    templates.env.globals["day_topic_view"] = partial(day_topic_view, state)
     templates.env.globals["lab_counts"] = partial(lab_counts, state)
 
 
@@ -150,10 +212,10 @@ def _listed(
     when = parse_day(day)
     known = state.store.announcement_days(category)
     if not known:
-        raise HTTPException(404, f"no listings for {category}")
+        raise DeadEnd(404, f"no listings for {category}", [("/categories", "/categories")])
     entries = listing_entries(state.store, category, when, days)
     if not entries:
-        raise HTTPException(404, f"no {category} listing on {when}")
+        raise missing_listing(category, when, known, base="/map")
     return known, when, entries
 
 

@@ -5,7 +5,9 @@ document.addEventListener("DOMContentLoaded", () => {
     const tip = map.querySelector(".map-tip");
     const points = Array.from(map.querySelectorAll("a.pt"));
     const show = (point) => {
-      tip.textContent = point.dataset.title;
+      const row = document.getElementById("p-" + point.dataset.id);
+      const title = row && row.querySelector(".title");
+      tip.textContent = title ? title.textContent.trim() : point.dataset.id;
       tip.hidden = false;
       const at = point.getBoundingClientRect();
       const frame = box.getBoundingClientRect();
@@ -28,5 +30,8 @@ document.addEventListener("DOMContentLoaded", () => {
       for (const point of points) point.classList.toggle("dim", keep !== null && !keep.has(point.dataset.id));
     };
     for (const chip of chips) chip.addEventListener("click", () => filter(chip));
+    const asked = new URLSearchParams(location.search).get("topic");  // the map page's "show in the listing"
+    const chip = chips.find((c) => c.dataset.cluster === asked);
+    if (chip) filter(chip);
   }
 });

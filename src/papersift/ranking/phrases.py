@@ -1,0 +1,130 @@
+"""Phrases as written: what a reason ("shared terms: …") or a topic's name may quote of a paper.
+
+A text is cut into runs of words at punctuation, LaTeX and stop words (so no phrase crosses "and" or "we
+propose"); URLs, e-mail addresses and code-hosting paths are dropped first (no "xrazymee" from
+``github.com/xrazymee/repo``). A phrase is one to ``MAX_WORDS`` consecutive words of one run, lower-cased
+and accent-folded, neither starting nor ending with a verb or filler every abstract uses (``propose``,
+``based``, ``using``), not made of generic nouns alone (``model``, ``results``, ``large models``), never a
+lone number or letter. ``occurs(phrase, text)`` is the check the tests make: the
+phrase's words appear one after the other, inside one run of the text.
+
+``shared_phrases`` picks the best few phrases two texts share, by the rarity of their words in the store
+(the lexical arrays' document frequencies), longer phrases first among equals, none inside another.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+
+from papersift.index.lexical import Lexical, term_slot
+from papersift.text import STOP_WORDS
+
+MAX_WORDS = 4
+FILLER = frozenset(  # verbs and fillers of every abstract: never the first or last word of a phrase
+    """ability able achieve achieves achieved achieving address addresses addressing apply applied
+    available based better called conduct conducted consider consistent demonstrate demonstrates
+    discuss effective effectively enable enables enabling evaluate evaluated existing extensive find finds
+    first further given improve improved improves including introduce introduced introduces leverage
+    leverages leveraging make makes novel obtain offers outperform outperforms overall present presents
+    propose proposed proposes provide provides recent recently release released remain remains require
+    requires second show shown shows significant significantly simple strong superior three two use
+    used uses using via well widely yet""".split()
+)
+GENERIC = FILLER | frozenset(  # … and nouns of every abstract: fine inside a phrase, never one alone
+    """analysis approach approaches benchmark benchmarks case challenge challenges code comprehensive
+    current data design designed develop developed different efficient evaluation experiment experimental
+    experiments framework frameworks high key large limited low method methods model models new paper
+    performance problem problems research result results set state studies study task tasks technique
+    techniques type wide work works baseline baselines single multiple multi various several general
+    specific standard real world different average adaptive diverse modern manually content dataset
+    datasets scale user users studied findings insights observations failure failures output outputs
+    input inputs""".split()
+)
+_HIDDEN = re.compile(
+    r"(?:https?://|www\.)\S+|\S+@\S+|\b[\w.-]+\.(?:com|org|io|net|ai|edu)/\S*|\$[^$]*\$|\\[a-zA-Z]+",
+    re.IGNORECASE,
+)
+_PIECE = re.compile(r"[^\W_]+(?:-[^\W_]+)*|[^\w\s-]")
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+def runs(text: str) -> list[list[str]]:
+    """The text's runs of words (see module): split at punctuation and stop words."""
+    out: list[list[str]] = []
+    run: list[str] = []
+    for piece in _PIECE.findall(_fold(_HIDDEN.sub(" . ", text))):
+        if not piece[0].isalnum() or piece in STOP_WORDS:
+            if run:
+                out.append(run)
+            run = []
+        else:
+            run.append(piece)
+    if run:
+        out.append(run)
+    return out
+
+
+def _fit(words: list[str]) -> bool:
+    if words[0] in FILLER or words[-1] in FILLER or all(w in GENERIC for w in words):
+        return False
+    if len(words) == 1:
+        word = words[0]
+        return len(word) >= 3 and not word.isdigit() and any(c.isalpha() for c in word)
+    return any(len(w) >= 3 and w.isalpha() for w in words)
+
+
+def phrases(text: str, max_words: int = MAX_WORDS) -> set[str]:
+    """Every phrase of ``text`` (see module)."""
+    found: set[str] = set()
+    for run in runs(text):
+        for n in range(1, max_words + 1):
+            for i in range(len(run) - n + 1):
+                words = run[i : i + n]
+                if _fit(words):
+                    found.add(" ".join(words))
+    return found
+
+
+def occurs(phrase: str, text: str) -> bool:
+    """Whether ``phrase``'s words follow one another inside one run of ``text``."""
+    words = phrase.split()
+    n = len(words)
+    return any(run[i : i + n] == words for run in runs(text) for i in range(len(run) - n + 1))
+
+
+def word_rarity(lexical: Lexical | None) -> Callable[[str], float]:
+    """A word's idf in the store (from the lexical arrays; 1.0 each without them)."""
+    if lexical is None or not len(lexical):
+        return lambda word: 1.0
+    df, size = lexical.arrays["df"], len(lexical)
+    return lambda word: math.log((1 + size) / (1 + float(df[term_slot(word)])))
+
+
+def best_phrases(candidates: Iterable[str], rarity: Callable[[str], float], n: int) -> list[str]:
+    """The ``n`` weightiest phrases (summed rarity of their words), none inside another picked one."""
+    scored = sorted(candidates, key=lambda p: (-sum(rarity(w) for w in p.split()), -len(p), p))
+    picked: list[str] = []
+    for phrase in scored:
+        padded = f" {_singular(phrase)} "
+        if not any(padded in f" {_singular(p)} " or f" {_singular(p)} " in padded for p in picked):
+            picked.append(phrase)
+        if len(picked) == n:
+            break
+    return picked
+
+
+def _singular(phrase: str) -> str:
+    """``language models`` → ``language model``: a phrase and its plural are one reason."""
+    words = phrase.split()
+    return " ".join(w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+
+
+def shared_phrases(a: str, b: str, rarity: Callable[[str], float], n: int = 3) -> list[str]:
+    """The best ``n`` phrases found in both texts as written (see module)."""
+    return best_phrases(phrases(a) & phrases(b), rarity, n)

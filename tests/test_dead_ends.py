@@ -1,0 +1,138 @@
+"""No dead ends on a real server over two real days of cs.AI: a paper the store lacks links its arXiv page
+and offers to fetch it (offline: a clear "offline: …"), a day without a listing links the nearest days,
+an arXiv id or URL in the search box opens the paper, HEAD is answered wherever GET is, categories are
+read in any case, /favicon.ico is there, "and N more" is said in 中文, the paper page shows the reader's
+tags and note, and search says how many results it has."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from datetime import date, timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import DAILY_DAYS, run_cli, serving
+from tests.ports import free_port
+from tests.test_topics import topics_home
+
+__all__ = ["topics_home"]
+DAY = DAILY_DAYS[1]
+MISSING = "2501.99999"
+
+
+@pytest.fixture(scope="module")
+def dead_home(topics_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("dead-ends") / "home"
+    shutil.copytree(topics_home, home)
+    return home
+
+
+@pytest.fixture(scope="module")
+def site(dead_home: Path) -> Iterator[httpx.Client]:
+    nowhere = f"http://127.0.0.1:{free_port()}/api/query"  # offline: nothing listens there
+    with serving(dead_home, {"PAPERSIFT_API_URL": nowhere}) as client:
+        yield client
+
+
+def a_paper(client: httpx.Client) -> dict[str, object]:
+    entries: list[dict[str, object]] = client.get(f"/api/list/cs.AI/{DAY}").json()["entries"]
+    return next(e for e in entries if len(e["authors"]) > 3)  # type: ignore[arg-type]
+
+
+def test_a_paper_not_in_the_store_links_arxiv_and_offers_to_fetch_it(site: httpx.Client) -> None:
+    page = site.get(f"/abs/{MISSING}")
+    assert page.status_code == 404
+    assert f'href="https://arxiv.org/abs/{MISSING}"' in page.text
+    assert f'action="/abs/{MISSING}/fetch"' in page.text
+    api = site.get(f"/api/abs/{MISSING}")
+    assert api.status_code == 404
+    assert api.json()["links"] == [{"label": f"arXiv:{MISSING}", "href": f"https://arxiv.org/abs/{MISSING}"}]
+    token = page.text.split('name="csrf" value="')[1].split('"')[0]
+    fetched = site.post(f"/abs/{MISSING}/fetch", data={"csrf": token})
+    assert fetched.status_code == 503 and "offline: cannot reach 127.0.0.1" in fetched.text
+
+
+def test_a_day_without_a_listing_links_the_nearest_days(site: httpx.Client) -> None:
+    before, after = DAILY_DAYS
+    between = date.fromisoformat(after) - timedelta(days=1)
+    if between.isoformat() == before:  # consecutive days: a day after both
+        between = date.fromisoformat(after) + timedelta(days=1)
+    page = site.get(f"/list/cs.AI/{between}")
+    assert page.status_code == 404
+    assert f'href="/list/cs.AI/{after}"' in page.text
+    links = site.get(f"/api/list/cs.AI/{between}").json()["links"]
+    assert {"label": after, "href": f"/list/cs.AI/{after}"} in links
+    mapped = site.get(f"/map/cs.AI/{between}")
+    assert mapped.status_code == 404 and f'href="/map/cs.AI/{after}"' in mapped.text
+    unknown = site.get("/list/no.SUCH")
+    assert unknown.status_code == 404 and 'href="/categories"' in unknown.text
+
+
+def test_an_arxiv_id_or_url_in_the_search_box_opens_the_paper(site: httpx.Client) -> None:
+    pid = str(a_paper(site)["id"])
+    for q in (pid, f"arXiv:{pid}", f"https://arxiv.org/abs/{pid}v2", f"https://arxiv.org/pdf/{pid}"):
+        found = site.get("/search", params={"q": q})
+        assert found.status_code == 303 and found.headers["location"] == f"/abs/{pid}", q
+    assert site.get("/search", params={"q": MISSING}).headers["location"] == f"/abs/{MISSING}"
+
+
+def test_head_is_answered_wherever_get_is(site: httpx.Client) -> None:
+    for path in ("/", f"/list/cs.AI/{DAY}", "/api/list/cs.AI", "/categories", "/favicon.ico", "/healthz"):
+        got, head = site.get(path), site.head(path)
+        assert head.status_code == got.status_code != 405, path
+        assert head.content == b"" and head.headers.get("content-type") == got.headers.get("content-type")
+    assert site.head(f"/abs/{MISSING}").status_code == 404
+
+
+def test_categories_are_read_in_any_case(site: httpx.Client, dead_home: Path) -> None:
+    for path, spelled in (
+        (f"/list/cs.ai/{DAY}", f"/list/cs.AI/{DAY}"),
+        ("/list/CS.AI", "/list/cs.AI"),
+        (f"/api/map/cs.ai/{DAY}", f"/api/map/cs.AI/{DAY}"),
+        ("/list/cs.ai.atom", "/list/cs.AI.atom"),
+        ("/search?q=agents&category=cs.ai", "/search?q=agents&category=cs.AI"),
+    ):
+        moved = site.get(path)
+        assert moved.status_code == 308 and moved.headers["location"] == spelled, path
+        assert site.get(path, follow_redirects=True).status_code == 200, path
+    out = run_cli("list", "cs.ai", "--date", DAY, home=dead_home).stdout
+    assert out == run_cli("list", "cs.AI", "--date", DAY, home=dead_home).stdout and "#01" in out
+
+
+def test_the_favicon_is_served(site: httpx.Client) -> None:
+    icon = site.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    assert icon.text.lstrip().startswith("<svg")
+
+
+def test_and_n_more_is_said_in_chinese(site: httpx.Client) -> None:
+    paper = a_paper(site)
+    others = len(paper["authors"]) - 3  # type: ignore[arg-type]
+    english = site.get(f"/list/cs.AI/{DAY}?lang=en").text
+    chinese = site.get(f"/list/cs.AI/{DAY}?lang=zh").text
+    assert f"and {others} more" in english
+    assert f"等另外 {others} 人" in chinese and " more</p>" not in chinese
+
+
+def test_the_paper_page_shows_the_readers_tags_and_note(site: httpx.Client, dead_home: Path) -> None:
+    pid = str(a_paper(site)["id"])
+    assert '<aside class="reader-entry"' not in site.get(f"/abs/{pid}").text
+    run_cli("library", "add", pid, home=dead_home)
+    run_cli("library", "tag", pid, "to-read", "<b>bold</b>", home=dead_home)
+    run_cli("library", "note", pid, "Compare with section 4 <script>", home=dead_home)
+    page = site.get(f"/abs/{pid}").text
+    entry = page.split('<aside class="reader-entry"')[1].split("</aside>")[0]
+    assert ">to-read</a>" in entry and "&lt;b&gt;bold&lt;/b&gt;" in entry
+    assert "Compare with section 4 &lt;script&gt;" in entry
+
+
+def test_search_says_how_many_results_it_has(site: httpx.Client) -> None:
+    data = site.get("/api/search", params={"q": "agents", "mode": "keyword"}).json()
+    total = data["total"]
+    assert total["count"] >= len(data["results"]) > 0 and isinstance(total["capped"], bool)
+    page = site.get("/search", params={"q": "agents", "mode": "keyword", "lang": "en"}).text
+    shown = f"{total['count']}+ results" if total["capped"] else f"{total['count']} results"
+    assert shown in page

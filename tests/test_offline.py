@@ -1,0 +1,52 @@
+"""Offline, every network command says so within seconds: the first connection to an arXiv service that
+cannot be opened is an "offline: …" error, not a minute and a half of retries (arXiv's addresses pointed at
+a port of 127.0.0.1 where nothing listens, as a machine without a network refuses them)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from papersift.demo import latest_days
+from tests.conftest import run_cli
+from tests.ports import free_port
+
+
+@pytest.fixture()
+def nowhere() -> dict[str, str]:
+    url = f"http://127.0.0.1:{free_port()}"
+    return {
+        "PAPERSIFT_RSS_URL": f"{url}/atom",
+        "PAPERSIFT_API_URL": f"{url}/api/query",
+        "PAPERSIFT_OAI_URL": f"{url}/oai",
+        "PAPERSIFT_MAX_RETRIES": "5",
+    }
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("sync", "cs.LG"), ("harvest", "oai", "--set", "cs"), ("daily", "cs.LG")],
+    ids=["sync", "harvest", "daily"],
+)
+def test_a_network_command_offline_fails_within_seconds(
+    args: tuple[str, ...], nowhere: dict[str, str], tmp_path: Path
+) -> None:
+    started = time.monotonic()
+    result = run_cli(*args, home=tmp_path / "home", env=nowhere, check=False)
+    assert time.monotonic() - started < 20  # the process's start-up included; retries alone took 94 s
+    assert "offline: cannot reach 127.0.0.1" in result.stderr, result.stderr
+    if args[0] != "daily":  # the cron job goes on with what is stored
+        assert result.returncode == 1
+
+
+def test_the_offline_demo_loads_every_categorys_latest_days(tmp_path: Path, shared_data: Path) -> None:
+    home = tmp_path / "demo"
+    run_cli("demo", "--offline", "--no-embed", "--days", "1", "--shared", str(shared_data), home=home)
+    latest = latest_days(shared_data / "arxiv-300k.jsonl.gz", 1)
+    for category in ("cs.LG", "cs.CV", "cs.CL", "cs.AI", "stat.ML", "hep-th", "astro-ph.GA"):
+        (day,) = latest[category]  # the category's own latest day (the snapshot's cs.LG is sparse)
+        listing = run_cli("list", category.lower(), "--date", day.isoformat(), home=home)
+        assert "#01" in listing.stdout, category  # any case of its name
+        assert " 0 new" not in listing.stdout.splitlines()[0], category
