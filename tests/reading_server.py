@@ -38,6 +38,8 @@ def answer(system: str, user: str) -> str:
             "## What problem does the paper address?\n- A hard **problem** " + EVIL_ANSWER + "\n\n"
             "## Summary\nIt works.\n"
         )
+    if "name the topics" in system:
+        return json.dumps([f"model topic {n}" for n in range(1, user.count("<topic n=") + 1)])
     if "English search query" in system:
         return '"diffusion models for protein design"'
     if "question" in system:

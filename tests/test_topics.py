@@ -17,6 +17,9 @@ from papersift.index.pipeline import Indexes
 from papersift.paper import Paper
 from papersift.ranking.phrases import GENERIC, occurs, phrases
 from papersift.ranking.topics import TopicMap, listing_entries, term_key, topic_map
+from papersift.reading.topic_names import parse, topic_namer
+from papersift.settings import Settings
+from tests.reading_server import LlmServer
 from tests.support.data import DAILY_DAYS, write_jsonl
 from tests.support.processes import run_cli
 
@@ -169,3 +172,19 @@ def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -
     assert len(two["points"]) > len(data["points"])  # the day before's listing too
     missing = run_cli("topics", "no.SUCH", home=topics_home, check=False)
     assert missing.returncode == 1 and "no listings" in missing.stderr
+
+
+def test_a_configured_model_names_the_topics_and_a_failing_one_leaves_the_phrases(
+    day_papers: list[Paper], indexes: Indexes, tmp_path: Path
+) -> None:
+    phrased = topic_map(indexes, day_papers)
+    with LlmServer() as llm:
+        named = topic_map(indexes, day_papers, namer=topic_namer(Settings(home=tmp_path, llm_url=llm.url())))
+        failing = topic_namer(Settings(home=tmp_path, llm_url=llm.url("fail"), llm_retries=0))
+        kept = topic_map(indexes, day_papers, namer=failing)
+    assert {t.label for t in named.topics} == {f"model topic {n}" for n in range(1, len(named.topics) + 1)}
+    assert [t.label for t in kept.topics] == [t.label for t in phrased.topics]
+    assert topic_namer(Settings(home=tmp_path)) is None
+    with pytest.raises(ValueError):
+        parse('["one name"]', 2)
+    assert parse('```json\n["a b", "c  d"]\n```', 2) == ["a b", "c d"]

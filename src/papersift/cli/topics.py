@@ -35,6 +35,7 @@ def topics(
     """The topics of a day's listing: clusters of its papers, named by their distinctive terms, on a map."""
     from papersift.listing import json_line
     from papersift.ranking.topics import listing_entries, map_json, topic_map
+    from papersift.reading.topic_names import topic_namer
 
     check_format(fmt)
     wanted = parse_day(day, "--date")
@@ -43,7 +44,7 @@ def topics(
         entries = listing_entries(o.store, category, when, days)
         if not entries:
             fail(f"no {category} listing on {when}" + (f" or the {days - 1} days before" if days > 1 else ""))
-        tmap = topic_map(o.indexes, [e.paper for e in entries])
+        tmap = topic_map(o.indexes, [e.paper for e in entries], namer=topic_namer(o.settings, o.store))
     if fmt == "json":
         typer.echo(json_line(map_json(category, when.isoformat(), tmap)))
         return

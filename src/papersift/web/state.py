@@ -33,8 +33,10 @@ from papersift.accounts import personal_account, session_account
 from papersift.index.current import CurrentIndexes
 from papersift.index.encoder import Encoder, load_encoder
 from papersift.index.pipeline import Indexes
+from papersift.ranking.topics import Namer
 from papersift.ranking.understand import Translate
 from papersift.reading.query import translator
+from papersift.reading.topic_names import topic_namer
 from papersift.settings import Settings
 from papersift.store import Store, open_store, papers_version
 from papersift.store.records import Account
@@ -66,8 +68,7 @@ class AppState:
     _cache: OrderedDict[tuple[str, ...], Any] = field(default_factory=OrderedDict)
     _readers: dict[str | None, Account | None] = field(default_factory=dict)
     _version: int = -1
-    _translate: Translate | None = None
-    _translate_made: bool = False
+    _assist: tuple[Translate | None, Namer | None] | None = None
 
     @property
     def store(self) -> Store:
@@ -96,12 +97,20 @@ class AppState:
             return self._encoder
 
     def translate(self) -> Translate | None:
-        """The configured model as search's query translator (``reading/query.py``), made once; None when no
-        model is available (the offline dictionary translates)."""
+        """The configured model as search's query translator (``reading/query.py``); None when no model is
+        available (the offline dictionary translates)."""
+        return self._models()[0]
+
+    def namer(self) -> Namer | None:
+        """The configured model as the topic map's namer (``reading/topic_names.py``); None when no model
+        is available (key phrases name the topics)."""
+        return self._models()[1]
+
+    def _models(self) -> tuple[Translate | None, Namer | None]:
         with self.meta_lock:
-            if not self._translate_made:
-                self._translate, self._translate_made = translator(self.settings), True
-            return self._translate
+            if self._assist is None:
+                self._assist = translator(self.settings), topic_namer(self.settings)
+            return self._assist
 
     def indexes(self) -> Indexes:
         """The current generation's indexes on this thread's connection (a new generation is switched to,

@@ -136,7 +136,7 @@ def compute_map(state: AppState, docs: list[_Doc]) -> TopicMap:
     key = hashlib.blake2b(" ".join(sorted(d.id for d in docs)).encode(), digest_size=16).hexdigest()
 
     def compute() -> TopicMap:
-        return topic_map(state.indexes(), docs)
+        return topic_map(state.indexes(), docs, namer=state.namer())
 
     result: TopicMap = state.cached(("topic-map", key), compute, index=True)
     return result
