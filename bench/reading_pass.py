@@ -14,6 +14,7 @@
 3. With ``--faq N`` (default 2): the FAQ of the first N papers of the pass in English, and of the first
    also in 中文, through ``reading.texts.faq_stream`` (what the paper page streams), printed and written
    to ``bench/out/reading_faq.md``. The figures go to ``bench/out/reading_pass.md``.
+The home (with its copy of the weights, ~470 MB) is removed at the end unless ``--home`` named it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -66,7 +68,9 @@ def build(home: Path, records: list[dict[str, object]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--home", type=Path, help="a new folder (default: a fresh one under /tmp)")
+    parser.add_argument(
+        "--home", type=Path, help="a new folder, kept (default: a fresh one under /tmp, removed at the end)"
+    )
     parser.add_argument("--papers", type=int, default=20, help="reading_pass_papers")
     parser.add_argument("--faq", type=int, default=2, help="FAQs of the pass's first papers (0: none)")
     args = parser.parse_args()
@@ -167,6 +171,8 @@ def main() -> None:
                 faqs += [f"## {paper.id}  {paper.title} ({lang}, {faq_s:.1f} s)", "", "".join(parts), ""]
                 (OUT / "reading_faq.md").write_text("\n".join(faqs), encoding="utf-8")
     local.stop(settings)
+    if args.home is None:
+        shutil.rmtree(home)
     print(f"\nwritten: {OUT / 'reading_pass.md'}" + (f", {OUT / 'reading_faq.md'}" if args.faq else ""))
 
 
