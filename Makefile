@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm bench-understand eval clean
+.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm bench-reading bench-understand eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -135,6 +135,10 @@ bench-sentences: $(STAMP)
 # the local default language model (the [llm] extra) on 20 real cs abstracts: TL;DR and 中文 seconds, memory
 bench-llm: $(STAMP)
 	$(PY) bench/llm.py --data $(SHARED)/arxiv-20k.jsonl.gz
+# the reading pass after sync/daily (the local default) on the busiest cs.LG day of the 300k file: papers,
+# tokens, seconds beside the extractive TL;DRs; the FAQ of two of its papers (en, one also zh)
+bench-reading: $(STAMP)
+	$(PY) bench/reading_pass.py --data $(SHARED)/arxiv-300k.jsonl.gz --papers $(or $(PAPERS),20)
 # BibTeX of the 300k file's LaTeX- or Unicode-heavy papers through pdflatex/xelatex/lualatex with bibtex and
 # biber, their CSL-JSON through citeproc-py, their RIS back through rispy: entries, errors, warnings per tool
 bench-citations: $(STAMP) texlive
