@@ -15,8 +15,10 @@ from papersift.digest import atom, compose, digest_texts, markdown, queue_email
 from papersift.library import DailyPick
 from papersift.paper import Paper
 from papersift.reading import texts
+from papersift.reading.texts import reading_key
 from papersift.settings import Settings
 from papersift.store import Store
+from papersift.store.records import Interests
 from tests.reading_server import LlmServer
 
 DAY = date(2026, 8, 21)
@@ -70,3 +72,18 @@ def test_queueing_a_digest_makes_the_missing_tldrs_first(store: Store, llm: LlmS
     assert "missing" not in queued.text
     offline = compose(reader, DAY, [DailyPick(BAD, 0.5)], Settings())
     assert "TL;DR (key sentence): Results show that Z helps a lot." in offline.text
+
+
+def test_a_reader_who_reads_chinese_gets_the_chinese_texts_made_before_the_digest(
+    store: Store, llm: LlmServer
+) -> None:
+    ok = Settings(llm_url=llm.url("ok"), llm_model="fake-7b")  # type: ignore[call-arg]
+    reader = create_account(store, "mei", None, "mei@example.org")
+    store.set_interests(reader.id, Interests(categories=("cs.LG",), languages=("zh",)))
+    queue_email(store, ok, reader, DAY, [DailyPick(GOOD, 0.9)])
+    made = {kind: store.reading(reading_key(ok, GOOD, kind, "zh")) for kind in ("tldr", "title", "abstract")}
+    assert all(r is not None and r.state == "done" for r in made.values()), made
+    assert "本文提出" in (made["tldr"].text or "")  # type: ignore[union-attr]
+    english = create_account(store, "leo", None, "leo@example.org")
+    queue_email(store, ok, english, DAY, [DailyPick(BAD, 0.5)])
+    assert store.reading(reading_key(ok, BAD, "title", "zh")) is None

@@ -135,8 +135,8 @@ def digest_texts(store: Store, settings: Settings, picks: Sequence[DailyPick], l
 
 def read_ahead(store: Store, indexes: Indexes, settings: Settings, readers: Sequence[Account]) -> Made:
     """The background pass after ``sync`` / ``daily``: the TL;DRs of each reader's top
-    ``reading_pass_papers`` Daily Papers (the store keeps no reader's language: English), made when a
-    model is available, what is stored kept."""
+    ``reading_pass_papers`` Daily Papers, and their 中文 title, abstract and TL;DR for a reader who reads
+    中文 (``follow --lang zh``), made when a model is available, what is stored kept."""
     done = Made()
     if not available(settings) or not settings.reading_pass_papers:
         return done
@@ -147,9 +147,10 @@ def read_ahead(store: Store, indexes: Indexes, settings: Settings, readers: Sequ
             )
         except NoDailyPapers:
             continue
-        made = summarize(settings, store, [p.paper for p in view.picks], "en")
-        done.made, done.kept = done.made + made.made, done.kept + made.kept
-        done.failures += made.failures
+        for lang in ("en", *store.interests(reader.id).languages):
+            made = summarize(settings, store, [p.paper for p in view.picks], lang)
+            done.made, done.kept = done.made + made.made, done.kept + made.kept
+            done.failures += made.failures
     return done
 
 
@@ -159,6 +160,8 @@ def queue_email(
     """Compose the reader's e-mail digest of ``day`` (its TL;DRs made first when a model is available) and
     keep it for sending (or the one already kept)."""
     texts = digest_texts(store, settings, picks)
+    for lang in store.interests(reader.id).languages:  # the reader's 中文 made before it is sent, too
+        digest_texts(store, settings, picks, lang)
     made = compose(reader, day, picks, settings, lab_week(store), texts)
     return store.queue_digest(reader.id, day, "email", made.subject, made.text, made.html, made.papers)
 

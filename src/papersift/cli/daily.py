@@ -34,6 +34,10 @@ def follow(
         list[str] | None, typer.Option("--must", help="Keep only papers with a must-word.")
     ] = None,
     never: Annotated[list[str] | None, typer.Option("--never", help="Drop papers with this word.")] = None,
+    lang: Annotated[
+        list[str] | None,
+        typer.Option("--lang", help="Also read papers in zh (中文)."),
+    ] = None,
     clear: Annotated[bool, typer.Option("--clear", help="Forget every interest first.")] = False,
     reader: ReaderOpt = None,
     home: HomeOpt = None,
@@ -52,12 +56,17 @@ def follow(
             authors=merged(old.authors, author),
             must=merged(old.must, must),
             never=merged(old.never, never),
+            languages=merged(old.languages, [x for x in lang or () if x != "en"]),
         )
-        if clear or any((category, author, must, never)):
+        unknown = set(now.languages) - {"zh"}
+        if unknown:
+            fail(f"--lang must be en or zh, not {', '.join(sorted(unknown))}", 2)
+        if clear or any((category, author, must, never, lang)):
             o.store.set_interests(who.id, now)
     for label, values in (("categories", now.categories), ("authors", now.authors)):
         typer.echo(f"{label}: {', '.join(values) or '-'}")
     typer.echo(f"must: {', '.join(now.must) or '-'}\nnever: {', '.join(now.never) or '-'}")
+    typer.echo(f"languages: {', '.join(('en', *now.languages))}")
 
 
 def _picks(o: Opened, who: Account, day: date | None, k: int) -> tuple[date, list[DailyPick]]:

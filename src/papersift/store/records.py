@@ -60,6 +60,9 @@ class Interests:
     authors: tuple[str, ...] = ()
     must: tuple[str, ...] = ()
     never: tuple[str, ...] = ()
+    languages: tuple[
+        str, ...
+    ] = ()  # what the reader reads besides English ("zh"): their TL;DRs and 中文 made too
 
 
 @dataclass(frozen=True, slots=True)
