@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import DAILY_DAYS, run_cli, serving
-from tests.ports import free_port
+from tests.support.data import DAILY_DAYS
+from tests.support.processes import free_port, run_cli, serving
 from tests.test_topics import topics_home
 
 __all__ = ["topics_home"]

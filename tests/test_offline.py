@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from papersift.demo import latest_days
-from tests.conftest import run_cli
-from tests.ports import free_port
+from tests.support.processes import free_port, run_cli
 
 
 @pytest.fixture()
