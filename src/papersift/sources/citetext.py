@@ -72,7 +72,7 @@ _KERNEL_MATH = frozenset(
     bigl bigr Bigl Bigr biggl biggr middle hat check breve acute grave tilde bar vec dot ddot widehat
     widetilde overline underline overbrace underbrace overrightarrow overleftarrow mathrm mathbf mathit
     mathsf mathtt mathcal mathnormal rm bf it sf tt cal sl mit frac sqrt over choose atop stackrel buildrel
-    mbox hbox textrm textit textbf textsf texttt textsc textup textsl textnormal emph displaystyle
+    mbox textrm textit textbf textsf texttt textsc textup textsl textnormal emph displaystyle
     textstyle scriptstyle scriptscriptstyle quad qquad limits nolimits not mathstrut phantom hphantom
     vphantom ensuremath hspace cdotp ldotp colon lhd rhd unlhd unrhd Join mho sqsubset sqsupset leadsto
     Box Diamond lq rq""".split()
@@ -127,6 +127,7 @@ _T1_ONLY = re.compile(r"\\(" + "|".join(_PROVIDED_TEXT) + r")(?![A-Za-z])")
 _SIZES = frozenset("tiny scriptsize footnotesize small normalsize large Large LARGE huge Huge".split())
 _TEXT_ACCENTS = "'\"`^~=.uvHcdbtrk"
 
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # no character TeX can read
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)", re.S)
 _MACRO = re.compile(r"\\([A-Za-z]+)|\\(.)", re.S)
 # a one-letter text command glued to the next word ("Pawe\lZiń") or parted from it by a space before a
@@ -200,7 +201,7 @@ def plain_text(text: str) -> str:
     ``{`` or ``}`` left; whitespace collapsed."""
     if not re.search(r"[\\{}$~]|['\"`^]\{", text):
         return clean_text(text)
-    out = _decode(_escape_bare(_repair(text)))
+    out = _decode(_escape_bare(_repair(_CONTROL.sub("", text))))
     return clean_text(re.sub(r"[\\{}]", "", out).replace("$", ""))
 
 
@@ -262,8 +263,12 @@ def _math(content: str, provided: set[str]) -> str:
         r"\\mbox\{(\\.)\s*(\{[^{}]*\}|[A-Za-z])?", lambda m: "\\mbox{" + m[1] + (m[2] or "{}") + "}", out
     )
     out = _balance_math(out).replace("\\{", "\\lbrace ").replace("\\}", "\\rbrace ")
+    out = _SCRIPT_COMMAND.sub(lambda m: m[1] + "{" + m[2] + "}", out)  # x_\text{b}: a group, as TeX needs
     out = re.sub(r"(?<!\\)[_^]\s*$", "", out)
     return out.strip() or "{}"
+
+
+_SCRIPT_COMMAND = re.compile(r"([_^])\s*(\\[A-Za-z]+\s*(?:\{[^{}]*\}\s*)+)")
 
 
 def _balance_math(text: str) -> str:
@@ -308,7 +313,7 @@ def bibtex_text(text: str, provided: set[str] | None = None) -> str:
     commands it uses are added to ``provided`` (see ``bibtex_preamble``)."""
     provided = set() if provided is None else provided
     out = []
-    for is_math, piece in _segments(_repair(clean_text(text))):
+    for is_math, piece in _segments(_repair(clean_text(_CONTROL.sub("", text)))):
         if is_math:
             out.append("$" + _math(piece, provided) + "$")
         else:
