@@ -48,6 +48,8 @@ _ARXIV_MACROS: dict[str, tuple[str, str]] = {
     "xs": (r"\sigma", "σ"),
     "nl": ("", " "),
     "boldmath": ("", ""),
+    "Box": (r"\square", "□"),  # latexsym's: the kernel defines them as errors
+    "Diamond": (r"\diamond", "◇"),
     "unboldmath": ("", ""),
 }
 
@@ -75,7 +77,7 @@ _KERNEL_MATH = frozenset(
     mbox textrm textit textbf textsf texttt textsc textup textsl textnormal emph displaystyle
     textstyle scriptstyle scriptscriptstyle quad qquad limits nolimits not mathstrut phantom hphantom
     vphantom ensuremath hspace cdotp ldotp colon lhd rhd unlhd unrhd Join mho sqsubset sqsupset leadsto
-    Box Diamond lq rq""".split()
+    lq rq""".split()
     + list(",;:! {}|#%&_$")
 )
 # amsmath/amssymb commands, with a kernel-only stand-in the bibliography provides where they are missing
@@ -99,7 +101,9 @@ _PROVIDED: dict[str, str] = {
     "nleq": r"{\not\leq}",
     "ngeq": r"{\not\geq}",
     "nmid": r"{\not\mid}",
-    "square": r"{\Box}",
+    "square": r"{\mbox{$\sqcup$}}",
+    "rtimes": r"{\mathbin{\times}}",
+    "ltimes": r"{\mathbin{\times}}",
     "varnothing": r"{\emptyset}",
     "upmu": r"{\mu}",
     "overset": r"[2]{\stackrel{#1}{#2}}",
@@ -255,20 +259,26 @@ def _math(content: str, provided: set[str]) -> str:
             return m[0]
         if name in _SIZES:
             return ""
-        return "\\mathrm{" + name + "}"
+        return "\\mbox{" + name + "}"  # harmless in math and in text (inside \mbox{…})
 
     out = _MACRO.sub(command, content)
     out = re.sub(r"(?<!\\)([#%&])", r"\\\1", out)
-    out = re.sub(
-        r"\\mbox\{(\\.)\s*(\{[^{}]*\}|[A-Za-z])?", lambda m: "\\mbox{" + m[1] + (m[2] or "{}") + "}", out
-    )
+    out = _ACCENT_BOX.sub(lambda m: "\\mbox{" + m[1] + (m[2] or "{}") + "}", out)
     out = _balance_math(out).replace("\\{", "\\lbrace ").replace("\\}", "\\rbrace ")
     out = _SCRIPT_COMMAND.sub(lambda m: m[1] + "{" + m[2] + "}", out)  # x_\text{b}: a group, as TeX needs
+    out = _TEXT_ARG.sub(lambda m: m[1] + re.sub(r"(?<!\\)([_^#$%&])", r"\\\1", m[2]) + "}", out)
+    for _ in range(3):  # s^2^1: a double superscript is an error; an empty group parts them
+        out = _DOUBLE_SCRIPT.sub(lambda m: m[1] + "{}" + m[3], out)
     out = re.sub(r"(?<!\\)[_^]\s*$", "", out)
     return out.strip() or "{}"
 
 
 _SCRIPT_COMMAND = re.compile(r"([_^])\s*(\\[A-Za-z]+\s*(?:\{[^{}]*\}\s*)+)")
+
+
+_ACCENT_BOX = re.compile(r"\\mbox\{(\\[^A-Za-z])\s*(\{[^{}]*\}|[A-Za-z])?")  # \mbox{\' + its letter
+_TEXT_ARG = re.compile(r"(\\(?:text|texttt|textrm|textit|textbf|textsf|textsc|mbox|emph)\s*\{)([^{}]*)\}")
+_DOUBLE_SCRIPT = re.compile(r"(([_^])\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[^\s{}\\]))\s*(\2)(?=.)")
 
 
 def _balance_math(text: str) -> str:
@@ -320,6 +330,7 @@ def bibtex_text(text: str, provided: set[str] | None = None) -> str:
             decoded = _decode(_escape_bare(piece)) if re.search(r"[\\{}~]", piece) else piece
             out.append(_encode(decoded))
             provided.update(_T1_ONLY.findall(out[-1]))
+            provided.update(n for n in re.findall(r"\\([A-Za-z]+)", out[-1]) if n in _PROVIDED)
     return re.sub(r"\s+", " ", "".join(out)).strip()
 
 
