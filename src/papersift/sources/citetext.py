@@ -48,6 +48,7 @@ _ARXIV_MACROS: dict[str, tuple[str, str]] = {
     "xs": (r"\sigma", "σ"),
     "nl": ("", " "),
     "boldmath": ("", ""),
+    "protect": ("", ""),
     "Box": (r"\square", "□"),  # latexsym's: the kernel defines them as errors
     "Diamond": (r"\diamond", "◇"),
     "unboldmath": ("", ""),
@@ -270,7 +271,8 @@ def _math(content: str, provided: set[str]) -> str:
     for _ in range(3):  # s^2^1: a double superscript is an error; an empty group parts them
         out = _DOUBLE_SCRIPT.sub(lambda m: m[1] + "{}" + m[3], out)
     out = re.sub(r"(?<!\\)[_^]\s*$", "", out)
-    return out.strip() or "{}"
+    out = out.strip()
+    return (out[:-1] if out.endswith("\\") and not out.endswith("\\\\") else out) or "{}"  # \ldots\ $
 
 
 _SCRIPT_COMMAND = re.compile(r"([_^])\s*(\\[A-Za-z]+\s*(?:\{[^{}]*\}\s*)+)")
