@@ -39,6 +39,7 @@ def _paper(pid: str, title: str, authors: list[str], **kw: object) -> Paper:
         (r"$\kkb$ and $\CC P^2$", r"$\mbox{kkb}$ and $\mathbb{C} P^2$"),  # unknown: harmless; ams: provided
         (r"Navega\c{c}\~ao Aut\^onomo", r"Navega{\c{c}}{\~a}o Aut{\^o}nomo"),
         ("50% & #1", r"50{\%} {\&} {\#}1"),
+        (r"$R\^n$", r"$R^n$"),  # hep-th's \^ in math is a superscript
         (r"What is $\ldots\ $ a polynomial?", r"What is $\ldots$ a polynomial?"),  # no \$ left open
         (r"$1s^2 ^1S_0$, $6s^2^$ and $\texttt{Sub_GP}$", r"$1s^2{}^1S_0$, $6s^2$ and $\texttt{Sub\_GP}$"),
     ],

@@ -249,6 +249,8 @@ def _math(content: str, provided: set[str]) -> str:
 
     def command(m: re.Match[str]) -> str:
         name = m[1] or m[2]
+        if m[2] == "^":  # R\^n in math means R^n (an accent there would be a letter biber cannot keep)
+            return "^"
         if m[2] is not None:
             return m[0] if name in _KERNEL_MATH else ("\\mbox{" + m[0] if name in _TEXT_ACCENTS else "")
         if name in _ARXIV_MACROS:
