@@ -80,7 +80,7 @@ def _run(cmd: list[str], cwd: Path, timeout: int) -> None:
     )
 
 
-_TEX_ERROR = re.compile(r"^! (.*)", re.M)
+_TEX_ERROR = re.compile(r"^! (?!\\[A-Z]+\d?/)(.*)", re.M)  # not an overfull box's dump that starts "! \OML/…"
 _TEX_WARNING = re.compile(r"^(?:LaTeX|Package \w+|Class \w+) Warning: (.*)|^(Missing character: .*)", re.M)
 
 

@@ -48,6 +48,9 @@ _ARXIV_MACROS: dict[str, tuple[str, str]] = {
     "xs": (r"\sigma", "σ"),
     "nl": ("", " "),
     "boldmath": ("", ""),
+    "protect": ("", ""),
+    "Box": (r"\square", "□"),  # latexsym's: the kernel defines them as errors
+    "Diamond": (r"\diamond", "◇"),
     "unboldmath": ("", ""),
 }
 
@@ -72,10 +75,10 @@ _KERNEL_MATH = frozenset(
     bigl bigr Bigl Bigr biggl biggr middle hat check breve acute grave tilde bar vec dot ddot widehat
     widetilde overline underline overbrace underbrace overrightarrow overleftarrow mathrm mathbf mathit
     mathsf mathtt mathcal mathnormal rm bf it sf tt cal sl mit frac sqrt over choose atop stackrel buildrel
-    mbox hbox textrm textit textbf textsf texttt textsc textup textsl textnormal emph displaystyle
+    mbox textrm textit textbf textsf texttt textsc textup textsl textnormal emph displaystyle
     textstyle scriptstyle scriptscriptstyle quad qquad limits nolimits not mathstrut phantom hphantom
     vphantom ensuremath hspace cdotp ldotp colon lhd rhd unlhd unrhd Join mho sqsubset sqsupset leadsto
-    Box Diamond lq rq""".split()
+    lq rq""".split()
     + list(",;:! {}|#%&_$")
 )
 # amsmath/amssymb commands, with a kernel-only stand-in the bibliography provides where they are missing
@@ -99,7 +102,9 @@ _PROVIDED: dict[str, str] = {
     "nleq": r"{\not\leq}",
     "ngeq": r"{\not\geq}",
     "nmid": r"{\not\mid}",
-    "square": r"{\Box}",
+    "square": r"{\mbox{$\sqcup$}}",
+    "rtimes": r"{\mathbin{\times}}",
+    "ltimes": r"{\mathbin{\times}}",
     "varnothing": r"{\emptyset}",
     "upmu": r"{\mu}",
     "overset": r"[2]{\stackrel{#1}{#2}}",
@@ -127,6 +132,7 @@ _T1_ONLY = re.compile(r"\\(" + "|".join(_PROVIDED_TEXT) + r")(?![A-Za-z])")
 _SIZES = frozenset("tiny scriptsize footnotesize small normalsize large Large LARGE huge Huge".split())
 _TEXT_ACCENTS = "'\"`^~=.uvHcdbtrk"
 
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # no character TeX can read
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)", re.S)
 _MACRO = re.compile(r"\\([A-Za-z]+)|\\(.)", re.S)
 # a one-letter text command glued to the next word ("Pawe\lZiń") or parted from it by a space before a
@@ -200,7 +206,7 @@ def plain_text(text: str) -> str:
     ``{`` or ``}`` left; whitespace collapsed."""
     if not re.search(r"[\\{}$~]|['\"`^]\{", text):
         return clean_text(text)
-    out = _decode(_escape_bare(_repair(text)))
+    out = _decode(_escape_bare(_repair(_CONTROL.sub("", text))))
     return clean_text(re.sub(r"[\\{}]", "", out).replace("$", ""))
 
 
@@ -243,6 +249,8 @@ def _math(content: str, provided: set[str]) -> str:
 
     def command(m: re.Match[str]) -> str:
         name = m[1] or m[2]
+        if m[2] == "^":  # R\^n in math means R^n (an accent there would be a letter biber cannot keep)
+            return "^"
         if m[2] is not None:
             return m[0] if name in _KERNEL_MATH else ("\\mbox{" + m[0] if name in _TEXT_ACCENTS else "")
         if name in _ARXIV_MACROS:
@@ -254,16 +262,27 @@ def _math(content: str, provided: set[str]) -> str:
             return m[0]
         if name in _SIZES:
             return ""
-        return "\\mathrm{" + name + "}"
+        return "\\mbox{" + name + "}"  # harmless in math and in text (inside \mbox{…})
 
     out = _MACRO.sub(command, content)
     out = re.sub(r"(?<!\\)([#%&])", r"\\\1", out)
-    out = re.sub(
-        r"\\mbox\{(\\.)\s*(\{[^{}]*\}|[A-Za-z])?", lambda m: "\\mbox{" + m[1] + (m[2] or "{}") + "}", out
-    )
+    out = _ACCENT_BOX.sub(lambda m: "\\mbox{" + m[1] + (m[2] or "{}") + "}", out)
     out = _balance_math(out).replace("\\{", "\\lbrace ").replace("\\}", "\\rbrace ")
+    out = _SCRIPT_COMMAND.sub(lambda m: m[1] + "{" + m[2] + "}", out)  # x_\text{b}: a group, as TeX needs
+    out = _TEXT_ARG.sub(lambda m: m[1] + re.sub(r"(?<!\\)([_^#$%&])", r"\\\1", m[2]) + "}", out)
+    for _ in range(3):  # s^2^1: a double superscript is an error; an empty group parts them
+        out = _DOUBLE_SCRIPT.sub(lambda m: m[1] + "{}" + m[3], out)
     out = re.sub(r"(?<!\\)[_^]\s*$", "", out)
-    return out.strip() or "{}"
+    out = out.strip()
+    return (out[:-1] if out.endswith("\\") and not out.endswith("\\\\") else out) or "{}"  # \ldots\ $
+
+
+_SCRIPT_COMMAND = re.compile(r"([_^])\s*(\\[A-Za-z]+\s*(?:\{[^{}]*\}\s*)+)")
+
+
+_ACCENT_BOX = re.compile(r"\\mbox\{(\\[^A-Za-z])\s*(\{[^{}]*\}|[A-Za-z])?")  # \mbox{\' + its letter
+_TEXT_ARG = re.compile(r"(\\(?:text|texttt|textrm|textit|textbf|textsf|textsc|mbox|emph)\s*\{)([^{}]*)\}")
+_DOUBLE_SCRIPT = re.compile(r"(([_^])\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[^\s{}\\]))\s*(\2)(?=.)")
 
 
 def _balance_math(text: str) -> str:
@@ -308,13 +327,14 @@ def bibtex_text(text: str, provided: set[str] | None = None) -> str:
     commands it uses are added to ``provided`` (see ``bibtex_preamble``)."""
     provided = set() if provided is None else provided
     out = []
-    for is_math, piece in _segments(_repair(clean_text(text))):
+    for is_math, piece in _segments(_repair(clean_text(_CONTROL.sub("", text)))):
         if is_math:
             out.append("$" + _math(piece, provided) + "$")
         else:
             decoded = _decode(_escape_bare(piece)) if re.search(r"[\\{}~]", piece) else piece
             out.append(_encode(decoded))
             provided.update(_T1_ONLY.findall(out[-1]))
+            provided.update(n for n in re.findall(r"\\([A-Za-z]+)", out[-1]) if n in _PROVIDED)
     return re.sub(r"\s+", " ", "".join(out)).strip()
 
 
