@@ -287,8 +287,9 @@ def test_chinese_pages_have_no_english_left_in_their_own_text(
                   const body = document.body.cloneNode(true);
                   // paper text, names, ids and categories are the papers' own, not the page's
                   for (const e of body.querySelectorAll(
-                    '.title, .abstract, .authors, .cats, .meta, pre, .why, .picker, .entry, .tag, .comments,'
-                    + ' .counts, nav.days h1, option[value], .error, .katex, #lang-switch, textarea, .brand'
+                    '.title, .abstract, .tldr-text, .authors, .cats, .meta, pre, .why, .picker, .entry, .tag,'
+                    + ' .comments, .counts, nav.days h1, option[value], .error, .katex, #lang-switch,'
+                    + ' textarea, .brand'
                   )) e.remove();
                   return body.innerText;
                 }"""

@@ -50,10 +50,10 @@ def test_serve_reports_ready_after_loading_the_indexes_and_model(embedded_home: 
         proc.wait(timeout=30)
 
 
-def test_sync_without_arxiv_says_what_it_waits_for(tmp_path: Path) -> None:
+def test_sync_without_arxiv_says_what_it_asked_and_that_it_is_offline_at_once(tmp_path: Path) -> None:
     closed = f"http://127.0.0.1:{free_port()}/atom"
     env = {"PAPERSIFT_RSS_URL": closed, "PAPERSIFT_MAX_RETRIES": "1", "PAPERSIFT_REQUEST_INTERVAL": "0.1"}
     result = run_cli("sync", "cs.LG", home=tmp_path, check=False, env=env)
     assert result.returncode == 1
     assert f"sync: asking {closed} for cs.LG" in result.stderr
-    assert "waiting: " in result.stderr and "retry 1/1" in result.stderr
+    assert f"offline: cannot reach {closed.split('/')[2]}" in result.stderr and "retry" not in result.stderr

@@ -68,7 +68,7 @@ def test_with_no_model_every_listing_row_has_the_extractive_tldr(home: Path) -> 
         assert web.get(f"/daily/{DAY}").text.count('class="tldr"') == len(daily)
         paper = web.get(f"/abs/{INJECTION['id']}").text
         assert "FAQ unavailable: no model is configured" in paper and 'action="/ask"' not in paper
-        assert web.get(f"/api/abs/{INJECTION['id']}/faq").status_code == 403
+        assert web.get(f"/api/faq/{INJECTION['id']}").status_code == 403
 
 
 def test_texts_made_are_shown_escaped_with_zh_views_and_failures_as_failures(
@@ -126,10 +126,8 @@ def test_the_faq_streams_and_ask_answers_with_marks(home: Path, llm: LlmServer) 
     other = spread_records_id(home)
     with serving(home, env=env(llm)) as web:
         page = web.get(f"/abs/{pid}").text
-        assert (
-            f'data-faq-src="/api/abs/{pid}/faq?lang=en"' in page and f'href="/abs/{pid}/faq?lang=en"' in page
-        )
-        with web.stream("GET", f"/api/abs/{pid}/faq") as response:
+        assert f'data-faq-src="/api/faq/{pid}?lang=en"' in page and f'href="/abs/{pid}/faq?lang=en"' in page
+        with web.stream("GET", f"/api/faq/{pid}") as response:
             assert response.headers["content-type"].startswith("text/event-stream")
             events = [line for line in response.iter_lines() if line.startswith("event: ")]
         assert events.count("event: delta") > 1 and events[-1] == "event: done"

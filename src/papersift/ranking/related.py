@@ -51,7 +51,7 @@ from papersift.index.sentences import (
 from papersift.names import AuthorSet
 from papersift.paper import Paper, in_category
 from papersift.ranking.phrases import best_phrases, phrases, word_rarity
-from papersift.ranking.understand import Translate, understand
+from papersift.ranking.understand import SENTENCE_WORDS, Translate, understand
 from papersift.text import STOP_WORDS
 
 W_DENSE = 0.5
@@ -203,9 +203,10 @@ def text_query(
     are encoded one by one as well (``facet``: only those of that role count); ``translate``: the model
     seam of ``ranking.understand``."""
     code = facet_code(facet) if facet else None
-    understood = understand(
-        indexes, text[:100_000], translate=translate
-    )  # 中文 translated, misspellings corrected
+    # 中文 translated; a pasted passage keeps its own spelling (its vector is then the stored paper's), a few
+    # words of a topic are corrected as in search
+    short = len(text.split()) <= SENTENCE_WORDS
+    understood = understand(indexes, text[:100_000], translate=translate, correct=short)
     if understood.text_used != understood.original:
         text = understood.text_used
     query = Query(

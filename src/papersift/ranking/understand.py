@@ -52,6 +52,7 @@ KNOWN_DF = 3  # a word in this many papers is the corpus's own: never corrected
 COMMON_DF = 3  # a correction must be in at least this many papers…
 RATIO = 10  # …and this many times as many as the word it replaces
 SENTENCE_WORDS = 8  # a query of more words is a sentence, not a topic (see ``understand``)
+PASSAGE_WORDS = 60  # …and of more than this a passage (an abstract): never spell-corrected
 LONG_WORD = 8  # letters from which two edits may be corrected (one below: "toggled" is not "tagged")
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _KANA = re.compile(r"[\u3040-\u30ff]")
@@ -111,8 +112,10 @@ def understand(
     *,
     author: str | None = None,
     translate: Translate | None = None,
+    correct: bool = True,
 ) -> Understood:
-    """What ``query`` meant (see the module's docstring); the query itself when nothing applies."""
+    """What ``query`` meant (see the module's docstring); the query itself when nothing applies
+    (``correct``: whether misspellings may be corrected; a pasted text's are not)."""
     vocabulary = indexes.vocabulary
     if vocabulary is None or not query.strip() or is_arxiv_id(query.strip()):
         return replace(verbatim(query), verbatim=False)
@@ -128,7 +131,11 @@ def understand(
         applied.append(f"not translated: no offline dictionary for {script.lower()} text")
     # the dictionary's words are its own spelling; the Latin words of a mixed query may be misspelled
     dictionary_words = set(words_of(translation or "")) - set(words_of(query))
-    text, corrections = _correct(vocabulary, text, author, skip=dictionary_words)
+    # a passage (a pasted abstract) is its authors' own spelling: correcting it would move its vector off
+    # the stored vector of the same text
+    corrections: list[tuple[str, str]] = []
+    if correct and len(text.split()) <= PASSAGE_WORDS:
+        text, corrections = _correct(vocabulary, text, author, skip=dictionary_words)
     applied += [f"corrected: {a} → {b}" for a, b in corrections]
     # a sentence (a pasted citation, an abstract) already says what it means: its acronyms are left as
     # they are (on the dev citation sentences expanding them lowered MRR@10)

@@ -223,7 +223,7 @@ MIGRATIONS: list[str] = [
     # 7: generated texts (TL;DRs, translations, FAQs) and their failures (store/readings.py)
     schema.READINGS,
     # 8: volume, issue and pages of library entries
-    schema.CITATION_FIELDS,
+    schema.CITATION_FIELDS.format(**PostgresDialect.types),
 ]
 
 

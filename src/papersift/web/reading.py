@@ -1,6 +1,6 @@
 """The reading layer on the web: the texts a page's papers are shown with (``texts_for``: their TL;DRs,
 and on a 中文 page or under ``?lang=zh`` the translated titles and abstracts), and the endpoints that make
-texts on demand: a paper's FAQ (``/abs/{id}/faq``: a page without script, ``/api/abs/{id}/faq`` streamed as
+texts on demand: a paper's FAQ (``/abs/{id}/faq``: a page without script, ``/api/faq/{id}`` streamed as
 server-sent events while the model writes it), ``POST /abs/{id}/summarize`` (its TL;DR, and in 中文 its
 title and abstract) and Ask (``POST /ask`` from a paper page or a /library selection, ``POST /api/ask``).
 
@@ -126,7 +126,7 @@ def _faq_events(settings: Settings, paper: Paper, lang: str) -> Iterator[bytes]:
     yield _sse("done", {"html": to_html("".join(parts))})
 
 
-@router.get("/api/abs/{paper_id:path}/faq", responses=errors(403, 404))
+@router.get("/api/faq/{paper_id:path}", responses=errors(403, 404))
 def faq_stream(request: Request, web: Web, paper_id: str, lang: str = "en") -> Response:
     """The FAQ of a paper, streamed as server-sent events as it is written: ``delta`` events (``text``),
     then ``done`` (the whole FAQ as safe ``html``) or ``error`` (why it failed)."""

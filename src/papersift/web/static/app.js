@@ -109,7 +109,7 @@ document.addEventListener("DOMContentLoaded", () => {
     else if (event.key === "k") select(current - 1);
     else if (event.key === "o" && current >= 0) window.location.href = papers[current].dataset.href;
   });
-  // the paper's FAQ, streamed as the model writes it (server-sent events from /api/abs/{id}/faq): the
+  // the paper's FAQ, streamed as the model writes it (server-sent events from /api/faq/{id}): the
   // deltas as plain text, then the server's safe HTML of the whole; without script the link writes it
   for (const box of document.querySelectorAll("[data-faq-src]")) {
     const link = box.parentElement.querySelector("a.faq-link");
