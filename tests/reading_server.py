@@ -15,9 +15,11 @@ import threading
 import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from types import TracebackType
 
-from tests.support.processes import free_port
+from tests.support.data import spread_records, write_jsonl
+from tests.support.processes import free_port, run_cli
 
 EVIL_ANSWER = "<script>alert('model')</script>"
 
@@ -132,3 +134,13 @@ class LlmServer:
     ) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def one_day_home(home: Path, shared_data: Path, day: str, n: int, *more: dict[str, object]) -> Path:
+    """``home`` with ``n`` real papers (and ``more``) announced in cs.LG on ``day``, ingested by the CLI."""
+    records = [
+        {**r, "announced": day, "categories": ["cs.LG"], "primary_category": "cs.LG"}
+        for r in spread_records(shared_data, 1000)[:n]
+    ]
+    run_cli("ingest", str(write_jsonl(home / "day.jsonl", [*records, *more])), home=home)
+    return home

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reading_server import LlmServer
-from tests.support.data import spread_records, write_jsonl
+from tests.reading_server import LlmServer, one_day_home
 from tests.support.processes import run_cli
 
 DAY = "2026-08-21"
@@ -25,13 +24,7 @@ def llm() -> Iterator[LlmServer]:
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     """Six real papers announced in cs.LG on one day."""
-    home = tmp_path_factory.mktemp("reading")
-    records = [
-        {**r, "announced": DAY, "categories": ["cs.LG"], "primary_category": "cs.LG"}
-        for r in spread_records(shared_data, 1000)[:6]
-    ]
-    run_cli("ingest", str(write_jsonl(home / "day.jsonl", records)), home=home)
-    return home
+    return one_day_home(tmp_path_factory.mktemp("reading"), shared_data, DAY, 6)
 
 
 def ids_of(home: Path) -> list[str]:

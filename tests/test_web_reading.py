@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.reading_server import EVIL_ANSWER, LlmServer
-from tests.support.data import EVIL, spread_records, write_jsonl
+from tests.reading_server import EVIL_ANSWER, LlmServer, one_day_home
+from tests.support.data import EVIL
 from tests.support.processes import run_cli, serving
 
 DAY = "2026-08-21"
@@ -37,13 +37,7 @@ def llm() -> Iterator[LlmServer]:
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     """Five real papers and the injection, announced in cs.LG on one day."""
-    home = tmp_path_factory.mktemp("web-reading")
-    records = [
-        {**r, "announced": DAY, "categories": ["cs.LG"], "primary_category": "cs.LG"}
-        for r in spread_records(shared_data, 1000)[:5]
-    ]
-    run_cli("ingest", str(write_jsonl(home / "day.jsonl", [*records, INJECTION])), home=home)
-    return home
+    return one_day_home(tmp_path_factory.mktemp("web-reading"), shared_data, DAY, 5, INJECTION)
 
 
 def env(llm: LlmServer, mode: str = "ok", model: str = "fake-7b") -> dict[str, str]:
