@@ -110,7 +110,7 @@ def load_torch_encoder(settings: Settings) -> TorchEncoder:
         ) from e
     from transformers.utils import logging as hf_logging
 
-    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call, unused-ignore]
     torch.set_num_threads(settings.threads or os.cpu_count() or 1)
     model = SentenceTransformer(_model_path(settings.model), device="cpu")
     if settings.quantize:
@@ -118,7 +118,7 @@ def load_torch_encoder(settings: Settings) -> TorchEncoder:
 
         with warnings.catch_warnings():  # torch deprecates eager quantisation in favour of torchao
             warnings.simplefilter("ignore")
-            quantize_dynamic(  # type: ignore[no-untyped-call]
+            quantize_dynamic(  # type: ignore[no-untyped-call, unused-ignore]
                 model, {torch.nn.Linear: per_channel_dynamic_qconfig}, inplace=True
             )
     model.eval()

@@ -16,6 +16,25 @@ class Shape(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+class TldrShape(Shape):
+    """A paper's one-sentence TL;DR (``reading.shown.tldr_json``): ``text`` null and ``error`` set when it
+    failed; ``by`` the model, or ``extractive`` for the abstract's key sentence."""
+
+    text: str | None
+    lang: str
+    by: str | None
+    error: str | None
+
+
+class ZhShape(Shape):
+    """A paper's 中文 title and abstract (``reading.shown.zh_json``; null when not made or failed)."""
+
+    title: str | None
+    abstract: str | None
+    by: str | None
+    error: str | None
+
+
 class PaperShape(Shape):
     """A paper (``paper_json``): every ``--format json`` output and every API list of papers."""
 
@@ -37,6 +56,8 @@ class PaperShape(Shape):
     pdf_url: str
     saved: bool | None = None  # the reader's own marks, on lists of papers (web/mine.py)
     rating: int | None = None
+    tldr: TldrShape | None = None  # on every paper a face shows (reading/shown.py)
+    zh: ZhShape | None = None  # with ?lang=zh
 
 
 class ListedPaper(PaperShape):
@@ -82,12 +103,34 @@ class Listing(Shape):
     entries: list[ListedPaper]
 
 
+class Understood(Shape):
+    """How a query was read (``shapes.understood_json``): the text searched for and what was rewritten."""
+
+    text_used: str
+    original: str
+    rewritten: bool
+    verbatim: bool
+    applied: list[str]
+    corrections: list[dict[str, str]]  # {"from", "to"}
+    translation: str | None
+    acronyms: list[dict[str, str]]  # {"form", "other"}
+    suggestions: list[str]
+    highlight: list[str]
+
+
+class Total(Shape):
+    count: int
+    capped: bool  # at least ``count``
+
+
 class SearchAnswer(Shape):
     query: str
     mode: str
     page: int
     next_page: int | None
     notes: list[str]
+    understood: Understood | None = None
+    total: Total | None = None
     results: list[SearchHitShape]
 
 
@@ -158,16 +201,74 @@ class Health(Shape):
     status: str
 
 
+class CategoryShape(Shape):
+    id: str
+    name: str
+    alias_of: str | None
+    listings: int  # the store's announcement rows of the category
+
+
+class ArchiveShape(Shape):
+    id: str
+    name: str
+    flat: bool
+    listed: bool
+    categories: list[CategoryShape]
+
+
+class GroupShape(Shape):
+    id: str
+    name: str
+    name_zh: str
+    archives: list[ArchiveShape]
+
+
+class OldCategory(Shape):
+    id: str
+    name: str
+    now: str | None  # the current category an old id is filed under
+    listings: int
+
+
 class Categories(Shape):
-    """arXiv's taxonomy with the store's counts (``taxonomy.taxonomy_json``)."""
+    """arXiv's taxonomy with the store's counts (``web/categories.py: taxonomy_json``)."""
+
+    groups: list[GroupShape]
+    other: list[OldCategory]
+
+
+class Cluster(Shape):
+    label: str
+    terms: list[str]
+    papers: list[str]
+
+
+class MapPoint(Shape):
+    id: str
+    x: float
+    y: float
+    cluster: int
 
 
 class TopicMap(Shape):
-    """A day's topic map (``web/topics.py``)."""
+    """A day's topic map (``ranking/topics.py: map_json``)."""
+
+    category: str
+    date: str
+    clusters: list[Cluster]
+    points: list[MapPoint]
+
+
+class TrendingPaper(PaperShape):
+    saves: int
+    upvotes: int
 
 
 class Trending(Shape):
-    """Trending topics over recent days (``web/topics.py``)."""
+    """What the lab saved and +1'd over recent days (``lab.py: trending_json``)."""
+
+    days: int
+    papers: list[TrendingPaper]
 
 
 # (method, path) → the model of its 200 answer
