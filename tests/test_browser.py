@@ -285,11 +285,11 @@ def test_chinese_pages_have_no_english_left_in_their_own_text(
             text = page.evaluate(  # type: ignore[attr-defined]
                 """() => {
                   const body = document.body.cloneNode(true);
-                  // paper text, names, ids and categories are the papers' own, not the page's
+                  // paper text, names, ids, categories and store terms are the papers' own, not the page's
                   for (const e of body.querySelectorAll(
                     '.title, .abstract, .tldr-text, .authors, .cats, .meta, pre, .why, .picker, .entry, .tag,'
                     + ' .comments, .counts, nav.days h1, option[value], .error, .katex, #lang-switch,'
-                    + ' textarea, .brand'
+                    + ' textarea, .brand, .suggestions a'
                   )) e.remove();
                   return body.innerText;
                 }"""
