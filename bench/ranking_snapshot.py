@@ -96,7 +96,7 @@ def main() -> None:
         query = paper_query(indexes, paper, facet=facet)
         category = paper.primary_category.split(".")[0] if i % 5 == 0 else None
         since = date(2010, 1, 1) if i % 7 == 0 else None
-        found = related(indexes, query, k=10, category=category, since=since)
+        found = related(indexes, query, k=10, filters=Filters(category=category, since=since))
         out["related"][f"{paper.id}|{facet}|{category}|{since}"] = {
             "notes": query.notes,
             "hits": [[h.paper.id, h.score, h.dense, h.lexical, h.terms, h.reasons()] for h in found],

@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 
 from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh, sentence_source
-from papersift.index.sentences import SentenceWeights
 from papersift.ingest import ingest_paths
 from papersift.ranking.evaluate import read_contexts, read_relevance, related_score, search_score
 from papersift.ranking.related import Weights
+from papersift.ranking.sentences import SentenceWeights
 from papersift.settings import Settings
 from papersift.store import open_store
 from papersift.store.cache import VectorCache

@@ -13,7 +13,7 @@ import pytest
 
 from papersift.index.pipeline import Indexes, ModelMismatchError, check_model, open_indexes, refresh
 from papersift.ranking.evaluate import evaluate_related, metrics
-from papersift.ranking.related import _how_much_earlier as how_much_earlier
+from papersift.ranking.pool import how_much_earlier
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.ranking.search import search
 from papersift.settings import Settings
@@ -49,10 +49,10 @@ def test_related_filters_by_category_and_date(indexes: Indexes, citation_corpus:
     paper = indexes.store.get(sorted(citation_corpus[1])[0])
     assert paper is not None
     query = paper_query(indexes, paper)
-    for hit in related(indexes, query, k=5, category="math"):
+    for hit in related(indexes, query, k=5, filters=Filters(category="math")):
         assert any(c.startswith("math") for c in hit.paper.categories)
     since = date(2015, 1, 1)
-    for hit in related(indexes, query, k=5, since=since):
+    for hit in related(indexes, query, k=5, filters=Filters(since=since)):
         day = hit.paper.announced or hit.paper.published
         assert day is not None and day >= since
 

@@ -17,17 +17,15 @@ from papersift.index.sentences import (
     TITLE,
     Segment,
     Sentences,
-    SentenceWeights,
     paper_sentences,
     quantize,
     roles,
-    sentence_match,
-    sentence_term,
     split_sentences,
 )
 from papersift.ingest import ingest_paths
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.ranking.search import search
+from papersift.ranking.sentences import SentenceWeights, sentence_match, sentence_term
 from papersift.settings import Settings
 from papersift.store import open_store
 from papersift.store.cache import VectorCache

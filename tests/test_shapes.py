@@ -9,8 +9,7 @@ import pytest
 
 from papersift.library import DailyPick, NoDailyPapers, daily_picks
 from papersift.paper import Paper
-from papersift.ranking.related import RelatedHit
-from papersift.ranking.search import SearchHit
+from papersift.ranking.pool import Hit
 from papersift.shapes import daily_pick_json, paper_json, related_hit_json, search_hit_json
 from papersift.store import Store
 
@@ -31,7 +30,7 @@ def paper(pid: str = "2601.00001", **kw: object) -> Paper:
 
 
 def test_a_related_hit_is_the_paper_with_its_score_and_evidence() -> None:
-    hit = RelatedHit(paper(), 0.123456, 0.7, 0.2, ["attention"], ["Ada Lovelace"], True, False)
+    hit = Hit(paper(), 0.123456, ["attention"], 0.7, 0.2, ["Ada Lovelace"], True, False)
     shaped = related_hit_json(hit, rank=3)
     assert shaped == {
         **paper_json(hit.paper),
@@ -45,7 +44,7 @@ def test_a_related_hit_is_the_paper_with_its_score_and_evidence() -> None:
 
 
 def test_a_search_hit_is_the_paper_with_its_rank_score_and_terms() -> None:
-    shaped = search_hit_json(SearchHit(paper(), 2.0 / 3, ["sparse"]), 1)
+    shaped = search_hit_json(Hit(paper(), 2.0 / 3, ["sparse"]), 1)
     assert shaped == {**paper_json(paper()), "rank": 1, "score": 0.6667, "terms": ["sparse"]}
 
 

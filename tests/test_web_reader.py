@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from papersift.listing import listing_counts
+from papersift.ranking.pool import Hit
 from papersift.ranking.recommend import Recommendation
-from papersift.ranking.related import RelatedHit
 from papersift.settings import Settings
 from papersift.store import open_store
 from papersift.web.i18n import translate
@@ -41,7 +41,7 @@ def test_latex_accents_and_commands_read_as_text_and_math_stays_for_katex() -> N
 
 
 def test_every_reason_and_note_reads_in_chinese() -> None:
-    hit = RelatedHit(None, 1.0, 0.8, 0.5, ["graph"], ["Xinyi Fan"], True, True)  # type: ignore[arg-type]
+    hit = Hit(None, 1.0, ["graph"], 0.8, 0.5, ["Xinyi Fan"], True, True)  # type: ignore[arg-type]
     object.__setattr__(hit, "paper", type("P", (), {"primary_category": "cs.LG"})())
     rec = Recommendation(
         1, 1.0, ((1, "A paper", 0.5),), ("graph",), ("Ada Lovelace",), ("Xinyi Fan",), "cs.LG"

@@ -17,8 +17,8 @@ from papersift.library import DailyPick
 from papersift.library import entry_json as entry_json
 from papersift.listing import paper_json as listing_json
 from papersift.paper import Paper
-from papersift.ranking.related import RelatedHit
-from papersift.ranking.search import SearchHit, SearchResult
+from papersift.ranking.pool import Hit
+from papersift.ranking.search import SearchResult
 from papersift.ranking.understand import Understood
 from papersift.reading.shown import Texts, reading_json
 
@@ -28,7 +28,7 @@ def paper_json(paper: Paper, texts: Texts | None = None, **extra: Any) -> dict[s
     return listing_json(paper, **reading_json(paper, texts), **extra)
 
 
-def related_hit_json(hit: RelatedHit, texts: Texts | None = None, **position: Any) -> dict[str, Any]:
+def related_hit_json(hit: Hit, texts: Texts | None = None, **position: Any) -> dict[str, Any]:
     """A related paper: its score, why it is related, the shared terms and authors."""
     return paper_json(
         hit.paper,
@@ -72,7 +72,7 @@ def search_result_json(result: SearchResult, query: str, results: list[dict[str,
     }
 
 
-def search_hit_json(hit: SearchHit, rank: int, texts: Texts | None = None) -> dict[str, Any]:
+def search_hit_json(hit: Hit, rank: int, texts: Texts | None = None) -> dict[str, Any]:
     """A search result: its rank, score and the query terms it matched."""
     return paper_json(hit.paper, texts, rank=rank, score=round(hit.score, 4), terms=hit.terms)
 

@@ -152,6 +152,7 @@ def related(
     from papersift.ranking.related import related as run
     from papersift.reading.query import translator
     from papersift.shapes import related_hit_json
+    from papersift.store import Filters
 
     check_format(fmt)
     if facet is not None and facet not in FACETS:
@@ -189,7 +190,7 @@ def related(
                 continue
             for note in query.notes:
                 typer.echo(f"note: {note}", err=True)
-            hits = run(indexes, query, k=k, category=category, since=when)
+            hits = run(indexes, query, k=k, filters=Filters(category=category, since=when))
             if fmt == "json" or batch:
                 results = [related_hit_json(h, rank=rank) for rank, h in enumerate(hits, 1)]
                 typer.echo(json_line({"query": query.label, "results": results}))

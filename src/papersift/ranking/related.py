@@ -35,23 +35,16 @@ from datetime import date
 import numpy as np
 
 from papersift.index.encoder import paper_text
-from papersift.index.lexical import author_slots
 from papersift.index.pipeline import Indexes
-from papersift.index.sentences import (
-    FACETS,
-    RERANK,
-    TITLE,
-    SentenceWeights,
-    best_pair,
-    facet_code,
-    paper_sentences,
-    roles,
-    sentence_term,
-)
+from papersift.index.sentences import FACETS, TITLE, facet_code, paper_sentences, roles
 from papersift.names import AuthorSet
-from papersift.paper import Paper, in_category
+from papersift.paper import Paper
 from papersift.ranking.phrases import best_phrases, phrases, word_rarity
+from papersift.ranking.pool import Hit, admitted, widen
+from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
+from papersift.ranking.sentences import RERANK, SentenceWeights, best_pair, sentence_term
 from papersift.ranking.understand import SENTENCE_WORDS, Translate, understand
+from papersift.store import Filters
 from papersift.text import STOP_WORDS
 
 W_DENSE = 0.5
@@ -90,62 +83,6 @@ class Weights:
 
 
 WEIGHTS = Weights()
-
-
-@dataclass(frozen=True, slots=True)
-class RelatedHit:
-    """One related paper, its score and the evidence behind it."""
-
-    paper: Paper
-    score: float
-    dense: float | None
-    lexical: float
-    terms: list[str]
-    authors: list[str]
-    same_category: bool
-    earlier: bool
-    match: tuple[int, int, float] | None = None  # (query sentence, their sentence, cosine); 0 = title
-    days_earlier: int | None = None  # how long before the query paper it was announced (when ``earlier``)
-
-    def reasons(self) -> list[str]:
-        """Why it is related, in words; never empty (at least how close it is in content or wording)."""
-        out = []
-        if self.match is not None and self.match[2] >= 0.5:
-            mine, theirs, cosine = self.match
-            out.append(f"{_sentence_name('your', mine)} ↔ {_sentence_name('their', theirs)} ({cosine:.2f})")
-        if self.authors:
-            out.append("same authors: " + ", ".join(self.authors))
-        if self.terms:
-            out.append("shared terms: " + ", ".join(self.terms))
-        if self.dense is not None and self.dense >= 0.5:
-            out.append(f"close in content ({self.dense:.2f})")
-        if self.same_category:
-            out.append(f"same category ({self.paper.primary_category})")
-        if self.earlier:
-            out.append(_how_much_earlier(self.days_earlier))
-        if not any(r.startswith(("shared terms", "close in content", "same authors")) for r in out):
-            if self.dense is not None and self.dense > 0:
-                out.insert(0, f"close in content ({self.dense:.2f})")
-            else:
-                out.insert(0, f"similar wording ({self.lexical:.2f})")
-        return out
-
-
-def _how_much_earlier(days: int | None) -> str:
-    """``3 years earlier``, ``2 weeks earlier``, ``the same day, submitted before``: what a gap means."""
-    if days is None:
-        return "earlier work"
-    if days <= 0:
-        return "the same day, submitted before"
-    for size, unit in ((365, "year"), (30, "month"), (7, "week"), (1, "day")):
-        if days >= size:
-            n = round(days / size) if size > 1 else days
-            return f"{n} {unit}{'s' if n != 1 else ''} earlier"
-    return "earlier work"
-
-
-def _sentence_name(whose: str, number: int) -> str:
-    return f"{whose} title" if number == 0 else f"{whose} sentence {number}"
 
 
 def paper_query(indexes: Indexes, paper: Paper, facet: str | None = None) -> Query:
@@ -235,25 +172,21 @@ def related(
     query: Query,
     *,
     k: int = 10,
-    category: str | None = None,
-    since: date | None = None,
+    filters: Filters | None = None,
     weights: Weights = WEIGHTS,
-) -> list[RelatedHit]:
-    """The ``k`` best related papers (never the query paper itself), filtered by category and date."""
+) -> list[Hit]:
+    """The ``k`` best related papers (never the query paper itself) that pass ``filters``."""
     k = max(1, min(k, MAX_K))
+    filters = filters or Filters()
     if indexes.lexical is None and indexes.dense is None:
-        return _keyword_fallback(indexes, query, k, category, since)
-    pool = max(CANDIDATES, 4 * k)
-    while True:
-        scored = _score(indexes, query, pool, weights)
-        hits = _take(indexes, query, scored, k, category, since)
-        if len(hits) >= k or pool >= _size(indexes):
-            return hits
-        pool *= 8  # the filters left too few: widen the candidate pool
+        return _keyword_fallback(indexes, query, k, filters)
+    found = searchers(indexes)
+    probe = Probe(terms=query.text, vector=query.vector, authors=query.paper.authors if query.paper else ())
 
+    def collect(pool: int) -> list[Hit]:
+        return _take(indexes, query, _score(indexes, found, query, probe, pool, weights), k, filters)
 
-def _size(indexes: Indexes) -> int:
-    return max(len(indexes.lexical) if indexes.lexical else 0, len(indexes.dense) if indexes.dense else 0)
+    return widen(collect, max(CANDIDATES, 4 * k), k, found.size)[0]
 
 
 @dataclass
@@ -265,119 +198,91 @@ class _Scored:
     coauthors: np.ndarray
     same_category: np.ndarray
     earlier: np.ndarray
-    q_slots: np.ndarray
-    q_weights: np.ndarray
-    positions: np.ndarray
 
 
-def _score(indexes: Indexes, query: Query, pool: int, weights: Weights = WEIGHTS) -> _Scored:
-    lex, dense, paper = indexes.lexical, indexes.dense, query.paper
+def _score(
+    indexes: Indexes, found: Searchers, query: Query, probe: Probe, pool: int, weights: Weights = WEIGHTS
+) -> _Scored:
+    lex, paper, no_filter = indexes.lexical, query.paper, Filters()
     parts: list[np.ndarray] = []
-    if dense is not None and query.vector is not None:
-        parts.append(dense.search(query.vector, pool // 2 + 1)[0])
-    q_slots, q_weights = np.zeros(0, np.int32), np.zeros(0, np.float32)
-    author_rows, author_counts = np.zeros(0, np.int64), np.zeros(0, np.int64)
-    if lex is not None and len(lex):
-        q_slots, q_weights = lex.vectorize(query.text)
-        parts.append(lex.keys[lex.candidates(q_slots, q_weights, pool)])
-        if paper is not None:
-            author_rows, author_counts = lex.coauthors(author_slots(paper.authors))
-            most = np.argsort(-author_counts, kind="stable")[: pool // 2]
-            parts.append(lex.keys[author_rows[most]])
+    if found.dense is not None and query.vector is not None:
+        parts.append(keys_of(found.dense.candidates(probe, pool // 2 + 1, no_filter)))
+    if found.lexical is not None and lex is not None and len(lex):
+        parts.append(keys_of(found.lexical.candidates(probe, pool, no_filter)))
+        if paper is not None and found.authors is not None:
+            parts.append(keys_of(found.authors.candidates(probe, pool // 2, no_filter)))
     keys = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
     if query.rowid is not None:
         keys = keys[keys != query.rowid]
     n = len(keys)
-    positions = lex.positions(keys) if lex is not None else np.full(n, -1)
-    inside = positions >= 0
-    lexical = np.zeros(n, np.float32)
+    lexical = found.lexical.scores(probe, keys) if found.lexical is not None else np.zeros(n, np.float32)
     coauthors = np.zeros(n, np.float32)
     same_category = np.zeros(n, bool)
     earlier = np.zeros(n, bool)
-    if lex is not None and len(lex):
-        lexical[inside] = lex.cosine(q_slots, q_weights, positions[inside])
-        if len(author_rows):
-            at = np.minimum(np.searchsorted(author_rows, positions), len(author_rows) - 1)
-            shared = inside & (author_rows[at] == positions)
-            coauthors[shared] = author_counts[at[shared]]
-        if paper is not None:
-            code = (
-                lex.categories.index(paper.primary_category)
-                if paper.primary_category in lex.categories
-                else -1
-            )
-            same_category[inside] = lex.primary[positions[inside]] == code
-            day = paper.announced or paper.published
-            if day:
-                days = lex.day[positions[inside]]
-                earlier[inside] = (days > 0) & (days <= day.toordinal())
+    if lex is not None and len(lex) and paper is not None:
+        if found.authors is not None:
+            coauthors = found.authors.scores(probe, keys)
+        positions = lex.positions(keys)
+        inside = positions >= 0
+        code = (
+            lex.categories.index(paper.primary_category) if paper.primary_category in lex.categories else -1
+        )
+        same_category[inside] = lex.primary[positions[inside]] == code
+        day = paper.announced or paper.published
+        if day:
+            days = lex.day[positions[inside]]
+            earlier[inside] = (days > 0) & (days <= day.toordinal())
     score = weights.lexical * lexical + W_AUTHOR * np.minimum(coauthors, MAX_SHARED_AUTHORS)
     score += W_CATEGORY * same_category + W_EARLIER * earlier
     dense_scores: np.ndarray | None = None
-    if dense is not None and query.vector is not None:
-        dense_scores = dense.vectors(keys) @ query.vector.astype(np.float32)  # zero rows: no vector
+    if found.dense is not None and query.vector is not None:
+        dense_scores = found.dense.scores(probe, keys)  # zero rows: no vector
         score += weights.dense * dense_scores
         if weights.sentence and query.sentences is not None and indexes.sentences is not None:
             top = max(RERANK, pool // 4)  # the k asked for, and more
             sentences, match = indexes.sentences, weights.sentence
             score += sentence_term(sentences, keys, query.sentences, score, dense_scores, match, top)
-    if lex is not None:
-        q_slots, q_weights = lex.key_terms(q_slots, q_weights)  # what explanations name
-    return _Scored(
-        keys, score, dense_scores, lexical, coauthors, same_category, earlier, q_slots, q_weights, positions
-    )
+    return _Scored(keys, score, dense_scores, lexical, coauthors, same_category, earlier)
 
 
-def _take(
-    indexes: Indexes, query: Query, s: _Scored, k: int, category: str | None, since: date | None
-) -> list[RelatedHit]:
+def _take(indexes: Indexes, query: Query, s: _Scored, k: int, filters: Filters) -> list[Hit]:
     order = np.argsort(-s.score, kind="stable")
     query_id = query.paper.id if query.paper else None
     query_authors = AuthorSet(query.paper.authors if query.paper else ())
     query_day = (query.paper.announced or query.paper.published) if query.paper else None
     mine = phrases(query.text)  # the reasons' shared terms: phrases of both texts as written
     rarity = word_rarity(indexes.lexical)
-    hits: list[RelatedHit] = []
-    step = k if not (category or since) else 4 * k
-    for start in range(0, len(order), step):
-        chunk = order[start : start + step]
-        papers = indexes.store.by_rowids(s.keys[chunk].tolist())
-        for i in chunk.tolist():
-            paper = papers.get(int(s.keys[i]))
-            if paper is None or paper.id == query_id:
-                continue
-            if category and not in_category(paper.categories, category):
-                continue
-            day = paper.announced or paper.published
-            if since and (day is None or day < since):
-                continue
-            terms = best_phrases(mine & phrases(f"{paper.title} {paper.abstract}"), rarity, 3)
-            authors = list(query_authors.shared(paper.authors))
-            # the author postings bucket by initial + surname, and the days have no order within a day:
-            # take back what a namesake or a later paper of the same day added
-            score = float(s.score[i]) - W_AUTHOR * (
-                min(float(s.coauthors[i]), MAX_SHARED_AUTHORS) - min(len(authors), MAX_SHARED_AUTHORS)
+    at = {int(key): i for i, key in enumerate(s.keys.tolist())}
+    step = k if filters == Filters() else 4 * k
+    ranked = s.keys[order].tolist()
+    hits: list[Hit] = []
+    for key, paper in admitted(indexes.store, ranked, filters, k, step, keep=lambda p: p.id != query_id):
+        i = at[key]
+        day = paper.announced or paper.published
+        terms = best_phrases(mine & phrases(f"{paper.title} {paper.abstract}"), rarity, 3)
+        authors = list(query_authors.shared(paper.authors))
+        # the author postings bucket by initial + surname, and the days have no order within a day:
+        # take back what a namesake or a later paper of the same day added
+        score = float(s.score[i]) - W_AUTHOR * (
+            min(float(s.coauthors[i]), MAX_SHARED_AUTHORS) - min(len(authors), MAX_SHARED_AUTHORS)
+        )
+        earlier = bool(s.earlier[i]) and _earlier(paper, day, query_id, query_day)
+        score -= W_EARLIER * (bool(s.earlier[i]) and not earlier)
+        hits.append(
+            Hit(
+                paper=paper,
+                score=score,
+                terms=terms,
+                dense=float(s.dense[i]) if s.dense is not None else None,
+                lexical=float(s.lexical[i]),
+                authors=authors,
+                same_category=bool(s.same_category[i]),
+                earlier=earlier,
+                match=_match(indexes, query, key),
+                days_earlier=(query_day - day).days if earlier and query_day and day else None,
             )
-            earlier = bool(s.earlier[i]) and _earlier(paper, day, query_id, query_day)
-            score -= W_EARLIER * (bool(s.earlier[i]) and not earlier)
-            match = _match(indexes, query, int(s.keys[i]))
-            hits.append(
-                RelatedHit(
-                    paper=paper,
-                    score=score,
-                    dense=float(s.dense[i]) if s.dense is not None else None,
-                    lexical=float(s.lexical[i]),
-                    terms=terms,
-                    authors=authors,
-                    same_category=bool(s.same_category[i]),
-                    earlier=earlier,
-                    match=match,
-                    days_earlier=(query_day - day).days if earlier and query_day and day else None,
-                )
-            )
-            if len(hits) == k:
-                return _by_score(hits)
-    return _by_score(hits)
+        )
+    return sorted(hits, key=lambda h: -h.score)
 
 
 def _match(indexes: Indexes, query: Query, key: int) -> tuple[int, int, float] | None:
@@ -390,10 +295,6 @@ def _match(indexes: Indexes, query: Query, key: int) -> tuple[int, int, float] |
     mine, other, cosine = best_pair(query.sentences, theirs[0])
     title = int(theirs[1][0]) == TITLE
     return query.numbers[mine], other + (0 if title else 1), cosine
-
-
-def _by_score(hits: list[RelatedHit]) -> list[RelatedHit]:
-    return sorted(hits, key=lambda h: -h.score)
 
 
 def _earlier(paper: Paper, day: date | None, query_id: str | None, query_day: date | None) -> bool:
@@ -410,9 +311,7 @@ def _id_order(paper_id: str) -> tuple[int, str]:
 _WORD = re.compile(r"[^\W\d_]{4,}")
 
 
-def _keyword_fallback(
-    indexes: Indexes, query: Query, k: int, category: str | None, since: date | None
-) -> list[RelatedHit]:
+def _keyword_fallback(indexes: Indexes, query: Query, k: int, filters: Filters) -> list[Hit]:
     """No index built yet: BM25 over FTS5 with the query's key words (title words first)."""
     words: list[str] = []
     for word in _WORD.findall(query.text.lower()):
@@ -424,7 +323,7 @@ def _keyword_fallback(
         return []
     query.notes.append("no index yet: keyword matches only (run `papersift embed`)")
     query_id = query.paper.id if query.paper else None
-    hits = indexes.store.search(" OR ".join(words), k=k + 1, category=category, since=since)
-    return [
-        RelatedHit(h.paper, h.score, None, 0.0, [], [], False, False) for h in hits if h.paper.id != query_id
-    ][:k]
+    rows = searchers(indexes).keyword.candidates(Probe(keyword=" OR ".join(words)), k + 1, filters)
+    papers = indexes.store.by_rowids([rowid for rowid, _ in rows])
+    hits = [Hit(papers[rowid], score) for rowid, score in rows if rowid in papers]
+    return [h for h in hits if h.paper.id != query_id][:k]

@@ -33,16 +33,17 @@ text used; ``SearchResult.understood`` says what was done.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
 
 from papersift.index.pipeline import Indexes
-from papersift.index.sentences import SentenceWeights, sentence_term
 from papersift.paper import Paper, is_arxiv_id, normalize_id
 from papersift.ranking.phrases import best_phrases, phrases, word_rarity
+from papersift.ranking.pool import Hit, admitted, widen
+from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
+from papersift.ranking.sentences import SentenceWeights, sentence_term
 from papersift.ranking.understand import Translate, Understood, suggest, understand, verbatim
 from papersift.store import Filters
 
@@ -86,19 +87,13 @@ def _excluded(paper: Paper, pattern: re.Pattern[str] | None) -> bool:
     return pattern is not None and pattern.search(f"{paper.title}\n{paper.abstract}") is not None
 
 
-@dataclass(frozen=True, slots=True)
-class SearchHit:
-    paper: Paper
-    score: float
-    terms: list[str] = field(default_factory=list)
-
-
 @dataclass
 class SearchResult:
-    hits: list[SearchHit]
+    hits: list[Hit]
     mode: Mode
     notes: list[str] = field(default_factory=list)
     understood: Understood | None = None  # what the query was read as (``ranking.understand``)
+    total: int | None = None  # how many results there are, up to the ``count`` asked for (None: not counted)
 
 
 def search(
@@ -113,23 +108,26 @@ def search(
     sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
     exact: bool = False,
     translate: Translate | None = None,
+    count: int = 0,
 ) -> SearchResult:
     """One page of results; a mode the indexes cannot serve falls back to keyword, with a note.
 
     A query that is an arXiv id or URL of a stored paper opens that paper. The query is understood first
     (translated, corrected, its acronyms expanded: ``ranking.understand``, ``translate`` its model seam)
-    unless ``exact``; a query that matches nothing carries suggestions of near terms.
+    unless ``exact``; a query that matches nothing carries suggestions of near terms. ``count``: also
+    count the results up to that many (``SearchResult.total``), from the same candidate pool.
     """
     filters = filters or Filters()
     query = query[:MAX_QUERY_CHARS]
     if not query.strip():
-        return SearchResult([], mode, ["empty query"])
+        return SearchResult([], mode, ["empty query"], total=0 if count else None)
     if is_arxiv_id(query) and (paper := indexes.store.get(normalize_id(query))) is not None:
-        return SearchResult([SearchHit(paper, 0.0)] if offset == 0 else [], mode, ["an arXiv id: that paper"])
+        hits = [Hit(paper, 0.0)] if offset == 0 else []
+        return SearchResult(hits, mode, ["an arXiv id: that paper"], total=min(1, count) if count else None)
     understood = (
         verbatim(query) if exact else understand(indexes, query, author=filters.author, translate=translate)
     )
-    result = _search(indexes, understood, mode, k, offset, filters, vector, sentence_weights)
+    result = _search(indexes, understood, mode, k, offset, filters, vector, sentence_weights, count)
     if not result.hits and offset == 0 and not exact:
         understood = replace(understood, suggestions=suggest(indexes, understood))
     result.understood = understood
@@ -145,6 +143,7 @@ def _search(
     filters: Filters,
     vector: np.ndarray | None,
     sentence_weights: SentenceWeights,
+    count: int = 0,
 ) -> SearchResult:
     notes: list[str] = []
     query = understood.keyword_text or understood.text_used
@@ -152,182 +151,110 @@ def _search(
         notes.append("no vectors yet: keyword results only (run `papersift embed`)")
         if mode == "semantic" or indexes.lexical is None:
             mode = "keyword"
-    if mode == "keyword" and understood.loose:
-        rows = indexes.store.match(query, k=k, offset=offset, filters=filters, any_terms=True)
-        papers = indexes.store.by_rowids([rowid for rowid, _ in rows])
-        loose = [SearchHit(papers[rowid], score) for rowid, score in rows if rowid in papers]
-        if not loose and offset == 0:
-            notes.append(NO_GOOD_MATCHES)
-        return SearchResult(loose, "keyword", notes)
-    if mode == "keyword":
-        found = indexes.store.search(
-            query,
-            k=k,
-            offset=offset,
-            category=filters.category,
-            since=filters.since,
-            until=filters.until,
-            author=filters.author,
-        )
-        if not found and offset == 0:
-            notes.append(NO_GOOD_MATCHES)
-        return SearchResult([SearchHit(h.paper, h.score) for h in found], "keyword", notes)
     want = offset + k
-    excluded = exclusions(query)[1]
+    found = searchers(indexes)
+    if mode == "keyword":  # BM25 alone: the store ranks and filters
+        probe = Probe(keyword=query, any_terms=understood.loose)
+        rows = found.keyword.candidates(probe, max(want, count), filters)
+        papers = indexes.store.by_rowids([rowid for rowid, _ in rows[offset:want]])
+        shown = [Hit(papers[rowid], score) for rowid, score in rows[offset:want] if rowid in papers]
+        if not shown and offset == 0:
+            notes.append(NO_GOOD_MATCHES)
+        return SearchResult(shown, "keyword", notes, total=min(len(rows), count) if count else None)
+    kept, excluded = exclusions(query)
     floor = DENSE_FLOOR
     if indexes.vocabulary is not None and not understood.verbatim and not understood.lexical_text.strip():
         floor = UNKNOWN_WORDS_FLOOR
-    dense_text = exclusions(understood.text_used)[0] or understood.text_used
-    wanted = understood.lexical_text
-    lazy: np.ndarray | Callable[[], np.ndarray] | None = vector
-    if vector is None and indexes.dense is not None:
-        encoded: list[np.ndarray] = []
+    dense_text = (kept if understood.text_used == query else exclusions(understood.text_used)[0]) or (
+        understood.text_used
+    )
+    probe = Probe(keyword=query, terms=understood.lexical_text, vector=vector)
+    if vector is None and indexes.dense is not None:  # encoded on first use: hybrid matches keywords first
+        probe.vector = lambda: indexes.encoder().encode([dense_text])[0]
+    probe.any_terms = probe.skip_common = len(query.split()) > SHORT_QUERY
+    keep = (lambda paper: not _excluded(paper, excluded)) if excluded is not None else None
 
-        def query_vector() -> np.ndarray:  # encoded on first use: hybrid runs its keyword match first
-            if not encoded:
-                encoded.append(indexes.encoder().encode([dense_text])[0])
-            return encoded[0]
-
-        lazy = query_vector
-    size = max(len(indexes.dense) if indexes.dense else 0, len(indexes.lexical) if indexes.lexical else 0)
-    pool = max(POOL, 2 * want)
-    while True:
-        hits = _collect(
-            indexes, query, mode, lazy, pool, want, filters, excluded, sentence_weights, wanted, floor
+    def collect(pool: int) -> list[tuple[int, Hit]]:
+        scores, prefiltered, weak = _scores(
+            found, probe, mode, pool, filters, sentence_weights, floor, indexes
         )
-        if len(hits) >= want or pool >= size:
-            break
-        pool *= 8  # the filters left too few: widen the pool
-    lex = indexes.lexical
+        ranked = sorted((key for key in scores if key not in weak), key=lambda key: -scores[key])
+        target = max(want, count)
+        taken = admitted(
+            indexes.store, ranked, filters, target, 4 * target, prefiltered=prefiltered, keep=keep
+        )
+        return [(key, Hit(paper, scores[key])) for key, paper in taken]
+
+    hits, counted = widen(collect, max(POOL, 2 * want), want, found.size, count)
     page = hits[offset:want]
     if not hits:
         notes.append(NO_GOOD_MATCHES)
+    total = counted if count else None
+    lex = indexes.lexical
     if lex is not None:  # the query's phrases each result contains as written
-        mine, rarity = phrases(wanted), word_rarity(lex)
+        mine, rarity = phrases(understood.lexical_text), word_rarity(lex)
         return SearchResult(
             [
-                SearchHit(h.paper, h.score, best_phrases(mine & phrases(paper_text(h.paper)), rarity, 5))
+                Hit(h.paper, h.score, best_phrases(mine & phrases(paper_text(h.paper)), rarity, 5))
                 for _, h in page
             ],
             mode,
             notes,
+            total=total,
         )
-    return SearchResult([h for _, h in page], mode, notes)
+    return SearchResult([h for _, h in page], mode, notes, total=total)
 
 
 def paper_text(paper: Paper) -> str:
     return f"{paper.title} {paper.abstract}"
 
 
-def _collect(
-    indexes: Indexes,
-    query: str,
+def _scores(
+    found: Searchers,
+    probe: Probe,
     mode: Mode,
-    vector: np.ndarray | Callable[[], np.ndarray] | None,
     pool: int,
-    want: int,
     filters: Filters,
-    excluded: re.Pattern[str] | None = None,
-    sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
-    lexical_text: str | None = None,
-    floor: float = DENSE_FLOOR,
-) -> list[tuple[int, SearchHit]]:
-    """The best ``want`` (rowid, hit) pairs that pass the filters, the exclusions and the relevance floor,
-    from a pool of ``pool`` candidates. ``lexical_text``: what the tf-idf side sees (default: the query's
-    wanted words)."""
-    keyword_rows: set[int] = set()
-    wanted = exclusions(query)[0] if lexical_text is None else lexical_text
-    if mode == "semantic":
-        assert indexes.dense is not None and vector is not None
-        keys, sims = indexes.dense.search(_value(vector), pool)
-        scores = dict(zip(keys.tolist(), sims.tolist(), strict=True))
-        weak = _weak(indexes, wanted, keys, sims, floor)
-    else:
-        scores, keyword_rows, weak = _hybrid_scores(
-            indexes, query, vector, pool, filters, sentence_weights, wanted, floor
-        )
-    ranked = sorted((key for key in scores if key not in weak), key=lambda key: -scores[key])
-    hits: list[tuple[int, SearchHit]] = []
-    for start in range(0, len(ranked), 4 * want):
-        chunk = ranked[start : start + 4 * want]
-        papers = indexes.store.by_rowids(chunk)
-        for key in chunk:
-            paper = papers.get(key)
-            if paper is None or (key not in keyword_rows and not filters.admit(paper)):
-                continue
-            if _excluded(paper, excluded):
-                continue
-            hits.append((key, SearchHit(paper, scores[key])))
-        if len(hits) >= want:
-            break
-    return hits
-
-
-def _value(vector: np.ndarray | Callable[[], np.ndarray]) -> np.ndarray:
-    """The query's vector, encoding it if it has not been yet."""
-    return vector() if callable(vector) else vector
-
-
-def _weak(
-    indexes: Indexes, query: str, keys: np.ndarray, dense: np.ndarray, floor: float = DENSE_FLOOR
-) -> set[int]:
-    """Of ``keys``, those sharing no tf-idf term with ``query`` and below ``floor`` in content."""
-    lex = indexes.lexical
-    shared = np.zeros(len(keys), bool)
-    if lex is not None and len(lex) and len(keys):
-        slots, weights = lex.vectorize(query)
-        positions = lex.positions(keys)
-        inside = positions >= 0
-        shared[inside] = lex.cosine(slots, weights, positions[inside]) > 0
-    return set(keys[~shared & (dense < floor)].tolist())
-
-
-def _hybrid_scores(
+    sentence_weights: SentenceWeights,
+    floor: float,
     indexes: Indexes,
-    query: str,
-    lazy_vector: np.ndarray | Callable[[], np.ndarray] | None,
-    pool: int,
-    filters: Filters,
-    sentence_weights: SentenceWeights = SENTENCE_WEIGHTS,
-    lexical_text: str | None = None,
-    floor: float = DENSE_FLOOR,
 ) -> tuple[dict[int, float], set[int], set[int]]:
-    store, lex, dense = indexes.store, indexes.lexical, indexes.dense
-
-    def match(any_terms: bool) -> list[tuple[int, float]]:
-        common = lex.common if any_terms and lex is not None and len(lex) else None
-        return store.match(query, k=KEYWORD_POOL, filters=filters, any_terms=any_terms, common=common)
-
+    """Each candidate's score, the candidates the store filtered already, and the weak ones: those with no
+    word of the query (no BM25 match, no shared tf-idf term) and below ``floor`` in content."""
+    if mode == "semantic":
+        assert found.dense is not None
+        nearest = found.dense.candidates(probe, pool, filters)
+        keys = keys_of(nearest)
+        sims = np.array([sim for _, sim in nearest], np.float32)
+        shared = (
+            found.lexical.scores(probe, keys) > 0 if found.lexical is not None else np.zeros(len(keys), bool)
+        )
+        return dict(nearest), set(), set(keys[~shared & (sims < floor)].tolist())
     # a short query: BM25 for the papers with all its words, however few (ranking every paper with any
     # of its words cost 2-3× the whole query at 300k; the vectors and tf-idf find the rest); a sentence,
     # which no paper holds whole: any of its words but those in over 10% of the papers
-    keyword = match(len(query.split()) > SHORT_QUERY)
-    keyword_rows = {rowid for rowid, _ in keyword}
+    keyword = found.keyword.candidates(probe, KEYWORD_POOL, filters)
     best = max((score for _, score in keyword), default=0.0)
     bm25 = {rowid: score / best for rowid, score in keyword if best > 0}
     parts = [np.fromiter(bm25, dtype=np.int64, count=len(bm25))]
-    vector = _value(lazy_vector) if lazy_vector is not None else None  # after the keyword match
-    if dense is not None and vector is not None:
-        parts.append(dense.search(vector, pool)[0])
-    wanted = exclusions(query)[0] if lexical_text is None else lexical_text
-    empty = (np.zeros(0, np.int32), np.zeros(0))
-    slots, weights = lex.vectorize(wanted) if lex is not None else empty
-    if lex is not None and len(lex):
-        parts.append(lex.keys[lex.candidates(slots, weights, pool)])
+    vector = probe.dense()  # after the keyword match
+    if found.dense is not None and vector is not None:
+        parts.append(keys_of(found.dense.candidates(probe, pool, filters)))
+    if found.lexical is not None:
+        parts.append(keys_of(found.lexical.candidates(probe, pool, filters)))
     keys = np.unique(np.concatenate(parts))
     total = np.array([bm25.get(key, 0.0) for key in keys.tolist()]) * W_BM25
     evidence = total > 0  # a BM25 match or a shared tf-idf term
-    if lex is not None and len(lex) and len(keys):
-        positions = lex.positions(keys)
-        cosine = lex.cosine(slots, weights, positions[positions >= 0])
-        total[positions >= 0] += W_LEXICAL * cosine
-        evidence[positions >= 0] |= cosine > 0
+    if found.lexical is not None and len(keys):
+        cosine = found.lexical.scores(probe, keys)
+        total += W_LEXICAL * cosine
+        evidence |= cosine > 0
     close = np.ones(len(keys), bool)
-    if dense is not None and vector is not None and len(keys):
-        sims = dense.vectors(keys) @ vector.astype(np.float32)
+    if found.dense is not None and vector is not None and len(keys):
+        sims = found.dense.scores(probe, keys)
         total += W_DENSE * sims
         close = sims >= floor
         if sentence_weights and indexes.sentences is not None:
             total += sentence_term(indexes.sentences, keys, vector[None, :], total, sims, sentence_weights)
     scores = dict(zip(keys.tolist(), total.tolist(), strict=True))
-    return scores, keyword_rows, set(keys[~evidence & ~close].tolist())
+    return scores, {rowid for rowid, _ in keyword}, set(keys[~evidence & ~close].tolist())

@@ -16,6 +16,7 @@ from papersift.listing import paper_bibtex
 from papersift.paper import InvalidIdError, normalize_id
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.shapes import paper_json, related_hit_json
+from papersift.store import Filters
 from papersift.web.contract import DateParam
 from papersift.web.deadends import missing_paper
 from papersift.web.i18n import TEXT
@@ -51,7 +52,7 @@ def paper_data(
         if paper is None:
             raise missing_paper(pid)
         query = paper_query(indexes, paper, facet=facet)
-        hits = related(indexes, query, k=k, category=category, since=since)
+        hits = related(indexes, query, k=k, filters=Filters(category=category, since=since))
         texts = texts_for(state, [paper, *(h.paper for h in hits)], lang)
         return {
             **paper_json(paper, texts),
@@ -75,7 +76,7 @@ def text_data(state: AppState, text: str, k: int, category: str | None = None) -
     def ranked() -> dict[str, Any]:
         indexes = state.indexes()
         query = text_query(indexes, text, translate=state.translate())
-        hits = related(indexes, query, k=k, category=category)
+        hits = related(indexes, query, k=k, filters=Filters(category=category))
         return {"query": query.label, "notes": query.notes, "results": [related_hit_json(h) for h in hits]}
 
     key = ("text", text, str(k), category or "")

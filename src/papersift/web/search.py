@@ -44,7 +44,15 @@ def search_data(
         offset = (page_no - 1) * k
         indexes, translate = state.indexes(), state.translate()
         result = search(
-            indexes, q, mode=mode, k=k, offset=offset, filters=filters, exact=verbatim, translate=translate
+            indexes,
+            q,
+            mode=mode,
+            k=k,
+            offset=offset,
+            filters=filters,
+            exact=verbatim,
+            translate=translate,
+            count=TOTAL_CAP + 1,  # the total, from the page's own candidate pool
         )
         first = (page_no - 1) * k + 1
         texts = texts_for(state, (h.paper for h in result.hits), lang)
@@ -55,28 +63,13 @@ def search_data(
             "next_page": page_no + 1 if len(result.hits) == k else None,
             "notes": result.notes,
             "understood": understood_json(result.understood),
-            "total": total_data(state, q, mode, filters, verbatim),
+            "total": {"count": min(result.total or 0, TOTAL_CAP), "capped": (result.total or 0) > TOTAL_CAP},
             "results": [search_hit_json(h, r, texts) for r, h in enumerate(result.hits, first)],
         }
 
     version = texts_version(state)
     key = ("search", q, mode, category or "", since or "", str(page_no), str(k), str(verbatim), lang, version)
     return dict(state.cached(key, ranked, index=True))
-
-
-def total_data(state: AppState, q: str, mode: Mode, filters: Filters, verbatim: bool) -> dict[str, Any]:
-    """How many results ``q`` has (read as the page reads it): ``{"count", "capped"}`` (``capped``: at
-    least ``count``); kept per query and filters."""
-
-    def counted() -> dict[str, Any]:
-        indexes, translate = state.indexes(), state.translate()
-        found = search(
-            indexes, q, mode=mode, k=TOTAL_CAP + 1, filters=filters, exact=verbatim, translate=translate
-        )
-        return {"count": min(len(found.hits), TOTAL_CAP), "capped": len(found.hits) > TOTAL_CAP}
-
-    key = ("search-total", q, mode, filters.category or "", str(filters.since or ""), str(verbatim))
-    return dict(state.cached(key, counted, index=True))
 
 
 @twin(router, "/search", api={"q": (str, Query(..., max_length=1000))})

@@ -1,0 +1,124 @@
+"""The candidate pool search and related share: one hit type, one widening loop, one filter.
+
+A ranker scores a pool of candidates (the searchers' best, ``ranking/searchers.py``) and ``admitted``
+walks them best first, fetching the papers in chunks, keeping those that pass the ``Filters`` (applied here,
+once, to every key the store did not already filter) and the ranker's own test. When the filters leave
+fewer than asked for, ``widen`` scores a pool eight times as deep, until one holds every paper. ``Hit`` is
+what both rankers return: a paper, its score, the query's phrases it contains, and for related papers the
+evidence behind the score (``Hit.reasons``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from papersift.paper import Paper
+from papersift.store import Filters, Store
+
+T = TypeVar("T")
+WIDEN = 8  # each wider pool is this many times as deep
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One result: the paper, its score, the query's phrases it holds as written (``terms``), and for a
+    related paper the evidence behind the score."""
+
+    paper: Paper
+    score: float
+    terms: list[str] = field(default_factory=list)
+    dense: float | None = None  # the dense cosine (None: no vectors)
+    lexical: float = 0.0  # the tf-idf cosine
+    authors: list[str] = field(default_factory=list)  # shared with the query paper
+    same_category: bool = False
+    earlier: bool = False
+    match: tuple[int, int, float] | None = None  # (query sentence, their sentence, cosine); 0 = title
+    days_earlier: int | None = None  # how long before the query paper it was announced (when ``earlier``)
+
+    def reasons(self) -> list[str]:
+        """Why it is related, in words; never empty (at least how close it is in content or wording)."""
+        out = []
+        if self.match is not None and self.match[2] >= 0.5:
+            mine, theirs, cosine = self.match
+            out.append(f"{_sentence_name('your', mine)} ↔ {_sentence_name('their', theirs)} ({cosine:.2f})")
+        if self.authors:
+            out.append("same authors: " + ", ".join(self.authors))
+        if self.terms:
+            out.append("shared terms: " + ", ".join(self.terms))
+        if self.dense is not None and self.dense >= 0.5:
+            out.append(f"close in content ({self.dense:.2f})")
+        if self.same_category:
+            out.append(f"same category ({self.paper.primary_category})")
+        if self.earlier:
+            out.append(how_much_earlier(self.days_earlier))
+        if not any(r.startswith(("shared terms", "close in content", "same authors")) for r in out):
+            if self.dense is not None and self.dense > 0:
+                out.insert(0, f"close in content ({self.dense:.2f})")
+            else:
+                out.insert(0, f"similar wording ({self.lexical:.2f})")
+        return out
+
+
+def how_much_earlier(days: int | None) -> str:
+    """``3 years earlier``, ``2 weeks earlier``, ``the same day, submitted before``: what a gap means."""
+    if days is None:
+        return "earlier work"
+    if days <= 0:
+        return "the same day, submitted before"
+    for size, unit in ((365, "year"), (30, "month"), (7, "week"), (1, "day")):
+        if days >= size:
+            n = round(days / size) if size > 1 else days
+            return f"{n} {unit}{'s' if n != 1 else ''} earlier"
+    return "earlier work"
+
+
+def _sentence_name(whose: str, number: int) -> str:
+    return f"{whose} title" if number == 0 else f"{whose} sentence {number}"
+
+
+def admitted(
+    store: Store,
+    ranked: Sequence[int],
+    filters: Filters,
+    want: int,
+    step: int,
+    *,
+    prefiltered: Collection[int] = (),
+    keep: Callable[[Paper], bool] | None = None,
+) -> list[tuple[int, Paper]]:
+    """The first ``want`` of ``ranked`` keys (best first) whose paper is stored, passes ``filters`` (unless
+    its key is in ``prefiltered``: the store filtered it already) and ``keep``; papers fetched ``step`` at
+    a time."""
+    out: list[tuple[int, Paper]] = []
+    for start in range(0, len(ranked), max(step, 1)):
+        chunk = ranked[start : start + step]
+        papers = store.by_rowids(list(chunk))
+        for key in chunk:
+            paper = papers.get(key)
+            if paper is None or (key not in prefiltered and not filters.admit(paper)):
+                continue
+            if keep is not None and not keep(paper):
+                continue
+            out.append((key, paper))
+            if len(out) == want:
+                return out
+    return out
+
+
+def widen(
+    collect: Callable[[int], list[T]], pool: int, want: int, size: int, count: int = 0
+) -> tuple[list[T], int]:
+    """``collect(pool)`` from a pool of ``pool`` candidates, widened until it holds ``want`` hits or every
+    paper (``size``), and how many hits there are up to ``count``: the hits of the first pool that held
+    enough, and the count from the pool that held ``count`` (counting goes on widening after the page is
+    found; the page stays that of the first pool, as if nothing were counted)."""
+    page: list[T] | None = None
+    while True:
+        hits = collect(pool)
+        if page is None and (len(hits) >= want or pool >= size):
+            page = hits
+        if page is not None and (len(hits) >= count or pool >= size):
+            return page, min(len(hits), count)
+        pool *= WIDEN
