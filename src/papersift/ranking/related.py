@@ -9,7 +9,7 @@ the author postings (same authors). Each candidate is then scored by a weighted 
 
 The sentence match compares the papers sentence by sentence (multi-vector matching, as in Mysore et al.
 2022): the mean over the query's sentences of the best cosine with one of the candidate's sentences
-(``sentences.sentence_match``), for the best ``RERANK`` candidates by the other terms (a re-ranker); the
+(``ranking/sentences.py``), for the best ``RERANK`` candidates by the other terms (a re-ranker); the
 rest, and a candidate without sentence vectors yet, count their dense cosine instead. Its weight is 0: on
 the ``tune`` half of the dev pairs (``bench/tune_sentences.py``, 669 of the 1,342 queries) every weight
 from 0.25 to 1.5 lowered nDCG@10, steadily (0.4218 → 0.4158 at 0.25, 0.3626 at 1.0): citation pairs are

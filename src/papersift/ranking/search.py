@@ -22,7 +22,9 @@ with no word of the query (no BM25 match, no shared tf-idf term) must be close i
 (cosine ≥ ``DENSE_FLOOR``) to be shown at all: gibberish, an emoji or a lone ``(`` get "no good matches",
 not ten unrelated papers; a query none of whose words the store's vocabulary knows (so that no lexical
 evidence is possible, and a hashed term slot it shares by chance counts for nothing) needs
-``UNKNOWN_WORDS_FLOOR``. Pages are slices of one ranking.
+``UNKNOWN_WORDS_FLOOR``. Pages are slices of one ranking; ``count`` counts the results (the page's total)
+from the same candidate pool. The indexes are read through their searchers (``ranking/searchers.py``), the
+pool widened and filtered as related's is (``ranking/pool.py``).
 
 Every query is first understood (``ranking.understand``, unless ``exact``): 中文 translated, misspellings
 corrected, acronyms joined with their long forms. The keyword side matches ``keyword_text`` (acronyms as
