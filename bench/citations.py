@@ -25,6 +25,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="only the first N heavy papers")
     parser.add_argument("--all", action="store_true", help="every paper, not only the heavy slice")
     parser.add_argument("--timeout", type=int, default=3600, help="seconds per TeX or bibliography run")
+    parser.add_argument("--chunk", type=int, default=5000, help="entries per document (0: one document)")
+    parser.add_argument("--only", nargs="*", default=(), help="these tools only (pdflatex+biber, rispy…)")
     parser.add_argument("--keep", type=Path, help="keep the TeX runs here")
     args = parser.parse_args()
     sys.path[:0] = [str(args.src or ROOT / "src"), str(ROOT)]
@@ -39,7 +41,7 @@ def main() -> None:
     print(f"code: {args.src or ROOT / 'src'}")
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or Path(tmp)
-        for counts in run_all(papers, work, args.timeout):
+        for counts in run_all(papers, work, args.timeout, chunk=args.chunk, only=args.only):
             print(counts.line(), flush=True)
             for sample in counts.samples[:3]:
                 print(f"    {sample[:160]}")

@@ -10,7 +10,7 @@ import gzip
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -210,14 +210,44 @@ def _ris_order(name: str) -> str:
     return f"{family}, {given}" if given else name
 
 
-def run_all(papers: list[Paper], workdir: Path, timeout: int = 900) -> Iterator[ToolCounts]:
-    """Every check over ``papers``' exports (RIS only where the code under test writes it)."""
+def _summed(name: str, parts: list[ToolCounts]) -> ToolCounts:
+    total = ToolCounts(name)
+    for part in parts:
+        total.entries += part.entries
+        total.errors += part.errors
+        total.warnings += part.warnings
+        total.samples += part.samples
+    return total
+
+
+def run_all(
+    papers: list[Paper],
+    workdir: Path,
+    timeout: int = 900,
+    *,
+    chunk: int = 0,
+    only: Collection[str] = (),
+) -> Iterator[ToolCounts]:
+    """Every check over ``papers``' exports (RIS only where the code under test writes it). ``chunk``:
+    documents of at most that many entries each (TeX's fixed memory holds some 10,000 biblatex entries),
+    counts summed; ``only``: the tools named (``pdflatex+biber``, ``citeproc-py``, ``rispy``…)."""
     from papersift.sources import bibliography
 
-    bib = bibliography.to_bibtex(papers)
+    parts = [papers[i : i + chunk] for i in range(0, len(papers), chunk)] if chunk else [papers]
+    bibs = [bibliography.to_bibtex(part) for part in parts]
     for engine, backend, inputenc in TEX_RUNS:
-        yield compile_bibtex(bib, workdir, engine, backend, inputenc=inputenc, timeout=timeout)
-    yield check_csl(bibliography.to_csl_json(papers))[0]
+        name = f"{engine}+{backend}" + ("+inputenc" if inputenc else "")
+        if only and name not in only:
+            continue
+        yield _summed(
+            name,
+            [
+                compile_bibtex(bib, workdir / str(n), engine, backend, inputenc=inputenc, timeout=timeout)
+                for n, bib in enumerate(bibs)
+            ],
+        )
+    if not only or "citeproc-py" in only:
+        yield check_csl(bibliography.to_csl_json(papers))[0]
     to_ris = getattr(bibliography, "to_ris", None)
-    if to_ris is not None:
+    if to_ris is not None and (not only or "rispy" in only):
         yield check_ris(to_ris(papers), papers)
