@@ -4,6 +4,7 @@ biber, their CSL-JSON through citeproc-py and their RIS back through rispy; entr
 per tool. ``--src`` checks another checkout's code (its ``src``) the same way, for a before/after.
 
     python bench/citations.py --data ../shared/data/arxiv-300k.jsonl.gz
+    python bench/citations.py --data ../shared/data/arxiv-20k.jsonl.gz --all   # every paper
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared/data/arxiv-300k.jsonl.gz")
     parser.add_argument("--src", type=Path, help="another checkout's src/ to check instead of this one")
     parser.add_argument("--limit", type=int, help="only the first N heavy papers")
+    parser.add_argument("--all", action="store_true", help="every paper, not only the heavy slice")
+    parser.add_argument("--timeout", type=int, default=3600, help="seconds per TeX or bibliography run")
+    parser.add_argument("--chunk", type=int, default=5000, help="entries per document (0: one document)")
+    parser.add_argument("--only", nargs="*", default=(), help="these tools only (pdflatex+biber, rispy…)")
     parser.add_argument("--keep", type=Path, help="keep the TeX runs here")
     args = parser.parse_args()
     sys.path[:0] = [str(args.src or ROOT / "src"), str(ROOT)]
@@ -30,12 +35,13 @@ def main() -> None:
     if not tex_available():
         sys.exit("needs TeX Live's pdflatex, xelatex, lualatex, bibtex and biber (make texlive)")
     started = time.perf_counter()
-    papers = heavy_papers(args.data, args.limit)
-    print(f"{args.data.name}: {len(papers)} papers with LaTeX or non-ASCII in the title or authors")
+    papers = heavy_papers(args.data, args.limit, every=args.all)
+    which = "papers" if args.all else "papers with LaTeX or non-ASCII in the title or authors"
+    print(f"{args.data.name}: {len(papers)} {which}")
     print(f"code: {args.src or ROOT / 'src'}")
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or Path(tmp)
-        for counts in run_all(papers, work):
+        for counts in run_all(papers, work, args.timeout, chunk=args.chunk, only=args.only):
             print(counts.line(), flush=True)
             for sample in counts.samples[:3]:
                 print(f"    {sample[:160]}")

@@ -10,7 +10,7 @@ import gzip
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,13 +24,14 @@ HEAVY = re.compile(r"[\\$_^{]|[^\x00-\x7f]")  # a title or author with LaTeX or 
 TEX_TOOLS = ("pdflatex", "xelatex", "lualatex", "bibtex", "biber")
 
 
-def heavy_papers(path: Path, limit: int | None = None) -> list[Paper]:
-    """The papers of a snapshot file whose title or authors carry LaTeX or non-ASCII characters."""
+def heavy_papers(path: Path, limit: int | None = None, *, every: bool = False) -> list[Paper]:
+    """The papers of a snapshot file whose title or authors carry LaTeX or non-ASCII characters
+    (``every``: all of its papers)."""
     out = []
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         for line in lines:
             rec = orjson.loads(line)
-            if HEAVY.search(rec.get("title", "") + " ".join(rec.get("authors") or [])):
+            if every or HEAVY.search(rec.get("title", "") + " ".join(rec.get("authors") or [])):
                 out.append(paper_from_record(rec, path.name))
                 if limit and len(out) >= limit:
                     break
@@ -74,10 +75,15 @@ def _document(engine: str, backend: str, inputenc: bool) -> str:
     return "\n".join(head) + "\n\\begin{document}\n\\nocite{*}\n" + _DOCS[backend] + "\\end{document}\n"
 
 
-def _run(cmd: list[str], cwd: Path, timeout: int) -> None:
-    subprocess.run(
-        cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout, check=False
-    )
+def _run(cmd: list[str], cwd: Path, timeout: int) -> str | None:
+    """Run one tool; an error line when it ran past ``timeout`` (counted as an error, never hidden)."""
+    try:
+        subprocess.run(
+            cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return f"{cmd[0]} ran past {timeout} s"
+    return None
 
 
 _TEX_ERROR = re.compile(r"^! (?!\\[A-Z]+\d?/)(.*)", re.M)  # not an overfull box's dump that starts "! \OML/…"
@@ -96,9 +102,7 @@ def compile_bibtex(
     (work / "refs.bib").write_text(bib, encoding="utf-8")
     (work / "doc.tex").write_text(_document(engine, backend, inputenc), encoding="utf-8")
     tex = [engine, "-interaction=nonstopmode", "doc.tex"]
-    _run(tex, work, timeout)
-    _run([backend, "doc"], work, timeout)
-    _run(tex, work, timeout)
+    late = [_run(tex, work, timeout), _run([backend, "doc"], work, timeout), _run(tex, work, timeout)]
     counts = ToolCounts(name)
     bbl = (
         (work / "doc.bbl").read_text(encoding="utf-8", errors="replace")
@@ -130,6 +134,7 @@ def compile_bibtex(
         tool_warnings = re.findall(r"^\[\d+\] .*?WARN - (.*)", blg, re.M)
     if not log:
         tex_errors.append(f"{engine} wrote no log")
+    tex_errors += [line for line in late if line]
     counts.errors = len(tex_errors) + len(tool_errors)
     counts.warnings = len(tex_warnings) + len(tool_warnings)
     counts.samples = [*tex_errors[:5], *tool_errors[:5], *tool_warnings[:3], *tex_warnings[:3]]
@@ -205,14 +210,44 @@ def _ris_order(name: str) -> str:
     return f"{family}, {given}" if given else name
 
 
-def run_all(papers: list[Paper], workdir: Path) -> Iterator[ToolCounts]:
-    """Every check over ``papers``' exports (RIS only where the code under test writes it)."""
+def _summed(name: str, parts: list[ToolCounts]) -> ToolCounts:
+    total = ToolCounts(name)
+    for part in parts:
+        total.entries += part.entries
+        total.errors += part.errors
+        total.warnings += part.warnings
+        total.samples += part.samples
+    return total
+
+
+def run_all(
+    papers: list[Paper],
+    workdir: Path,
+    timeout: int = 900,
+    *,
+    chunk: int = 0,
+    only: Collection[str] = (),
+) -> Iterator[ToolCounts]:
+    """Every check over ``papers``' exports (RIS only where the code under test writes it). ``chunk``:
+    documents of at most that many entries each (TeX's fixed memory holds some 10,000 biblatex entries),
+    counts summed; ``only``: the tools named (``pdflatex+biber``, ``citeproc-py``, ``rispy``…)."""
     from papersift.sources import bibliography
 
-    bib = bibliography.to_bibtex(papers)
+    parts = [papers[i : i + chunk] for i in range(0, len(papers), chunk)] if chunk else [papers]
+    bibs = [bibliography.to_bibtex(part) for part in parts]
     for engine, backend, inputenc in TEX_RUNS:
-        yield compile_bibtex(bib, workdir, engine, backend, inputenc=inputenc)
-    yield check_csl(bibliography.to_csl_json(papers))[0]
+        name = f"{engine}+{backend}" + ("+inputenc" if inputenc else "")
+        if only and name not in only:
+            continue
+        yield _summed(
+            name,
+            [
+                compile_bibtex(bib, workdir / str(n), engine, backend, inputenc=inputenc, timeout=timeout)
+                for n, bib in enumerate(bibs)
+            ],
+        )
+    if not only or "citeproc-py" in only:
+        yield check_csl(bibliography.to_csl_json(papers))[0]
     to_ris = getattr(bibliography, "to_ris", None)
-    if to_ris is not None:
+    if to_ris is not None and (not only or "rispy" in only):
         yield check_ris(to_ris(papers), papers)

@@ -17,8 +17,9 @@ import rispy
 
 from papersift.library import export_items, import_references
 from papersift.paper import Paper
+from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography, to_bibtex, to_csl_json, to_ris
-from papersift.sources.citetext import bibtex_text, clean_authors, plain_text
+from papersift.sources.citetext import author_line, bibtex_text, clean_authors, plain_text
 from papersift.sources.references import bibtex_key, parse_journal_ref
 from papersift.store import Store
 from tests.citation_tools import check_csl, check_ris, compile_bibtex, heavy_papers, tex_available
@@ -253,3 +254,48 @@ def test_every_heavy_paper_of_the_20k_file_compiles_renders_and_reads_back(
     assert (csl.entries, csl.errors) == (len(papers), 0), left[:5]
     ris = check_ris(to_ris(papers), papers)
     assert (ris.entries, ris.errors) == (len(papers), 0), ris.samples
+
+
+BROKEN_AUTHORS = [  # as the 20k file has them: 2606.25522, hep-ph/9412241, 1006.3687, math/0608642
+    ("2606.25522", ["Xianbin Wang", "Jun Wang", "and Wen Tong", "Huazi Zhang", "Jiajie Tong"]),
+    ("hep-ph/9412241", ["Claudio Rebbi", "Robert Singleton,"]),
+    ("1006.3687", ["Nguyen Viet Hung", "Pawe\\lZiń", "Marek Trippenbach"]),
+    ("math/0608642", ["M. D{ž}amonja", "K. Thompson"]),
+]
+
+
+def _broken_store(home: Path) -> Settings:
+    from papersift.store import open_store
+
+    settings = Settings(home=home)
+    store = open_store(settings)
+    store.upsert([_paper(pid, f"A study of {pid}", authors) for pid, authors in BROKEN_AUTHORS])
+    store.close()
+    return settings
+
+
+def test_author_line_counts_the_repaired_names() -> None:
+    assert author_line(["A", "B", "C"]) == "A, B, C"
+    assert author_line(["A", "B", "C", "D", "E"]) == "A, B, C and 2 more"
+    assert author_line(["Jun Wang", "and Wen Tong", "Robert Singleton,", "Pawe\\lZiń"]) == (
+        "Jun Wang, Wen Tong, Robert Singleton and 1 more"
+    )
+
+
+def test_pages_json_and_cli_show_repaired_author_names(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from papersift.web.app import create_app
+
+    settings = _broken_store(tmp_path)
+    shown = run_cli("show", "1006.3687", home=tmp_path).stdout
+    assert "Paweł Ziń" in shown and "\\l" not in shown
+    assert "Robert Singleton\n" in run_cli("show", "hep-ph/9412241", home=tmp_path).stdout
+    with TestClient(create_app(settings), base_url="http://127.0.0.1:8000") as client:
+        for pid, _ in BROKEN_AUTHORS:
+            names = client.get(f"/api/abs/{pid}").json()["authors"]
+            assert not any(re.search(r"[\\{}]|^and |,$", n) or not n for n in names), names
+            lines = re.findall(r'class="authors">(.*?)</p>', client.get(f"/abs/{pid}").text)
+            assert lines and not any(re.search(r"[\\{}]|and and|, and |,$", line) for line in lines), lines
+        assert "Wen Tong" in client.get("/api/abs/2606.25522").json()["authors"]
+        assert "M. Džamonja" in client.get("/abs/math/0608642").text

@@ -7,7 +7,6 @@ import pytest
 from papersift.paper import (
     InvalidIdError,
     clean_text,
-    format_authors,
     normalize_id,
     parse_id,
     split_authors,
@@ -44,11 +43,6 @@ def test_authors_split_drops_affiliations_and_handles_and() -> None:
     text = "C. Bal\\'azs, E. L. Berger (ANL),\n  P. M. Nadolsky, and C.-P. Yuan (Michigan State (MSU))"
     assert split_authors(text) == ["C. Bal\\'azs", "E. L. Berger", "P. M. Nadolsky", "C.-P. Yuan"]
     assert split_authors("A and B") == ["A", "B"]
-
-
-def test_short_author_line_counts_the_rest() -> None:
-    assert format_authors(["A", "B", "C"]) == "A, B, C"
-    assert format_authors(["A", "B", "C", "D", "E"]) == "A, B, C and 2 more"
 
 
 def test_clean_text_unwraps_and_keeps_latex_and_scripts() -> None:

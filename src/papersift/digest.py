@@ -25,12 +25,11 @@ from papersift.lab import popular as lab_popular
 from papersift.library import DailyPick, NoDailyPapers, daily_picks
 from papersift.listing import ABS_URL, PDF_URL
 from papersift.llm.client import available
-from papersift.paper import format_authors
 from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, lookup, missing_line, tldr_json
 from papersift.settings import Settings, SmtpSecurity, is_loopback
 from papersift.shapes import daily_pick_json
-from papersift.sources.citetext import plain_authors, plain_text
+from papersift.sources.citetext import author_line, plain_authors, plain_text
 from papersift.store import Store
 from papersift.store.records import Account, Digest
 
@@ -74,7 +73,7 @@ def compose(
         tldr = _tldr_text(tldrs[n - 1])
         lines += [
             f"#{n:02d} {p.title}",
-            f"    {format_authors(p.authors)} [{', '.join(p.categories)}]",
+            f"    {author_line(p.authors)} [{', '.join(p.categories)}]",
             f"    {tldr}",
             f"    {ABS_URL.format(p.id)}",
         ]
@@ -84,7 +83,7 @@ def compose(
         items.append(
             f'<li><p><a href="{html.escape(ABS_URL.format(p.id))}"><b>{html.escape(p.title)}</b></a> '
             f'(<a href="{html.escape(PDF_URL.format(p.id))}">pdf</a>)<br>'
-            f"{html.escape(format_authors(p.authors))} · {html.escape(', '.join(p.categories))}"
+            f"{html.escape(author_line(p.authors))} · {html.escape(', '.join(p.categories))}"
             + (f"<br><small>why: {html.escape(why)}</small>" if why else "")
             + f"</p><p><i>{html.escape(tldr)}</i></p>"
             + f"<p>{html.escape(p.abstract[:600])}{'…' if len(p.abstract) > 600 else ''}</p></li>"
@@ -186,8 +185,7 @@ def markdown(
         p = pick.paper
         title = p.title.replace("[", "\\[").replace("]", "\\]")
         out.append(
-            f"{n}. [{title}]({ABS_URL.format(p.id)}) — {format_authors(p.authors)} "
-            f"({', '.join(p.categories)})"
+            f"{n}. [{title}]({ABS_URL.format(p.id)}) — {author_line(p.authors)} ({', '.join(p.categories)})"
         )
         tldr = _tldr_text(tldrs[n - 1]).replace("[", "\\[").replace("]", "\\]")
         out.append(f"   - {tldr}")

@@ -11,7 +11,8 @@ from typing import Any
 
 import orjson
 
-from papersift.paper import Paper, format_authors
+from papersift.paper import Paper
+from papersift.sources.citetext import author_line, plain_authors
 from papersift.sources.export import paper_bibtex as paper_bibtex
 from papersift.store import ListingEntry
 
@@ -25,7 +26,7 @@ def paper_json(paper: Paper, **extra: Any) -> dict[str, Any]:
         "id": paper.id,
         "version": paper.version,
         "title": paper.title,
-        "authors": paper.authors,
+        "authors": list(plain_authors(paper.authors)),
         "abstract": paper.abstract,
         "categories": paper.categories,
         "primary_category": paper.primary_category,
@@ -59,7 +60,7 @@ def entry_text(number: int, day: date, category: str, entry: ListingEntry, width
         [
             head,
             p.title,
-            format_authors(p.authors),
+            author_line(p.authors),
             p.abstract,
             f"arXiv:{p.id}  {ABS_URL.format(p.id)}",
         ]
@@ -96,7 +97,7 @@ def paper_text(paper: Paper) -> str:
     lines = [
         f"arXiv:{paper.id}" + (f"v{paper.version}" if paper.version else ""),
         paper.title,
-        ", ".join(paper.authors),
+        ", ".join(plain_authors(paper.authors)),
         f"Categories: {' '.join(paper.categories)}",
     ]
     for label, value in (

@@ -173,13 +173,6 @@ def split_authors(text: str) -> list[str]:
     return [n for n in names if n and n.lower() not in {"et al", "et al."}]
 
 
-def format_authors(authors: list[str], shown: int = 3) -> str:
-    """``A, B, C and 2 more``: the short author line of listings."""
-    if len(authors) <= shown:
-        return ", ".join(authors)
-    return f"{', '.join(authors[:shown])} and {len(authors) - shown} more"
-
-
 # archives without subject classes ("hep-th", "gr-qc"…) are matched exactly; "cs" matches "cs.*"
 _FLAT_ARCHIVES = frozenset(
     ["hep-th", "hep-ph", "hep-ex", "hep-lat", "gr-qc", "nucl-th", "nucl-ex", "quant-ph", "math-ph"]

@@ -90,8 +90,8 @@ def recommend(
 ) -> None:
     """Your Daily Papers: the day's new papers in your categories, ranked by your library."""
     from papersift.listing import json_line
-    from papersift.paper import format_authors
     from papersift.shapes import daily_pick_json
+    from papersift.sources.citetext import author_line
 
     check_format(fmt)
     with opened(load_settings(home)) as o:
@@ -102,7 +102,7 @@ def recommend(
             typer.echo(json_line(daily_pick_json(pick, rank=n, date=when.isoformat())))
             continue
         typer.echo(f"#{n:02d} {pick.paper.id}  {pick.paper.title}")
-        typer.echo(f"     {format_authors(pick.paper.authors)}  [{', '.join(pick.paper.categories)}]")
+        typer.echo(f"     {author_line(pick.paper.authors)}  [{', '.join(pick.paper.categories)}]")
         if pick.reasons:
             typer.echo(f"     why: {'; '.join(pick.reasons)}")
     if fmt == "text":

@@ -50,11 +50,12 @@ def search(
     long forms (the notes say what was done; --exact searches the query as typed)."""
     from papersift.index.pipeline import Indexes, current_vocabulary
     from papersift.listing import json_line
-    from papersift.paper import format_authors, is_arxiv_id
+    from papersift.paper import is_arxiv_id
     from papersift.ranking.search import MODES
     from papersift.ranking.search import search as run
     from papersift.reading.query import translator
     from papersift.shapes import search_hit_json, search_result_json
+    from papersift.sources.citetext import author_line
     from papersift.store import Filters
 
     check_format(fmt)
@@ -108,7 +109,7 @@ def search(
                 p = h.paper
                 typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
                 typer.echo(
-                    f"     {format_authors(p.authors)} · {' '.join(p.categories)} · "
+                    f"     {author_line(p.authors)} · {' '.join(p.categories)} · "
                     f"{p.announced or p.published or ''} · score {h.score:.2f}"
                     + (f" · {', '.join(h.terms)}" if h.terms else "")
                 )
@@ -147,11 +148,12 @@ def related(
     """Related papers (相关论文) of papers or of any text, each with why it matches."""
     from papersift.index.sentences import FACETS
     from papersift.listing import json_line
-    from papersift.paper import InvalidIdError, format_authors, normalize_id
+    from papersift.paper import InvalidIdError, normalize_id
     from papersift.ranking.related import Query, paper_query, text_query
     from papersift.ranking.related import related as run
     from papersift.reading.query import translator
     from papersift.shapes import related_hit_json
+    from papersift.sources.citetext import author_line
     from papersift.store import Filters
 
     check_format(fmt)
@@ -201,7 +203,7 @@ def related(
                 p = h.paper
                 typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
                 typer.echo(
-                    f"     {format_authors(p.authors)} · {' '.join(p.categories)} · "
+                    f"     {author_line(p.authors)} · {' '.join(p.categories)} · "
                     f"{p.announced or p.published or ''} · score {h.score:.3f}"
                 )
                 snippet = " ".join(p.abstract.split())

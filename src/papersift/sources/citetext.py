@@ -372,5 +372,13 @@ def bibtex_name(name: str, provided: set[str] | None = None) -> str:
 
 
 def plain_authors(authors: Iterable[str]) -> tuple[str, ...]:
-    """Repaired author names as plain Unicode."""
+    """Repaired author names as plain Unicode: what every page, feed, JSON answer and CLI line shows."""
     return tuple(n for n in (plain_text(a) for a in clean_authors(authors)) if n)
+
+
+def author_line(authors: Iterable[str], shown: int = 3) -> str:
+    """``A, B, C and 2 more``: the short author line of listings, of the repaired names."""
+    names = plain_authors(authors)
+    if len(names) <= shown:
+        return ", ".join(names)
+    return f"{', '.join(names[:shown])} and {len(names) - shown} more"

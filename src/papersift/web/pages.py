@@ -23,8 +23,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
-from papersift.paper import format_authors
 from papersift.ranking.related import MAX_K
+from papersift.sources.citetext import author_line
 from papersift.store import StoreBusy
 from papersift.web.assets import static_url
 from papersift.web.contract import allowed_methods, errors, is_feed
@@ -41,7 +41,7 @@ def make_templates(directory: Any, katex: bool) -> Jinja2Templates:
     """The pages' templates with their filters and globals (``katex``: whether KaTeX is served)."""
     templates = Jinja2Templates(directory=directory)
     env = templates.env
-    env.globals |= {"format_authors": format_authors, "katex": katex, "static": static_url}
+    env.globals |= {"author_line": author_line, "katex": katex, "static": static_url}
     env.globals["lang_href"] = lang_href
     env.filters |= {"highlight": highlight, "tex": tex_text, "plain": plain_text, "tr": translate}
     return templates
