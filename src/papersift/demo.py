@@ -12,10 +12,9 @@ from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
-import httpx
 import orjson
 
-from papersift.harvest import ArxivClient, HarvestError, sync_rss
+from papersift.harvest import ArxivClient, HarvestError, reachable, sync_rss
 from papersift.ingest import ingest_items
 from papersift.paper import Paper, Parsed
 from papersift.settings import Settings
@@ -26,11 +25,7 @@ from papersift.store import IngestCounts, Store
 
 def arxiv_reachable(settings: Settings, timeout: float = 5.0) -> bool:
     """One quick request, no retries: is arXiv's feed server there at all?"""
-    try:
-        httpx.head(settings.rss_url, timeout=timeout, headers={"User-Agent": settings.user_agent})
-    except httpx.HTTPError:
-        return False
-    return True
+    return reachable(settings.rss_url, settings, timeout)
 
 
 def sync_recent(settings: Settings, store: Store, categories: list[str]) -> IngestCounts | None:

@@ -1,0 +1,91 @@
+"""Topic names on the busiest days of the data: for cs.LG, cs.CV and cs.CL the day of the 300k file with
+the most papers listing the category (picked by its numbers, not by hand), every such paper ingested and
+embedded by the real CLI; each day's topics are named by phrases a third of the topic's papers hold and
+the rest of the day fewer, never a lone generic word, each name once a day, and mostly two to five words."""
+
+from __future__ import annotations
+
+import gzip
+from collections import Counter
+from datetime import date
+from pathlib import Path
+
+import orjson
+import pytest
+
+from papersift.index.pipeline import Indexes
+from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
+from tests.support.data import write_jsonl
+from tests.support.processes import run_cli
+from tests.test_topics import check_names
+
+pytestmark = pytest.mark.slow  # about 900 papers embedded: 1-2 minutes on 2 shared cores
+
+CATEGORIES = ("cs.LG", "cs.CV", "cs.CL")
+
+
+def busiest_days(records: list[dict[str, object]]) -> dict[str, str]:
+    """Each category's day with the most papers listing it (ties: the later day)."""
+    counts: dict[str, Counter[str]] = {c: Counter() for c in CATEGORIES}
+    for r in records:
+        for c in r["categories"]:  # type: ignore[attr-defined]
+            if c in counts:
+                counts[c][str(r["announced"])] += 1
+    return {c: max(counts[c], key=lambda d: (counts[c][d], d)) for c in CATEGORIES}
+
+
+@pytest.fixture(scope="module")
+def busy(shared_data: Path) -> tuple[dict[str, str], list[dict[str, object]]]:
+    with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
+        listed = [
+            r for r in (orjson.loads(line) for line in f if b'"announced": "' in line) if r["announced"]
+        ]
+    days = busiest_days(listed)
+    chosen = [
+        r for r in listed if any(r["announced"] == days[c] and c in r["categories"] for c in CATEGORIES)
+    ]  # type: ignore[operator]
+    return days, chosen
+
+
+@pytest.fixture(scope="module")
+def busy_home(
+    tmp_path_factory: pytest.TempPathFactory, busy: tuple[dict[str, str], list[dict[str, object]]]
+) -> Path:
+    home = tmp_path_factory.mktemp("busy")
+    run_cli("ingest", str(write_jsonl(home / "busy.jsonl", busy[1])), home=home)
+    run_cli("embed", home=home)
+    return home
+
+
+INDEXES_HOME = "busy_home"
+
+
+def test_the_busiest_days_are_picked_by_their_numbers(
+    busy: tuple[dict[str, str], list[dict[str, object]]],
+) -> None:
+    days, chosen = busy
+    for category, day in days.items():
+        on_day = sum(r["announced"] == day and category in r["categories"] for r in chosen)  # type: ignore[operator]
+        assert on_day >= 100, (category, day, on_day)  # a busy day, not a quiet one
+
+
+def test_every_topic_name_of_the_busiest_days_is_a_phrase_a_third_of_its_topic_holds(
+    busy: tuple[dict[str, str], list[dict[str, object]]], indexes: Indexes
+) -> None:
+    phrased = named = 0
+    for category, day in busy[0].items():
+        papers = [e.paper for e in listing_entries(indexes.store, category, date.fromisoformat(day))]
+        tmap = topic_map(indexes, papers)
+        assert len(tmap.topics) >= 3, (category, day)
+        check_names(tmap, papers)
+        for topic in tmap.topics:
+            named += bool(topic.label)
+            phrased += 2 <= len(name_key(topic.label).split()) <= 5
+    assert named and phrased * 2 >= named, (phrased, named)  # most names are phrases of 2-5 words
+
+
+def test_a_hyphenated_phrase_holds_its_words_and_one_with_a_stop_word_stays_whole() -> None:
+    keys = name_keys("Vision-language models and chain-of-thought prompting for multi-agent systems")
+    assert {"vision language model", "language model", "multi agent system"} <= keys
+    assert "chain-of-thought prompting" in keys and "chain" not in keys
+    assert name_key("Multi-Agent Systems") == "multi agent system"
