@@ -43,6 +43,7 @@ chromium:
 
 PORT ?= 8000
 DAYS ?= 7
+# offline: the snapshot's latest day is loaded before the server starts, its other days in the background
 demo: $(DEMO_STAMP)
 	$(VENV)/bin/papersift demo --shared $(SHARED) --days $(DAYS)
 	$(VENV)/bin/papersift serve --host 127.0.0.1 --port $(PORT)
