@@ -82,7 +82,7 @@ def main() -> None:
         phrased = held = generic = 0
         print(f"{category} {day}: {len(papers)} papers, {len(tmap.topics)} topics")
         for topic in tmap.topics:
-            words = topic.label.split()
+            words = name_key(topic.label).split()
             phrased += 2 <= len(words) <= 5
             generic += len(words) == 1 and words[0] in GENERIC
             mine = set(topic.papers)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from papersift.demo import latest_days
-from tests.support.processes import free_port, run_cli
+from papersift.demo import LOADING, latest_days
+from tests.support.data import write_jsonl
+from tests.support.processes import free_port, run_cli, serving
 
 
 @pytest.fixture()
@@ -67,3 +68,16 @@ def test_the_offline_demo_loads_the_latest_day_first_and_the_other_days_in_the_b
     assert "demo: loaded" in log.read_text(), log.read_text()
     earlier = run_cli("list", "cs.AI", "--date", first.isoformat(), home=home)
     assert "#01" in earlier.stdout and " 0 new" not in earlier.stdout.splitlines()[0]
+
+
+def test_while_the_demo_loads_its_other_days_every_page_says_so(
+    tmp_path: Path, real_records: list[dict[str, object]]
+) -> None:
+    home = tmp_path / "home"
+    run_cli("ingest", str(write_jsonl(tmp_path / "few.jsonl", real_records[-50:])), home=home)
+    (home / LOADING).touch()  # what `papersift demo --part rest` leaves while it loads
+    with serving(home) as client:
+        assert "demo-loading" in client.get("/categories").text
+        assert "演示仍在载入" in client.get("/categories", params={"lang": "zh"}).text
+        (home / LOADING).unlink()
+        assert "demo-loading" not in client.get("/categories").text  # not a cached page of the loading time

@@ -26,6 +26,14 @@ from papersift.store import IngestCounts, Store
 PARTS = ("all", "first", "rest")  # what of the snapshot's latest days ``load_recent_snapshot`` loads
 
 
+LOADING = "demo-loading"  # in the home while an offline demo's other days load in the background
+
+
+def loading(home: Path) -> bool:
+    """Whether an offline demo is still loading its other days into the store at ``home``."""
+    return (home / LOADING).exists()
+
+
 def arxiv_reachable(settings: Settings, timeout: float = 5.0) -> bool:
     """One quick request, no retries: is arXiv's feed server there at all?"""
     return reachable(settings.rss_url, settings, timeout)

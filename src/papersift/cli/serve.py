@@ -46,17 +46,22 @@ def demo(
     home: HomeOpt = None,
 ) -> None:
     """Fill the store with recent real papers (arXiv, else the shared data) and print a listing."""
-    from papersift.demo import PARTS, load_recent_snapshot, sync_recent
+    from papersift.demo import LOADING, PARTS, load_recent_snapshot, sync_recent
 
     if part not in PARTS:
         fail(f"--part must be one of {', '.join(PARTS)}, not {part!r}", 2)
     settings = load_settings(home)
     snapshot = shared / "arxiv-300k.jsonl.gz"
     if part == "rest":  # the background half of an offline demo: the other days, then their vectors
-        with opened(settings) as o:
-            loaded, _ = load_recent_snapshot(o.store, snapshot, days, "rest")
-            report(loaded, "demo (the other days)")
-            typer.echo(f"demo: loaded; {o.store.count():,} papers in {settings.home}")
+        marker = settings.home / LOADING  # the pages say the other days are coming while it is there
+        marker.touch()
+        try:
+            with opened(settings) as o:
+                loaded, _ = load_recent_snapshot(o.store, snapshot, days, "rest")
+                report(loaded, "demo (the other days)")
+                typer.echo(f"demo: loaded; {o.store.count():,} papers in {settings.home}")
+        finally:
+            marker.unlink(missing_ok=True)
         if embed:
             subprocess.run([sys.executable, "-m", "papersift.cli", "embed", "--home", str(settings.home)])
         return

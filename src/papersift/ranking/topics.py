@@ -64,8 +64,8 @@ FILLER = frozenset(  # the words of every abstract, never a topic
 )
 LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a topic's whole name
     """ability accuracy algorithm algorithms capability capabilities effectiveness efficiency feature
-    features human humans information knowledge learning quality robustness system systems text tool
-    tools training understanding""".split()
+    features information knowledge learning quality robustness system systems text tool tools training
+    understanding across along among beyond despite towards upon within without""".split()
 )
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
 TERMS = 5  # terms listed per topic

@@ -31,6 +31,7 @@ from fastapi import Request
 from starlette.exceptions import HTTPException
 
 from papersift.accounts import personal_account, session_account
+from papersift.demo import loading
 from papersift.harvest import reachable
 from papersift.index.current import CurrentIndexes
 from papersift.index.encoder import Encoder, load_encoder
@@ -146,7 +147,7 @@ class AppState:
     ) -> Any:
         """Keep what ``compute`` returns until what it depends on changes: the papers always, the index
         generation when ``index``, any stored data when ``personal`` (a reader's library pages)."""
-        depends = [papers_version(self.store)]
+        depends = [papers_version(self.store), str(loading(self.settings.home))]  # the demo's banner too
         if index:
             depends.append(self.generation())
         if personal:
