@@ -58,14 +58,16 @@ def test_the_offline_demo_loads_the_latest_day_first_and_the_other_days_in_the_b
     home = tmp_path / "demo"
     shown = run_cli("demo", "--offline", "--no-embed", "--days", "2", "--shared", str(shared_data), home=home)
     assert "in the background" in shown.stdout and "demo.log" in shown.stdout
+    assert (home / LOADING).exists()  # the pages say so from the first one on
     latest = latest_days(shared_data / "arxiv-300k.jsonl.gz", 2)["cs.AI"]
     first, last = sorted(latest)
     assert "#01" in run_cli("list", "cs.AI", "--date", last.isoformat(), home=home).stdout  # the first page
     log = home / "demo.log"
     deadline = time.monotonic() + 240
-    while "demo: loaded" not in (log.read_text() if log.exists() else "") and time.monotonic() < deadline:
+    while (home / LOADING).exists() and time.monotonic() < deadline:
         time.sleep(1)
     assert "demo: loaded" in log.read_text(), log.read_text()
+    assert not (home / LOADING).exists()
     earlier = run_cli("list", "cs.AI", "--date", first.isoformat(), home=home)
     assert "#01" in earlier.stdout and " 0 new" not in earlier.stdout.splitlines()[0]
 

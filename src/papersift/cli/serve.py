@@ -92,6 +92,7 @@ def demo(
     if later:
         log = settings.home / "demo.log"
         rest = ["demo", "--offline", "--part", "rest", "--days", str(days), "--shared", str(shared)]
+        (settings.home / LOADING).touch()  # before it starts: a page served at once already says so
         _detached([*rest, *([] if embed else ["--no-embed"])], settings, log)
         typer.echo(
             f"\nloading the other {days - 1} days of every category in the background, then embedding them "
