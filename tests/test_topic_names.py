@@ -14,6 +14,8 @@ import orjson
 import pytest
 
 from papersift.index.pipeline import Indexes
+from papersift.ranking.phrases import occurs
+from papersift.ranking.related import paper_query, related
 from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
 from tests.support.data import write_jsonl
 from tests.support.processes import run_cli
@@ -91,3 +93,21 @@ def test_a_hyphenated_phrase_holds_its_words_and_one_with_a_stop_word_stays_whol
     assert {"vision language model", "language model", "multi agent system"} <= keys
     assert "chain-of-thought prompting" in keys and "chain" not in keys
     assert name_key("Multi-Agent Systems") == "multi agent system"
+
+
+def test_every_shared_term_of_40_busy_day_papers_related_lists_is_in_both_texts(
+    busy: tuple[dict[str, str], list[dict[str, object]]], indexes: Indexes
+) -> None:
+    checked = 0
+    for category, day in busy[0].items():  # the first papers of each busy day's listing: 14 + 13 + 13
+        entries = listing_entries(indexes.store, category, date.fromisoformat(day))
+        for entry in entries[: 14 if category == CATEGORIES[0] else 13]:
+            paper = entry.paper
+            mine = f"{paper.title} {paper.abstract}"
+            for hit in related(indexes, paper_query(indexes, paper), k=5):
+                assert hit.reasons(), (paper.id, hit.paper.id)
+                theirs = f"{hit.paper.title} {hit.paper.abstract}"
+                for term in hit.terms:
+                    assert occurs(term, mine) and occurs(term, theirs), (term, paper.id, hit.paper.id)
+                    checked += 1
+    assert checked > 100
