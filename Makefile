@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm bench-reading bench-understand eval clean
+.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-topic-names bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm bench-reading bench-understand eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -43,6 +43,7 @@ chromium:
 
 PORT ?= 8000
 DAYS ?= 7
+# offline: the snapshot's latest day is loaded before the server starts, its other days in the background
 demo: $(DEMO_STAMP)
 	$(VENV)/bin/papersift demo --shared $(SHARED) --days $(DAYS)
 	$(VENV)/bin/papersift serve --host 127.0.0.1 --port $(PORT)
@@ -100,6 +101,10 @@ bench-live: $(STAMP)
 # topic map quality (NMI vs k-means on tf-idf) and speed on the busiest day of the 300k data
 bench-topics: $(STAMP)
 	$(PY) bench/topics.py
+
+# topic names of the busiest cs.LG, cs.CV and cs.CL days of the 300k data (phrases, the one-third rule)
+bench-topic-names: $(STAMP)
+	$(PY) bench/topic_names.py
 
 # needs the 20k vectors in the cache: run `make eval` first
 bench-related: $(STAMP)

@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.arxiv_server import ArxivServer, Reply
 from tests.support.data import DAILY_DAYS
 from tests.support.processes import free_port, run_cli, serving
 from tests.test_topics import topics_home
@@ -42,17 +43,27 @@ def a_paper(client: httpx.Client) -> dict[str, object]:
     return next(e for e in entries if len(e["authors"]) > 3)  # type: ignore[arg-type]
 
 
-def test_a_paper_not_in_the_store_links_arxiv_and_offers_to_fetch_it(site: httpx.Client) -> None:
+def test_a_paper_not_in_the_store_links_arxiv_and_offline_offers_no_fetch(site: httpx.Client) -> None:
     page = site.get(f"/abs/{MISSING}")
     assert page.status_code == 404
     assert f'href="https://arxiv.org/abs/{MISSING}"' in page.text
-    assert f'action="/abs/{MISSING}/fetch"' in page.text
+    assert "/fetch" not in page.text  # arXiv's API does not answer: no button that can only fail
     api = site.get(f"/api/abs/{MISSING}")
     assert api.status_code == 404
     assert api.json()["links"] == [{"label": f"arXiv:{MISSING}", "href": f"https://arxiv.org/abs/{MISSING}"}]
-    token = page.text.split('name="csrf" value="')[1].split('"')[0]
+    listing = site.get(f"/list/cs.AI/{DAY}").text
+    token = listing.split('name="csrf" value="')[1].split('"')[0]
     fetched = site.post(f"/abs/{MISSING}/fetch", data={"csrf": token})
     assert fetched.status_code == 503 and "offline: cannot reach 127.0.0.1" in fetched.text
+
+
+def test_online_a_missing_paper_offers_to_fetch_it(dead_home: Path) -> None:
+    with (
+        ArxivServer(lambda request: Reply(b"")) as api,
+        serving(dead_home, {"PAPERSIFT_API_URL": f"{api.url}/api/query"}) as client,
+    ):
+        page = client.get(f"/abs/{MISSING}")
+    assert page.status_code == 404 and f'action="/abs/{MISSING}/fetch"' in page.text
 
 
 def test_a_day_without_a_listing_links_the_nearest_days(site: httpx.Client) -> None:

@@ -15,8 +15,8 @@ import pytest
 
 from papersift.index.pipeline import Indexes
 from papersift.paper import Paper
-from papersift.ranking.phrases import GENERIC, occurs, phrases
-from papersift.ranking.topics import TopicMap, listing_entries, term_key, topic_map
+from papersift.ranking.phrases import GENERIC, occurs
+from papersift.ranking.topics import TopicMap, listing_entries, name_key, name_keys, topic_map
 from papersift.reading.topic_names import parse, topic_namer
 from papersift.settings import Settings
 from tests.reading_server import LlmServer
@@ -87,7 +87,7 @@ def other_day_papers(indexes: Indexes) -> list[Paper]:
 def check_names(tmap: TopicMap, papers: list[Paper]) -> None:
     """Each name: a phrase (one to five words as written, no generic word alone, no ellipsis) in at least a
     third of its topic's papers and in a smaller share of the other papers; no two topics share a name."""
-    bags = {p.id: {term_key(t) for t in phrases(f"{p.title} {p.abstract}")} for p in papers}
+    bags = {p.id: name_keys(f"{p.title} {p.abstract}") for p in papers}
     named = [t for t in tmap.topics if t.label]
     assert named, "a real day's topics have names"
     assert len({t.label for t in named}) == len(named)
@@ -96,8 +96,8 @@ def check_names(tmap: TopicMap, papers: list[Paper]) -> None:
         assert 1 <= len(words) <= 5 and "…" not in topic.label and topic.label in topic.terms
         assert not (len(words) == 1 and words[0] in GENERIC), topic.label
         mine = set(topic.papers)
-        having = sum(term_key(topic.label) in bags[pid] for pid in mine)
-        elsewhere = sum(term_key(topic.label) in bags[p.id] for p in papers if p.id not in mine)
+        having = sum(name_key(topic.label) in bags[pid] for pid in mine)
+        elsewhere = sum(name_key(topic.label) in bags[p.id] for p in papers if p.id not in mine)
         assert having * 3 >= len(mine), (topic.label, having, len(mine))
         assert elsewhere / max(len(papers) - len(mine), 1) < having / len(mine), topic.label
         for term in topic.terms:

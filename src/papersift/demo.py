@@ -2,20 +2,20 @@
 
 ``make demo`` calls these through ``papersift demo``: online, today's RSS announcements of the default
 categories; offline (no network, a development checkout or CI), the latest announcement days of the
-shared snapshot, so the listing a new user sees is a real recent day either way.
+shared snapshot, so the listing a new user sees is a real recent day either way: the snapshot's latest
+day first (the first page is up in seconds), the other days after it in the background.
 """
 
 from __future__ import annotations
 
+import io
+import re
 from collections import Counter
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
-import httpx
-import orjson
-
-from papersift.harvest import ArxivClient, HarvestError, sync_rss
+from papersift.harvest import ArxivClient, HarvestError, reachable, sync_rss
 from papersift.ingest import ingest_items
 from papersift.paper import Paper, Parsed
 from papersift.settings import Settings
@@ -23,14 +23,20 @@ from papersift.sources import open_bytes
 from papersift.sources.snapshot import iter_snapshot
 from papersift.store import IngestCounts, Store
 
+PARTS = ("all", "first", "rest")  # what of the snapshot's latest days ``load_recent_snapshot`` loads
+
+
+LOADING = "demo-loading"  # in the home while an offline demo's other days load in the background
+
+
+def loading(home: Path) -> bool:
+    """Whether an offline demo is still loading its other days into the store at ``home``."""
+    return (home / LOADING).exists()
+
 
 def arxiv_reachable(settings: Settings, timeout: float = 5.0) -> bool:
     """One quick request, no retries: is arXiv's feed server there at all?"""
-    try:
-        httpx.head(settings.rss_url, timeout=timeout, headers={"User-Agent": settings.user_agent})
-    except httpx.HTTPError:
-        return False
-    return True
+    return reachable(settings.rss_url, settings, timeout)
 
 
 def sync_recent(settings: Settings, store: Store, categories: list[str]) -> IngestCounts | None:
@@ -44,26 +50,48 @@ def sync_recent(settings: Settings, store: Store, categories: list[str]) -> Inge
         return None
 
 
+_ANNOUNCED = re.compile(rb'"announced": ?"(\d{4}-\d{2}-\d{2})"')  # a record's own field (inside a string
+_PRIMARY = re.compile(rb'"primary_category": ?"([^"\\]+)"')  # its quotes would be escaped)
+
+
 def latest_days(snapshot: Path, days: int) -> dict[str, set[date]]:
     """Each primary category's ``days`` latest announcement dates in a snapshot (a category listed only
     now and then still gets its own latest week, not the busiest categories' last days)."""
-    seen: dict[str, set[str]] = {}
+    return _scan(snapshot, days)[0]
+
+
+def _scan(snapshot: Path, days: int) -> tuple[dict[str, set[date]], list[bytes]]:
+    """``latest_days``, and the lines of the snapshot's latest day (kept as it is read: no second pass)."""
+    seen: dict[str, set[bytes]] = {}
+    newest = b""
+    lines: list[bytes] = []
     with open_bytes(snapshot) as f:
         for line in f:
-            if b'"announced": "' in line or b'"announced":"' in line:
-                record = orjson.loads(line)
-                value, category = record.get("announced"), record.get("primary_category")
-                if value and category:
-                    seen.setdefault(category, set()).add(value)
-    return {c: {date.fromisoformat(d) for d in sorted(v)[-days:]} for c, v in seen.items()}
+            found = _ANNOUNCED.search(line)
+            primary = _PRIMARY.search(line) if found else None
+            if found and primary:
+                day = found.group(1)
+                seen.setdefault(primary.group(1).decode(), set()).add(day)
+                if day > newest:
+                    newest, lines = day, []
+                if day == newest:
+                    lines.append(line)
+    wanted = {c: {date.fromisoformat(d.decode()) for d in sorted(v)[-days:]} for c, v in seen.items()}
+    return wanted, lines
 
 
-def load_recent_snapshot(store: Store, snapshot: Path, days: int) -> tuple[IngestCounts, str]:
+def load_recent_snapshot(
+    store: Store, snapshot: Path, days: int, part: str = "all"
+) -> tuple[IngestCounts, str]:
     """Ingest the papers of every primary category's latest ``days`` announcement days of a snapshot.
 
-    Returns the counts and the busiest primary category of the latest day (the listing to show).
+    ``part``: ``first``, only the papers of the snapshot's latest day (what a first page shows, loaded in
+    seconds); ``rest``, all but those; ``all``. Returns the counts and the busiest primary category of the
+    latest day (the listing to show).
     """
-    wanted = latest_days(snapshot, days)
+    if part not in PARTS:
+        raise ValueError(f"part must be one of {', '.join(PARTS)}, not {part!r}")
+    wanted, newest = _scan(snapshot, days)
     last = max((d for v in wanted.values() for d in v), default=None)
     busiest: Counter[str] = Counter()
 
@@ -72,9 +100,15 @@ def load_recent_snapshot(store: Store, snapshot: Path, days: int) -> tuple[Inges
             if isinstance(p, Paper) and p.announced in wanted.get(p.primary_category, ()):
                 if p.announced == last:
                     busiest[p.primary_category] += 1
-                yield p
+                if part == "all" or (part == "first") == (p.announced == last):
+                    yield p
 
-    with open_bytes(snapshot) as f:
-        counts = ingest_items(store, recent(iter_snapshot(f, snapshot.name)))
+    dates = {d.isoformat().encode() for v in wanted.values() for d in v}
+    if part == "first":  # the latest day's lines, kept by the first pass
+        lines = newest
+    else:  # only the lines of those days are parsed (seconds, not half a minute)
+        with open_bytes(snapshot) as f:
+            lines = [line for line in f if (m := _ANNOUNCED.search(line)) and m.group(1) in dates]
+    counts = ingest_items(store, recent(iter_snapshot(io.BytesIO(b"".join(lines)), snapshot.name)))
     top = busiest.most_common(1)
     return counts, top[0][0] if top else ""

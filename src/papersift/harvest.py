@@ -150,6 +150,15 @@ class ArxivClient:
         raise HarvestError(f"{url}: {problem}; gave up after {attempts} attempts")
 
 
+def reachable(url: str, settings: Settings, timeout: float = CONNECT_TIMEOUT) -> bool:
+    """One quick request to ``url``'s server, no retries: does it answer at all (any status)?"""
+    try:
+        httpx.head(url, timeout=timeout, headers={"User-Agent": settings.user_agent})
+    except httpx.HTTPError:
+        return False
+    return True
+
+
 def _snippet(body: bytes, limit: int = 200) -> str:
     text = " ".join(body[:limit].decode("utf-8", "replace").split())
     return text or "(empty body)"

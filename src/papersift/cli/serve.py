@@ -34,27 +34,54 @@ def demo(
     ] = None,
     offline: Annotated[bool, typer.Option(help="Do not try arXiv at all.")] = False,
     embed: Annotated[bool, typer.Option(help="Start `papersift embed` in the background.")] = True,
+    background: Annotated[
+        bool,
+        typer.Option(
+            help="Offline: load the snapshot's latest day now and its other days in the background."
+        ),
+    ] = True,
+    part: Annotated[
+        str, typer.Option(hidden=True, help="all, first or rest of the snapshot's days.")
+    ] = "all",
     home: HomeOpt = None,
 ) -> None:
     """Fill the store with recent real papers (arXiv, else the shared data) and print a listing."""
-    from papersift.demo import load_recent_snapshot, sync_recent
+    from papersift.demo import LOADING, PARTS, load_recent_snapshot, sync_recent
 
+    if part not in PARTS:
+        fail(f"--part must be one of {', '.join(PARTS)}, not {part!r}", 2)
     settings = load_settings(home)
+    snapshot = shared / "arxiv-300k.jsonl.gz"
+    if part == "rest":  # the background half of an offline demo: the other days, then their vectors
+        marker = settings.home / LOADING  # the pages say the other days are coming while it is there
+        marker.touch()
+        try:
+            with opened(settings) as o:
+                loaded, _ = load_recent_snapshot(o.store, snapshot, days, "rest")
+                report(loaded, "demo (the other days)")
+                typer.echo(f"demo: loaded; {o.store.count():,} papers in {settings.home}")
+        finally:
+            marker.unlink(missing_ok=True)
+        if embed:
+            subprocess.run([sys.executable, "-m", "papersift.cli", "embed", "--home", str(settings.home)])
+        return
+    later = False
     with opened(settings) as o:
         counts = None
         if not offline:
             counts = sync_recent(settings, o.store, list(settings.default_categories))
         if counts is None:
-            snapshot = shared / "arxiv-300k.jsonl.gz"
             if not snapshot.exists():
                 fail(
                     "arXiv is unreachable and no offline data was found at "
                     f"{snapshot}; connect to the internet or pass --shared PATH"
                 )
+            later = background and part == "all" and days > 1
             typer.echo(
                 f"arXiv unreachable or skipped: loading each category's latest {days} days from {snapshot}"
+                + (" (the latest day now, the others in the background)" if later else "")
             )
-            counts, busiest = load_recent_snapshot(o.store, snapshot, days)
+            counts, busiest = load_recent_snapshot(o.store, snapshot, days, "first" if later else part)
             category = category or busiest
         report(counts, "demo")
         papers = o.store.count()
@@ -62,23 +89,38 @@ def demo(
     typer.echo(
         f"demo: {papers:,} papers in {settings.home}; the latest {shown} listing: `papersift list {shown}`"
     )
+    if later:
+        log = settings.home / "demo.log"
+        rest = ["demo", "--offline", "--part", "rest", "--days", str(days), "--shared", str(shared)]
+        (settings.home / LOADING).touch()  # before it starts: a page served at once already says so
+        _detached([*rest, *([] if embed else ["--no-embed"])], settings, log)
+        typer.echo(
+            f"\nloading the other {days - 1} days of every category in the background, then embedding them "
+            f"(progress: {log}; the pages show each paper as it is stored)"
+        )
+        return
     from papersift.index.generations import build_running
 
     if embed and build_running(settings.index_dir):
         typer.echo("\nan index build (`papersift embed`) is already running: not starting another")
     elif embed:
         log = settings.home / "embed.log"
-        with log.open("ab") as out:
-            subprocess.Popen(
-                [sys.executable, "-m", "papersift.cli", "embed", "--home", str(settings.home)],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
+        _detached(["embed"], settings, log)
         typer.echo(
             f"\nembedding the {papers:,} papers in the background, newest first (log: {log}); "
             "`papersift related ID` and `papersift search --mode hybrid` use them as they arrive"
+        )
+
+
+def _detached(args: list[str], settings: Settings, log: Path) -> None:
+    """``papersift ARGS --home HOME`` in a new session of its own, its output appended to ``log``."""
+    with log.open("ab") as out:
+        subprocess.Popen(
+            [sys.executable, "-m", "papersift.cli", *args, "--home", str(settings.home)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
         )
 
 

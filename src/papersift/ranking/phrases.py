@@ -50,7 +50,8 @@ _HIDDEN = re.compile(
 _PIECE = re.compile(r"[^\W_]+(?:-[^\W_]+)*|[^\w\s-]")
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
+    """Accent-folded, lower-cased: how phrases spell a text."""
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
 
 
@@ -58,7 +59,7 @@ def runs(text: str) -> list[list[str]]:
     """The text's runs of words (see module): split at punctuation and stop words."""
     out: list[list[str]] = []
     run: list[str] = []
-    for piece in _PIECE.findall(_fold(_HIDDEN.sub(" . ", text))):
+    for piece in _PIECE.findall(fold(_HIDDEN.sub(" . ", text))):
         if not piece[0].isalnum() or piece in STOP_WORDS:
             if run:
                 out.append(run)

@@ -8,14 +8,16 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   every k in a small range sized from the number of papers; the k with the best silhouette wins (within
   ``SLACK`` of it: the smaller k). Same papers, same topics: the input is put in id order first and every
   seed is fixed.
-* Names (c-TF-IDF over phrases): the key phrases of a topic's own titles and abstracts (``phrases``: one
-  to four words as written, never across a stop word or punctuation, plurals folded) in at least a third
-  of its papers, at least twice as common there as in the rest of the set and in at most ``LABEL_MAX_DF``
-  of the whole store (the lexical arrays' word and pair frequencies), scored by share × rarity in the
-  store × share / (share + share in the rest), longer phrases favoured; the best phrase of two words or
-  more names it (else its best distinctive word), each name used by one topic of the day (largest topics
-  choose first). A topic with no such phrase is left unnamed. A ``namer`` (the configured model) may name
-  them instead.
+* Names (c-TF-IDF over phrases): the key phrases of a topic's own titles and abstracts (``name_keys``: one
+  to five words as written, never across a stop word or punctuation, plurals folded, a hyphen read as a
+  space unless its compound holds a stop word) in at least a third of its papers, at least ``CONTRAST``
+  times as common there as in the rest of the set (a lone word: also in at most ``LABEL_MAX_DF`` of the
+  store), scored by share × log(1 + papers per topic / papers of the set holding it) × share / (share +
+  share in the rest), longer phrases favoured; the best phrase of two to five words names it (one inside a
+  longer qualifying phrase nearly as many of its papers hold: that longer one), else its best word fit to
+  stand alone (``_nameable``: no generic research word, adjective or participle); each name used by one
+  topic of the day (largest topics choose first). A topic with no such phrase is left unnamed. A
+  ``namer`` (the configured model) may name them instead.
 * Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
   papers' own spread breaking ties), each paper drawn halfway towards its topic's centre, scaled to [0, 1].
 
@@ -26,6 +28,7 @@ than k-means on tf-idf (``bench/topics.py`` reports both).
 from __future__ import annotations
 
 import math
+import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -40,8 +43,9 @@ import scipy.sparse as sp
 
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.index.pipeline import Indexes
-from papersift.ranking.phrases import GENERIC, phrases
+from papersift.ranking.phrases import GENERIC, fold, phrases
 from papersift.store import ListingEntry, Store
+from papersift.text import STOP_WORDS
 
 Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
 
@@ -50,12 +54,20 @@ MIN_TOPIC = 10  # papers per topic the range of k is sized for
 SLACK = 0.01  # silhouette a smaller k may give up
 MAX_TOPICS = 16
 MIN_SHARE = 1 / 3  # a name's phrases are in at least this share of the topic's papers
-CONTRAST = 2.0  # … and at least this many times as common in it as in the other papers of the set
+CONTRAST = 1.5  # … and at least this many times as common in it as in the other papers of the set
+NAME_WORDS = 5  # words of a name at most
+EXTEND = 0.8  # a phrase inside a longer one that this share of its papers hold is named by the longer
 LABEL_MAX_DF = 0.3  # … and in at most this share of the store (``based``, ``propose`` name nothing)
 FILLER = frozenset(  # the words of every abstract, never a topic
     "achieve approach based demonstrate existing introduce method novel paper present propose result show "
     "study using".split()
 )
+LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a topic's whole name
+    """ability accuracy algorithm algorithms capability capabilities effectiveness efficiency feature
+    features information knowledge learning quality robustness system systems text tool tools training
+    understanding across along among beyond despite towards upon within without""".split()
+)
+ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
 TERMS = 5  # terms listed per topic
 PULL = 0.5  # how far each point is drawn towards its topic's centre
 SEED = 0
@@ -388,12 +400,13 @@ def _name_topics(
     lexical: Lexical | None, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
 ) -> list[Topic]:
     """Each topic (numbered as ``labels``) with its papers and its key phrases (see module)."""
-    bags = [{term_key(p) for p in phrases(f"{d.title} {d.abstract}")} for d in papers]
+    bags = [name_keys(f"{d.title} {d.abstract}") for d in papers]
     total = Counter(chain.from_iterable(bags))
     surface: dict[str, Counter[str]] = {}
     n_store = len(lexical) if lexical is not None and len(lexical) else 0
     df = lexical.arrays["df"] if n_store and lexical is not None else None
     sizes = np.bincount(labels)
+    average = len(papers) / max(len(set(labels.tolist())), 1)  # c-TF-IDF's A: papers per topic
     # largest topics choose first: a phrase names one topic of the day
     order = sorted(set(labels.tolist()), key=lambda t: (-int(sizes[t]), t))
     used: set[str] = set()
@@ -403,7 +416,7 @@ def _name_topics(
         size = len(members)
         inside = Counter(chain.from_iterable(bags[i] for i in members))
         rest = max(len(papers) - size, 1)
-        scored = []
+        score: dict[str, float] = {}
         for key, count in inside.items():
             share = count / size
             if share < MIN_SHARE:
@@ -411,22 +424,24 @@ def _name_topics(
             rest_share = (total[key] - count) / rest
             if share < CONTRAST * rest_share:  # distinctive: rarer in the rest of the set
                 continue
-            frequency = _store_df(df, key) if df is not None else total[key]
-            if df is not None and frequency > LABEL_MAX_DF * n_store:
-                continue
-            rarity = math.log((1 + (n_store or len(papers))) / (1 + frequency))
             words = len(key.split())
-            scored.append((-share * rarity * share / (share + rest_share) * (1.0 + 0.25 * (words - 1)), key))
-        scored.sort()
+            if words == 1 and df is not None and _store_df(df, key) > LABEL_MAX_DF * n_store:
+                continue
+            # c-TF-IDF over phrases: the share of the topic's papers × log(1 + A / papers of the set with it)
+            weight = share * math.log(1 + average / total[key]) * share / (share + rest_share)
+            score[key] = weight * (1.0 + 0.25 * (words - 1))
+        ranked = sorted(score, key=lambda k: (-score[k], k))
         picked: list[str] = []
-        for _, key in scored:
+        for key in ranked:
             if key in used or any(f" {key} " in f" {p} " or f" {p} " in f" {key} " for p in picked):
                 continue
             picked.append(key)
             if len(picked) == TERMS:
                 break
-        # the label: the best phrase of two words or more (else the best distinctive word), one per day
-        free = [k for _, k in scored if k not in used]
+        # the label: the best phrase of two to five words (a phrase inside a longer qualifying one that
+        # nearly as many papers hold is that longer one); else the best nameable word; one per day
+        free = [_longest(k, score, inside) for k in ranked]
+        free = [k for k in dict.fromkeys(free) if k not in used]
         names = [k for k in free if len(k.split()) >= 2] or [k for k in free if _nameable(k)]
         label = names[0] if names else ""
         if label and label not in picked:
@@ -439,9 +454,10 @@ def _name_topics(
     for key in {k for _, keys in found.values() for k in keys}:
         surface[key] = Counter()
     for d in papers:
-        for p in phrases(f"{d.title} {d.abstract}"):
+        text = f"{d.title} {d.abstract}"
+        for p in phrases(_unhyphenated(text), NAME_WORDS):
             if term_key(p) in surface:
-                surface[term_key(p)][p] += 1
+                surface[term_key(p)].update(_as_written(p, text))
 
     def shown(key: str) -> str:
         forms = surface.get(key)
@@ -455,6 +471,50 @@ def _name_topics(
         )
         for t in sorted(found)
     ]
+
+
+def name_keys(text: str) -> set[str]:
+    """The phrases a topic may be named by in ``text`` (one to ``NAME_WORDS`` words, hyphens read as
+    spaces so ``vision-language model`` holds ``language model``), plurals folded: what "a paper holds the
+    name" means for the one-third rule."""
+    return {term_key(p) for p in phrases(_unhyphenated(text), NAME_WORDS)}
+
+
+def name_key(label: str) -> str:
+    """A topic's name as ``name_keys`` spells it (``Multi-Agent Systems`` → ``multi agent system``)."""
+    return term_key(" ".join(_unhyphenated(fold(label)).split()))
+
+
+_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+
+
+def _unhyphenated(text: str) -> str:
+    """Hyphens between words as spaces, except in a compound holding a stop word (``chain-of-thought``
+    stays one word: split, it would be two fragments)."""
+
+    def split(match: re.Match[str]) -> str:
+        parts = match.group(0).split("-")
+        return match.group(0) if any(p.lower() in STOP_WORDS for p in parts) else " ".join(parts)
+
+    return _COMPOUND.sub(split, text)
+
+
+def _as_written(phrase: str, text: str) -> list[str]:
+    """``phrase`` (found in the unhyphenated text) as ``text`` writes it: with its hyphens where it has
+    them (``multi agent`` → ``multi-agent``), lower-cased and accent-folded as phrases are."""
+    pattern = r"\b" + r"(?:-|\s+)".join(re.escape(w) for w in phrase.split()) + r"\b"
+    found = re.findall(pattern, fold(text))
+    return [re.sub(r"\s+", " ", f) for f in found] or [phrase]
+
+
+def _longest(key: str, score: dict[str, float], inside: Counter[str]) -> str:
+    """``key``, or the longest qualifying phrase holding it that at least ``EXTEND`` of its papers hold
+    (``large language`` → ``large language model``)."""
+    padded = f" {key} "
+    longer = [
+        k for k in score if len(k) > len(key) and padded in f" {k} " and inside[k] >= EXTEND * inside[key]
+    ]
+    return max(longer, key=lambda k: (len(k.split()), inside[k], k)) if longer else key
 
 
 def _store_df(df: np.ndarray, key: str) -> int:
@@ -492,9 +552,15 @@ def term_key(term: str) -> str:
 
 
 def _nameable(term: str) -> bool:
-    """A word fit to name a topic alone: letters only, four or more, not generic, not a participle or an
-    adverb (``compared``, ``largely``: no LaTeX fragments, variables or verbs)."""
+    """A word fit to name a topic alone: letters only, four or more, not generic (``GENERIC``,
+    ``LONE_GENERIC``), not a participle, an adverb or an adjective (``compared``, ``largely``,
+    ``natural``: no LaTeX fragments, variables, verbs or half phrases)."""
     return all(
-        len(w) >= 4 and w.isalpha() and w not in GENERIC and w not in FILLER and not w.endswith(("ed", "ly"))
+        len(w) >= 4
+        and w.isalpha()
+        and w not in GENERIC
+        and w not in FILLER
+        and w not in LONE_GENERIC
+        and not w.endswith(("ed", "ly", *ADJECTIVE_ENDINGS))
         for w in term_key(term).split()
     )

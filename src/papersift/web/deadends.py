@@ -4,7 +4,8 @@
 * ``CategorySpelling`` (middleware): a category in a listing or map path, or a ``category=`` parameter,
   spelled in any case (``/list/cs.lg``) redirects to arXiv's spelling (``/list/cs.LG``).
 * ``missing_paper`` and ``missing_listing``: the 404s that say where to go (the paper on arXiv and a form
-  that fetches it from arXiv's API; the nearest days that have a listing).
+  that fetches it from arXiv's API, offered only while that API answers; the nearest days that have a
+  listing).
 * ``/favicon.ico`` and ``POST /abs/{id}/fetch`` (the paper from arXiv into the store, then its page).
 """
 
@@ -44,10 +45,14 @@ class DeadEnd(HTTPException):
         self.fetch = fetch
 
 
-def missing_paper(pid: str) -> DeadEnd:
-    """A paper the store does not hold: its arXiv page, and the form that fetches it."""
+def missing_paper(pid: str, online: bool = True) -> DeadEnd:
+    """A paper the store does not hold: its arXiv page, and (``online``: arXiv's API answers) the form
+    that fetches it."""
     return DeadEnd(
-        404, f"{pid} is not in the store", [(f"arXiv:{pid}", f"https://arxiv.org/abs/{pid}")], fetch=pid
+        404,
+        f"{pid} is not in the store",
+        [(f"arXiv:{pid}", f"https://arxiv.org/abs/{pid}")],
+        fetch=pid if online else None,
     )
 
 

@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
+from papersift.demo import loading
 from papersift.ranking.related import MAX_K
 from papersift.sources.citetext import author_line
 from papersift.store import StoreBusy
@@ -67,6 +68,7 @@ class Site:
         """A template with the personal markers left in (see ``web/state.py``): safe to cache."""
         lang = self.language(request)
         context = {"t": TEXT[lang], "lang": lang, "csrf": CSRF_MARK, "account": ACCOUNT_MARK, **context}
+        context.setdefault("demo_loading", loading(self.state.settings.home))  # the offline demo's banner
         return bytes(self.templates.TemplateResponse(request, name, context).body)
 
     def page(self, request: Request, name: str, code: int = 200, **context: Any) -> HTMLResponse:

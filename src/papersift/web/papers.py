@@ -50,7 +50,7 @@ def paper_data(
         indexes = state.indexes()
         paper = indexes.store.get(pid)
         if paper is None:
-            raise missing_paper(pid)
+            raise missing_paper(pid, state.online())
         query = paper_query(indexes, paper, facet=facet)
         hits = related(indexes, query, k=k, filters=Filters(category=category, since=since))
         texts = texts_for(state, [paper, *(h.paper for h in hits)], lang)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import html
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ from fastapi import Request
 from starlette.exceptions import HTTPException
 
 from papersift.accounts import personal_account, session_account
+from papersift.demo import loading
+from papersift.harvest import reachable
 from papersift.index.current import CurrentIndexes
 from papersift.index.encoder import Encoder, load_encoder
 from papersift.index.pipeline import Indexes
@@ -46,6 +49,7 @@ from papersift.web.security import SESSION_COOKIE
 CACHE_ENTRIES = 2_000  # listing data and pages kept per worker
 RELOAD_SECONDS = 1.0  # how often a worker looks for a new index generation (one stat of the pointer)
 QUERY_SECONDS = 15.0  # a request's store reads stop after this long (StoreBusy: 503, not a stuck thread)
+ONLINE_SECONDS = 60.0  # how long a worker trusts its last probe of arXiv's API (a 404's fetch form)
 CSRF_MARK = "__papersift_csrf_7d1c__"
 ACCOUNT_MARK = "<!--papersift-account-7d1c-->"
 
@@ -69,6 +73,7 @@ class AppState:
     _readers: dict[str | None, Account | None] = field(default_factory=dict)
     _version: int = -1
     _assist: tuple[Translate | None, Namer | None] | None = None
+    _online: tuple[float, bool] | None = None  # (when probed, on time.monotonic; whether arXiv answered)
 
     @property
     def store(self) -> Store:
@@ -112,6 +117,18 @@ class AppState:
                 self._assist = translator(self.settings), topic_namer(self.settings)
             return self._assist
 
+    def online(self) -> bool:
+        """Whether arXiv's API answers (``harvest.reachable``, the network commands' quick probe), probed
+        at most every ``ONLINE_SECONDS``: a missing paper's page offers to fetch it only then."""
+        with self.meta_lock:
+            known = self._online
+        if known is not None and time.monotonic() - known[0] < ONLINE_SECONDS:
+            return known[1]
+        answer = reachable(self.settings.api_url, self.settings, timeout=2.0)
+        with self.meta_lock:
+            self._online = (time.monotonic(), answer)
+        return answer
+
     def indexes(self) -> Indexes:
         """The current generation's indexes on this thread's connection (a new generation is switched to,
         looked for at most every ``RELOAD_SECONDS``: ``index/current.py``)."""
@@ -130,7 +147,7 @@ class AppState:
     ) -> Any:
         """Keep what ``compute`` returns until what it depends on changes: the papers always, the index
         generation when ``index``, any stored data when ``personal`` (a reader's library pages)."""
-        depends = [papers_version(self.store)]
+        depends = [papers_version(self.store), str(loading(self.settings.home))]  # the demo's banner too
         if index:
             depends.append(self.generation())
         if personal:

@@ -1,0 +1,107 @@
+"""Topic names of real busy days (``python bench/topic_names.py``; ``make bench-topic-names``).
+
+For each category asked (default cs.LG, cs.CV, cs.CL) the busiest announcement day of the 300k file by its
+numbers (the most papers listing the category that day, new and cross-lists), every such paper ingested
+and embedded (MiniLM) into one store in ``--home`` (built once, reused), then the day's topic map
+(``topic_map``, as ``papersift topics CAT --date DAY`` draws it). Printed per day: each topic's size and
+name, then the share of names that are phrases of two to five words, the share meeting the one-third rule
+(the name's phrase in at least a third of its topic's papers and in a smaller share of the day's others)
+and the number of lone generic words (``GENERIC``) among the names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import subprocess
+import sys
+from collections import Counter
+from datetime import date
+from pathlib import Path
+
+import orjson
+
+from papersift.index.pipeline import open_indexes
+from papersift.ranking.phrases import GENERIC
+from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
+from papersift.settings import Settings
+from papersift.store import open_store
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "arxiv-300k.jsonl.gz"
+
+
+def busiest_days(categories: list[str]) -> dict[str, str]:
+    """Each category's busiest announcement day of the 300k file (ties: the later day)."""
+    counts: dict[str, Counter[str]] = {c: Counter() for c in categories}
+    with gzip.open(DATA, "rb") as f:
+        for line in f:
+            if b'"announced": null' in line:
+                continue
+            record = orjson.loads(line)
+            day = record.get("announced")
+            for c in record["categories"]:
+                if day and c in counts:
+                    counts[c][day] += 1
+    return {c: max(counts[c], key=lambda d: (counts[c][d], d)) for c in categories}
+
+
+def build(home: Path, days: dict[str, str]) -> None:
+    if (home / "papersift.db").exists():
+        return
+    home.mkdir(parents=True, exist_ok=True)
+    out = home / "days.jsonl"
+    with gzip.open(DATA, "rb") as f, out.open("wb") as w:
+        for line in f:
+            if b'"announced": null' in line:
+                continue
+            record = orjson.loads(line)
+            if any(record.get("announced") == d and c in record["categories"] for c, d in days.items()):
+                w.write(orjson.dumps(record) + b"\n")
+    env = {**os.environ, "PAPERSIFT_HOME": str(home)}
+    cli = [sys.executable, "-m", "papersift.cli"]
+    subprocess.run([*cli, "ingest", str(out)], env=env, check=True)
+    subprocess.run([*cli, "embed"], env=env, check=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--home", type=Path, default=Path("/tmp/papersift-bench-topic-names"))
+    parser.add_argument("categories", nargs="*", default=["cs.LG", "cs.CV", "cs.CL"])
+    args = parser.parse_args()
+    days = busiest_days(args.categories)
+    build(args.home, days)
+    settings = Settings(home=args.home)
+    store = open_store(settings)
+    indexes = open_indexes(store, settings)
+    for category, day in days.items():
+        papers = [e.paper for e in listing_entries(store, category, date.fromisoformat(day))]
+        tmap = topic_map(indexes, papers)
+        bags = {p.id: name_keys(f"{p.title} {p.abstract}") for p in papers}
+        phrased = held = generic = 0
+        print(f"{category} {day}: {len(papers)} papers, {len(tmap.topics)} topics")
+        for topic in tmap.topics:
+            words = name_key(topic.label).split()
+            phrased += 2 <= len(words) <= 5
+            generic += len(words) == 1 and words[0] in GENERIC
+            mine = set(topic.papers)
+            key = name_key(topic.label)
+            having = sum(key in bags[i] for i in mine)
+            other = sum(key in bags[p.id] for p in papers if p.id not in mine)
+            share, rest = having / len(mine), other / max(len(papers) - len(mine), 1)
+            held += bool(topic.label) and share >= 1 / 3 and rest < share
+            print(
+                f"  {len(mine):4d}  {topic.label or '(unnamed)':40s} "
+                f"in {share:.0%} of its papers, {rest:.0%} of the rest"
+            )
+        k = max(len(tmap.topics), 1)
+        print(
+            f"  names of 2-5 words: {phrased}/{k}; meeting the one-third rule: {held}/{k}; "
+            f"lone generic words: {generic}"
+        )
+    store.close()
+
+
+if __name__ == "__main__":
+    main()
