@@ -1,9 +1,9 @@
 """Getting real papers for a first run: recent announcements from arXiv, or the offline snapshot.
 
 ``make demo`` calls these through ``papersift demo``: online, today's RSS announcements of the default
-categories; offline (no network, a development checkout or CI), the latest announcement days of the
-shared snapshot, so the listing a new user sees is a real recent day either way: the snapshot's latest
-day first (the first page is up in seconds), the other days after it in the background.
+categories, then their earlier days from the API; offline (no network, a development checkout or CI), the
+latest announcement days of the shared snapshot. The listing a new user sees is a real recent day either
+way: the latest day first (the first page is up in seconds), the other days after it in the background.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import io
 import re
 from collections import Counter
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
-from papersift.harvest import ArxivClient, HarvestError, reachable, sync_rss
+from papersift.harvest import ArxivClient, HarvestError, query_api, reachable, sync_rss
 from papersift.ingest import ingest_items
 from papersift.paper import Paper, Parsed
 from papersift.settings import Settings
@@ -46,6 +46,31 @@ def sync_recent(settings: Settings, store: Store, categories: list[str]) -> Inge
     try:
         with ArxivClient(settings) as client:
             return sync_rss(client, store, categories)
+    except HarvestError:
+        return None
+
+
+API_MOST = 2000  # papers of the earlier days asked of the API (a few requests, 3 s apart)
+API_PAGE = 500
+
+
+def earlier_days(
+    settings: Settings, store: Store, categories: list[str], days: int, today: date | None = None
+) -> IngestCounts | None:
+    """The earlier days of ``categories`` from arXiv's API, newest first: the papers submitted in the
+    calendar span of ``days`` listing days before ``today``. Their announcement days follow from their
+    submission times by arXiv's schedule (``schedule.derive_announced``, at upsert), so they list as
+    those days' new papers. None when the API cannot be reached or answers an error."""
+    today = today or date.today()
+    start = today - timedelta(days=days * 7 // 5 + 3)  # weekends; a submission waits up to a day
+    wanted = " OR ".join(f"cat:{c}" for c in categories)
+    query = f"({wanted}) AND submittedDate:[{start:%Y%m%d}0000 TO {today:%Y%m%d}2359]"
+    try:
+        with ArxivClient(settings) as client:
+            items = query_api(
+                client, query, max_results=API_MOST, page_size=API_PAGE, newest_by="submittedDate"
+            )
+            return ingest_items(store, items)
     except HarvestError:
         return None
 

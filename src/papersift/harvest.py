@@ -314,15 +314,25 @@ def fetch_ids(
     return out
 
 
-def query_api(client: ArxivClient, query: str, *, max_results: int, page_size: int = 100) -> Iterator[Parsed]:
-    """Yield up to ``max_results`` results of an API ``search_query``, ``page_size`` a request.
+def query_api(
+    client: ArxivClient,
+    query: str,
+    *,
+    max_results: int,
+    page_size: int = 100,
+    newest_by: str | None = None,
+) -> Iterator[Parsed]:
+    """Yield up to ``max_results`` results of an API ``search_query``, ``page_size`` a request;
+    ``newest_by`` (``submittedDate`` or ``lastUpdatedDate``): the newest first by that date.
 
     Stops at ``opensearch:totalResults`` or at the first empty page.
     """
+    order: Params = {"sortBy": newest_by, "sortOrder": "descending"} if newest_by else {}
     start = 0
     while start < max_results:
         size = min(page_size, max_results - start)
-        items, total = _api_page(client, {"search_query": query, "start": start, "max_results": size})
+        params: Params = {"search_query": query, "start": start, "max_results": size, **order}
+        items, total = _api_page(client, params)
         if not items:
             return
         yield from items[: max_results - start]

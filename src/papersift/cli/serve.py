@@ -37,7 +37,8 @@ def demo(
     background: Annotated[
         bool,
         typer.Option(
-            help="Offline: load the snapshot's latest day now and its other days in the background."
+            help="Load the latest day now (online: today's announcements; offline: the snapshot's "
+            "latest day) and the other days in the background (online: from arXiv's API)."
         ),
     ] = True,
     part: Annotated[
@@ -46,18 +47,25 @@ def demo(
     home: HomeOpt = None,
 ) -> None:
     """Fill the store with recent real papers (arXiv, else the shared data) and print a listing."""
-    from papersift.demo import LOADING, PARTS, load_recent_snapshot, sync_recent
+    from papersift.demo import LOADING, PARTS, earlier_days, load_recent_snapshot, sync_recent
+    from papersift.store import IngestCounts
 
     if part not in PARTS:
         fail(f"--part must be one of {', '.join(PARTS)}, not {part!r}", 2)
     settings = load_settings(home)
     snapshot = shared / "arxiv-300k.jsonl.gz"
-    if part == "rest":  # the background half of an offline demo: the other days, then their vectors
+    if part == "rest":  # the background half of a demo: the other days, then their vectors
         marker = settings.home / LOADING  # the pages say the other days are coming while it is there
         marker.touch()
         try:
             with opened(settings) as o:
-                loaded, _ = load_recent_snapshot(o.store, snapshot, days, "rest")
+                if offline:
+                    loaded, _ = load_recent_snapshot(o.store, snapshot, days, "rest")
+                else:
+                    got = earlier_days(settings, o.store, list(settings.default_categories), days)
+                    if got is None:
+                        typer.echo("demo: arXiv's API did not answer; only today's announcements are loaded")
+                    loaded = got or IngestCounts()
                 report(loaded, "demo (the other days)")
                 typer.echo(f"demo: loaded; {o.store.count():,} papers in {settings.home}")
         finally:
@@ -66,10 +74,17 @@ def demo(
             subprocess.run([sys.executable, "-m", "papersift.cli", "embed", "--home", str(settings.home)])
         return
     later = False
+    online = False
     with opened(settings) as o:
         counts = None
         if not offline:
             counts = sync_recent(settings, o.store, list(settings.default_categories))
+            online = counts is not None
+            later = online and background and part == "all" and days > 1
+            cats = list(settings.default_categories)
+            if counts is not None and not later and days > 1:  # --no-background: the earlier days now
+                got = earlier_days(settings, o.store, cats, days)
+                counts.add(got or IngestCounts())
         if counts is None:
             if not snapshot.exists():
                 fail(
@@ -91,11 +106,14 @@ def demo(
     )
     if later:
         log = settings.home / "demo.log"
-        rest = ["demo", "--offline", "--part", "rest", "--days", str(days), "--shared", str(shared)]
+        rest = ["demo", "--part", "rest", "--days", str(days), "--shared", str(shared)]
         (settings.home / LOADING).touch()  # before it starts: a page served at once already says so
-        _detached([*rest, *([] if embed else ["--no-embed"])], settings, log)
+        _detached(
+            [*rest, *([] if online else ["--offline"]), *([] if embed else ["--no-embed"])], settings, log
+        )
+        where = "from arXiv's API" if online else "of every category"
         typer.echo(
-            f"\nloading the other {days - 1} days of every category in the background, then embedding them "
+            f"\nloading the other {days - 1} days {where} in the background, then embedding them "
             f"(progress: {log}; the pages show each paper as it is stored)"
         )
         return
