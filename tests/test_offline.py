@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from papersift.demo import latest_days
+from tests.support.inproc import invoke
 from tests.support.processes import free_port, run_cli
 
 
@@ -40,12 +41,13 @@ def test_a_network_command_offline_fails_within_seconds(
         assert result.returncode == 1
 
 
+@pytest.mark.slow  # reads the 300k snapshot twice (its latest days, then their papers): data at scale
 def test_the_offline_demo_loads_every_categorys_latest_days(tmp_path: Path, shared_data: Path) -> None:
     home = tmp_path / "demo"
-    run_cli("demo", "--offline", "--no-embed", "--days", "1", "--shared", str(shared_data), home=home)
+    invoke("demo", "--offline", "--no-embed", "--days", "1", "--shared", str(shared_data), home=home)
     latest = latest_days(shared_data / "arxiv-300k.jsonl.gz", 1)
     for category in ("cs.LG", "cs.CV", "cs.CL", "cs.AI", "stat.ML", "hep-th", "astro-ph.GA"):
         (day,) = latest[category]  # the category's own latest day (the snapshot's cs.LG is sparse)
-        listing = run_cli("list", category.lower(), "--date", day.isoformat(), home=home)
+        listing = invoke("list", category.lower(), "--date", day.isoformat(), home=home)
         assert "#01" in listing.stdout, category  # any case of its name
         assert " 0 new" not in listing.stdout.splitlines()[0], category
