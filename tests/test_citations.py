@@ -22,7 +22,7 @@ from papersift.sources.citetext import bibtex_text, clean_authors, plain_text
 from papersift.sources.references import bibtex_key, parse_journal_ref
 from papersift.store import Store
 from tests.citation_tools import check_csl, check_ris, compile_bibtex, heavy_papers, tex_available
-from tests.support.processes import run_cli
+from tests.support.inproc import invoke
 
 
 def _paper(pid: str, title: str, authors: list[str], **kw: object) -> Paper:
@@ -206,8 +206,8 @@ def test_library_export_writes_ris(tmp_path: Path) -> None:
     home = tmp_path / "home"
     source = tmp_path / "mine.ris"
     source.write_text(RIS, encoding="utf-8")
-    run_cli("library", "import", str(source), home=home)
-    out = run_cli("library", "export", "--format", "ris", home=home).stdout
+    invoke("library", "import", str(source), home=home)
+    out = invoke("library", "export", "--format", "ris", home=home).stdout
     (record,) = rispy.loads(out)
     assert (
         record["title"],
@@ -222,7 +222,7 @@ def test_library_export_writes_ris(tmp_path: Path) -> None:
         "33",
         "47",
     )
-    bad = run_cli("library", "export", "--format", "endnote", home=home, check=False)
+    bad = invoke("library", "export", "--format", "endnote", home=home, check=False)
     assert bad.returncode != 0 and "ris" in bad.stderr
 
 
