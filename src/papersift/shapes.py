@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from papersift.library import DailyPick
 from papersift.library import entry_json as entry_json
 from papersift.listing import paper_json as listing_json
 from papersift.paper import Paper
+from papersift.ranking.daily import DailyPick
 from papersift.ranking.related import RelatedHit
 from papersift.ranking.search import SearchHit, SearchResult
 from papersift.ranking.understand import Understood
