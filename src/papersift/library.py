@@ -43,25 +43,6 @@ def entry_from_paper(paper: Paper, **changes: object) -> LibraryEntry:
     return replace(entry, **changes)  # type: ignore[arg-type]
 
 
-def entry_json(e: LibraryEntry) -> dict[str, object]:
-    """The JSON shape of a library entry (``library list --format json``, ``/api/library``)."""
-    return {
-        "key": e.key,
-        "id": e.paper_id,
-        "title": e.title,
-        "authors": list(e.authors),
-        "year": e.year,
-        "doi": e.doi,
-        "url": safe_url(e.url),  # an entry saved before imports checked their links shows none
-        "tags": list(e.tags),
-        "note": e.note,
-        "rating": e.rating,
-        "read": e.read,
-        "added": e.added.isoformat() if e.added else None,
-        "source": e.source,
-    }
-
-
 def find_paper(store: Store, paper_id: str) -> Paper:
     try:
         key = normalize_id(paper_id)
