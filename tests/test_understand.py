@@ -34,7 +34,8 @@ TOPICS = re.compile(
 
 @pytest.fixture(scope="module")
 def topic_records(shared_data: Path) -> list[dict[str, object]]:
-    """Real papers of the 20k file on a few topics (about 40 of each at most) plus a spread of others."""
+    """Real papers of the 20k file on a few topics (20 of each at most) plus a spread of 100 others: a
+    small slice, embedded once for the module."""
     with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
         records = list(map(orjson.loads, f))
     chosen: list[dict[str, object]] = []
@@ -42,11 +43,11 @@ def topic_records(shared_data: Path) -> list[dict[str, object]]:
     for r in records:
         found = TOPICS.findall(f"{r['title']} {r['abstract']}")
         key = found[0].lower() if found else ""
-        if key and per.get(key, 0) < 40:
+        if key and per.get(key, 0) < 20:
             per[key] = per.get(key, 0) + 1
             chosen.append(r)
     ids = {r["id"] for r in chosen}
-    return chosen + [r for r in records[::100] if r["id"] not in ids][:200]
+    return chosen + [r for r in records[::100] if r["id"] not in ids][:100]
 
 
 @pytest.fixture(scope="module")
