@@ -19,7 +19,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import TYPE_CHECKING, Any
 
-from papersift.atom import atom_feed
+from papersift.feeds import atom_feed
 from papersift.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
 from papersift.lab import popular as lab_popular
 from papersift.listing import ABS_URL, PDF_URL

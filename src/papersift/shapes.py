@@ -1,5 +1,5 @@
 """The JSON shape of each thing the faces show, in one place: a paper, a related hit, a search hit, a library
-entry, a daily pick and the lab's trending papers. The API (``web/``), the feeds (``atom.py``, ``digest.py``)
+entry, a daily pick and the lab's trending papers. The API (``web/``), the feeds (``feeds.py``, ``digest.py``)
 and the CLI build their JSON with these functions, so a field is added or renamed here once.
 
 A paper is its record (``record_json``) with what the reading layer adds (``reading/shown.py``: its
