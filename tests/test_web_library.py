@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from tests.support.data import DAILY_DAYS, ROOT, day_records
+from tests.support.homes import home_copy
 from tests.support.inproc import app_client, invoke
 from tests.support.processes import run_cli, serving
 
@@ -36,9 +37,7 @@ def agent_ids(home: Path, day: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def personal_home(daily_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("personal") / "home"
-    shutil.copytree(daily_home, home)
-    return home
+    return home_copy(daily_home, tmp_path_factory, "personal")
 
 
 @pytest.fixture(scope="module")
