@@ -89,8 +89,8 @@ def main() -> None:
 
     from papersift.cli.common import load_settings, opened
     from papersift.digest import read_ahead
-    from papersift.library import daily_picks
     from papersift.llm import local
+    from papersift.ranking.daily import daily_picks
     from papersift.reading.extractive import key_sentence
     from papersift.reading.texts import faq_stream, reading_key
 

@@ -19,7 +19,8 @@ from pathlib import Path
 from types import TracebackType
 
 from tests.support.data import spread_records, write_jsonl
-from tests.support.processes import free_port, run_cli
+from tests.support.inproc import invoke
+from tests.support.processes import free_port
 
 EVIL_ANSWER = "<script>alert('model')</script>"
 
@@ -142,5 +143,5 @@ def one_day_home(home: Path, shared_data: Path, day: str, n: int, *more: dict[st
         {**r, "announced": day, "categories": ["cs.LG"], "primary_category": "cs.LG"}
         for r in spread_records(shared_data, 1000)[:n]
     ]
-    run_cli("ingest", str(write_jsonl(home / "day.jsonl", [*records, *more])), home=home)
+    invoke("ingest", str(write_jsonl(home / "day.jsonl", [*records, *more])), home=home)
     return home

@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "papersift.names",
             "papersift.taxonomy",
             "papersift.schedule",
-            "papersift.atom",
+            "papersift.feeds",
         ),
     ),
     ("sources", ("papersift.sources",)),

@@ -23,7 +23,7 @@ from papersift.sources.citetext import author_line, bibtex_text, clean_authors, 
 from papersift.sources.references import bibtex_key, parse_journal_ref
 from papersift.store import Store
 from tests.citation_tools import check_csl, check_ris, compile_bibtex, heavy_papers, tex_available
-from tests.support.processes import run_cli
+from tests.support.inproc import invoke
 
 
 def _paper(pid: str, title: str, authors: list[str], **kw: object) -> Paper:
@@ -207,8 +207,8 @@ def test_library_export_writes_ris(tmp_path: Path) -> None:
     home = tmp_path / "home"
     source = tmp_path / "mine.ris"
     source.write_text(RIS, encoding="utf-8")
-    run_cli("library", "import", str(source), home=home)
-    out = run_cli("library", "export", "--format", "ris", home=home).stdout
+    invoke("library", "import", str(source), home=home)
+    out = invoke("library", "export", "--format", "ris", home=home).stdout
     (record,) = rispy.loads(out)
     assert (
         record["title"],
@@ -223,7 +223,7 @@ def test_library_export_writes_ris(tmp_path: Path) -> None:
         "33",
         "47",
     )
-    bad = run_cli("library", "export", "--format", "endnote", home=home, check=False)
+    bad = invoke("library", "export", "--format", "endnote", home=home, check=False)
     assert bad.returncode != 0 and "ris" in bad.stderr
 
 
@@ -288,9 +288,9 @@ def test_pages_json_and_cli_show_repaired_author_names(tmp_path: Path) -> None:
     from papersift.web.app import create_app
 
     settings = _broken_store(tmp_path)
-    shown = run_cli("show", "1006.3687", home=tmp_path).stdout
+    shown = invoke("show", "1006.3687", home=tmp_path).stdout
     assert "Paweł Ziń" in shown and "\\l" not in shown
-    assert "Robert Singleton\n" in run_cli("show", "hep-ph/9412241", home=tmp_path).stdout
+    assert "Robert Singleton\n" in invoke("show", "hep-ph/9412241", home=tmp_path).stdout
     with TestClient(create_app(settings), base_url="http://127.0.0.1:8000") as client:
         for pid, _ in BROKEN_AUTHORS:
             names = client.get(f"/api/abs/{pid}").json()["authors"]

@@ -12,7 +12,7 @@ from papersift.llm.errors import ModelError
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
 from tests.llm_server import completion, error, fake_model
-from tests.support.processes import run_cli
+from tests.support.inproc import invoke
 
 KEY = "sk-status-secret-42"
 
@@ -34,7 +34,7 @@ def test_status_shows_usage_and_failures_but_never_the_key(tmp_path: Path) -> No
         url = model.url.replace("http://", "http://someone:hunter2@")
     env = {"PAPERSIFT_LLM_URL": url, "PAPERSIFT_LLM_MODEL": "qwen-plus", "PAPERSIFT_LLM_KEY": KEY}
     env["PAPERSIFT_LLM_DAILY_TOKENS"] = "5000"
-    shown = run_cli("llm", "status", "--format", "json", home=home, env=env).stdout
+    shown = invoke("llm", "status", "--format", "json", home=home, env=env).stdout
     assert KEY not in shown and "hunter2" not in shown
     status = json.loads(shown)
     assert status["endpoint"] == model.url
@@ -48,7 +48,7 @@ def test_status_shows_usage_and_failures_but_never_the_key(tmp_path: Path) -> No
     (failure,) = status["failures"]
     assert failure["model"] == "qwen-plus"
     assert failure["reason"] == "the endpoint answered 429 once: Rate limit reached"
-    text = run_cli("llm", "status", home=home, env=env).stdout
+    text = invoke("llm", "status", home=home, env=env).stdout
     assert KEY not in text and "hunter2" not in text
     assert f"endpoint: {model.url} (key set)" in text
     assert "42 tokens of 5000" in text
@@ -57,6 +57,6 @@ def test_status_shows_usage_and_failures_but_never_the_key(tmp_path: Path) -> No
 
 def test_status_with_nothing_configured_says_how_to_configure(tmp_path: Path) -> None:
     env = {"PAPERSIFT_LLM_URL": "", "PAPERSIFT_LLM_LOCAL": "false"}
-    text = run_cli("llm", "status", home=tmp_path, env=env).stdout
+    text = invoke("llm", "status", home=tmp_path, env=env).stdout
     assert "endpoint: none (set PAPERSIFT_LLM_URL" in text
     assert "failures: none" in text

@@ -1,5 +1,5 @@
-"""``papersift summarize``, ``ask`` and the TL;DR in ``list`` / ``show``, run as a user runs them, against a
-real local OpenAI-compatible server (tests/reading_server.py) and with no model at all."""
+"""``papersift summarize``, ``ask`` and the TL;DR in ``list`` / ``show``, in process (Typer's CliRunner),
+against a real local OpenAI-compatible server (tests/reading_server.py) and with no model at all."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.reading_server import LlmServer, one_day_home
-from tests.support.processes import run_cli
+from tests.support.inproc import invoke
 
 DAY = "2026-08-21"
 
@@ -28,7 +28,7 @@ def home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
 
 
 def ids_of(home: Path) -> list[str]:
-    out = run_cli("list", "cs.LG", "--date", DAY, "--format", "json", home=home).stdout
+    out = invoke("list", "cs.LG", "--date", DAY, "--format", "json", home=home).stdout
     return [json.loads(line)["id"] for line in out.splitlines()]
 
 
@@ -41,7 +41,7 @@ def env(llm: LlmServer, mode: str = "ok") -> dict[str, str]:
 
 
 def test_without_a_model_every_row_has_the_extractive_tldr(home: Path) -> None:
-    out = run_cli("list", "cs.LG", "--date", DAY, "--format", "json", home=home).stdout
+    out = invoke("list", "cs.LG", "--date", DAY, "--format", "json", home=home).stdout
     rows = [json.loads(line) for line in out.splitlines()]
     assert len(rows) == 6
     for row in rows:
@@ -49,18 +49,18 @@ def test_without_a_model_every_row_has_the_extractive_tldr(home: Path) -> None:
             row["tldr"]["by"] == "extractive" and row["tldr"]["lang"] == "en" and row["tldr"]["error"] is None
         )
         assert row["tldr"]["text"] and row["tldr"]["text"] in " ".join(row["abstract"].split())
-    refused = run_cli("summarize", rows[0]["id"], home=home, check=False)
+    refused = invoke("summarize", rows[0]["id"], home=home, check=False)
     assert refused.returncode == 1 and "no model is configured: set PAPERSIFT_LLM_URL" in refused.stderr
 
 
 def test_summarize_ids_then_a_day_makes_each_text_once(home: Path, llm: LlmServer) -> None:
     ids = ids_of(home)
-    first = run_cli("summarize", *ids[:2], home=home, env=env(llm))
+    first = invoke("summarize", *ids[:2], home=home, env=env(llm))
     assert "summarize: 2 made, 0 already stored, 0 failed" in first.stderr
     assert first.stdout.count("TL;DR: The paper proposes a method and improves results.") == 2
-    day = run_cli("summarize", "--date", DAY, "--category", "cs.LG", home=home, env=env(llm))
+    day = invoke("summarize", "--date", DAY, "--category", "cs.LG", home=home, env=env(llm))
     assert "summarize: 4 made, 2 already stored, 0 failed" in day.stderr  # resumed: the two are kept
-    shown = json.loads(run_cli("show", ids[0], "--format", "json", home=home, env=env(llm)).stdout)
+    shown = json.loads(invoke("show", ids[0], "--format", "json", home=home, env=env(llm)).stdout)
     assert shown["tldr"] == {
         "text": "The paper proposes a method and improves results.",
         "lang": "en",
@@ -68,15 +68,15 @@ def test_summarize_ids_then_a_day_makes_each_text_once(home: Path, llm: LlmServe
         "error": None,
     }
     assert "zh" not in shown
-    text = run_cli("show", ids[0], home=home, env=env(llm)).stdout
+    text = invoke("show", ids[0], home=home, env=env(llm)).stdout
     assert "TL;DR (fake-7b): The paper proposes a method" in text
 
 
 def test_summarize_in_chinese_gives_the_zh_fields(home: Path, llm: LlmServer) -> None:
     pid = ids_of(home)[0]
-    run_cli("summarize", pid, "--lang", "zh", home=home, env=env(llm))
+    invoke("summarize", pid, "--lang", "zh", home=home, env=env(llm))
     shown = json.loads(
-        run_cli("show", pid, "--format", "json", "--lang", "zh", home=home, env=env(llm)).stdout
+        invoke("show", pid, "--format", "json", "--lang", "zh", home=home, env=env(llm)).stdout
     )
     assert shown["tldr"] == {
         "text": "本文提出一种方法并显著提升结果。",
@@ -86,32 +86,32 @@ def test_summarize_in_chinese_gives_the_zh_fields(home: Path, llm: LlmServer) ->
     }
     assert shown["zh"]["title"] == "一个关于 $x<y$ 的 Transformer 标题" and "LoRA" in shown["zh"]["abstract"]
     assert shown["zh"]["by"] == "fake-7b" and shown["zh"]["error"] is None
-    assert run_cli("summarize", pid, "--lang", "fr", home=home, check=False).returncode == 2
+    assert invoke("summarize", pid, "--lang", "fr", home=home, check=False).returncode == 2
 
 
 def test_a_failed_tldr_is_a_failure_everywhere(home: Path, llm: LlmServer) -> None:
     pid = ids_of(home)[5]
     failing = {**env(llm, "fail"), "PAPERSIFT_LLM_MODEL": "flaky-1"}
-    result = run_cli("summarize", pid, home=home, env=failing, check=False)
+    result = invoke("summarize", pid, home=home, env=failing, check=False)
     assert (
         result.returncode == 1 and "TL;DR unavailable: the endpoint answered 429 three times" in result.stdout
     )
     assert f"failed: {pid} tldr (en): the endpoint answered 429 three times" in result.stderr
-    shown = json.loads(run_cli("show", pid, "--format", "json", home=home, env=failing).stdout)
+    shown = json.loads(invoke("show", pid, "--format", "json", home=home, env=failing).stdout)
     assert shown["tldr"] == {
         "text": None,
         "lang": "en",
         "by": "flaky-1",
         "error": "the endpoint answered 429 three times: Rate limit reached",
     }
-    again = run_cli("summarize", pid, home=home, env=failing, check=False)
+    again = invoke("summarize", pid, home=home, env=failing, check=False)
     assert "0 made, 1 already stored, 1 failed" in again.stderr  # stored: not called again without --retry
 
 
 def test_ask_prints_the_answer_with_its_marks(home: Path, llm: LlmServer) -> None:
     ids = ids_of(home)[:2]
-    out = run_cli("ask", *ids, "What do these papers do?", home=home, env=env(llm)).stdout
+    out = invoke("ask", *ids, "What do these papers do?", home=home, env=env(llm)).stdout
     assert "[1]" in out and "[2]" in out and f"[1] arXiv:{ids[0]}" in out and f"[2] arXiv:{ids[1]}" in out
-    data = json.loads(run_cli("ask", *ids, "What?", "--format", "json", home=home, env=env(llm)).stdout)
+    data = json.loads(invoke("ask", *ids, "What?", "--format", "json", home=home, env=env(llm)).stdout)
     assert data["marks"] == [1, 2] and data["papers"][1]["id"] == ids[1] and data["error"] is None
-    assert run_cli("ask", "What?", home=home, env=env(llm), check=False).returncode == 2
+    assert invoke("ask", "What?", home=home, env=env(llm), check=False).returncode == 2

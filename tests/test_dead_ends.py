@@ -6,7 +6,6 @@ tags and note, and search says how many results it has."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 
 from tests.arxiv_server import ArxivServer, Reply
 from tests.support.data import DAILY_DAYS
+from tests.support.homes import home_copy
 from tests.support.processes import free_port, run_cli, serving
 from tests.test_topics import topics_home
 
@@ -26,9 +26,7 @@ MISSING = "2501.99999"
 
 @pytest.fixture(scope="module")
 def dead_home(topics_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("dead-ends") / "home"
-    shutil.copytree(topics_home, home)
-    return home
+    return home_copy(topics_home, tmp_path_factory, "dead-ends")
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from papersift.accounts import LoginError, create_account, login, open_session, session_account
-from papersift.library import entry_json, export_items, import_references
+from papersift.library import export_items, import_references
 from papersift.settings import Settings
+from papersift.shapes import entry_json
 from papersift.sources.bibliography import read_bibliography, to_bibtex
 from papersift.store import Store, StoreError
 from papersift.store.records import Interests, LibraryEntry, entry_key

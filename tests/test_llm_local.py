@@ -39,6 +39,7 @@ def settings(tmp_path: Path) -> Iterator[Settings]:
     local.stop(s)
 
 
+@pytest.mark.process  # its point is the model server's process: started, found, killed, restarted, gone
 def test_the_local_default_starts_on_first_use_answers_and_stops_when_idle(
     settings: Settings, tmp_path: Path
 ) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from papersift.demo import LOADING, latest_days
 from tests.support.data import write_jsonl
+from tests.support.inproc import invoke
 from tests.support.processes import free_port, run_cli, serving
 
 
@@ -34,20 +35,21 @@ def test_a_network_command_offline_fails_within_seconds(
     args: tuple[str, ...], nowhere: dict[str, str], tmp_path: Path
 ) -> None:
     started = time.monotonic()
-    result = run_cli(*args, home=tmp_path / "home", env=nowhere, check=False)
-    assert time.monotonic() - started < 20  # the process's start-up included; retries alone took 94 s
+    result = invoke(*args, home=tmp_path / "home", env=nowhere, check=False)
+    assert time.monotonic() - started < 20  # retries alone took 94 s
     assert "offline: cannot reach 127.0.0.1" in result.stderr, result.stderr
     if args[0] != "daily":  # the cron job goes on with what is stored
         assert result.returncode == 1
 
 
+@pytest.mark.slow  # reads the 300k snapshot twice (its latest days, then their papers): data at scale
 def test_the_offline_demo_loads_every_categorys_latest_days(tmp_path: Path, shared_data: Path) -> None:
     home = tmp_path / "demo"
-    run_cli("demo", "--offline", "--no-embed", "--days", "1", "--shared", str(shared_data), home=home)
+    invoke("demo", "--offline", "--no-embed", "--days", "1", "--shared", str(shared_data), home=home)
     latest = latest_days(shared_data / "arxiv-300k.jsonl.gz", 1)
     for category in ("cs.LG", "cs.CV", "cs.CL", "cs.AI", "stat.ML", "hep-th", "astro-ph.GA"):
         (day,) = latest[category]  # the category's own latest day (the snapshot's cs.LG is sparse)
-        listing = run_cli("list", category.lower(), "--date", day.isoformat(), home=home)
+        listing = invoke("list", category.lower(), "--date", day.isoformat(), home=home)
         assert "#01" in listing.stdout, category  # any case of its name
         assert " 0 new" not in listing.stdout.splitlines()[0], category
 

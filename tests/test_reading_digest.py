@@ -12,8 +12,8 @@ from lxml import etree
 
 from papersift.accounts import create_account
 from papersift.digest import atom, compose, digest_texts, markdown, queue_email
-from papersift.library import DailyPick
 from papersift.paper import Paper
+from papersift.ranking.daily import DailyPick
 from papersift.reading import texts
 from papersift.reading.texts import reading_key
 from papersift.settings import Settings

@@ -1,5 +1,5 @@
-"""One JSON shape per thing (``shapes.py``) and the day's picks assembled once (``library.daily_picks``),
-which the API, the feeds and the CLI all use."""
+"""One JSON shape per thing (``shapes.py``) and the day's picks assembled once
+(``ranking.daily.daily_picks``), which the API, the feeds and the CLI all use."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from datetime import date
 
 import pytest
 
-from papersift.library import DailyPick, NoDailyPapers, daily_picks
 from papersift.paper import Paper
+from papersift.ranking.daily import DailyPick, NoDailyPapers, daily_picks
 from papersift.ranking.pool import Hit
 from papersift.shapes import daily_pick_json, paper_json, related_hit_json, search_hit_json
 from papersift.store import Store

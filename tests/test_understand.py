@@ -23,7 +23,7 @@ from papersift.settings import Settings
 from papersift.store import open_store
 from tests.reading_server import LlmServer
 from tests.support.data import write_jsonl
-from tests.support.processes import run_cli, serving
+from tests.support.inproc import app_client, invoke
 
 TOPICS = re.compile(
     r"retrieval.augmented generation|graph neural network|\bGRPO\b|\bAdam\b|diffusion model|"
@@ -34,7 +34,8 @@ TOPICS = re.compile(
 
 @pytest.fixture(scope="module")
 def topic_records(shared_data: Path) -> list[dict[str, object]]:
-    """Real papers of the 20k file on a few topics (about 40 of each at most) plus a spread of others."""
+    """Real papers of the 20k file on a few topics (20 of each at most) plus a spread of 100 others: a
+    small slice, embedded once for the module."""
     with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
         records = list(map(orjson.loads, f))
     chosen: list[dict[str, object]] = []
@@ -42,18 +43,18 @@ def topic_records(shared_data: Path) -> list[dict[str, object]]:
     for r in records:
         found = TOPICS.findall(f"{r['title']} {r['abstract']}")
         key = found[0].lower() if found else ""
-        if key and per.get(key, 0) < 40:
+        if key and per.get(key, 0) < 20:
             per[key] = per.get(key, 0) + 1
             chosen.append(r)
     ids = {r["id"] for r in chosen}
-    return chosen + [r for r in records[::100] if r["id"] not in ids][:200]
+    return chosen + [r for r in records[::100] if r["id"] not in ids][:100]
 
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory, topic_records: list[dict[str, object]]) -> Path:
     home = tmp_path_factory.mktemp("understand")
-    run_cli("ingest", str(write_jsonl(home / "papers.jsonl", topic_records)), home=home)
-    run_cli("embed", home=home)
+    invoke("ingest", str(write_jsonl(home / "papers.jsonl", topic_records)), home=home)
+    invoke("embed", home=home)
     return home
 
 
@@ -183,17 +184,17 @@ def test_an_acronym_and_its_long_form_meet_both_ways(indexes: Indexes, mode: str
 
 
 def test_the_cli_says_what_it_searched_for_and_its_json_carries_it(home: Path, tmp_path: Path) -> None:
-    out = run_cli("search", "retreival augmented generaton", "--mode", "keyword", home=home)
+    out = invoke("search", "retreival augmented generaton", "--mode", "keyword", home=home)
     assert "searched for: retrieval augmented generation" in out.stderr
     assert "note: corrected: retreival → retrieval" in out.stderr
     assert "search instead for: retreival augmented generaton (--exact)" in out.stderr
-    exact = run_cli("search", "retreival augmented generaton", "--exact", "--mode", "keyword", home=home)
+    exact = invoke("search", "retreival augmented generaton", "--exact", "--mode", "keyword", home=home)
     assert "searched for" not in exact.stderr
     queries = tmp_path / "q.txt"
     queries.write_text("图神经网络\nretreival augmented generaton\n")
     lines = [
         json.loads(line)
-        for line in run_cli(
+        for line in invoke(
             "search", "--queries-from", str(queries), "--mode", "keyword", home=home
         ).stdout.splitlines()
     ]
@@ -204,12 +205,12 @@ def test_the_cli_says_what_it_searched_for_and_its_json_carries_it(home: Path, t
 
 
 def test_related_text_is_understood(home: Path) -> None:
-    out = run_cli("related", "--text", "检索增强生成 retreival augmented generaton", "-k", "3", home=home)
+    out = invoke("related", "--text", "检索增强生成 retreival augmented generaton", "-k", "3", home=home)
     assert "note: translated: " in out.stderr and "note: corrected: retreival → retrieval" in out.stderr
 
 
 def test_the_page_and_the_api_show_the_query_used(home: Path) -> None:
-    with serving(home) as client:
+    with app_client(home) as client:
         api = client.get("/api/search", params={"q": "retreival augmented generaton", "mode": "keyword"})
         understood = api.json()["understood"]
         assert understood["text_used"] == "retrieval augmented generation"
@@ -236,14 +237,14 @@ def test_the_vocabulary_follows_the_store_through_a_delta(tmp_path: Path, shared
         records = [orjson.loads(line) for line in itertools.islice(f, 3000)]
     defining = next(r for r in records if ("(GNN" in str(r["abstract"])))
     first = [r for r in records if r is not defining][:200]
-    run_cli("ingest", str(write_jsonl(tmp_path / "a.jsonl", first)), home=tmp_path)
+    invoke("ingest", str(write_jsonl(tmp_path / "a.jsonl", first)), home=tmp_path)
     settings = Settings(home=tmp_path)
     store = open_store(settings)
     try:
         refresh(store, settings)
         before = open_indexes(store, settings).vocabulary
         assert before is not None and before.papers == 200 and "GNN" not in before.acronyms
-        run_cli("ingest", str(write_jsonl(tmp_path / "b.jsonl", [defining])), home=tmp_path)
+        invoke("ingest", str(write_jsonl(tmp_path / "b.jsonl", [defining])), home=tmp_path)
         refresh(store, settings)
         indexes = open_indexes(store, settings)
         assert indexes.generation is not None and (indexes.generation.path / "delta").exists()

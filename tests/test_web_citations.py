@@ -1,6 +1,7 @@
-"""The web face's citations and feeds on a real server: feeds' self links on the port it really listens on
-(or the configured base URL), Atom errors as plain text, the feeds' content type in the OpenAPI document,
-405 with ``Allow`` before any CSRF check, feed autodiscovery links, RIS export of the library."""
+"""The web face's citations and feeds (the app in process; a real server where the port is the point):
+feeds' self links on the port it really listens on (or the configured base URL), Atom errors as plain text,
+the feeds' content type in the OpenAPI document, 405 with ``Allow`` before any CSRF check, feed
+autodiscovery links, RIS export of the library."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import pytest
 import rispy
 
 from tests.support.data import EVIL, spread_records, write_jsonl
-from tests.support.processes import run_cli, serving
+from tests.support.inproc import app_client, invoke
+from tests.support.processes import serving
 
 CATEGORY = "cs.CR"  # EVIL's, announced
 
@@ -26,19 +28,21 @@ CATEGORY = "cs.CR"  # EVIL's, announced
 def home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     home = tmp_path_factory.mktemp("citations")
     records = [*spread_records(shared_data, 400), EVIL]
-    run_cli("ingest", str(write_jsonl(home / "small.jsonl", records)), home=home)
-    run_cli("embed", home=home)
+    invoke("ingest", str(write_jsonl(home / "small.jsonl", records)), home=home)
+    invoke("embed", home=home)
     return home
 
 
 @pytest.fixture(scope="module")
 def site(home: Path) -> Iterator[httpx.Client]:
-    with serving(home) as client:  # no PAPERSIFT_BASE_URL: links follow the request
+    with app_client(home) as client:  # no PAPERSIFT_BASE_URL: links follow the request
         yield client
 
 
-def test_feed_self_links_name_the_port_the_server_listens_on(site: httpx.Client, home: Path) -> None:
-    answer = site.get(f"/list/{CATEGORY}.atom")
+@pytest.mark.process  # its point is the port a real `papersift serve` listens on
+def test_feed_self_links_name_the_port_the_server_listens_on(home: Path) -> None:
+    with serving(home) as site:  # no PAPERSIFT_BASE_URL: links follow the request
+        answer = site.get(f"/list/{CATEGORY}.atom")
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("application/atom+xml")
     feed = feedparser.parse(answer.content)
     self_link = next(link["href"] for link in feed.feed.links if link["rel"] == "self")
@@ -87,8 +91,8 @@ def test_the_library_exports_ris_on_the_web(home: Path, tmp_path: Path) -> None:
         "VL  - 7\nSP  - 33\nEP  - 47\nER  - \n",
         encoding="utf-8",
     )
-    run_cli("library", "import", str(source), home=home)
-    with serving(home) as client:  # no accounts: the personal library
+    invoke("library", "import", str(source), home=home)
+    with app_client(home) as client:  # no accounts: the personal library
         answer = client.get("/library/export.ris")
     assert answer.headers["content-type"].startswith("application/x-research-info-systems")
     (record,) = rispy.loads(answer.text)

@@ -16,6 +16,8 @@ import httpx
 import pytest
 
 from tests.support.data import DAILY_DAYS, ROOT, day_records
+from tests.support.homes import home_copy
+from tests.support.inproc import app_client, invoke
 from tests.support.processes import run_cli, serving
 
 TOKEN = re.compile(r'name="csrf" value="([^"]+)"')
@@ -35,9 +37,7 @@ def agent_ids(home: Path, day: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def personal_home(daily_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("personal") / "home"
-    shutil.copytree(daily_home, home)
-    return home
+    return home_copy(daily_home, tmp_path_factory, "personal")
 
 
 @pytest.fixture(scope="module")
@@ -217,10 +217,10 @@ def test_an_imported_javascript_url_never_becomes_a_link(tmp_path: Path) -> None
         "@misc{c, title = {Good link}, url = {https://example.org/paper}}\n",
         encoding="utf-8",
     )
-    run_cli("library", "import", str(bib), home=tmp_path)
-    listed = run_cli("library", "list", "--format", "json", home=tmp_path).stdout
+    invoke("library", "import", str(bib), home=tmp_path)
+    listed = invoke("library", "list", "--format", "json", home=tmp_path).stdout
     assert "javascript:" not in listed and "data:" not in listed
-    with serving(tmp_path) as client:
+    with app_client(tmp_path) as client:
         page = client.get("/library").text
         entries = client.get("/api/library").json()["entries"]
     assert "Script link" in page and "javascript:" not in page and "data:text" not in page

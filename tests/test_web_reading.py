@@ -1,4 +1,4 @@
-"""TL;DRs, 中文 texts, the FAQ and Ask in the web face: a real ``papersift serve`` on 127.0.0.1 over real
+"""TL;DRs, 中文 texts, the FAQ and Ask in the web face: the app in process (an ASGI client) over real
 papers and one written to attack it, against a real local OpenAI-compatible server (tests/reading_server.py),
 a failing one, and none."""
 
@@ -13,7 +13,7 @@ import pytest
 
 from tests.reading_server import EVIL_ANSWER, LlmServer, one_day_home
 from tests.support.data import EVIL
-from tests.support.processes import run_cli, serving
+from tests.support.inproc import app_client, invoke
 
 DAY = "2026-08-21"
 TOKEN = re.compile(r'name="csrf" value="([^"]+)"')
@@ -51,7 +51,7 @@ def csrf(client: httpx.Client, path: str) -> str:
 
 
 def test_with_no_model_every_listing_row_has_the_extractive_tldr(home: Path) -> None:
-    with serving(home) as web:
+    with app_client(home) as web:
         data = web.get(f"/api/list/cs.LG/{DAY}").json()
         assert len(data["entries"]) == 6
         assert all(e["tldr"]["by"] == "extractive" and e["tldr"]["text"] for e in data["entries"])
@@ -69,9 +69,9 @@ def test_texts_made_are_shown_escaped_with_zh_views_and_failures_as_failures(
     home: Path, llm: LlmServer
 ) -> None:
     pid = INJECTION["id"]
-    run_cli("summarize", pid, "--lang", "zh", home=home, env=env(llm))
-    run_cli("summarize", pid, home=home, env=env(llm))
-    with serving(home, env=env(llm)) as web:
+    invoke("summarize", pid, "--lang", "zh", home=home, env=env(llm))
+    invoke("summarize", pid, home=home, env=env(llm))
+    with app_client(home, env=env(llm)) as web:
         data = web.get(f"/api/abs/{pid}").json()
         assert data["tldr"] == {
             "text": "The paper proposes a method and improves results.",
@@ -98,8 +98,8 @@ def test_texts_made_are_shown_escaped_with_zh_views_and_failures_as_failures(
             assert "&lt;script&gt;alert(" in html
         web.cookies.delete("lang")
     failing = env(llm, "fail", "flaky-1")
-    run_cli("summarize", pid, home=home, env=failing, check=False)
-    with serving(home, env=failing) as web:
+    invoke("summarize", pid, home=home, env=failing, check=False)
+    with app_client(home, env=failing) as web:
         data = web.get(f"/api/abs/{pid}").json()
         assert data["tldr"] == {
             "text": None,
@@ -118,7 +118,7 @@ def test_texts_made_are_shown_escaped_with_zh_views_and_failures_as_failures(
 def test_the_faq_streams_and_ask_answers_with_marks(home: Path, llm: LlmServer) -> None:
     pid = INJECTION["id"]
     other = spread_records_id(home)
-    with serving(home, env=env(llm)) as web:
+    with app_client(home, env=env(llm)) as web:
         page = web.get(f"/abs/{pid}").text
         assert f'data-faq-src="/api/faq/{pid}?lang=en"' in page and f'href="/abs/{pid}/faq?lang=en"' in page
         with web.stream("GET", f"/api/faq/{pid}") as response:
@@ -150,11 +150,11 @@ def test_a_public_read_only_server_calls_no_model_unless_allowed_and_limits_ask(
     home: Path, llm: LlmServer
 ) -> None:
     pid = INJECTION["id"]
-    with serving(home, env=env(llm), args=("--public-read-only",)) as web:
+    with app_client(home, env=env(llm), read_only=True) as web:
         assert 'action="/ask"' not in web.get(f"/abs/{pid}").text
         assert web.post("/api/ask", json={"ids": [pid], "question": "x"}).status_code == 403
     allowed = {**env(llm), "PAPERSIFT_READING_PUBLIC": "true", "PAPERSIFT_ASK_PER_HOUR": "2"}
-    with serving(home, env=allowed, args=("--public-read-only",)) as web:
+    with app_client(home, env=allowed, read_only=True) as web:
         token = csrf(web, f"/abs/{pid}")
         codes = [
             web.post(
@@ -166,7 +166,7 @@ def test_a_public_read_only_server_calls_no_model_unless_allowed_and_limits_ask(
 
 
 def spread_records_id(home: Path) -> str:
-    out = run_cli("list", "cs.LG", "--date", DAY, "--format", "json", home=home).stdout
+    out = invoke("list", "cs.LG", "--date", DAY, "--format", "json", home=home).stdout
     return next(
         line.split('"id":"')[1].split('"')[0] for line in out.splitlines() if INJECTION["id"] not in line
     )

@@ -19,12 +19,12 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import TYPE_CHECKING, Any
 
-from papersift.atom import atom_feed
+from papersift.feeds import atom_feed
 from papersift.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
 from papersift.lab import popular as lab_popular
-from papersift.library import DailyPick, NoDailyPapers, daily_picks
 from papersift.listing import ABS_URL, PDF_URL
 from papersift.llm.client import available
+from papersift.ranking.daily import DailyPick, NoDailyPapers, daily_picks
 from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, lookup, missing_line, tldr_json
 from papersift.settings import Settings, SmtpSecurity, is_loopback

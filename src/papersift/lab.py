@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-from papersift.listing import paper_json
 from papersift.paper import Paper
 from papersift.store import Store
 
@@ -36,14 +34,6 @@ def popular(
     signals = store.trending(since, limit)
     papers = {p.id: p for p in store.get_many([s.paper_id for s in signals])}
     return [Popular(papers[s.paper_id], s.saves, s.upvotes) for s in signals if s.paper_id in papers]
-
-
-def trending_json(days: int, items: list[Popular]) -> dict[str, Any]:
-    """``/api/trending``: ``{"days", "papers": [{"id", "title", "saves", "upvotes", ...}]}``."""
-    return {
-        "days": days,
-        "papers": [paper_json(p.paper, saves=p.saves, upvotes=p.upvotes) for p in items],
-    }
 
 
 def counts_text(saves: int, upvotes: int) -> str:

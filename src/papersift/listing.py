@@ -1,7 +1,7 @@
 """How papers are shown outside the web UI: the numbered daily listing text, JSON lines and BibTeX.
 
-Pure formatting of store records; the CLI prints what these return. A paper's BibTeX entry is
-``sources.bibliography.paper_bibtex``, re-exported here.
+Pure formatting of store records; the CLI prints what these return. The JSON of a paper is
+``shapes.py``'s; a paper's BibTeX entry is ``sources.bibliography.paper_bibtex``, re-exported here.
 """
 
 from __future__ import annotations
@@ -18,29 +18,6 @@ from papersift.store import ListingEntry
 
 ABS_URL = "https://arxiv.org/abs/{}"
 PDF_URL = "https://arxiv.org/pdf/{}"
-
-
-def paper_json(paper: Paper, **extra: Any) -> dict[str, Any]:
-    """The JSON shape of a paper used by every ``--format json`` output."""
-    return {
-        "id": paper.id,
-        "version": paper.version,
-        "title": paper.title,
-        "authors": list(plain_authors(paper.authors)),
-        "abstract": paper.abstract,
-        "categories": paper.categories,
-        "primary_category": paper.primary_category,
-        "announced": paper.announced.isoformat() if paper.announced else None,
-        "published": paper.published.isoformat() if paper.published else None,
-        "updated": paper.updated.isoformat() if paper.updated else None,
-        "comments": paper.comments,
-        "journal_ref": paper.journal_ref,
-        "doi": paper.doi,
-        "license": paper.license,
-        "abs_url": ABS_URL.format(paper.id),
-        "pdf_url": PDF_URL.format(paper.id),
-        **extra,
-    }
 
 
 def json_line(obj: dict[str, Any]) -> str:

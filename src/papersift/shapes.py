@@ -1,31 +1,58 @@
 """The JSON shape of each thing the faces show, in one place: a paper, a related hit, a search hit, a library
-entry and a daily pick. The API (``web/``), the feeds (``atom.py``, ``digest.py``) and the CLI build their
-JSON with these functions, so a field is added or renamed here once.
+entry, a daily pick and the lab's trending papers. The API (``web/``), the feeds (``feeds.py``, ``digest.py``)
+and the CLI build their JSON with these functions, so a field is added or renamed here once.
 
-A paper is ``listing.paper_json`` with what the reading layer adds (``reading/shown.py``: its ``tldr``, and
-``zh`` in 中文; ``texts`` are the stored texts looked up for the papers shown, the extractive TL;DR without
-them), and a library entry ``library.entry_json`` (re-exported here); the others are a paper with what its
-ranking adds. ``position`` is how the caller numbers the items (``rank=`` for
-results, ``number=`` for a day's listing), plus anything the caller adds (``date=``, ``announced=``).
+A paper is its record (``record_json``) with what the reading layer adds (``reading/shown.py``: its
+``tldr``, and ``zh`` in 中文; ``texts`` are the stored texts looked up for the papers shown, the extractive
+TL;DR without them); the others are a paper with what its ranking adds. ``position`` is how the caller
+numbers the items (``rank=`` for results, ``number=`` for a day's listing), plus anything the caller adds
+(``date=``, ``announced=``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from papersift.library import DailyPick
-from papersift.library import entry_json as entry_json
-from papersift.listing import paper_json as listing_json
+from papersift.lab import Popular
+from papersift.listing import ABS_URL, PDF_URL
 from papersift.paper import Paper
+from papersift.ranking.daily import DailyPick
 from papersift.ranking.pool import Hit
 from papersift.ranking.search import SearchResult
 from papersift.ranking.understand import Understood
 from papersift.reading.shown import Texts, reading_json
+from papersift.sources.citetext import plain_authors
+from papersift.sources.references import safe_url
+from papersift.store.records import LibraryEntry
+
+
+def record_json(paper: Paper, **extra: Any) -> dict[str, Any]:
+    """A paper's record as JSON, without what the reading layer adds (the lab's trending papers; the base of
+    ``paper_json``)."""
+    return {
+        "id": paper.id,
+        "version": paper.version,
+        "title": paper.title,
+        "authors": list(plain_authors(paper.authors)),
+        "abstract": paper.abstract,
+        "categories": paper.categories,
+        "primary_category": paper.primary_category,
+        "announced": paper.announced.isoformat() if paper.announced else None,
+        "published": paper.published.isoformat() if paper.published else None,
+        "updated": paper.updated.isoformat() if paper.updated else None,
+        "comments": paper.comments,
+        "journal_ref": paper.journal_ref,
+        "doi": paper.doi,
+        "license": paper.license,
+        "abs_url": ABS_URL.format(paper.id),
+        "pdf_url": PDF_URL.format(paper.id),
+        **extra,
+    }
 
 
 def paper_json(paper: Paper, texts: Texts | None = None, **extra: Any) -> dict[str, Any]:
     """A paper as every face shows it in JSON: its record, its TL;DR (and 中文 texts), what ``extra`` adds."""
-    return listing_json(paper, **reading_json(paper, texts), **extra)
+    return record_json(paper, **reading_json(paper, texts), **extra)
 
 
 def related_hit_json(hit: Hit, texts: Texts | None = None, **position: Any) -> dict[str, Any]:
@@ -81,3 +108,30 @@ def daily_pick_json(pick: DailyPick, texts: Texts | None = None, **position: Any
     """One of a reader's Daily Papers: its score (null in arXiv order) and why it is where it is."""
     score = None if pick.score is None else round(pick.score, 4)
     return paper_json(pick.paper, texts, **position, score=score, why=list(pick.reasons))
+
+
+def entry_json(e: LibraryEntry) -> dict[str, object]:
+    """The JSON shape of a library entry (``library list --format json``, ``/api/library``)."""
+    return {
+        "key": e.key,
+        "id": e.paper_id,
+        "title": e.title,
+        "authors": list(e.authors),
+        "year": e.year,
+        "doi": e.doi,
+        "url": safe_url(e.url),  # an entry saved before imports checked their links shows none
+        "tags": list(e.tags),
+        "note": e.note,
+        "rating": e.rating,
+        "read": e.read,
+        "added": e.added.isoformat() if e.added else None,
+        "source": e.source,
+    }
+
+
+def trending_json(days: int, items: list[Popular]) -> dict[str, Any]:
+    """``/api/trending``: ``{"days", "papers": [{"id", "title", "saves", "upvotes", ...}]}``."""
+    return {
+        "days": days,
+        "papers": [record_json(p.paper, saves=p.saves, upvotes=p.upvotes) for p in items],
+    }

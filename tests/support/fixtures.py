@@ -20,6 +20,7 @@ from papersift.settings import Settings
 from papersift.store import Store, open_store
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import DAILY_DAYS, EVIL, SHARED_DATA, spread_records, write_jsonl
+from tests.support.homes import home_copy
 from tests.support.processes import run_cli, serving
 
 if TYPE_CHECKING:
@@ -193,9 +194,7 @@ def daily_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path, embe
 @pytest.fixture(scope="module")
 def reader_home(server_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of ``server_home`` a module's tests may save and rate papers in."""
-    home = tmp_path_factory.mktemp("reader") / "home"
-    shutil.copytree(server_home, home)
-    return home
+    return home_copy(server_home, tmp_path_factory, "reader")
 
 
 @pytest.fixture(scope="module")

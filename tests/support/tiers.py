@@ -1,7 +1,9 @@
 """The suite's tiers, as markers: ``process`` on every test that starts papersift (or a browser, a Dask
 cluster) in a process of its own or needs a home such a process built, ``torch`` on the tests of the
 ``[torch]`` runtime (skipped where it is not installed). ``make test-fast`` runs what is neither (and not
-``slow``), ``make test-torch`` the ``torch`` tests, ``make test`` everything.
+``slow``), ``make test-torch`` the ``torch`` tests, ``make test`` everything. A test whose point is what
+papersift says, not that it runs as a process, runs the faces in process (``tests/support/inproc.py``) and
+stays in the fast tier.
 """
 
 from __future__ import annotations

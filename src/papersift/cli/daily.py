@@ -23,7 +23,7 @@ from papersift.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from papersift.library import DailyPick
+    from papersift.ranking.daily import DailyPick
     from papersift.store.records import Account
 
 
@@ -70,7 +70,7 @@ def follow(
 
 
 def _picks(o: Opened, who: Account, day: date | None, k: int) -> tuple[date, list[DailyPick]]:
-    from papersift.library import NoDailyPapers, daily_picks
+    from papersift.ranking.daily import NoDailyPapers, daily_picks
 
     try:
         view = daily_picks(o.store, o.indexes, who, o.settings.default_categories, day, k=k)
@@ -174,8 +174,8 @@ def daily(
     from papersift.digest import deliver, queue_email, read_ahead
     from papersift.harvest import ArxivClient, HarvestError, sync_rss
     from papersift.index.pipeline import embed_missing, refresh
-    from papersift.library import NoDailyPapers, daily_picks
     from papersift.llm.client import available
+    from papersift.ranking.daily import NoDailyPapers, daily_picks
     from papersift.store.cache import VectorCache
 
     settings = load_settings(home)

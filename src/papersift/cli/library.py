@@ -142,8 +142,8 @@ def library_list(
     home: HomeOpt = None,
 ) -> None:
     """Your library, newest first (one JSON object a line with --format json)."""
-    from papersift.library import entry_json
     from papersift.listing import json_line
+    from papersift.shapes import entry_json
 
     check_format(fmt)
     with opened(load_settings(home)) as o:

@@ -218,12 +218,8 @@ MIGRATIONS: list[str] = [
     schema.SIGNALS,
     # 5: related papers come from the rankers' usearch file alone (docs/store.md): no second ANN index
     "DROP INDEX IF EXISTS vectors_hnsw",
-    # 6: the language model's token usage per day and model, and its failed calls (store/llm.py)
-    schema.llm(PostgresDialect.types),
-    # 7: generated texts (TL;DRs, translations, FAQs) and their failures (store/readings.py)
-    schema.READINGS,
-    # 8: volume, issue and pages of library entries
-    schema.CITATION_FIELDS.format(**PostgresDialect.types),
+    # 6 onwards (the model's usage and failures, generated texts, citation fields): as on SQLite
+    *schema.shared_migrations(PostgresDialect.types),
 ]
 
 

@@ -166,6 +166,16 @@ def llm(types: dict[str, str]) -> str:
     return LLM.format(**types)
 
 
+SHARED_FROM = 6  # the first migration both backends number alike: from here on their lists are one
+
+
+def shared_migrations(types: dict[str, str]) -> list[str]:
+    """Migrations ``SHARED_FROM`` onwards, the same on both backends, in a dialect's column types: 6 the
+    language model's tables (``LLM``), 7 the generated texts (``READINGS``), 8 the library's citation fields
+    (``CITATION_FIELDS``). A new migration of both backends is appended here."""
+    return [llm(types), READINGS, CITATION_FIELDS.format(**types)]
+
+
 # generated texts (reading/): one row per paper version, model, prompt version, language and kind; a
 # generator claims a row (state 'pending') before it calls the model, so a text is made once (SQLite 7,
 # PostgreSQL 7: store/readings.py)

@@ -131,12 +131,8 @@ MIGRATIONS: list[str] = [
     schema.LOGINS,
     # 5: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
     schema.SIGNALS,
-    # 6: the language model's token usage per day and model, and its failed calls (store/llm.py)
-    schema.llm(SqliteDialect.types),
-    # 7: generated texts (TL;DRs, translations, FAQs) and their failures (store/readings.py)
-    schema.READINGS,
-    # 8: volume, issue and pages of library entries
-    schema.CITATION_FIELDS.format(**SqliteDialect.types),
+    # 6 onwards (the model's usage and failures, generated texts, citation fields): as on PostgreSQL
+    *schema.shared_migrations(SqliteDialect.types),
 ]
 
 

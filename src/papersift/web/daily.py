@@ -1,6 +1,6 @@
 """Daily Papers: the day's new papers in the followed categories, ranked by the reader's library when there
 is one (``/daily[/{day}]`` and its ``/api`` twin from one handler, and ``/api/recommend``). The picks are
-assembled by ``library.daily_picks``, as in the CLI and the digests."""
+assembled by ``ranking.daily.daily_picks``, as in the CLI and the digests."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from starlette.exceptions import HTTPException
 
-from papersift.library import DailyView, NoDailyPapers, daily_picks
+from papersift.ranking.daily import DailyView, NoDailyPapers, daily_picks
 from papersift.shapes import daily_pick_json
 from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors

@@ -6,9 +6,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request, Response
 from starlette.exceptions import HTTPException
 
-from papersift.atom import atom_feed
 from papersift.digest import atom as digest_atom
 from papersift.digest import feed_entry
+from papersift.feeds import atom_feed
 from papersift.ranking.search import Mode
 from papersift.reading.shown import lookup
 from papersift.web.contract import feed_responses

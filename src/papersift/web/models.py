@@ -1,8 +1,8 @@
 """The JSON API's response models: pydantic descriptions of the shapes the CLI and API already share
-(``listing.paper_json``, ``shapes.py``, ``library.entry_json``) and of each route's answer, so that a client
-generated from ``/openapi.json`` gets typed objects. They describe the JSON, they never make it: the
-handlers' dicts go out as they are, and ``RESPONSES`` places each model in the OpenAPI document
-(``contract.openapi_without_422``). Objects whose keys the views may extend allow extra keys.
+(``shapes.py``) and of each route's answer, so that a client generated from ``/openapi.json`` gets typed
+objects. They describe the JSON, they never make it: the handlers' dicts go out as they are, and
+``RESPONSES`` places each model in the OpenAPI document (``contract.openapi_without_422``). Objects whose
+keys the views may extend allow extra keys.
 """
 
 from __future__ import annotations
@@ -265,7 +265,7 @@ class TrendingPaper(PaperShape):
 
 
 class Trending(Shape):
-    """What the lab saved and +1'd over recent days (``lab.py: trending_json``)."""
+    """What the lab saved and +1'd over recent days (``shapes.py: trending_json``)."""
 
     days: int
     papers: list[TrendingPaper]

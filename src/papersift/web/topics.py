@@ -23,10 +23,10 @@ from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
-from papersift.lab import TRENDING_DAYS, popular, trending_json
+from papersift.lab import TRENDING_DAYS, popular
 from papersift.ranking.topics import MIN_TOPIC, TopicMap, listing_entries, map_json, topic_map
 from papersift.reading.shown import lookup, reading_json
-from papersift.shapes import paper_json
+from papersift.shapes import paper_json, trending_json
 from papersift.store import ListingEntry
 from papersift.taxonomy import category_name
 from papersift.web.contract import DayPath

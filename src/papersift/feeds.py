@@ -1,4 +1,5 @@
-"""Atom 1.0 feeds (listings, saved searches, digests), built with lxml so every text is escaped XML."""
+"""Writing Atom 1.0 feeds (listings, saved searches, digests), built with lxml so every text is escaped XML
+(reading them is ``sources/atom.py``'s)."""
 
 from __future__ import annotations
 
