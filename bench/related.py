@@ -34,7 +34,8 @@ from pathlib import Path
 import numpy as np
 
 from papersift.index.encoder import model_id, paper_text
-from papersift.index.pipeline import Indexes, open_indexes, refresh
+from papersift.index.indexes import Indexes, open_indexes
+from papersift.index.pipeline import refresh
 from papersift.index.sentences import SentenceSource, paper_sentences
 from papersift.ingest import ingest_paths
 from papersift.paper import Paper

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from papersift.index.pipeline import open_indexes
+from papersift.index.indexes import open_indexes
 from papersift.paper import Paper
 from papersift.ranking.topics import map_json, term_key, tfidf_matrix, topic_map
 from papersift.settings import Settings

@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh, sentence_source
+from papersift.index.indexes import Indexes, open_indexes
+from papersift.index.pipeline import embed_missing, refresh, sentence_source
 from papersift.index.sentences import SentenceWeights
 from papersift.ingest import ingest_paths
 from papersift.ranking.evaluate import read_contexts, read_relevance, related_score, search_score

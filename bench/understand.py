@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from papersift.index.pipeline import Indexes, open_indexes
+from papersift.index.indexes import Indexes, open_indexes
 from papersift.ranking.search import MODES, Mode, search
 from papersift.settings import Settings
 from papersift.store import open_store

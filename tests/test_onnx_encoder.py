@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from papersift.index.encoder import load_encoder, model_id, paper_text
+from papersift.index.indexes import ModelMismatchError, check_model, open_indexes
 from papersift.index.onnx_encoder import OnnxEncoder, OnnxModelError, load_onnx_encoder, quantized
-from papersift.index.pipeline import ModelMismatchError, check_model, open_indexes
 from papersift.ranking.related import text_query
 from papersift.settings import Settings
 from papersift.store import open_store

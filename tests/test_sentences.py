@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from papersift.index.encoder import load_encoder
-from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh, sentence_source
+from papersift.index.indexes import Indexes, open_indexes
+from papersift.index.pipeline import embed_missing, refresh, sentence_source
 from papersift.index.sentences import (
     FACETS,
     TITLE,

@@ -14,7 +14,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from papersift.index.pipeline import Indexes, open_indexes, refresh
+from papersift.index.indexes import Indexes, open_indexes
+from papersift.index.pipeline import refresh
 from papersift.index.vocabulary import acronym_pairs, open_vocabulary
 from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.ranking.understand import understand

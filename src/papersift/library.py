@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
-from papersift.index.pipeline import Indexes
+from papersift.index.indexes import Indexes
 from papersift.paper import Paper, is_arxiv_id, normalize_id
 from papersift.sources.references import (
     EntryError,

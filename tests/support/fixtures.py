@@ -15,7 +15,7 @@ import httpx
 import orjson
 import pytest
 
-from papersift.index.pipeline import Indexes, open_indexes
+from papersift.index.indexes import Indexes, open_indexes
 from papersift.settings import Settings
 from papersift.store import Store, open_store
 from papersift.store.sqlite import SqliteStore

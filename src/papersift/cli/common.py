@@ -21,7 +21,7 @@ import typer
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from papersift.index.pipeline import Indexes
+    from papersift.index.indexes import Indexes
     from papersift.settings import Settings
     from papersift.store import IngestCounts, Store
     from papersift.store.records import Account
@@ -109,7 +109,7 @@ class Opened:
     def indexes(self) -> Indexes:
         """The indexes over ``store`` (a note on stderr when nothing is embedded yet)."""
         if self._indexes is None:
-            from papersift.index.pipeline import open_indexes
+            from papersift.index.indexes import open_indexes
 
             self._indexes = open_indexes(self.store, self.settings, warm=self.warm)
         if self._indexes.dense is None and not self._noted:
@@ -143,7 +143,7 @@ class Keeper(Protocol):
 def opened(settings: Settings, *, warm: bool = False, kept: Keeper | None = None) -> Iterator[Opened]:
     """The store ``settings`` names, closed however the command ends; a ``StoreError`` (opening it or
     while the command runs) ends the command with its one-line message. ``warm``: the command encodes a
-    text, so its indexes load the model in the background as they open (``pipeline.open_indexes``).
+    text, so its indexes load the model in the background as they open (``indexes.open_indexes``).
     ``kept``: the resident helper's open stores and indexes (the command's context object), used instead
     and left open."""
     from papersift.store import StoreError, open_store

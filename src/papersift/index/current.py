@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from papersift.index.generations import current_name, pointer_stamp
-from papersift.index.pipeline import Indexes, open_indexes
+from papersift.index.indexes import Indexes, open_indexes
 
 if TYPE_CHECKING:
     from papersift.index.encoding import Encoder

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
-from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh, sentence_source
+from papersift.index.indexes import Indexes, open_indexes
+from papersift.index.pipeline import embed_missing, refresh, sentence_source
 from papersift.ingest import ingest_paths
 from papersift.ranking.evaluate import Score
 from papersift.settings import Settings

@@ -35,8 +35,8 @@ from datetime import date
 import numpy as np
 
 from papersift.index.encoder import paper_text
+from papersift.index.indexes import Indexes
 from papersift.index.lexical import author_slots
-from papersift.index.pipeline import Indexes
 from papersift.index.sentences import (
     FACETS,
     RERANK,

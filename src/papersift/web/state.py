@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException
 from papersift.accounts import personal_account, session_account
 from papersift.index.current import CurrentIndexes
 from papersift.index.encoder import Encoder, load_encoder
-from papersift.index.pipeline import Indexes
+from papersift.index.indexes import Indexes
 from papersift.ranking.topics import Namer
 from papersift.ranking.understand import Translate
 from papersift.reading.query import translator
