@@ -7,7 +7,6 @@ Building the indexes is ``pipeline``'s; keeping the current generation open and 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -76,20 +75,17 @@ class Indexes:
             self.generation.close()
 
 
-def open_indexes(store: Store, settings: Settings, *, warm: bool = False) -> Indexes:
+def open_indexes(store: Store, settings: Settings) -> Indexes:
     """Map the current generation (None parts for what `papersift embed` has not built yet); builds nothing.
 
     A damaged or half-written generation is not opened (keyword evidence only until ``embed`` runs).
-    ``warm`` (a command about to encode a text): the query encoder starts loading in a thread first, while
-    this thread maps the indexes and the ranker runs its keyword match (ONNX Runtime builds its session
-    without holding the GIL), so a one-shot command pays for the two side by side, not one after the other.
+    The model is loaded by ``Indexes.encoder`` on first use (``opened.Papersift`` gives it its own).
     """
     generation = open_current(settings.index_dir)
     if generation is None:
         return Indexes(store=store, settings=settings, dense=None, lexical=None)
     path = generation.path
     vectors = store.vector_model() is not None
-    loader = _in_background(lambda: load_encoder(settings)) if warm and vectors else None
     lexical = open_lexical(path / "lexical", path / "delta")
     dense = open_dense(store, path, settings.exact_below, sync=False) if vectors else None
     sentences = open_sentences(path / "sentences") if dense is not None else None
@@ -100,7 +96,6 @@ def open_indexes(store: Store, settings: Settings, *, warm: bool = False) -> Ind
         lexical=lexical,
         sentences=sentences,
         generation=generation,
-        loader=loader,
         vocabulary=open_vocabulary(path / "vocabulary"),
     )
 
@@ -115,27 +110,3 @@ def current_vocabulary(settings: Settings) -> Vocabulary | None:
         return open_vocabulary(generation.path / "vocabulary")
     finally:
         generation.close()
-
-
-def _in_background(load: Callable[[], Encoder]) -> Callable[[], Encoder]:
-    """Start ``load`` in a thread now; the function returned waits for it and gives its encoder (or raises
-    what it raised). The thread is not a daemon: a process never exits while ONNX Runtime is mid-load."""
-    done: list[Encoder] = []
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            done.append(load())
-        except BaseException as e:  # handed to the caller by wait()
-            failed.append(e)
-
-    thread = threading.Thread(target=run, name="papersift-encoder-load")
-    thread.start()
-
-    def wait() -> Encoder:
-        thread.join()
-        if failed:
-            raise failed[0]
-        return done[0]
-
-    return wait
