@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from papersift.index.encoder import load_encoder, model_id, paper_text
-from papersift.index.indexes import ModelMismatchError, check_model, open_indexes
+from papersift.index.indexes import ModelMismatchError, check_model
 from papersift.index.onnx_encoder import OnnxEncoder, OnnxModelError, load_onnx_encoder, quantized
 from papersift.index.opened import open_papersift
 from papersift.ranking.related import text_query
@@ -70,11 +70,10 @@ def test_vectors_agree_with_the_torch_model_on_real_abstracts(
 
 
 def test_a_query_vector_is_the_stored_vector_of_the_same_text(embedded_home: Path, onnx: OnnxEncoder) -> None:
-    settings = Settings(home=embedded_home)
-    store = open_store(settings)
-    try:
+    with open_papersift(Settings(home=embedded_home)) as opened:
+        store = opened.store
         assert store.vector_model() == "all-MiniLM-L6-v2+onnx-qint8"
-        indexes = open_indexes(store, settings)
+        indexes = opened.indexes()
         assert indexes.dense is not None
         rowids = list(range(1, 61))
         papers = store.by_rowids(rowids)
@@ -83,8 +82,6 @@ def test_a_query_vector_is_the_stored_vector_of_the_same_text(embedded_home: Pat
             paper = papers[rowid]
             query = text_query(indexes, paper_text(paper.title, paper.abstract))
             assert query.vector is not None and float(query.vector @ stored[i]) >= 0.999
-    finally:
-        store.close()
 
 
 def test_text_queries_import_no_torch(embedded_home: Path) -> None:
