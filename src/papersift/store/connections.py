@@ -1,8 +1,8 @@
 """The connections of one open store: each thread's own connection (opened on its first use, its query clock
 started again by each use when ``query_seconds`` is set: ``Store.limit_queries``, ``StoreBusy`` past it),
 one writer taken under a lock for one write at a time, and any further connection a caller asks for; all
-of them closed by ``close``, in the order they were opened. ``index/opened.py`` builds an open papersift
-on it.
+of them closed by ``close``, in the order they were opened (none is opened after it). ``index/opened.py``
+builds an open papersift on it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from papersift.store import Store, open_store
+from papersift.store import Store, StoreError, open_store
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -30,6 +30,7 @@ class Connections:
         self._lock = threading.Lock()
         self._opened: list[Store] = []
         self._writer: Store | None = None
+        self._closed = False
 
     @property
     def store(self) -> Store:
@@ -59,27 +60,32 @@ class Connections:
 
     def open(self) -> Store:
         """One more connection to the store, closed by ``close``."""
+        self._check()
         store = open_store(self.settings)  # not under the lock: another thread's first read need not wait
         with self._lock:
             self._opened.append(store)
         return store
 
     def _open(self) -> Store:
+        self._check()
         store = open_store(self.settings)
         self._opened.append(store)
         return store
+
+    def _check(self) -> None:
+        if self._closed:
+            raise StoreError("the store was closed: open it again")
 
     def close(self) -> None:
         """Close every connection opened here, in the order they were opened (each one, even when one
         fails: the first failure is raised afterwards)."""
         with self._lock:
-            opened, self._opened, self._writer = self._opened, [], None
+            opened, self._opened, self._closed = self._opened, [], True
         failure: BaseException | None = None
         for store in opened:
             try:
                 store.close()
             except Exception as e:  # the rest are closed all the same
                 failure = failure or e
-        self._local = threading.local()
         if failure is not None:
             raise failure

@@ -1,6 +1,7 @@
-"""What every request handler shares: store connections, the indexes (reloaded when a new generation is
-published), the page cache keyed by what each page depends on, and who the reader is (the personal reader, or
-the one a session cookie names) with their CSRF token.
+"""What every request handler shares: the worker's open papersift (``index/opened.py``: store connections, the
+indexes, reloaded when a new generation is published, the model), the page cache keyed by what each page
+depends on, and who the reader is (the personal reader, or the one a session cookie names) with their CSRF
+token.
 
 No lock is held while a page is computed: each request thread reads through its own store connection
 (``store``, with a time limit on its queries: ``StoreBusy``, a 503), writes go through one writer
@@ -30,7 +31,6 @@ from fastapi import Request
 from starlette.exceptions import HTTPException
 
 from papersift.accounts import personal_account, session_account
-from papersift.index.encoding import Encoder
 from papersift.index.indexes import Indexes
 from papersift.index.opened import Papersift, open_papersift
 from papersift.ranking.topics import Namer
@@ -69,20 +69,11 @@ class AppState:
         """This thread's read connection (opened on first use); its query clock starts again now."""
         return self.papersift.store
 
-    @property
-    def writer(self) -> Store:
-        """The one writer connection; write through ``writing``."""
-        return self.papersift.writer
-
     @contextlib.contextmanager
     def writing(self) -> Iterator[Store]:
         """The writer connection, for one write (a library save, a logout…); never around computation."""
         with self.papersift.writing() as writer:
             yield writer
-
-    def encoder(self) -> Encoder:
-        """The model, loaded once per worker on first use, shared by every thread."""
-        return self.papersift.encoder()
 
     def translate(self) -> Translate | None:
         """The configured model as search's query translator (``reading/query.py``); None when no model is
