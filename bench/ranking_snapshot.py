@@ -14,7 +14,7 @@ import sys
 from datetime import date
 from typing import Any
 
-from papersift.index.pipeline import open_indexes
+from papersift.index.indexes import open_indexes
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.ranking.search import MODES, search
 from papersift.settings import Settings

@@ -34,7 +34,9 @@ from pathlib import Path
 import numpy as np
 
 from papersift.index.encoder import model_id, paper_text
-from papersift.index.pipeline import Indexes, open_indexes, refresh
+from papersift.index.indexes import Indexes
+from papersift.index.opened import open_papersift
+from papersift.index.pipeline import refresh
 from papersift.index.sentences import SentenceSource, paper_sentences
 from papersift.ingest import ingest_paths
 from papersift.paper import Paper
@@ -154,12 +156,13 @@ def sentence_costs(
     settings: Settings, cache: VectorCache, real_ids: set[str], papers: list[Paper], args: argparse.Namespace
 ) -> None:
     """Step 5: sentence vectors for the store, then related and search without and with them."""
-    store = open_store(settings)
+    opened = open_papersift(settings)
+    store = opened.store
     start = time.perf_counter()
     source = synthetic_sentences(store, cache, model_id(settings), real_ids, seed=2)
     refresh(store, settings, sentences=source)
     print(f"sentence vectors for {store.count():,} papers: {time.perf_counter() - start:.0f} s")
-    indexes = open_indexes(store, settings)
+    indexes = opened.indexes()
     assert indexes.sentences is not None and indexes.generation is not None
     without = dataclasses.replace(indexes, sentences=None)
     rows = sum(int(segment.offsets[-1]) for segment in indexes.sentences.segments)
@@ -198,7 +201,7 @@ def sentence_costs(
             f"(ratio {b / a:.2f}); p95 {_ms(seconds['without'], 95):.2f} / {_ms(seconds['with'], 95):.2f} ms",
             flush=True,
         )
-    store.close()
+    opened.close()
 
 
 def main() -> None:
@@ -225,11 +228,12 @@ def main() -> None:
     if missing:
         n_real = fill_vectors(settings, cache, real_ids, seed=1)
         print(f"vectors: {n_real} real (MiniLM) + synthetic for the rest (Gaussian fit to the real ones)")
-    store = open_store(settings)
+    opened = open_papersift(settings)
+    store = opened.store
     start = time.perf_counter()
     papers, vectors = refresh(store, settings)
     print(f"index build: {papers} papers, {vectors} vectors in {time.perf_counter() - start:.0f} s")
-    indexes = open_indexes(store, settings)
+    indexes = opened.indexes()
     assert indexes.dense is not None and indexes.lexical is not None
     print(f"ANN: {'exact' if indexes.dense.exact else 'HNSW'} over {len(indexes.dense)} vectors")
     queries = random.Random(3).sample(sorted(real_ids), args.queries)
@@ -239,7 +243,7 @@ def main() -> None:
         f"related in process ({len(full)} real queries, k=10): p50 {_ms(full, 50):.2f} ms, "
         f"p95 {_ms(full, 95):.2f} ms; bare ANN search p50 {_ms(floor, 50):.2f} ms"
     )
-    store.close()
+    opened.close()
     env = {**os.environ, "PAPERSIFT_HOME": str(home), "PAPERSIFT_RESIDENT_MINUTES": "0"}
     walls = []  # each command starts anew: no resident helper
     for q in queries[:10]:

@@ -41,7 +41,8 @@ from related import time_related
 from synthetic import base_vectors, papers, real_papers, vector_slices
 
 from papersift.index.encoder import model_id
-from papersift.index.pipeline import open_indexes, refresh
+from papersift.index.indexes import open_indexes
+from papersift.index.pipeline import refresh
 from papersift.ingest import ingest_items
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore

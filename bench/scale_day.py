@@ -35,8 +35,8 @@ from related import time_related
 from synthetic import NOISE, shifted_id
 
 from papersift.index import pipeline
+from papersift.index.indexes import Indexes, open_indexes
 from papersift.index.lexical import build_lexical
-from papersift.index.pipeline import Indexes, open_indexes
 from papersift.ingest import ingest_items
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from papersift.index.pipeline import open_indexes
+from papersift.index.indexes import open_indexes
 from papersift.ranking.search import search
 from papersift.settings import Settings
 from papersift.store import open_store

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import orjson
 
-from papersift.index.pipeline import open_indexes
+from papersift.index.indexes import open_indexes
 from papersift.ranking.phrases import GENERIC
 from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
 from papersift.settings import Settings

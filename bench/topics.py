@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from papersift.index.pipeline import open_indexes
+from papersift.index.opened import open_papersift
 from papersift.paper import Paper
 from papersift.ranking.topics import map_json, term_key, tfidf_matrix, topic_map
 from papersift.settings import Settings
@@ -75,8 +75,8 @@ def main() -> None:
 
     settings = Settings(home=args.home)
     papers = day_papers(settings)
-    store = open_store(settings)
-    indexes = open_indexes(store, settings)
+    opened = open_papersift(settings)
+    store, indexes = opened.store, opened.indexes()
     started = time.perf_counter()
     tmap = topic_map(indexes, papers)
     whole = time.perf_counter() - started
@@ -115,7 +115,7 @@ def main() -> None:
         again.points, key=lambda p: p.id
     ) == sorted(tmap.points, key=lambda p: p.id)
     print(f"same input (reversed order) -> same map: {same}")
-    store.close()
+    opened.close()
 
     # speed: a 500-paper set, cold indexes each time
     counts: dict[str, int] = {}
@@ -124,13 +124,12 @@ def main() -> None:
     chosen = [p for p in papers if counts[p.primary_category] >= 20][:500]
     times, cpu = [], []
     for _ in range(5):
-        store = open_store(settings)
+        opened = open_papersift(settings)
         started, used = time.perf_counter(), time.process_time()
-        indexes = open_indexes(store, settings)
-        topic_map(indexes, chosen)
+        topic_map(opened.indexes(), chosen)
         times.append(time.perf_counter() - started)
         cpu.append(time.process_time() - used)
-        store.close()
+        opened.close()
     print(
         f"topic_map of {len(chosen)} papers, cold indexes: median {statistics.median(times) * 1000:.0f} ms "
         f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}); CPU time median "

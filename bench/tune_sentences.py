@@ -27,13 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh, sentence_source
+from papersift.index.opened import Papersift, open_papersift
+from papersift.index.pipeline import embed_missing, refresh, sentence_source
 from papersift.ingest import ingest_paths
 from papersift.ranking.evaluate import read_contexts, read_relevance, related_score, search_score
 from papersift.ranking.related import Weights
 from papersift.ranking.sentences import SentenceWeights
 from papersift.settings import Settings
-from papersift.store import open_store
 from papersift.store.cache import VectorCache
 
 RELATED_GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5)
@@ -41,18 +41,19 @@ SEARCH_GRID = tuple(itertools.product((0.0, 0.25, 0.5, 1.0), (0.0, 0.5, 1.0, 1.5
 DATA = Path("../shared/data")
 
 
-def build(home: Path, corpus: Path) -> Indexes:
-    """The eval store of ``corpus`` in ``home`` (built when it has no index yet)."""
+def build(home: Path, corpus: Path) -> Papersift:
+    """The eval store of ``corpus`` in ``home`` (built when it has no index yet), opened."""
     base = Settings()
     settings = base.model_copy(update={"home": home})
-    store = open_store(settings)
+    opened = open_papersift(settings)
+    store = opened.store
     if store.count() == 0:
         ingest_paths(store, [corpus], chunk=base.ingest_chunk)
     cache = VectorCache(base.cache_path)
     embed_missing(store, settings, cache=cache)
     refresh(store, settings, sentences=sentence_source(settings, cache))
     cache.close()
-    return open_indexes(store, settings)
+    return opened
 
 
 def _print(line: dict[str, object], started: float) -> None:
@@ -77,7 +78,8 @@ def main() -> None:
     parser.add_argument("--task", choices=("related", "search", "both"), default="both")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="papersift-tune-") as tmp:
-        indexes = build(args.home or Path(tmp), args.corpus)
+        opened = build(args.home or Path(tmp), args.corpus)
+        indexes = opened.indexes()
         assert indexes.sentences is not None, "no sentence vectors were built"
         if args.task in ("related", "both"):
             gold = {  # queries whose relevant papers are all in the corpus (all of them in the 20k)
@@ -113,7 +115,7 @@ def main() -> None:
                     lines.append(line)
                     _print(line, started)
             _chosen(lines, "sentence_weights", "Recall@10")
-        indexes.store.close()
+        opened.close()
 
 
 if __name__ == "__main__":

@@ -28,10 +28,10 @@ import sys
 import time
 from pathlib import Path
 
-from papersift.index.pipeline import Indexes, open_indexes
+from papersift.index.indexes import Indexes
+from papersift.index.opened import open_papersift
 from papersift.ranking.search import MODES, Mode, search
 from papersift.settings import Settings
-from papersift.store import open_store
 from papersift.text import STOP_WORDS
 
 SETS = Path(__file__).with_name("understand_sets.json")
@@ -138,18 +138,14 @@ def main() -> None:
     for home, run in ((args.home, "quality"), (args.latency_home, "latency")):
         if home is None:
             continue
-        settings = Settings(home=home)
-        store = open_store(settings)
-        try:
-            indexes = open_indexes(store, settings)
+        with open_papersift(Settings(home=home)) as opened:
+            indexes = opened.indexes()
             if run == "quality" and args.contexts is not None:
                 contexts(indexes, args.contexts, "hybrid")
             if run == "quality":
                 quality(indexes, [m for m in MODES if m in args.modes.split(",")])
             else:
                 latency(indexes, args.queries)
-        finally:
-            store.close()
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@ from papersift.index.generations import (
     current_name,
     open_current,
 )
-from papersift.index.pipeline import open_indexes, refresh
+from papersift.index.indexes import open_indexes
+from papersift.index.pipeline import refresh
 from papersift.settings import Settings
 from papersift.sources.snapshot import paper_from_record
 from papersift.store import open_store

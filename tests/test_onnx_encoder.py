@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from papersift.index.encoder import load_encoder, model_id, paper_text
+from papersift.index.indexes import ModelMismatchError, check_model
 from papersift.index.onnx_encoder import OnnxEncoder, OnnxModelError, load_onnx_encoder, quantized
-from papersift.index.pipeline import ModelMismatchError, check_model, open_indexes
+from papersift.index.opened import open_papersift
 from papersift.ranking.related import text_query
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -69,11 +70,10 @@ def test_vectors_agree_with_the_torch_model_on_real_abstracts(
 
 
 def test_a_query_vector_is_the_stored_vector_of_the_same_text(embedded_home: Path, onnx: OnnxEncoder) -> None:
-    settings = Settings(home=embedded_home)
-    store = open_store(settings)
-    try:
+    with open_papersift(Settings(home=embedded_home)) as opened:
+        store = opened.store
         assert store.vector_model() == "all-MiniLM-L6-v2+onnx-qint8"
-        indexes = open_indexes(store, settings)
+        indexes = opened.indexes()
         assert indexes.dense is not None
         rowids = list(range(1, 61))
         papers = store.by_rowids(rowids)
@@ -82,8 +82,6 @@ def test_a_query_vector_is_the_stored_vector_of_the_same_text(embedded_home: Pat
             paper = papers[rowid]
             query = text_query(indexes, paper_text(paper.title, paper.abstract))
             assert query.vector is not None and float(query.vector @ stored[i]) >= 0.999
-    finally:
-        store.close()
 
 
 def test_text_queries_import_no_torch(embedded_home: Path) -> None:
@@ -97,27 +95,22 @@ def test_text_queries_import_no_torch(embedded_home: Path) -> None:
     assert stdout.strip().endswith("LOADED []")
 
 
-def test_indexes_opened_warm_load_the_encoder_beside_them(embedded_home: Path) -> None:
+def test_a_papersift_opened_warm_loads_the_encoder_beside_its_indexes(embedded_home: Path) -> None:
     settings = Settings(home=embedded_home)
-    store = open_store(settings)
-    try:
-        warm = open_indexes(store, settings, warm=True)
-        cold = open_indexes(store, settings)
-        assert warm.loader is not None and cold.loader is None
+    with open_papersift(settings, warm=True) as warm, open_papersift(settings) as cold:
+        warm_indexes = warm.indexes()
+        assert warm.model._thread is not None  # the load began beside the mapping
+        cold_indexes = cold.indexes()
+        assert cold.model._thread is None
         text = "graph neural networks for molecules"
-        assert np.array_equal(warm.encoder().encode([text]), cold.encoder().encode([text]))
-        assert warm.encoder() is warm.encoder()  # loaded once
-        # a load that fails in the background fails the first text query, with its own error
-        broken = open_indexes(
-            store, Settings(home=embedded_home, model_cache=Path("/proc/no-such-dir")), warm=True
-        )
+        assert np.array_equal(warm_indexes.encoder().encode([text]), cold_indexes.encoder().encode([text]))
+        assert warm_indexes.encoder() is warm.encoder() is warm.indexes().encoder()  # loaded once
+    # a load that fails in the background fails the first text query, with its own error
+    broken = Settings(home=embedded_home, model_cache=Path("/proc/no-such-dir"))
+    with open_papersift(broken, warm=True) as opened:
+        indexes = opened.indexes()
         with pytest.raises(OSError):
-            broken.encoder()
-        for indexes in (warm, cold, broken):
-            assert indexes.generation is not None
-            indexes.generation.close()
-    finally:
-        store.close()
+            indexes.encoder()
 
 
 def test_a_keyword_search_loads_no_model_runtime_and_no_vector_index(embedded_home: Path) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from papersift.index.indexes import Indexes
 from papersift.index.lexical import author_key
-from papersift.index.pipeline import Indexes
 from papersift.paper import Paper
 from papersift.ranking.evaluate import evaluate_recommend
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from papersift.index.pipeline import Indexes, ModelMismatchError, check_model, open_indexes, refresh
+from papersift.index.indexes import Indexes, ModelMismatchError, check_model, open_indexes
+from papersift.index.pipeline import refresh
 from papersift.ranking.evaluate import evaluate_related, metrics
 from papersift.ranking.pool import how_much_earlier
 from papersift.ranking.related import paper_query, related, text_query

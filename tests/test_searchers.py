@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from papersift.index.pipeline import Indexes
+from papersift.index.indexes import Indexes
 from papersift.ranking.pool import widen
 from papersift.ranking.search import search
 from papersift.ranking.searchers import Probe, keys_of, searchers

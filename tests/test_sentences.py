@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from papersift.index.encoder import load_encoder
-from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh, sentence_source
+from papersift.index.indexes import Indexes, open_indexes
+from papersift.index.opened import open_papersift
+from papersift.index.pipeline import embed_missing, refresh, sentence_source
 from papersift.index.sentences import (
     FACETS,
     TITLE,
@@ -183,14 +185,11 @@ def sentence_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path)
 
 def test_embed_builds_sentence_vectors_only_when_asked(embedded_home: Path, sentence_home: Path) -> None:
     for home, wanted in ((embedded_home, False), (sentence_home, True)):
-        settings = Settings(home=home)
-        store = open_store(settings)
-        indexes = open_indexes(store, settings)
-        assert (indexes.sentences is not None) is wanted
-        assert indexes.generation is not None
-        assert bool(indexes.generation.manifest.get("sentences")) is wanted
-        indexes.generation.close()
-        store.close()
+        with open_papersift(Settings(home=home)) as opened:
+            indexes = opened.indexes()
+            assert (indexes.sentences is not None) is wanted
+            assert indexes.generation is not None
+            assert bool(indexes.generation.manifest.get("sentences")) is wanted
 
 
 INDEXES_HOME = "sentence_home"  # the home the shared `indexes` fixture opens

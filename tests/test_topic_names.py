@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from papersift.index.pipeline import Indexes
+from papersift.index.indexes import Indexes
 from papersift.ranking.phrases import occurs
 from papersift.ranking.related import paper_query, related
 from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map

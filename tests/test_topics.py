@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from papersift.index.pipeline import Indexes
+from papersift.index.indexes import Indexes
 from papersift.paper import Paper
 from papersift.ranking.phrases import GENERIC, occurs
 from papersift.ranking.topics import TopicMap, listing_entries, name_key, name_keys, topic_map

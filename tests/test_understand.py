@@ -14,7 +14,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from papersift.index.pipeline import Indexes, open_indexes, refresh
+from papersift.index.indexes import Indexes, open_indexes
+from papersift.index.opened import open_papersift
+from papersift.index.pipeline import refresh
 from papersift.index.vocabulary import acronym_pairs, open_vocabulary
 from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.ranking.understand import understand
@@ -60,12 +62,8 @@ def home(tmp_path_factory: pytest.TempPathFactory, topic_records: list[dict[str,
 
 @pytest.fixture
 def indexes(home: Path) -> Iterator[Indexes]:
-    settings = Settings(home=home)
-    store = open_store(settings)
-    try:
-        yield open_indexes(store, settings)
-    finally:
-        store.close()
+    with open_papersift(Settings(home=home)) as opened:
+        yield opened.indexes()
 
 
 def test_acronyms_are_learned_from_a_long_form_and_its_parenthesised_short_form() -> None:

@@ -133,12 +133,10 @@ def test_the_page_cache_drops_the_least_recently_used_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from papersift.settings import Settings
-    from papersift.store import open_store
     from papersift.web import state as web_state
 
     monkeypatch.setattr(web_state, "CACHE_ENTRIES", 3)
-    settings = Settings(home=tmp_path)
-    app_state = web_state.AppState(settings, open_store(settings), open_store(settings))
+    app_state = web_state.open_state(Settings(home=tmp_path))
     computed: list[str] = []
 
     def get(key: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,12 +22,14 @@ from tests.support.data import spread_records
 
 
 @pytest.fixture
-def app_state(tmp_path: Path, shared_data: Path) -> AppState:
+def app_state(tmp_path: Path, shared_data: Path) -> Iterator[AppState]:
     settings = Settings(home=tmp_path)
     store = open_store(settings)
     store.upsert([paper_from_record(r, "test") for r in spread_records(shared_data, 400)[:40]])
     store.close()
-    return AppState(settings, open_store(settings), open_store(settings))
+    state = web_state.open_state(settings)
+    yield state
+    state.close()
 
 
 def test_a_save_or_a_login_keeps_listings_cached_and_new_papers_do_not(
@@ -71,7 +74,7 @@ def test_each_thread_reads_through_its_own_connection_and_slow_reads_are_stopped
     for t in threads:
         t.join()
     assert len({id(s) for s in seen}) == 3 and app_state.store is app_state.store
-    monkeypatch.setattr(web_state, "QUERY_SECONDS", 0.05)
+    monkeypatch.setattr(app_state.papersift.connections, "query_seconds", 0.05)
     store = app_state.store
     slow = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
     with pytest.raises(StoreBusy, match="interrupted"):

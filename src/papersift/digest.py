@@ -34,7 +34,7 @@ from papersift.store import Store
 from papersift.store.records import Account, Digest
 
 if TYPE_CHECKING:
-    from papersift.index.pipeline import Indexes
+    from papersift.index.indexes import Indexes
 
 RETRIES = 3
 POPULAR_HEADING = "Popular in your lab this week"

@@ -15,9 +15,10 @@ import httpx
 import orjson
 import pytest
 
-from papersift.index.pipeline import Indexes, open_indexes
+from papersift.index.indexes import Indexes
+from papersift.index.opened import open_papersift
 from papersift.settings import Settings
-from papersift.store import Store, open_store
+from papersift.store import Store
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import DAILY_DAYS, EVIL, SHARED_DATA, spread_records, write_jsonl
 from tests.support.homes import home_copy
@@ -101,12 +102,8 @@ def indexes(request: pytest.FixtureRequest) -> Iterator[Indexes]:
     """The indexes of the home fixture the test module names in ``INDEXES_HOME`` (default
     ``embedded_home``), opened as a ranker reads them; their generation and store closed afterwards."""
     home: Path = request.getfixturevalue(getattr(request.module, "INDEXES_HOME", "embedded_home"))
-    settings = Settings(home=home)
-    store = open_store(settings)
-    opened = open_indexes(store, settings)
-    yield opened
-    opened.close()
-    store.close()
+    with open_papersift(Settings(home=home)) as opened:
+        yield opened.indexes()
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,8 @@ import typer
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from papersift.index.pipeline import Indexes
+    from papersift.index.indexes import Indexes
+    from papersift.index.opened import Papersift
     from papersift.settings import Settings
     from papersift.store import IngestCounts, Store
     from papersift.store.records import Account
@@ -96,22 +97,27 @@ def load_settings(home: Path | None) -> Settings:
 
 @dataclass
 class Opened:
-    """A command's store and, opened on first use of ``indexes``, the current index generation."""
+    """A command's open papersift (``index/opened.py``): its store and, opened on first use of
+    ``indexes``, the current index generation."""
 
-    settings: Settings
-    store: Store
+    papersift: Papersift
     _indexes: Indexes | None = field(default=None, repr=False)
-    warm: bool = False  # the command will encode a text: load the model beside the indexes
     owned: bool = True  # False: the resident helper's, kept open when the command ends
     _noted: bool = field(default=False, repr=False)
+
+    @property
+    def settings(self) -> Settings:
+        return self.papersift.settings
+
+    @property
+    def store(self) -> Store:
+        return self.papersift.store
 
     @property
     def indexes(self) -> Indexes:
         """The indexes over ``store`` (a note on stderr when nothing is embedded yet)."""
         if self._indexes is None:
-            from papersift.index.pipeline import open_indexes
-
-            self._indexes = open_indexes(self.store, self.settings, warm=self.warm)
+            self._indexes = self.papersift.indexes()
         if self._indexes.dense is None and not self._noted:
             self._noted = True
             typer.echo(
@@ -126,11 +132,8 @@ class Opened:
         return cli_reader(self.store, self.settings, name)
 
     def close(self) -> None:
-        if not self.owned:
-            return
-        if self._indexes is not None:
-            self._indexes.close()
-        self.store.close()
+        if self.owned:
+            self.papersift.close()
 
 
 class Keeper(Protocol):
@@ -141,17 +144,16 @@ class Keeper(Protocol):
 
 @contextmanager
 def opened(settings: Settings, *, warm: bool = False, kept: Keeper | None = None) -> Iterator[Opened]:
-    """The store ``settings`` names, closed however the command ends; a ``StoreError`` (opening it or
+    """The papersift ``settings`` name, closed however the command ends; a ``StoreError`` (opening it or
     while the command runs) ends the command with its one-line message. ``warm``: the command encodes a
-    text, so its indexes load the model in the background as they open (``pipeline.open_indexes``).
+    text, so the model loads in the background while its indexes open (``index/opened.py``).
     ``kept``: the resident helper's open stores and indexes (the command's context object), used instead
     and left open."""
-    from papersift.store import StoreError, open_store
+    from papersift.index.opened import open_papersift
+    from papersift.store import StoreError
 
     try:
-        handle = (
-            kept.open(settings) if kept is not None else Opened(settings, open_store(settings), warm=warm)
-        )
+        handle = kept.open(settings) if kept is not None else Opened(open_papersift(settings, warm=warm))
     except StoreError as e:
         fail(str(e))
     try:

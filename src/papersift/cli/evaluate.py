@@ -13,7 +13,7 @@ import typer
 from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, progress_bar
 
 if TYPE_CHECKING:
-    from papersift.index.pipeline import Indexes
+    from papersift.index.indexes import Indexes
     from papersift.ranking.evaluate import Score
 
 eval_app = typer.Typer(help="Measure ranking quality on citation data, with baselines.", no_args_is_help=True)

@@ -42,10 +42,9 @@ if TYPE_CHECKING:
     from collections import OrderedDict
 
     from papersift.cli.common import Opened
-    from papersift.index.current import CurrentIndexes
     from papersift.index.encoder import Encoder
+    from papersift.index.opened import Papersift
     from papersift.settings import Settings
-    from papersift.store import Store
 
 FORWARDED = ("search", "related")  # the commands a helper answers
 ENV_PREFIX = "PAPERSIFT_"
@@ -236,23 +235,21 @@ def linger(argv: list[str]) -> bool:
 
 
 class _Entry:
-    """A store kept open, the SQLite file's (device, inode) when opened, and its current indexes
-    (``index/current.py``: opened again when a new generation is published)."""
+    """An open papersift kept (``index/opened.py``: its store, and its current indexes, opened again when a
+    new generation is published) and the SQLite file's (device, inode) when opened."""
 
-    def __init__(self, store: Store, identity: tuple[int, int] | None, current: CurrentIndexes) -> None:
-        self.store = store
+    def __init__(self, papersift: Papersift, identity: tuple[int, int] | None) -> None:
+        self.papersift = papersift
         self.identity = identity
-        self.current = current
 
     def close(self) -> None:
-        self.current.close()
-        self.store.close()
+        self.papersift.close()
 
 
 class Kept:
-    """The stores (with their current index generations) and models a helper keeps open between commands:
-    the ``KEPT`` most recently used settings. A store whose SQLite file was replaced is opened again, and
-    indexes are opened again when a new generation is published."""
+    """The open papersifts (stores with their current index generations) and models a helper keeps open
+    between commands: the ``KEPT`` most recently used settings. A store whose SQLite file was replaced is
+    opened again, and indexes are opened again when a new generation is published."""
 
     def __init__(self) -> None:
         from collections import OrderedDict
@@ -264,8 +261,7 @@ class Kept:
     def open(self, settings: Settings) -> Opened:
         """``settings``' store and current indexes, left open when the command ends."""
         from papersift.cli.common import Opened
-        from papersift.index.current import CurrentIndexes
-        from papersift.store import open_store
+        from papersift.index.opened import open_papersift
 
         key = f"{os.getcwd()}|{settings.model_dump_json()}"
         identity = _identity(settings)
@@ -274,13 +270,13 @@ class Kept:
             entry.close()
             entry = None
         if entry is None:
-            store = open_store(settings)  # creates the file of a new store: its identity comes after
-            current = CurrentIndexes(settings, model=lambda: self.encoder(settings))
-            entry = _Entry(store, _identity(settings), current)
+            # opening creates the file of a new store: its identity comes after
+            papersift = open_papersift(settings, model=lambda: self.encoder(settings))
+            entry = _Entry(papersift, _identity(settings))
         self.entries[key] = entry
         while len(self.entries) > KEPT:
             self.entries.popitem(last=False)[1].close()
-        return Opened(settings, entry.store, _indexes=entry.current.get(entry.store), owned=False)
+        return Opened(entry.papersift, _indexes=entry.papersift.indexes(), owned=False)
 
     def encoder(self, settings: Settings) -> Encoder:
         """The model ``settings`` name, loaded once."""

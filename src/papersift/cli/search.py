@@ -48,7 +48,7 @@ def search(
 
     A query is understood first: 中文 is translated, misspellings corrected, acronyms matched with their
     long forms (the notes say what was done; --exact searches the query as typed)."""
-    from papersift.index.pipeline import Indexes, current_vocabulary
+    from papersift.index.indexes import Indexes, current_vocabulary
     from papersift.listing import json_line
     from papersift.paper import is_arxiv_id
     from papersift.ranking.search import MODES

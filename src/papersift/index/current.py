@@ -1,9 +1,9 @@
 """The current index generation of one home, kept open: opened over a store on first use and opened again
 when a new generation is published (the pointer's stamp changed), looked for at most every ``every``
-seconds. The one place the web state (``web/state.py``) and the resident helper (``cli/resident.py``)
-keep their indexes open and reload them; a generation replaced here stays pinned while a caller still
-holds the ``Indexes`` that map it (a request keeps the generation it started with) and is released when
-the last one is dropped.
+seconds. The one place an open papersift (``opened``: the web state's, a command's, the resident
+helper's) keeps its indexes open and reloads them; a generation replaced here stays pinned while a caller
+still holds the ``Indexes`` that map it (a request keeps the generation it started with) and is released
+when the last one is dropped.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from papersift.index.generations import current_name, pointer_stamp
-from papersift.index.pipeline import Indexes, open_indexes
+from papersift.index.indexes import Indexes, open_indexes
 
 if TYPE_CHECKING:
     from papersift.index.encoding import Encoder

@@ -1,4 +1,4 @@
-"""Keeping the indexes in step with the store, and opening them for queries.
+"""Building the indexes: keeping them in step with the store.
 
 ``embed_missing`` embeds the papers that have no vector yet (newest first, in committed chunks, so a killed
 run resumes where it stopped) in this process or on a Dask cluster (``engines``). ``refresh`` (under the
@@ -7,63 +7,44 @@ arrays are kept (hard links) and the papers added since go to a small delta segm
 (a full rebuild) once the delta passes ``DELTA_MAX_ROWS`` / ``DELTA_MAX_SHARE`` of the main arrays or is older
 than ``DELTA_MAX_AGE``; the ANN index of the previous generation is extended with the new vectors, and
 (given a ``SentenceSource``, as ``embed`` gives) the sentence vectors with the new papers' (``sentences``).
-``open_indexes`` memory-maps the current generation for the rankers; it never builds anything.
+Opening a generation for queries is ``indexes``' (``open_indexes``); nothing here opens one for a ranker.
 """
 
 from __future__ import annotations
 
 import shutil
-import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from papersift.index import generations
-from papersift.index.dense import DenseIndex, open_dense, sync_dense
+from papersift.index.dense import sync_dense
 from papersift.index.encoder import Encoder, load_encoder, model_id, paper_text
 from papersift.index.engines import Engine, LocalEngine
 from papersift.index.generations import Generation, build_lock, open_current
+from papersift.index.indexes import check_model
 from papersift.index.lexical import (
-    Lexical,
     build_delta,
     build_lexical,
     open_lexical,
     segment_meta,
 )
-from papersift.index.sentences import Sentences, SentenceSource, open_sentences, sync_sentences
+from papersift.index.sentences import SentenceSource, sync_sentences
 from papersift.index.vocabulary import (
-    Vocabulary,
     build_vocabulary,
     extend_vocabulary,
     open_vocabulary,
 )
-from papersift.store import PAPERS_CHANGED, Store, StoreError, driver_errors
+from papersift.store import PAPERS_CHANGED, Store, driver_errors
 from papersift.store.cache import VectorCache
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from papersift.settings import Settings
-
-
-class ModelMismatchError(StoreError):
-    """The store's vectors come from another model than the settings name."""
-
-
-def check_model(store: Store, settings: Settings) -> None:
-    """Refuse to mix vector spaces: the store's model must be the configured one."""
-    stored, wanted = store.vector_model(), model_id(settings)
-    if stored is not None and stored != wanted and store.vector_count() > 0:
-        raise ModelMismatchError(
-            f"the store's vectors were made by {stored!r} but the settings name {wanted!r}; "
-            f"run `papersift embed --reset` to re-embed every paper with {wanted!r}, "
-            f"or set PAPERSIFT_MODEL/PAPERSIFT_QUANTIZE/PAPERSIFT_RUNTIME back"
-            + (" (vectors made with torch: PAPERSIFT_RUNTIME=torch)" if stored.endswith("+int8") else "")
-            + (" (the model as shipped: PAPERSIFT_QUANTIZE=false)" if stored.endswith("+onnx-int8") else "")
-        )
 
 
 @dataclass
@@ -300,103 +281,3 @@ def _vocabulary(store: Store, tmp: Path, previous: Generation | None) -> None:
         if kept and extend_vocabulary(store, old, target) is not None:
             return
     build_vocabulary(store, target)
-
-
-@dataclass
-class Indexes:
-    """What the rankers read: the store, the ANN index, the lexical arrays, and (on demand) the encoder.
-
-    ``generation`` is the index generation they map (pinned while this object lives).
-    """
-
-    store: Store
-    settings: Settings
-    dense: DenseIndex | None
-    lexical: Lexical | None
-    sentences: Sentences | None = None
-    _encoder: Encoder | None = field(default=None, repr=False)
-    generation: Generation | None = None
-    loader: Callable[[], Encoder] | None = field(default=None, repr=False)
-    vocabulary: Vocabulary | None = None
-
-    def encoder(self) -> Encoder:
-        """The model, loaded on first use (only text queries and unembedded papers need it)."""
-        if self._encoder is None:
-            check_model(self.store, self.settings)
-            self._encoder = self.loader() if self.loader else load_encoder(self.settings)
-        return self._encoder
-
-    @property
-    def name(self) -> str:
-        """The generation's name ('' when none): what cached rankings depend on."""
-        return self.generation.name if self.generation else ""
-
-    def close(self) -> None:
-        """Release the generation these indexes map (the store is its opener's to close)."""
-        if self.generation is not None:
-            self.generation.close()
-
-
-def open_indexes(store: Store, settings: Settings, *, warm: bool = False) -> Indexes:
-    """Map the current generation (None parts for what `papersift embed` has not built yet); builds nothing.
-
-    A damaged or half-written generation is not opened (keyword evidence only until ``embed`` runs).
-    ``warm`` (a command about to encode a text): the query encoder starts loading in a thread first, while
-    this thread maps the indexes and the ranker runs its keyword match (ONNX Runtime builds its session
-    without holding the GIL), so a one-shot command pays for the two side by side, not one after the other.
-    """
-    generation = open_current(settings.index_dir)
-    if generation is None:
-        return Indexes(store=store, settings=settings, dense=None, lexical=None)
-    path = generation.path
-    vectors = store.vector_model() is not None
-    loader = _in_background(lambda: load_encoder(settings)) if warm and vectors else None
-    lexical = open_lexical(path / "lexical", path / "delta")
-    dense = open_dense(store, path, settings.exact_below, sync=False) if vectors else None
-    sentences = open_sentences(path / "sentences") if dense is not None else None
-    return Indexes(
-        store=store,
-        settings=settings,
-        dense=dense,
-        lexical=lexical,
-        sentences=sentences,
-        generation=generation,
-        loader=loader,
-        vocabulary=open_vocabulary(path / "vocabulary"),
-    )
-
-
-def current_vocabulary(settings: Settings) -> Vocabulary | None:
-    """The current generation's vocabulary (None when there is none): what keyword search, which opens no
-    other index, needs to understand a query."""
-    generation = open_current(settings.index_dir)
-    if generation is None:
-        return None
-    try:
-        return open_vocabulary(generation.path / "vocabulary")
-    finally:
-        generation.close()
-
-
-def _in_background(load: Callable[[], Encoder]) -> Callable[[], Encoder]:
-    """Start ``load`` in a thread now; the function returned waits for it and gives its encoder (or raises
-    what it raised). The thread is not a daemon: a process never exits while ONNX Runtime is mid-load."""
-    done: list[Encoder] = []
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            done.append(load())
-        except BaseException as e:  # handed to the caller by wait()
-            failed.append(e)
-
-    thread = threading.Thread(target=run, name="papersift-encoder-load")
-    thread.start()
-
-    def wait() -> Encoder:
-        thread.join()
-        if failed:
-            raise failed[0]
-        return done[0]
-
-    return wait

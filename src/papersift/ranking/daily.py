@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from papersift.index.pipeline import Indexes
+from papersift.index.indexes import Indexes
 from papersift.paper import Paper
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
 from papersift.store import Store, StoreError

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import orjson
 
-from papersift.index.pipeline import Indexes
+from papersift.index.indexes import Indexes
 from papersift.paper import Paper
 from papersift.ranking.recommend import LibraryItem, Profile, recommend
 from papersift.ranking.related import WEIGHTS, Weights, paper_query, related

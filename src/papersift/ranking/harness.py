@@ -8,15 +8,16 @@ The CLI only parses arguments and prints; progress reaches it through the ``note
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
-from papersift.index.pipeline import Indexes, embed_missing, open_indexes, refresh, sentence_source
+from papersift.index.indexes import Indexes
+from papersift.index.opened import open_papersift
+from papersift.index.pipeline import embed_missing, refresh, sentence_source
 from papersift.ingest import ingest_paths
 from papersift.ranking.evaluate import Score
 from papersift.settings import Settings
-from papersift.store import open_store
 from papersift.store.cache import VectorCache
 
 # given the number of papers to embed, a context whose value is called with each batch embedded
@@ -27,6 +28,7 @@ def _no_progress(_: int) -> AbstractContextManager[Callable[[int], None]]:
     return nullcontext(lambda _: None)
 
 
+@contextmanager
 def fresh_indexes(
     settings: Settings,
     corpus: Path,
@@ -34,24 +36,23 @@ def fresh_indexes(
     *,
     note: Callable[[str], None] = lambda _: None,
     embedding: EmbeddingProgress = _no_progress,
-) -> Indexes:
-    """A fresh store of ``corpus`` in ``workdir``, embedded (via the install's vector cache), indexed.
-
-    The caller closes them (``indexes.close()``, the generation) and ``indexes.store``.
-    """
+) -> Iterator[Indexes]:
+    """A fresh store of ``corpus`` in ``workdir``, embedded (via the install's vector cache), indexed, and
+    opened (``index/opened.py``: its generation and store closed when the block ends)."""
     local = settings.model_copy(update={"home": workdir})
-    store = open_store(local)
-    counts = ingest_paths(store, [corpus], chunk=settings.ingest_chunk)
-    note(f"corpus: {counts.new} papers from {corpus}")
-    cache = VectorCache(settings.cache_path)
-    try:
-        with embedding(store.count()) as advance:
-            embed_missing(store, local, cache=cache, progress=advance)
-        sentences = sentence_source(local, cache) if settings.sentences else None
-        refresh(store, local, sentences=sentences)
-    finally:
-        cache.close()
-    return open_indexes(store, local)
+    with open_papersift(local) as opened:
+        store = opened.store
+        counts = ingest_paths(store, [corpus], chunk=settings.ingest_chunk)
+        note(f"corpus: {counts.new} papers from {corpus}")
+        cache = VectorCache(settings.cache_path)
+        try:
+            with embedding(store.count()) as advance:
+                embed_missing(store, local, cache=cache, progress=advance)
+            sentences = sentence_source(local, cache) if settings.sentences else None
+            refresh(store, local, sentences=sentences)
+        finally:
+            cache.close()
+        yield opened.indexes()
 
 
 def evaluate_fresh(
@@ -63,13 +64,11 @@ def evaluate_fresh(
     embedding: EmbeddingProgress = _no_progress,
 ) -> list[Score]:
     """``run`` on a fresh store of ``corpus`` built in a temporary home (removed afterwards)."""
-    with tempfile.TemporaryDirectory(prefix="papersift-eval-") as tmp:
-        indexes = fresh_indexes(settings, corpus, Path(tmp), note=note, embedding=embedding)
-        try:
-            return run(indexes)
-        finally:
-            indexes.close()
-            indexes.store.close()
+    with (
+        tempfile.TemporaryDirectory(prefix="papersift-eval-") as tmp,
+        fresh_indexes(settings, corpus, Path(tmp), note=note, embedding=embedding) as indexes,
+    ):
+        return run(indexes)
 
 
 def score_table(scores: list[Score], reference: str | tuple[str, ...], unit: str = "queries") -> list[str]:

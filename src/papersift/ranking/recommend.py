@@ -44,8 +44,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from papersift.index.encoder import paper_text
+from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot
-from papersift.index.pipeline import Indexes
 from papersift.names import AuthorSet
 from papersift.paper import Paper
 from papersift.ranking.phrases import best_phrases, phrases, word_rarity

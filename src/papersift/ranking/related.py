@@ -35,7 +35,7 @@ from datetime import date
 import numpy as np
 
 from papersift.index.encoder import paper_text
-from papersift.index.pipeline import Indexes
+from papersift.index.indexes import Indexes
 from papersift.index.sentences import FACETS, TITLE, facet_code, paper_sentences, roles
 from papersift.names import AuthorSet
 from papersift.paper import Paper

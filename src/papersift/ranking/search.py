@@ -40,7 +40,7 @@ from typing import Literal
 
 import numpy as np
 
-from papersift.index.pipeline import Indexes
+from papersift.index.indexes import Indexes
 from papersift.paper import Paper, is_arxiv_id, normalize_id
 from papersift.ranking.phrases import best_phrases, phrases, word_rarity
 from papersift.ranking.pool import Hit, admitted, widen

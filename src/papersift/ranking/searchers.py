@@ -24,9 +24,9 @@ from typing import Protocol
 import numpy as np
 
 from papersift.index.dense import DenseIndex
+from papersift.index.indexes import Indexes
 from papersift.index.lexical import Lexical as LexicalArrays
 from papersift.index.lexical import author_slots
-from papersift.index.pipeline import Indexes
 from papersift.store import Filters, Store
 
 DEEPEST = 1_000_000  # BM25 matches ``Keyword.scores`` reads (every match of a store this size)

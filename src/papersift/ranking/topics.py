@@ -41,8 +41,8 @@ from typing import Protocol
 import numpy as np
 import scipy.sparse as sp
 
+from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
-from papersift.index.pipeline import Indexes
 from papersift.ranking.phrases import GENERIC, fold, phrases
 from papersift.store import ListingEntry, Store
 from papersift.text import STOP_WORDS

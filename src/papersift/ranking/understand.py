@@ -40,8 +40,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from papersift.index.indexes import Indexes
 from papersift.index.lexical import term_slot
-from papersift.index.pipeline import Indexes
 from papersift.index.vocabulary import Vocabulary, fold, long_key, words_of
 from papersift.paper import is_arxiv_id
 from papersift.text import STOP_WORDS

@@ -28,14 +28,14 @@ from fastapi.staticfiles import StaticFiles
 from papersift.index.onnx_encoder import OnnxModelError
 from papersift.ranking.search import search
 from papersift.settings import Settings
-from papersift.store import StoreError, open_store
+from papersift.store import StoreError
 from papersift.web import accounts, daily, deadends, feeds, library, listings, mine, papers, reading, topics
 from papersift.web import search as search_views
 from papersift.web.assets import CacheHeaders
 from papersift.web.contract import errors, openapi_without_422
 from papersift.web.pages import ERROR_HANDLERS, Site, Web, make_templates
 from papersift.web.security import Guard, SecurityHeaders, server_secret
-from papersift.web.state import AppState
+from papersift.web.state import AppState, open_state
 from papersift.web.text import highlight as highlight  # the pages' filter (tests use it from here)
 
 HERE = Path(__file__).parent
@@ -71,7 +71,7 @@ def healthz(web: Web) -> dict[str, str]:
 def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
     """The app over the store that ``settings`` names; at start-up it loads what searches need (``warm``),
     then prints ``announce`` (the URL ``papersift serve`` listens on), if given."""
-    state = AppState(settings, open_store(settings), open_store(settings))
+    state = open_state(settings)
     katex = katex_dir(settings)
     site = Site(state, make_templates(HERE / "templates", katex is not None))
     topics.add_template_globals(site.templates, state)

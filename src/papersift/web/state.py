@@ -1,6 +1,7 @@
-"""What every request handler shares: store connections, the indexes (reloaded when a new generation is
-published), the page cache keyed by what each page depends on, and who the reader is (the personal reader, or
-the one a session cookie names) with their CSRF token.
+"""What every request handler shares: the worker's open papersift (``index/opened.py``: store connections, the
+indexes, reloaded when a new generation is published, the model), the page cache keyed by what each page
+depends on, and who the reader is (the personal reader, or the one a session cookie names) with their CSRF
+token.
 
 No lock is held while a page is computed: each request thread reads through its own store connection
 (``store``, with a time limit on its queries: ``StoreBusy``, a 503), writes go through one writer
@@ -33,15 +34,14 @@ from starlette.exceptions import HTTPException
 from papersift.accounts import personal_account, session_account
 from papersift.demo import loading
 from papersift.harvest import reachable
-from papersift.index.current import CurrentIndexes
-from papersift.index.encoder import Encoder, load_encoder
-from papersift.index.pipeline import Indexes
+from papersift.index.indexes import Indexes
+from papersift.index.opened import Papersift, open_papersift
 from papersift.ranking.topics import Namer
 from papersift.ranking.understand import Translate
 from papersift.reading.query import translator
 from papersift.reading.topic_names import topic_namer
 from papersift.settings import Settings
-from papersift.store import Store, open_store, papers_version
+from papersift.store import Store, papers_version
 from papersift.store.records import Account
 from papersift.web.i18n import TEXT
 from papersift.web.security import SESSION_COOKIE
@@ -56,19 +56,13 @@ ACCOUNT_MARK = "<!--papersift-account-7d1c-->"
 
 @dataclass
 class AppState:
-    """``writer`` (under ``write_lock``) takes every write; ``meta``, under its own short lock, answers who
-    the reader is; ``store`` is the calling thread's own read connection."""
+    """``papersift`` holds the store's connections, the current generation and the model
+    (``index/opened.py``); ``meta``, under its own short lock, answers who the reader is."""
 
     settings: Settings
-    writer: Store
+    papersift: Papersift
     meta: Store
-    write_lock: threading.Lock = field(default_factory=threading.Lock)
     meta_lock: threading.Lock = field(default_factory=threading.Lock)
-    _local: threading.local = field(default_factory=threading.local)
-    _connections: list[Store] = field(default_factory=list)
-    _current: CurrentIndexes | None = None
-    _encoder: Encoder | None = None
-    _encoder_lock: threading.Lock = field(default_factory=threading.Lock)
     _cache: OrderedDict[tuple[str, ...], Any] = field(default_factory=OrderedDict)
     _readers: dict[str | None, Account | None] = field(default_factory=dict)
     _version: int = -1
@@ -78,28 +72,13 @@ class AppState:
     @property
     def store(self) -> Store:
         """This thread's read connection (opened on first use); its query clock starts again now."""
-        local = self._local
-        found: Store | None = getattr(local, "store", None)
-        if found is None:
-            found = open_store(self.settings)
-            local.store = found
-            with self.meta_lock:
-                self._connections.append(found)
-        found.limit_queries(QUERY_SECONDS)
-        return found
+        return self.papersift.store
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[Store]:
         """The writer connection, for one write (a library save, a logout…); never around computation."""
-        with self.write_lock:
-            yield self.writer
-
-    def encoder(self) -> Encoder:
-        """The model, loaded once per worker on first use, shared by every thread."""
-        with self._encoder_lock:
-            if self._encoder is None:
-                self._encoder = load_encoder(self.settings)
-            return self._encoder
+        with self.papersift.writing() as writer:
+            yield writer
 
     def translate(self) -> Translate | None:
         """The configured model as search's query translator (``reading/query.py``); None when no model is
@@ -132,11 +111,7 @@ class AppState:
     def indexes(self) -> Indexes:
         """The current generation's indexes on this thread's connection (a new generation is switched to,
         looked for at most every ``RELOAD_SECONDS``: ``index/current.py``)."""
-        if self._current is None:
-            with self.meta_lock:
-                if self._current is None:
-                    self._current = CurrentIndexes(self.settings, every=RELOAD_SECONDS, model=self.encoder)
-        return self._current.get(self.store)
+        return self.papersift.indexes()
 
     def generation(self) -> str:
         """The name of the index generation pages are ranked with now ('' when none)."""
@@ -184,11 +159,22 @@ class AppState:
             return self._readers[token]
 
     def close(self) -> None:
-        if self._current is not None:
-            self._current.close()
-        for store in (self.writer, self.meta, *self._connections):
-            with contextlib.suppress(Exception):
-                store.close()
+        """Close the generation and every connection (``Papersift.close``), errors aside: the server is
+        stopping."""
+        with contextlib.suppress(Exception):
+            self.papersift.close()
+
+
+def open_state(settings: Settings) -> AppState:
+    """The state of one worker over the store ``settings`` names: its writer and reader connections
+    opened now (a store that cannot be opened fails here), the rest on first use."""
+    papersift = open_papersift(settings, every=RELOAD_SECONDS, query_seconds=QUERY_SECONDS)
+    try:
+        papersift.writer  # noqa: B018 (opened now)
+        return AppState(settings, papersift, papersift.connections.open())
+    except BaseException:
+        papersift.close()
+        raise
 
 
 def account_html(reader: Account | None, settings: Settings, lang: str, csrf: str) -> str:
