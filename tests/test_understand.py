@@ -286,3 +286,21 @@ def test_a_pair_counts_the_papers_writing_it_not_the_pairs_sharing_its_hashed_sl
     ]
     assert collisions  # pairs no paper writes whose slot another pair fills
     assert all(_pair_df(indexes, a, b) == 0 for a, b in collisions[:50])
+
+
+def test_a_capitalised_word_is_no_short_form_but_the_short_form_and_its_lower_case_are(
+    tmp_path: Path,
+) -> None:
+    from papersift.index.vocabulary import Vocabulary
+    from papersift.ranking.understand import _short_form
+
+    vocabulary = Vocabulary(tmp_path, papers=100, last=100)
+    vocabulary.__dict__["words"] = {"deep": 40, "gnn": 3}
+    vocabulary.__dict__["acronyms"] = {
+        "DEEP": {"dynamically extending exclusion process": 2},
+        "GNN": {"graph neural network": 9},
+    }
+    assert _short_form(vocabulary, "Deep") is None  # a title's "Deep" is not DEEP
+    assert _short_form(vocabulary, "DEEP") == ("DEEP", "dynamically extending exclusion process")
+    assert _short_form(vocabulary, "GNN") == ("GNN", "graph neural network")
+    assert _short_form(vocabulary, "gnn") == ("gnn", "graph neural network")

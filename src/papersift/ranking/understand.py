@@ -308,7 +308,11 @@ def _long_forms(vocabulary: Vocabulary) -> dict[str, tuple[str, str]]:
 def _short_form(vocabulary: Vocabulary, token: str) -> tuple[str, str] | None:
     """(short form, its long form) when ``token`` is a short form the papers define."""
     bare = token[:-1] if len(token) > 2 and token.endswith("s") and any(c.isupper() for c in token) else token
-    forms = vocabulary.acronyms.get(bare) or vocabulary.acronyms.get(bare.upper())
+    # a short form as the papers write it ("GNN", "ViT"), or all in lower case ("gnn"): never a
+    # capitalised word ("Deep", "Data", "Non": a title's words are not DEEP, DATA or NON)
+    forms = vocabulary.acronyms.get(bare) or (
+        vocabulary.acronyms.get(bare.upper()) if bare.islower() else None
+    )
     if not forms:
         return None
     long_form, n = max(forms.items(), key=lambda item: item[1])
