@@ -13,6 +13,12 @@ the default; both on the same open indexes, alternating query by query.
   queries, exact vs understood, alternating.
 
     PYTHONPATH=src python bench/understand.py --home HOME [--latency-home HOME300K]
+        [--sets bench/understand_heldout.json] [--show]
+
+``understand_heldout.json`` is a second set, of papers drawn by a fixed seed, its 中文 written before the
+translator was run on it: the check that the dictionary is not fitted to the first. ``--show`` prints each
+中文 query that misses a paper its English finds, with what it was translated to. For keyword search p50
+against the code before understanding (another checkout), see ``keyword_latency.py``.
 """
 
 from __future__ import annotations
