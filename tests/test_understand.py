@@ -304,3 +304,8 @@ def test_a_capitalised_word_is_no_short_form_but_the_short_form_and_its_lower_ca
     assert _short_form(vocabulary, "DEEP") == ("DEEP", "dynamically extending exclusion process")
     assert _short_form(vocabulary, "GNN") == ("GNN", "graph neural network")
     assert _short_form(vocabulary, "gnn") == ("gnn", "graph neural network")
+
+
+def test_capitalised_names_joined_by_a_hyphen_are_never_corrected(indexes: Indexes) -> None:
+    assert understand(indexes, "grah theory").corrections == [("grah", "graph")]
+    assert understand(indexes, "Grah-Hopf conjecture").corrections == []  # as Boros-Moll is no "boron"

@@ -15,8 +15,9 @@
    the commonest word within edit distance 2 (1 below ``LONG_WORD`` letters) of the symmetric-delete
    speller (``symspellpy``) over the vocabulary, when that word is common (``COMMON_DF`` papers and
    ``RATIO``× the misspelling) and starts with the same letter. Never corrected: a known word (Adam, GRPO),
-   another form of one ("refs"), a word with a digit, inner capitals or a non-ASCII letter, an arXiv id, a
-   quoted phrase, an author's surname or the ``author`` filter. When more than half of the unknown words
+   another form of one ("refs"), a word with a digit, inner capitals or a non-ASCII letter, capitalised
+   names joined by a hyphen (Boros-Moll), an arXiv id, a quoted phrase, an author's surname or the
+   ``author`` filter. When more than half of the unknown words
    have no near common word, the query is gibberish and nothing is corrected.
 3. **Acronyms**: a short form the papers define (``GNN``) brings its long form ("graph neural network"),
    and a long form its short form, into the keyword query (as ``a OR b``) and the tf-idf side.
@@ -68,6 +69,7 @@ _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _TOKEN = re.compile(r'(-?)"([^"]*)"|(\S+)')
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+_NAMED = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")  # capitalised names joined by hyphens
 _ANY_WORD = re.compile(r"[^\W\d_]+")  # "Kähler" whole: never "hler"
 # what turns a word into another form of it: "refs" and "repulsively" are words, not misspellings
 _ENDINGS = frozenset("s es d ed ing ly er ers ness".split())
@@ -206,6 +208,8 @@ def _correct(
     for m in _TOKEN.finditer(text):
         token = m.group(3)
         if token is None or token.startswith("-") or is_arxiv_id(token) or ":" in token:
+            continue
+        if _NAMED.fullmatch(token.strip(".,;()")):  # Boros-Moll, Navier-Stokes: named after people
             continue
         for word in _ANY_WORD.findall(token):
             if not _checkable(vocabulary, word, protected):
