@@ -4,7 +4,9 @@
 Each round starts one process per code (``--worker``) on the same store and the same queries (two-word
 title queries as ``understand.py --latency-home``: the first two non-stop words of sampled titles); each
 process warms up on the first 20 queries, then times ``search(indexes, q, mode="keyword")`` for every
-query. The codes alternate which goes first each round, so the machine's noise falls on both.
+query. The codes alternate which goes first each round, so the machine's noise falls on both. A third
+process per round runs this code with ``exact=True`` (understanding skipped), to tell what understanding
+costs from what the rest of the code since the baseline does.
 
     PYTHONPATH=src python bench/keyword_latency.py --home HOME300K --other ../wt25-before/src
 """
@@ -43,7 +45,7 @@ def queries(home: Path, n: int) -> list[str]:
     return out
 
 
-def worker(home: Path, path: Path) -> None:
+def worker(home: Path, path: Path, exact: bool) -> None:
     from papersift.index.pipeline import open_indexes
     from papersift.ranking.search import search
     from papersift.settings import Settings
@@ -54,12 +56,13 @@ def worker(home: Path, path: Path) -> None:
     store = open_store(settings)
     try:
         indexes = open_indexes(store, settings)
+        kw = {"exact": True} if exact else {}  # the code before understanding has no ``exact``
         for q in qs[:WARM]:
-            search(indexes, q, mode="keyword")
+            search(indexes, q, mode="keyword", **kw)
         times = []
         for q in qs:
             t0 = time.perf_counter()
-            search(indexes, q, mode="keyword")
+            search(indexes, q, mode="keyword", **kw)
             times.append((time.perf_counter() - t0) * 1000)
     finally:
         store.close()
@@ -73,36 +76,38 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker is not None:
-        worker(args.home, args.worker)
+        worker(args.home, args.worker, args.exact)
         return
     here = Path(__file__).resolve().parents[1] / "src"
     path = args.home / "keyword-latency-queries.json"
     qs = queries(args.home, args.queries)
     path.write_text(json.dumps(qs))
-    codes = {"before": args.other.resolve(), "after": here}
-    times: dict[str, list[float]] = {"before": [], "after": []}
+    # "after, exact": this code with ``search(..., exact=True)``, understanding skipped: what the rest of
+    # the code since the baseline costs, apart from understanding
+    codes = {"before": args.other.resolve(), "after": here, "after, exact": here}
+    times: dict[str, list[float]] = {name: [] for name in codes}
     for r in range(args.rounds):
-        order = ["before", "after"] if r % 2 == 0 else ["after", "before"]
+        order = list(codes) if r % 2 == 0 else list(reversed(codes))
         medians = {}
         for name in order:
             env = {**os.environ, "PYTHONPATH": str(codes[name])}
             cmd = [sys.executable, __file__, "--home", str(args.home), "--other", "-", "--worker", str(path)]
+            cmd += ["--exact"] if name == "after, exact" else []
             out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
             t = json.loads(out.strip().splitlines()[-1])
             times[name] += t
             medians[name] = statistics.median(t)
-        print(
-            f"round {r + 1}: before {medians['before']:.2f} ms, after {medians['after']:.2f} ms "
-            f"(ratio {medians['after'] / medians['before']:.2f})",
-            flush=True,
-        )
-    before, after = statistics.median(times["before"]), statistics.median(times["after"])
+        line = ", ".join(f"{name} {medians[name]:.2f} ms" for name in codes)
+        print(f"round {r + 1}: {line} (ratio {medians['after'] / medians['before']:.2f})", flush=True)
+    p50 = {name: statistics.median(t) for name, t in times.items()}
     print(
         f"keyword search p50, {len(qs)} two-word title queries x {args.rounds} rounds: "
-        f"before ({codes['before']}) {before:.2f} ms, after ({codes['after']}) {after:.2f} ms "
-        f"(ratio {after / before:.2f})"
+        f"before ({codes['before']}) {p50['before']:.2f} ms, after ({here}) {p50['after']:.2f} ms "
+        f"(ratio {p50['after'] / p50['before']:.2f}); after with exact=True {p50['after, exact']:.2f} ms "
+        f"(understood / exact {p50['after'] / p50['after, exact']:.2f})"
     )
 
 
