@@ -82,6 +82,7 @@ bench-ingest: $(STAMP)
 # embedded once through the vector cache); add LATENCY_HOME=path/to/an/indexed/300k/home for keyword p50
 bench-understand: $(STAMP)
 	$(PY) bench/understand.py --home bench/out/store20k --corpus $(SHARED)/arxiv-20k.jsonl.gz $(if $(LATENCY_HOME),--latency-home $(LATENCY_HOME))
+	$(PY) bench/understand.py --home bench/out/store20k --sets bench/understand_heldout.json
 
 bench-embed: $(STAMP)
 	$(PY) bench/embed.py --corpus $(SHARED)/arxiv-20k.jsonl.gz

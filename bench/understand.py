@@ -13,6 +13,12 @@ the default; both on the same open indexes, alternating query by query.
   queries, exact vs understood, alternating.
 
     PYTHONPATH=src python bench/understand.py --home HOME [--latency-home HOME300K]
+        [--sets bench/understand_heldout.json] [--show]
+
+``understand_heldout.json`` is a second set, of papers drawn by a fixed seed, its 中文 written before the
+translator was run on it: the check that the dictionary is not fitted to the first. ``--show`` prints each
+中文 query that misses a paper its English finds, with what it was translated to. For keyword search p50
+against the code before understanding (another checkout), see ``keyword_latency.py``.
 """
 
 from __future__ import annotations
@@ -41,8 +47,8 @@ def top(indexes: Indexes, query: str, mode: Mode, exact: bool) -> list[str]:
     return [h.paper.id for h in search(indexes, query, mode=mode, k=10, exact=exact).hits]
 
 
-def quality(indexes: Indexes, modes: list[Mode]) -> None:
-    papers = json.loads(SETS.read_text())["papers"]
+def quality(indexes: Indexes, modes: list[Mode], sets: Path = SETS, show: bool = False) -> None:
+    papers = json.loads(sets.read_text())["papers"]
     stored = {p["id"] for p in papers if indexes.store.get(p["id"]) is not None}
     papers = [p for p in papers if p["id"] in stored]
     print(f"{len(papers)} papers of the sets in the store ({indexes.store.count()} papers)")
@@ -54,7 +60,11 @@ def quality(indexes: Indexes, modes: list[Mode]) -> None:
             for cond, exact in (("before", True), ("after", False)):
                 right = top(indexes, p["en"], mode, exact)
                 found["en", cond] += p["id"] in right
-                found["zh", cond] += p["id"] in top(indexes, p["zh"], mode, exact)
+                zh = top(indexes, p["zh"], mode, exact)
+                found["zh", cond] += p["id"] in zh
+                if show and not exact and p["id"] in right and p["id"] not in zh:
+                    used = search(indexes, p["zh"], mode=mode, exact=False).understood
+                    print(f"  中文 missed {p['id']}: {p['zh']} → {used.text_used if used else ''!r}")
                 wrong = top(indexes, p["typo"], mode, exact)
                 if right:
                     overlap[cond].append(len(set(wrong) & set(right)) / len(right))
@@ -129,6 +139,10 @@ def main() -> None:
     ap.add_argument("--latency-home", type=Path, help="an indexed store to time keyword search on")
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--contexts", type=Path, help="citation sentences: Recall@10 exact vs understood")
+    ap.add_argument(
+        "--sets", type=Path, default=SETS, help="the query sets (understand_heldout.json: held out)"
+    )
+    ap.add_argument("--show", action="store_true", help="print each 中文 query missed that English finds")
     args = ap.parse_args()
     if args.corpus is not None and not (args.home / "papersift.db").exists():
         for command in (["ingest", str(args.corpus)], ["embed"]):
@@ -143,7 +157,7 @@ def main() -> None:
             if run == "quality" and args.contexts is not None:
                 contexts(indexes, args.contexts, "hybrid")
             if run == "quality":
-                quality(indexes, [m for m in MODES if m in args.modes.split(",")])
+                quality(indexes, [m for m in MODES if m in args.modes.split(",")], args.sets, args.show)
             else:
                 latency(indexes, args.queries)
 

@@ -15,8 +15,9 @@
    the commonest word within edit distance 2 (1 below ``LONG_WORD`` letters) of the symmetric-delete
    speller (``symspellpy``) over the vocabulary, when that word is common (``COMMON_DF`` papers and
    ``RATIO``× the misspelling) and starts with the same letter. Never corrected: a known word (Adam, GRPO),
-   another form of one ("refs"), a word with a digit, inner capitals or a non-ASCII letter, an arXiv id, a
-   quoted phrase, an author's surname or the ``author`` filter. When more than half of the unknown words
+   another form of one ("refs"), a word with a digit, inner capitals or a non-ASCII letter, capitalised
+   names joined by a hyphen (Boros-Moll), an arXiv id, a quoted phrase, an author's surname or the
+   ``author`` filter. When more than half of the unknown words
    have no near common word, the query is gibberish and nothing is corrected.
 3. **Acronyms**: a short form the papers define (``GNN``) brings its long form ("graph neural network"),
    and a long form its short form, into the keyword query (as ``a OR b``) and the tf-idf side.
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import gzip
+import itertools
 import logging
 import math
 import re
@@ -39,6 +41,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import term_slot
@@ -53,11 +57,19 @@ COMMON_DF = 3  # a correction must be in at least this many papers…
 RATIO = 10  # …and this many times as many as the word it replaces
 SENTENCE_WORDS = 8  # a query of more words is a sentence, not a topic (see ``understand``)
 PASSAGE_WORDS = 60  # …and of more than this a passage (an abstract): never spell-corrected
+OPTIONS = 8  # readings of a 中文 segment the path over the query weighs
+SYNONYM_WORDS = 12  # words sharing a sense whose other senses a segment may read as…
+SYNONYM_SENSES = 3  # …when they have at most this many senses
+PHRASE_DF = 5  # a phrase of a synonym with a neighbour: in this many papers at least, and in one in…
+PHRASE_SHARE = 2000  # …this many
+MAX_PAIR_SHARE = 0.1  # a pair without postings in more than this share of the papers (lexical's MAX_DF)
+PAIRS_KEPT = 100_000  # pair counts kept with the lexical arrays object between queries
 LONG_WORD = 8  # letters from which two edits may be corrected (one below: "toggled" is not "tagged")
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _TOKEN = re.compile(r'(-?)"([^"]*)"|(\S+)')
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+_NAMED = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")  # capitalised names joined by hyphens
 _ANY_WORD = re.compile(r"[^\W\d_]+")  # "Kähler" whole: never "hler"
 # what turns a word into another form of it: "refs" and "repulsively" are words, not misspellings
 _ENDINGS = frozenset("s es d ed ing ly er ers ness".split())
@@ -197,6 +209,8 @@ def _correct(
         token = m.group(3)
         if token is None or token.startswith("-") or is_arxiv_id(token) or ":" in token:
             continue
+        if _NAMED.fullmatch(token.strip(".,;()")):  # Boros-Moll, Navier-Stokes: named after people
+            continue
         for word in _ANY_WORD.findall(token):
             if not _checkable(vocabulary, word, protected):
                 continue
@@ -298,7 +312,11 @@ def _long_forms(vocabulary: Vocabulary) -> dict[str, tuple[str, str]]:
 def _short_form(vocabulary: Vocabulary, token: str) -> tuple[str, str] | None:
     """(short form, its long form) when ``token`` is a short form the papers define."""
     bare = token[:-1] if len(token) > 2 and token.endswith("s") and any(c.isupper() for c in token) else token
-    forms = vocabulary.acronyms.get(bare) or vocabulary.acronyms.get(bare.upper())
+    # a short form as the papers write it ("GNN", "ViT"), or all in lower case ("gnn"): never a
+    # capitalised word ("Deep", "Data", "Non": a title's words are not DEEP, DATA or NON)
+    forms = vocabulary.acronyms.get(bare) or (
+        vocabulary.acronyms.get(bare.upper()) if bare.islower() else None
+    )
     if not forms:
         return None
     long_form, n = max(forms.items(), key=lambda item: item[1])
@@ -378,6 +396,7 @@ class _Dictionary:
     senses: dict[str, list[str]]
     derived: dict[str, list[str]]
     longest: int
+    by_sense: dict[str, list[str]]  # a one-word sense → the words (of 2+ characters) having it
 
 
 _SENSE_JUNK = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bCL:.*|\bsth\b|\bsb\b|\bone's\b|\betc\.?")
@@ -428,7 +447,13 @@ def _dictionary() -> _Dictionary:
                     derived.setdefault(head, []).append(parts[0])
                 if parts[0] in senses[head] and parts[1] not in senses[tail]:
                     derived.setdefault(tail, []).append(parts[1])
-    return _Dictionary(senses, derived, max(map(len, senses)))
+    by_sense: dict[str, list[str]] = {}
+    for word, meanings in senses.items():
+        if len(word) >= 2:
+            for meaning in meanings:
+                if " " not in meaning:
+                    by_sense.setdefault(meaning, []).append(word)
+    return _Dictionary(senses, derived, max(map(len, senses)), by_sense)
 
 
 @cache
@@ -480,28 +505,80 @@ def _segments(indexes: Indexes, text: str, dictionary: _Dictionary) -> list[str]
 
 def _dictionary_translation(indexes: Indexes, vocabulary: Vocabulary, text: str) -> str | None:
     dictionary = _dictionary()
-    segments = _segments(indexes, text, dictionary)
+    read = [
+        _senses(indexes, vocabulary, dictionary, segment) for segment in _segments(indexes, text, dictionary)
+    ]
+    read = [(own, near) for own, near in read if own]
+    if not read:
+        return None
+    # a synonym (or a stem's sense) is a reading only where it makes, with a reading of a neighbour, a
+    # phrase the papers write: 强化 学习 → "reinforcement learning" (强化 "strengthen" shares it with 加强,
+    # which also "reinforce"s), never "reinforcement" alone
+    least = max(PHRASE_DF, vocabulary.papers // PHRASE_SHARE)
     options: list[list[tuple[str, float]]] = []
-    for segment in segments:
-        stem = segment[:-1] if segment[-1] in _ZH_SUFFIX and segment not in dictionary.senses else segment
-        direct = dictionary.senses.get(stem, [])
-        implied = [s for s in dictionary.derived.get(stem, []) if s not in direct]
-        scored = [(s, _weight(vocabulary, s)) for s in direct]
-        scored += [(s, _weight(vocabulary, s) - 1.0) for s in implied]
-        seen = {s for s, _ in scored}
-        for sense in [*direct, *implied]:  # the forms the store writes: diffuse → diffusion
+    for i, (own, near) in enumerate(read):
+        left = [s for s, _ in read[i - 1][0] + read[i - 1][1]] if i > 0 else []
+        right = [s for s, _ in read[i + 1][0] + read[i + 1][1]] if i + 1 < len(read) else []
+        phrased = [
+            (sense, w)
+            for sense, w in near
+            if any(_df(vocabulary, indexes, f"{a.split()[-1]} {sense.split()[0]}") >= least for a in left)
+            or any(_df(vocabulary, indexes, f"{sense.split()[-1]} {b.split()[0]}") >= least for b in right)
+        ]
+        options.append(own + phrased)
+    return " ".join(_best_path(indexes, options))
+
+
+def _senses(
+    indexes: Indexes, vocabulary: Vocabulary, dictionary: _Dictionary, segment: str
+) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """A segment's readings, best first, each weighed by how much the store's papers use it (a phrase as
+    much as they write it whole): its own senses, those its compounds imply (神经 "neural" from
+    神经网络) and the forms the papers write of each ("diffuse" → "diffusion"); and apart, the readings
+    that count only in a phrase (see ``_dictionary_translation``): the one-word senses of the words
+    sharing one of its senses, and a suffixed word's stem's senses (确定性 → 确定 "certain")."""
+    stem = segment[:-1] if segment[-1] in _ZH_SUFFIX and len(segment) > 1 else segment
+    own = segment if segment in dictionary.senses else stem
+    direct = list(dictionary.senses.get(own, []))
+    implied = [s for s in dictionary.derived.get(own, []) if s not in direct]
+    near = _synonyms(dictionary, direct)
+    if own != stem:
+        near = [*dictionary.senses.get(stem, []), *near]
+    seen: set[str] = set()
+
+    def weigh(senses: list[str], penalty: float, ceiling: float, n: int) -> list[tuple[str, float]]:
+        out = []
+        for sense in senses:
+            if sense not in seen:
+                seen.add(sense)
+                out.append((sense, min(ceiling, _weight(vocabulary, sense, indexes) - penalty)))
+        for sense in senses:  # the forms the store writes: diffuse → diffusion
             for form in _forms(vocabulary, sense):
                 if form not in seen:
                     seen.add(form)
-                    scored.append((form, _weight(vocabulary, form) - 1.0))
-        scored = sorted((x for x in scored if x[1] > 0), key=lambda x: -x[1])[:8]
-        if scored:
-            options.append(scored)
-        elif direct:
-            options.append([(direct[0], 0.0)])
-    if not options:
-        return None
-    return " ".join(_best_path(indexes, options))
+                    out.append((form, min(ceiling, _weight(vocabulary, form) - max(penalty, 1.0))))
+        return sorted((x for x in out if x[1] > 0), key=lambda x: -x[1])[:n]
+
+    first = weigh(direct, 0.0, math.inf, OPTIONS) + weigh(implied, 1.0, math.inf, OPTIONS // 2)
+    first = sorted(first, key=lambda x: -x[1])[:OPTIONS]
+    if not first and direct:
+        first = [(direct[0], 0.0)]
+    # never more than the segment's own best reading alone: it wins by the phrase it makes
+    best = max((w for _, w in first), default=1.0)
+    return first, weigh(near, 1.0, best - 1.0, 4 * OPTIONS)
+
+
+def _synonyms(dictionary: _Dictionary, senses: list[str]) -> list[str]:
+    """The one-word senses of the dictionary's other words that share a one-word sense of ``senses``."""
+    out: list[str] = []
+    for sense in senses:
+        if " " in sense:
+            continue
+        for word in dictionary.by_sense.get(sense, ())[:SYNONYM_WORDS]:
+            if len(dictionary.senses[word]) > SYNONYM_SENSES:  # a word of many senses is no synonym
+                continue
+            out += [s for s in dictionary.senses[word] if " " not in s and s not in out and s not in senses]
+    return out
 
 
 def _forms(vocabulary: Vocabulary, sense: str, n: int = 3) -> list[str]:
@@ -520,21 +597,64 @@ def _forms(vocabulary: Vocabulary, sense: str, n: int = 3) -> list[str]:
     return sorted(forms, key=lambda w: -vocabulary.df(w))[:n]
 
 
-def _weight(vocabulary: Vocabulary, sense: str) -> float:
-    """How much the store's papers use ``sense``: log of its rarest word's document frequency."""
-    words = [w for w in sense.split() if w not in STOP_WORDS] or sense.split()
-    return math.log1p(min(vocabulary.df(w) for w in words))
+def _weight(vocabulary: Vocabulary, sense: str, indexes: Indexes | None = None) -> float:
+    """How much the store's papers use ``sense``: log of the document frequency of its rarest word and,
+    for a sense of several words (with ``indexes``), of its rarest pair of neighbouring words, so a
+    phrase counts as much as the papers write it whole ("map out a program" little, "planar graph" much)."""
+    words = [w for w in words_of(sense) if w not in STOP_WORDS] or words_of(sense)
+    if not words:
+        return 0.0
+    least = min(vocabulary.df(w) for w in words)
+    if indexes is not None and indexes.lexical is not None and len(words) > 1:
+        least = min(least, *(_pair_df(indexes, a, b) for a, b in itertools.pairwise(words)))
+    return math.log1p(least)
+
+
+def _df(vocabulary: Vocabulary, indexes: Indexes, term: str) -> int:
+    """Papers having a word, or a pair of words side by side (``_pair_df``)."""
+    if " " not in term:
+        return vocabulary.df(term)
+    a, b = term.split()[:2]
+    return _pair_df(indexes, a, b)
+
+
+def _pair_df(indexes: Indexes, a: str, b: str) -> int:
+    """Papers writing ``b`` right after ``a`` as the lexical arrays count pairs (stop words dropped).
+    Pairs share hashed slots, so a slot's count is checked against the papers having both words: its
+    posting list intersected with theirs (a word in over a tenth of the papers has no postings and is
+    not checked)."""
+    lex = indexes.lexical
+    if lex is None or a in STOP_WORDS or b in STOP_WORDS:
+        return 0
+    kept: dict[tuple[str, str], int] = lex.__dict__.setdefault("_pair_df", {})
+    if (a, b) in kept:
+        return kept[(a, b)]
+    ptr, docs = lex.arrays["p_indptr"], lex.arrays["p_docs"]
+
+    def postings(term: str) -> np.ndarray | None:
+        slot = term_slot(term)
+        lo, hi = int(ptr[slot]), int(ptr[slot + 1])
+        return np.asarray(docs[lo:hi]) if hi > lo else None
+
+    found = postings(f"{a} {b}")
+    if found is None:  # in too few papers (or too many: then its count stands)
+        n = int(lex.arrays["df"][term_slot(f"{a} {b}")])
+        n = n if n > MAX_PAIR_SHARE * len(lex) else 0
+    else:
+        for word in (a, b):
+            have = postings(word)
+            if have is not None:
+                found = np.intersect1d(found, have, assume_unique=True)
+        n = len(found)
+    if len(kept) > PAIRS_KEPT:
+        kept.clear()
+    kept[(a, b)] = n
+    return n
 
 
 def _pair(indexes: Indexes, left: str, right: str) -> float:
     """How often the store's papers write ``left``'s last word right before ``right``'s first."""
-    lex = indexes.lexical
-    if lex is None:
-        return 0.0
-    a, b = left.split()[-1], right.split()[0]
-    if a in STOP_WORDS or b in STOP_WORDS:
-        return 0.0
-    return math.log1p(int(lex.arrays["df"][term_slot(f"{a} {b}")]))
+    return math.log1p(_pair_df(indexes, left.split()[-1], right.split()[0]))
 
 
 def _best_path(indexes: Indexes, options: list[list[tuple[str, float]]]) -> list[str]:
