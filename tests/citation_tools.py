@@ -152,7 +152,8 @@ TEX_RUNS = (  # (engine, backend, inputenc)
 
 def check_csl(csl_json: str) -> tuple[ToolCounts, list[str]]:
     """citeproc-py rendering every item of a CSL-JSON export (harvard style); an error is an item that
-    fails to render or one whose rendered text or title or names keep a backslash, brace or ``$``."""
+    fails to render or one whose rendered text or title or names keep a backslash, brace or ``$`` (or, in the
+    title or names, a control character)."""
     from citeproc import Citation, CitationItem, CitationStylesBibliography, CitationStylesStyle, formatter
     from citeproc.source.json import CiteProcJSON
 
@@ -168,7 +169,7 @@ def check_csl(csl_json: str) -> tuple[ToolCounts, list[str]]:
     counts.entries = len(rendered)
     for item, text in zip(items, rendered, strict=False):
         raw = " ".join([item.get("title", ""), *(_csl_person_text(p) for p in item.get("author", []))])
-        if re.search(r"[\\{}$]", raw) or re.search(r"[\\{}]", text):
+        if re.search(r"[\\{}$\x00-\x1f\x7f-\x9f]", raw) or re.search(r"[\\{}]", text):
             left.append(f"{item['id']}: {raw[:120]}")
     counts.errors = len(left) + max(0, len(items) - len(rendered))
     counts.samples = left[:5]
@@ -196,8 +197,9 @@ def check_ris(ris: str, papers: list[Paper]) -> ToolCounts:
             problems.append(f"title {rec.get('title')!r}")
         if rec.get("authors", []) != want_authors:
             problems.append(f"authors {rec.get('authors')!r}")
-        if any(re.search(r"[\\{}$]", str(v)) for k, v in rec.items() if k in ("title", "authors")):
-            problems.append("LaTeX left")
+        shown = [rec.get("title", ""), *rec.get("authors", [])]
+        if any(re.search(r"[\\{}$\x00-\x1f\x7f-\x9f]", text) for text in shown):
+            problems.append("LaTeX or a control character left")
         if problems:
             bad.append(f"{paper.id}: {'; '.join(problems)}"[:200])
     counts.errors = len(bad) + abs(len(records) - len(papers))

@@ -19,7 +19,7 @@ from papersift.library import export_items, import_references
 from papersift.paper import Paper
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography, to_bibtex, to_csl_json, to_ris
-from papersift.sources.citetext import author_line, bibtex_text, clean_authors, plain_text
+from papersift.sources.citetext import author_line, bibtex_text, clean_authors, plain_authors, plain_text
 from papersift.sources.references import bibtex_key, parse_journal_ref
 from papersift.store import Store
 from tests.citation_tools import check_csl, check_ris, compile_bibtex, heavy_papers, tex_available
@@ -65,6 +65,7 @@ def test_author_lists_are_repaired() -> None:
         "Robert Singleton",
     )
     assert plain_text("Pawe\\lZiń") == "Paweł Ziń" and plain_text("Stra\\ss e") == "Straße"
+    assert plain_text("P. H\x7fagg") == "P. Hagg" and plain_authors(["\x7f O. Sahin"]) == ("O. Sahin",)
 
 
 def test_citation_keys_come_from_words_never_from_commands() -> None:

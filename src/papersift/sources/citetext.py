@@ -203,10 +203,12 @@ def _decode(text: str) -> str:
 
 def plain_text(text: str) -> str:
     """arXiv's text as plain Unicode: accents and symbols decoded, math as its characters, no ``\\``,
-    ``{`` or ``}`` left; whitespace collapsed."""
+    ``{`` or ``}`` left, no control character (arXiv's 1403.6953 writes ``P. H\x7fagg``); whitespace
+    collapsed."""
+    text = _CONTROL.sub("", text)
     if not re.search(r"[\\{}$~]|['\"`^]\{", text):
         return clean_text(text)
-    out = _decode(_escape_bare(_repair(_CONTROL.sub("", text))))
+    out = _decode(_escape_bare(_repair(text)))
     return clean_text(re.sub(r"[\\{}]", "", out).replace("$", ""))
 
 
