@@ -152,7 +152,8 @@ def test_dead_ends_lead_somewhere_in_the_browser(
         page.goto("/abs/2501.99999")  # type: ignore[attr-defined]
         link = page.locator("p.dead-end a").first  # type: ignore[attr-defined]
         assert link.get_attribute("href") == "https://arxiv.org/abs/2501.99999"
-        assert page.locator("form.fetch button").is_visible()  # type: ignore[attr-defined]
+        # the test server cannot reach arXiv: no fetch is offered (test_dead_ends checks it online)
+        assert page.locator("form.fetch").count() == 0  # type: ignore[attr-defined]
         page.goto("/list/cs.AI/2026-08-22")  # type: ignore[attr-defined]
         page.locator("p.dead-end a").first.click()  # type: ignore[attr-defined]
         page.wait_for_url(f"**/list/cs.AI/{DAILY_DAYS[1]}")  # type: ignore[attr-defined]
