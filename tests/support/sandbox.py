@@ -5,6 +5,8 @@ test, so nothing the suite runs (in process or in a child process) reaches the u
 (``settings.model_cache``) is one session-wide temporary folder: a copy of the user's when there is one,
 else derived there once per run (about 10 s).
 
+arXiv's addresses (``PAPERSIFT_OAI_URL``, ``_API_URL``, ``_RSS_URL``) point at a closed port on 127.0.0.1.
+
 The real home is snapshotted (every file under the two folders, with its size and mtime) when the plugin
 loads and again when the session ends; a difference fails the run.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,6 +58,17 @@ REAL_MODEL_CACHE = REAL_DIRS[2] / "models"
 BEFORE = snapshot(REAL_DIRS)
 
 
+ARXIV_URLS = {"PAPERSIFT_OAI_URL": "/oai", "PAPERSIFT_API_URL": "/api/query", "PAPERSIFT_RSS_URL": "/atom"}
+
+
+def _closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on: arXiv's addresses point there in every test, so no
+    test (or a page's offline probe) sends anything to arXiv; a test of a client serves arXiv itself."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 def _point_home_at(patch: pytest.MonkeyPatch, root: Path) -> None:
     for name, sub in zip(SANDBOXED, ("home", "cache", "data", "papersift"), strict=True):
         (root / sub).mkdir(parents=True, exist_ok=True)
@@ -70,6 +84,9 @@ def sandboxed_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
     with pytest.MonkeyPatch.context() as patch:
         _point_home_at(patch, tmp_path_factory.mktemp("session-home"))
         patch.setenv("PAPERSIFT_MODEL_CACHE", str(models))
+        nowhere = f"http://127.0.0.1:{_closed_port()}"  # a test that means arXiv serves it itself
+        for name, path in ARXIV_URLS.items():
+            patch.setenv(name, nowhere + path)
         yield models
 
 
