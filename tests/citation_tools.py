@@ -231,7 +231,7 @@ def run_all(
     only: Collection[str] = (),
 ) -> Iterator[ToolCounts]:
     """Every check over ``papers``' exports (RIS only where the code under test writes it). ``chunk``:
-    documents of at most that many entries each (TeX's fixed memory holds some 10,000 biblatex entries),
+    documents of at most that many entries each (pdflatex's memory holds fewer than 5,000 biblatex entries),
     counts summed; ``only``: the tools named (``pdflatex+biber``, ``citeproc-py``, ``rispy``…)."""
     from papersift.sources import bibliography
 
