@@ -145,3 +145,8 @@ def one_day_home(home: Path, shared_data: Path, day: str, n: int, *more: dict[st
     ]
     invoke("ingest", str(write_jsonl(home / "day.jsonl", [*records, *more])), home=home)
     return home
+
+
+def llm_env(server: LlmServer, mode: str = "ok", model: str = "fake-7b") -> dict[str, str]:
+    """The environment that points papersift at ``server`` answering as ``mode`` (two retries)."""
+    return {"PAPERSIFT_LLM_URL": server.url(mode), "PAPERSIFT_LLM_RETRIES": "2", "PAPERSIFT_LLM_MODEL": model}

@@ -4,21 +4,14 @@ against a real local OpenAI-compatible server (tests/reading_server.py) and with
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.reading_server import LlmServer, one_day_home
+from tests.reading_server import LlmServer, llm_env, one_day_home
 from tests.support.inproc import invoke
 
 DAY = "2026-08-21"
-
-
-@pytest.fixture(scope="module")
-def llm() -> Iterator[LlmServer]:
-    with LlmServer() as server:
-        yield server
 
 
 @pytest.fixture(scope="module")
@@ -30,14 +23,6 @@ def home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
 def ids_of(home: Path) -> list[str]:
     out = invoke("list", "cs.LG", "--date", DAY, "--format", "json", home=home).stdout
     return [json.loads(line)["id"] for line in out.splitlines()]
-
-
-def env(llm: LlmServer, mode: str = "ok") -> dict[str, str]:
-    return {
-        "PAPERSIFT_LLM_URL": llm.url(mode),
-        "PAPERSIFT_LLM_RETRIES": "2",
-        "PAPERSIFT_LLM_MODEL": "fake-7b",
-    }
 
 
 def test_without_a_model_every_row_has_the_extractive_tldr(home: Path) -> None:
@@ -55,12 +40,12 @@ def test_without_a_model_every_row_has_the_extractive_tldr(home: Path) -> None:
 
 def test_summarize_ids_then_a_day_makes_each_text_once(home: Path, llm: LlmServer) -> None:
     ids = ids_of(home)
-    first = invoke("summarize", *ids[:2], home=home, env=env(llm))
+    first = invoke("summarize", *ids[:2], home=home, env=llm_env(llm))
     assert "summarize: 2 made, 0 already stored, 0 failed" in first.stderr
     assert first.stdout.count("TL;DR: The paper proposes a method and improves results.") == 2
-    day = invoke("summarize", "--date", DAY, "--category", "cs.LG", home=home, env=env(llm))
+    day = invoke("summarize", "--date", DAY, "--category", "cs.LG", home=home, env=llm_env(llm))
     assert "summarize: 4 made, 2 already stored, 0 failed" in day.stderr  # resumed: the two are kept
-    shown = json.loads(invoke("show", ids[0], "--format", "json", home=home, env=env(llm)).stdout)
+    shown = json.loads(invoke("show", ids[0], "--format", "json", home=home, env=llm_env(llm)).stdout)
     assert shown["tldr"] == {
         "text": "The paper proposes a method and improves results.",
         "lang": "en",
@@ -68,15 +53,15 @@ def test_summarize_ids_then_a_day_makes_each_text_once(home: Path, llm: LlmServe
         "error": None,
     }
     assert "zh" not in shown
-    text = invoke("show", ids[0], home=home, env=env(llm)).stdout
+    text = invoke("show", ids[0], home=home, env=llm_env(llm)).stdout
     assert "TL;DR (fake-7b): The paper proposes a method" in text
 
 
 def test_summarize_in_chinese_gives_the_zh_fields(home: Path, llm: LlmServer) -> None:
     pid = ids_of(home)[0]
-    invoke("summarize", pid, "--lang", "zh", home=home, env=env(llm))
+    invoke("summarize", pid, "--lang", "zh", home=home, env=llm_env(llm))
     shown = json.loads(
-        invoke("show", pid, "--format", "json", "--lang", "zh", home=home, env=env(llm)).stdout
+        invoke("show", pid, "--format", "json", "--lang", "zh", home=home, env=llm_env(llm)).stdout
     )
     assert shown["tldr"] == {
         "text": "本文提出一种方法并显著提升结果。",
@@ -91,7 +76,7 @@ def test_summarize_in_chinese_gives_the_zh_fields(home: Path, llm: LlmServer) ->
 
 def test_a_failed_tldr_is_a_failure_everywhere(home: Path, llm: LlmServer) -> None:
     pid = ids_of(home)[5]
-    failing = {**env(llm, "fail"), "PAPERSIFT_LLM_MODEL": "flaky-1"}
+    failing = {**llm_env(llm, "fail"), "PAPERSIFT_LLM_MODEL": "flaky-1"}
     result = invoke("summarize", pid, home=home, env=failing, check=False)
     assert (
         result.returncode == 1 and "TL;DR unavailable: the endpoint answered 429 three times" in result.stdout
@@ -110,8 +95,8 @@ def test_a_failed_tldr_is_a_failure_everywhere(home: Path, llm: LlmServer) -> No
 
 def test_ask_prints_the_answer_with_its_marks(home: Path, llm: LlmServer) -> None:
     ids = ids_of(home)[:2]
-    out = invoke("ask", *ids, "What do these papers do?", home=home, env=env(llm)).stdout
+    out = invoke("ask", *ids, "What do these papers do?", home=home, env=llm_env(llm)).stdout
     assert "[1]" in out and "[2]" in out and f"[1] arXiv:{ids[0]}" in out and f"[2] arXiv:{ids[1]}" in out
-    data = json.loads(invoke("ask", *ids, "What?", "--format", "json", home=home, env=env(llm)).stdout)
+    data = json.loads(invoke("ask", *ids, "What?", "--format", "json", home=home, env=llm_env(llm)).stdout)
     assert data["marks"] == [1, 2] and data["papers"][1]["id"] == ids[1] and data["error"] is None
-    assert invoke("ask", "What?", home=home, env=env(llm), check=False).returncode == 2
+    assert invoke("ask", "What?", home=home, env=llm_env(llm), check=False).returncode == 2

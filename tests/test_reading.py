@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator
 from datetime import timedelta
-
-import pytest
 
 from papersift.paper import Paper
 from papersift.reading import prompts, texts
@@ -28,12 +25,6 @@ ABSTRACT = (
     "fine-tuning by 3 points while using 10x less memory. The code is released online."
 )
 PAPER = Paper("2401.00001", "Sparse adapters", ["A. Author"], ABSTRACT, ["cs.LG"], version=2)
-
-
-@pytest.fixture(scope="module")
-def llm() -> Iterator[LlmServer]:
-    with LlmServer() as server:
-        yield server
 
 
 def model(llm: LlmServer, mode: str = "ok", **more: object) -> Settings:

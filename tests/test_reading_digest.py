@@ -4,10 +4,8 @@ server (tests/reading_server.py), on both backends."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 
-import pytest
 from lxml import etree
 
 from papersift.accounts import create_account
@@ -32,12 +30,6 @@ BAD = Paper(
     "We study the Z problem here. Results show that Z helps a lot.",
     ["cs.LG"],
 )
-
-
-@pytest.fixture(scope="module")
-def llm() -> Iterator[LlmServer]:
-    with LlmServer() as server:
-        yield server
 
 
 def test_a_digest_shows_tldrs_and_counts_the_missing(store: Store, llm: LlmServer, tmp_path: object) -> None:

@@ -5,13 +5,12 @@ a failing one, and none."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.reading_server import EVIL_ANSWER, LlmServer, one_day_home
+from tests.reading_server import EVIL_ANSWER, LlmServer, llm_env, one_day_home
 from tests.support.data import EVIL
 from tests.support.inproc import app_client, invoke
 
@@ -29,19 +28,9 @@ INJECTION = {
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[LlmServer]:
-    with LlmServer() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     """Five real papers and the injection, announced in cs.LG on one day."""
     return one_day_home(tmp_path_factory.mktemp("web-reading"), shared_data, DAY, 5, INJECTION)
-
-
-def env(llm: LlmServer, mode: str = "ok", model: str = "fake-7b") -> dict[str, str]:
-    return {"PAPERSIFT_LLM_URL": llm.url(mode), "PAPERSIFT_LLM_RETRIES": "2", "PAPERSIFT_LLM_MODEL": model}
 
 
 def csrf(client: httpx.Client, path: str) -> str:
@@ -69,9 +58,9 @@ def test_texts_made_are_shown_escaped_with_zh_views_and_failures_as_failures(
     home: Path, llm: LlmServer
 ) -> None:
     pid = INJECTION["id"]
-    invoke("summarize", pid, "--lang", "zh", home=home, env=env(llm))
-    invoke("summarize", pid, home=home, env=env(llm))
-    with app_client(home, env=env(llm)) as web:
+    invoke("summarize", pid, "--lang", "zh", home=home, env=llm_env(llm))
+    invoke("summarize", pid, home=home, env=llm_env(llm))
+    with app_client(home, env=llm_env(llm)) as web:
         data = web.get(f"/api/abs/{pid}").json()
         assert data["tldr"] == {
             "text": "The paper proposes a method and improves results.",
@@ -97,7 +86,7 @@ def test_texts_made_are_shown_escaped_with_zh_views_and_failures_as_failures(
             assert "<script>alert" not in html and EVIL_ANSWER not in html
             assert "&lt;script&gt;alert(" in html
         web.cookies.delete("lang")
-    failing = env(llm, "fail", "flaky-1")
+    failing = llm_env(llm, "fail", "flaky-1")
     invoke("summarize", pid, home=home, env=failing, check=False)
     with app_client(home, env=failing) as web:
         data = web.get(f"/api/abs/{pid}").json()
@@ -118,7 +107,7 @@ def test_texts_made_are_shown_escaped_with_zh_views_and_failures_as_failures(
 def test_the_faq_streams_and_ask_answers_with_marks(home: Path, llm: LlmServer) -> None:
     pid = INJECTION["id"]
     other = spread_records_id(home)
-    with app_client(home, env=env(llm)) as web:
+    with app_client(home, env=llm_env(llm)) as web:
         page = web.get(f"/abs/{pid}").text
         assert f'data-faq-src="/api/faq/{pid}?lang=en"' in page and f'href="/abs/{pid}/faq?lang=en"' in page
         with web.stream("GET", f"/api/faq/{pid}") as response:
@@ -150,10 +139,10 @@ def test_a_public_read_only_server_calls_no_model_unless_allowed_and_limits_ask(
     home: Path, llm: LlmServer
 ) -> None:
     pid = INJECTION["id"]
-    with app_client(home, env=env(llm), read_only=True) as web:
+    with app_client(home, env=llm_env(llm), read_only=True) as web:
         assert 'action="/ask"' not in web.get(f"/abs/{pid}").text
         assert web.post("/api/ask", json={"ids": [pid], "question": "x"}).status_code == 403
-    allowed = {**env(llm), "PAPERSIFT_READING_PUBLIC": "true", "PAPERSIFT_ASK_PER_HOUR": "2"}
+    allowed = {**llm_env(llm), "PAPERSIFT_READING_PUBLIC": "true", "PAPERSIFT_ASK_PER_HOUR": "2"}
     with app_client(home, env=allowed, read_only=True) as web:
         token = csrf(web, f"/abs/{pid}")
         codes = [

@@ -20,6 +20,7 @@ from papersift.index.opened import open_papersift
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.sqlite import SqliteStore
+from tests.reading_server import LlmServer
 from tests.support.data import DAILY_DAYS, EVIL, SHARED_DATA, spread_records, write_jsonl
 from tests.support.homes import home_copy
 from tests.support.processes import run_cli, serving
@@ -198,3 +199,10 @@ def reader_home(server_home: Path, tmp_path_factory: pytest.TempPathFactory) -> 
 def reader_server(reader_home: Path) -> Iterator[httpx.Client]:
     with serving(reader_home) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def llm() -> Iterator[LlmServer]:
+    """A local model server answering in the hosted APIs' shapes (``tests/reading_server.py``)."""
+    with LlmServer() as server:
+        yield server

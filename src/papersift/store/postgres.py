@@ -31,17 +31,12 @@ from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 
 from papersift.paper import ANNOUNCE_KINDS, Paper, is_exact_category
-from papersift.store import SearchFromMatch, StoreBusy, StoreError, schema
-from papersift.store.accounts import AccountTables
-from papersift.store.library import LibraryTables
-from papersift.store.llm import ModelTables
-from papersift.store.papers import COLUMNS, PaperTables
+from papersift.store import StoreBusy, StoreError, schema
+from papersift.store.papers import COLUMNS
 from papersift.store.query import plain_words
-from papersift.store.readings import ReadingTables
 from papersift.store.rows import Row
-from papersift.store.signals import LabSignals
 from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
-from papersift.store.vectors import VectorTables
+from papersift.store.tables import StoreTables
 
 _KINDS = ", ".join(f"'{k}'" for k in ANNOUNCE_KINDS)
 _WEIGHTS = "'{0.1, 0.1, 0.3, 1.0}'"  # D, C (abstract), B (authors), A (title): BM25's 10 : 3 : 1 in SQLite
@@ -232,16 +227,7 @@ def _busy_is_store_busy() -> Iterator[None]:
         raise StoreBusy(str(e).strip()) from e
 
 
-class PostgresStore(
-    PaperTables,
-    VectorTables,
-    AccountTables,
-    LibraryTables,
-    LabSignals,
-    ModelTables,
-    ReadingTables,
-    SearchFromMatch,
-):
+class PostgresStore(StoreTables):
     """A ``Store`` on PostgreSQL: one connection per store object; threads share it one call at a time."""
 
     def __init__(self, dsn: str) -> None:

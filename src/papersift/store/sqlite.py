@@ -24,16 +24,10 @@ import numpy as np
 import orjson
 
 from papersift.paper import is_exact_category
-from papersift.store import SearchFromMatch, StoreBusy, StoreError, schema
-from papersift.store.accounts import AccountTables
-from papersift.store.library import LibraryTables
-from papersift.store.llm import ModelTables
-from papersift.store.papers import PaperTables
-from papersift.store.readings import ReadingTables
+from papersift.store import StoreBusy, StoreError, schema
 from papersift.store.rows import COLUMN, Row
-from papersift.store.signals import LabSignals
 from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
-from papersift.store.vectors import VectorTables
+from papersift.store.tables import StoreTables
 
 _MMAP_BYTES = 1 << 30  # queries read pages straight from the OS page cache (cold CLI calls ~40% faster)
 # what the database says about a record's data (one record is then stored alone, or skipped), as opposed
@@ -147,16 +141,7 @@ def _busy_is_store_busy() -> Iterator[None]:
         raise
 
 
-class SqliteStore(
-    PaperTables,
-    VectorTables,
-    AccountTables,
-    LibraryTables,
-    LabSignals,
-    ModelTables,
-    ReadingTables,
-    SearchFromMatch,
-):
+class SqliteStore(StoreTables):
     """The default ``Store``: a single SQLite file in WAL mode."""
 
     def __init__(self, path: Path | str) -> None:

@@ -1,0 +1,26 @@
+"""The store's table groups in one base, the logic of each concern written once and shared by both
+backends (``sqlite.py`` and ``postgres.py`` add only their connection, migrations and dialect)."""
+
+from __future__ import annotations
+
+from papersift.store import SearchFromMatch
+from papersift.store.accounts import AccountTables
+from papersift.store.library import LibraryTables
+from papersift.store.llm import ModelTables
+from papersift.store.papers import PaperTables
+from papersift.store.readings import ReadingTables
+from papersift.store.signals import LabSignals
+from papersift.store.vectors import VectorTables
+
+
+class StoreTables(
+    PaperTables,
+    VectorTables,
+    AccountTables,
+    LibraryTables,
+    LabSignals,
+    ModelTables,
+    ReadingTables,
+    SearchFromMatch,
+):
+    """Papers, vectors, accounts, library, signals, model usage, readings and keyword search."""
