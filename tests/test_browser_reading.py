@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.reading_server import LlmServer
+from tests.reading_server import LlmServer, llm_env
 from tests.support.processes import serving
 from tests.test_browser import CHROMIUM, SHOTS, browser, browsing
-from tests.test_web_reading import INJECTION, env, home, llm
+from tests.test_web_reading import INJECTION, home
 
-__all__ = ["browser", "home", "llm"]  # the fixtures, shared
+__all__ = ["browser", "home"]  # the fixtures, shared (llm: tests/support/fixtures.py)
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Debian chromium")]
 
 
 @pytest.fixture(scope="module")
 def web(home: Path, llm: LlmServer) -> Iterator[str]:
-    with serving(home, env=env(llm)) as client:
+    with serving(home, env=llm_env(llm)) as client:
         yield str(client.base_url).rstrip("/")
 
 
