@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-topic-names bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm bench-reading bench-understand eval clean
+.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-topic-names bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm bench-reading bench-understand bench-related-reasons screenshots eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -106,6 +106,15 @@ bench-topics: $(STAMP)
 # topic names of the busiest cs.LG, cs.CV and cs.CL days of the 300k data (phrases, the one-third rule)
 bench-topic-names: $(STAMP)
 	$(PY) bench/topic_names.py
+
+# the topic map on the 300k file's busiest cs.CV day: listing, /map/… and Daily Papers at 1280 and 390 px in
+# Debian's chromium, each map's label boxes checked, the PNGs copied to docs/screenshots/ (README links them)
+screenshots: $(STAMP) chromium
+	$(PY) bench/screenshots.py --docs docs/screenshots
+
+# related papers' reasons of ten fixed cs.CL papers with this checkout and with OTHER (another checkout's src)
+bench-related-reasons: $(STAMP)
+	$(PY) bench/related_reasons.py --other $(or $(OTHER),$(error OTHER=path/to/other/checkout/src is needed))
 
 # needs the 20k vectors in the cache: run `make eval` first
 bench-related: $(STAMP)

@@ -15,21 +15,13 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.data import DAILY_DAYS, ROOT
 from tests.support.processes import serving
 from tests.test_web_library import add_account, agent_ids
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 SHOTS = ROOT / "test-output" / "screenshots"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
 

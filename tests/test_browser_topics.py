@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.browser import label_boxes
 from tests.support.data import DAILY_DAYS
 from tests.support.processes import serving
 from tests.test_browser import CHROMIUM, SHOTS, browser, browsing, screenshot_path
@@ -82,31 +83,13 @@ def test_at_390_px_the_listing_keeps_the_chips_that_filter_it(
         assert width <= 390  # nothing wider than the phone
 
 
-LABEL_BOXES = """() => {
-  const svg = document.querySelector("svg.map").getBoundingClientRect();
-  const boxes = Array.from(document.querySelectorAll("svg.map text.lbl")).map((t) => {
-    const r = t.getBoundingClientRect();
-    return {text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
-  });
-  return {svg: {left: svg.left, right: svg.right, top: svg.top, bottom: svg.bottom}, boxes};
-}"""
-
-
 def check_labels(page: object) -> list[str]:
     """No two label boxes of the drawn map intersect and none reaches outside the drawing."""
-    found = page.evaluate(LABEL_BOXES)  # type: ignore[attr-defined]
-    svg, boxes = found["svg"], found["boxes"]
-    assert boxes, "the map has labels"
-    for box in boxes:
-        assert svg["left"] <= box["left"] and box["right"] <= svg["right"], box
-        assert svg["top"] <= box["top"] and box["bottom"] <= svg["bottom"], box
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1 :]:
-            apart = (a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"]) or b[
-                "bottom"
-            ] <= a["top"]
-            assert apart, (a, b)
-    return [b["text"] for b in boxes]
+    labels = label_boxes(page)
+    assert labels.texts, "the map has labels"
+    assert not labels.outside, labels.outside
+    assert not labels.overlapping, labels.overlapping
+    return labels.texts
 
 
 @pytest.mark.parametrize("width", [1280, 390])

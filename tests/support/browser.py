@@ -1,0 +1,69 @@
+"""Debian's chromium as the browser tests and the screenshot bench launch it (``CHROMIUM``, ``FLAGS``), and
+the topic map's label boxes as the browser lays them out (``label_boxes``): how many, which two intersect,
+which reach outside the drawing."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+LABEL_BOXES = """() => {
+  const svg = document.querySelector("svg.map").getBoundingClientRect();
+  const boxes = Array.from(document.querySelectorAll("svg.map text.lbl")).map((t) => {
+    const r = t.getBoundingClientRect();
+    return {text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+  });
+  return {svg: {left: svg.left, right: svg.right, top: svg.top, bottom: svg.bottom}, boxes};
+}"""
+
+Box = dict[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """The drawn map's label boxes: their texts, the pairs that intersect, those not inside the drawing."""
+
+    texts: list[str]
+    overlapping: list[tuple[Box, Box]]
+    outside: list[Box]
+
+
+def _apart(a: Box, b: Box) -> bool:
+    return bool(
+        a["right"] <= b["left"]  # type: ignore[operator]
+        or b["right"] <= a["left"]  # type: ignore[operator]
+        or a["bottom"] <= b["top"]  # type: ignore[operator]
+        or b["bottom"] <= a["top"]  # type: ignore[operator]
+    )
+
+
+def _inside(box: Box, svg: Box) -> bool:
+    return bool(
+        svg["left"] <= box["left"]  # type: ignore[operator]
+        and box["right"] <= svg["right"]  # type: ignore[operator]
+        and svg["top"] <= box["top"]  # type: ignore[operator]
+        and box["bottom"] <= svg["bottom"]  # type: ignore[operator]
+    )
+
+
+def label_boxes(page: object) -> Labels:
+    """The label boxes of the first ``svg.map`` on ``page`` (a Playwright page), checked against each other
+    and against the drawing's box."""
+    found = page.evaluate(LABEL_BOXES)  # type: ignore[attr-defined]
+    svg, boxes = found["svg"], found["boxes"]
+    overlapping = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if not _apart(a, b)]
+    return Labels(
+        texts=[str(b["text"]) for b in boxes],
+        overlapping=overlapping,
+        outside=[b for b in boxes if not _inside(b, svg)],
+    )
