@@ -16,6 +16,7 @@ import pytest
 from tests.arxiv_server import ArxivServer, Reply
 from tests.support.data import DAILY_DAYS
 from tests.support.homes import home_copy
+from tests.support.inproc import invoke
 from tests.support.processes import free_port, run_cli, serving
 from tests.test_topics import topics_home
 
@@ -145,3 +146,13 @@ def test_search_says_how_many_results_it_has(site: httpx.Client) -> None:
     page = site.get("/search", params={"q": "agents", "mode": "keyword", "lang": "en"}).text
     shown = f"{total['count']}+ results" if total["capped"] else f"{total['count']} results"
     assert shown in page
+
+
+def test_category_options_are_read_in_any_case(site: httpx.Client, dead_home: Path) -> None:
+    pid = str(a_paper(site)["id"])
+    spelled = invoke("related", pid, "-k", "3", "-c", "cs.AI", "-f", "json", home=dead_home).stdout
+    typed = invoke("related", pid, "-k", "3", "-c", "cs.ai", "-f", "json", home=dead_home).stdout
+    assert typed == spelled and '"results":[{' in typed
+    found = invoke("search", "agents", "-k", "3", "-c", "CS.AI", "-f", "json", home=dead_home).stdout
+    assert found == invoke("search", "agents", "-k", "3", "-c", "cs.AI", "-f", "json", home=dead_home).stdout
+    assert "categories: cs.AI" in invoke("follow", "-c", "cs.ai", home=dead_home).stdout

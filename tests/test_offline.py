@@ -42,6 +42,16 @@ def test_a_network_command_offline_fails_within_seconds(
         assert result.returncode == 1
 
 
+def test_the_demo_offline_without_a_snapshot_says_so_within_seconds(
+    nowhere: dict[str, str], tmp_path: Path
+) -> None:
+    started = time.monotonic()
+    args = ("demo", "--no-embed", "--shared", str(tmp_path / "no-data"))
+    result = invoke(*args, home=tmp_path / "home", env=nowhere, check=False)
+    assert time.monotonic() - started < 20  # one probe of arXiv, not its retries
+    assert result.returncode != 0 and "arXiv is unreachable" in result.stderr, result.stderr
+
+
 @pytest.mark.slow  # reads the 300k snapshot twice (its latest days, then their papers): data at scale
 def test_the_offline_demo_loads_every_categorys_latest_days(tmp_path: Path, shared_data: Path) -> None:
     home = tmp_path / "demo"

@@ -274,3 +274,13 @@ def test_every_related_paper_has_a_reason_and_its_shared_terms_are_in_both_texts
                 assert occurs(term, mine) and occurs(term, theirs), (term, qid, hit.paper.id)
                 checked += 1
     assert checked > 200
+
+
+def test_every_related_paper_of_a_pasted_text_has_a_reason(indexes: Indexes) -> None:
+    text = (  # a text query has no authors, category or day: the reasons are its shared phrases or content
+        "HC-RAG: hierarchical clustering of retrieved passages for retrieval-augmented generation, "
+        "answering questions over long documents with fewer hallucinations."
+    )
+    hits = related(indexes, text_query(indexes, text), k=10)
+    assert len(hits) == 10
+    assert all(h.reasons() for h in hits), [h.paper.id for h in hits if not h.reasons()]

@@ -144,3 +144,28 @@ def test_daily_papers_map_stays_put_when_a_paper_is_saved(lab: httpx.Client, lab
     after = reader.get(f"/daily/{DAY}").text
     moved = {p: xy for p, xy in ((p, (x, y)) for p, x, y in POINT.findall(after)) if points.get(p, xy) != xy}
     assert not moved and re.findall(r'<text class="lbl"[^>]*>([^<]+)</text>', after) == labels
+
+
+def map_of(page: str) -> str:
+    """The drawn map of a page: its SVG, as served."""
+    return page.split('<section class="topic-map"')[1].split("</svg>")[0]
+
+
+def test_a_listings_map_never_depends_on_a_readers_library(lab: httpx.Client, lab_home: Path) -> None:
+    anonymous = map_of(lab.get(f"/list/{CATEGORY}/{DAY}").text)
+    reader = log_in(lab, "bob", READERS["bob"])
+    before = map_of(reader.get(f"/list/{CATEGORY}/{DAY}").text)
+    pid = POINT.findall(before)[0][0]
+    token = csrf(reader, f"/list/{CATEGORY}/{DAY}")
+    assert reader.post("/library/rate", data={"id": pid, "rating": "1", "csrf": token}).status_code == 303
+    assert map_of(reader.get(f"/list/{CATEGORY}/{DAY}").text) == before == anonymous
+
+
+def test_daily_papers_carry_each_paper_and_its_title_once(lab: httpx.Client) -> None:
+    reader = log_in(lab, "ada", READERS["ada"])
+    page = reader.get(f"/daily/{DAY}").text
+    entries = reader.get(f"/api/daily/{DAY}").json()["entries"]
+    rows = re.findall(r'<article class="paper[^"]*" id="p-([^"]+)"', page)
+    assert len(rows) == len(set(rows)) == len(entries) > 20
+    titles = re.findall(r'<a class="title" href="/abs/([^"]+)">', page)
+    assert sorted(titles) == sorted(rows) and "data-title=" not in page

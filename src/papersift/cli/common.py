@@ -46,6 +46,16 @@ def _all_spelled(values: list[str]) -> list[str]:
     return [_spelled(v) for v in values]
 
 
+def spelled_option(value: str | None) -> str | None:
+    """A ``--category`` option as arXiv spells it (any case typed), or None when not given."""
+    return None if value is None else _spelled(value)
+
+
+def all_spelled_option(values: list[str] | None) -> list[str] | None:
+    """A repeated ``--category`` option as arXiv spells each, or None when not given."""
+    return None if values is None else _all_spelled(values)
+
+
 CategoryArg = Annotated[
     str,
     typer.Argument(help="Category or archive, e.g. cs.LG or astro-ph (any case).", callback=_spelled),

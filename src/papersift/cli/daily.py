@@ -14,6 +14,7 @@ from papersift.cli.common import (
     HomeOpt,
     Opened,
     ReaderOpt,
+    all_spelled_option,
     check_format,
     fail,
     load_settings,
@@ -28,7 +29,10 @@ if TYPE_CHECKING:
 
 
 def follow(
-    category: Annotated[list[str] | None, typer.Option("--category", "-c", help="Follow a category.")] = None,
+    category: Annotated[
+        list[str] | None,
+        typer.Option("--category", "-c", help="Follow a category (any case).", callback=all_spelled_option),
+    ] = None,
     author: Annotated[list[str] | None, typer.Option("--author", "-a", help="Follow an author.")] = None,
     must: Annotated[
         list[str] | None, typer.Option("--must", help="Keep only papers with a must-word.")

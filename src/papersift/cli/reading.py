@@ -18,6 +18,7 @@ from papersift.cli.common import (
     opened,
     parse_day,
     progress_bar,
+    spelled_option,
 )
 from papersift.paper import Paper
 from papersift.settings import Settings
@@ -58,7 +59,9 @@ def _check_model(settings: Settings) -> None:
 def summarize(
     ids: Annotated[list[str] | None, typer.Argument(metavar="[ID]...", help="arXiv ids.")] = None,
     day: Annotated[str | None, typer.Option("--date", "-d", help="A listing day (with --category).")] = None,
-    category: Annotated[str | None, typer.Option("--category", "-c", help="The day's category.")] = None,
+    category: Annotated[
+        str | None, typer.Option("--category", "-c", help="The day's category.", callback=spelled_option)
+    ] = None,
     lang: LangOpt = "en",
     retry: Annotated[bool, typer.Option("--retry", help="Make failed texts again.")] = False,
     fmt: FormatOpt = "text",

@@ -17,6 +17,7 @@ from papersift.cli.common import (
     load_settings,
     opened,
     parse_day,
+    spelled_option,
 )
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def search(
         Path | None, typer.Option("--queries-from", help="One query a line; one JSON line per query.")
     ] = None,
     k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Number of results.")] = 10,
-    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
+    category: Annotated[str | None, typer.Option("--category", "-c", callback=spelled_option)] = None,
     since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
     until: Annotated[str | None, typer.Option("--until", help="Announced on or before.")] = None,
     author: Annotated[str | None, typer.Option("--author", "-a")] = None,
@@ -136,7 +137,7 @@ def related(
     text: Annotated[str | None, typer.Option("--text", help="Any text, e.g. a pasted abstract.")] = None,
     ids_from: Annotated[Path | None, typer.Option("--ids-from", help="One id a line.")] = None,
     k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Results per query.")] = 10,
-    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
+    category: Annotated[str | None, typer.Option("--category", "-c", callback=spelled_option)] = None,
     since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
     facet: Annotated[
         str | None,
