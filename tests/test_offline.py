@@ -95,3 +95,22 @@ def test_while_the_demo_loads_its_other_days_every_page_says_so(
         assert "演示仍在载入" in client.get("/categories", params={"lang": "zh"}).text
         (home / LOADING).unlink()
         assert "demo-loading" not in client.get("/categories").text  # not a cached page of the loading time
+
+
+def test_make_demo_takes_a_port_and_days_and_the_readme_says_how_to_load_more() -> None:
+    import shutil
+    import subprocess
+
+    from tests.support.data import ROOT
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    asked = ["make", "-n", "demo", "PORT=8123", "DAYS=14"]
+    ran = subprocess.run(asked, cwd=ROOT, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert "demo --shared ../shared/data --days 14" in ran.stdout
+    assert "serve --host 127.0.0.1 --port 8123" in ran.stdout
+    readme = (ROOT / "README.md").read_text()
+    assert "make demo PORT=" in readme
+    for way in ("papersift demo --days N", "papersift harvest oai", "papersift ingest FILE"):
+        assert way in readme, way
