@@ -4,7 +4,7 @@ URL, an e-mail address) are never phrases, and two texts share only phrases both
 
 from __future__ import annotations
 
-from papersift.ranking.phrases import occurs, phrases, shared_phrases
+from papersift.ranking.phrases import best_phrases, occurs, phrases, shared_phrases
 
 A = (
     "We propose LoRA adapters for full fine-tuning; rewards find better policies. Based reasoning "
@@ -36,3 +36,13 @@ def test_shared_phrases_are_the_best_few_both_texts_hold_as_written() -> None:
     for phrase in shared:
         assert occurs(phrase, A) and occurs(phrase, B), phrase
     assert not occurs("fine-tuning rewards", A) and not occurs("adapters full", A)  # across ";", "for"
+
+
+def test_the_best_phrases_are_the_weightiest_and_none_inside_another() -> None:
+    rare = {"lora": 5.0, "replay": 4.0}
+    picked = best_phrases(
+        ["lora adapters", "lora", "trajectory replay", "reasoning traces", "adapters"],
+        lambda word: rare.get(word, 1.0),
+        2,
+    )
+    assert picked == ["lora adapters", "trajectory replay"]  # "lora" is inside the first: not a second reason
