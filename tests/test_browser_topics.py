@@ -147,3 +147,18 @@ def test_dead_ends_lead_somewhere_in_the_browser(
         box.fill(f"https://arxiv.org/abs/{pid}v1")
         box.press("Enter")
         page.wait_for_url(f"**/abs/{pid}")  # type: ignore[attr-defined]
+
+
+def test_the_smaller_dead_ends_in_the_browser(
+    browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
+) -> None:
+    with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
+        icon = page.goto("/favicon.ico")  # type: ignore[attr-defined]
+        assert icon.ok and icon.headers["content-type"].startswith("image/svg+xml")
+        page.goto(f"{LISTING}?lang=zh")  # type: ignore[attr-defined]
+        authors = page.locator("section.listing p.authors", has_text="等另外")  # type: ignore[attr-defined]
+        assert authors.count() > 0 and "more" not in authors.first.inner_text()
+        page.goto("/search?q=agents&mode=keyword&lang=en")  # type: ignore[attr-defined]
+        said = page.locator("main").inner_text()  # type: ignore[attr-defined]
+        total = map_server.get("/api/search", params={"q": "agents", "mode": "keyword"}).json()["total"]
+        assert f"{total['count']}{'+' if total['capped'] else ''} results" in said
