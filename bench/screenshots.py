@@ -103,7 +103,7 @@ def shoot(base_url: str, shots: dict[str, str], out: Path) -> list[Path]:
                 size = save_png(page.screenshot(full_page=False), png)
                 saved.append(png)
                 print(f"{png.name} ({path}, {width} px, {size / 1024:.0f} KB)")
-                if page.locator("svg.map").first.is_visible():
+                if page.locator("svg.map:visible").count():
                     labels = label_boxes(page)
                     print(
                         f"  map labels: {len(labels.texts)} boxes, {len(labels.overlapping)} intersecting "

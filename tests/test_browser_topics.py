@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.browser import label_boxes
+from tests.support.browser import Labels, label_boxes
 from tests.support.data import DAILY_DAYS
 from tests.support.processes import serving
 from tests.test_browser import CHROMIUM, SHOTS, browser, browsing, screenshot_path
@@ -106,6 +106,32 @@ def test_map_labels_neither_overlap_nor_leave_the_drawing(
         page.screenshot(path=str(SHOTS / f"map-page-{width}px.png"), full_page=False)  # type: ignore[attr-defined]
 
 
+def test_the_map_page_draws_a_larger_map_than_the_listing_with_labels_as_large_at_390_px(
+    browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
+) -> None:
+    with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
+        page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
+        page.goto(LISTING)  # type: ignore[attr-defined]
+        small = label_boxes(page)
+        page.goto(MAP_PAGE)  # type: ignore[attr-defined]
+        large = label_boxes(page)
+        page.set_viewport_size({"width": 390, "height": 844})  # type: ignore[attr-defined]
+        page.goto(MAP_PAGE)  # type: ignore[attr-defined]
+        phone = label_boxes(page)
+        content = page.evaluate("document.querySelector('.map-box').clientWidth")  # type: ignore[attr-defined]
+        scrolled = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+
+    def size(labels: Labels) -> tuple[float, float]:
+        box = labels.drawing
+        return float(box["right"]) - float(box["left"]), float(box["bottom"]) - float(box["top"])  # type: ignore[arg-type]
+
+    (small_w, small_h), (large_w, large_h), (phone_w, phone_h) = size(small), size(large), size(phone)
+    assert large_w >= small_w - 1 and large_h > 1.25 * small_h  # the content's width, and taller
+    assert phone_w >= content - 1 and phone_h > phone_w and scrolled <= 390  # a phone's width, taller still
+    assert phone.texts and min(phone.heights) >= 0.85 * min(large.heights)  # labels as large as on a desktop
+    assert abs(small_w / small_h - 800 / 420) < 0.02  # the listing's small map as it was
+
+
 def test_the_map_page_lists_each_topic_with_its_phrases_and_a_link_that_filters_the_listing(
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
 ) -> None:
@@ -117,7 +143,8 @@ def test_the_map_page_lists_each_topic_with_its_phrases_and_a_link_that_filters_
         assert sections.count() == chips.count() >= 2
         rows = page.locator("section.topic article.paper")  # type: ignore[attr-defined]
         ids = [r.get_attribute("id") for r in rows.all()]
-        assert len(ids) == len(set(ids)) == page.locator("svg.map a.pt").count()  # type: ignore[attr-defined]
+        drawn = page.locator("svg.map:visible a.pt")  # type: ignore[attr-defined]
+        assert len(ids) == len(set(ids)) == drawn.count()
         second = sections.nth(1)
         assert second.locator("p.terms").is_visible()
         wanted = {r.get_attribute("id") for r in second.locator("article.paper").all()}

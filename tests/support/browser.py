@@ -18,8 +18,9 @@ FLAGS = [
 ]
 
 LABEL_BOXES = """() => {
-  const svg = document.querySelector("svg.map").getBoundingClientRect();
-  const boxes = Array.from(document.querySelectorAll("svg.map text.lbl")).map((t) => {
+  const drawn = Array.from(document.querySelectorAll("svg.map")).find((s) => s.getClientRects().length > 0);
+  const svg = drawn.getBoundingClientRect();
+  const boxes = Array.from(drawn.querySelectorAll("text.lbl")).map((t) => {
     const r = t.getBoundingClientRect();
     return {text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
   });
@@ -36,6 +37,8 @@ class Labels:
     texts: list[str]
     overlapping: list[tuple[Box, Box]]
     outside: list[Box]
+    drawing: Box  # the drawn map's box (left, right, top, bottom in CSS px)
+    heights: list[float]  # each label box's height in CSS px: how large its text is drawn
 
 
 def _apart(a: Box, b: Box) -> bool:
@@ -57,8 +60,8 @@ def _inside(box: Box, svg: Box) -> bool:
 
 
 def label_boxes(page: object) -> Labels:
-    """The label boxes of the first ``svg.map`` on ``page`` (a Playwright page), checked against each other
-    and against the drawing's box."""
+    """The label boxes of the first shown ``svg.map`` on ``page`` (a Playwright page), checked against each
+    other and against the drawing's box."""
     found = page.evaluate(LABEL_BOXES)  # type: ignore[attr-defined]
     svg, boxes = found["svg"], found["boxes"]
     overlapping = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if not _apart(a, b)]
@@ -66,4 +69,6 @@ def label_boxes(page: object) -> Labels:
         texts=[str(b["text"]) for b in boxes],
         overlapping=overlapping,
         outside=[b for b in boxes if not _inside(b, svg)],
+        drawing=svg,
+        heights=[float(b["bottom"]) - float(b["top"]) for b in boxes],  # type: ignore[arg-type]
     )

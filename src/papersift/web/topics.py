@@ -43,6 +43,21 @@ OFFSETS = sorted(  # where a label may go, in lines and half-widths from its top
 )
 HALO, GAP = 8.0, 2.0  # the white stroke around a label, and the space kept between two labels
 
+
+@dataclass(frozen=True, slots=True)
+class Size:
+    """A drawing's name (its CSS class) and its SVG width and height."""
+
+    name: str
+    width: int
+    height: int
+
+
+SMALL = Size("small", WIDTH, HEIGHT)  # above a listing and Daily Papers
+# the map page's large map: the content's width on a desktop (56rem less padding), taller; and a phone's
+# (390 px less padding), taller still; each shown where it is drawn at about its own size
+WIDE, NARROW = Size("wide", 840, 600), Size("narrow", 340, 460)
+
 router = APIRouter()
 
 
@@ -59,40 +74,51 @@ def _docs(entries: Sequence[dict[str, Any]]) -> list[_Doc]:
     return [_Doc(str(e["id"]), str(e.get("title", "")), str(e.get("abstract", ""))) for e in entries]
 
 
-def map_view(tmap: TopicMap, titles: dict[str, str]) -> dict[str, Any]:
-    """The map as the template draws it: SVG coordinates, colour classes, labels at the topics' centres."""
+def map_view(tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = (SMALL,)) -> dict[str, Any]:
+    """The map as the template draws it: the topics (colour classes, chips) and one drawing per size in
+    ``sizes`` (SVG coordinates, labels placed for that size: the text is 13 px where a drawing is shown at
+    about its own width)."""
+    topics = [
+        {
+            "n": n,
+            "label": topic.label,
+            "named": bool(topic.label),
+            "terms": list(topic.terms),
+            "count": len(topic.papers),
+            "colour": n % COLOURS,
+            "papers": [{"id": i, "title": titles.get(i, i)} for i in topic.papers],
+        }
+        for n, topic in enumerate(tmap.topics)
+    ]
+    return {"topics": topics, "drawings": [_drawing(tmap, titles, topics, size) for size in sizes]}
+
+
+def _drawing(
+    tmap: TopicMap, titles: dict[str, str], topics: list[dict[str, Any]], size: Size
+) -> dict[str, Any]:
+    width, height = size.width, size.height
     points: list[dict[str, Any]] = [
         {
             "id": p.id,
             "title": titles.get(p.id, p.id),
             "cluster": p.cluster,
             "colour": p.cluster % COLOURS,
-            "cx": round(PAD + p.x * (WIDTH - 2 * PAD), 1),
-            "cy": round(PAD + (1.0 - p.y) * (HEIGHT - 2 * PAD), 1),
+            "cx": round(PAD + p.x * (width - 2 * PAD), 1),
+            "cy": round(PAD + (1.0 - p.y) * (height - 2 * PAD), 1),
         }
         for p in tmap.points
     ]
-    topics = []
-    for n, topic in enumerate(tmap.topics):
-        mine = [p for p in points if p["cluster"] == n]
+    centres = []
+    for topic in topics:
+        mine = [p for p in points if p["cluster"] == topic["n"]]
         x = sum(p["cx"] for p in mine) / max(len(mine), 1)
         y = sum(p["cy"] for p in mine) / max(len(mine), 1)
-        topics.append(
-            {
-                "n": n,
-                "label": topic.label,
-                "named": bool(topic.label),
-                "terms": list(topic.terms),
-                "count": len(topic.papers),
-                "colour": n % COLOURS,
-                "papers": [{"id": i, "title": titles.get(i, i)} for i in topic.papers],
-                "x": round(x, 1),
-                "y": round(y, 1),
-                "on_map": False,
-            }
-        )
-    place_labels(topics)
-    return {"width": WIDTH, "height": HEIGHT, "points": points, "topics": topics}
+        centres.append((str(topic["label"]), int(topic["count"]), x, y))
+    labels = [
+        {"n": n, "label": text, "x": round(x, 1), "y": round(y, 1)}
+        for n, (text, x, y) in place_labels(centres, width, height).items()
+    ]
+    return {"name": size.name, "width": width, "height": height, "points": points, "labels": labels}
 
 
 def label_box(text: str, x: float, y: float) -> tuple[float, float, float, float]:
@@ -101,30 +127,31 @@ def label_box(text: str, x: float, y: float) -> tuple[float, float, float, float
     return (x - width / 2, y - LINE * 0.8, x + width / 2, y + LINE * 0.25)
 
 
-def place_labels(topics: list[dict[str, Any]]) -> None:
-    """Put each named topic's label near its centre, inside the drawing and clear of every label placed
-    before it (larger topics first); a label with no free place nearby stays off the map (its chip, below
-    the map, names the topic)."""
+def place_labels(
+    centres: Sequence[tuple[str, int, float, float]], width: float = WIDTH, height: float = HEIGHT
+) -> dict[int, tuple[str, float, float]]:
+    """Where each named topic's label goes, from its (label, paper count, centre x, centre y): near its
+    centre, inside a ``width`` × ``height`` drawing and clear of every label placed before it (larger
+    topics first). A label with no free place nearby stays off the drawing (its chip, below the map,
+    names the topic: the legend). Topic number → (label, x, y)."""
     placed: list[tuple[float, float, float, float]] = []
-    for n in sorted(range(len(topics)), key=lambda i: -int(topics[i]["count"])):
-        text = str(topics[n]["label"])
+    where: dict[int, tuple[str, float, float]] = {}
+    for n in sorted(range(len(centres)), key=lambda i: -centres[i][1]):
+        text, _, cx, cy = centres[n]
         if not text:
             continue
         half = (LABEL_EM * len(text) + HALO) / 2
-        if 2 * half > WIDTH - 2:
+        if 2 * half > width - 2:
             continue
-        cx, cy = float(topics[n]["x"]), float(topics[n]["y"])
-        for dy, dx in sorted(
-            ((dy, dx) for dy in range(-8, 9) for dx in (-2, -1, 0, 1, 2)),
-            key=lambda d: (abs(d[0]) + abs(d[1]), d),
-        ):
-            x = min(max(cx + dx * half, half + 1), WIDTH - half - 1)
-            y = min(max(cy + dy * LINE, LINE * 0.8 + 1), HEIGHT - LINE * 0.25 - 1)
+        for dy, dx in OFFSETS:
+            x = min(max(cx + dx * half, half + 1), width - half - 1)
+            y = min(max(cy + dy * LINE, LINE * 0.8 + 1), height - LINE * 0.25 - 1)
             box = label_box(text, x, y)
             if not any(_overlap(box, other) for other in placed):
                 placed.append(box)
-                topics[n].update(x=round(x, 1), y=round(y, 1), on_map=True)
+                where[n] = (text, x, y)
                 break
+    return where
 
 
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
@@ -142,8 +169,11 @@ def compute_map(state: AppState, docs: list[_Doc]) -> TopicMap:
     return result
 
 
-def topic_view(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    """The map of a page's papers (None when there are too few papers for more than one topic)."""
+def topic_view(
+    state: AppState, entries: Sequence[dict[str, Any]], large: bool = False
+) -> dict[str, Any] | None:
+    """The map of a page's papers (None when there are too few papers for more than one topic): drawn
+    small, or ``large`` (the map page: a desktop's drawing and a phone's)."""
     docs = _docs(entries)
     if len({d.id for d in docs}) < 2 * MIN_TOPIC:  # too few papers for two topics: no map to draw
         return None
@@ -154,7 +184,7 @@ def topic_view(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, 
         return None
     if len(tmap.topics) < 2:
         return None
-    return map_view(tmap, {d.id: d.title for d in docs})
+    return map_view(tmap, {d.id: d.title for d in docs}, (WIDE, NARROW) if large else (SMALL,))
 
 
 def day_topic_view(
