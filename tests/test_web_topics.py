@@ -67,7 +67,11 @@ def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Clien
     assert '<section class="topic-map"' in page and "data-title=" not in page  # titles: in the rows only
     assert "<script>" not in page and "<style" not in page  # the strict CSP: scripts and styles are files
     own = lab.get(f"/map/{CATEGORY}/{DAY}")
-    assert own.status_code == 200 and own.text.count('<a class="pt ') == len(data["points"])
+    assert own.status_code == 200 and page.count('<svg class="map small"') == 1
+    for drawing in ("wide", "narrow"):  # the map page's large map: a desktop's drawing and a phone's
+        svg = own.text.split(f'<svg class="map {drawing}" viewBox="0 0 ')[1].split("</svg>")[0]
+        width, height = (float(v) for v in svg.split('"')[0].split())
+        assert svg.count('<a class="pt ') == len(data["points"]) and height > 0.7 * width > 200
     chinese = lab.get(f"/map/{CATEGORY}/{DAY}?lang=zh").text
     assert "主题" in chinese and "主题地图" not in chinese.split("<main>")[0]
     assert "主题 · " in lab.get(f"/list/{CATEGORY}/{DAY}?lang=zh").text
@@ -152,7 +156,7 @@ def map_of(page: str) -> str:
 
 
 def test_a_listings_map_never_depends_on_a_readers_library(lab: httpx.Client, lab_home: Path) -> None:
-    anonymous = map_of(lab.get(f"/list/{CATEGORY}/{DAY}").text)
+    anonymous = map_of(lab.get(f"/list/{CATEGORY}/{DAY}?lang=en").text)
     reader = log_in(lab, "bob", READERS["bob"])
     before = map_of(reader.get(f"/list/{CATEGORY}/{DAY}").text)
     pid = POINT.findall(before)[0][0]
