@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -13,8 +13,9 @@ import pytest
 
 from papersift.index.indexes import Indexes, ModelMismatchError, check_model, open_indexes
 from papersift.index.pipeline import refresh
+from papersift.paper import Paper, Submitted, first_submitted, id_month, months_between
 from papersift.ranking.evaluate import evaluate_related, metrics
-from papersift.ranking.pool import how_much_earlier
+from papersift.ranking.pool import Hit, how_much_earlier
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.ranking.search import search
 from papersift.settings import Settings
@@ -184,30 +185,79 @@ def test_search_fills_a_page_under_a_narrow_filter_and_rejects_empty_queries(ind
     assert search(indexes, "   ", k=3).hits == [] and search(indexes, "", k=3).notes == ["empty query"]
 
 
-def test_earlier_work_is_only_said_of_papers_announced_before_the_query(
+def said_earlier(hit: Hit) -> list[str]:
+    return [r for r in hit.reasons() if r.endswith((" earlier", ", submitted before"))]
+
+
+def truly_earlier(hit: Hit, query: Paper) -> tuple[bool, tuple[int | None, int | None]]:
+    """Whether ``hit`` was first submitted before ``query`` by the rule (``first_submitted``; a day, or a
+    month where one date is known only to its month; a lower id on the same day or month), and the gap."""
+    theirs, mine = first_submitted(hit.paper), first_submitted(query)
+    assert theirs is not None and mine is not None
+    order = [(0, i) if "/" in i else (len(i), i) for i in (hit.paper.id, query.id)]  # old-style ids first
+    lower = order[0] < order[1]
+    if theirs.exact and mine.exact:
+        days = (mine.day - theirs.day).days
+        return days > 0 or (days == 0 and lower), (days, None)
+    months = months_between(theirs.day, mine.day)
+    return months > 0 or (months == 0 and lower), (None, months)
+
+
+def test_earlier_work_is_only_said_of_papers_first_submitted_before_the_query(
     indexes: Indexes, citation_corpus: Corpus
 ) -> None:
     for qid in sorted(citation_corpus[1]):
         paper = indexes.store.get(qid)
         assert paper is not None
         hits = related(indexes, paper_query(indexes, paper), k=10)
-        later = [h for h in hits if h.paper.announced and h.paper.id > qid and "/" not in h.paper.id]
+        later = [h for h in hits if first_submitted(h.paper) and h.paper.id > qid and "/" not in h.paper.id]
         if later:
             break
     else:
         raise AssertionError("no related paper with a later id")
     target = later[0].paper
-    same_day = replace(paper, announced=target.announced)  # the query announced the day the hit was
-    for hit in related(indexes, paper_query(indexes, same_day), k=10):
-        day, mine = hit.paper.announced or hit.paper.published, same_day.announced
-        assert day is not None and mine is not None
-        truly = day < mine or (day == mine and (len(hit.paper.id), hit.paper.id) < (len(qid), qid))
-        said = [r for r in hit.reasons() if r.endswith(" earlier") or r == "the same day, submitted before"]
+    submitted = first_submitted(target)
+    assert submitted is not None and submitted.exact
+    # the query submitted the day the hit was, announced long after: its submission is what counts
+    same_day = replace(paper, published=submitted.day, announced=submitted.day + timedelta(days=400))
+    hits = related(indexes, paper_query(indexes, same_day), k=10)
+    for hit in hits:
+        truly, gap = truly_earlier(hit, same_day)
+        said = said_earlier(hit)
         assert hit.earlier == truly and bool(said) == truly
         if truly:  # the gap as it matters: "3 years earlier", never "earlier work" for a week
-            assert said == [how_much_earlier((mine - day).days)] and hit.days_earlier == (mine - day).days
+            assert said == [how_much_earlier(*gap)] and (hit.days_earlier, hit.months_earlier) == gap
         if hit.paper.id == target.id:
             assert not hit.earlier  # same day, later id: not earlier work
+    assert any(h.earlier for h in hits) and not all(h.earlier for h in hits)
+
+
+def test_a_re_listed_old_paper_is_dated_by_its_id_and_its_gaps_said_in_months(
+    indexes: Indexes, citation_corpus: Corpus
+) -> None:
+    # an old paper re-listed years later with no submission date (as 2309.x and 2407.x announced on
+    # 2025-05-27 in the 300k file): its id's month is when it was submitted, never the re-listing day
+    for qid in sorted(citation_corpus[1], reverse=True):
+        stored = indexes.store.get(qid)
+        assert stored is not None
+        if "/" in qid:
+            continue
+        relisted = replace(stored, published=None, versions=[], announced=date(2031, 5, 27))
+        month = id_month(qid)
+        assert month is not None and first_submitted(relisted) == Submitted(month, False)
+        hits = related(indexes, paper_query(indexes, relisted), k=10)
+        if any(h.earlier for h in hits) and not all(h.earlier for h in hits):
+            break
+    else:
+        raise AssertionError("no query with related papers both before and after it")
+    for hit in hits:
+        truly, (days, months) = truly_earlier(hit, relisted)
+        said = said_earlier(hit)
+        assert days is None and months is not None  # one date is a month: the gap in months or years
+        assert hit.earlier == truly and bool(said) == truly
+        assert not any("day" in r or "week" in r for r in said)  # never "the same day" from an id
+        if truly:
+            assert said == [how_much_earlier(None, months)] and hit.months_earlier == months
 
 
 @pytest.mark.parametrize("mode", ["hybrid", "semantic", "keyword"])
@@ -240,6 +290,17 @@ def test_an_arxiv_id_has_one_result_and_no_second_page(indexes: Indexes, citatio
     assert [h.paper.id for h in search(indexes, pid, k=10).hits] == [pid]
     assert search(indexes, pid, k=10, offset=10).hits == []
     assert search(indexes, f"arXiv:{pid}", k=10, offset=490).hits == []
+
+
+def test_a_gap_known_to_the_month_is_said_in_months_or_years() -> None:
+    said = [how_much_earlier(None, m) for m in (0, 1, 10, 14, 20)]
+    assert said == [
+        "the same month, submitted before",
+        "1 month earlier",
+        "10 months earlier",
+        "1 year earlier",
+        "2 years earlier",
+    ]
 
 
 def test_a_gap_is_said_in_the_unit_that_matters() -> None:

@@ -119,6 +119,50 @@ class Paper:
 
 
 @dataclass(frozen=True, slots=True)
+class Submitted:
+    """When a paper's first version was submitted, as precisely as it is known."""
+
+    day: date  # the day; the month's first day when only the month is known
+    exact: bool  # False: only the month is known (the one its arXiv id names)
+
+
+def id_month(paper_id: str) -> date | None:
+    """The month an arXiv id was given, i.e. its v1 submitted: ``2309.01234`` → 2023-09-01,
+    ``hep-th/9901001`` → 1999-01-01 (old-style ids run from 1991 to 2007); None for anything else."""
+    m = _NEW_ID.match(paper_id) or _OLD_ID.match(paper_id)
+    if m is None:
+        return None
+    digits = paper_id[:4] if "/" not in paper_id else m["num"][:4]
+    yy, month = int(digits[:2]), int(digits[2:])
+    if not 1 <= month <= 12:
+        return None
+    return date((1900 if "/" in paper_id and yy >= 91 else 2000) + yy, month, 1)
+
+
+def first_submitted(paper: Paper) -> Submitted | None:
+    """The date ``paper`` was first submitted, the one place that decides it: ``published`` (v1's date)
+    where known, else v1's submission in the version history; else its first announcement when that
+    came within a month of the month its id names (a new paper: announced a day or so after it was
+    submitted); else that month (a paper re-listed long after it was submitted, e.g. 2309.x announced in
+    2025: only the month is known); else the announcement; None when nothing says."""
+    if paper.published is not None:
+        return Submitted(paper.published, True)
+    for v in paper.versions:
+        if v.version == 1 and v.submitted is not None:
+            return Submitted(v.submitted.date(), True)
+    month = id_month(paper.id)
+    announced = paper.announced
+    if announced is not None and (month is None or months_between(month, announced) <= 1):
+        return Submitted(announced, True)
+    return Submitted(month, False) if month is not None else None
+
+
+def months_between(earlier: date, later: date) -> int:
+    """Calendar months from ``earlier``'s month to ``later``'s (negative when ``later`` is earlier)."""
+    return (later.year - earlier.year) * 12 + later.month - earlier.month
+
+
+@dataclass(frozen=True, slots=True)
 class Deleted:
     """A record the source reports as deleted (OAI-PMH ``status="deleted"``)."""
 

@@ -35,7 +35,8 @@ class Hit:
     same_category: bool = False
     earlier: bool = False
     match: tuple[int, int, float] | None = None  # (query sentence, their sentence, cosine); 0 = title
-    days_earlier: int | None = None  # how long before the query paper it was announced (when ``earlier``)
+    days_earlier: int | None = None  # how long before the query paper it was submitted (when ``earlier``)
+    months_earlier: int | None = None  # the same in months, when a date is known only to its month
 
     def reasons(self) -> list[str]:
         """Why it is related, in words; never empty (at least how close it is in content or wording)."""
@@ -52,7 +53,7 @@ class Hit:
         if self.same_category:
             out.append(f"same category ({self.paper.primary_category})")
         if self.earlier:
-            out.append(how_much_earlier(self.days_earlier))
+            out.append(how_much_earlier(self.days_earlier, self.months_earlier))
         if not any(r.startswith(("shared terms", "close in content", "same authors")) for r in out):
             if self.dense is not None and self.dense > 0:
                 out.insert(0, f"close in content ({self.dense:.2f})")
@@ -61,8 +62,17 @@ class Hit:
         return out
 
 
-def how_much_earlier(days: int | None) -> str:
-    """``3 years earlier``, ``2 weeks earlier``, ``the same day, submitted before``: what a gap means."""
+def how_much_earlier(days: int | None, months: int | None = None) -> str:
+    """``3 years earlier``, ``2 weeks earlier``, ``the same day, submitted before``: what a gap means.
+    ``months`` (a date known only to its month, ``paper.first_submitted``): said in months or years,
+    never in days (``the same month, submitted before``)."""
+    if months is not None:
+        if months <= 0:
+            return "the same month, submitted before"
+        if months >= 12:
+            years = round(months / 12)
+            return f"{years} year{'s' if years != 1 else ''} earlier"
+        return f"{months} month{'s' if months != 1 else ''} earlier"
     if days is None:
         return "earlier work"
     if days <= 0:

@@ -21,7 +21,8 @@ dense vector is their mean, the key terms are theirs.
 The weights were chosen on the dev citation pairs only (a coarse grid, the largest step that mattered; the
 sentence weight on their ``tune`` half), and each term shows up in a result's reasons: the shared terms,
 the shared authors, the category, the date.
-"Earlier work" (announced no later than the query) reflects that a paper's closest relatives are mostly
+"Earlier work" (first submitted before the query, ``paper.first_submitted``; the index's arrays hold the
+announcement day, and each result is set right) reflects that a paper's closest relatives are mostly
 the ones it builds on; it is a small nudge, not a filter. Text queries have no authors, category or date:
 they are ranked by the first two terms alone.
 """
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
 
 import numpy as np
 
@@ -38,7 +38,7 @@ from papersift.index.encoder import paper_text
 from papersift.index.indexes import Indexes
 from papersift.index.sentences import FACETS, TITLE, facet_code, paper_sentences, roles
 from papersift.names import AuthorSet
-from papersift.paper import Paper
+from papersift.paper import Paper, Submitted, first_submitted, months_between
 from papersift.ranking.phrases import best_phrases, phrases, word_rarity
 from papersift.ranking.pool import Hit, admitted, widen
 from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
@@ -249,7 +249,7 @@ def _take(indexes: Indexes, query: Query, s: _Scored, k: int, filters: Filters) 
     order = np.argsort(-s.score, kind="stable")
     query_id = query.paper.id if query.paper else None
     query_authors = AuthorSet(query.paper.authors if query.paper else ())
-    query_day = (query.paper.announced or query.paper.published) if query.paper else None
+    query_day = first_submitted(query.paper) if query.paper else None
     mine = phrases(query.text)  # the reasons' shared terms: phrases of both texts as written
     rarity = word_rarity(indexes.lexical)
     at = {int(key): i for i, key in enumerate(s.keys.tolist())}
@@ -258,7 +258,7 @@ def _take(indexes: Indexes, query: Query, s: _Scored, k: int, filters: Filters) 
     hits: list[Hit] = []
     for key, paper in admitted(indexes.store, ranked, filters, k, step, keep=lambda p: p.id != query_id):
         i = at[key]
-        day = paper.announced or paper.published
+        day = first_submitted(paper)
         terms = best_phrases(mine & phrases(f"{paper.title} {paper.abstract}"), rarity, 3)
         authors = list(query_authors.shared(paper.authors))
         # the author postings bucket by initial + surname, and the days have no order within a day:
@@ -266,8 +266,10 @@ def _take(indexes: Indexes, query: Query, s: _Scored, k: int, filters: Filters) 
         score = float(s.score[i]) - W_AUTHOR * (
             min(float(s.coauthors[i]), MAX_SHARED_AUTHORS) - min(len(authors), MAX_SHARED_AUTHORS)
         )
-        earlier = bool(s.earlier[i]) and _earlier(paper, day, query_id, query_day)
-        score -= W_EARLIER * (bool(s.earlier[i]) and not earlier)
+        # the index's nudge compares announcement days; what is said compares first submissions
+        earlier = _earlier(paper, day, query_id, query_day)
+        score += W_EARLIER * (int(earlier) - int(bool(s.earlier[i])))
+        days, months = _gap(day, query_day) if earlier else (None, None)
         hits.append(
             Hit(
                 paper=paper,
@@ -279,7 +281,8 @@ def _take(indexes: Indexes, query: Query, s: _Scored, k: int, filters: Filters) 
                 same_category=bool(s.same_category[i]),
                 earlier=earlier,
                 match=_match(indexes, query, key),
-                days_earlier=(query_day - day).days if earlier and query_day and day else None,
+                days_earlier=days,
+                months_earlier=months,
             )
         )
     return sorted(hits, key=lambda h: -h.score)
@@ -297,11 +300,27 @@ def _match(indexes: Indexes, query: Query, key: int) -> tuple[int, int, float] |
     return query.numbers[mine], other + (0 if title else 1), cosine
 
 
-def _earlier(paper: Paper, day: date | None, query_id: str | None, query_day: date | None) -> bool:
-    """Announced before the query paper (on the same day: a lower arXiv id, i.e. submitted before)."""
-    if day is None or query_day is None or day > query_day:
+def _earlier(paper: Paper, day: Submitted | None, query_id: str | None, query_day: Submitted | None) -> bool:
+    """First submitted before the query paper (``paper.first_submitted``): on an earlier day, or in an
+    earlier month where a date is known only to its month; on the same day or in the same month, a lower
+    arXiv id (ids are given in the order papers are submitted)."""
+    if day is None or query_day is None:
         return False
-    return day < query_day or (query_id is not None and _id_order(paper.id) < _id_order(query_id))
+    if day.exact and query_day.exact:
+        before, same = day.day < query_day.day, day.day == query_day.day
+    else:
+        gap = months_between(day.day, query_day.day)
+        before, same = gap > 0, gap == 0
+    return before or (same and query_id is not None and _id_order(paper.id) < _id_order(query_id))
+
+
+def _gap(day: Submitted | None, query_day: Submitted | None) -> tuple[int | None, int | None]:
+    """How much earlier: (days, None) when both dates are days, (None, months) when one is a month."""
+    if day is None or query_day is None:
+        return None, None
+    if day.exact and query_day.exact:
+        return (query_day.day - day.day).days, None
+    return None, months_between(day.day, query_day.day)
 
 
 def _id_order(paper_id: str) -> tuple[int, str]:

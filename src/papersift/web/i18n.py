@@ -256,6 +256,7 @@ _ZH: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"^(\d+) weeks? earlier$"), r"早 \1 周"),
     (re.compile(r"^(\d+) days? earlier$"), r"早 \1 天"),
     (re.compile(r"^the same day, submitted before$"), "同一天，更早提交"),
+    (re.compile(r"^the same month, submitted before$"), "同一个月，更早提交"),
     (re.compile(r"^similar wording \(([\d.]+)\)$"), r"措辞相近（\1）"),
     (re.compile(r"^followed authors: (.*)$"), r"关注的作者：\1"),
     (re.compile(r"^authors in your library: (.*)$"), r"文库中的作者：\1"),
