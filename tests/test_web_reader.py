@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from papersift.listing import listing_counts
-from papersift.ranking.pool import Hit
+from papersift.ranking.pool import Hit, how_much_earlier
 from papersift.ranking.recommend import Recommendation
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -47,7 +47,8 @@ def test_every_reason_and_note_reads_in_chinese() -> None:
         1, 1.0, ((1, "A paper", 0.5),), ("graph",), ("Ada Lovelace",), ("Xinyi Fan",), "cs.LG"
     )
     english = re.compile(r"\b(same|shared|close|earlier|followed|authors|category|work|terms)\b")
-    for reason in [*hit.reasons(), *rec.reasons()]:
+    gaps = [how_much_earlier(*gap) for gap in ((0, None), (400, None), (None, 0), (None, 10), (None, 30))]
+    for reason in [*hit.reasons(), *rec.reasons(), *gaps]:
         assert not english.search(translate(reason, "zh")), reason
     notes = [
         "text cut to the model's 256-token window for the dense match (300,000 characters given); "
