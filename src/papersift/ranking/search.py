@@ -29,7 +29,8 @@ pool widened and filtered as related's is (``ranking/pool.py``).
 Every query is first understood (``ranking.understand``, unless ``exact``): 中文 translated, misspellings
 corrected, acronyms joined with their long forms. The keyword side matches ``keyword_text`` (acronyms as
 ``a OR b``), the tf-idf side ``lexical_text`` (the known words and the other forms), the dense vector the
-text used; ``SearchResult.understood`` says what was done.
+text used; ``SearchResult.understood`` says what was done. In semantic mode a dictionary's translation
+(``Understood.loose``) has its vector moved toward its best keyword matches' (``ranking.feedback``).
 """
 
 from __future__ import annotations
