@@ -83,6 +83,7 @@ bench-ingest: $(STAMP)
 bench-understand: $(STAMP)
 	$(PY) bench/understand.py --home bench/out/store20k --corpus $(SHARED)/arxiv-20k.jsonl.gz $(if $(LATENCY_HOME),--latency-home $(LATENCY_HOME))
 	$(PY) bench/understand.py --home bench/out/store20k --sets bench/understand_heldout.json
+	$(PY) bench/understand.py --home bench/out/store20k --sets bench/understand_heldout2.json
 
 bench-embed: $(STAMP)
 	$(PY) bench/embed.py --corpus $(SHARED)/arxiv-20k.jsonl.gz

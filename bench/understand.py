@@ -13,10 +13,11 @@ the default; both on the same open indexes, alternating query by query.
   queries, exact vs understood, alternating.
 
     PYTHONPATH=src python bench/understand.py --home HOME [--latency-home HOME300K]
-        [--sets bench/understand_heldout.json] [--show]
+        [--sets bench/understand_heldout.json] [--show] [--feedback-latency]
 
 ``understand_heldout.json`` is a second set, of papers drawn by a fixed seed, its 中文 written before the
-translator was run on it: the check that the dictionary is not fitted to the first. ``--show`` prints each
+translator was run on it: the check that the dictionary is not fitted to the first;
+``understand_heldout2.json`` a third, drawn by another seed and written the same way. ``--show`` prints each
 中文 query that misses a paper its English finds, with what it was translated to. For keyword search p50
 against the code before understanding (another checkout), see ``keyword_latency.py``.
 """
@@ -131,6 +132,30 @@ def latency(indexes: Indexes, n: int) -> None:
     )
 
 
+def feedback_latency(indexes: Indexes, sets: Path, rounds: int = 3) -> None:
+    """p50 of semantic search of the sets' 中文 queries with the dictionary translation's feedback
+    (``ranking/feedback.py``) and without it (the same translation's own vector, encoded inside the timing
+    too, given to search), alternating."""
+    queries = [p["zh"] for p in json.loads(sets.read_text())["papers"]]
+    used = {q: search(indexes, q, mode="semantic").understood for q in queries}  # warms the caches too
+    times: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(rounds):
+        for q in queries:
+            u = used[q]
+            for moved in (True, False):
+                t0 = time.perf_counter()
+                if moved or u is None:
+                    search(indexes, q, mode="semantic")
+                else:
+                    search(indexes, q, mode="semantic", vector=indexes.encoder().encode([u.text_used])[0])
+                times[moved].append((time.perf_counter() - t0) * 1000)
+    with_, without = statistics.median(times[True]), statistics.median(times[False])
+    print(
+        f"semantic search p50, {len(queries)} 中文 queries × {rounds}, {indexes.store.count()} papers: "
+        f"with feedback {with_:.1f} ms, without {without:.1f} ms (ratio {with_ / without:.2f})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--home", type=Path, required=True, help="an indexed store holding the sets' papers")
@@ -143,6 +168,9 @@ def main() -> None:
         "--sets", type=Path, default=SETS, help="the query sets (understand_heldout.json: held out)"
     )
     ap.add_argument("--show", action="store_true", help="print each 中文 query missed that English finds")
+    ap.add_argument(
+        "--feedback-latency", action="store_true", help="semantic p50 of 中文 queries, feedback or not"
+    )
     args = ap.parse_args()
     if args.corpus is not None and not (args.home / "papersift.db").exists():
         for command in (["ingest", str(args.corpus)], ["embed"]):
@@ -156,7 +184,9 @@ def main() -> None:
             indexes = opened.indexes()
             if run == "quality" and args.contexts is not None:
                 contexts(indexes, args.contexts, "hybrid")
-            if run == "quality":
+            if run == "quality" and args.feedback_latency:
+                feedback_latency(indexes, args.sets)
+            elif run == "quality":
                 quality(indexes, [m for m in MODES if m in args.modes.split(",")], args.sets, args.show)
             else:
                 latency(indexes, args.queries)

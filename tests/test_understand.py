@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import orjson
 import pytest
 
@@ -18,11 +19,13 @@ from papersift.index.indexes import Indexes, open_indexes
 from papersift.index.opened import open_papersift
 from papersift.index.pipeline import refresh
 from papersift.index.vocabulary import acronym_pairs, open_vocabulary
+from papersift.ranking.feedback import FEEDBACK_DOCS, rocchio
 from papersift.ranking.search import NO_GOOD_MATCHES, search
+from papersift.ranking.searchers import Probe, keys_of, searchers
 from papersift.ranking.understand import understand
 from papersift.reading.query import translator
 from papersift.settings import Settings
-from papersift.store import open_store
+from papersift.store import Filters, open_store
 from tests.reading_server import LlmServer
 from tests.support.data import write_jsonl
 from tests.support.inproc import app_client, invoke
@@ -310,3 +313,38 @@ def test_a_capitalised_word_is_no_short_form_but_the_short_form_and_its_lower_ca
 def test_capitalised_names_joined_by_a_hyphen_are_never_corrected(indexes: Indexes) -> None:
     assert understand(indexes, "grah theory").corrections == [("grah", "graph")]
     assert understand(indexes, "Grah-Hopf conjecture").corrections == []  # as Boros-Moll is no "boron"
+
+
+def test_semantic_search_moves_a_dictionary_translation_toward_its_keyword_matches(indexes: Indexes) -> None:
+    query = "扩散模型 蛋白质设计"
+    u = understand(indexes, query)
+    assert u.loose  # the dictionary's word-by-word reading
+    keyword = {h.paper.id for h in search(indexes, query, mode="keyword", k=FEEDBACK_DOCS).hits}
+    assert keyword
+    plain_vector = indexes.encoder().encode([u.text_used])[0]  # a given vector is searched as it is
+    plain = [h.paper.id for h in search(indexes, query, mode="semantic", vector=plain_vector).hits]
+    moved = [h.paper.id for h in search(indexes, query, mode="semantic").hits]
+    assert moved != plain
+    assert len(keyword & set(moved)) > len(keyword & set(plain))
+
+
+def test_an_english_query_in_semantic_mode_keeps_its_own_vector(indexes: Indexes) -> None:
+    query = "diffusion models for protein design"
+    assert not understand(indexes, query).loose
+    vector = indexes.encoder().encode([query])[0]
+    given = [h.paper.id for h in search(indexes, query, mode="semantic", vector=vector).hits]
+    assert [h.paper.id for h in search(indexes, query, mode="semantic").hits] == given
+
+
+def test_rocchio_moves_the_vector_toward_the_mean_of_the_best_keyword_matches(indexes: Indexes) -> None:
+    found = searchers(indexes)
+    assert found.dense is not None
+    vector = indexes.encoder().encode(["protein design diffusion"])[0]
+    moved = rocchio(found, vector, "protein design diffusion", Filters())
+    assert abs(float(np.linalg.norm(moved)) - 1.0) < 1e-5
+    rows = found.keyword.candidates(Probe(keyword="protein design diffusion", any_terms=True), 5, Filters())
+    centroid = found.dense.index.vectors(keys_of(rows)).mean(axis=0)
+    assert float(moved @ centroid) > float(vector @ centroid) / float(np.linalg.norm(vector))
+    # nothing matches (or no paper passes the filters): the vector as it was
+    assert rocchio(found, vector, "qwxzvplork", Filters()) is vector
+    assert rocchio(found, vector, "protein", Filters(category="zz.none")) is vector

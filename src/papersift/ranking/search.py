@@ -29,7 +29,8 @@ pool widened and filtered as related's is (``ranking/pool.py``).
 Every query is first understood (``ranking.understand``, unless ``exact``): 中文 translated, misspellings
 corrected, acronyms joined with their long forms. The keyword side matches ``keyword_text`` (acronyms as
 ``a OR b``), the tf-idf side ``lexical_text`` (the known words and the other forms), the dense vector the
-text used; ``SearchResult.understood`` says what was done.
+text used; ``SearchResult.understood`` says what was done. In semantic mode a dictionary's translation
+(``Understood.loose``) has its vector moved toward its best keyword matches' (``ranking.feedback``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import numpy as np
 
 from papersift.index.indexes import Indexes
 from papersift.paper import Paper, is_arxiv_id, normalize_id
+from papersift.ranking.feedback import rocchio
 from papersift.ranking.phrases import best_phrases, phrases, word_rarity
 from papersift.ranking.pool import Hit, admitted, widen
 from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
@@ -172,7 +174,14 @@ def _search(
     )
     probe = Probe(keyword=query, terms=understood.lexical_text, vector=vector)
     if vector is None and indexes.dense is not None:  # encoded on first use: hybrid matches keywords first
-        probe.vector = lambda: indexes.encoder().encode([dense_text])[0]
+
+        def encode() -> np.ndarray:
+            encoded: np.ndarray = indexes.encoder().encode([dense_text])[0]
+            if mode == "semantic" and understood.loose:  # a dictionary's bag of words: see ranking.feedback
+                return rocchio(found, encoded, query, filters)
+            return encoded
+
+        probe.vector = encode
     probe.any_terms = probe.skip_common = len(query.split()) > SHORT_QUERY
     keep = (lambda paper: not _excluded(paper, excluded)) if excluded is not None else None
 
