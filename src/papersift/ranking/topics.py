@@ -33,7 +33,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from itertools import pairwise
 from typing import Protocol
@@ -44,7 +44,7 @@ import scipy.sparse as sp
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.ranking.phrases import FILLER as VERBS
-from papersift.ranking.phrases import GENERIC, fold, phrases
+from papersift.ranking.phrases import GENERIC, fold, occurs, phrases
 from papersift.store import ListingEntry, Store
 from papersift.text import STOP_WORDS
 
@@ -470,11 +470,13 @@ class PhraseBook:
     allowed: np.ndarray  # whether a key may name a topic (a lone word: in at most LABEL_MAX_DF of the store)
     written: list[frozenset[str]]  # each paper's phrases before plurals are folded (how names are shown)
     variants: dict[str, set[str]]  # each key's phrases before plurals are folded
+    texts: list[str]  # each paper's title and abstract
 
 
 def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
     """The ``PhraseBook`` of ``papers`` (each text's phrases found once)."""
-    written = [frozenset(phrases(_unhyphenated(f"{d.title} {d.abstract}"), NAME_WORDS)) for d in papers]
+    texts = [f"{d.title} {d.abstract}" for d in papers]
+    written = [frozenset(phrases(_unhyphenated(text), NAME_WORDS)) for text in texts]
     column: dict[str, int] = {}
     variants: dict[str, set[str]] = {}
     rows: list[int] = []
@@ -503,14 +505,25 @@ def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
         ],
         bool,
     )
-    return PhraseBook(keys, holds, words, allowed, written, variants)
+    return PhraseBook(keys, holds, words, allowed, written, variants, texts)
 
 
 def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
     """The book of the papers ``mask`` selects."""
     rows = np.flatnonzero(mask)
-    return PhraseBook(
-        book.keys, book.holds[rows], book.words, book.allowed, [book.written[i] for i in rows], book.variants
+    return replace(
+        book,
+        holds=book.holds[rows],
+        written=[book.written[i] for i in rows],
+        texts=[book.texts[i] for i in rows],
+    )
+
+
+def _whole(book: PhraseBook, key: str, members: np.ndarray) -> bool:
+    """Whether one of the ``members`` writes ``key`` as a word of its own (``fine`` of ``fine-grained``
+    names nothing)."""
+    return any(
+        occurs(v, book.texts[int(i)]) for i in members for v in book.variants[key] & book.written[int(i)]
     )
 
 
@@ -574,7 +587,9 @@ def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, t
         # nearly as many papers hold is that longer one); else the best nameable word; one per day
         free = [_longest(k, score, inside) for k in ranked]
         free = [k for k in dict.fromkeys(free) if k not in used]
-        names = [k for k in free if _phrase_name(k)] or [k for k in free if _nameable(k)]
+        names = [k for k in free if _phrase_name(k)] or [
+            k for k in free if _nameable(k) and _whole(book, k, np.flatnonzero(labels == topic))
+        ]
         label = names[0] if names else ""
         if label and label not in picked:
             picked = [label, *[p for p in picked if f" {p} " not in f" {label} "]][:TERMS]
@@ -608,14 +623,18 @@ def _name_topics(
         forms = surface.get(key)
         return max(forms, key=lambda f: (forms[f], f)) if forms else key
 
-    return [
-        Topic(
-            shown(found[t][0]) if found[t][0] in surface else found[t][0],
-            tuple(shown(k) for k in found[t][1]),
-            tuple(papers[int(i)].id for i in np.flatnonzero(labels == t)),
-        )
-        for t in sorted(found)
-    ]
+    def written(term: str, members: np.ndarray) -> bool:
+        """Whether a paper of the topic writes the term (not only as a piece of a hyphenated word)."""
+        return any(occurs(term, f"{papers[int(i)].title} {papers[int(i)].abstract}") for i in members)
+
+    topics = []
+    for t in sorted(found):
+        members = np.flatnonzero(labels == t)
+        label = shown(found[t][0]) if found[t][0] in surface else found[t][0]
+        terms = [shown(k) for k in found[t][1]]
+        terms = [k for k in terms if k == label or written(k, members)]
+        topics.append(Topic(label, tuple(terms), tuple(papers[int(i)].id for i in members)))
+    return topics
 
 
 def name_keys(text: str) -> set[str]:
