@@ -5,17 +5,22 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   (the lexical arrays, else their text weighed by the arrays' idf): clustered with the rest when no paper
   has a vector, else put in the topic whose papers' mean tf-idf vector is nearest.
 * Topics: k-means (k-means++, fixed seed) on the vectors reduced to ``DIMENSIONS`` principal components, for
-  every k in a small range sized from the number of papers; the k with the best silhouette wins (within
-  ``SLACK`` of it: the smaller k). Same papers, same topics: the input is put in id order first and every
-  seed is fixed.
+  every k in a small range sized from the number of papers; among the ks whose silhouette is within
+  ``NAME_SLACK`` of the best, the one leaving the fewest papers in topics no phrase of two to five words
+  names (ties: the smaller k; without the papers' phrases: the smallest k within ``SLACK``). Then
+  ``refine``: a topic no phrase names is split in two (k-means, parts of ``MIN_PART`` papers or more, at
+  most ``MAX_TOPICS`` topics) or, if small, merged into the topic of the nearest centre, whenever that
+  leaves fewer papers in topics no phrase names. Same papers, same topics: the input is put in id order
+  first and every seed is fixed.
 * Names (c-TF-IDF over phrases): the key phrases of a topic's own titles and abstracts (``name_keys``: one
   to five words as written, never across a stop word or punctuation, plurals folded, a hyphen read as a
   space unless its compound holds a stop word) in at least a third of its papers, at least ``CONTRAST``
   times as common there as in the rest of the set (a lone word: also in at most ``LABEL_MAX_DF`` of the
   store), scored by share × log(1 + papers per topic / papers of the set holding it) × share / (share +
   share in the rest), longer phrases favoured; the best phrase of two to five words names it (one inside a
-  longer qualifying phrase nearly as many of its papers hold: that longer one), else its best word fit to
-  stand alone (``_nameable``: no generic research word, adjective or participle); each name used by one
+  longer qualifying phrase nearly as many of its papers hold: that longer one; none with a verb or filler,
+  none all generic words: ``_phrase_name``), else its best word fit to stand alone (``_nameable``: no
+  generic research word, adjective or participle, written as a word of its own); each name used by one
   topic of the day (largest topics choose first). A topic with no such phrase is left unnamed. A
   ``namer`` (the configured model) may name them instead.
 * Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
@@ -71,6 +76,7 @@ LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a 
     features information knowledge learning quality robustness system systems text tool tools training
     understanding across along among beyond despite towards upon within without""".split()
 )
+VAGUE = frozenset("high low state-of-the-art".split())  # … nor, with generic words, a whole phrase
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
 TERMS = 5  # terms listed per topic
 PULL = 0.5  # how far each point is drawn towards its topic's centre
@@ -529,12 +535,14 @@ def _whole(book: PhraseBook, key: str, members: np.ndarray) -> bool:
 
 def _phrase_name(key: str) -> bool:
     """A phrase fit to name a topic: two or more words, none a verb or filler of every abstract
-    (``consistently outperforms state-of-the-art`` names nothing), not opening with an adverb."""
+    (``consistently outperforms state-of-the-art`` names nothing), not all generic (``high quality``,
+    ``state-of-the-art performance``), not opening with an adverb."""
     words = key.split()
     first = words[0]
     return (
         len(words) >= 2
         and not any(w in VERBS or w in FILLER for w in words)
+        and not all(w in GENERIC or w in LONE_GENERIC or w in VAGUE for w in words)
         and not (first.endswith("ly") and not first.endswith(("aly", "ily")))
     )
 
