@@ -548,6 +548,7 @@ def _phrase_name(key: str) -> bool:
 
 
 def _phrase(name: str) -> bool:
+    """Whether a topic's name (a key) is a phrase of two to five words."""
     return 2 <= len(name.split()) <= NAME_WORDS
 
 
