@@ -477,6 +477,8 @@ class PhraseBook:
     written: list[frozenset[str]]  # each paper's phrases before plurals are folded (how names are shown)
     variants: dict[str, set[str]]  # each key's phrases before plurals are folded
     texts: list[str]  # each paper's title and abstract
+    shared: np.ndarray  # the keys two or more of the papers hold (only they name a topic of four or more)
+    shared_holds: sp.csr_matrix  # ``holds`` of those keys
 
 
 def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
@@ -511,17 +513,27 @@ def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
         ],
         bool,
     )
-    return PhraseBook(keys, holds, words, allowed, written, variants, texts)
+    return _shared(
+        PhraseBook(keys, holds, words, allowed, written, variants, texts, np.zeros(0, np.int64), holds)
+    )
+
+
+def _shared(book: PhraseBook) -> PhraseBook:
+    """``book`` with its ``shared`` keys found."""
+    shared = np.flatnonzero(np.asarray(book.holds.sum(axis=0)).ravel() >= 2)
+    return replace(book, shared=shared, shared_holds=book.holds[:, shared].tocsr())
 
 
 def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
     """The book of the papers ``mask`` selects."""
     rows = np.flatnonzero(mask)
-    return replace(
-        book,
-        holds=book.holds[rows],
-        written=[book.written[i] for i in rows],
-        texts=[book.texts[i] for i in rows],
+    return _shared(
+        replace(
+            book,
+            holds=book.holds[rows],
+            written=[book.written[i] for i in rows],
+            texts=[book.texts[i] for i in rows],
+        )
     )
 
 
@@ -564,10 +576,15 @@ def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, t
     sizes = np.bincount(labels)
     topics = [t for t in range(len(sizes)) if sizes[t]]
     onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(len(sizes), n))
-    counts = np.asarray((onehot @ book.holds).toarray())  # topics × keys
+    # a key one paper holds is in a third of a topic of three papers at most: without such topics, only
+    # the shared keys are counted (the same names, a fraction of the work)
+    small = min(int(sizes[t]) for t in topics) <= 3
+    cols = np.arange(len(book.keys)) if small else book.shared
+    counts = np.asarray((onehot @ (book.holds if small else book.shared_holds)).toarray())  # topics × keys
     total = counts.sum(axis=0)
     average = n / max(len(topics), 1)  # c-TF-IDF's A: papers per topic
-    boost = 1.0 + 0.25 * (book.words - 1)  # longer phrases favoured
+    boost = 1.0 + 0.25 * (book.words[cols] - 1)  # longer phrases favoured
+    allowed = book.allowed[cols]
     order = sorted(topics, key=lambda t: (-int(sizes[t]), t))
     used: set[str] = set()
     found: dict[int, tuple[str, tuple[str, ...]]] = {}
@@ -577,13 +594,14 @@ def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, t
         share = inside_counts / size
         rest_share = (total - inside_counts) / max(n - size, 1)
         # in a third of the topic, distinctive (rarer in the rest of the set), allowed
-        fit = np.flatnonzero(book.allowed & (share >= MIN_SHARE) & (share >= CONTRAST * rest_share))
+        fit = np.flatnonzero(allowed & (share >= MIN_SHARE) & (share >= CONTRAST * rest_share))
         # c-TF-IDF over phrases: the share of the topic's papers × log(1 + A / papers of the set with it)
         weight = share[fit] * np.log(1 + average / total[fit]) * share[fit] / (share[fit] + rest_share[fit])
         score = {
-            book.keys[j]: float(w * boost[j]) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)
+            book.keys[cols[j]]: float(w * boost[j])
+            for j, w in zip(fit.tolist(), weight.tolist(), strict=True)
         }
-        inside = Counter({book.keys[j]: int(inside_counts[j]) for j in fit.tolist()})
+        inside = Counter({book.keys[cols[j]]: int(inside_counts[j]) for j in fit.tolist()})
         ranked = sorted(score, key=lambda k: (-score[k], k))
         picked: list[str] = []
         for key in ranked:
