@@ -1,7 +1,8 @@
 """Topic names on the busiest days of the data: for cs.LG, cs.CV and cs.CL the day of the 300k file with
 the most papers listing the category (picked by its numbers, not by hand), every such paper ingested and
 embedded by the real CLI; each day's topics are named by phrases a third of the topic's papers hold and
-the rest of the day fewer, never a lone generic word, each name once a day, and mostly two to five words."""
+the rest of the day fewer, never a lone generic word, each name once a day, every topic named, and most
+names two to five words."""
 
 from __future__ import annotations
 
@@ -83,9 +84,10 @@ def test_every_topic_name_of_the_busiest_days_is_a_phrase_a_third_of_its_topic_h
         for topic in tmap.topics:
             named += bool(topic.label)
             phrased += 2 <= len(name_key(topic.label).split()) <= 5
-    # at least two names in five are phrases of 2-5 words (cs.LG and cs.CV: most; cs.CL's busiest day, all
-    # of it about language models, has topics whose papers share no phrase beyond "large language model")
-    assert named and phrased * 5 >= named * 2, (phrased, named)
+            assert topic.label, (category, day, len(topic.papers))  # no topic unnamed
+    # more than half the names are phrases of 2-5 words (cs.LG: 8 in 10; cs.CL's busiest day, all of it
+    # about language models, has topics whose papers share no phrase beyond "large language model")
+    assert named and phrased * 2 > named, (phrased, named)
 
 
 def test_a_hyphenated_phrase_holds_its_words_and_one_with_a_stop_word_stays_whole() -> None:

@@ -81,14 +81,23 @@ def _fit(words: list[str]) -> bool:
 
 
 def phrases(text: str, max_words: int = MAX_WORDS) -> set[str]:
-    """Every phrase of ``text`` (see module)."""
+    """Every phrase of ``text`` (see module): the word spans ``_fit`` keeps, its tests made once per word."""
     found: set[str] = set()
     for run in runs(text):
-        for n in range(1, max_words + 1):
-            for i in range(len(run) - n + 1):
-                words = run[i : i + n]
-                if _fit(words):
-                    found.add(" ".join(words))
+        filler = [w in FILLER for w in run]
+        generic = [w in GENERIC for w in run]
+        solid = [len(w) >= 3 and w.isalpha() for w in run]
+        for i, first in enumerate(run):
+            if filler[i]:
+                continue
+            if len(first) >= 3 and not first.isdigit() and any(c.isalpha() for c in first) and not generic[i]:
+                found.add(first)
+            all_generic, any_solid = generic[i], solid[i]
+            for j in range(i + 1, min(len(run), i + max_words)):
+                all_generic = all_generic and generic[j]
+                any_solid = any_solid or solid[j]
+                if not filler[j] and not all_generic and any_solid:
+                    found.add(" ".join(run[i : j + 1]))
     return found
 
 

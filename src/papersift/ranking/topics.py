@@ -5,17 +5,22 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   (the lexical arrays, else their text weighed by the arrays' idf): clustered with the rest when no paper
   has a vector, else put in the topic whose papers' mean tf-idf vector is nearest.
 * Topics: k-means (k-means++, fixed seed) on the vectors reduced to ``DIMENSIONS`` principal components, for
-  every k in a small range sized from the number of papers; the k with the best silhouette wins (within
-  ``SLACK`` of it: the smaller k). Same papers, same topics: the input is put in id order first and every
-  seed is fixed.
+  every k in a small range sized from the number of papers; among the ks whose silhouette is within
+  ``NAME_SLACK`` of the best, the one leaving the fewest papers in topics no phrase of two to five words
+  names (ties: the smaller k; without the papers' phrases: the smallest k within ``SLACK``). Then
+  ``refine``: a topic no phrase names is split in two (k-means, parts of ``MIN_PART`` papers or more, at
+  most ``MAX_TOPICS`` topics) or, if small, merged into the topic of the nearest centre, whenever that
+  leaves fewer papers in topics no phrase names. Same papers, same topics: the input is put in id order
+  first and every seed is fixed.
 * Names (c-TF-IDF over phrases): the key phrases of a topic's own titles and abstracts (``name_keys``: one
   to five words as written, never across a stop word or punctuation, plurals folded, a hyphen read as a
   space unless its compound holds a stop word) in at least a third of its papers, at least ``CONTRAST``
   times as common there as in the rest of the set (a lone word: also in at most ``LABEL_MAX_DF`` of the
   store), scored by share × log(1 + papers per topic / papers of the set holding it) × share / (share +
   share in the rest), longer phrases favoured; the best phrase of two to five words names it (one inside a
-  longer qualifying phrase nearly as many of its papers hold: that longer one), else its best word fit to
-  stand alone (``_nameable``: no generic research word, adjective or participle); each name used by one
+  longer qualifying phrase nearly as many of its papers hold: that longer one; none with a verb or filler,
+  none all generic words: ``_phrase_name``), else its best word fit to stand alone (``_nameable``: no
+  generic research word, adjective or participle, written as a word of its own); each name used by one
   topic of the day (largest topics choose first). A topic with no such phrase is left unnamed. A
   ``namer`` (the configured model) may name them instead.
 * Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
@@ -33,9 +38,9 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
-from itertools import chain, pairwise
+from itertools import pairwise
 from typing import Protocol
 
 import numpy as np
@@ -43,7 +48,8 @@ import scipy.sparse as sp
 
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
-from papersift.ranking.phrases import GENERIC, fold, phrases
+from papersift.ranking.phrases import FILLER as VERBS
+from papersift.ranking.phrases import GENERIC, fold, occurs, phrases
 from papersift.store import ListingEntry, Store
 from papersift.text import STOP_WORDS
 
@@ -52,6 +58,9 @@ Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, ti
 DIMENSIONS = 24  # principal components the vectors are clustered in
 MIN_TOPIC = 10  # papers per topic the range of k is sized for
 SLACK = 0.01  # silhouette a smaller k may give up
+NAME_SLACK = 0.01  # silhouette a k whose topics phrases name better may give up
+MIN_PART = MIN_TOPIC // 2  # papers of each part of a split topic, at least
+MERGE_BELOW = 2 * MIN_TOPIC  # an unnamed topic this small may join its nearest
 MAX_TOPICS = 16
 MIN_SHARE = 1 / 3  # a name's phrases are in at least this share of the topic's papers
 CONTRAST = 1.5  # … and at least this many times as common in it as in the other papers of the set
@@ -67,6 +76,7 @@ LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a 
     features information knowledge learning quality robustness system systems text tool tools training
     understanding across along among beyond despite towards upon within without""".split()
 )
+VAGUE = frozenset("high low state-of-the-art".split())  # … nor, with generic words, a whole phrase
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
 TERMS = 5  # terms listed per topic
 PULL = 0.5  # how far each point is drawn towards its topic's centre
@@ -156,11 +166,12 @@ def _topic_map(
     dense = _dense(indexes, rowids)
     has = np.linalg.norm(dense, axis=1) > 0 if dense is not None else np.zeros(len(ordered), bool)
     tfidf = None if has.all() else tfidf_matrix(indexes.lexical, rowids, ordered)
+    book = phrase_book(indexes.lexical, ordered)
     if has.sum() >= 2:
         assert dense is not None
         reduced = _principal(dense, min(DIMENSIONS, int(has.sum()) - 1), has)
         labels = np.full(len(ordered), -1)
-        labels[has] = cluster(reduced[has])
+        labels[has] = cluster(reduced[has], book=book_rows(book, has))
         if not has.all():
             assert tfidf is not None
             labels[~has] = _nearest_topic(tfidf, labels, has)
@@ -169,9 +180,9 @@ def _topic_map(
         if tfidf is None:
             tfidf = tfidf_matrix(indexes.lexical, rowids, ordered)
         reduced = _reduce_sparse(tfidf)
-        labels = cluster(reduced)
+        labels = cluster(reduced, book=book)
         coords = layout(reduced, labels, np.ones(len(ordered), bool))
-    topics = _name_topics(indexes.lexical, ordered, labels, namer)
+    topics = _name_topics(book, ordered, labels, namer)
     # topics largest first (ties: the first paper id), points in the caller's order
     order = sorted(range(len(topics)), key=lambda t: (-len(topics[t].papers), topics[t].papers[0]))
     rank = {old: new for new, old in enumerate(order)}
@@ -247,8 +258,9 @@ def k_range(n: int) -> range:
     return range(low, top + 1)
 
 
-def cluster(vectors: np.ndarray, ks: range | None = None) -> np.ndarray:
-    """Topic numbers for papers' (reduced) vectors: k-means, k by silhouette (see module)."""
+def cluster(vectors: np.ndarray, ks: range | None = None, book: PhraseBook | None = None) -> np.ndarray:
+    """Topic numbers for papers' (reduced) vectors: k-means, k by silhouette and, given the papers'
+    ``book``, by how many papers their topics' phrases name; then ``refine`` (see module)."""
     n = len(vectors)
     ks = ks or k_range(n)
     if ks.stop - ks.start == 1 and ks.start == 1:
@@ -264,9 +276,64 @@ def cluster(vectors: np.ndarray, ks: range | None = None) -> np.ndarray:
             labels = kmeans(reduced, k)
             tried.append((silhouette(distances, labels if sample is None else labels[sample]), labels))
     top = max(score for score, _ in tried)
-    # the fewest topics whose silhouette is within SLACK of the best (more topics barely scoring higher
-    # are smaller, harder to name and crowd the map)
-    return next(labels for score, labels in tried if score >= top - SLACK)
+    if book is None:
+        # the fewest topics whose silhouette is within SLACK of the best (more topics barely scoring
+        # higher are smaller, harder to name and crowd the map)
+        return next(labels for score, labels in tried if score >= top - SLACK)
+    # among the partitions within NAME_SLACK of the best silhouette: the one leaving the fewest papers in
+    # topics no phrase names (ties: the fewest topics)
+    fits = [labels for score, labels in tried if score >= top - NAME_SLACK]
+    best = min(fits, key=lambda labels: unphrased(book, labels))
+    return refine(reduced, best, book)
+
+
+def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> np.ndarray:
+    """``labels`` with each topic no phrase names split in two (k-means, each part at least ``MIN_PART``
+    papers) or, when small (under ``MERGE_BELOW`` papers), merged into the topic of the nearest centre:
+    a step taken only when it leaves fewer papers in topics no phrase names; until none does."""
+    left = unphrased(book, labels)
+    for _ in range(2 * MAX_TOPICS):  # each step splits or merges one topic: a few steps at most
+        if not left:
+            break
+        found = label_topics(book, labels)
+        sizes = np.bincount(labels)
+        unnamed = sorted(
+            (t for t, (name, _) in found.items() if not _phrase(name)), key=lambda t: (-int(sizes[t]), t)
+        )
+        step: tuple[np.ndarray, int] | None = None
+        for topic in unnamed:
+            for trial in _trials(vectors, labels, topic):
+                fewer = unphrased(book, trial)
+                if fewer < left:
+                    step = (trial, fewer)
+                    break
+            if step is not None:
+                break
+        if step is None:
+            break
+        labels, left = step
+    return _by_first(labels)
+
+
+def _trials(vectors: np.ndarray, labels: np.ndarray, topic: int) -> list[np.ndarray]:
+    """The partitions ``refine`` tries for one topic: split in two, merged into the nearest topic."""
+    members = np.flatnonzero(labels == topic)
+    count = int(labels.max()) + 1
+    out = []
+    if len(members) >= 2 * MIN_PART and count < MAX_TOPICS:
+        halves = kmeans(vectors[members], 2)
+        if min(np.bincount(halves, minlength=2)) >= MIN_PART:
+            split = labels.copy()
+            split[members[halves == 1]] = count
+            out.append(split)
+    others = [t for t in range(count) if t != topic and (labels == t).any()]
+    if len(members) < MERGE_BELOW and others:
+        centre = vectors[members].mean(axis=0)
+        gaps = [float(((vectors[labels == t].mean(axis=0) - centre) ** 2).sum()) for t in others]
+        merged = labels.copy()
+        merged[members] = others[int(np.argmin(gaps))]
+        out.append(_by_first(merged))
+    return out
 
 
 def kmeans(x: np.ndarray, k: int, seeds: int = N_INIT, iterations: int = 100) -> np.ndarray:
@@ -299,12 +366,15 @@ def kmeans(x: np.ndarray, k: int, seeds: int = N_INIT, iterations: int = 100) ->
         if best is None or inertia < best[0] - 1e-9:
             best = (inertia, labels)
     assert best is not None
-    # topics numbered by their first paper: the same partition always gets the same numbers
-    _, first = np.unique(best[1], return_index=True)
-    order = np.argsort(first)
-    renumber = np.empty(order.max() + 1 if len(order) else 0, np.int64)
-    renumber[np.unique(best[1])[order]] = np.arange(len(order))
-    return np.asarray(renumber[best[1]], np.int64)
+    return _by_first(best[1])
+
+
+def _by_first(labels: np.ndarray) -> np.ndarray:
+    """Topics numbered 0, 1, … by their first paper: the same partition always gets the same numbers."""
+    values, first = np.unique(labels, return_index=True)
+    renumber = np.empty(int(values.max()) + 1 if len(values) else 0, np.int64)
+    renumber[values[np.argsort(first)]] = np.arange(len(values))
+    return np.asarray(renumber[labels], np.int64)
 
 
 def _distances(x: np.ndarray) -> np.ndarray:
@@ -396,40 +466,142 @@ def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarr
     return np.asarray((points - low) / span) if n > 1 else np.full((n, 2), 0.5)
 
 
-def _name_topics(
-    lexical: Lexical | None, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
-) -> list[Topic]:
-    """Each topic (numbered as ``labels``) with its papers and its key phrases (see module)."""
-    bags = [name_keys(f"{d.title} {d.abstract}") for d in papers]
-    total = Counter(chain.from_iterable(bags))
-    surface: dict[str, Counter[str]] = {}
-    n_store = len(lexical) if lexical is not None and len(lexical) else 0
-    df = lexical.arrays["df"] if n_store and lexical is not None else None
+@dataclass(frozen=True, slots=True)
+class PhraseBook:
+    """A set of papers' candidate names: which paper holds which phrase (``name_keys``, one column each)."""
+
+    keys: list[str]  # the phrases as ``name_keys`` spells them, one per column
+    holds: sp.csr_matrix  # papers × keys: 1 where the paper holds the phrase
+    words: np.ndarray  # words per key
+    allowed: np.ndarray  # whether a key may name a topic (a lone word: in at most LABEL_MAX_DF of the store)
+    written: list[frozenset[str]]  # each paper's phrases before plurals are folded (how names are shown)
+    variants: dict[str, set[str]]  # each key's phrases before plurals are folded
+    texts: list[str]  # each paper's title and abstract
+    shared: np.ndarray  # the keys two or more of the papers hold (only they name a topic of four or more)
+    shared_holds: sp.csr_matrix  # ``holds`` of those keys
+
+
+def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
+    """The ``PhraseBook`` of ``papers`` (each text's phrases found once)."""
+    texts = [f"{d.title} {d.abstract}" for d in papers]
+    written = [frozenset(phrases(_unhyphenated(text), NAME_WORDS)) for text in texts]
+    column: dict[str, int] = {}
+    variants: dict[str, set[str]] = {}
+    rows: list[int] = []
+    cols: list[int] = []
+    for i, found in enumerate(written):
+        held: set[str] = set()
+        for p in found:
+            key = term_key(p)
+            variants.setdefault(key, set()).add(p)
+            held.add(key)
+        for key in held:
+            rows.append(i)
+            cols.append(column.setdefault(key, len(column)))
+    keys = list(column)
+    holds = sp.csr_matrix(
+        (np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))),
+        shape=(len(papers), len(keys)),
+    )
+    words = np.array([len(k.split()) for k in keys], np.int64)
+    n_store = len(lexical) if lexical is not None else 0
+    df = lexical.arrays["df"] if lexical is not None and n_store else None
+    allowed = np.array(
+        [
+            w > 1 or df is None or _store_df(df, k) <= LABEL_MAX_DF * n_store
+            for k, w in zip(keys, words, strict=True)
+        ],
+        bool,
+    )
+    return _shared(
+        PhraseBook(keys, holds, words, allowed, written, variants, texts, np.zeros(0, np.int64), holds)
+    )
+
+
+def _shared(book: PhraseBook) -> PhraseBook:
+    """``book`` with its ``shared`` keys found."""
+    shared = np.flatnonzero(np.asarray(book.holds.sum(axis=0)).ravel() >= 2)
+    return replace(book, shared=shared, shared_holds=book.holds[:, shared].tocsr())
+
+
+def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
+    """The book of the papers ``mask`` selects."""
+    rows = np.flatnonzero(mask)
+    return _shared(
+        replace(
+            book,
+            holds=book.holds[rows],
+            written=[book.written[i] for i in rows],
+            texts=[book.texts[i] for i in rows],
+        )
+    )
+
+
+def _whole(book: PhraseBook, key: str, members: np.ndarray) -> bool:
+    """Whether one of the ``members`` writes ``key`` as a word of its own (``fine`` of ``fine-grained``
+    names nothing)."""
+    return any(
+        occurs(v, book.texts[int(i)]) for i in members for v in book.variants[key] & book.written[int(i)]
+    )
+
+
+def _phrase_name(key: str) -> bool:
+    """A phrase fit to name a topic: two or more words, none a verb or filler of every abstract
+    (``consistently outperforms state-of-the-art`` names nothing), not all generic (``high quality``,
+    ``state-of-the-art performance``), not opening with an adverb."""
+    words = key.split()
+    first = words[0]
+    return (
+        len(words) >= 2
+        and not any(w in VERBS or w in FILLER for w in words)
+        and not all(w in GENERIC or w in LONE_GENERIC or w in VAGUE for w in words)
+        and not (first.endswith("ly") and not first.endswith(("aly", "ily")))
+    )
+
+
+def _phrase(name: str) -> bool:
+    """Whether a topic's name (a key) is a phrase of two to five words."""
+    return 2 <= len(name.split()) <= NAME_WORDS
+
+
+def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
+    """Papers in topics (numbered as ``labels``) that no phrase of two to five words names."""
     sizes = np.bincount(labels)
-    average = len(papers) / max(len(set(labels.tolist())), 1)  # c-TF-IDF's A: papers per topic
-    # largest topics choose first: a phrase names one topic of the day
-    order = sorted(set(labels.tolist()), key=lambda t: (-int(sizes[t]), t))
+    return sum(int(sizes[t]) for t, (name, _) in label_topics(book, labels).items() if not _phrase(name))
+
+
+def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """Each topic's name and key phrases (as keys; see module), largest topics choosing first."""
+    n = len(labels)
+    sizes = np.bincount(labels)
+    topics = [t for t in range(len(sizes)) if sizes[t]]
+    onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(len(sizes), n))
+    # a key one paper holds is in a third of a topic of three papers at most: without such topics, only
+    # the shared keys are counted (the same names, a fraction of the work)
+    small = min(int(sizes[t]) for t in topics) <= 3
+    cols = np.arange(len(book.keys)) if small else book.shared
+    counts = np.asarray((onehot @ (book.holds if small else book.shared_holds)).toarray())  # topics × keys
+    total = counts.sum(axis=0)
+    average = n / max(len(topics), 1)  # c-TF-IDF's A: papers per topic
+    boost = 1.0 + 0.25 * (book.words[cols] - 1)  # longer phrases favoured
+    allowed = book.allowed[cols]
+    order = sorted(topics, key=lambda t: (-int(sizes[t]), t))
     used: set[str] = set()
     found: dict[int, tuple[str, tuple[str, ...]]] = {}
     for topic in order:
-        members = np.flatnonzero(labels == topic)
-        size = len(members)
-        inside = Counter(chain.from_iterable(bags[i] for i in members))
-        rest = max(len(papers) - size, 1)
-        score: dict[str, float] = {}
-        for key, count in inside.items():
-            share = count / size
-            if share < MIN_SHARE:
-                continue
-            rest_share = (total[key] - count) / rest
-            if share < CONTRAST * rest_share:  # distinctive: rarer in the rest of the set
-                continue
-            words = len(key.split())
-            if words == 1 and df is not None and _store_df(df, key) > LABEL_MAX_DF * n_store:
-                continue
-            # c-TF-IDF over phrases: the share of the topic's papers × log(1 + A / papers of the set with it)
-            weight = share * math.log(1 + average / total[key]) * share / (share + rest_share)
-            score[key] = weight * (1.0 + 0.25 * (words - 1))
+        size = int(sizes[topic])
+        inside_counts = counts[topic]
+        share = inside_counts / size
+        rest_share = (total - inside_counts) / max(n - size, 1)
+        # in a third of the topic, distinctive (rarer in the rest of the set), allowed
+        fit = np.flatnonzero(allowed & (share >= MIN_SHARE) & (share >= CONTRAST * rest_share))
+        # c-TF-IDF over phrases: the share of the topic's papers × log(1 + A / papers of the set with it)
+        weight = share[fit] * np.log(1 + average / total[fit]) * share[fit] / (share[fit] + rest_share[fit])
+        score = {
+            book.keys[cols[j]]: float(w * boost[j])
+            for j, w in zip(fit.tolist(), weight.tolist(), strict=True)
+        }
+        inside = Counter({book.keys[cols[j]]: int(inside_counts[j]) for j in fit.tolist()})
         ranked = sorted(score, key=lambda k: (-score[k], k))
         picked: list[str] = []
         for key in ranked:
@@ -442,35 +614,54 @@ def _name_topics(
         # nearly as many papers hold is that longer one); else the best nameable word; one per day
         free = [_longest(k, score, inside) for k in ranked]
         free = [k for k in dict.fromkeys(free) if k not in used]
-        names = [k for k in free if len(k.split()) >= 2] or [k for k in free if _nameable(k)]
+        names = [k for k in free if _phrase_name(k)] or [
+            k for k in free if _nameable(k) and _whole(book, k, np.flatnonzero(labels == topic))
+        ]
         label = names[0] if names else ""
         if label and label not in picked:
             picked = [label, *[p for p in picked if f" {p} " not in f" {label} "]][:TERMS]
         if label:
             used.add(label)
         found[topic] = (label, tuple(picked))
+    return found
+
+
+def _name_topics(
+    book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
+) -> list[Topic]:
+    """Each topic (numbered as ``labels``) with its papers and its key phrases (see module)."""
+    found = label_topics(book, labels)
     if namer is not None:  # the configured model names the topics (it gets each topic's phrases and titles)
         found = _model_names(namer, papers, labels, found)
+    surface: dict[str, Counter[str]] = {}
+    column = {k: j for j, k in enumerate(book.keys)}
+    holders = book.holds.tocsc()
     for key in {k for _, keys in found.values() for k in keys}:
         surface[key] = Counter()
-    for d in papers:
-        text = f"{d.title} {d.abstract}"
-        for p in phrases(_unhyphenated(text), NAME_WORDS):
-            if term_key(p) in surface:
-                surface[term_key(p)].update(_as_written(p, text))
+        if key not in column:
+            continue
+        j = column[key]
+        for i in holders.indices[holders.indptr[j] : holders.indptr[j + 1]].tolist():
+            text = f"{papers[i].title} {papers[i].abstract}"
+            for p in book.variants[key] & book.written[i]:
+                surface[key].update(_as_written(p, text))
 
     def shown(key: str) -> str:
         forms = surface.get(key)
         return max(forms, key=lambda f: (forms[f], f)) if forms else key
 
-    return [
-        Topic(
-            shown(found[t][0]) if found[t][0] in surface else found[t][0],
-            tuple(shown(k) for k in found[t][1]),
-            tuple(papers[int(i)].id for i in np.flatnonzero(labels == t)),
-        )
-        for t in sorted(found)
-    ]
+    def written(term: str, members: np.ndarray) -> bool:
+        """Whether a paper of the topic writes the term (not only as a piece of a hyphenated word)."""
+        return any(occurs(term, f"{papers[int(i)].title} {papers[int(i)].abstract}") for i in members)
+
+    topics = []
+    for t in sorted(found):
+        members = np.flatnonzero(labels == t)
+        label = shown(found[t][0]) if found[t][0] in surface else found[t][0]
+        terms = [shown(k) for k in found[t][1]]
+        terms = [k for k in terms if k == label or written(k, members)]
+        topics.append(Topic(label, tuple(terms), tuple(papers[int(i)].id for i in members)))
+    return topics
 
 
 def name_keys(text: str) -> set[str]:
