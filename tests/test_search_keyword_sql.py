@@ -1,6 +1,7 @@
-"""What keyword search asks of the store once a query is understood: a query understanding leaves as it
-is runs exactly the SQL of ``exact`` mode (the same statements, the same values, no extra round trip),
-and an acronym's expansion is one FTS match, not a second query (issue 25's latency bound at 300k)."""
+"""Keyword search's hot path once a query is understood (issue 25's latency bound at 300k): a query
+understanding leaves as it is runs exactly the SQL of ``exact`` mode (the same statements, the same
+values, no extra round trip), an acronym's expansion is one FTS match, not a second query, and a query
+matching nothing is offered the store's commonest categories as a count of them would order them."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from papersift.index.indexes import Indexes
 from papersift.index.opened import open_papersift
 from papersift.index.pipeline import refresh
-from papersift.ranking.search import search
+from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.settings import Settings
 from papersift.store import open_store
 from papersift.store.sqlite import SqliteStore
@@ -84,3 +85,14 @@ def test_an_expanded_acronym_is_one_fts_match_not_another_query(indexes: Indexes
     assert len(understood_sql) == len(exact_sql)
     matches = [sql for sql in understood_sql if "MATCH" in sql]
     assert len(matches) == 1 and "graph neural network" in matches[0]
+
+
+def test_a_query_matching_nothing_is_offered_the_commonest_categories_in_order(indexes: Indexes) -> None:
+    result = search(indexes, "qwxzvplork blorptangle", mode="keyword")
+    assert result.hits == [] and NO_GOOD_MATCHES in result.notes and result.understood is not None
+    papers = indexes.store.by_rowids(list(range(1, indexes.store.count() + 1)))
+    counts: dict[str, int] = {}
+    for rowid in sorted(papers):  # the papers in the lexical arrays' order: ties in order of appearance
+        category = papers[rowid].primary_category
+        counts[category] = counts.get(category, 0) + 1
+    assert result.understood.suggestions == sorted(counts, key=lambda c: -counts[c])[:5]

@@ -188,12 +188,21 @@ def suggest(indexes: Indexes, understood: Understood, n: int = 5) -> list[str]:
                     found.append(s.term)
         found.sort(key=lambda term: -vocabulary.df(term))
     if not found and indexes.lexical is not None and len(indexes.lexical):
-        lex = indexes.lexical
-        counts: dict[str, int] = {}
-        for code in lex.primary.tolist():
-            counts[lex.categories[code]] = counts.get(lex.categories[code], 0) + 1
-        found = sorted(counts, key=lambda c: -counts[c])
+        found = _commonest_categories(indexes.lexical.primary, indexes.lexical.categories)
     return found[:n]
+
+
+def _commonest_categories(primary: np.ndarray, categories: list[str]) -> list[str]:
+    """The primary categories, most papers first (ties: in the order the papers first have them), counted
+    by numpy: a Python loop over 300k papers' codes took ~45 ms of every query matching nothing."""
+    codes = np.asarray(primary)
+    n = np.bincount(codes, minlength=len(categories))
+    first = np.full(len(n), len(codes))
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    counts: dict[str, int] = {}
+    for code in sorted(np.flatnonzero(n).tolist(), key=lambda c: int(first[c])):
+        counts[categories[code]] = counts.get(categories[code], 0) + int(n[code])
+    return sorted(counts, key=lambda c: -counts[c])
 
 
 # -- misspellings ----------------------------------------------------------------------------------
