@@ -19,10 +19,12 @@ of the paired ratio after / before.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -170,6 +172,7 @@ def main() -> None:
     here = Path(__file__).resolve().parents[1] / "src"
     # the workers' queries in a file of this run's own: never written into the (perhaps shared) store's home
     path = Path(tempfile.mkdtemp(prefix="keyword-latency-")) / "queries.json"
+    atexit.register(shutil.rmtree, path.parent, True)
     qs = queries(args.home, args.queries)
     path.write_text(json.dumps(qs))
     # "after, exact": this code with ``search(..., exact=True)``, understanding skipped: what the rest of
