@@ -142,7 +142,7 @@ def understand(
     elif script != "LATIN" and _mostly_other(query):  # not the β of "β-decay"
         applied.append(f"not translated: no offline dictionary for {script.lower()} text")
     # the dictionary's words are its own spelling; the Latin words of a mixed query may be misspelled
-    dictionary_words = set(words_of(translation or "")) - set(words_of(query))
+    dictionary_words = set(words_of(translation)) - set(words_of(query)) if translation else set()
     # a passage (a pasted abstract) is its authors' own spelling: correcting it would move its vector off
     # the stored vector of the same text
     corrections: list[tuple[str, str]] = []
@@ -188,12 +188,21 @@ def suggest(indexes: Indexes, understood: Understood, n: int = 5) -> list[str]:
                     found.append(s.term)
         found.sort(key=lambda term: -vocabulary.df(term))
     if not found and indexes.lexical is not None and len(indexes.lexical):
-        lex = indexes.lexical
-        counts: dict[str, int] = {}
-        for code in lex.primary.tolist():
-            counts[lex.categories[code]] = counts.get(lex.categories[code], 0) + 1
-        found = sorted(counts, key=lambda c: -counts[c])
+        found = _commonest_categories(indexes.lexical.primary, indexes.lexical.categories)
     return found[:n]
+
+
+def _commonest_categories(primary: np.ndarray, categories: list[str]) -> list[str]:
+    """The primary categories, most papers first (ties: in the order the papers first have them), counted
+    by numpy: a Python loop over 300k papers' codes took ~45 ms of every query matching nothing."""
+    codes = np.asarray(primary)
+    n = np.bincount(codes, minlength=len(categories))
+    first = np.full(len(n), len(codes))
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    counts: dict[str, int] = {}
+    for code in sorted(np.flatnonzero(n).tolist(), key=lambda c: int(first[c])):
+        counts[categories[code]] = counts.get(categories[code], 0) + int(n[code])
+    return sorted(counts, key=lambda c: -counts[c])
 
 
 # -- misspellings ----------------------------------------------------------------------------------
@@ -207,13 +216,16 @@ def _correct(
     unknown = 0
     for m in _TOKEN.finditer(text):
         token = m.group(3)
-        if token is None or token.startswith("-") or is_arxiv_id(token) or ":" in token:
+        if token is None or token.startswith("-"):
+            continue
+        # the words that could be corrected first: most tokens have none, and then the tests of an id
+        # and of a name (the dearer ones) are not needed
+        words = [word for word in _ANY_WORD.findall(token) if _checkable(vocabulary, word, protected)]
+        if not words or is_arxiv_id(token) or ":" in token:
             continue
         if _NAMED.fullmatch(token.strip(".,;()")):  # Boros-Moll, Navier-Stokes: named after people
             continue
-        for word in _ANY_WORD.findall(token):
-            if not _checkable(vocabulary, word, protected):
-                continue
+        for word in words:
             unknown += 1
             better = _nearest(vocabulary, word)
             if better is None:
@@ -244,9 +256,9 @@ def _cased(word: str, correction: str | None) -> str:
 def _checkable(vocabulary: Vocabulary, word: str, protected: set[str]) -> bool:
     """Whether ``word`` may be corrected: a lower-case (or capitalised) word of 3+ letters the corpus does
     not know, not a name."""
-    folded = fold(word)
-    if len(word) < 3 or not word.isascii() or not word.isalpha() or any(c.isupper() for c in word[1:]):
+    if len(word) < 3 or not word.isascii() or not word.isalpha() or not word[1:].islower():
         return False
+    folded = word.lower()  # an ASCII word folds to its lower case
     if folded in STOP_WORDS or folded in protected or folded in vocabulary.authors:
         return False
     return vocabulary.df(folded) < KNOWN_DF
@@ -679,6 +691,8 @@ def _mostly_other(text: str) -> bool:
 
 def script_of(text: str) -> str:
     """The first non-Latin script of ``text`` by Unicode name ("CJK", "HANGUL", "CYRILLIC"…; "LATIN")."""
+    if text.isascii():  # most queries: no letter of another script to look for
+        return "LATIN"
     for ch in _HAN.sub(" ", text) if _HAN.search(text) and not _KANA.search(text) else text:
         if ch.isalpha() and not ch.isascii():
             name = unicodedata.name(ch, "")
