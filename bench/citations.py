@@ -25,7 +25,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="only the first N heavy papers")
     parser.add_argument("--all", action="store_true", help="every paper, not only the heavy slice")
     parser.add_argument("--timeout", type=int, default=3600, help="seconds per TeX or bibliography run")
-    parser.add_argument("--chunk", type=int, default=2500, help="entries per document (0: one document)")
+    parser.add_argument("--chunk", type=int, default=1000, help="entries per document (0: one document)")
     parser.add_argument("--only", nargs="*", default=(), help="these tools only (pdflatex+biber, rispy…)")
     parser.add_argument("--keep", type=Path, help="keep the TeX runs here")
     args = parser.parse_args()
