@@ -111,7 +111,6 @@ _PROVIDED: dict[str, str] = {
     "underset": r"[2]{\mathop{#2}\limits_{#1}}",
     "psLangle": r"{\langle}",  # the export's own (see _BIBER_SAFE_MATH)
     "psRangle": r"{\rangle}",
-    "psVert": r"{\|}",
 }
 # text commands of the T1 encoding that OT1 (pdflatex's default) lacks: a plain stand-in for OT1 only
 _PROVIDED_TEXT: dict[str, str] = {
@@ -133,9 +132,10 @@ _PROVIDED_TEXT: dict[str, str] = {
 }
 _T1_ONLY = re.compile(r"\\(" + "|".join(_PROVIDED_TEXT) + r")(?![A-Za-z])")
 # math commands biber decodes to a character that pdflatex's utf8 then reads as a text command (``\\langle``
-# → ⟨ → ``\\textlangle``, invalid after ``\\left``; ``\\|`` → a combining accent): written as the export's
-# own macros, which biber leaves be, defined by ``bibtex_preamble``
-_BIBER_SAFE_MATH: dict[str, str] = {"langle": "psLangle", "rangle": "psRangle", "|": "psVert"}
+# → ⟨ → ``\\textlangle``, invalid after ``\\left``): written as the export's own macros, which biber leaves
+# be, defined by ``bibtex_preamble``. Of the kernel's math commands, biber's default (base) recode set also
+# names ``\\dots`` and ``\\|``, which it leaves as they are in math.
+_BIBER_SAFE_MATH: dict[str, str] = {"langle": "psLangle", "rangle": "psRangle"}
 # the characters pdflatex's utf8 inputenc defines in a plain article (OT1 and the kernel's TS1, OML, OMS),
 # probed from TeX Live's utf8.def and *.dfu files (tests/test_citations_biber.py checks the list against the
 # real files): biber decodes our accents (``{\\c{e}}``) to characters, so the export declares the others
