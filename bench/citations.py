@@ -5,6 +5,7 @@ per tool. ``--src`` checks another checkout's code (its ``src``) the same way, f
 
     python bench/citations.py --data ../shared/data/arxiv-300k.jsonl.gz
     python bench/citations.py --data ../shared/data/arxiv-20k.jsonl.gz --all   # every paper
+    python bench/citations.py --only pdflatex+biber --ids failing.txt --keep /tmp/runs   # just those, kept
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=1000, help="entries per document (0: one document)")
     parser.add_argument("--only", nargs="*", default=(), help="these tools only (pdflatex+biber, rispy…)")
     parser.add_argument("--keep", type=Path, help="keep the TeX runs here")
+    parser.add_argument("--ids", type=Path, help="only the papers this file lists (arXiv ids)")
     args = parser.parse_args()
     sys.path[:0] = [str(args.src or ROOT / "src"), str(ROOT)]
     from tests.citation_tools import heavy_papers, run_all, tex_available
@@ -36,6 +38,9 @@ def main() -> None:
         sys.exit("needs TeX Live's pdflatex, xelatex, lualatex, bibtex and biber (make texlive)")
     started = time.perf_counter()
     papers = heavy_papers(args.data, args.limit, every=args.all)
+    if args.ids:
+        wanted = set(args.ids.read_text(encoding="utf-8").split())
+        papers = [p for p in papers if p.id in wanted]
     which = "papers" if args.all else "papers with LaTeX or non-ASCII in the title or authors"
     print(f"{args.data.name}: {len(papers)} {which}")
     print(f"code: {args.src or ROOT / 'src'}")
