@@ -5,7 +5,9 @@ one converter every export uses.
 - ``bibtex_text``: a BibTeX field value that compiles under pdflatex (with or without ``inputenc``), XeLaTeX,
   LuaLaTeX, bibtex and biber: text-mode specials escaped, non-ASCII letters as LaTeX accents, math kept as
   ``$…$`` with only commands the LaTeX kernel knows, a few amsmath/amssymb ones (``\\mathbb``, ``\\text``…)
-  that ``bibtex_preamble`` provides when the document lacks them, and unknown macros made harmless;
+  that ``bibtex_preamble`` provides when the document lacks them, and unknown macros made harmless; for
+  biber, which decodes accents to Unicode before pdflatex reads them, the letters pdflatex's utf8 lacks
+  declared (``PDFLATEX_UTF8``) and math ``\\langle``/``\\rangle`` as the export's own macros;
 - ``clean_authors``: an author list repaired the way every target shows it (no empty names from "and and",
   no trailing commas, ``Pawe\\lZiń`` as "Paweł Ziń", ``Senjanovi'{c}`` as "Senjanović").
 """
@@ -398,7 +400,9 @@ def bibtex_text(text: str, provided: set[str] | None = None) -> str:
 
 def bibtex_preamble(provided: Iterable[str]) -> str:
     """A BibTeX ``@preamble`` giving the amsmath/amssymb commands used a kernel-only stand-in where the
-    document has not loaded them (``\\providecommand`` leaves a loaded package's own definition be)."""
+    document has not loaded them (``\\providecommand`` leaves a loaded package's own definition be), and
+    declaring to pdflatex's utf8 the letters used that biber will write as characters pdflatex lacks
+    (ȩ as ``{\\c{e}}``); XeLaTeX, LuaLaTeX and bibtex's ``.bbl`` (read after the preamble) skip that part."""
     names = sorted(n for n in set(provided) if n.isascii())
     letters = sorted(n for n in set(provided) if not n.isascii())
     if not names and not letters:
