@@ -103,7 +103,13 @@ def compile_bibtex(
     (work / "doc.tex").write_text(_document(engine, backend, inputenc), encoding="utf-8")
     tex = [engine, "-interaction=nonstopmode", "doc.tex"]
     late = [_run(tex, work, timeout), _run([backend, "doc"], work, timeout), _run(tex, work, timeout)]
-    counts = ToolCounts(name)
+    return read_counts(work, engine, backend, [line for line in late if line])
+
+
+def read_counts(work: Path, engine: str, backend: str, late: list[str] | None = None) -> ToolCounts:
+    """The counts of one finished run in ``work`` (``compile_bibtex``'s, or a kept one): from its ``.bbl``,
+    log and bibliography tool's log; ``late``: the tools that ran past their time."""
+    counts = ToolCounts(work.name)
     bbl = (
         (work / "doc.bbl").read_text(encoding="utf-8", errors="replace")
         if (work / "doc.bbl").exists()
@@ -134,7 +140,7 @@ def compile_bibtex(
         tool_warnings = re.findall(r"^\[\d+\] .*?WARN - (.*)", blg, re.M)
     if not log:
         tex_errors.append(f"{engine} wrote no log")
-    tex_errors += [line for line in late if line]
+    tex_errors += late or []
     counts.errors = len(tex_errors) + len(tool_errors)
     counts.warnings = len(tex_warnings) + len(tool_warnings)
     counts.samples = [*tex_errors[:5], *tool_errors[:5], *tool_warnings[:3], *tex_warnings[:3]]
@@ -220,6 +226,15 @@ def _summed(name: str, parts: list[ToolCounts]) -> ToolCounts:
         total.warnings += part.warnings
         total.samples += part.samples
     return total
+
+
+def recount(workdir: Path, only: Collection[str] = ()) -> Iterator[ToolCounts]:
+    """The summed counts of the TeX runs ``run_all`` kept in ``workdir`` (one folder per document)."""
+    for engine, backend, inputenc in TEX_RUNS:
+        name = f"{engine}+{backend}" + ("+inputenc" if inputenc else "")
+        runs = sorted(workdir.glob(f"*/{name}"))
+        if runs and (not only or name in only):
+            yield _summed(name, [read_counts(run, engine, backend) for run in runs])
 
 
 def run_all(

@@ -5,7 +5,9 @@ one converter every export uses.
 - ``bibtex_text``: a BibTeX field value that compiles under pdflatex (with or without ``inputenc``), XeLaTeX,
   LuaLaTeX, bibtex and biber: text-mode specials escaped, non-ASCII letters as LaTeX accents, math kept as
   ``$…$`` with only commands the LaTeX kernel knows, a few amsmath/amssymb ones (``\\mathbb``, ``\\text``…)
-  that ``bibtex_preamble`` provides when the document lacks them, and unknown macros made harmless;
+  that ``bibtex_preamble`` provides when the document lacks them, and unknown macros made harmless; for
+  biber, which decodes accents to Unicode before pdflatex reads them, the letters pdflatex's utf8 lacks
+  declared (``PDFLATEX_UTF8``) and math ``\\langle``/``\\rangle`` as the export's own macros;
 - ``clean_authors``: an author list repaired the way every target shows it (no empty names from "and and",
   no trailing commas, ``Pawe\\lZiń`` as "Paweł Ziń", ``Senjanovi'{c}`` as "Senjanović").
 """
@@ -109,6 +111,8 @@ _PROVIDED: dict[str, str] = {
     "upmu": r"{\mu}",
     "overset": r"[2]{\stackrel{#1}{#2}}",
     "underset": r"[2]{\mathop{#2}\limits_{#1}}",
+    "psLangle": r"{\langle}",  # the export's own (see _BIBER_SAFE_MATH)
+    "psRangle": r"{\rangle}",
 }
 # text commands of the T1 encoding that OT1 (pdflatex's default) lacks: a plain stand-in for OT1 only
 _PROVIDED_TEXT: dict[str, str] = {
@@ -129,8 +133,36 @@ _PROVIDED_TEXT: dict[str, str] = {
     "quotesinglbase": "{,}",
 }
 _T1_ONLY = re.compile(r"\\(" + "|".join(_PROVIDED_TEXT) + r")(?![A-Za-z])")
+# math commands biber decodes to a character that pdflatex's utf8 then reads as a text command (``\\langle``
+# → ⟨ → ``\\textlangle``, invalid after ``\\left``): written as the export's own macros, which biber leaves
+# be, defined by ``bibtex_preamble``. Of the kernel's math commands, biber's default (base) recode set also
+# names ``\\dots`` and ``\\|``, which it leaves as they are in math.
+_BIBER_SAFE_MATH: dict[str, str] = {"langle": "psLangle", "rangle": "psRangle"}
+# the characters pdflatex's utf8 inputenc defines in a plain article (OT1 and the kernel's TS1, OML, OMS),
+# probed from TeX Live's utf8.def and *.dfu files (tests/test_citations_biber.py checks the list against the
+# real files): biber decodes our accents (``{\\c{e}}``) to characters, so the export declares the others
+_PDFLATEX_UTF8_RANGES = """
+    00A0-0125 0128-0137 0139-013E 0141-0148 014A-0165 0168-017E 0192 01C4-01D4 01E2-01E3 01E6-01EB 01F0
+    01F4-01F5 0218-021B 0232-0233 0237 02C6-02C7 02D8-02D9 02DB-02DD 0E3F 1E02-1E03 1E0D 1E1E-1E21 1E25
+    1E30-1E31 1E37 1E43 1E45 1E47 1E5B 1E63 1E6D 1E8E-1E91 1E9E 1EF2-1EF3 200C 2010-2016 2018-201A
+    201C-201E 2020-2022 2026 2030-2031 2039-203B 203D 2044 204E 2052 20A1 20A4 20A6 20A9 20AB-20AC 20B1
+    2103 2116-2117 211E 2120 2122 2126-2127 212E 2190-2193 2329-232A 2422-2423 25E6 25EF 266A 27E8-27E9
+    3008-3009 FB00-FB06 FEFF
+"""
+
+
+def _code_points(ranges: str) -> frozenset[str]:
+    out: set[str] = set()
+    for part in ranges.split():
+        first, _, last = part.partition("-")
+        out.update(chr(c) for c in range(int(first, 16), int(last or first, 16) + 1))
+    return frozenset(out)
+
+
+PDFLATEX_UTF8 = _code_points(_PDFLATEX_UTF8_RANGES)
 _SIZES = frozenset("tiny scriptsize footnotesize small normalsize large Large LARGE huge Huge".split())
 _TEXT_ACCENTS = "'\"`^~=.uvHcdbtrk"
+_COMBINING = dict(zip("'\"`^~=.", "\u0301\u0308\u0300\u0302\u0303\u0304\u0307", strict=True))
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # no character TeX can read
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)", re.S)
@@ -243,9 +275,31 @@ def _math_char(ch: str) -> str:
     return "\\mbox{" + out + "}"
 
 
+def _math_accent(accent: str, base: str, provided: set[str]) -> str:
+    """A text accent in math (``\\'e``) as ``\\mbox{\\'{e}}`` where it makes one letter (declared for biber
+    if pdflatex lacks it); else the base alone, as biber would leave a bare combining accent."""
+    letter = unicodedata.normalize("NFC", base + _COMBINING.get(accent, "?"))
+    simple = len(base) == 1 and base.isascii() and base.isalpha()
+    if not simple or len(letter) != 1 or "?" in _encode(letter):  # no letter pdflatex could be told of
+        return "\\mbox{" + base + "}" if base else ""
+    _note_biber_letters(letter, provided)
+    return "\\mbox{\\" + accent + "{" + base + "}}"
+
+
+def _note_biber_letters(text: str, provided: set[str]) -> None:
+    """The letters of ``text`` biber will write to its ``.bbl`` as characters pdflatex's utf8 lacks (it
+    decodes our ``{\\c{e}}`` to ȩ): added to ``provided``, for ``bibtex_preamble`` to declare."""
+    for ch in set(unicodedata.normalize("NFC", text)):
+        if ord(ch) > 127 and ch not in PDFLATEX_UTF8:
+            latex = _encode(ch)
+            if "\\" in latex and "ensuremath" not in latex:
+                provided.add(ch)
+
+
 def _math(content: str, provided: set[str]) -> str:
     """Math content with only commands a bare LaTeX (plus ``bibtex_preamble``) knows."""
     content = unicodedata.normalize("NFC", content)
+    _note_biber_letters(content, provided)  # the letters _math_char writes in \\mbox{…}
     content = "".join(_math_char(c) if ord(c) > 127 else c for c in content)
     content = re.sub(r"\\\\", r"\\ ", content)
 
@@ -253,6 +307,9 @@ def _math(content: str, provided: set[str]) -> str:
         name = m[1] or m[2]
         if m[2] == "^":  # R\^n in math means R^n (an accent there would be a letter biber cannot keep)
             return "^"
+        if name in _BIBER_SAFE_MATH:
+            provided.add(_BIBER_SAFE_MATH[name])
+            return "\\" + _BIBER_SAFE_MATH[name] + " "
         if m[2] is not None:
             return m[0] if name in _KERNEL_MATH else ("\\mbox{" + m[0] if name in _TEXT_ACCENTS else "")
         if name in _ARXIV_MACROS:
@@ -268,7 +325,7 @@ def _math(content: str, provided: set[str]) -> str:
 
     out = _MACRO.sub(command, content)
     out = re.sub(r"(?<!\\)([#%&])", r"\\\1", out)
-    out = _ACCENT_BOX.sub(lambda m: "\\mbox{" + m[1] + (m[2] or "{}") + "}", out)
+    out = _ACCENT_BOX.sub(lambda m: _math_accent(m[1][1], (m[2] or "").strip("{}"), provided), out)
     out = _balance_math(out).replace("\\{", "\\lbrace ").replace("\\}", "\\rbrace ")
     out = _SCRIPT_COMMAND.sub(lambda m: m[1] + "{" + m[2] + "}", out)  # x_\text{b}: a group, as TeX needs
     out = _TEXT_ARG.sub(lambda m: m[1] + re.sub(r"(?<!\\)([_^#$%&])", r"\\\1", m[2]) + "}", out)
@@ -335,6 +392,7 @@ def bibtex_text(text: str, provided: set[str] | None = None) -> str:
         else:
             decoded = _decode(_escape_bare(piece)) if re.search(r"[\\{}~]", piece) else piece
             out.append(_encode(decoded))
+            _note_biber_letters(decoded, provided)
             provided.update(_T1_ONLY.findall(out[-1]))
             provided.update(n for n in re.findall(r"\\([A-Za-z]+)", out[-1]) if n in _PROVIDED)
     return re.sub(r"\s+", " ", "".join(out)).strip()
@@ -342,17 +400,26 @@ def bibtex_text(text: str, provided: set[str] | None = None) -> str:
 
 def bibtex_preamble(provided: Iterable[str]) -> str:
     """A BibTeX ``@preamble`` giving the amsmath/amssymb commands used a kernel-only stand-in where the
-    document has not loaded them (``\\providecommand`` leaves a loaded package's own definition be)."""
-    names = sorted(set(provided))
-    if not names:
+    document has not loaded them (``\\providecommand`` leaves a loaded package's own definition be), and
+    declaring to pdflatex's utf8 the letters used that biber will write as characters pdflatex lacks
+    (ȩ as ``{\\c{e}}``); XeLaTeX, LuaLaTeX and bibtex's ``.bbl`` (read after the preamble) skip that part."""
+    names = sorted(n for n in set(provided) if n.isascii())
+    letters = sorted(n for n in set(provided) if not n.isascii())
+    if not names and not letters:
         return ""
-    defs = " ".join(
+    defs = [
         f"\\ProvideTextCommandDefault{{\\{n}}}{_PROVIDED_TEXT[n]}"
         if n in _PROVIDED_TEXT
         else f"\\providecommand{{\\{n}}}{_PROVIDED[n]}"
         for n in names
-    )
-    return f'@preamble{{ "{defs}" }}\n'
+    ]
+    if letters:  # pdflatex's utf8, in the preamble only: biblatex reads biber's .bbl there, bibtex's is later
+        declared = " ".join(f"\\DeclareUnicodeCharacter{{{ord(c):04X}}}{{{_encode(c)}}}" for c in letters)
+        defs.append(
+            "\\ifdefined\\DeclareUnicodeCharacter\\expandafter\\ifx\\csname @notprerr\\expandafter\\endcsname"
+            f"\\csname DeclareUnicodeCharacter\\endcsname\\else {declared} \\fi\\fi"
+        )
+    return f'@preamble{{ "{" ".join(defs)}" }}\n'
 
 
 def clean_authors(authors: Iterable[str]) -> tuple[str, ...]:
