@@ -41,12 +41,16 @@ def test_letters_biber_decodes_are_declared_for_pdflatex(tmp_path: Path) -> None
     papers = [
         _paper("2103.00001", "Ramsey numbers of cycles", [r"Joanna Pi{\c{e}}kosz", "Ȩmil Ḑ. Zieliński"]),
         _paper("2103.00002", "Graphs and Śląsk", ["Ģirts Ņikitins", "Anna Ŗiekstiņa"]),
+        # hep-th's DY_\hbar in text: pylatexenc writes ħ as {\={h}}, which biber makes h and a bare macron;
+        # « » as \guillemotleft, which biber decodes and pdflatex's utf8 reads as \guillemetleft
+        _paper("2103.00007", r"Free bosons of DY_\hbar(gl_N) and «Quotes»", ["Jean Dupont"]),
     ]
     bbl = _compiles_everywhere(papers, tmp_path)
     assert "ȩ" in bbl  # biber did decode the accent: the declaration is what pdflatex needed
     bib = to_bibtex(papers)
     declared = set(re.findall(r"\\DeclareUnicodeCharacter\{([0-9A-F]{4})\}", bib))
-    assert {"0228", "0229"} <= declared  # ȩ, Ȩ: no pdflatex encoding file defines them
+    assert {"0228", "0229", "0304"} <= declared  # ȩ, Ȩ: no pdflatex encoding file defines them; a macron
+    assert "0127" not in declared  # ħ: biber never writes it
     assert not declared & {"0144", "015A", "0105", "0122", "0146", "0156"}  # ń, Ś, ą, Ģ, ņ, Ŗ: defined
 
 

@@ -127,12 +127,15 @@ _PROVIDED_TEXT: dict[str, str] = {
     "TH": "{Th}",
     "guillemotleft": "{<<}",
     "guillemotright": "{>>}",
+    "guillemetleft": "{<<}",  # the names pdflatex's utf8 gives « and », which biber decodes them to
+    "guillemetright": "{>>}",
     "guilsinglleft": "{<}",
     "guilsinglright": "{>}",
     "quotedblbase": "{,,}",
     "quotesinglbase": "{,}",
 }
 _T1_ONLY = re.compile(r"\\(" + "|".join(_PROVIDED_TEXT) + r")(?![A-Za-z])")
+_UTF8_NAMES = {"guillemotleft": "guillemetleft", "guillemotright": "guillemetright"}
 # math commands biber decodes to a character that pdflatex's utf8 then reads as a text command (``\\langle``
 # → ⟨ → ``\\textlangle``, invalid after ``\\left``): written as the export's own macros, which biber leaves
 # be, defined by ``bibtex_preamble``. Of the kernel's math commands, biber's default (base) recode set also
@@ -162,7 +165,15 @@ def _code_points(ranges: str) -> frozenset[str]:
 PDFLATEX_UTF8 = _code_points(_PDFLATEX_UTF8_RANGES)
 _SIZES = frozenset("tiny scriptsize footnotesize small normalsize large Large LARGE huge Huge".split())
 _TEXT_ACCENTS = "'\"`^~=.uvHcdbtrk"
-_COMBINING = dict(zip("'\"`^~=.", "\u0301\u0308\u0300\u0302\u0303\u0304\u0307", strict=True))
+_COMBINING = dict(  # biber's decoding of the text accents (its recode_data.xml)
+    zip(
+        "'\"`^~=.uvHcdbrk",
+        "\u0301\u0308\u0300\u0302\u0303\u0304\u0307\u0306\u030c\u030b\u0327\u0323\u0331\u030a\u0328",
+        strict=True,
+    )
+)
+# pylatexenc's accented letter: {\={h}}, {\c{e}}, {\'e}
+_ACCENTED = re.compile(r"\{\\([^A-Za-z]|[A-Za-z])\s*\{?([A-Za-z])\}?\}")
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # no character TeX can read
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)", re.S)
@@ -292,7 +303,11 @@ def _note_biber_letters(text: str, provided: set[str]) -> None:
     for ch in set(unicodedata.normalize("NFC", text)):
         if ord(ch) > 127 and ch not in PDFLATEX_UTF8:
             latex = _encode(ch)
-            if "\\" in latex and "ensuremath" not in latex:
+            accented = _ACCENTED.fullmatch(latex)
+            mark = _COMBINING.get(accented[1], "") if accented else ""
+            if mark and len(unicodedata.normalize("NFC", accented[2] + mark)) > 1:  # type: ignore[index]
+                provided.add(mark)  # ħ as {\\={h}}: no such letter, biber writes h and a bare macron
+            elif "\\" in latex and "ensuremath" not in latex:
                 provided.add(ch)
 
 
@@ -393,7 +408,8 @@ def bibtex_text(text: str, provided: set[str] | None = None) -> str:
             decoded = _decode(_escape_bare(piece)) if re.search(r"[\\{}~]", piece) else piece
             out.append(_encode(decoded))
             _note_biber_letters(decoded, provided)
-            provided.update(_T1_ONLY.findall(out[-1]))
+            t1 = _T1_ONLY.findall(out[-1])
+            provided.update(t1 + [_UTF8_NAMES[n] for n in t1 if n in _UTF8_NAMES])
             provided.update(n for n in re.findall(r"\\([A-Za-z]+)", out[-1]) if n in _PROVIDED)
     return re.sub(r"\s+", " ", "".join(out)).strip()
 
@@ -414,7 +430,10 @@ def bibtex_preamble(provided: Iterable[str]) -> str:
         for n in names
     ]
     if letters:  # pdflatex's utf8, in the preamble only: biblatex reads biber's .bbl there, bibtex's is later
-        declared = " ".join(f"\\DeclareUnicodeCharacter{{{ord(c):04X}}}{{{_encode(c)}}}" for c in letters)
+        declared = " ".join(  # a bare combining accent (see _note_biber_letters): dropped
+            f"\\DeclareUnicodeCharacter{{{ord(c):04X}}}{{{'' if unicodedata.combining(c) else _encode(c)}}}"
+            for c in letters
+        )
         defs.append(
             "\\ifdefined\\DeclareUnicodeCharacter\\expandafter\\ifx\\csname @notprerr\\expandafter\\endcsname"
             f"\\csname DeclareUnicodeCharacter\\endcsname\\else {declared} \\fi\\fi"
