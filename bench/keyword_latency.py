@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 WARM = 20
@@ -53,7 +55,10 @@ def queries(home: Path, n: int) -> list[str]:
     return out
 
 
-def worker(home: Path, path: Path, exact: bool) -> None:
+@contextmanager
+def warmed(home: Path, path: Path, exact: bool) -> Iterator[tuple[list[str], Callable[[str], float]]]:
+    """The queries of ``path`` and a function timing one keyword search (ms) on ``home``'s indexes,
+    warmed up on the first ``WARM`` queries; the store closed after."""
     try:  # where the opened indexes live now; before issue 28 they were in index/pipeline.py
         from papersift.index.indexes import open_indexes
     except ImportError:
@@ -68,45 +73,32 @@ def worker(home: Path, path: Path, exact: bool) -> None:
     try:
         indexes = open_indexes(store, settings)
         kw = {"exact": True} if exact else {}  # the code before understanding has no ``exact``
-        for q in qs[:WARM]:
-            search(indexes, q, mode="keyword", **kw)
-        times = []
-        for q in qs:
+
+        def timed(q: str) -> float:
             t0 = time.perf_counter()
             search(indexes, q, mode="keyword", **kw)
-            times.append((time.perf_counter() - t0) * 1000)
+            return (time.perf_counter() - t0) * 1000
+
+        for q in qs[:WARM]:
+            timed(q)
+        yield qs, timed
     finally:
         store.close()
+
+
+def worker(home: Path, path: Path, exact: bool) -> None:
+    with warmed(home, path, exact) as (qs, timed):
+        times = [timed(q) for q in qs]
     print(json.dumps(times))
 
 
 def serve(home: Path, path: Path, exact: bool) -> None:
     """``--lockstep``'s worker: warmed as ``worker``, then times the query whose index each stdin line
     gives and answers its milliseconds."""
-    try:
-        from papersift.index.indexes import open_indexes
-    except ImportError:
-        from papersift.index.pipeline import open_indexes  # type: ignore[attr-defined,no-redef]
-    from papersift.ranking.search import search
-    from papersift.settings import Settings
-    from papersift.store import open_store
-
-    qs = json.loads(path.read_text())
-    settings = Settings(home=home)
-    store = open_store(settings)
-    try:
-        indexes = open_indexes(store, settings)
-        kw = {"exact": True} if exact else {}
-        for q in qs[:WARM]:
-            search(indexes, q, mode="keyword", **kw)
+    with warmed(home, path, exact) as (qs, timed):
         print("ready", flush=True)
         for line in sys.stdin:
-            q = qs[int(line)]
-            t0 = time.perf_counter()
-            search(indexes, q, mode="keyword", **kw)
-            print((time.perf_counter() - t0) * 1000, flush=True)
-    finally:
-        store.close()
+            print(timed(qs[int(line)]), flush=True)
 
 
 def lockstep(args: argparse.Namespace, codes: dict[str, Path], path: Path, n: int) -> None:
