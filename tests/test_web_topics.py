@@ -77,7 +77,7 @@ def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Clien
         return width, height
 
     assert [drawn(page, d) for d in ("small", "mid", "phone")] == [(800, 420), (600, 380), (340, 300)]
-    for drawing in ("wide", "middle", "narrow"):  # the map page's large map: a desktop's, a tablet's, a phone's
+    for drawing in ("wide", "middle", "narrow"):  # the map page's large map: a desktop's, tablet's, phone's
         width, height = drawn(own.text, drawing)
         assert height > 0.7 * width > 200
     chinese = lab.get(f"/map/{CATEGORY}/{DAY}?lang=zh").text

@@ -79,9 +79,7 @@ def _docs(entries: Sequence[dict[str, Any]]) -> list[_Doc]:
     return [_Doc(str(e["id"]), str(e.get("title", "")), str(e.get("abstract", ""))) for e in entries]
 
 
-def map_view(
-    tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = LISTING_SIZES
-) -> dict[str, Any]:
+def map_view(tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = LISTING_SIZES) -> dict[str, Any]:
     """The map as the template draws it: the topics (colour classes, chips) and one drawing per size in
     ``sizes`` (SVG coordinates, labels placed for that size: the text is 13 px where a drawing is shown at
     about its own width)."""
