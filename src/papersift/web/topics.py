@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from functools import partial
 from typing import Any
+from unicodedata import east_asian_width
 
 import numpy as np
 from fastapi import APIRouter, Form, Query, Request, Response
@@ -38,6 +39,7 @@ WIDTH, HEIGHT, PAD = 800, 420, 24
 COLOURS = 12  # classes t0…t11 in topics.css
 MAX_DAYS = 31
 LABEL_EM, LINE = 8.4, 17.0  # a label's width per character (13 px semibold, generous) and its line height
+WIDE_EM = 13.5  # …per wide character (中文, 日本語: a full em each, generous)
 OFFSETS = sorted(  # where a label may go, in lines and half-widths from its topic's centre: nearest first
     ((dy, dx) for dy in range(-8, 9) for dx in (-2, -1, 0, 1, 2)), key=lambda d: (abs(d[0]) + abs(d[1]), d)
 )
@@ -126,9 +128,14 @@ def _drawing(
     return {"name": size.name, "width": width, "height": height, "points": points, "labels": labels}
 
 
+def label_width(text: str) -> float:
+    """How wide a label is drawn, its halo included (a wide character counts a full em)."""
+    return sum(WIDE_EM if east_asian_width(c) in "WF" else LABEL_EM for c in text) + HALO
+
+
 def label_box(text: str, x: float, y: float) -> tuple[float, float, float, float]:
     """The box a label drawn at (x, y), centred on x with its baseline at y, covers (its halo included)."""
-    width = LABEL_EM * len(text) + HALO
+    width = label_width(text)
     return (x - width / 2, y - LINE * 0.8, x + width / 2, y + LINE * 0.25)
 
 
@@ -145,7 +152,7 @@ def place_labels(
         text, _, cx, cy = centres[n]
         if not text:
             continue
-        half = (LABEL_EM * len(text) + HALO) / 2
+        half = label_width(text) / 2
         if 2 * half > width - 2:
             continue
         for dy, dx in OFFSETS:
