@@ -6,10 +6,12 @@ listing the category that day (new and cross-lists; ties: the later day). Every 
 ``--home`` (built once, reused); the reader follows the category and saves those earlier papers, so Daily
 Papers of the day is ranked by a small real library. ``papersift serve`` then runs on a free 127.0.0.1 port
 and Debian's chromium (Playwright, as the browser tests launch it) saves, at 1280 px and 390 px wide, the
-viewport of: the day's listing with its map, the ``/map/…`` page and ``/daily/DAY``, as PNGs (a 256-colour
-palette, optimised) in ``--out``. Printed per shot: the map's label boxes (how many, how many pairs
-intersect, how many reach outside the drawing, as ``tests/test_browser_topics.py`` checks them) and the
-topic names shown (the map's labels, or the chips where a phone gets no drawn map). ``--docs DIR`` also
+viewport of: the day's listing with its map, the ``/map/…`` page and ``/daily/DAY``, and at 390 px the
+listing's drawn map itself (``listing-map-390px.png``: the phone's drawing and its chips, scrolled into
+view), as PNGs (a 256-colour palette, optimised) in ``--out``. Printed per shot: the page's HTML bytes, the
+map's label boxes (which drawing is shown, how many boxes, how many pairs intersect, how many reach outside
+the drawing, the smallest label's on-screen font size, as ``tests/test_browser_topics.py`` checks them) and
+the topic names shown (the map's labels, or the chips where no drawn map is shown). ``--docs DIR`` also
 copies the PNGs there (``make screenshots`` copies them to ``docs/screenshots/``).
 """
 
@@ -35,6 +37,7 @@ from tests.support.browser import CHROMIUM, FLAGS, label_boxes  # noqa: E402
 from tests.support.processes import serving  # noqa: E402
 
 WIDTHS = {"desktop": (1280, 900), "390px": (390, 844)}
+MAP_SHOTS = {("listing", "390px")}  # (page, width) shot once more: its drawn map, the element alone
 
 
 def records_of(category: str) -> list[dict[str, object]]:
@@ -102,13 +105,21 @@ def shoot(base_url: str, shots: dict[str, str], out: Path) -> list[Path]:
                 png = out / f"{name}-{width_name}.png"
                 size = save_png(page.screenshot(full_page=False), png)
                 saved.append(png)
-                print(f"{png.name} ({path}, {width} px, {size / 1024:.0f} KB)")
+                page_bytes = len(answer.body())
+                print(f"{png.name} ({path}, {width} px, {size / 1024:.0f} KB; page {page_bytes} bytes)")
                 if page.locator("svg.map:visible").count():
                     labels = label_boxes(page)
                     print(
-                        f"  map labels: {len(labels.texts)} boxes, {len(labels.overlapping)} intersecting "
-                        f"pairs, {len(labels.outside)} outside the drawing"
+                        f"  map labels ({labels.name} drawing): {len(labels.texts)} boxes, "
+                        f"{len(labels.overlapping)} intersecting pairs, {len(labels.outside)} outside the "
+                        f"drawing, smallest {min(labels.font_px, default=0):.1f} px"
                     )
+                    if (name, width_name) in MAP_SHOTS:
+                        png = out / f"{name}-map-{width_name}.png"
+                        shown = page.locator("section.topic-map")
+                        size = save_png(shown.screenshot(), png)
+                        saved.append(png)
+                        print(f"{png.name} ({path}, {width} px, its map; {size / 1024:.0f} KB)")
                     names = labels.texts
                 else:
                     print("  no drawn map at this width (the topics as chips)")

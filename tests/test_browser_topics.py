@@ -1,5 +1,6 @@
 """The topic map in a real headless Chromium over a real listing: points drawn, a hover card with the
-paper's title, a chip that filters the listing, and at 390 px the plain list instead of the map.
+paper's title, a chip that filters the listing, and at every width from 360 to 1600 px the drawing made for
+about that width (the listing's, Daily Papers' and the map page's), its labels apart, inside it and >= 11 px.
 
 Screenshots: ``test-output/screenshots/<test name>.png`` (desktop and 390 px).
 """
@@ -23,6 +24,8 @@ __all__ = ["browser", "topics_home"]  # fixtures shared with other modules
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
 LISTING = f"/list/cs.AI/{DAILY_DAYS[1]}"
 MAP_PAGE = f"/map/cs.AI/{DAILY_DAYS[1]}"
+DAILY = f"/daily/{DAILY_DAYS[1]}"
+MIN_PX = 11.0  # a label's 13 px, never drawn smaller than this on screen
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +43,8 @@ def test_the_map_renders_hovers_and_its_chips_filter_the_listing(
         page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
         page.goto(LISTING)  # type: ignore[attr-defined]
         rows = page.locator("section.listing article.paper")  # type: ignore[attr-defined]
-        points = page.locator("svg.map a.pt")  # type: ignore[attr-defined]
-        assert page.locator("svg.map").is_visible()  # type: ignore[attr-defined]
+        points = page.locator("svg.map:visible a.pt")  # type: ignore[attr-defined]
+        assert page.locator("svg.map.small").is_visible()  # type: ignore[attr-defined]
         assert points.count() == rows.count() > 20
         page.screenshot(path=str(SHOTS / "topic-map-desktop.png"))  # type: ignore[attr-defined]
         point = points.last  # drawn over every other point: the one under the mouse
@@ -56,7 +59,8 @@ def test_the_map_renders_hovers_and_its_chips_filter_the_listing(
         assert chip.get_attribute("aria-pressed") == "true"
         visible = [r.get_attribute("id").removeprefix("p-") for r in rows.all() if r.is_visible()]
         assert set(visible) == wanted and str(len(wanted)) in chip.inner_text()
-        assert page.locator("svg.map a.pt.dim").count() == points.count() - len(wanted)  # type: ignore[attr-defined]
+        dimmed = page.locator("svg.map:visible a.pt.dim")  # type: ignore[attr-defined]
+        assert dimmed.count() == points.count() - len(wanted)
         chip.click()
         assert chip.get_attribute("aria-pressed") == "false"
         assert sum(r.is_visible() for r in rows.all()) == rows.count()
@@ -65,13 +69,14 @@ def test_the_map_renders_hovers_and_its_chips_filter_the_listing(
         page.wait_for_url(f"**/abs/{target}")  # type: ignore[attr-defined]
 
 
-def test_at_390_px_the_listing_keeps_the_chips_that_filter_it(
+def test_at_390_px_the_listing_draws_a_phones_map_and_keeps_the_chips_that_filter_it(
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
         page.set_viewport_size({"width": 390, "height": 844})  # type: ignore[attr-defined]
         page.goto(LISTING)  # type: ignore[attr-defined]
-        assert not page.locator("svg.map").is_visible()  # type: ignore[attr-defined]
+        assert page.locator("svg.map.phone").is_visible()  # type: ignore[attr-defined]
+        assert page.locator("svg.map:visible").count() == 1  # type: ignore[attr-defined]
         chip = page.locator(".chips button.chip").first  # type: ignore[attr-defined]
         assert chip.is_visible()
         chip.click()
@@ -83,27 +88,62 @@ def test_at_390_px_the_listing_keeps_the_chips_that_filter_it(
         assert width <= 390  # nothing wider than the phone
 
 
-def check_labels(page: object) -> list[str]:
-    """No two label boxes of the drawn map intersect and none reaches outside the drawing."""
+def check_labels(page: object) -> Labels:
+    """No two label boxes of the drawn map intersect, none reaches outside the drawing, each is >= 11 px."""
     labels = label_boxes(page)
     assert labels.texts, "the map has labels"
     assert not labels.outside, labels.outside
     assert not labels.overlapping, labels.overlapping
-    return labels.texts
+    assert min(labels.font_px) >= MIN_PX, (labels.name, labels.font_px)
+    assert all("…" not in label and "“" not in label for label in labels.texts)
+    return labels
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-def test_map_labels_neither_overlap_nor_leave_the_drawing(
-    browser: object, map_server: httpx.Client, request: pytest.FixtureRequest, width: int
+DRAWN = {  # which drawing each page shows at 390, 700 and 1280 px
+    LISTING: {390: "phone", 700: "mid", 1280: "small"},
+    DAILY: {390: "phone", 700: "mid", 1280: "small"},
+    MAP_PAGE: {390: "narrow", 700: "middle", 1280: "wide"},
+}
+
+
+@pytest.mark.parametrize("width", [390, 700, 1280])
+@pytest.mark.parametrize("path", [LISTING, DAILY, MAP_PAGE], ids=["listing", "daily", "map-page"])
+def test_map_labels_neither_overlap_nor_leave_the_drawing_and_stay_legible(
+    browser: object, map_server: httpx.Client, request: pytest.FixtureRequest, width: int, path: str
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
         page.set_viewport_size({"width": width, "height": 900})  # type: ignore[attr-defined]
-        for path in (MAP_PAGE, LISTING) if width > 400 else (MAP_PAGE,):  # 390 px: the map page's map
-            page.goto(path)  # type: ignore[attr-defined]
-            labels = check_labels(page)
-            assert all("…" not in label and "“" not in label for label in labels)
-        page.goto(MAP_PAGE)  # type: ignore[attr-defined]
-        page.screenshot(path=str(SHOTS / f"map-page-{width}px.png"), full_page=False)  # type: ignore[attr-defined]
+        page.goto(path)  # type: ignore[attr-defined]
+        assert page.locator("svg.map:visible").count() == 1  # type: ignore[attr-defined]
+        assert check_labels(page).name == DRAWN[path][width]
+        assert page.locator(".chips button.chip").first.is_visible()  # type: ignore[attr-defined]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # type: ignore[attr-defined]
+        name = path.split("/")[1]
+        page.screenshot(path=str(SHOTS / f"{name}-map-{width}px.png"), full_page=False)  # type: ignore[attr-defined]
+
+
+SHOWN = """() => {
+  const box = document.querySelector(".map-box").clientWidth;
+  const drawings = Array.from(document.querySelectorAll("svg.map")).map((s) => ({
+    name: s.classList[1], width: s.viewBox.baseVal.width, shown: s.getClientRects().length > 0}));
+  return {box, drawings};
+}"""
+
+
+@pytest.mark.parametrize("path", [LISTING, MAP_PAGE], ids=["listing", "map-page"])
+def test_at_every_width_the_drawing_shown_is_the_widest_not_scaled_below_85_percent(
+    browser: object, map_server: httpx.Client, request: pytest.FixtureRequest, path: str
+) -> None:
+    with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
+        page.goto(path)  # type: ignore[attr-defined]
+        for width in range(360, 1601, 20):
+            page.set_viewport_size({"width": width, "height": 900})  # type: ignore[attr-defined]
+            found = page.evaluate(SHOWN)  # type: ignore[attr-defined]
+            drawings = sorted(found["drawings"], key=lambda d: -d["width"])
+            assert len(drawings) == 3, drawings
+            fits = [d for d in drawings if 0.85 * d["width"] <= found["box"]] or drawings[-1:]
+            assert [d["name"] for d in drawings if d["shown"]] == [fits[0]["name"]], (width, found)
+            assert check_labels(page).name == fits[0]["name"]
 
 
 def test_the_map_page_draws_a_larger_map_than_the_listing_with_labels_as_large_at_390_px(

@@ -56,7 +56,7 @@ def test_the_map_api_is_the_topics_commands_json(lab: httpx.Client, lab_home: Pa
 def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Client) -> None:
     data = lab.get(f"/api/map/{CATEGORY}/{DAY}").json()
     page = lab.get(f"/list/{CATEGORY}/{DAY}").text
-    assert page.count('<a class="pt ') == len(data["points"])
+    assert page.count('<a class="pt ') == 3 * len(data["points"])  # drawn for a desktop, a tablet, a phone
     assert page.count('<button type="button" class="chip"') == len(data["clusters"])
     for cluster in data["clusters"]:  # each chip: the label (or its most central paper's title) · papers
         if cluster["label"]:
@@ -67,11 +67,19 @@ def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Clien
     assert '<section class="topic-map"' in page and "data-title=" not in page  # titles: in the rows only
     assert "<script>" not in page and "<style" not in page  # the strict CSP: scripts and styles are files
     own = lab.get(f"/map/{CATEGORY}/{DAY}")
-    assert own.status_code == 200 and page.count('<svg class="map small"') == 1
-    for drawing in ("wide", "narrow"):  # the map page's large map: a desktop's drawing and a phone's
-        svg = own.text.split(f'<svg class="map {drawing}" viewBox="0 0 ')[1].split("</svg>")[0]
+    assert own.status_code == 200
+
+    def drawn(text: str, drawing: str) -> tuple[float, float]:
+        assert text.count(f'<svg class="map {drawing}"') == 1
+        svg = text.split(f'<svg class="map {drawing}" viewBox="0 0 ')[1].split("</svg>")[0]
+        assert svg.count('<a class="pt ') == len(data["points"])
         width, height = (float(v) for v in svg.split('"')[0].split())
-        assert svg.count('<a class="pt ') == len(data["points"]) and height > 0.7 * width > 200
+        return width, height
+
+    assert [drawn(page, d) for d in ("small", "mid", "phone")] == [(800, 420), (600, 380), (340, 300)]
+    for drawing in ("wide", "middle", "narrow"):  # the map page's large map: a desktop's, tablet's, phone's
+        width, height = drawn(own.text, drawing)
+        assert height > 0.7 * width > 200
     chinese = lab.get(f"/map/{CATEGORY}/{DAY}?lang=zh").text
     assert "主题" in chinese and "主题地图" not in chinese.split("<main>")[0]
     assert "主题 · " in lab.get(f"/list/{CATEGORY}/{DAY}?lang=zh").text
@@ -135,18 +143,24 @@ def test_a_day_of_two_or_three_papers_shows_its_listing_without_a_map(lab: httpx
 POINT = re.compile(r'data-id="([^"]+)" data-cluster="\d+"><circle cx="([\d.]+)" cy="([\d.]+)"')
 
 
+def drawn_points(page: str) -> dict[tuple[str, str], tuple[str, str]]:
+    """(drawing, paper id) → the paper's point (cx, cy) in each of the page's drawings."""
+    drawings = re.findall(r'<svg class="map (\w+)"(.*?)</svg>', page, re.S)
+    return {(name, pid): (x, y) for name, svg in drawings for pid, x, y in POINT.findall(svg)}
+
+
 def test_daily_papers_map_stays_put_when_a_paper_is_saved(lab: httpx.Client, lab_home: Path) -> None:
     reader = log_in(lab, "cy", READERS["cy"])
     before = reader.get(f"/daily/{DAY}").text
-    points = {pid: (x, y) for pid, x, y in POINT.findall(before)}
-    assert len(points) > 20
+    points = drawn_points(before)
+    assert len(points) > 3 * 20
     labels = re.findall(r'<text class="lbl"[^>]*>([^<]+)</text>', before)
-    pid = next(iter(points))
+    pid = next(iter(points))[1]
     token = csrf(reader, f"/daily/{DAY}")
     saved = reader.post("/library/rate", data={"id": pid, "rating": "1", "csrf": token})
     assert saved.status_code == 303
     after = reader.get(f"/daily/{DAY}").text
-    moved = {p: xy for p, xy in ((p, (x, y)) for p, x, y in POINT.findall(after)) if points.get(p, xy) != xy}
+    moved = {key: xy for key, xy in drawn_points(after).items() if points.get(key, xy) != xy}
     assert not moved and re.findall(r'<text class="lbl"[^>]*>([^<]+)</text>', after) == labels
 
 

@@ -1,6 +1,6 @@
 """Debian's chromium as the browser tests and the screenshot bench launch it (``CHROMIUM``, ``FLAGS``), and
 the topic map's label boxes as the browser lays them out (``label_boxes``): how many, which two intersect,
-which reach outside the drawing."""
+which reach outside the drawing, how large their text is drawn on screen."""
 
 from __future__ import annotations
 
@@ -20,11 +20,14 @@ FLAGS = [
 LABEL_BOXES = """() => {
   const drawn = Array.from(document.querySelectorAll("svg.map")).find((s) => s.getClientRects().length > 0);
   const svg = drawn.getBoundingClientRect();
+  const scale = svg.width / drawn.viewBox.baseVal.width;  // CSS px on screen per unit of the drawing
   const boxes = Array.from(drawn.querySelectorAll("text.lbl")).map((t) => {
     const r = t.getBoundingClientRect();
-    return {text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+    const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+    return {text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom, px};
   });
-  return {svg: {left: svg.left, right: svg.right, top: svg.top, bottom: svg.bottom}, boxes};
+  return {svg: {left: svg.left, right: svg.right, top: svg.top, bottom: svg.bottom}, boxes,
+          name: drawn.classList[1] || ""};
 }"""
 
 Box = dict[str, object]
@@ -39,6 +42,8 @@ class Labels:
     outside: list[Box]
     drawing: Box  # the drawn map's box (left, right, top, bottom in CSS px)
     heights: list[float]  # each label box's height in CSS px: how large its text is drawn
+    font_px: list[float]  # each label's font size as drawn on screen, in CSS px (its size × the scale)
+    name: str  # which of the page's drawings is shown (its class: small, mid, phone, wide, …)
 
 
 def _apart(a: Box, b: Box) -> bool:
@@ -71,4 +76,6 @@ def label_boxes(page: object) -> Labels:
         outside=[b for b in boxes if not _inside(b, svg)],
         drawing=svg,
         heights=[float(b["bottom"]) - float(b["top"]) for b in boxes],  # type: ignore[arg-type]
+        font_px=[float(b["px"]) for b in boxes],
+        name=str(found["name"]),
     )

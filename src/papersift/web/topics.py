@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from functools import partial
 from typing import Any
+from unicodedata import east_asian_width
 
 import numpy as np
 from fastapi import APIRouter, Form, Query, Request, Response
@@ -38,6 +39,7 @@ WIDTH, HEIGHT, PAD = 800, 420, 24
 COLOURS = 12  # classes t0…t11 in topics.css
 MAX_DAYS = 31
 LABEL_EM, LINE = 8.4, 17.0  # a label's width per character (13 px semibold, generous) and its line height
+WIDE_EM = 13.5  # …per wide character (中文, 日本語: a full em each, generous)
 OFFSETS = sorted(  # where a label may go, in lines and half-widths from its topic's centre: nearest first
     ((dy, dx) for dy in range(-8, 9) for dx in (-2, -1, 0, 1, 2)), key=lambda d: (abs(d[0]) + abs(d[1]), d)
 )
@@ -53,10 +55,15 @@ class Size:
     height: int
 
 
+# Each page draws its map at three sizes and topics.css shows the one whose width is nearest the map's box
+# without being scaled below 85 % of it (container queries on .map-box), so a label's 13 px is never drawn
+# below 11 px: a desktop's, a medium one's (641–860 px windows, tablets) and a phone's (360–560 px).
 SMALL = Size("small", WIDTH, HEIGHT)  # above a listing and Daily Papers
-# the map page's large map: the content's width on a desktop (56rem less padding), taller; and a phone's
-# (390 px less padding), taller still; each shown where it is drawn at about its own size
-WIDE, NARROW = Size("wide", 840, 600), Size("narrow", 340, 460)
+MID, PHONE = Size("mid", 600, 380), Size("phone", 340, 300)  # …on a tablet's width, on a phone's
+# the map page's large map: the content's width on a desktop (56rem less padding), taller; a tablet's;
+# and a phone's (390 px less padding), taller still
+WIDE, MIDDLE, NARROW = Size("wide", 840, 600), Size("middle", 600, 500), Size("narrow", 340, 460)
+LISTING_SIZES, MAP_PAGE_SIZES = (SMALL, MID, PHONE), (WIDE, MIDDLE, NARROW)
 
 router = APIRouter()
 
@@ -74,7 +81,7 @@ def _docs(entries: Sequence[dict[str, Any]]) -> list[_Doc]:
     return [_Doc(str(e["id"]), str(e.get("title", "")), str(e.get("abstract", ""))) for e in entries]
 
 
-def map_view(tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = (SMALL,)) -> dict[str, Any]:
+def map_view(tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = LISTING_SIZES) -> dict[str, Any]:
     """The map as the template draws it: the topics (colour classes, chips) and one drawing per size in
     ``sizes`` (SVG coordinates, labels placed for that size: the text is 13 px where a drawing is shown at
     about its own width)."""
@@ -121,9 +128,14 @@ def _drawing(
     return {"name": size.name, "width": width, "height": height, "points": points, "labels": labels}
 
 
+def label_width(text: str) -> float:
+    """How wide a label is drawn, its halo included (a wide character counts a full em)."""
+    return sum(WIDE_EM if east_asian_width(c) in "WF" else LABEL_EM for c in text) + HALO
+
+
 def label_box(text: str, x: float, y: float) -> tuple[float, float, float, float]:
     """The box a label drawn at (x, y), centred on x with its baseline at y, covers (its halo included)."""
-    width = LABEL_EM * len(text) + HALO
+    width = label_width(text)
     return (x - width / 2, y - LINE * 0.8, x + width / 2, y + LINE * 0.25)
 
 
@@ -140,7 +152,7 @@ def place_labels(
         text, _, cx, cy = centres[n]
         if not text:
             continue
-        half = (LABEL_EM * len(text) + HALO) / 2
+        half = label_width(text) / 2
         if 2 * half > width - 2:
             continue
         for dy, dx in OFFSETS:
@@ -173,7 +185,7 @@ def topic_view(
     state: AppState, entries: Sequence[dict[str, Any]], large: bool = False
 ) -> dict[str, Any] | None:
     """The map of a page's papers (None when there are too few papers for more than one topic): drawn
-    small, or ``large`` (the map page: a desktop's drawing and a phone's)."""
+    at a listing's sizes, or ``large`` (the map page's: a desktop's, a tablet's and a phone's drawing)."""
     docs = _docs(entries)
     if len({d.id for d in docs}) < 2 * MIN_TOPIC:  # too few papers for two topics: no map to draw
         return None
@@ -184,7 +196,7 @@ def topic_view(
         return None
     if len(tmap.topics) < 2:
         return None
-    return map_view(tmap, {d.id: d.title for d in docs}, (WIDE, NARROW) if large else (SMALL,))
+    return map_view(tmap, {d.id: d.title for d in docs}, MAP_PAGE_SIZES if large else LISTING_SIZES)
 
 
 def day_topic_view(
