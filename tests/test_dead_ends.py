@@ -207,6 +207,11 @@ def test_the_cron_jobs_categories_are_read_in_any_case(tmp_path: Path) -> None:
         assert [r.path for r in rss.requests][:1] == ["/cs.LG"]  # arXiv's feed of cs.LG, not of "cs.lg"
 
 
+def test_the_default_categories_are_read_in_any_case(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path, default_categories=("cs.lg", "STAT.ML", "hep-TH", "no.SUCH"))
+    assert settings.default_categories == ("cs.LG", "stat.ML", "hep-th", "no.SUCH")  # unknown: as given
+
+
 def test_category_options_are_read_in_any_case(site: httpx.Client, dead_home: Path) -> None:
     pid = str(a_paper(site)["id"])
     spelled = invoke("related", pid, "-k", "3", "-c", "cs.AI", "-f", "json", home=dead_home).stdout
