@@ -200,16 +200,29 @@ def test_search_says_how_many_results_it_has(site: httpx.Client) -> None:
     assert shown in page
 
 
-def test_the_cron_jobs_categories_are_read_in_any_case(tmp_path: Path) -> None:
+def test_the_cron_job_and_the_harvest_read_categories_and_sets_in_any_case(tmp_path: Path) -> None:
     with ArxivServer(lambda request: Reply(b"gone", status=404, content_type="text/plain")) as rss:
         env = {"PAPERSIFT_RSS_URL": rss.url}
         invoke("daily", "cs.lg", "CS.ai", home=tmp_path / "home", env=env, check=False)
         assert [r.path for r in rss.requests][:1] == ["/cs.LG"]  # arXiv's feed of cs.LG, not of "cs.lg"
+    with ArxivServer(lambda request: Reply(b"gone", status=404, content_type="text/plain")) as oai:
+        env = {"PAPERSIFT_OAI_URL": f"{oai.url}/oai"}
+        invoke("harvest", "oai", "--set", "Physics:HEP-TH", home=tmp_path / "home", env=env, check=False)
+        assert [r.param("set") for r in oai.requests][:1] == ["physics:hep-th"]
 
 
 def test_the_default_categories_are_read_in_any_case(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path, default_categories=("cs.lg", "STAT.ML", "hep-TH", "no.SUCH"))
     assert settings.default_categories == ("cs.LG", "stat.ML", "hep-th", "no.SUCH")  # unknown: as given
+
+
+def test_the_categories_a_reader_follows_on_the_library_page_are_read_in_any_case(
+    site: httpx.Client, dead_home: Path
+) -> None:
+    token = site.get("/library").text.split('name="csrf" value="')[1].split('"')[0]
+    form = {"categories": "cs.ai, STAT.ml\ncs.AI", "authors": "", "must": "", "never": "", "csrf": token}
+    assert site.post("/library/interests", data=form).status_code == 303
+    assert "categories: cs.AI, stat.ML\n" in run_cli("follow", home=dead_home).stdout
 
 
 def test_category_options_are_read_in_any_case(site: httpx.Client, dead_home: Path) -> None:
