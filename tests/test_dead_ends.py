@@ -6,13 +6,18 @@ tags and note, and search says how many results it has."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
 
 import httpx
 import pytest
+from starlette.routing import Mount
 
+from papersift.settings import Settings
+from papersift.web.app import create_app
+from papersift.web.contract import every_route
 from tests.arxiv_server import ArxivServer, Reply
 from tests.support.data import DAILY_DAYS
 from tests.support.homes import home_copy
@@ -83,10 +88,57 @@ def test_a_day_without_a_listing_links_the_nearest_days(site: httpx.Client) -> N
 
 def test_an_arxiv_id_or_url_in_the_search_box_opens_the_paper(site: httpx.Client) -> None:
     pid = str(a_paper(site)["id"])
-    for q in (pid, f"arXiv:{pid}", f"https://arxiv.org/abs/{pid}v2", f"https://arxiv.org/pdf/{pid}"):
+    spellings = (
+        pid,
+        f"{pid}v2",
+        f"arXiv:{pid}",
+        f" arxiv:{pid} ",
+        f"https://arxiv.org/abs/{pid}v2",
+        f"https://arxiv.org/abs/{pid}?context=cs",  # as arXiv's own listings link a paper
+        f"https://arxiv.org/pdf/{pid}",
+        f"https://arxiv.org/pdf/{pid}v1.pdf",
+        f"arxiv.org/abs/{pid}",
+        f"http://export.arxiv.org/abs/{pid}",
+    )
+    for q in spellings:
         found = site.get("/search", params={"q": q})
         assert found.status_code == 303 and found.headers["location"] == f"/abs/{pid}", q
-    assert site.get("/search", params={"q": MISSING}).headers["location"] == f"/abs/{MISSING}"
+        api = site.get("/api/search", params={"q": q}).json()  # the API answers that one paper
+        assert [r["id"] for r in api["results"]] == [pid] and api["notes"] == ["an arXiv id: that paper"], q
+    for q, missing in (
+        (MISSING, MISSING),
+        (f"{MISSING}v3", MISSING),
+        ("hep-th/9901001", "hep-th/9901001"),  # old-style ids, versioned and as URLs
+        ("hep-th/9901001v2", "hep-th/9901001"),
+        ("https://arxiv.org/abs/hep-th/9901001v1", "hep-th/9901001"),
+        ("https://arxiv.org/pdf/math.GT/0309136v2.pdf", "math/0309136"),
+    ):
+        assert site.get("/search", params={"q": q}).headers["location"] == f"/abs/{missing}", q
+        api = site.get("/api/search", params={"q": q}).json()  # no search of the id's digits as words
+        assert api["results"] == [] and api["notes"] == [f"{missing} is not in the store"], q
+        assert api["total"] == {"count": 0, "capped": False}, q
+    page = site.get(f"/abs/{missing}")  # where the redirect lands: arXiv's page of it
+    assert page.status_code == 404 and f'href="https://arxiv.org/abs/{missing}"' in page.text
+
+
+def test_head_is_answered_on_every_get_route_of_the_app(site: httpx.Client, tmp_path: Path) -> None:
+    pid = str(a_paper(site)["id"])
+    values = {"category": "cs.AI", "day": DAY, "paper_id:path": pid, "token": "no-such-feed"}
+    queries = {"/search.atom": "?q=agents", "/api/search": "?q=agents", "/api/related": "?text=agents"}
+    app = create_app(Settings(home=tmp_path / "routes"))
+    paths = [r.path for r in every_route(app.routes) if "GET" in (getattr(r, "methods", None) or ())]
+    for mount in (r for r in app.routes if isinstance(r, Mount)):  # the static files: one of each mount
+        directory = Path(str(getattr(mount.app, "directory", "")))
+        paths.append(f"{mount.path}/{min(f.name for f in directory.iterdir() if f.is_file())}")
+    assert len(paths) > 30
+    for route in paths:
+        names = re.findall(r"\{([^}]+)\}", route)
+        assert set(names) <= set(values), f"{route}: give the test a value for {names}"
+        path = re.sub(r"\{([^}]+)\}", lambda m: values[m.group(1)], route) + queries.get(route, "")
+        got, head = site.get(path), site.head(path)
+        assert head.status_code == got.status_code != 405, path
+        assert head.content == b"", path
+        assert head.headers.get("content-type") == got.headers.get("content-type"), path
 
 
 def test_head_is_answered_wherever_get_is(site: httpx.Client) -> None:
@@ -146,6 +198,31 @@ def test_search_says_how_many_results_it_has(site: httpx.Client) -> None:
     page = site.get("/search", params={"q": "agents", "mode": "keyword", "lang": "en"}).text
     shown = f"{total['count']}+ results" if total["capped"] else f"{total['count']} results"
     assert shown in page
+
+
+def test_the_cron_job_and_the_harvest_read_categories_and_sets_in_any_case(tmp_path: Path) -> None:
+    with ArxivServer(lambda request: Reply(b"gone", status=404, content_type="text/plain")) as rss:
+        env = {"PAPERSIFT_RSS_URL": rss.url}
+        invoke("daily", "cs.lg", "CS.ai", home=tmp_path / "home", env=env, check=False)
+        assert [r.path for r in rss.requests][:1] == ["/cs.LG"]  # arXiv's feed of cs.LG, not of "cs.lg"
+    with ArxivServer(lambda request: Reply(b"gone", status=404, content_type="text/plain")) as oai:
+        env = {"PAPERSIFT_OAI_URL": f"{oai.url}/oai"}
+        invoke("harvest", "oai", "--set", "Physics:HEP-TH", home=tmp_path / "home", env=env, check=False)
+        assert [r.param("set") for r in oai.requests][:1] == ["physics:hep-th"]
+
+
+def test_the_default_categories_are_read_in_any_case(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path, default_categories=("cs.lg", "STAT.ML", "hep-TH", "no.SUCH"))
+    assert settings.default_categories == ("cs.LG", "stat.ML", "hep-th", "no.SUCH")  # unknown: as given
+
+
+def test_the_categories_a_reader_follows_on_the_library_page_are_read_in_any_case(
+    site: httpx.Client, dead_home: Path
+) -> None:
+    token = site.get("/library").text.split('name="csrf" value="')[1].split('"')[0]
+    form = {"categories": "cs.ai, STAT.ml\ncs.AI", "authors": "", "must": "", "never": "", "csrf": token}
+    assert site.post("/library/interests", data=form).status_code == 303
+    assert "categories: cs.AI, stat.ML\n" in run_cli("follow", home=dead_home).stdout
 
 
 def test_category_options_are_read_in_any_case(site: httpx.Client, dead_home: Path) -> None:

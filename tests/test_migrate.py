@@ -15,6 +15,7 @@ from papersift.store.postgres import PostgresStore
 from papersift.store.records import LibraryEntry
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import as_papers, spread_records
+from tests.support.keyword import keyword_ids
 from tests.support.processes import run_cli
 
 
@@ -68,7 +69,7 @@ def test_migrate_copies_every_table_and_the_checksums_match(sqlite_home: Path, p
         assert target.vector_model() == "model-x" and target.get_state("oai:cs") == "token-7"
         assert target.listing("cs.LG", date(2026, 1, 21)) == source.listing("cs.LG", date(2026, 1, 21))
         first = next(iter(source.iter_papers()))
-        assert first.id in {h.paper.id for h in target.search(first.title, k=5)}
+        assert first.id in set(keyword_ids(target, first.title, k=5))
         dims = target.conn.execute(
             "SELECT atttypmod FROM pg_attribute WHERE attname = 'vec' AND attrelid = 'vectors'::regclass"
         ).fetchone()

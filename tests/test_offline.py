@@ -49,7 +49,17 @@ def test_the_demo_offline_without_a_snapshot_says_so_within_seconds(
     args = ("demo", "--no-embed", "--shared", str(tmp_path / "no-data"))
     result = invoke(*args, home=tmp_path / "home", env=nowhere, check=False)
     assert time.monotonic() - started < 20  # one probe of arXiv, not its retries
-    assert result.returncode != 0 and "arXiv is unreachable" in result.stderr, result.stderr
+    assert result.returncode != 0 and "offline: arXiv is unreachable" in result.stderr, result.stderr
+
+
+def test_the_online_demos_background_days_offline_say_so_within_seconds(
+    nowhere: dict[str, str], tmp_path: Path
+) -> None:
+    started = time.monotonic()  # what an online demo starts in the background: the earlier days from the API
+    args = ("demo", "--part", "rest", "--days", "3", "--no-embed")
+    result = invoke(*args, home=tmp_path / "home", env=nowhere)
+    assert time.monotonic() - started < 20
+    assert "arXiv's API did not answer" in result.stdout and not (tmp_path / "home" / LOADING).exists()
 
 
 @pytest.mark.slow  # reads the 300k snapshot twice (its latest days, then their papers): data at scale

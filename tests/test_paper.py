@@ -33,6 +33,9 @@ from papersift.paper import (
         ("hep-th/9901001v2", "hep-th/9901001", 2),
         ("math.GT/0309136", "math/0309136", None),
         ("  arxiv:HEP-TH/9901001 ", "hep-th/9901001", None),
+        ("https://arxiv.org/abs/2410.12345v2?context=cs", "2410.12345", 2),  # as arXiv's pages link it
+        ("https://arxiv.org/pdf/hep-th/9901001v1.pdf#page=3", "hep-th/9901001", 1),
+        ("arxiv.org/html/2410.12345v1#S2", "2410.12345", 1),
     ],
 )
 def test_ids_normalise_and_keep_the_version(raw: str, expected: str, version: int | None) -> None:
@@ -41,7 +44,19 @@ def test_ids_normalise_and_keep_the_version(raw: str, expected: str, version: in
     assert normalize_id(raw) == expected
 
 
-@pytest.mark.parametrize("raw", ["", "abc", "2413.12345", "12345", "hep-th/99", "2410.123"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "abc",
+        "2413.12345",
+        "12345",
+        "hep-th/99",
+        "2410.123",
+        "2410.12345?x",
+        "https://arxiv.org/abs/?2410.12345",
+    ],
+)
 def test_non_ids_are_rejected(raw: str) -> None:
     with pytest.raises(InvalidIdError):
         normalize_id(raw)

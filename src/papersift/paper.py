@@ -40,12 +40,15 @@ class ArxivId:
 
 
 def parse_id(raw: str) -> ArxivId:
-    """Parse any spelling of an arXiv id: ``2410.12345v2``, ``arXiv:hep-th/9901001``, abs/PDF URLs.
+    """Parse any spelling of an arXiv id: ``2410.12345v2``, ``arXiv:hep-th/9901001``, abs/PDF URLs (with
+    or without a query or fragment).
 
     Old-style ids keep only their archive (``math.GT/0309136`` → ``math/0309136``), as arXiv does.
     """
     text = raw.strip()
-    text = _PREFIXES.sub("", text)
+    text, urls = _PREFIXES.subn("", text)
+    if urls:  # a URL's query and fragment name no paper (``/abs/2401.01234?context=cs``, ``#S2``)
+        text = re.split(r"[?#]", text, maxsplit=1)[0]
     text = text.removesuffix(".pdf").rstrip("/")
     m = _NEW_ID.match(text)
     if m:

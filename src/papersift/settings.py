@@ -17,6 +17,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from papersift.taxonomy import spelled
+
 
 class SmtpSecurity(StrEnum):
     """How the SMTP connection is protected: not at all, upgraded with STARTTLS, or TLS from the start."""
@@ -202,6 +204,11 @@ class Settings(BaseSettings):
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
         return tuple(h.strip() for h in value.split(",") if h.strip()) if isinstance(value, str) else value
+
+    @field_validator("default_categories")
+    @classmethod
+    def _as_arxiv_spells_them(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(spelled(c) for c in value)  # PAPERSIFT_DEFAULT_CATEGORIES in any case
 
     @model_validator(mode="after")
     def _no_plain_text_login(self) -> Settings:

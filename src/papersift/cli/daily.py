@@ -168,7 +168,10 @@ def digest(
 
 def daily(
     categories: Annotated[
-        list[str] | None, typer.Argument(help="Categories to sync (default: what readers follow).")
+        list[str] | None,
+        typer.Argument(
+            help="Categories to sync (default: what readers follow; any case).", callback=all_spelled_option
+        ),
     ] = None,
     no_sync: Annotated[bool, typer.Option("--no-sync", help="Skip fetching from arXiv.")] = False,
     home: HomeOpt = None,

@@ -61,10 +61,15 @@ def ingest(
         raise typer.Exit(1)
 
 
+def _oai_set(value: str | None) -> str | None:
+    return value.lower() if value else value  # arXiv's sets are spelled in lower case (physics:hep-th)
+
+
 @harvest_app.command("oai")
 def harvest_oai(
     set_spec: Annotated[
-        str | None, typer.Option("--set", help="OAI set, e.g. cs, math, physics:hep-th.")
+        str | None,
+        typer.Option("--set", help="OAI set, e.g. cs, math, physics:hep-th (any case).", callback=_oai_set),
     ] = None,
     from_: Annotated[
         str | None,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli.common import HomeOpt, fail, load_settings, opened, report
+from papersift.cli.common import HomeOpt, fail, load_settings, opened, report, spelled_option
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -30,7 +30,10 @@ def demo(
     days: Annotated[int, typer.Option(help="Announcement days to load (each category's latest).")] = 7,
     category: Annotated[
         str | None,
-        typer.Option(help="Category whose listing is printed (default: the busiest one)."),
+        typer.Option(
+            help="Category whose listing is printed (default: the busiest one; any case).",
+            callback=spelled_option,
+        ),
     ] = None,
     offline: Annotated[bool, typer.Option(help="Do not try arXiv at all.")] = False,
     embed: Annotated[bool, typer.Option(help="Start `papersift embed` in the background.")] = True,
@@ -56,6 +59,7 @@ def demo(
     snapshot = shared / "arxiv-300k.jsonl.gz"
     if part == "rest":  # the background half of a demo: the other days, then their vectors
         marker = settings.home / LOADING  # the pages say the other days are coming while it is there
+        settings.home.mkdir(parents=True, exist_ok=True)
         marker.touch()
         try:
             with opened(settings) as o:
@@ -88,7 +92,7 @@ def demo(
         if counts is None:
             if not snapshot.exists():
                 fail(
-                    "arXiv is unreachable and no offline data was found at "
+                    "offline: arXiv is unreachable and no offline data was found at "
                     f"{snapshot}; connect to the internet or pass --shared PATH"
                 )
             later = background and part == "all" and days > 1

@@ -116,16 +116,20 @@ def search(
 ) -> SearchResult:
     """One page of results; a mode the indexes cannot serve falls back to keyword, with a note.
 
-    A query that is an arXiv id or URL of a stored paper opens that paper. The query is understood first
-    (translated, corrected, its acronyms expanded: ``ranking.understand``, ``translate`` its model seam)
-    unless ``exact``; a query that matches nothing carries suggestions of near terms. ``count``: also
-    count the results up to that many (``SearchResult.total``), from the same candidate pool.
+    A query that is an arXiv id or URL opens that paper (no results, with a note, when it is not stored).
+    The query is understood first (translated, corrected, its acronyms expanded: ``ranking.understand``,
+    ``translate`` its model seam) unless ``exact``; a query that matches nothing carries suggestions of
+    near terms. ``count``: also count the results up to that many (``SearchResult.total``), from the same
+    candidate pool.
     """
     filters = filters or Filters()
     query = query[:MAX_QUERY_CHARS]
     if not query.strip():
         return SearchResult([], mode, ["empty query"], total=0 if count else None)
-    if is_arxiv_id(query) and (paper := indexes.store.get(normalize_id(query))) is not None:
+    if is_arxiv_id(query):  # that paper, or none: the words of an id match nothing worth showing
+        pid = normalize_id(query)
+        if (paper := indexes.store.get(pid)) is None:
+            return SearchResult([], mode, [f"{pid} is not in the store"], total=0 if count else None)
         hits = [Hit(paper, 0.0)] if offset == 0 else []
         return SearchResult(hits, mode, ["an arXiv id: that paper"], total=min(1, count) if count else None)
     understood = (

@@ -61,14 +61,6 @@ class ListingEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Hit:
-    """A ranked search result."""
-
-    paper: Paper
-    score: float
-
-
-@dataclass(frozen=True, slots=True)
 class VectorBatch:
     """Stored vectors: paper rowids (int64) and their float16 rows, in rowid order."""
 
@@ -100,25 +92,6 @@ class Filters:
             wanted = self.author.casefold()
             return any(wanted in a.casefold() for a in paper.authors)
         return True
-
-
-class SearchFromMatch:
-    """``search`` for any backend: its ``match`` (rowids and scores), then the papers by rowid."""
-
-    def search(
-        self: Store,
-        query: str,
-        *,
-        k: int = 10,
-        offset: int = 0,
-        category: str | None = None,
-        since: date | None = None,
-        until: date | None = None,
-        author: str | None = None,
-    ) -> list[Hit]:
-        found = self.match(query, k=k, offset=offset, filters=Filters(category, since, until, author))
-        papers = self.by_rowids([rowid for rowid, _ in found])
-        return [Hit(papers[rowid], score) for rowid, score in found if rowid in papers]
 
 
 PAPERS_CHANGED = "papers_changed"  # state key: a counter every ``upsert`` (papers, announcements) bumps
@@ -193,20 +166,6 @@ class PaperStore(Protocol):
         """
         ...
 
-    def search(
-        self,
-        query: str,
-        *,
-        k: int = 10,
-        offset: int = 0,
-        category: str | None = None,
-        since: date | None = None,
-        until: date | None = None,
-        author: str | None = None,
-    ) -> list[Hit]:
-        """Keyword (BM25) search over title, abstract and authors; user syntax is never an error."""
-        ...
-
     def iter_papers(self, batch: int = 5000) -> Iterator[Paper]: ...
 
     def iter_rows(self, batch: int = 5000, after: int = 0) -> Iterator[tuple[int, Paper]]:
@@ -227,7 +186,8 @@ class PaperStore(Protocol):
         any_terms: bool = False,
         common: Callable[[str], bool] | None = None,
     ) -> list[tuple[int, float]]:
-        """``search`` as (rowid, BM25 score) pairs, for rankers that fetch papers later.
+        """Keyword (BM25) search over title, abstract and authors, as (rowid, BM25 score) pairs for rankers
+        that fetch the papers later (``by_rowids``); user syntax is never an error.
 
         Words must all match, unless ``any_terms`` (then any may, and BM25 ranks by how many and how rare;
         words for which ``common`` is true are left out, see ``fts_query``).

@@ -3,7 +3,6 @@ backends (``sqlite.py`` and ``postgres.py`` add only their connection, migration
 
 from __future__ import annotations
 
-from papersift.store import SearchFromMatch
 from papersift.store.accounts import AccountTables
 from papersift.store.library import LibraryTables
 from papersift.store.llm import ModelTables
@@ -21,6 +20,5 @@ class StoreTables(
     LabSignals,
     ModelTables,
     ReadingTables,
-    SearchFromMatch,
 ):
     """Papers, vectors, accounts, library, signals, model usage, readings and keyword search."""

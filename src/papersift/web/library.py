@@ -21,6 +21,7 @@ from papersift.shapes import entry_json
 from papersift.sources.bibliography import Reference, read_bibliography, to_bibtex, to_csl_json, to_ris
 from papersift.store import StoreError
 from papersift.store.records import Account, Interests
+from papersift.taxonomy import spelled
 from papersift.web.accounts import back
 from papersift.web.contract import MAX_TAG, SaveRequest, errors
 from papersift.web.daily import need_account
@@ -164,7 +165,8 @@ def interests(
     never: str = Form("", max_length=2000),
 ) -> Response:
     reader = need_account(web.state, request)
-    new = Interests(_words(categories), _words(authors), _words(must), _words(never))
+    followed = tuple(dict.fromkeys(spelled(c) for c in _words(categories)))  # any case, as arXiv spells it
+    new = Interests(followed, _words(authors), _words(must), _words(never))
     with web.state.writing() as store:
         store.set_interests(reader.id, new)
     return _done(request, "/library", {k: list(getattr(new, k)) for k in Interests.__slots__})

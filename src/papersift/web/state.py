@@ -23,7 +23,7 @@ import html
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -74,11 +74,10 @@ class AppState:
         """This thread's read connection (opened on first use); its query clock starts again now."""
         return self.papersift.store
 
-    @contextlib.contextmanager
-    def writing(self) -> Iterator[Store]:
-        """The writer connection, for one write (a library save, a logout…); never around computation."""
-        with self.papersift.writing() as writer:
-            yield writer
+    def writing(self) -> contextlib.AbstractContextManager[Store]:
+        """The writer connection, for one write (a library save, a logout…); never around computation
+        (``Papersift.writing``)."""
+        return self.papersift.writing()
 
     def translate(self) -> Translate | None:
         """The configured model as search's query translator (``reading/query.py``); None when no model is
