@@ -83,7 +83,12 @@ def test_a_day_without_a_listing_links_the_nearest_days(site: httpx.Client) -> N
     mapped = site.get(f"/map/cs.AI/{between}")
     assert mapped.status_code == 404 and f'href="/map/cs.AI/{after}"' in mapped.text
     unknown = site.get("/list/no.SUCH")
-    assert unknown.status_code == 404 and 'href="/categories"' in unknown.text
+    assert unknown.status_code == 404 and 'href="/categories">all categories</a>' in unknown.text
+    assert "arxiv.org/list/no.SUCH" not in unknown.text  # no link to a listing arXiv does not have
+    held_none = site.get("/list/q-bio.PE")  # a category of arXiv this store holds no paper of
+    assert held_none.status_code == 404 and 'href="https://arxiv.org/list/q-bio.PE/new"' in held_none.text
+    in_chinese = site.get("/list/q-bio.PE?lang=zh")
+    assert 'href="/categories">全部分类</a>' in in_chinese.text and "q-bio.PE 没有列表" in in_chinese.text
 
 
 def test_an_arxiv_id_or_url_in_the_search_box_opens_the_paper(site: httpx.Client) -> None:
@@ -185,10 +190,14 @@ def test_the_paper_page_shows_the_readers_tags_and_note(site: httpx.Client, dead
     run_cli("library", "add", pid, home=dead_home)
     run_cli("library", "tag", pid, "to-read", "<b>bold</b>", home=dead_home)
     run_cli("library", "note", pid, "Compare with section 4 <script>", home=dead_home)
-    page = site.get(f"/abs/{pid}").text
+    page = site.get(f"/abs/{pid}?lang=en").text
     entry = page.split('<aside class="reader-entry"')[1].split("</aside>")[0]
     assert ">to-read</a>" in entry and "&lt;b&gt;bold&lt;/b&gt;" in entry
     assert "Compare with section 4 &lt;script&gt;" in entry
+    assert '<span class="label">Your tags: </span>' in entry
+    in_chinese = site.get(f"/abs/{pid}?lang=zh").text.split('<aside class="reader-entry"')[1]
+    assert '<span class="label">你的标签：</span>' in in_chinese  # a full-width colon, as 中文 writes it
+    assert '<span class="label">你的笔记：</span>' in in_chinese
 
 
 def test_search_says_how_many_results_it_has(site: httpx.Client) -> None:

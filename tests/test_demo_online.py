@@ -10,7 +10,10 @@ import time
 from datetime import date
 from pathlib import Path
 
+import pytest
+
 from papersift.demo import API_MOST, LOADING, earlier_days
+from papersift.harvest import HarvestError
 from papersift.schedule import derive_announced
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -50,7 +53,8 @@ def test_an_api_error_leaves_the_demo_with_today_only(tmp_path: Path) -> None:
     with ArxivServer(lambda _: Reply(b"unavailable", status=503)) as server:
         settings = _settings(server, tmp_path)
         store = open_store(settings)
-        assert earlier_days(settings, store, ["cs.LG"], 5, today=date(2026, 8, 21)) is None
+        with pytest.raises(HarvestError, match="503"):
+            earlier_days(settings, store, ["cs.LG"], 5, today=date(2026, 8, 21))
         assert store.count() == 0
         store.close()
 

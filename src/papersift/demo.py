@@ -56,23 +56,18 @@ API_PAGE = 500
 
 def earlier_days(
     settings: Settings, store: Store, categories: list[str], days: int, today: date | None = None
-) -> IngestCounts | None:
+) -> IngestCounts:
     """The earlier days of ``categories`` from arXiv's API, newest first: the papers submitted in the
     calendar span of ``days`` listing days before ``today``. Their announcement days follow from their
     submission times by arXiv's schedule (``schedule.derive_announced``, at upsert), so they list as
-    those days' new papers. None when the API cannot be reached or answers an error."""
+    those days' new papers. Raises ``HarvestError`` (``offline: …`` when the API cannot be reached)."""
     today = today or date.today()
     start = today - timedelta(days=days * 7 // 5 + 3)  # weekends; a submission waits up to a day
     wanted = " OR ".join(f"cat:{c}" for c in categories)
     query = f"({wanted}) AND submittedDate:[{start:%Y%m%d}0000 TO {today:%Y%m%d}2359]"
-    try:
-        with ArxivClient(settings) as client:
-            items = query_api(
-                client, query, max_results=API_MOST, page_size=API_PAGE, newest_by="submittedDate"
-            )
-            return ingest_items(store, items)
-    except HarvestError:
-        return None
+    with ArxivClient(settings) as client:
+        items = query_api(client, query, max_results=API_MOST, page_size=API_PAGE, newest_by="submittedDate")
+        return ingest_items(store, items)
 
 
 _ANNOUNCED = re.compile(rb'"announced": ?"(\d{4}-\d{2}-\d{2})"')  # a record's own field (inside a string

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
     from papersift.settings import Settings
+    from papersift.store import IngestCounts, Store
 
 
 def demo(
@@ -50,8 +51,7 @@ def demo(
     home: HomeOpt = None,
 ) -> None:
     """Fill the store with recent real papers (arXiv, else the shared data) and print a listing."""
-    from papersift.demo import LOADING, PARTS, earlier_days, load_recent_snapshot, sync_recent
-    from papersift.store import IngestCounts
+    from papersift.demo import LOADING, PARTS, load_recent_snapshot, sync_recent
 
     if part not in PARTS:
         fail(f"--part must be one of {', '.join(PARTS)}, not {part!r}", 2)
@@ -66,10 +66,7 @@ def demo(
                 if offline:
                     loaded, _ = load_recent_snapshot(o.store, snapshot, days, "rest")
                 else:
-                    got = earlier_days(settings, o.store, list(settings.default_categories), days)
-                    if got is None:
-                        typer.echo("demo: arXiv's API did not answer; only today's announcements are loaded")
-                    loaded = got or IngestCounts()
+                    loaded = _earlier_days(settings, o.store, days)
                 report(loaded, "demo (the other days)")
                 typer.echo(f"demo: loaded; {o.store.count():,} papers in {settings.home}")
         finally:
@@ -85,10 +82,8 @@ def demo(
             counts = sync_recent(settings, o.store, list(settings.default_categories))
             online = counts is not None
             later = online and background and part == "all" and days > 1
-            cats = list(settings.default_categories)
             if counts is not None and not later and days > 1:  # --no-background: the earlier days now
-                got = earlier_days(settings, o.store, cats, days)
-                counts.add(got or IngestCounts())
+                counts.add(_earlier_days(settings, o.store, days))
         if counts is None:
             if not snapshot.exists():
                 fail(
@@ -132,6 +127,19 @@ def demo(
             f"\nembedding the {papers:,} papers in the background, newest first (log: {log}); "
             "`papersift related ID` and `papersift search --mode hybrid` use them as they arrive"
         )
+
+
+def _earlier_days(settings: Settings, store: Store, days: int) -> IngestCounts:
+    """The default categories' earlier days from arXiv's API; none, said in one line, when it fails."""
+    from papersift.demo import earlier_days
+    from papersift.harvest import HarvestError
+    from papersift.store import IngestCounts
+
+    try:
+        return earlier_days(settings, store, list(settings.default_categories), days)
+    except HarvestError as exc:
+        typer.echo(f"{exc}; only today's announcements are loaded")
+        return IngestCounts()
 
 
 def _detached(args: list[str], settings: Settings, log: Path) -> None:

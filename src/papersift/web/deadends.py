@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from papersift.harvest import ArxivClient, HarvestError, fetch_ids
 from papersift.ingest import ingest_items
 from papersift.paper import InvalidIdError, Paper, normalize_id
-from papersift.taxonomy import spelled
+from papersift.taxonomy import is_known, spelled
 from papersift.web.pages import Web
 
 STATIC = Path(__file__).parent / "static"
@@ -54,6 +54,13 @@ def missing_paper(pid: str, online: bool = True) -> DeadEnd:
         [(f"arXiv:{pid}", f"https://arxiv.org/abs/{pid}")],
         fetch=pid if online else None,
     )
+
+
+def missing_category(category: str) -> DeadEnd:
+    """A category the store holds no listing of: every category it does hold, and arXiv's own listing
+    (of a category arXiv has)."""
+    arxiv = [(f"arXiv: {category}", f"https://arxiv.org/list/{category}/new")] if is_known(category) else []
+    return DeadEnd(404, f"no listings for {category}", [("all categories", "/categories"), *arxiv])
 
 
 def missing_listing(category: str, when: date, days: list[date], base: str = "/list") -> DeadEnd:

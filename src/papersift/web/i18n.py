@@ -282,6 +282,7 @@ _ZH: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"^no good matches$"), "没有好的匹配"),
     (re.compile(r"^no listings for the followed categories yet$"), "关注的分类还没有列表"),
     (re.compile(r"^no listings for (\S+)$"), r"\1 没有列表"),
+    (re.compile(r"^all categories$"), "全部分类"),
     (re.compile(r"^no (\S+) listing on (\S+)$"), r"\2 没有 \1 的列表"),
     (re.compile(r"^no listing of (.+) on (\S+)$"), r"\2 没有 \1 的列表"),
     (re.compile(r"^(\S+) is not in the store$"), r"库中没有 \1"),
@@ -397,6 +398,7 @@ TEXT["en"].update(
         "results_total_more": "{n}+ results",
         "your_tags": "Your tags",
         "your_note": "Your note",
+        "colon": ": ",  # after a label (中文 writes a full-width colon, with no space)
         "key_phrases": "Key phrases",
         "in_listing": "Show only these in the listing",
     }
@@ -434,6 +436,7 @@ TEXT["zh"].update(
         "results_total_more": "{n} 条以上结果",
         "your_tags": "你的标签",
         "your_note": "你的笔记",
+        "colon": "：",
         "key_phrases": "关键短语",
         "in_listing": "在列表中只看这些",
     }

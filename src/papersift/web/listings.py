@@ -13,7 +13,7 @@ from papersift.shapes import paper_json
 from papersift.taxonomy import category_name
 from papersift.web.categories import opening_category, picker, taxonomy_json
 from papersift.web.contract import DateParam, DayPath
-from papersift.web.deadends import DeadEnd, missing_listing
+from papersift.web.deadends import missing_category, missing_listing
 from papersift.web.mine import with_state
 from papersift.web.pages import Answer, Site, Web, twin, wants_json
 from papersift.web.reading import reading_lang, texts_for, texts_version
@@ -27,7 +27,7 @@ def listing_data(state: AppState, category: str, day: str | None, lang: str = "e
     store = state.store
     days = store.announcement_days(category)
     if not days:
-        raise DeadEnd(404, f"no listings for {category}", [("/categories", "/categories")])
+        raise missing_category(category)
     when = days[-1] if day is None else parse_day(day)
     entries = store.listing(category, when)
     if not entries:

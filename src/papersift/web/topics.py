@@ -31,7 +31,7 @@ from papersift.shapes import paper_json, trending_json
 from papersift.store import ListingEntry
 from papersift.taxonomy import category_name
 from papersift.web.contract import DayPath
-from papersift.web.deadends import DeadEnd, missing_listing
+from papersift.web.deadends import missing_category, missing_listing
 from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
@@ -254,7 +254,7 @@ def _listed(
     when = parse_day(day)
     known = state.store.announcement_days(category)
     if not known:
-        raise DeadEnd(404, f"no listings for {category}", [("/categories", "/categories")])
+        raise missing_category(category)
     entries = listing_entries(state.store, category, when, days)
     if not entries:
         raise missing_listing(category, when, known, base="/map")
