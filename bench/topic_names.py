@@ -108,7 +108,8 @@ def main() -> None:
         k = max(len(tmap.topics), 1)
         print(
             f"  names of 2-5 words: {phrased}/{k}; meeting the one-third rule: {held}/{k}; "
-            f"lone generic words: {generic}; unnamed: {sum(not t.label for t in tmap.topics)}"
+            f"lone generic words: {generic}; unnamed: {sum(not t.label for t in tmap.topics)}; "
+            f"papers moved out of topics no phrase names: {getattr(tmap, 'moved', 0)}"
         )
     store.close()
 
