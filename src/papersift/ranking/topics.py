@@ -49,7 +49,7 @@ import scipy.sparse as sp
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.ranking.phrases import FILLER as VERBS
-from papersift.ranking.phrases import GENERIC, fold, occurs, phrases
+from papersift.ranking.phrases import GENERIC, fold, occurs, phrases, runs
 from papersift.store import ListingEntry, Store
 from papersift.text import STOP_WORDS
 
@@ -77,7 +77,7 @@ FILLER = frozenset(  # the words of every abstract, never a topic
 LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a topic's whole name
     """ability accuracy algorithm algorithms capability capabilities effectiveness efficiency feature
     features information knowledge learning quality robustness system systems text tool tools training
-    understanding across along among beyond despite towards upon within without""".split()
+    understanding across along among beyond despite toward towards upon within without""".split()
 )
 VAGUE = frozenset("high low state-of-the-art".split())  # … nor, with generic words, a whole phrase
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
@@ -315,7 +315,11 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> np.ndar
         )
         step: tuple[np.ndarray, int] | None = None
         for topic in unnamed:
-            for trial in _trials(vectors, labels, topic, book):
+            for trial, parts in _trials(vectors, labels, topic, book):
+                # a trial none of whose changed topics a phrase names on its own is not worth naming whole
+                names = _label_topics(book, trial, parts)
+                if not any(_named(book, names[t][0]) for t in parts):
+                    continue
                 fewer = unphrased(book, trial)
                 if fewer < (left if step is None else step[1]):
                     step = (trial, fewer)
@@ -327,9 +331,11 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> np.ndar
     return _by_first(labels)
 
 
-def _trials(vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook) -> list[np.ndarray]:
-    """The partitions ``refine`` tries for one topic: split in two (k-means, then 2-means seeded by each
-    of its best ``SEEDS`` phrases), merged into the nearest topic."""
+def _trials(
+    vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook
+) -> list[tuple[np.ndarray, set[int]]]:
+    """The partitions ``refine`` tries for one topic, each with the topics it changes: split in two
+    (k-means, then 2-means seeded by each of its best ``SEEDS`` phrases), merged into the nearest topic."""
     members = np.flatnonzero(labels == topic)
     count = int(labels.max()) + 1
     out = []
@@ -340,13 +346,14 @@ def _trials(vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBoo
             if min(np.bincount(half, minlength=2)) >= MIN_PART:
                 split = labels.copy()
                 split[members[half == 1]] = count
-                if not any(np.array_equal(split, o) for o in out):
-                    out.append(split)
+                if not any(np.array_equal(split, o) for o, _ in out):
+                    out.append((split, {topic, count}))
     others = [t for t in range(count) if t != topic and (labels == t).any()]
     if len(members) < MERGE_BELOW and others:
         merged = labels.copy()
         merged[members] = _nearest(vectors, labels, members, others)
-        out.append(_by_first(merged))
+        merged = _by_first(merged)
+        out.append((merged, {int(merged[members[0]])}))
     return out
 
 
@@ -592,6 +599,9 @@ class PhraseBook:
     whole: dict[tuple[str, int], bool] = field(default_factory=dict)  # found so far: whether a paper
     # writes a key as a word of its own (``_whole``)
     forms: dict[str, str] = field(default_factory=dict)  # found so far: each key as its papers write it most
+    runs: dict[int, list[str]] = field(default_factory=dict)  # found so far: a paper's runs of words
+    labelled: dict[bytes, dict[int, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)  # found so
+    # far: ``label_topics`` of a partition
 
 
 def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
@@ -651,6 +661,8 @@ def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
             texts=[book.texts[i] for i in rows],
             whole={},
             forms={},
+            labelled={},
+            runs={},
         )
     )
 
@@ -666,7 +678,11 @@ def _whole(book: PhraseBook, key: str, members: np.ndarray) -> bool:
     names nothing)."""
     for i in members.tolist():
         if (key, i) not in book.whole:
-            book.whole[key, i] = any(occurs(v, book.texts[i]) for v in book.variants[key] & book.written[i])
+            if i not in book.runs:
+                book.runs[i] = [" ".join(run) for run in runs(book.texts[i])]
+            book.whole[key, i] = any(
+                f" {v} " in f" {run} " for v in book.variants[key] & book.written[i] for run in book.runs[i]
+            )
         if book.whole[key, i]:
             return True
     return False
@@ -725,6 +741,16 @@ def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
 
 def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, tuple[str, ...]]]:
     """Each topic's name and key phrases (as keys; see module), largest topics choosing first."""
+    seen = labels.astype(np.int64).tobytes()
+    if seen not in book.labelled:
+        book.labelled[seen] = _label_topics(book, labels)
+    return dict(book.labelled[seen])
+
+
+def _label_topics(
+    book: PhraseBook, labels: np.ndarray, only: set[int] | None = None
+) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """``label_topics``; given ``only``, just those topics, each as if it chose first."""
     n = len(labels)
     sizes = np.bincount(labels)
     topics = [t for t in range(len(sizes)) if sizes[t]]
@@ -742,6 +768,8 @@ def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, t
     used: set[str] = set()
     found: dict[int, tuple[str, tuple[str, ...]]] = {}
     for topic in order:
+        if only is not None and topic not in only:
+            continue
         size = int(sizes[topic])
         inside_counts = counts[topic]
         share = inside_counts / size
@@ -793,7 +821,7 @@ def _label(
         if name in seen or name in used:
             continue
         seen.add(name)
-        if not _phrase_name(name):
+        if not _phrase_name(name) or not _whole(book, name, np.flatnonzero(mask)):
             continue
         if not _half(book, name):
             return name
