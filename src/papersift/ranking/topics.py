@@ -678,14 +678,23 @@ def _whole(book: PhraseBook, key: str, members: np.ndarray) -> bool:
     names nothing)."""
     for i in members.tolist():
         if (key, i) not in book.whole:
-            if i not in book.runs:
-                book.runs[i] = [" ".join(run) for run in runs(book.texts[i])]
-            book.whole[key, i] = any(
-                f" {v} " in f" {run} " for v in book.variants[key] & book.written[i] for run in book.runs[i]
-            )
+            book.whole[key, i] = any(_own(book, i, v) for v in book.variants[key] & book.written[i])
         if book.whole[key, i]:
             return True
     return False
+
+
+def _own(book: PhraseBook, i: int, phrase: str) -> bool:
+    """Whether paper ``i`` writes ``phrase`` as words of their own: a word not inside a hyphenated
+    compound, a phrase neither opening nor ending inside one (``resource languages`` of ``low-resource
+    languages`` is half a phrase; ``multi-agent systems`` is whole)."""
+    if i not in book.runs:
+        book.runs[i] = [" ".join(run) for run in runs(book.texts[i])]
+    words = phrase.split()
+    if len(words) == 1:
+        return any(f" {phrase} " in f" {run} " for run in book.runs[i])
+    pattern = r"(?<![\w-])" + r"(?:-|\s+)".join(re.escape(w) for w in words) + r"(?![\w-])"
+    return any(re.search(pattern, run) for run in book.runs[i])
 
 
 def shown(book: PhraseBook, key: str) -> str:
