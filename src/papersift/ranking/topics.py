@@ -5,13 +5,17 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   (the lexical arrays, else their text weighed by the arrays' idf): clustered with the rest when no paper
   has a vector, else put in the topic whose papers' mean tf-idf vector is nearest.
 * Topics: k-means (k-means++, fixed seed) on the vectors reduced to ``DIMENSIONS`` principal components, for
-  every k in a small range sized from the number of papers; among the ks whose silhouette is within
-  ``NAME_SLACK`` of the best, the one leaving the fewest papers in topics no phrase of two to five words
-  names (ties: the smaller k; without the papers' phrases: the smallest k within ``SLACK``). Then
-  ``refine``: a topic no phrase names is split in two (k-means, parts of ``MIN_PART`` papers or more, at
-  most ``MAX_TOPICS`` topics) or, if small, merged into the topic of the nearest centre, whenever that
-  leaves fewer papers in topics no phrase names. Same papers, same topics: the input is put in id order
-  first and every seed is fixed.
+  every k in a small range sized from the number of papers. Each partition whose silhouette is within
+  ``NAME_SLACK`` of the best is refined (``refine``): a topic no phrase of two to five words names (a lone
+  word, one hyphenated compound such as ``multi-agent``, or nothing) is split in two (k-means, or 2-means
+  started from the centres of the papers holding one of its ``SEEDS`` best phrases and of the rest; parts
+  of ``MIN_PART`` papers or more, at most ``MAX_TOPICS`` topics) or, if small, merged into the topic of the
+  nearest centre, whenever that leaves fewer papers in such topics. The refined partition leaving the
+  fewest papers in such topics is kept (ties: fewer topics, then the smaller k; without the papers'
+  phrases: the smallest k within ``SLACK``). Last (``settle``), a topic still without a phrase and under
+  ``KEEP_GROUP`` papers is merged into its nearest topic or dissolved (each paper to the nearest other
+  topic centre) when every topic receiving its papers is then named by a phrase; a larger one keeps its
+  word. Same papers, same topics: the input is put in id order first and every seed is fixed.
 * Names (c-TF-IDF over phrases): the key phrases of a topic's own titles and abstracts (``name_keys``: one
   to five words as written, never across a stop word or punctuation, plurals folded, a hyphen read as a
   space unless its compound holds a stop word) in at least a third of its papers, at least ``CONTRAST``
@@ -19,9 +23,11 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   store), scored by share × log(1 + papers per topic / papers of the set holding it) × share / (share +
   share in the rest), longer phrases favoured; the best phrase of two to five words names it (one inside a
   longer qualifying phrase nearly as many of its papers hold: that longer one; none with a verb or filler,
-  none all generic words: ``_phrase_name``), else its best word fit to stand alone (``_nameable``: no
-  generic research word, adjective or participle, written as a word of its own); each name used by one
-  topic of the day (largest topics choose first). A topic with no such phrase is left unnamed. A
+  none all generic words: ``_phrase_name``; written as words of their own by one of its papers, not the
+  tail of a hyphenated compound; one shown as a single hyphenated compound, ``high-resolution``, only after
+  every other, extended to the best qualifying phrase holding it, ``multi-agent systems``), else its best
+  word fit to stand alone (``_nameable``: no generic research word, adjective or participle, written as a
+  word of its own); each name used by one topic of the day (largest topics choose first). A topic with no such phrase is left unnamed. A
   ``namer`` (the configured model) may name them instead.
 * Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
   papers' own spread breaking ties), each paper drawn halfway towards its topic's centre, scaled to [0, 1].
@@ -65,6 +71,7 @@ MAX_TOPICS = 16
 SEEDS = 4  # phrases of a topic no phrase names whose papers seed a split of it
 SEED_HOLDERS = 3  # papers of the topic holding such a phrase, at least
 KEEP_GROUP = 2 * MIN_TOPIC  # a topic no phrase names this large keeps its word rather than dissolve
+DISSOLVE_TRIES = 3  # assignments a dissolved topic's papers are given, each without the topics that lost
 MIN_SHARE = 1 / 3  # a name's phrases are in at least this share of the topic's papers
 CONTRAST = 1.5  # … and at least this many times as common in it as in the other papers of the set
 NAME_WORDS = 5  # words of a name at most
@@ -338,7 +345,7 @@ def _trials(
     (k-means, then 2-means seeded by each of its best ``SEEDS`` phrases), merged into the nearest topic."""
     members = np.flatnonzero(labels == topic)
     count = int(labels.max()) + 1
-    out = []
+    out: list[tuple[np.ndarray, set[int]]] = []
     if len(members) >= 2 * MIN_PART and count < MAX_TOPICS:
         halves = [kmeans(vectors[members], 2)]
         halves += [_seeded(vectors[members], holders) for holders in _seeds(book, labels, members)]
@@ -424,7 +431,9 @@ def settle(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[n
             merged[members] = _nearest(vectors, labels, members, others) if others else topic
             step = _received(book, _by_first(merged), members, left)
             centres = {t: vectors[labels == t].mean(axis=0) for t in others}
-            while step is None and others:  # dissolved: the topics that lose their phrase take none
+            for _ in range(DISSOLVE_TRIES):  # dissolved: the topics that lose their phrase take none
+                if step is not None or not others:
+                    break
                 gaps = np.stack([((vectors[members] - centres[t]) ** 2).sum(axis=1) for t in others])
                 dissolved = labels.copy()
                 dissolved[members] = np.array(others)[gaps.argmin(axis=0)]
