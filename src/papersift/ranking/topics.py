@@ -27,8 +27,8 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   tail of a hyphenated compound; one shown as a single hyphenated compound, ``high-resolution``, only after
   every other, extended to the best qualifying phrase holding it, ``multi-agent systems``), else its best
   word fit to stand alone (``_nameable``: no generic research word, adjective or participle, written as a
-  word of its own); each name used by one topic of the day (largest topics choose first). A topic with no such phrase is left unnamed. A
-  ``namer`` (the configured model) may name them instead.
+  word of its own); each name used by one topic of the day (largest topics choose first). A topic with
+  no such phrase is left unnamed. A ``namer`` (the configured model) may name them instead.
 * Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
   papers' own spread breaking ties), each paper drawn halfway towards its topic's centre, scaled to [0, 1].
 
