@@ -346,24 +346,16 @@ def _trials(
     members = np.flatnonzero(labels == topic)
     count = int(labels.max()) + 1
     out: list[tuple[np.ndarray, set[int]]] = []
-    others = [t for t in range(count) if t != topic and (labels == t).any()]
-    full = count >= MAX_TOPICS
-    if len(members) >= 2 * MIN_PART and (not full or len(members) >= KEEP_GROUP):
-        halves = [] if full else [kmeans(vectors[members], 2)]
+    if len(members) >= 2 * MIN_PART and count < MAX_TOPICS:
+        halves = [kmeans(vectors[members], 2)]
         halves += [_seeded(vectors[members], holders) for holders in _seeds(book, labels, members)]
         for half in halves:
-            rest = members[half == 0]
-            if min(np.bincount(half, minlength=2)) < MIN_PART or (full and len(rest) >= MERGE_BELOW):
-                continue
-            split = labels.copy()
-            if not full:
+            if min(np.bincount(half, minlength=2)) >= MIN_PART:
+                split = labels.copy()
                 split[members[half == 1]] = count
-                changed = {topic, count}
-            else:  # no room for one more topic: the few papers without the phrase join the nearest topic
-                split[rest] = _nearest(vectors, labels, rest, others)
-                changed = {topic, int(split[rest[0]])}
-            if not any(np.array_equal(split, o) for o, _ in out):
-                out.append((split, changed))
+                if not any(np.array_equal(split, o) for o, _ in out):
+                    out.append((split, {topic, count}))
+    others = [t for t in range(count) if t != topic and (labels == t).any()]
     if len(members) < MERGE_BELOW and others:
         merged = labels.copy()
         merged[members] = _nearest(vectors, labels, members, others)
