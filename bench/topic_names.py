@@ -6,8 +6,9 @@ and embedded (MiniLM) into one store in ``--home`` (built once, reused), then th
 (``topic_map``, as ``papersift topics CAT --date DAY`` draws it). Printed per day: each topic's size and
 name, then the share of names that are phrases of two to five words, the share meeting the one-third rule
 (the name's phrase in at least a third of its topic's papers and in a smaller share of the day's others)
-the number of lone generic words (``GENERIC``) among the names and of unnamed topics, and the time
-``topic_map`` takes (median of 5, indexes warm).
+the number of lone generic words (``GENERIC``) among the names and of unnamed topics, the papers the last
+resort moved out of topics no phrase names (``TopicMap.moved``), and the time ``topic_map`` takes (median
+of 5, indexes warm).
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ def main() -> None:
         k = max(len(tmap.topics), 1)
         print(
             f"  names of 2-5 words: {phrased}/{k}; meeting the one-third rule: {held}/{k}; "
-            f"lone generic words: {generic}; unnamed: {sum(not t.label for t in tmap.topics)}"
+            f"lone generic words: {generic}; unnamed: {sum(not t.label for t in tmap.topics)}; "
+            f"papers moved out of topics no phrase names: {tmap.moved}"
         )
     store.close()
 

@@ -1,8 +1,8 @@
 """Topic names on the busiest days of the data: for cs.LG, cs.CV and cs.CL the day of the 300k file with
 the most papers listing the category (picked by its numbers, not by hand), every such paper ingested and
 embedded by the real CLI; each day's topics are named by phrases a third of the topic's papers hold and
-the rest of the day fewer, never a lone generic word, each name once a day, every topic named, and most
-names two to five words."""
+the rest of the day fewer, never a lone generic word, each name once a day, every topic named, and every
+name two to five words (cs.CL's busiest day: but for groups too large to dissolve)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from papersift.index.indexes import Indexes
 from papersift.ranking.phrases import occurs
 from papersift.ranking.related import paper_query, related
-from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
+from papersift.ranking.topics import KEEP_GROUP, listing_entries, name_key, name_keys, topic_map
 from tests.support.data import write_jsonl
 from tests.support.processes import run_cli
 from tests.test_topics import check_names
@@ -75,19 +75,19 @@ def test_the_busiest_days_are_picked_by_their_numbers(
 def test_every_topic_name_of_the_busiest_days_is_a_phrase_a_third_of_its_topic_holds(
     busy: tuple[dict[str, str], list[dict[str, object]]], indexes: Indexes
 ) -> None:
-    phrased = named = 0
     for category, day in busy[0].items():
         papers = [e.paper for e in listing_entries(indexes.store, category, date.fromisoformat(day))]
         tmap = topic_map(indexes, papers)
         assert len(tmap.topics) >= 3, (category, day)
-        check_names(tmap, papers)
+        check_names(tmap, papers)  # each name in at least a third of its topic's papers, fewer elsewhere
         for topic in tmap.topics:
-            named += bool(topic.label)
-            phrased += 2 <= len(name_key(topic.label).split()) <= 5
             assert topic.label, (category, day, len(topic.papers))  # no topic unnamed
-    # more than half the names are phrases of 2-5 words (cs.LG: 8 in 10; cs.CL's busiest day, all of it
-    # about language models, has topics whose papers share no phrase beyond "large language model")
-    assert named and phrased * 2 > named, (phrased, named)
+            phrase = 2 <= len(topic.label.split()) <= 5  # as shown: "multi-agent" is one word
+            # every name a phrase of two to five words; only a group too large to dissolve (cs.CL's busiest
+            # day, all of it about language models, has topics whose papers share no phrase beyond "large
+            # language model") keeps a word
+            kept = category == "cs.CL" and len(topic.papers) >= KEEP_GROUP
+            assert phrase or kept, (category, topic.label, len(topic.papers))
 
 
 def test_a_hyphenated_phrase_holds_its_words_and_one_with_a_stop_word_stays_whole() -> None:

@@ -10,13 +10,23 @@ from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
+import numpy as np
 import orjson
 import pytest
 
 from papersift.index.indexes import Indexes
 from papersift.paper import Paper
 from papersift.ranking.phrases import GENERIC, occurs
-from papersift.ranking.topics import TopicMap, listing_entries, name_key, name_keys, topic_map
+from papersift.ranking.topics import (
+    TopicMap,
+    label_topics,
+    listing_entries,
+    name_key,
+    name_keys,
+    phrase_book,
+    refine,
+    topic_map,
+)
 from papersift.reading.topic_names import parse, topic_namer
 from papersift.settings import Settings
 from tests.reading_server import LlmServer
@@ -188,3 +198,66 @@ def test_a_configured_model_names_the_topics_and_a_failing_one_leaves_the_phrase
     with pytest.raises(ValueError):
         parse('["one name"]', 2)
     assert parse('```json\n["a b", "c  d"]\n```', 2) == ["a b", "c d"]
+
+
+def _word(n: int) -> str:
+    """A made-up word for each ``n`` (letters only, one of its own: a phrase no other paper shares)."""
+    letters = "zu"
+    while True:
+        n, r = divmod(n, 20)
+        letters += "bcdfghjklmnpqrstvwxy"[r] + "aeio"[r % 4]
+        if not n:
+            return letters
+
+
+def test_a_topic_no_phrase_names_is_split_by_the_papers_holding_one_of_its_phrases() -> None:
+    # topic 0: 30 papers spread wide along one axis, all saying "speech", 8 of them (off to one side on
+    # another axis) "speech recognition"; k-means halves it along the wide axis (no phrase names a half),
+    # the split seeded by the 8 holders of "speech recognition" gives them a topic of their own
+    rng = np.random.default_rng(0)
+    docs, rows = [], []
+    for i in range(30):
+        held = i < 8
+        docs.append(
+            Unstored(
+                f"a{i:02d}",
+                f"{_word(3 * i).capitalize()} and speech.",
+                f"The speech of {_word(3 * i + 1)}." + (" Speech recognition." if held else ""),
+            )
+        )
+        rows.append(
+            [rng.uniform(-1.2, 1.2), (1.0 if held else 0.0) + rng.normal(0, 0.05), rng.normal(0, 0.05)]
+        )
+    for i in range(30):
+        docs.append(
+            Unstored(f"b{i:02d}", f"Graph neural networks of {_word(3 * i + 2)}.", "Graph neural networks.")
+        )
+        rows.append([rng.normal(0, 0.05), rng.normal(0, 0.05), 10.0 + rng.normal(0, 0.05)])
+    vectors, book = np.array(rows), phrase_book(None, docs)
+    labels = np.array([0] * 30 + [1] * 30)
+    assert [name for name, _ in label_topics(book, labels).values()] == ["speech", "graph neural network"]
+    refined = refine(vectors, labels, book)
+    names = label_topics(book, refined)
+    holders = {int(refined[i]) for i in range(8)}
+    assert len(holders) == 1 and names[holders.pop()][0] == "speech recognition"
+    assert sum(refined == refined[0]) <= 12  # the holders and few others
+
+
+def test_a_hyphenated_modifier_names_a_topic_only_when_no_other_phrase_does() -> None:
+    # 12 papers: 8 say "high-resolution", 5 "remote sensing" (one of them both); the other 12 neither
+    def doc(i: int, text: str) -> Unstored:
+        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+
+    texts = [f"High-resolution {_word(100 + i)}." for i in range(7)]
+    texts += ["High-resolution remote sensing."] + ["Remote sensing."] * 4
+    others = [doc(12 + i, "Graph neural networks.") for i in range(12)]
+    book = phrase_book(None, [doc(i, t) for i, t in enumerate(texts)] + others)
+    labels = np.array([0] * 12 + [1] * 12)
+    assert label_topics(book, labels)[0][0] == "remote sensing"
+    # … and one held by a longer phrase that qualifies extends to it
+    texts = ["Multi-agent systems."] * 5 + [f"Multi-agent {_word(100 + i)}." for i in range(7)]
+    book = phrase_book(None, [doc(i, t) for i, t in enumerate(texts)] + others)
+    assert label_topics(book, labels)[0][0] == "multi agent system"
+    # … kept when nothing else qualifies
+    book = phrase_book(None, [doc(i, f"Fine-grained {_word(100 + i)}.") for i in range(12)] + others)
+    assert label_topics(book, labels)[0][0] == "fine grained"

@@ -5,13 +5,17 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   (the lexical arrays, else their text weighed by the arrays' idf): clustered with the rest when no paper
   has a vector, else put in the topic whose papers' mean tf-idf vector is nearest.
 * Topics: k-means (k-means++, fixed seed) on the vectors reduced to ``DIMENSIONS`` principal components, for
-  every k in a small range sized from the number of papers; among the ks whose silhouette is within
-  ``NAME_SLACK`` of the best, the one leaving the fewest papers in topics no phrase of two to five words
-  names (ties: the smaller k; without the papers' phrases: the smallest k within ``SLACK``). Then
-  ``refine``: a topic no phrase names is split in two (k-means, parts of ``MIN_PART`` papers or more, at
-  most ``MAX_TOPICS`` topics) or, if small, merged into the topic of the nearest centre, whenever that
-  leaves fewer papers in topics no phrase names. Same papers, same topics: the input is put in id order
-  first and every seed is fixed.
+  every k in a small range sized from the number of papers. Each partition whose silhouette is within
+  ``NAME_SLACK`` of the best is refined (``refine``): a topic no phrase of two to five words names (a lone
+  word, one hyphenated compound such as ``multi-agent``, or nothing) is split in two (k-means, or 2-means
+  started from the centres of the papers holding one of its ``SEEDS`` best phrases and of the rest; parts
+  of ``MIN_PART`` papers or more, at most ``MAX_TOPICS`` topics) or, if small, merged into the topic of the
+  nearest centre, whenever that leaves fewer papers in such topics. The refined partition leaving the
+  fewest papers in such topics is kept (ties: fewer topics, then the smaller k; without the papers'
+  phrases: the smallest k within ``SLACK``). Last (``settle``), a topic still without a phrase and under
+  ``KEEP_GROUP`` papers is merged into its nearest topic or dissolved (each paper to the nearest other
+  topic centre) when every topic receiving its papers is then named by a phrase; a larger one keeps its
+  word. Same papers, same topics: the input is put in id order first and every seed is fixed.
 * Names (c-TF-IDF over phrases): the key phrases of a topic's own titles and abstracts (``name_keys``: one
   to five words as written, never across a stop word or punctuation, plurals folded, a hyphen read as a
   space unless its compound holds a stop word) in at least a third of its papers, at least ``CONTRAST``
@@ -19,10 +23,12 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   store), scored by share × log(1 + papers per topic / papers of the set holding it) × share / (share +
   share in the rest), longer phrases favoured; the best phrase of two to five words names it (one inside a
   longer qualifying phrase nearly as many of its papers hold: that longer one; none with a verb or filler,
-  none all generic words: ``_phrase_name``), else its best word fit to stand alone (``_nameable``: no
-  generic research word, adjective or participle, written as a word of its own); each name used by one
-  topic of the day (largest topics choose first). A topic with no such phrase is left unnamed. A
-  ``namer`` (the configured model) may name them instead.
+  none all generic words: ``_phrase_name``; written as words of their own by one of its papers, not the
+  tail of a hyphenated compound; one shown as a single hyphenated compound, ``high-resolution``, only after
+  every other, extended to the best qualifying phrase holding it, ``multi-agent systems``), else its best
+  word fit to stand alone (``_nameable``: no generic research word, adjective or participle, written as a
+  word of its own); each name used by one topic of the day (largest topics choose first). A topic with
+  no such phrase is left unnamed. A ``namer`` (the configured model) may name them instead.
 * Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
   papers' own spread breaking ties), each paper drawn halfway towards its topic's centre, scaled to [0, 1].
 
@@ -38,7 +44,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from itertools import pairwise
 from typing import Protocol
@@ -49,7 +55,7 @@ import scipy.sparse as sp
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.ranking.phrases import FILLER as VERBS
-from papersift.ranking.phrases import GENERIC, fold, occurs, phrases
+from papersift.ranking.phrases import GENERIC, fold, occurs, phrases, runs
 from papersift.store import ListingEntry, Store
 from papersift.text import STOP_WORDS
 
@@ -62,6 +68,10 @@ NAME_SLACK = 0.01  # silhouette a k whose topics phrases name better may give up
 MIN_PART = MIN_TOPIC // 2  # papers of each part of a split topic, at least
 MERGE_BELOW = 2 * MIN_TOPIC  # an unnamed topic this small may join its nearest
 MAX_TOPICS = 16
+SEEDS = 4  # phrases of a topic no phrase names whose papers seed a split of it
+SEED_HOLDERS = 3  # papers of the topic holding such a phrase, at least
+KEEP_GROUP = 2 * MIN_TOPIC  # a topic no phrase names this large keeps its word rather than dissolve
+DISSOLVE_TRIES = MAX_TOPICS  # assignments of a dissolved topic's papers (each without the topics that lost)
 MIN_SHARE = 1 / 3  # a name's phrases are in at least this share of the topic's papers
 CONTRAST = 1.5  # … and at least this many times as common in it as in the other papers of the set
 NAME_WORDS = 5  # words of a name at most
@@ -74,7 +84,7 @@ FILLER = frozenset(  # the words of every abstract, never a topic
 LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a topic's whole name
     """ability accuracy algorithm algorithms capability capabilities effectiveness efficiency feature
     features information knowledge learning quality robustness system systems text tool tools training
-    understanding across along among beyond despite towards upon within without""".split()
+    understanding across along among beyond despite toward towards upon within without""".split()
 )
 VAGUE = frozenset("high low state-of-the-art".split())  # … nor, with generic words, a whole phrase
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
@@ -121,6 +131,7 @@ class TopicMap:
 
     topics: list[Topic]
     points: list[Point]
+    moved: int = 0  # papers moved out of topics no phrase names (``settle``)
 
 
 def map_json(category: str, day: str, tmap: TopicMap) -> dict[str, object]:
@@ -171,7 +182,7 @@ def _topic_map(
         assert dense is not None
         reduced = _principal(dense, min(DIMENSIONS, int(has.sum()) - 1), has)
         labels = np.full(len(ordered), -1)
-        labels[has] = cluster(reduced[has], book=book_rows(book, has))
+        labels[has], moved = clustered(reduced[has], book=book_rows(book, has))
         if not has.all():
             assert tfidf is not None
             labels[~has] = _nearest_topic(tfidf, labels, has)
@@ -180,7 +191,7 @@ def _topic_map(
         if tfidf is None:
             tfidf = tfidf_matrix(indexes.lexical, rowids, ordered)
         reduced = _reduce_sparse(tfidf)
-        labels = cluster(reduced, book=book)
+        labels, moved = clustered(reduced, book=book)
         coords = layout(reduced, labels, np.ones(len(ordered), bool))
     topics = _name_topics(book, ordered, labels, namer)
     # topics largest first (ties: the first paper id), points in the caller's order
@@ -196,7 +207,7 @@ def _topic_map(
         i = position[paper.id]
         x, y = coords[i]
         points.append(Point(paper.id, round(float(x), 4), round(float(y), 4), rank[int(labels[i])]))
-    return TopicMap([topics[t] for t in order], points)
+    return TopicMap([topics[t] for t in order], points, moved)
 
 
 def _dense(indexes: Indexes, rowids: np.ndarray) -> np.ndarray | None:
@@ -260,11 +271,18 @@ def k_range(n: int) -> range:
 
 def cluster(vectors: np.ndarray, ks: range | None = None, book: PhraseBook | None = None) -> np.ndarray:
     """Topic numbers for papers' (reduced) vectors: k-means, k by silhouette and, given the papers'
-    ``book``, by how many papers their topics' phrases name; then ``refine`` (see module)."""
+    ``book``, by how many papers their refined topics' phrases name; then ``settle`` (see module)."""
+    return clustered(vectors, ks, book)[0]
+
+
+def clustered(
+    vectors: np.ndarray, ks: range | None = None, book: PhraseBook | None = None
+) -> tuple[np.ndarray, int]:
+    """``cluster``'s topic numbers and the papers ``settle`` moved out of topics no phrase names."""
     n = len(vectors)
     ks = ks or k_range(n)
     if ks.stop - ks.start == 1 and ks.start == 1:
-        return np.zeros(n, np.int64)
+        return np.zeros(n, np.int64), 0
     reduced = vectors
     with _one_thread():
         sample = (
@@ -279,18 +297,20 @@ def cluster(vectors: np.ndarray, ks: range | None = None, book: PhraseBook | Non
     if book is None:
         # the fewest topics whose silhouette is within SLACK of the best (more topics barely scoring
         # higher are smaller, harder to name and crowd the map)
-        return next(labels for score, labels in tried if score >= top - SLACK)
-    # among the partitions within NAME_SLACK of the best silhouette: the one leaving the fewest papers in
-    # topics no phrase names (ties: the fewest topics)
-    fits = [labels for score, labels in tried if score >= top - NAME_SLACK]
-    best = min(fits, key=lambda labels: unphrased(book, labels))
-    return refine(reduced, best, book)
+        return next(labels for score, labels in tried if score >= top - SLACK), 0
+    # among the partitions within NAME_SLACK of the best silhouette, each refined: the one leaving the
+    # fewest papers in topics no phrase names (ties: the fewest topics, then the smaller k)
+    fits = [refine(reduced, labels, book) for score, labels in tried if score >= top - NAME_SLACK]
+    best = min(fits, key=lambda labels: (unphrased(book, labels), int(labels.max())))
+    return settle(reduced, best, book)
 
 
 def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> np.ndarray:
-    """``labels`` with each topic no phrase names split in two (k-means, each part at least ``MIN_PART``
-    papers) or, when small (under ``MERGE_BELOW`` papers), merged into the topic of the nearest centre:
-    a step taken only when it leaves fewer papers in topics no phrase names; until none does."""
+    """``labels`` with each topic no phrase names split in two (k-means, or 2-means seeded by the papers
+    holding one of its phrases; each part at least ``MIN_PART`` papers) or, when small (under
+    ``MERGE_BELOW`` papers), merged into the topic of the nearest centre: of a topic's trials the one
+    leaving the fewest papers in topics no phrase names, taken when that is fewer than before; until none
+    is."""
     left = unphrased(book, labels)
     for _ in range(2 * MAX_TOPICS):  # each step splits or merges one topic: a few steps at most
         if not left:
@@ -298,15 +318,18 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> np.ndar
         found = label_topics(book, labels)
         sizes = np.bincount(labels)
         unnamed = sorted(
-            (t for t, (name, _) in found.items() if not _phrase(name)), key=lambda t: (-int(sizes[t]), t)
+            (t for t, (name, _) in found.items() if not _named(book, name)), key=lambda t: (-int(sizes[t]), t)
         )
         step: tuple[np.ndarray, int] | None = None
         for topic in unnamed:
-            for trial in _trials(vectors, labels, topic):
+            for trial, parts in _trials(vectors, labels, topic, book):
+                # a trial none of whose changed topics a phrase names on its own is not worth naming whole
+                names = _label_topics(book, trial, parts)
+                if not any(_named(book, names[t][0]) for t in parts):
+                    continue
                 fewer = unphrased(book, trial)
-                if fewer < left:
+                if fewer < (left if step is None else step[1]):
                     step = (trial, fewer)
-                    break
             if step is not None:
                 break
         if step is None:
@@ -315,25 +338,126 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> np.ndar
     return _by_first(labels)
 
 
-def _trials(vectors: np.ndarray, labels: np.ndarray, topic: int) -> list[np.ndarray]:
-    """The partitions ``refine`` tries for one topic: split in two, merged into the nearest topic."""
+def _trials(
+    vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook
+) -> list[tuple[np.ndarray, set[int]]]:
+    """The partitions ``refine`` tries for one topic, each with the topics it changes: split in two
+    (k-means, then 2-means seeded by each of its best ``SEEDS`` phrases), merged into the nearest topic."""
     members = np.flatnonzero(labels == topic)
     count = int(labels.max()) + 1
-    out = []
+    out: list[tuple[np.ndarray, set[int]]] = []
     if len(members) >= 2 * MIN_PART and count < MAX_TOPICS:
-        halves = kmeans(vectors[members], 2)
-        if min(np.bincount(halves, minlength=2)) >= MIN_PART:
-            split = labels.copy()
-            split[members[halves == 1]] = count
-            out.append(split)
+        halves = [kmeans(vectors[members], 2)]
+        halves += [_seeded(vectors[members], holders) for holders in _seeds(book, labels, members)]
+        for half in halves:
+            if min(np.bincount(half, minlength=2)) >= MIN_PART:
+                split = labels.copy()
+                split[members[half == 1]] = count
+                if not any(np.array_equal(split, o) for o, _ in out):
+                    out.append((split, {topic, count}))
     others = [t for t in range(count) if t != topic and (labels == t).any()]
     if len(members) < MERGE_BELOW and others:
-        centre = vectors[members].mean(axis=0)
-        gaps = [float(((vectors[labels == t].mean(axis=0) - centre) ** 2).sum()) for t in others]
         merged = labels.copy()
-        merged[members] = others[int(np.argmin(gaps))]
-        out.append(_by_first(merged))
+        merged[members] = _nearest(vectors, labels, members, others)
+        merged = _by_first(merged)
+        out.append((merged, {int(merged[members[0]])}))
     return out
+
+
+def _nearest(vectors: np.ndarray, labels: np.ndarray, members: np.ndarray, others: list[int]) -> int:
+    """Of the topics ``others``, the one whose centre is nearest the centre of ``members``."""
+    centre = vectors[members].mean(axis=0)
+    gaps = [float(((vectors[labels == t].mean(axis=0) - centre) ** 2).sum()) for t in others]
+    return others[int(np.argmin(gaps))]
+
+
+def _seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
+    """For a topic's ``members``: which of them hold each of its best ``SEEDS`` phrases (fit to name a
+    topic, allowed, held by ``SEED_HOLDERS`` or more of them and by a larger share of them than of the
+    other papers; most held first, ties by key), one boolean row per phrase."""
+    inside = np.asarray(book.shared_holds[members].sum(axis=0)).ravel()
+    total = np.asarray(book.shared_holds.sum(axis=0)).ravel()
+    rest = max(len(labels) - len(members), 1)
+    share, rest_share = inside / len(members), (total - inside) / rest
+    fit = np.flatnonzero((inside >= SEED_HOLDERS) & (share >= CONTRAST * rest_share))
+    cols = [j for j in fit.tolist() if book.words[book.shared[j]] >= 2 and book.allowed[book.shared[j]]]
+    cols.sort(key=lambda j: (-int(inside[j]), book.keys[book.shared[j]]))
+    rows = book.shared_holds[members].tocsc()
+    seeds = []
+    for j in cols:
+        if not _phrase_name(book.keys[book.shared[j]]):
+            continue
+        held = np.zeros(len(members), bool)
+        held[rows.indices[rows.indptr[j] : rows.indptr[j + 1]]] = True
+        seeds.append(held)
+        if len(seeds) == SEEDS:
+            break
+    return seeds
+
+
+def _seeded(x: np.ndarray, held: np.ndarray, iterations: int = 10) -> np.ndarray:
+    """2-means of ``x`` started from the centre of the ``held`` rows (part 1) and of the rest (part 0)."""
+    parts = held.astype(np.int64)
+    for _ in range(iterations):
+        if parts.all() or not parts.any():
+            break
+        centres = np.stack([x[parts == 0].mean(axis=0), x[parts == 1].mean(axis=0)])
+        new = ((x[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+        if np.array_equal(new, parts):
+            break
+        parts = new
+    return parts
+
+
+def settle(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[np.ndarray, int]:
+    """The last resort for a topic of fewer than ``KEEP_GROUP`` papers that no phrase names: merged into
+    the topic of the nearest centre, else dissolved (each paper to the topic of the nearest other centre
+    that is then still named by a phrase), when every topic receiving its papers is then named by a
+    phrase and fewer papers are in topics no phrase names; the topic numbers and the papers moved."""
+    moved = 0
+    for _ in range(MAX_TOPICS):  # each pass removes one topic
+        found = label_topics(book, labels)
+        sizes = np.bincount(labels)
+        left = unphrased(book, labels)
+        lone = sorted(
+            (t for t, (name, _) in found.items() if not _named(book, name) and sizes[t] < KEEP_GROUP),
+            key=lambda t: (int(sizes[t]), t),
+        )
+        step = None
+        for topic in lone:
+            members = np.flatnonzero(labels == topic)
+            others = [t for t in range(len(sizes)) if t != topic and sizes[t]]
+            merged = labels.copy()
+            merged[members] = _nearest(vectors, labels, members, others) if others else topic
+            step = _received(book, _by_first(merged), members, left)
+            centres = {t: vectors[labels == t].mean(axis=0) for t in others}
+            for _ in range(DISSOLVE_TRIES):  # dissolved: the topics that lose their phrase take none
+                if step is not None or not others:
+                    break
+                gaps = np.stack([((vectors[members] - centres[t]) ** 2).sum(axis=1) for t in others])
+                dissolved = labels.copy()
+                dissolved[members] = np.array(others)[gaps.argmin(axis=0)]
+                trial = _by_first(dissolved)
+                step = _received(book, trial, members, left)
+                names = label_topics(book, trial)
+                losing = {int(dissolved[i]) for i in members if not _named(book, names[int(trial[i])][0])}
+                others = [t for t in others if t not in losing]
+            if step is not None:
+                moved += len(members)
+                break
+        if step is None:
+            break
+        labels = step
+    return labels, moved
+
+
+def _received(book: PhraseBook, trial: np.ndarray, members: np.ndarray, left: int) -> np.ndarray | None:
+    """``trial`` when every topic holding one of ``members`` is named by a phrase and fewer papers than
+    ``left`` are in topics no phrase names."""
+    names = label_topics(book, trial)
+    if all(_named(book, names[int(t)][0]) for t in set(trial[members].tolist())):
+        return trial if unphrased(book, trial) < left else None
+    return None
 
 
 def kmeans(x: np.ndarray, k: int, seeds: int = N_INIT, iterations: int = 100) -> np.ndarray:
@@ -479,6 +603,14 @@ class PhraseBook:
     texts: list[str]  # each paper's title and abstract
     shared: np.ndarray  # the keys two or more of the papers hold (only they name a topic of four or more)
     shared_holds: sp.csr_matrix  # ``holds`` of those keys
+    column: dict[str, int]  # each key's column
+    holders: sp.csc_matrix  # ``holds`` by column (a key's papers)
+    whole: dict[tuple[str, int], bool] = field(default_factory=dict)  # found so far: whether a paper
+    # writes a key as a word of its own (``_whole``)
+    forms: dict[str, str] = field(default_factory=dict)  # found so far: each key as its papers write it most
+    runs: dict[int, list[str]] = field(default_factory=dict)  # found so far: a paper's runs of words
+    labelled: dict[bytes, dict[int, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)  # found so
+    # far: ``label_topics`` of a partition
 
 
 def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
@@ -513,15 +645,18 @@ def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
         ],
         bool,
     )
+    empty = np.zeros(0, np.int64)
     return _shared(
-        PhraseBook(keys, holds, words, allowed, written, variants, texts, np.zeros(0, np.int64), holds)
+        PhraseBook(keys, holds, words, allowed, written, variants, texts, empty, holds, column, holds.tocsc())
     )
 
 
 def _shared(book: PhraseBook) -> PhraseBook:
     """``book`` with its ``shared`` keys found."""
     shared = np.flatnonzero(np.asarray(book.holds.sum(axis=0)).ravel() >= 2)
-    return replace(book, shared=shared, shared_holds=book.holds[:, shared].tocsr())
+    return replace(
+        book, shared=shared, shared_holds=book.holds[:, shared].tocsr(), holders=book.holds.tocsc()
+    )
 
 
 def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
@@ -533,16 +668,61 @@ def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
             holds=book.holds[rows],
             written=[book.written[i] for i in rows],
             texts=[book.texts[i] for i in rows],
+            whole={},
+            forms={},
+            labelled={},
+            runs={},
         )
     )
+
+
+def _holding(book: PhraseBook, key: str) -> list[int]:
+    """The papers holding ``key``."""
+    j = book.column[key]
+    return [int(i) for i in book.holders.indices[book.holders.indptr[j] : book.holders.indptr[j + 1]]]
 
 
 def _whole(book: PhraseBook, key: str, members: np.ndarray) -> bool:
     """Whether one of the ``members`` writes ``key`` as a word of its own (``fine`` of ``fine-grained``
     names nothing)."""
-    return any(
-        occurs(v, book.texts[int(i)]) for i in members for v in book.variants[key] & book.written[int(i)]
-    )
+    for i in members.tolist():
+        if (key, i) not in book.whole:
+            book.whole[key, i] = any(_own(book, i, v) for v in book.variants[key] & book.written[i])
+        if book.whole[key, i]:
+            return True
+    return False
+
+
+def _own(book: PhraseBook, i: int, phrase: str) -> bool:
+    """Whether paper ``i`` writes ``phrase`` as words of their own: a word not inside a hyphenated
+    compound, a phrase neither opening nor ending inside one (``resource languages`` of ``low-resource
+    languages`` is half a phrase; ``multi-agent systems`` is whole)."""
+    if i not in book.runs:
+        book.runs[i] = [" ".join(run) for run in runs(book.texts[i])]
+    words = phrase.split()
+    if len(words) == 1:
+        return any(f" {phrase} " in f" {run} " for run in book.runs[i])
+    pattern = r"(?<![\w-])" + r"(?:-|\s+)".join(re.escape(w) for w in words) + r"(?![\w-])"
+    return any(re.search(pattern, run) for run in book.runs[i])
+
+
+def shown(book: PhraseBook, key: str) -> str:
+    """``key`` as the book's papers holding it write it most often (ties: the last form in order; a key
+    they do not hold: itself)."""
+    if key not in book.forms:
+        forms: Counter[str] = Counter()
+        for i in _holding(book, key) if key in book.column else []:
+            for p in book.variants[key] & book.written[i]:
+                forms.update(_as_written(p, book.texts[i]))
+        book.forms[key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
+    return book.forms[key]
+
+
+def _half(book: PhraseBook, key: str) -> bool:
+    """Whether a phrase is shown as one hyphenated compound (``high-resolution``, ``multi-agent``): a
+    modifier, half a phrase, named by only when nothing else fits."""
+    form = shown(book, key)
+    return " " not in form and "-" in form
 
 
 def _phrase_name(key: str) -> bool:
@@ -564,14 +744,31 @@ def _phrase(name: str) -> bool:
     return 2 <= len(name.split()) <= NAME_WORDS
 
 
+def _named(book: PhraseBook, name: str) -> bool:
+    """Whether a topic's name (a key) is a phrase of two to five words, not one hyphenated compound."""
+    return _phrase(name) and not _half(book, name)
+
+
 def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
-    """Papers in topics (numbered as ``labels``) that no phrase of two to five words names."""
+    """Papers in topics (numbered as ``labels``) that no phrase of two to five words names (one hyphenated
+    compound, ``fine-grained``, is half a phrase), those of unnamed topics counted twice."""
     sizes = np.bincount(labels)
-    return sum(int(sizes[t]) for t, (name, _) in label_topics(book, labels).items() if not _phrase(name))
+    found = label_topics(book, labels)
+    return sum(int(sizes[t]) * (1 + (not name)) for t, (name, _) in found.items() if not _named(book, name))
 
 
 def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, tuple[str, ...]]]:
     """Each topic's name and key phrases (as keys; see module), largest topics choosing first."""
+    seen = labels.astype(np.int64).tobytes()
+    if seen not in book.labelled:
+        book.labelled[seen] = _label_topics(book, labels)
+    return dict(book.labelled[seen])
+
+
+def _label_topics(
+    book: PhraseBook, labels: np.ndarray, only: set[int] | None = None
+) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """``label_topics``; given ``only``, just those topics, each as if it chose first."""
     n = len(labels)
     sizes = np.bincount(labels)
     topics = [t for t in range(len(sizes)) if sizes[t]]
@@ -589,6 +786,8 @@ def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, t
     used: set[str] = set()
     found: dict[int, tuple[str, tuple[str, ...]]] = {}
     for topic in order:
+        if only is not None and topic not in only:
+            continue
         size = int(sizes[topic])
         inside_counts = counts[topic]
         share = inside_counts / size
@@ -612,18 +811,59 @@ def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, t
                 break
         # the label: the best phrase of two to five words (a phrase inside a longer qualifying one that
         # nearly as many papers hold is that longer one); else the best nameable word; one per day
-        free = [_longest(k, score, inside) for k in ranked]
-        free = [k for k in dict.fromkeys(free) if k not in used]
-        names = [k for k in free if _phrase_name(k)] or [
-            k for k in free if _nameable(k) and _whole(book, k, np.flatnonzero(labels == topic))
-        ]
-        label = names[0] if names else ""
+        label = _label(book, ranked, score, inside, used, labels == topic)
         if label and label not in picked:
             picked = [label, *[p for p in picked if f" {p} " not in f" {label} "]][:TERMS]
         if label:
             used.add(label)
         found[topic] = (label, tuple(picked))
     return found
+
+
+def _label(
+    book: PhraseBook,
+    ranked: list[str],
+    score: dict[str, float],
+    inside: Counter[str],
+    used: set[str],
+    mask: np.ndarray,
+) -> str:
+    """A topic's name from its qualifying keys (best first; see module): the first phrase of two to five
+    words fit to name it (inside a longer qualifying one nearly as many papers hold: that one), one shown as
+    a hyphenated compound only after every other (it extends to the best qualifying phrase holding it), else
+    the first word fit to stand alone; none the day has used; ``""`` when none fits."""
+    seen: set[str] = set()
+    halves: list[str] = []
+    for key in ranked:
+        name = _longest(key, score, inside)
+        if name in seen or name in used:
+            continue
+        seen.add(name)
+        if not _phrase_name(name) or not _whole(book, name, np.flatnonzero(mask)):
+            continue
+        if not _half(book, name):
+            return name
+        padded = f" {name} "
+        longer = [
+            k
+            for k in ranked
+            if len(k) > len(name)
+            and padded in f" {k} "
+            and k not in used
+            and _phrase_name(k)
+            and not _half(book, k)
+        ]
+        if longer:
+            return longer[0]
+        halves.append(name)
+    if halves:
+        return halves[0]
+    words = [k for k in dict.fromkeys(_longest(k, score, inside) for k in ranked) if k not in used]
+    found = [k for k in words if _nameable(k)]
+    if found:
+        mine = np.flatnonzero(mask)
+        found = [k for k in found if _whole(book, k, mine)]
+    return found[0] if found else ""
 
 
 def _name_topics(
@@ -633,22 +873,10 @@ def _name_topics(
     found = label_topics(book, labels)
     if namer is not None:  # the configured model names the topics (it gets each topic's phrases and titles)
         found = _model_names(namer, papers, labels, found)
-    surface: dict[str, Counter[str]] = {}
-    column = {k: j for j, k in enumerate(book.keys)}
-    holders = book.holds.tocsc()
-    for key in {k for _, keys in found.values() for k in keys}:
-        surface[key] = Counter()
-        if key not in column:
-            continue
-        j = column[key]
-        for i in holders.indices[holders.indptr[j] : holders.indptr[j + 1]].tolist():
-            text = f"{papers[i].title} {papers[i].abstract}"
-            for p in book.variants[key] & book.written[i]:
-                surface[key].update(_as_written(p, text))
+    keys = {k for _, ks in found.values() for k in ks}
 
-    def shown(key: str) -> str:
-        forms = surface.get(key)
-        return max(forms, key=lambda f: (forms[f], f)) if forms else key
+    def form(key: str) -> str:
+        return shown(book, key) if key in keys else key
 
     def written(term: str, members: np.ndarray) -> bool:
         """Whether a paper of the topic writes the term (not only as a piece of a hyphenated word)."""
@@ -657,8 +885,8 @@ def _name_topics(
     topics = []
     for t in sorted(found):
         members = np.flatnonzero(labels == t)
-        label = shown(found[t][0]) if found[t][0] in surface else found[t][0]
-        terms = [shown(k) for k in found[t][1]]
+        label = form(found[t][0])
+        terms = [form(k) for k in found[t][1]]
         terms = [k for k in terms if k == label or written(k, members)]
         topics.append(Topic(label, tuple(terms), tuple(papers[int(i)].id for i in members)))
     return topics
