@@ -15,7 +15,9 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   phrases: the smallest k within ``SLACK``). Last (``settle``), a topic still without a phrase and under
   ``KEEP_GROUP`` papers is merged into its nearest topic or dissolved (each paper to the nearest other
   topic centre) when every topic receiving its papers is then named by a phrase; a larger one keeps its
-  word. Same papers, same topics: the input is put in id order first and every seed is fixed.
+  word. Where such topics are left, the settled partition is refined once more with room for up to
+  ``MOST_TOPICS`` topics (a busy day's large groups split by their phrases) and settled again. Same
+  papers, same topics: the input is put in id order first and every seed is fixed.
 * Names (c-TF-IDF over phrases): the key phrases of a topic's own titles and abstracts (``name_keys``: one
   to five words as written, never across a stop word or punctuation, plurals folded, a hyphen read as a
   space unless its compound holds a stop word) in at least a third of its papers, at least ``CONTRAST``
@@ -68,6 +70,7 @@ NAME_SLACK = 0.01  # silhouette a k whose topics phrases name better may give up
 MIN_PART = MIN_TOPIC // 2  # papers of each part of a split topic, at least
 MERGE_BELOW = 2 * MIN_TOPIC  # an unnamed topic this small may join its nearest
 MAX_TOPICS = 16
+MOST_TOPICS = 24  # topics a day may reach by splitting a large group no phrase names (after ``settle``)
 SEEDS = 4  # phrases of a topic no phrase names whose papers seed a split of it
 SEED_HOLDERS = 3  # papers of the topic holding such a phrase, at least
 KEEP_GROUP = 2 * MIN_TOPIC  # a topic no phrase names this large keeps its word rather than dissolve
@@ -302,17 +305,21 @@ def clustered(
     # fewest papers in topics no phrase names (ties: the fewest topics, then the smaller k)
     fits = [refine(reduced, labels, book) for score, labels in tried if score >= top - NAME_SLACK]
     best = min(fits, key=lambda labels: (unphrased(book, labels), int(labels.max())))
-    return settle(reduced, best, book)
+    settled, moved = settle(reduced, best, book)
+    if unphrased(book, settled):  # groups no phrase names are left: they may split beyond MAX_TOPICS
+        settled, more = settle(reduced, refine(reduced, settled, book, MOST_TOPICS), book)
+        moved += more
+    return settled, moved
 
 
-def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> np.ndarray:
+def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int = MAX_TOPICS) -> np.ndarray:
     """``labels`` with each topic no phrase names split in two (k-means, or 2-means seeded by the papers
-    holding one of its phrases; each part at least ``MIN_PART`` papers) or, when small (under
-    ``MERGE_BELOW`` papers), merged into the topic of the nearest centre: of a topic's trials the one
-    leaving the fewest papers in topics no phrase names, taken when that is fewer than before; until none
-    is."""
+    holding one of its phrases; each part at least ``MIN_PART`` papers, at most ``most`` topics) or, when
+    small (under ``MERGE_BELOW`` papers), merged into the topic of the nearest centre: of a topic's trials
+    the one leaving the fewest papers in topics no phrase names, taken when that is fewer than before;
+    until none is."""
     left = unphrased(book, labels)
-    for _ in range(2 * MAX_TOPICS):  # each step splits or merges one topic: a few steps at most
+    for _ in range(2 * most):  # each step splits or merges one topic: a few steps at most
         if not left:
             break
         found = label_topics(book, labels)
@@ -322,7 +329,7 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> np.ndar
         )
         step: tuple[np.ndarray, int] | None = None
         for topic in unnamed:
-            for trial, parts in _trials(vectors, labels, topic, book):
+            for trial, parts in _trials(vectors, labels, topic, book, most):
                 # a trial none of whose changed topics a phrase names on its own is not worth naming whole
                 names = _label_topics(book, trial, parts)
                 if not any(_named(book, names[t][0]) for t in parts):
@@ -339,14 +346,14 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> np.ndar
 
 
 def _trials(
-    vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook
+    vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook, most: int = MAX_TOPICS
 ) -> list[tuple[np.ndarray, set[int]]]:
     """The partitions ``refine`` tries for one topic, each with the topics it changes: split in two
     (k-means, then 2-means seeded by each of its best ``SEEDS`` phrases), merged into the nearest topic."""
     members = np.flatnonzero(labels == topic)
     count = int(labels.max()) + 1
     out: list[tuple[np.ndarray, set[int]]] = []
-    if len(members) >= 2 * MIN_PART and count < MAX_TOPICS:
+    if len(members) >= 2 * MIN_PART and count < most:
         halves = [kmeans(vectors[members], 2)]
         halves += [_seeded(vectors[members], holders) for holders in _seeds(book, labels, members)]
         for half in halves:
@@ -415,7 +422,7 @@ def settle(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[n
     that is then still named by a phrase), when every topic receiving its papers is then named by a
     phrase and fewer papers are in topics no phrase names; the topic numbers and the papers moved."""
     moved = 0
-    for _ in range(MAX_TOPICS):  # each pass removes one topic
+    for _ in range(MOST_TOPICS):  # each pass removes one topic
         found = label_topics(book, labels)
         sizes = np.bincount(labels)
         left = unphrased(book, labels)
