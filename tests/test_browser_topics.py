@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.browser import Labels, label_boxes
+from tests.support.browser import Labels, label_boxes, visit
 from tests.support.data import DAILY_DAYS
 from tests.support.processes import serving
 from tests.test_browser import CHROMIUM, SHOTS, browser, browsing, screenshot_path
@@ -40,8 +40,7 @@ def test_the_map_renders_hovers_and_its_chips_filter_the_listing(
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
-        page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
-        page.goto(LISTING)  # type: ignore[attr-defined]
+        visit(page, LISTING)
         rows = page.locator("section.listing article.paper")  # type: ignore[attr-defined]
         points = page.locator("svg.map:visible a.pt")  # type: ignore[attr-defined]
         assert page.locator("svg.map.small").is_visible()  # type: ignore[attr-defined]
@@ -73,8 +72,7 @@ def test_at_390_px_the_listing_draws_a_phones_map_and_keeps_the_chips_that_filte
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
-        page.set_viewport_size({"width": 390, "height": 844})  # type: ignore[attr-defined]
-        page.goto(LISTING)  # type: ignore[attr-defined]
+        visit(page, LISTING, 390, 844)
         assert page.locator("svg.map.phone").is_visible()  # type: ignore[attr-defined]
         assert page.locator("svg.map:visible").count() == 1  # type: ignore[attr-defined]
         chip = page.locator(".chips button.chip").first  # type: ignore[attr-defined]
@@ -112,8 +110,7 @@ def test_map_labels_neither_overlap_nor_leave_the_drawing_and_stay_legible(
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest, width: int, path: str
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
-        page.set_viewport_size({"width": width, "height": 900})  # type: ignore[attr-defined]
-        page.goto(path)  # type: ignore[attr-defined]
+        visit(page, path, width)
         assert page.locator("svg.map:visible").count() == 1  # type: ignore[attr-defined]
         assert check_labels(page).name == DRAWN[path][width]
         assert page.locator(".chips button.chip").first.is_visible()  # type: ignore[attr-defined]
@@ -150,13 +147,11 @@ def test_the_map_page_draws_a_larger_map_than_the_listing_with_labels_as_large_a
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
-        page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
-        page.goto(LISTING)  # type: ignore[attr-defined]
+        visit(page, LISTING)
         small = label_boxes(page)
         page.goto(MAP_PAGE)  # type: ignore[attr-defined]
         large = label_boxes(page)
-        page.set_viewport_size({"width": 390, "height": 844})  # type: ignore[attr-defined]
-        page.goto(MAP_PAGE)  # type: ignore[attr-defined]
+        visit(page, MAP_PAGE, 390, 844)
         phone = label_boxes(page)
         content = page.evaluate("document.querySelector('.map-box').clientWidth")  # type: ignore[attr-defined]
         scrolled = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
@@ -176,8 +171,7 @@ def test_the_map_page_lists_each_topic_with_its_phrases_and_a_link_that_filters_
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
-        page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
-        page.goto(MAP_PAGE)  # type: ignore[attr-defined]
+        visit(page, MAP_PAGE)
         sections = page.locator("section.topic")  # type: ignore[attr-defined]
         chips = page.locator(".chips button.chip")  # type: ignore[attr-defined]
         assert sections.count() == chips.count() >= 2

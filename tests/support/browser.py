@@ -1,6 +1,7 @@
 """Debian's chromium as the browser tests and the screenshot bench launch it (``CHROMIUM``, ``FLAGS``), and
 the topic map's label boxes as the browser lays them out (``label_boxes``): how many, which two intersect,
-which reach outside the drawing, how large their text is drawn on screen."""
+which reach outside the drawing, how large their text is drawn on screen; ``visit`` opens a page at a
+window's width."""
 
 from __future__ import annotations
 
@@ -44,6 +45,12 @@ class Labels:
     heights: list[float]  # each label box's height in CSS px: how large its text is drawn
     font_px: list[float]  # each label's font size as drawn on screen, in CSS px (its size × the scale)
     name: str  # which of the page's drawings is shown (its class: small, mid, phone, wide, …)
+
+
+def visit(page: object, path: str, width: int = 1280, height: int = 900) -> object:
+    """Open ``path`` on a Playwright ``page`` in a window ``width`` × ``height`` CSS px (its response)."""
+    page.set_viewport_size({"width": width, "height": height})  # type: ignore[attr-defined]
+    return page.goto(path)  # type: ignore[attr-defined]
 
 
 def _apart(a: Box, b: Box) -> bool:

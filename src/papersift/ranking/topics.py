@@ -272,16 +272,12 @@ def k_range(n: int) -> range:
     return range(low, top + 1)
 
 
-def cluster(vectors: np.ndarray, ks: range | None = None, book: PhraseBook | None = None) -> np.ndarray:
-    """Topic numbers for papers' (reduced) vectors: k-means, k by silhouette and, given the papers'
-    ``book``, by how many papers their refined topics' phrases name; then ``settle`` (see module)."""
-    return clustered(vectors, ks, book)[0]
-
-
 def clustered(
     vectors: np.ndarray, ks: range | None = None, book: PhraseBook | None = None
 ) -> tuple[np.ndarray, int]:
-    """``cluster``'s topic numbers and the papers ``settle`` moved out of topics no phrase names."""
+    """Topic numbers for papers' (reduced) vectors: k-means, k by silhouette and, given the papers'
+    ``book``, by how many papers their refined topics' phrases name; then ``settle`` (see module). Also
+    the papers ``settle`` moved out of topics no phrase names."""
     n = len(vectors)
     ks = ks or k_range(n)
     if ks.stop - ks.start == 1 and ks.start == 1:
@@ -382,14 +378,15 @@ def _seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray) -> list[np
     """For a topic's ``members``: which of them hold each of its best ``SEEDS`` phrases (fit to name a
     topic, allowed, held by ``SEED_HOLDERS`` or more of them and by a larger share of them than of the
     other papers; most held first, ties by key), one boolean row per phrase."""
-    inside = np.asarray(book.shared_holds[members].sum(axis=0)).ravel()
+    mine = book.shared_holds[members]
+    inside = np.asarray(mine.sum(axis=0)).ravel()
     total = np.asarray(book.shared_holds.sum(axis=0)).ravel()
     rest = max(len(labels) - len(members), 1)
     share, rest_share = inside / len(members), (total - inside) / rest
     fit = np.flatnonzero((inside >= SEED_HOLDERS) & (share >= CONTRAST * rest_share))
     cols = [j for j in fit.tolist() if book.words[book.shared[j]] >= 2 and book.allowed[book.shared[j]]]
     cols.sort(key=lambda j: (-int(inside[j]), book.keys[book.shared[j]]))
-    rows = book.shared_holds[members].tocsc()
+    rows = mine.tocsc()
     seeds = []
     for j in cols:
         if not _phrase_name(book.keys[book.shared[j]]):
@@ -597,6 +594,18 @@ def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarr
     return np.asarray((points - low) / span) if n > 1 else np.full((n, 2), 0.5)
 
 
+@dataclass(slots=True)
+class Memo:
+    """What naming a set of papers' partitions finds once and looks up again (one per ``PhraseBook``)."""
+
+    whole: dict[tuple[str, int], bool] = field(default_factory=dict)  # whether a paper writes a key as a
+    # word of its own (``_whole``)
+    forms: dict[str, str] = field(default_factory=dict)  # each key as its papers write it most (``shown``)
+    runs: dict[int, list[str]] = field(default_factory=dict)  # a paper's runs of words (``_own``)
+    labelled: dict[bytes, dict[int, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)  # a
+    # partition's ``label_topics``
+
+
 @dataclass(frozen=True, slots=True)
 class PhraseBook:
     """A set of papers' candidate names: which paper holds which phrase (``name_keys``, one column each)."""
@@ -608,16 +617,11 @@ class PhraseBook:
     written: list[frozenset[str]]  # each paper's phrases before plurals are folded (how names are shown)
     variants: dict[str, set[str]]  # each key's phrases before plurals are folded
     texts: list[str]  # each paper's title and abstract
+    column: dict[str, int]  # each key's column
     shared: np.ndarray  # the keys two or more of the papers hold (only they name a topic of four or more)
     shared_holds: sp.csr_matrix  # ``holds`` of those keys
-    column: dict[str, int]  # each key's column
     holders: sp.csc_matrix  # ``holds`` by column (a key's papers)
-    whole: dict[tuple[str, int], bool] = field(default_factory=dict)  # found so far: whether a paper
-    # writes a key as a word of its own (``_whole``)
-    forms: dict[str, str] = field(default_factory=dict)  # found so far: each key as its papers write it most
-    runs: dict[int, list[str]] = field(default_factory=dict)  # found so far: a paper's runs of words
-    labelled: dict[bytes, dict[int, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)  # found so
-    # far: ``label_topics`` of a partition
+    memo: Memo = field(default_factory=Memo)
 
 
 def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
@@ -652,34 +656,29 @@ def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
         ],
         bool,
     )
-    empty = np.zeros(0, np.int64)
-    return _shared(
-        PhraseBook(keys, holds, words, allowed, written, variants, texts, empty, holds, column, holds.tocsc())
-    )
+    return PhraseBook(keys, holds, words, allowed, written, variants, texts, column, *_derived(holds))
 
 
-def _shared(book: PhraseBook) -> PhraseBook:
-    """``book`` with its ``shared`` keys found."""
-    shared = np.flatnonzero(np.asarray(book.holds.sum(axis=0)).ravel() >= 2)
-    return replace(
-        book, shared=shared, shared_holds=book.holds[:, shared].tocsr(), holders=book.holds.tocsc()
-    )
+def _derived(holds: sp.csr_matrix) -> tuple[np.ndarray, sp.csr_matrix, sp.csc_matrix]:
+    """A book's ``shared``, ``shared_holds`` and ``holders``, from its ``holds``."""
+    shared = np.flatnonzero(np.asarray(holds.sum(axis=0)).ravel() >= 2)
+    return shared, holds[:, shared].tocsr(), holds.tocsc()
 
 
 def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
     """The book of the papers ``mask`` selects."""
     rows = np.flatnonzero(mask)
-    return _shared(
-        replace(
-            book,
-            holds=book.holds[rows],
-            written=[book.written[i] for i in rows],
-            texts=[book.texts[i] for i in rows],
-            whole={},
-            forms={},
-            labelled={},
-            runs={},
-        )
+    holds = book.holds[rows]
+    shared, shared_holds, holders = _derived(holds)
+    return replace(
+        book,
+        holds=holds,
+        written=[book.written[i] for i in rows],
+        texts=[book.texts[i] for i in rows],
+        shared=shared,
+        shared_holds=shared_holds,
+        holders=holders,
+        memo=Memo(),
     )
 
 
@@ -693,9 +692,9 @@ def _whole(book: PhraseBook, key: str, members: np.ndarray) -> bool:
     """Whether one of the ``members`` writes ``key`` as a word of its own (``fine`` of ``fine-grained``
     names nothing)."""
     for i in members.tolist():
-        if (key, i) not in book.whole:
-            book.whole[key, i] = any(_own(book, i, v) for v in book.variants[key] & book.written[i])
-        if book.whole[key, i]:
+        if (key, i) not in book.memo.whole:
+            book.memo.whole[key, i] = any(_own(book, i, v) for v in book.variants[key] & book.written[i])
+        if book.memo.whole[key, i]:
             return True
     return False
 
@@ -704,25 +703,25 @@ def _own(book: PhraseBook, i: int, phrase: str) -> bool:
     """Whether paper ``i`` writes ``phrase`` as words of their own: a word not inside a hyphenated
     compound, a phrase neither opening nor ending inside one (``resource languages`` of ``low-resource
     languages`` is half a phrase; ``multi-agent systems`` is whole)."""
-    if i not in book.runs:
-        book.runs[i] = [" ".join(run) for run in runs(book.texts[i])]
+    if i not in book.memo.runs:
+        book.memo.runs[i] = [" ".join(run) for run in runs(book.texts[i])]
     words = phrase.split()
     if len(words) == 1:
-        return any(f" {phrase} " in f" {run} " for run in book.runs[i])
+        return any(f" {phrase} " in f" {run} " for run in book.memo.runs[i])
     pattern = r"(?<![\w-])" + r"(?:-|\s+)".join(re.escape(w) for w in words) + r"(?![\w-])"
-    return any(re.search(pattern, run) for run in book.runs[i])
+    return any(re.search(pattern, run) for run in book.memo.runs[i])
 
 
 def shown(book: PhraseBook, key: str) -> str:
     """``key`` as the book's papers holding it write it most often (ties: the last form in order; a key
     they do not hold: itself)."""
-    if key not in book.forms:
+    if key not in book.memo.forms:
         forms: Counter[str] = Counter()
         for i in _holding(book, key) if key in book.column else []:
             for p in book.variants[key] & book.written[i]:
                 forms.update(_as_written(p, book.texts[i]))
-        book.forms[key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
-    return book.forms[key]
+        book.memo.forms[key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
+    return book.memo.forms[key]
 
 
 def _half(book: PhraseBook, key: str) -> bool:
@@ -767,9 +766,9 @@ def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
 def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, tuple[str, ...]]]:
     """Each topic's name and key phrases (as keys; see module), largest topics choosing first."""
     seen = labels.astype(np.int64).tobytes()
-    if seen not in book.labelled:
-        book.labelled[seen] = _label_topics(book, labels)
-    return dict(book.labelled[seen])
+    if seen not in book.memo.labelled:
+        book.memo.labelled[seen] = _label_topics(book, labels)
+    return dict(book.memo.labelled[seen])
 
 
 def _label_topics(
