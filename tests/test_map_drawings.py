@@ -4,13 +4,18 @@ draws, the labels ``place_labels`` keeps are inside the drawing and apart, howev
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from papersift.ranking.topics import MOST_TOPICS
 from papersift.web.topics import (
+    COLOURS,
     GAP,
     LISTING_SIZES,
     MAP_PAGE_SIZES,
     Size,
+    colour,
     label_box,
     label_width,
     place_labels,
@@ -49,3 +54,13 @@ def test_labels_placed_for_each_size_are_inside_it_and_apart(size: Size) -> None
 def test_a_wide_characters_label_is_measured_a_full_em_per_character() -> None:
     assert label_width("扩散模型") > label_width("diff") + 4 * 4  # 13 px each, not a Latin letter's 8
     assert label_width("ab") < label_width("扩散")
+
+
+def test_no_two_of_a_busy_days_24_topics_are_drawn_alike() -> None:
+    drawn = [colour(n) for n in range(MOST_TOPICS)]
+    assert len(set(drawn)) == MOST_TOPICS
+    assert drawn[0] == "t0" and drawn[COLOURS] == "t0 ring"  # the hues again, as rings
+    css = (Path(__file__).parents[1] / "src/papersift/web/static/topics.css").read_text()
+    assert (
+        all(f".t{n} " in css for n in range(COLOURS)) and "a.pt.ring circle" in css and ".swatch.ring" in css
+    )

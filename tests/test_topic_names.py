@@ -2,7 +2,7 @@
 the most papers listing the category (picked by its numbers, not by hand), every such paper ingested and
 embedded by the real CLI; each day's topics are named by phrases a third of the topic's papers hold and
 the rest of the day fewer, never a lone generic word, each name once a day, every topic named, and every
-name two to five words (cs.CL's busiest day: two in three)."""
+name two to five words or an arXiv category's name (cs.CL's busiest day: three in four)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from papersift.ranking.related import paper_query, related
 from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
 from tests.support.data import write_jsonl
 from tests.support.processes import run_cli
-from tests.test_topics import check_names
+from tests.test_topics import CATEGORY_NAMES, check_names
 
 pytestmark = pytest.mark.slow  # about 900 papers embedded: 1-2 minutes on 2 shared cores
 
@@ -82,12 +82,12 @@ def test_every_topic_name_of_the_busiest_days_is_a_phrase_a_third_of_its_topic_h
         check_names(tmap, papers)  # each name in at least a third of its topic's papers, fewer elsewhere
         for topic in tmap.topics:
             assert topic.label, (category, day, len(topic.papers))  # no topic unnamed
-        # names of two to five words as shown ("multi-agent" is one word): every name of cs.LG's and
-        # cs.CV's days; of cs.CL's (all of it about language models: some groups share no phrase beyond
-        # "large language model") at least two in three
-        phrases = [2 <= len(t.label.split()) <= 5 for t in tmap.topics]
+        # names of two to five words as shown ("multi-agent" is one word), or an arXiv category's name:
+        # every name of cs.LG's and cs.CV's days; of cs.CL's (all of it about language models: some
+        # groups share no phrase beyond "large language model") at least three in four
+        phrases = [2 <= len(t.label.split()) <= 5 or t.label in CATEGORY_NAMES for t in tmap.topics]
         if category == "cs.CL":
-            assert sum(phrases) >= 2 / 3 * len(phrases), [t.label for t in tmap.topics]
+            assert sum(phrases) >= 3 / 4 * len(phrases), [t.label for t in tmap.topics]
         else:
             assert all(phrases), [t.label for t in tmap.topics]
 

@@ -21,16 +21,21 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
 * Names (c-TF-IDF over phrases): the key phrases of a topic's own titles and abstracts (``name_keys``: one
   to five words as written, never across a stop word or punctuation, plurals folded, a hyphen read as a
   space unless its compound holds a stop word) in at least a third of its papers, at least ``CONTRAST``
-  times as common there as in the rest of the set (a lone word: also in at most ``LABEL_MAX_DF`` of the
-  store), scored by share × log(1 + papers per topic / papers of the set holding it) × share / (share +
-  share in the rest), longer phrases favoured; the best phrase of two to five words names it (one inside a
+  times as common there as in the rest of the set and in under a third of the rest (``large language
+  model`` names no group of a cs.CL day; a lone word: also in at most ``LABEL_MAX_DF`` of the store),
+  scored by share × log(1 + papers per topic / papers of the set holding it) × share / (share + share in
+  the rest), longer phrases favoured; the best phrase of two to five words names it (one inside a
   longer qualifying phrase nearly as many of its papers hold: that longer one; none with a verb or filler,
   none all generic words: ``_phrase_name``; written as words of their own by one of its papers, not the
   tail of a hyphenated compound; one shown as a single hyphenated compound, ``high-resolution``, only after
-  every other, extended to the best qualifying phrase holding it, ``multi-agent systems``), else its best
-  word fit to stand alone (``_nameable``: no generic research word, adjective or participle, written as a
-  word of its own); each name used by one topic of the day (largest topics choose first). A topic with
-  no such phrase is left unnamed. A ``namer`` (the configured model) may name them instead.
+  every other, extended to the best qualifying phrase holding it, ``multi-agent systems``); once the
+  topics are formed, a topic no such phrase names is named by the arXiv category at least a third of its
+  papers list, at least ``CATEGORY_CONTRAST`` times as common there as in the rest of the set (``Audio
+  and Speech Processing`` for a cs.CL day's speech papers; the day's own category never names one),
+  before a hyphenated compound; else its best word fit to stand alone (``_nameable``: no generic research
+  word, adjective or participle, written as a word of its own); each name used by one topic of the day
+  (largest topics choose first). A topic with no such phrase is left unnamed. A ``namer`` (the
+  configured model) may name them instead.
 * Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
   papers' own spread breaking ties), each paper drawn halfway towards its topic's centre, scaled to [0, 1].
 
@@ -59,6 +64,7 @@ from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.ranking.phrases import FILLER as VERBS
 from papersift.ranking.phrases import GENERIC, fold, occurs, phrases, runs
 from papersift.store import ListingEntry, Store
+from papersift.taxonomy import canonical, category_name
 from papersift.text import STOP_WORDS
 
 Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
@@ -91,6 +97,9 @@ LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a 
 )
 VAGUE = frozenset("high low state-of-the-art".split())  # … nor, with generic words, a whole phrase
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
+CATEGORY = "arxiv:"  # a name key of this prefix is an arXiv category's (``arxiv:eess.AS``)
+CATEGORY_CONTRAST = 3.0  # a category naming a topic is at least this many times as common in it (not
+# cs.AI of half a cs.CL day)
 TERMS = 5  # terms listed per topic
 PULL = 0.5  # how far each point is drawn towards its topic's centre
 SEED = 0
@@ -109,6 +118,9 @@ class Doc(Protocol):
 
     @property
     def abstract(self) -> str: ...
+
+    @property
+    def categories(self) -> Sequence[str]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -602,7 +614,9 @@ class Memo:
     # word of its own (``_whole``)
     forms: dict[str, str] = field(default_factory=dict)  # each key as its papers write it most (``shown``)
     runs: dict[int, list[str]] = field(default_factory=dict)  # a paper's runs of words (``_own``)
-    labelled: dict[bytes, dict[int, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)  # a
+    labelled: dict[tuple[bytes, bool], dict[int, tuple[str, tuple[str, ...]]]] = field(
+        default_factory=dict
+    )  # a
     # partition's ``label_topics``
 
 
@@ -621,6 +635,8 @@ class PhraseBook:
     shared: np.ndarray  # the keys two or more of the papers hold (only they name a topic of four or more)
     shared_holds: sp.csr_matrix  # ``holds`` of those keys
     holders: sp.csc_matrix  # ``holds`` by column (a key's papers)
+    categories: list[str]  # the arXiv categories the papers list (canonical ids), one per column
+    listed: sp.csr_matrix  # papers × categories: 1 where the paper lists the category
     memo: Memo = field(default_factory=Memo)
 
 
@@ -656,7 +672,27 @@ def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
         ],
         bool,
     )
-    return PhraseBook(keys, holds, words, allowed, written, variants, texts, column, *_derived(holds))
+    categories, listed = _listed(papers)
+    return PhraseBook(
+        keys, holds, words, allowed, written, variants, texts, column, *_derived(holds), categories, listed
+    )
+
+
+def _listed(papers: Sequence[Doc]) -> tuple[list[str], sp.csr_matrix]:
+    """The known arXiv categories ``papers`` list (canonical ids, ``math.IT`` as ``cs.IT``) and which
+    paper lists which."""
+    column: dict[str, int] = {}
+    rows: list[int] = []
+    cols: list[int] = []
+    for i, paper in enumerate(papers):
+        for cat in {canonical(c) for c in paper.categories if category_name(c)}:
+            rows.append(i)
+            cols.append(column.setdefault(cat, len(column)))
+    listed = sp.csr_matrix(
+        (np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))),
+        shape=(len(papers), len(column)),
+    )
+    return list(column), listed
 
 
 def _derived(holds: sp.csr_matrix) -> tuple[np.ndarray, sp.csr_matrix, sp.csc_matrix]:
@@ -678,6 +714,7 @@ def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
         shared=shared,
         shared_holds=shared_holds,
         holders=holders,
+        listed=book.listed[rows],
         memo=Memo(),
     )
 
@@ -715,6 +752,8 @@ def _own(book: PhraseBook, i: int, phrase: str) -> bool:
 def shown(book: PhraseBook, key: str) -> str:
     """``key`` as the book's papers holding it write it most often (ties: the last form in order; a key
     they do not hold: itself)."""
+    if key.startswith(CATEGORY):
+        return category_name(key.removeprefix(CATEGORY)) or key
     if key not in book.memo.forms:
         forms: Counter[str] = Counter()
         for i in _holding(book, key) if key in book.column else []:
@@ -751,8 +790,9 @@ def _phrase(name: str) -> bool:
 
 
 def _named(book: PhraseBook, name: str) -> bool:
-    """Whether a topic's name (a key) is a phrase of two to five words, not one hyphenated compound."""
-    return _phrase(name) and not _half(book, name)
+    """Whether a topic's name (a key) is a phrase of two to five words, not one hyphenated compound, or
+    an arXiv category's name."""
+    return name.startswith(CATEGORY) or (_phrase(name) and not _half(book, name))
 
 
 def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
@@ -763,16 +803,20 @@ def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
     return sum(int(sizes[t]) * (1 + (not name)) for t, (name, _) in found.items() if not _named(book, name))
 
 
-def label_topics(book: PhraseBook, labels: np.ndarray) -> dict[int, tuple[str, tuple[str, ...]]]:
-    """Each topic's name and key phrases (as keys; see module), largest topics choosing first."""
-    seen = labels.astype(np.int64).tobytes()
+def label_topics(
+    book: PhraseBook, labels: np.ndarray, categories: bool = False
+) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """Each topic's name and key phrases (as keys; see module), largest topics choosing first; with
+    ``categories``, a topic no phrase names may be named by an arXiv category (``CATEGORY`` + its id):
+    the last naming, once the topics are formed (while they are, only phrases count)."""
+    seen = (labels.astype(np.int64).tobytes(), categories)
     if seen not in book.memo.labelled:
-        book.memo.labelled[seen] = _label_topics(book, labels)
+        book.memo.labelled[seen] = _label_topics(book, labels, categories=categories)
     return dict(book.memo.labelled[seen])
 
 
 def _label_topics(
-    book: PhraseBook, labels: np.ndarray, only: set[int] | None = None
+    book: PhraseBook, labels: np.ndarray, only: set[int] | None = None, categories: bool = False
 ) -> dict[int, tuple[str, tuple[str, ...]]]:
     """``label_topics``; given ``only``, just those topics, each as if it chose first."""
     n = len(labels)
@@ -785,6 +829,7 @@ def _label_topics(
     cols = np.arange(len(book.keys)) if small else book.shared
     counts = np.asarray((onehot @ (book.holds if small else book.shared_holds)).toarray())  # topics × keys
     total = counts.sum(axis=0)
+    listed = np.asarray((onehot @ book.listed).toarray()) if categories else None  # topics × categories
     average = n / max(len(topics), 1)  # c-TF-IDF's A: papers per topic
     boost = 1.0 + 0.25 * (book.words[cols] - 1)  # longer phrases favoured
     allowed = book.allowed[cols]
@@ -799,7 +844,9 @@ def _label_topics(
         share = inside_counts / size
         rest_share = (total - inside_counts) / max(n - size, 1)
         # in a third of the topic, distinctive (rarer in the rest of the set), allowed
-        fit = np.flatnonzero(allowed & (share >= MIN_SHARE) & (share >= CONTRAST * rest_share))
+        fit = np.flatnonzero(
+            allowed & (share >= MIN_SHARE) & (share >= CONTRAST * rest_share) & (rest_share < MIN_SHARE)
+        )
         # c-TF-IDF over phrases: the share of the topic's papers × log(1 + A / papers of the set with it)
         weight = share[fit] * np.log(1 + average / total[fit]) * share[fit] / (share[fit] + rest_share[fit])
         score = {
@@ -817,13 +864,35 @@ def _label_topics(
                 break
         # the label: the best phrase of two to five words (a phrase inside a longer qualifying one that
         # nearly as many papers hold is that longer one); else the best nameable word; one per day
-        label = _label(book, ranked, score, inside, used, labels == topic)
+        label = _label(
+            book,
+            ranked,
+            score,
+            inside,
+            used,
+            labels == topic,
+            _categories(listed[topic], listed.sum(axis=0), size, n, book) if listed is not None else [],
+        )
         if label and label not in picked:
             picked = [label, *[p for p in picked if f" {p} " not in f" {label} "]][:TERMS]
         if label:
             used.add(label)
         found[topic] = (label, tuple(picked))
     return found
+
+
+def _categories(inside: np.ndarray, total: np.ndarray, size: int, n: int, book: PhraseBook) -> list[str]:
+    """The category keys (``CATEGORY`` + id) that may name a topic of ``size`` papers listing each
+    category ``inside`` times (of ``total`` in the set of ``n``): listed by at least a third of its papers,
+    at least ``CONTRAST`` times as many as of the rest; best first (share × share / (share + share in the
+    rest), ties by id)."""
+    share = inside / size
+    rest = (total - inside) / max(n - size, 1)
+    fit = np.flatnonzero((share >= MIN_SHARE) & (share >= CATEGORY_CONTRAST * rest))
+    weight = {j: float(share[j] * share[j] / (share[j] + rest[j])) for j in fit.tolist()}
+    return [
+        CATEGORY + book.categories[j] for j in sorted(weight, key=lambda j: (-weight[j], book.categories[j]))
+    ]
 
 
 def _label(
@@ -833,10 +902,12 @@ def _label(
     inside: Counter[str],
     used: set[str],
     mask: np.ndarray,
+    categories: Sequence[str] = (),
 ) -> str:
     """A topic's name from its qualifying keys (best first; see module): the first phrase of two to five
-    words fit to name it (inside a longer qualifying one nearly as many papers hold: that one), one shown as
-    a hyphenated compound only after every other (it extends to the best qualifying phrase holding it), else
+    words fit to name it (inside a longer qualifying one nearly as many papers hold: that one), else the
+    first of ``categories`` (the arXiv categories a third of its papers list, rarer elsewhere), one shown
+    as a hyphenated compound only after those (it extends to the best qualifying phrase holding it), else
     the first word fit to stand alone; none the day has used; ``""`` when none fits."""
     seen: set[str] = set()
     halves: list[str] = []
@@ -862,6 +933,9 @@ def _label(
         if longer:
             return longer[0]
         halves.append(name)
+    for key in categories:
+        if key not in used:
+            return key
     if halves:
         return halves[0]
     words = [k for k in dict.fromkeys(_longest(k, score, inside) for k in ranked) if k not in used]
@@ -876,7 +950,7 @@ def _name_topics(
     book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
 ) -> list[Topic]:
     """Each topic (numbered as ``labels``) with its papers and its key phrases (see module)."""
-    found = label_topics(book, labels)
+    found = label_topics(book, labels, categories=True)
     if namer is not None:  # the configured model names the topics (it gets each topic's phrases and titles)
         found = _model_names(namer, papers, labels, found)
     keys = {k for _, ks in found.values() for k in ks}

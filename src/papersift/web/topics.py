@@ -25,6 +25,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from papersift.lab import TRENDING_DAYS, popular
+from papersift.paper import Paper
 from papersift.ranking.topics import MIN_TOPIC, TopicMap, listing_entries, map_json, topic_map
 from papersift.reading.shown import lookup, reading_json
 from papersift.shapes import paper_json, trending_json
@@ -36,7 +37,7 @@ from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
 WIDTH, HEIGHT, PAD = 800, 420, 24
-COLOURS = 12  # classes t0…t11 in topics.css
+COLOURS = 12  # hues, classes t0…t11 in topics.css; topics 12… (a busy day has up to 24) are drawn as rings
 MAX_DAYS = 31
 LABEL_EM, LINE = 8.4, 17.0  # a label's width per character (13 px semibold, generous) and its line height
 WIDE_EM = 13.5  # …per wide character (中文, 日本語: a full em each, generous)
@@ -75,10 +76,29 @@ class _Doc:
     id: str
     title: str
     abstract: str
+    categories: tuple[str, ...]
 
 
 def _docs(entries: Sequence[dict[str, Any]]) -> list[_Doc]:
-    return [_Doc(str(e["id"]), str(e.get("title", "")), str(e.get("abstract", ""))) for e in entries]
+    return [
+        _Doc(
+            str(e["id"]),
+            str(e.get("title", "")),
+            str(e.get("abstract", "")),
+            tuple(str(c) for c in e.get("categories") or ()),
+        )
+        for e in entries
+    ]
+
+
+def _doc(paper: Paper) -> _Doc:
+    return _Doc(paper.id, paper.title, paper.abstract, tuple(paper.categories))
+
+
+def colour(n: int) -> str:
+    """Topic ``n``'s classes in topics.css: one of ``COLOURS`` hues, filled for the first ``COLOURS``
+    topics, a ring of the same hue for the next (no two of a day's topics drawn alike)."""
+    return f"t{n % COLOURS}" + (" ring" if n >= COLOURS else "")
 
 
 def map_view(tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = LISTING_SIZES) -> dict[str, Any]:
@@ -92,7 +112,7 @@ def map_view(tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = LIS
             "named": bool(topic.label),
             "terms": list(topic.terms),
             "count": len(topic.papers),
-            "colour": n % COLOURS,
+            "colour": colour(n),
             "papers": [{"id": i, "title": titles.get(i, i)} for i in topic.papers],
         }
         for n, topic in enumerate(tmap.topics)
@@ -109,7 +129,7 @@ def _drawing(
             "id": p.id,
             "title": titles.get(p.id, p.id),
             "cluster": p.cluster,
-            "colour": p.cluster % COLOURS,
+            "colour": colour(p.cluster),
             "cx": round(PAD + p.x * (width - 2 * PAD), 1),
             "cy": round(PAD + (1.0 - p.y) * (height - 2 * PAD), 1),
         }
@@ -210,7 +230,7 @@ def day_topic_view(
     for category in categories:
         for entry in state.store.listing(category, parse_day(day)):
             paper = entry.paper
-            docs.setdefault(paper.id, _Doc(paper.id, paper.title, paper.abstract))
+            docs.setdefault(paper.id, _doc(paper))
     for doc in _docs(entries):  # a pick from elsewhere still has its place
         docs.setdefault(doc.id, doc)
     if len(docs) < 2 * MIN_TOPIC:
@@ -264,7 +284,7 @@ def _listed(
 def map_data(state: AppState, category: str, day: str, days: int) -> dict[str, Any]:
     """The map as the API gives it: ``{"category", "date", "clusters", "points"}``."""
     _, when, entries = _listed(state, category, day, days)
-    tmap = compute_map(state, [_Doc(e.paper.id, e.paper.title, e.paper.abstract) for e in entries])
+    tmap = compute_map(state, [_doc(e.paper) for e in entries])
     return map_json(category, when.isoformat(), tmap)
 
 
