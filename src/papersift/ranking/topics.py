@@ -614,10 +614,8 @@ class Memo:
     # word of its own (``_whole``)
     forms: dict[str, str] = field(default_factory=dict)  # each key as its papers write it most (``shown``)
     runs: dict[int, list[str]] = field(default_factory=dict)  # a paper's runs of words (``_own``)
-    labelled: dict[tuple[bytes, bool], dict[int, tuple[str, tuple[str, ...]]]] = field(
-        default_factory=dict
-    )  # a
-    # partition's ``label_topics``
+    # a partition's ``label_topics`` (with categories or not)
+    labelled: dict[tuple[bytes, bool], dict[int, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -829,7 +827,8 @@ def _label_topics(
     cols = np.arange(len(book.keys)) if small else book.shared
     counts = np.asarray((onehot @ (book.holds if small else book.shared_holds)).toarray())  # topics × keys
     total = counts.sum(axis=0)
-    listed = np.asarray((onehot @ book.listed).toarray()) if categories else None  # topics × categories
+    listed = np.asarray((onehot @ book.listed).toarray())  # topics × categories
+    listed_total = listed.sum(axis=0)
     average = n / max(len(topics), 1)  # c-TF-IDF's A: papers per topic
     boost = 1.0 + 0.25 * (book.words[cols] - 1)  # longer phrases favoured
     allowed = book.allowed[cols]
@@ -871,7 +870,7 @@ def _label_topics(
             inside,
             used,
             labels == topic,
-            _categories(listed[topic], listed.sum(axis=0), size, n, book) if listed is not None else [],
+            _categories(book, listed[topic], listed_total, size, n) if categories else [],
         )
         if label and label not in picked:
             picked = [label, *[p for p in picked if f" {p} " not in f" {label} "]][:TERMS]
@@ -881,11 +880,11 @@ def _label_topics(
     return found
 
 
-def _categories(inside: np.ndarray, total: np.ndarray, size: int, n: int, book: PhraseBook) -> list[str]:
+def _categories(book: PhraseBook, inside: np.ndarray, total: np.ndarray, size: int, n: int) -> list[str]:
     """The category keys (``CATEGORY`` + id) that may name a topic of ``size`` papers listing each
     category ``inside`` times (of ``total`` in the set of ``n``): listed by at least a third of its papers,
-    at least ``CONTRAST`` times as many as of the rest; best first (share × share / (share + share in the
-    rest), ties by id)."""
+    at least ``CATEGORY_CONTRAST`` times as large a share as of the rest; best first (share × share /
+    (share + share in the rest), ties by id)."""
     share = inside / size
     rest = (total - inside) / max(n - size, 1)
     fit = np.flatnonzero((share >= MIN_SHARE) & (share >= CATEGORY_CONTRAST * rest))
@@ -952,7 +951,7 @@ def _name_topics(
     """Each topic (numbered as ``labels``) with its papers and its key phrases (see module)."""
     found = label_topics(book, labels, categories=True)
     if namer is not None:  # the configured model names the topics (it gets each topic's phrases and titles)
-        found = _model_names(namer, papers, labels, found)
+        found = _model_names(namer, book, papers, labels, found)
     keys = {k for _, ks in found.values() for k in ks}
 
     def form(key: str) -> str:
@@ -1026,12 +1025,21 @@ def _store_df(df: np.ndarray, key: str) -> int:
 
 
 def _model_names(
-    namer: Namer, papers: Sequence[Doc], labels: np.ndarray, found: dict[int, tuple[str, tuple[str, ...]]]
+    namer: Namer,
+    book: PhraseBook,
+    papers: Sequence[Doc],
+    labels: np.ndarray,
+    found: dict[int, tuple[str, tuple[str, ...]]],
 ) -> dict[int, tuple[str, tuple[str, ...]]]:
-    """Labels from ``namer`` (one per topic, in topic order); the phrases stay; a failure keeps ours."""
+    """Labels from ``namer`` (one per topic, in topic order, given its phrases as its papers write them,
+    a category by its name, and its first titles); the phrases stay; a failure keeps ours."""
     topics = sorted(found)
     asked = [
-        (list(found[t][1]), [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12]) for t in topics
+        (
+            [shown(book, k) for k in found[t][1]],
+            [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12],
+        )
+        for t in topics
     ]
     try:
         names = namer(asked)
