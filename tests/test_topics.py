@@ -27,6 +27,7 @@ from papersift.ranking.topics import (
     refine,
     shown,
     topic_map,
+    unphrased,
 )
 from papersift.reading.topic_names import parse, topic_namer
 from papersift.settings import Settings
@@ -329,3 +330,50 @@ def test_a_phrase_a_third_of_the_rest_of_the_day_holds_names_no_topic() -> None:
         for i in range(12)
     ]
     assert label_topics(phrase_book(None, llm + graphs), labels)[0][0] == "large language model"
+
+
+@pytest.mark.parametrize(
+    ("text", "junk"),
+    [
+        ("The analysis reveals that {w} helps.", "analysis reveals"),  # a verb
+        ("Our findings suggest {w}.", "findings suggest"),  # … one of every abstract
+        ("Scenarios spanning {w}.", "scenarios spanning"),  # a plural and a participle: a clause
+        ("Gemini 1.5 on {w}.", "gemini 1"),  # a number cut off
+        ("Agents increasingly use {w}.", "agents increasingly"),  # an adverb
+    ],
+)
+def test_a_topic_is_never_named_by_a_clause_a_cut_number_or_a_verb(text: str, junk: str) -> None:
+    def doc(i: int, body: str) -> Unstored:
+        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
+
+    topic = [doc(i, text.format(w=_word(100 + i))) for i in range(12)]
+    graphs = [doc(12 + i, "Graph neural networks.") for i in range(12)]
+    labels = np.array([0] * 12 + [1] * 12)
+    names = label_topics(phrase_book(None, topic + graphs), labels)
+    assert names[0][0] != name_key(junk) and names[1][0] == "graph neural network"
+
+
+def test_a_topic_of_most_of_the_day_is_split_into_the_groups_its_phrases_name() -> None:
+    # topic 0 holds 40 of 50 papers: 20 on speech recognition, 20 on machine translation (apart on one
+    # axis), every one saying "sequence models"; topic 1: 10 on graph neural networks. Topic 0 is named,
+    # but most of the day in one topic draws no map: it is split like a topic no phrase names
+    rng = np.random.default_rng(0)
+    docs, rows = [], []
+    for i in range(40):
+        subject = "Speech recognition" if i < 20 else "Machine translation"
+        docs.append(
+            Unstored(f"a{i:02d}", f"{subject} of {_word(2 * i)}.", f"Sequence models. {_word(2 * i + 1)}.")
+        )
+        rows.append([(0.0 if i < 20 else 1.0) + rng.normal(0, 0.05), rng.normal(0, 0.05)])
+    for i in range(10):
+        docs.append(
+            Unstored(f"b{i:02d}", f"Graph neural networks of {_word(200 + i)}.", "Graph neural networks.")
+        )
+        rows.append([rng.normal(0, 0.05), 5.0 + rng.normal(0, 0.05)])
+    book, labels = phrase_book(None, docs), np.array([0] * 40 + [1] * 10)
+    assert label_topics(book, labels)[0][0] == "sequence model"
+    assert unphrased(book, labels) == 40  # named, yet counted until it is split
+    refined = refine(np.array(rows), labels, book)
+    names = {name for name, _ in label_topics(book, refined).values()}
+    assert names == {"speech recognition", "machine translation", "graph neural network"}
+    assert unphrased(book, refined) == 0

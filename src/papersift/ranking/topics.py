@@ -7,17 +7,18 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
 * Topics: k-means (k-means++, fixed seed) on the vectors reduced to ``DIMENSIONS`` principal components, for
   every k in a small range sized from the number of papers. Each partition whose silhouette is within
   ``NAME_SLACK`` of the best is refined (``refine``): a topic no phrase of two to five words names (a lone
-  word, one hyphenated compound such as ``multi-agent``, or nothing) is split in two (k-means, or 2-means
-  started from the centres of the papers holding one of its ``SEEDS`` best phrases and of the rest; parts
-  of ``MIN_PART`` papers or more, at most ``MAX_TOPICS`` topics) or, if small, merged into the topic of the
-  nearest centre, whenever that leaves fewer papers in such topics. The refined partition leaving the
-  fewest papers in such topics is kept (ties: fewer topics, then the smaller k; without the papers'
-  phrases: the smallest k within ``SLACK``). Last (``settle``), a topic still without a phrase and under
-  ``KEEP_GROUP`` papers is merged into its nearest topic or dissolved (each paper to the nearest other
-  topic centre) when every topic receiving its papers is then named by a phrase; a larger one keeps its
-  word. Where such topics are left, the settled partition is refined once more with room for up to
-  ``MOST_TOPICS`` topics (a busy day's large groups split by their phrases) and settled again. Same
-  papers, same topics: the input is put in id order first and every seed is fixed.
+  word, one hyphenated compound such as ``multi-agent``, or nothing), or that holds over ``BLOB`` of the
+  papers (most of a day in one topic draws no map: a cs.AI day's "language models"), is split in two (k-means,
+  or 2-means started from the centres of the papers holding one of its ``SEEDS`` best phrases and of the rest;
+  parts of ``MIN_PART`` papers or more, at most ``MAX_TOPICS`` topics) or, if small, merged into the topic of
+  the nearest centre, whenever that leaves fewer papers in such topics. The refined partition leaving the
+  fewest papers in such topics is kept (ties: fewer topics, then the smaller k; without the papers' phrases:
+  the smallest k within ``SLACK``). Last (``settle``), a topic still without a phrase and under ``KEEP_GROUP``
+  papers is merged into its nearest topic or dissolved (each paper to the nearest other topic centre) when
+  every topic receiving its papers is then named by a phrase; a larger one keeps its word. Where such topics
+  are left, the settled partition is refined once more with room for up to ``MOST_TOPICS`` topics (a busy
+  day's large groups split by their phrases) and settled again. Same papers, same topics: the input is put in
+  id order first and every seed is fixed.
 * Names (c-TF-IDF over phrases): the key phrases of a topic's own titles and abstracts (``name_keys``: one
   to five words as written, never across a stop word or punctuation, plurals folded, a hyphen read as a
   space unless its compound holds a stop word) in at least a third of its papers, at least ``CONTRAST``
@@ -26,16 +27,19 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   scored by share × log(1 + papers per topic / papers of the set holding it) × share / (share + share in
   the rest), longer phrases favoured; the best phrase of two to five words names it (one inside a
   longer qualifying phrase nearly as many of its papers hold: that longer one; none with a verb or filler,
-  none all generic words: ``_phrase_name``; written as words of their own by one of its papers, not the
+  none all generic words: ``_phrase_name``; a noun phrase as the set's papers use its words, no verb of
+  ``VERB_FORMS`` or one they write before a determiner, no plural followed by a participle, not ending in
+  a number or an adverb: ``_noun_phrase``; written as words of their own by one of its papers, not the
   tail of a hyphenated compound; one shown as a single hyphenated compound, ``high-resolution``, only after
   every other, extended to the best qualifying phrase holding it, ``multi-agent systems``); once the
   topics are formed, a topic no such phrase names is named by the arXiv category at least a third of its
   papers list, at least ``CATEGORY_CONTRAST`` times as common there as in the rest of the set (``Audio
   and Speech Processing`` for a cs.CL day's speech papers; the day's own category never names one),
   before a hyphenated compound; else its best word fit to stand alone (``_nameable``: no generic research
-  word, adjective or participle, written as a word of its own); each name used by one topic of the day
-  (largest topics choose first). A topic with no such phrase is left unnamed. A ``namer`` (the
-  configured model) may name them instead.
+  word, adjective or participle, a noun as the set's papers use it, written as a word of its own); each
+  name used by one topic of the day, none the opening words of another's (``large language`` beside
+  ``large language model``; largest topics choose first). A topic with no such phrase is left unnamed.
+  A ``namer`` (the configured model) may name them instead.
 * Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
   papers' own spread breaking ties), each paper drawn halfway towards its topic's centre, scaled to [0, 1].
 
@@ -79,6 +83,7 @@ MAX_TOPICS = 16
 MOST_TOPICS = 24  # topics a day may reach by splitting a large group no phrase names (after ``settle``)
 SEEDS = 4  # phrases of a topic no phrase names whose papers seed a split of it
 SEED_HOLDERS = 3  # papers of the topic holding such a phrase, at least
+BLOB = 0.5  # a topic holding more of the set than this is split like one no phrase names
 KEEP_GROUP = 2 * MIN_TOPIC  # a topic no phrase names this large keeps its word rather than dissolve
 DISSOLVE_TRIES = MAX_TOPICS  # assignments of a dissolved topic's papers (each without the topics that lost)
 MIN_SHARE = 1 / 3  # a name's phrases are in at least this share of the topic's papers
@@ -89,6 +94,7 @@ LABEL_MAX_DF = 0.3  # … and in at most this share of the store (``based``, ``p
 FILLER = frozenset(  # the words of every abstract, never a topic
     "achieve approach based demonstrate existing introduce method novel paper present propose result show "
     "study using".split()
+    + "across beyond toward towards versus".split()  # prepositions the stop words lack: half a phrase
 )
 LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a topic's whole name
     """ability accuracy algorithm algorithms capability capabilities effectiveness efficiency feature
@@ -97,6 +103,17 @@ LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a 
 )
 VAGUE = frozenset("high low state-of-the-art".split())  # … nor, with generic words, a whole phrase
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
+DETERMINERS = frozenset(
+    "the a an this these those our their its each every such any".split()
+)  # … before a noun
+LEADS = frozenset("the a an our their its these this those how whether that".split())  # … after a verb
+VERB_FORMS = frozenset(  # verbs of abstracts, as keys spell them (``reveals`` → ``reveal``): no name's word
+    """reveal describe favor exhibit suggest indicate yield span depend exist write highlight underscore
+    emphasize explore investigate examine analyze analyse outperform surpass achieve enable allow help
+    aim seek tend appear become remain require involve rely fail struggle""".split()
+)
+NUMBERS = frozenset("one two three four five six seven eight nine ten".split())
+ADVERB_LIKE = ("aly", "ily", "bly", "ply")  # words in -ly that are nouns (anomaly, family, assembly, supply)
 CATEGORY = "arxiv:"  # a name key of this prefix is an arXiv category's (``arxiv:eess.AS``)
 CATEGORY_CONTRAST = 3.0  # a category naming a topic is at least this many times as common in it (not
 # cs.AI of half a cs.CL day)
@@ -333,7 +350,12 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int 
         found = label_topics(book, labels)
         sizes = np.bincount(labels)
         unnamed = sorted(
-            (t for t, (name, _) in found.items() if not _named(book, name)), key=lambda t: (-int(sizes[t]), t)
+            (
+                t
+                for t, (name, _) in found.items()
+                if not _named(book, name) or _blob(int(sizes[t]), len(labels))
+            ),
+            key=lambda t: (-int(sizes[t]), t),
         )
         step: tuple[np.ndarray, int] | None = None
         for topic in unnamed:
@@ -401,7 +423,7 @@ def _seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray) -> list[np
     rows = mine.tocsc()
     seeds = []
     for j in cols:
-        if not _phrase_name(book.keys[book.shared[j]]):
+        if not _noun_phrase(book, book.keys[book.shared[j]]):
             continue
         held = np.zeros(len(members), bool)
         held[rows.indices[rows.indptr[j] : rows.indptr[j + 1]]] = True
@@ -614,6 +636,8 @@ class Memo:
     # word of its own (``_whole``)
     forms: dict[str, str] = field(default_factory=dict)  # each key as its papers write it most (``shown``)
     runs: dict[int, list[str]] = field(default_factory=dict)  # a paper's runs of words (``_own``)
+    usage: tuple[Counter[str], Counter[str]] | None = None  # each word (as keys spell it) how often
+    # after a determiner, how often before one (``_verbal``)
     # a partition's ``label_topics`` (with categories or not)
     labelled: dict[tuple[bytes, bool], dict[int, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
 
@@ -782,6 +806,70 @@ def _phrase_name(key: str) -> bool:
     )
 
 
+def _noun_phrase(book: PhraseBook, key: str) -> bool:
+    """A phrase fit to name a topic (``_phrase_name``) that reads as a noun phrase in the book's papers:
+    no word used as a verb there (``_verbal``: ``analysis reveals``, ``write code``; a word in -ing is
+    left to the next rule), no plural followed by a participle (``scenarios spanning``, ``models
+    trained``: a clause), not ending in a number or an adverb (``gemini 1``, ``agents increasingly``)."""
+    if not _phrase_name(key):
+        return False
+    words = key.split()
+    last = words[-1]
+    if last.isdigit() or last in NUMBERS or (last.endswith("ly") and not last.endswith(ADVERB_LIKE)):
+        return False
+    if any(_verbal(book, w) for w in words if not w.endswith("ing")):
+        return False
+    form = shown(book, key).replace("-", " ").split()
+    return not any(
+        a.endswith("s") and not a.endswith("ss") and len(a) > 3 and b.endswith(("ing", "ed"))
+        for a, b in pairwise(form)
+    )
+
+
+def _taken(name: str, used: set[str]) -> bool:
+    """Whether a name the day has used is ``name`` or opens with it or is how it opens (``large
+    language`` beside ``large language model``: one name cut short; ``vision language model`` beside
+    ``language model``, ``speech recognition`` beside ``speech`` are names of their own)."""
+    if " " not in name:
+        return name in used
+    return any(
+        u == name or (" " in u and (u.startswith(f"{name} ") or name.startswith(f"{u} "))) for u in used
+    )
+
+
+def _noun(book: PhraseBook, word: str) -> bool:
+    """Whether the book's papers use a lone ``word`` as a noun: after a determiner at least once and at
+    least as often as before one (not ``open``, ``exist``, ``reduce``), and not a number word."""
+    _verbal(book, word)
+    assert book.memo.usage is not None
+    after, before = book.memo.usage
+    return word not in NUMBERS and after[word] >= 1 and after[word] >= before[word]
+
+
+def _verbal(book: PhraseBook, word: str) -> bool:
+    """Whether ``word`` (as keys spell it) is a verb: one of ``VERB_FORMS``, or one the book's papers
+    write right before a determiner or ``that`` (``reveals that``, ``describe a``) three times or more
+    and over twice as often as right after one (``the model``)."""
+    if book.memo.usage is None:
+        after: Counter[str] = Counter()
+        before: Counter[str] = Counter()
+        for text in book.texts:
+            for clause in _CLAUSES.split(fold(text)):  # never across punctuation (``scenarios, the``)
+                tokens = [term_key(t) for t in _TOKEN.findall(clause)]
+                for a, b in pairwise(tokens):
+                    if a in DETERMINERS:
+                        after[b] += 1
+                    if b in LEADS:
+                        before[a] += 1
+        book.memo.usage = (after, before)
+    after, before = book.memo.usage
+    return word in VERB_FORMS or (before[word] >= 3 and before[word] > 2 * after[word])
+
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_CLAUSES = re.compile(r"[^\sa-z0-9-]+")
+
+
 def _phrase(name: str) -> bool:
     """Whether a topic's name (a key) is a phrase of two to five words."""
     return 2 <= len(name.split()) <= NAME_WORDS
@@ -798,7 +886,17 @@ def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
     compound, ``fine-grained``, is half a phrase), those of unnamed topics counted twice."""
     sizes = np.bincount(labels)
     found = label_topics(book, labels)
-    return sum(int(sizes[t]) * (1 + (not name)) for t, (name, _) in found.items() if not _named(book, name))
+    return sum(
+        int(sizes[t]) * (1 + (not name))
+        for t, (name, _) in found.items()
+        if not _named(book, name) or _blob(int(sizes[t]), len(labels))
+    )
+
+
+def _blob(size: int, n: int) -> bool:
+    """Whether a topic of ``size`` papers holds more than ``BLOB`` of a set of ``n`` (enough for two
+    topics): most of the day in one topic draws no map, so it counts as a topic to split."""
+    return n >= 2 * MIN_TOPIC and size > BLOB * n
 
 
 def label_topics(
@@ -912,10 +1010,10 @@ def _label(
     halves: list[str] = []
     for key in ranked:
         name = _longest(key, score, inside)
-        if name in seen or name in used:
+        if name in seen or _taken(name, used):
             continue
         seen.add(name)
-        if not _phrase_name(name) or not _whole(book, name, np.flatnonzero(mask)):
+        if not _noun_phrase(book, name) or not _whole(book, name, np.flatnonzero(mask)):
             continue
         if not _half(book, name):
             return name
@@ -926,7 +1024,7 @@ def _label(
             if len(k) > len(name)
             and padded in f" {k} "
             and k not in used
-            and _phrase_name(k)
+            and _noun_phrase(book, k)
             and not _half(book, k)
         ]
         if longer:
@@ -937,8 +1035,8 @@ def _label(
             return key
     if halves:
         return halves[0]
-    words = [k for k in dict.fromkeys(_longest(k, score, inside) for k in ranked) if k not in used]
-    found = [k for k in words if _nameable(k)]
+    words = [k for k in dict.fromkeys(_longest(k, score, inside) for k in ranked) if not _taken(k, used)]
+    found = [k for k in words if _nameable(k) and (_noun_phrase(book, k) if " " in k else _noun(book, k))]
     if found:
         mine = np.flatnonzero(mask)
         found = [k for k in found if _whole(book, k, mine)]
