@@ -19,6 +19,7 @@ from papersift.paper import Paper
 from papersift.ranking.phrases import GENERIC, occurs
 from papersift.ranking.topics import (
     TopicMap,
+    clustered,
     label_topics,
     listing_entries,
     name_key,
@@ -377,3 +378,33 @@ def test_a_topic_of_most_of_the_day_is_split_into_the_groups_its_phrases_name() 
     names = {name for name, _ in label_topics(book, refined).values()}
     assert names == {"speech recognition", "machine translation", "graph neural network"}
     assert unphrased(book, refined) == 0
+
+
+def test_a_phrase_cut_short_of_a_longer_one_names_no_topic() -> None:
+    # "large language" in 4 of 12 papers (a third), 3 of them "large language models" (a quarter): the
+    # longer phrase cut short, not a name
+    def doc(i: int, body: str) -> Unstored:
+        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
+
+    bodies = ["Large language models."] * 3 + ["Large language tasks."] + [_word(100 + i) for i in range(8)]
+    topic = [doc(i, b) for i, b in enumerate(bodies)]
+    graphs = [doc(12 + i, "Graph neural networks.") for i in range(12)]
+    labels = np.array([0] * 12 + [1] * 12)
+    assert label_topics(phrase_book(None, topic + graphs), labels)[0][0] != "large language"
+
+
+def test_no_phrase_runs_from_a_title_into_its_abstract() -> None:
+    book = phrase_book(None, [Unstored("p1", "Robust Graph Networks", "Language models read graphs.")])
+    assert "graph network" in book.column and "language model" in book.column
+    assert not any("network language" in key for key in book.column)
+
+
+def test_a_few_outlying_papers_join_the_nearest_topic() -> None:
+    # two groups of 30 and three papers far from both: k-means may set the three apart; a topic of fewer
+    # than five papers is drawn as noise and named by one paper's words, so they join the nearest group
+    rng = np.random.default_rng(0)
+    rows = [[rng.normal(0, 0.05), rng.normal(0, 0.05)] for _ in range(30)]
+    rows += [[5 + rng.normal(0, 0.05), rng.normal(0, 0.05)] for _ in range(30)]
+    rows += [[2.5 + rng.normal(0, 0.05), 4 + rng.normal(0, 0.05)] for _ in range(3)]
+    labels, _ = clustered(np.array(rows), ks=range(3, 4))
+    assert min(np.bincount(labels)) >= 5 and len(set(labels[:30].tolist())) == 1

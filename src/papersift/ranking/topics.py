@@ -89,6 +89,7 @@ DISSOLVE_TRIES = MAX_TOPICS  # assignments of a dissolved topic's papers (each w
 MIN_SHARE = 1 / 3  # a name's phrases are in at least this share of the topic's papers
 CONTRAST = 1.5  # … and at least this many times as common in it as in the other papers of the set
 NAME_WORDS = 5  # words of a name at most
+CUT_SHORT = 0.6  # … and one inside a longer one this share of its papers hold names nothing (``_cut_short``)
 EXTEND = 0.8  # a phrase inside a longer one that this share of its papers hold is named by the longer
 LABEL_MAX_DF = 0.3  # … and in at most this share of the store (``based``, ``propose`` name nothing)
 FILLER = frozenset(  # the words of every abstract, never a topic
@@ -99,9 +100,13 @@ FILLER = frozenset(  # the words of every abstract, never a topic
 LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a topic's whole name
     """ability accuracy algorithm algorithms capability capabilities effectiveness efficiency feature
     features information knowledge learning quality robustness system systems text tool tools training
-    understanding across along among beyond despite toward towards upon within without""".split()
+    understanding across along among beyond despite toward towards upon within without application
+    applications domain domains level levels source sources reference references request requests
+    structure structures time times answer answers turn""".split()
 )
-VAGUE = frozenset("high low state-of-the-art".split())  # … nor, with generic words, a whole phrase
+VAGUE = frozenset(
+    "high low state-of-the-art wide broad range variety powerful".split()
+)  # … nor, with generic words, a whole phrase
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
 DETERMINERS = frozenset(
     "the a an this these those our their its each every such any".split()
@@ -325,16 +330,36 @@ def clustered(
     if book is None:
         # the fewest topics whose silhouette is within SLACK of the best (more topics barely scoring
         # higher are smaller, harder to name and crowd the map)
-        return next(labels for score, labels in tried if score >= top - SLACK), 0
+        return _absorbed(reduced, next(labels for score, labels in tried if score >= top - SLACK)), 0
     # among the partitions within NAME_SLACK of the best silhouette, each refined: the one leaving the
     # fewest papers in topics no phrase names (ties: the fewest topics, then the smaller k)
-    fits = [refine(reduced, labels, book) for score, labels in tried if score >= top - NAME_SLACK]
+    fits = [
+        refine(reduced, _absorbed(reduced, labels), book)
+        for score, labels in tried
+        if score >= top - NAME_SLACK
+    ]
     best = min(fits, key=lambda labels: (unphrased(book, labels), int(labels.max())))
     settled, moved = settle(reduced, best, book)
     if unphrased(book, settled):  # groups no phrase names are left: they may split beyond MAX_TOPICS
         settled, more = settle(reduced, refine(reduced, settled, book, MOST_TOPICS), book)
         moved += more
     return settled, moved
+
+
+def _absorbed(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """``labels`` with each topic of fewer than ``MIN_PART`` papers (a few outliers k-means set apart,
+    named by one paper's words) merged into the topic of the nearest centre, smallest first."""
+    for _ in range(len(labels)):
+        sizes = np.bincount(labels)
+        small = [t for t in np.argsort(sizes, kind="stable").tolist() if 0 < sizes[t] < MIN_PART]
+        others = [t for t in range(len(sizes)) if sizes[t] >= MIN_PART]
+        if not small or not others:
+            break
+        members = np.flatnonzero(labels == small[0])
+        labels = labels.copy()
+        labels[members] = _nearest(vectors, labels, members, others)
+        labels = _by_first(labels)
+    return labels
 
 
 def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int = MAX_TOPICS) -> np.ndarray:
@@ -636,6 +661,7 @@ class Memo:
     # word of its own (``_whole``)
     forms: dict[str, str] = field(default_factory=dict)  # each key as its papers write it most (``shown``)
     runs: dict[int, list[str]] = field(default_factory=dict)  # a paper's runs of words (``_own``)
+    longer: dict[str, list[int]] = field(default_factory=dict)  # each name's longer keys (``_cut_short``)
     usage: tuple[Counter[str], Counter[str]] | None = None  # each word (as keys spell it) how often
     # after a determiner, how often before one (``_verbal``)
     # a partition's ``label_topics`` (with categories or not)
@@ -664,7 +690,7 @@ class PhraseBook:
 
 def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
     """The ``PhraseBook`` of ``papers`` (each text's phrases found once)."""
-    texts = [f"{d.title} {d.abstract}" for d in papers]
+    texts = [f"{d.title}. {d.abstract}" for d in papers]  # no phrase runs from the title into the abstract
     written = [frozenset(phrases(_unhyphenated(text), NAME_WORDS)) for text in texts]
     column: dict[str, int] = {}
     variants: dict[str, set[str]] = {}
@@ -824,6 +850,23 @@ def _noun_phrase(book: PhraseBook, key: str) -> bool:
         a.endswith("s") and not a.endswith("ss") and len(a) > 3 and b.endswith(("ing", "ed"))
         for a, b in pairwise(form)
     )
+
+
+def _cut_short(book: PhraseBook, name: str, mask: np.ndarray) -> bool:
+    """Whether a phrase is a longer one cut short in the topic ``mask`` selects: ``CUT_SHORT`` of its
+    papers there holding one phrase that opens with it (``large language`` where ``large language model``
+    falls just short of a third: neither names the topic; ``gaussian splatting`` inside ``3d gaussian
+    splatting`` is whole)."""
+    if " " not in name:
+        return False
+    if name not in book.memo.longer:
+        book.memo.longer[name] = [j for j, k in enumerate(book.keys) if k.startswith(f"{name} ")]
+    longer = book.memo.longer[name]
+    if not longer:
+        return False
+    rows = np.flatnonzero(mask)
+    held = np.asarray(book.holds[rows][:, [book.column[name], *longer]].sum(axis=0)).ravel()
+    return bool(held[1:].max() >= CUT_SHORT * held[0] > 0)
 
 
 def _taken(name: str, used: set[str]) -> bool:
@@ -1014,6 +1057,8 @@ def _label(
             continue
         seen.add(name)
         if not _noun_phrase(book, name) or not _whole(book, name, np.flatnonzero(mask)):
+            continue
+        if _cut_short(book, name, mask):
             continue
         if not _half(book, name):
             return name
