@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 SHARED ?= ../shared/data
 
-.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-topic-names bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm bench-reading bench-understand bench-related-reasons screenshots eval clean
+.PHONY: demo test test-fast test-torch lint chromium texlive bench-citations bench-ingest bench-embed bench-dask bench-related bench-latency bench-live bench-topics bench-topic-names bench-topic-survey bench-web bench-library bench-scale bench-scale-day bench-postgres bench-sentences bench-llm bench-reading bench-understand bench-related-reasons screenshots eval clean
 
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
@@ -107,6 +107,9 @@ bench-topics: $(STAMP)
 # topic names of the busiest cs.LG, cs.CV and cs.CL days of the 300k data (phrases, the one-third rule)
 bench-topic-names: $(STAMP)
 	$(PY) bench/topic_names.py
+
+bench-topic-survey: $(STAMP)
+	$(PY) bench/topic_survey.py
 
 # the topic map on the 300k file's busiest cs.CV day: listing, /map/… and Daily Papers at 1280 and 390 px in
 # Debian's chromium, each map's label boxes checked, the PNGs copied to docs/screenshots/ (README links them)

@@ -340,6 +340,7 @@ def test_a_phrase_a_third_of_the_rest_of_the_day_holds_names_no_topic() -> None:
         ("Our findings suggest {w}.", "findings suggest"),  # … one of every abstract
         ("Scenarios spanning {w}.", "scenarios spanning"),  # a plural and a participle: a clause
         ("Gemini 1.5 on {w}.", "gemini 1"),  # a number cut off
+        ("High-fidelity 3D {w}.", "high-fidelity 3d"),  # a measure: no head
         ("Agents increasingly use {w}.", "agents increasingly"),  # an adverb
     ],
 )

@@ -836,12 +836,13 @@ def _noun_phrase(book: PhraseBook, key: str) -> bool:
     """A phrase fit to name a topic (``_phrase_name``) that reads as a noun phrase in the book's papers:
     no word used as a verb there (``_verbal``: ``analysis reveals``, ``write code``; a word in -ing is
     left to the next rule), no plural followed by a participle (``scenarios spanning``, ``models
-    trained``: a clause), not ending in a number or an adverb (``gemini 1``, ``agents increasingly``)."""
+    trained``: a clause), not ending in a number or an adverb (``gemini 1``, ``high-fidelity 3d``,
+    ``agents increasingly``)."""
     if not _phrase_name(key):
         return False
     words = key.split()
     last = words[-1]
-    if last.isdigit() or last in NUMBERS or (last.endswith("ly") and not last.endswith(ADVERB_LIKE)):
+    if _NUMBER.fullmatch(last) or last in NUMBERS or (last.endswith("ly") and not last.endswith(ADVERB_LIKE)):
         return False
     if any(_verbal(book, w) for w in words if not w.endswith("ing")):
         return False
@@ -870,14 +871,23 @@ def _cut_short(book: PhraseBook, name: str, mask: np.ndarray) -> bool:
 
 
 def _taken(name: str, used: set[str]) -> bool:
-    """Whether a name the day has used is ``name`` or opens with it or is how it opens (``large
-    language`` beside ``large language model``: one name cut short; ``vision language model`` beside
-    ``language model``, ``speech recognition`` beside ``speech`` are names of their own)."""
+    """Whether a name the day has used is ``name``, opens with it or is how it opens (``large language``
+    beside ``large language model``: one name cut short), or is it but for generic words (``large
+    language model`` beside ``language model``); ``vision language model`` beside ``language model``,
+    ``speech recognition`` beside ``speech`` are names of their own."""
     if " " not in name:
         return name in used
+    bare = _bare(name)
     return any(
-        u == name or (" " in u and (u.startswith(f"{name} ") or name.startswith(f"{u} "))) for u in used
+        u == name or (" " in u and (u.startswith(f"{name} ") or name.startswith(f"{u} ") or _bare(u) == bare))
+        for u in used
     )
+
+
+def _bare(name: str) -> list[str]:
+    """A name's words but its generic and vague ones (``large language model``, ``language model``:
+    ``language``)."""
+    return [w for w in name.split() if w not in GENERIC and w not in VAGUE] or name.split()
 
 
 def _noun(book: PhraseBook, word: str) -> bool:
@@ -909,6 +919,7 @@ def _verbal(book: PhraseBook, word: str) -> bool:
     return word in VERB_FORMS or (before[word] >= 3 and before[word] > 2 * after[word])
 
 
+_NUMBER = re.compile(r"\d+(?:d|k|m|b|x|th|st|nd|rd)?")  # 1, 3d, 7b, 10x, 4th: a count or a measure, no head
 _TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _CLAUSES = re.compile(r"[^\sa-z0-9-]+")
 
