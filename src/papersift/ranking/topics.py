@@ -89,7 +89,7 @@ DISSOLVE_TRIES = MAX_TOPICS  # assignments of a dissolved topic's papers (each w
 MIN_SHARE = 1 / 3  # a name's phrases are in at least this share of the topic's papers
 CONTRAST = 1.5  # … and at least this many times as common in it as in the other papers of the set
 NAME_WORDS = 5  # words of a name at most
-CUT_SHORT = 0.6  # … and one inside a longer one this share of its papers hold names nothing (``_cut_short``)
+CUT_SHORT = 0.6  # a phrase opening a longer one this share of its topic's holders hold names nothing
 EXTEND = 0.8  # a phrase inside a longer one that this share of its papers hold is named by the longer
 LABEL_MAX_DF = 0.3  # … and in at most this share of the store (``based``, ``propose`` name nothing)
 FILLER = frozenset(  # the words of every abstract, never a topic
@@ -104,14 +104,11 @@ LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a 
     applications domain domains level levels source sources reference references request requests
     structure structures time times answer answers turn""".split()
 )
-VAGUE = frozenset(
-    "high low state-of-the-art wide broad range variety powerful".split()
-)  # … nor, with generic words, a whole phrase
+# … nor, with generic words, a whole phrase (``wide range``, ``powerful tools``)
+VAGUE = frozenset("high low state-of-the-art wide broad range variety powerful".split())
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
-DETERMINERS = frozenset(
-    "the a an this these those our their its each every such any".split()
-)  # … before a noun
-LEADS = frozenset("the a an our their its these this those how whether that".split())  # … after a verb
+DETERMINERS = frozenset("the a an this these those our their its each every such any".split())  # a noun's
+LEADS = frozenset("the a an our their its these this those how whether that".split())  # … a verb's object
 VERB_FORMS = frozenset(  # verbs of abstracts, as keys spell them (``reveals`` → ``reveal``): no name's word
     """reveal describe favor exhibit suggest indicate yield span depend exist write highlight underscore
     emphasize explore investigate examine analyze analyse outperform surpass achieve enable allow help
@@ -662,8 +659,8 @@ class Memo:
     forms: dict[str, str] = field(default_factory=dict)  # each key as its papers write it most (``shown``)
     runs: dict[int, list[str]] = field(default_factory=dict)  # a paper's runs of words (``_own``)
     longer: dict[str, list[int]] = field(default_factory=dict)  # each name's longer keys (``_cut_short``)
-    usage: tuple[Counter[str], Counter[str]] | None = None  # each word (as keys spell it) how often
-    # after a determiner, how often before one (``_verbal``)
+    # how often each word (as keys spell it) follows a determiner, how often it precedes one (``_usage``)
+    usage: tuple[Counter[str], Counter[str]] | None = None
     # a partition's ``label_topics`` (with categories or not)
     labelled: dict[tuple[bytes, bool], dict[int, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
 
@@ -893,9 +890,7 @@ def _bare(name: str) -> list[str]:
 def _noun(book: PhraseBook, word: str) -> bool:
     """Whether the book's papers use a lone ``word`` as a noun: after a determiner at least once and at
     least as often as before one (not ``open``, ``exist``, ``reduce``), and not a number word."""
-    _verbal(book, word)
-    assert book.memo.usage is not None
-    after, before = book.memo.usage
+    after, before = _usage(book)
     return word not in NUMBERS and after[word] >= 1 and after[word] >= before[word]
 
 
@@ -903,11 +898,19 @@ def _verbal(book: PhraseBook, word: str) -> bool:
     """Whether ``word`` (as keys spell it) is a verb: one of ``VERB_FORMS``, or one the book's papers
     write right before a determiner or ``that`` (``reveals that``, ``describe a``) three times or more
     and over twice as often as right after one (``the model``)."""
+    after, before = _usage(book)
+    return word in VERB_FORMS or (before[word] >= 3 and before[word] > 2 * after[word])
+
+
+def _usage(book: PhraseBook) -> tuple[Counter[str], Counter[str]]:
+    """How often each word (as keys spell it) of the book's papers follows a determiner
+    (``DETERMINERS``) and how often it precedes one or ``that`` (``LEADS``), never across punctuation
+    (``scenarios, the``); counted once per book."""
     if book.memo.usage is None:
         after: Counter[str] = Counter()
         before: Counter[str] = Counter()
         for text in book.texts:
-            for clause in _CLAUSES.split(fold(text)):  # never across punctuation (``scenarios, the``)
+            for clause in _CLAUSES.split(fold(text)):
                 tokens = [term_key(t) for t in _TOKEN.findall(clause)]
                 for a, b in pairwise(tokens):
                     if a in DETERMINERS:
@@ -915,8 +918,7 @@ def _verbal(book: PhraseBook, word: str) -> bool:
                     if b in LEADS:
                         before[a] += 1
         book.memo.usage = (after, before)
-    after, before = book.memo.usage
-    return word in VERB_FORMS or (before[word] >= 3 and before[word] > 2 * after[word])
+    return book.memo.usage
 
 
 _NUMBER = re.compile(r"\d+(?:d|k|m|b|x|th|st|nd|rd)?")  # 1, 3d, 7b, 10x, 4th: a count or a measure, no head
