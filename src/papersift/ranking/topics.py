@@ -658,7 +658,7 @@ class Memo:
     # word of its own (``_whole``)
     forms: dict[str, str] = field(default_factory=dict)  # each key as its papers write it most (``shown``)
     runs: dict[int, list[str]] = field(default_factory=dict)  # a paper's runs of words (``_own``)
-    longer: dict[str, list[int]] = field(default_factory=dict)  # each name's longer keys (``_cut_short``)
+    longer: dict[str, list[int]] | None = None  # each phrase's columns of the keys it opens (``_cut_short``)
     # how often each word (as keys spell it) follows a determiner, how often it precedes one (``_usage``)
     usage: tuple[Counter[str], Counter[str]] | None = None
     # a partition's ``label_topics`` (with categories or not)
@@ -857,14 +857,22 @@ def _cut_short(book: PhraseBook, name: str, mask: np.ndarray) -> bool:
     splatting`` is whole)."""
     if " " not in name:
         return False
-    if name not in book.memo.longer:
-        book.memo.longer[name] = [j for j, k in enumerate(book.keys) if k.startswith(f"{name} ")]
-    longer = book.memo.longer[name]
+    if book.memo.longer is None:  # each phrase of two or more words: the keys it opens
+        opened: dict[str, list[int]] = {}
+        for j, key in enumerate(book.keys):
+            words = key.split()
+            for end in range(2, len(words)):
+                opened.setdefault(" ".join(words[:end]), []).append(j)
+        book.memo.longer = opened
+    longer = book.memo.longer.get(name)
     if not longer:
         return False
-    rows = np.flatnonzero(mask)
-    held = np.asarray(book.holds[rows][:, [book.column[name], *longer]].sum(axis=0)).ravel()
-    return bool(held[1:].max() >= CUT_SHORT * held[0] > 0)
+    held = [
+        int(mask[book.holders.indices[book.holders.indptr[j] : book.holders.indptr[j + 1]]].sum())
+        for j in longer
+    ]
+    mine = int(mask[_holding(book, name)].sum())
+    return max(held) >= CUT_SHORT * mine > 0
 
 
 def _taken(name: str, used: set[str]) -> bool:
@@ -909,9 +917,10 @@ def _usage(book: PhraseBook) -> tuple[Counter[str], Counter[str]]:
     if book.memo.usage is None:
         after: Counter[str] = Counter()
         before: Counter[str] = Counter()
+        keyed: dict[str, str] = {}
         for text in book.texts:
             for clause in _CLAUSES.split(fold(text)):
-                tokens = [term_key(t) for t in _TOKEN.findall(clause)]
+                tokens = [keyed.get(t) or keyed.setdefault(t, term_key(t)) for t in _TOKEN.findall(clause)]
                 for a, b in pairwise(tokens):
                     if a in DETERMINERS:
                         after[b] += 1
