@@ -78,6 +78,7 @@ MIN_TOPIC = 10  # papers per topic the range of k is sized for
 SLACK = 0.01  # silhouette a smaller k may give up
 NAME_SLACK = 0.01  # silhouette a k whose topics phrases name better may give up
 MIN_PART = MIN_TOPIC // 2  # papers of each part of a split topic, at least
+MIN_GROUP = 4  # papers of a topic k-means finds, at least (fewer: outliers, ``_absorbed``)
 MERGE_BELOW = 2 * MIN_TOPIC  # an unnamed topic this small may join its nearest
 MAX_TOPICS = 16
 MOST_TOPICS = 24  # topics a day may reach by splitting a large group no phrase names (after ``settle``)
@@ -108,7 +109,7 @@ LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a 
 VAGUE = frozenset("high low state-of-the-art wide broad range variety powerful".split())
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
 DETERMINERS = frozenset("the a an this these those our their its each every such any".split())  # a noun's
-LEADS = frozenset("the a an our their its these this those how whether that".split())  # … a verb's object
+LEADS = frozenset("the a an our their its these this those how whether".split())  # … a verb's object
 VERB_FORMS = frozenset(  # verbs of abstracts, as keys spell them (``reveals`` → ``reveal``): no name's word
     """reveal describe favor exhibit suggest indicate yield span depend exist write highlight underscore
     emphasize explore investigate examine analyze analyse outperform surpass achieve enable allow help
@@ -344,12 +345,12 @@ def clustered(
 
 
 def _absorbed(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """``labels`` with each topic of fewer than ``MIN_PART`` papers (a few outliers k-means set apart,
+    """``labels`` with each topic of fewer than ``MIN_GROUP`` papers (a few outliers k-means set apart,
     named by one paper's words) merged into the topic of the nearest centre, smallest first."""
     for _ in range(len(labels)):
         sizes = np.bincount(labels)
-        small = [t for t in np.argsort(sizes, kind="stable").tolist() if 0 < sizes[t] < MIN_PART]
-        others = [t for t in range(len(sizes)) if sizes[t] >= MIN_PART]
+        small = [t for t in np.argsort(sizes, kind="stable").tolist() if 0 < sizes[t] < MIN_GROUP]
+        others = [t for t in range(len(sizes)) if sizes[t] >= MIN_GROUP]
         if not small or not others:
             break
         members = np.flatnonzero(labels == small[0])
