@@ -905,7 +905,7 @@ def _noun(book: PhraseBook, word: str) -> bool:
 
 def _verbal(book: PhraseBook, word: str) -> bool:
     """Whether ``word`` (as keys spell it) is a verb: one of ``VERB_FORMS``, or one the book's papers
-    write right before a determiner or ``that`` (``reveals that``, ``describe a``) three times or more
+    write right before a determiner (``reveals the``, ``describe a``) three times or more
     and over twice as often as right after one (``the model``)."""
     after, before = _usage(book)
     return word in VERB_FORMS or (before[word] >= 3 and before[word] > 2 * after[word])
@@ -913,7 +913,7 @@ def _verbal(book: PhraseBook, word: str) -> bool:
 
 def _usage(book: PhraseBook) -> tuple[Counter[str], Counter[str]]:
     """How often each word (as keys spell it) of the book's papers follows a determiner
-    (``DETERMINERS``) and how often it precedes one or ``that`` (``LEADS``), never across punctuation
+    (``DETERMINERS``) and how often it precedes one (``LEADS``), never across punctuation
     (``scenarios, the``); counted once per book."""
     if book.memo.usage is None:
         after: Counter[str] = Counter()
