@@ -32,7 +32,7 @@ from papersift.ranking.phrases import GENERIC
 from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
 from papersift.settings import Settings
 from papersift.store import open_store
-from papersift.taxonomy import canonical, categories
+from papersift.taxonomy import canonical, category_named
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "arxiv-300k.jsonl.gz"
@@ -90,14 +90,13 @@ def main() -> None:
             times.append(time.perf_counter() - started)
         bags = {p.id: name_keys(f"{p.title} {p.abstract}") for p in papers}
         phrased = held = generic = named_by_category = 0
-        category_of = {c.name: c.id for c in categories() if c.alias_of is None}
         print(
             f"{category} {day}: {len(papers)} papers, {len(tmap.topics)} topics; topic_map median "
             f"{statistics.median(times) * 1000:.0f} ms (min {min(times) * 1000:.0f})"
         )
         for topic in tmap.topics:
             words = name_key(topic.label).split()
-            category = category_of.get(topic.label)
+            category = category_named(topic.label)
             phrased += 2 <= len(topic.label.split()) <= 5 and not category
             named_by_category += bool(category)
             generic += len(words) == 1 and words[0] in GENERIC

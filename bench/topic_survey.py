@@ -25,7 +25,7 @@ from papersift.index.indexes import open_indexes
 from papersift.ranking.topics import listing_entries, topic_map
 from papersift.settings import Settings
 from papersift.store import open_store
-from papersift.taxonomy import categories
+from papersift.taxonomy import category_named
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
@@ -50,6 +50,16 @@ def build(home: Path, days: int) -> None:
     subprocess.run([*cli, "embed"], env=env, check=True)
 
 
+def name_kind(label: str) -> str:
+    """``category`` (an arXiv category's name), ``phrase`` (two to five words as shown), ``word`` or
+    ``none``."""
+    if category_named(label):
+        return "category"
+    if 2 <= len(label.split()) <= 5:
+        return "phrase"
+    return "word" if label else "none"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--home", type=Path, default=Path("/tmp/papersift-bench-topic-survey"))
@@ -60,7 +70,6 @@ def main() -> None:
     settings = Settings(home=args.home)
     store = open_store(settings)
     indexes = open_indexes(store, settings)
-    names = {c.name for c in categories()}
     kinds: Counter[str] = Counter()
     largest: list[float] = []
     times: list[float] = []
@@ -75,16 +84,7 @@ def main() -> None:
             largest.append(max(len(t.papers) for t in tmap.topics) / len(papers))
             shown = []
             for topic in tmap.topics:
-                words = topic.label.split()
-                kind = (
-                    "category"
-                    if topic.label in names
-                    else "phrase"
-                    if 2 <= len(words) <= 5
-                    else "word"
-                    if topic.label
-                    else "none"
-                )
+                kind = name_kind(topic.label)
                 kinds[kind] += 1
                 star = "" if kind in ("phrase", "category") else "*"
                 shown.append(f"{topic.label or '(unnamed)'} {len(topic.papers)}{star}")

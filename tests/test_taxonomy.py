@@ -12,6 +12,7 @@ from papersift.taxonomy import (
     canonical,
     categories,
     category_name,
+    category_named,
     group_of,
     groups,
     is_known,
@@ -108,3 +109,9 @@ def test_unknown_ids_are_none_not_guesses() -> None:
     for bad in ("na", "cs.XX", "cs.lg", "", "math.", "hep", "physics.acc"):
         assert category_name(bad) is None and archive_of(bad) is None and not is_known(bad)
         assert group_of(bad) is None and canonical(bad) == bad
+
+
+def test_a_category_is_found_by_its_name_and_an_alias_gives_its_canonical_id() -> None:
+    assert category_named("Audio and Speech Processing") == "eess.AS"
+    assert category_named("Information Theory") == "cs.IT"  # math.IT shares the name
+    assert category_named("large language models") is None

@@ -32,7 +32,7 @@ from papersift.ranking.topics import (
 )
 from papersift.reading.topic_names import parse, topic_namer
 from papersift.settings import Settings
-from papersift.taxonomy import canonical, categories
+from papersift.taxonomy import canonical, category_named
 from tests.reading_server import LlmServer
 from tests.support.data import DAILY_DAYS, write_jsonl
 from tests.support.processes import run_cli
@@ -110,7 +110,7 @@ def check_names(tmap: TopicMap, papers: list[Paper]) -> None:
         assert 1 <= len(words) <= 5 and "…" not in topic.label and topic.label in topic.terms
         assert not (len(words) == 1 and words[0] in GENERIC), topic.label
         mine = set(topic.papers)
-        key, category = name_key(topic.label), CATEGORY_NAMES.get(topic.label)
+        key, category = name_key(topic.label), category_named(topic.label)
         # an arXiv category's name: listed by a third, rarer elsewhere; a phrase: held alike
         held = {
             p.id
@@ -122,11 +122,8 @@ def check_names(tmap: TopicMap, papers: list[Paper]) -> None:
         assert having * 3 >= len(mine), (topic.label, having, len(mine))
         assert elsewhere / max(len(papers) - len(mine), 1) < having / len(mine), topic.label
         for term in topic.terms:
-            if term != topic.label or topic.label not in CATEGORY_NAMES:
+            if term != topic.label or not category:
                 assert any(occurs(term, f"{p.title} {p.abstract}") for p in papers if p.id in mine), term
-
-
-CATEGORY_NAMES = {c.name: c.id for c in categories() if c.alias_of is None}  # a name → its category
 
 
 def test_the_same_papers_give_the_same_map_in_any_order(day_papers: list[Paper], indexes: Indexes) -> None:

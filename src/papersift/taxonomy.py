@@ -385,6 +385,7 @@ _GROUPS: tuple[Group, ...] = tuple(
 _CATEGORIES: dict[str, Category] = {c.id: c for g in _GROUPS for a in g.archives for c in a.categories}
 _ARCHIVES: dict[str, Archive] = {a.id: a for g in _GROUPS for a in g.archives}
 _GROUP_OF_ARCHIVE: dict[str, Group] = {a.id: g for g in _GROUPS for a in g.archives}
+_BY_NAME: dict[str, str] = {c.name: c.id for c in _CATEGORIES.values() if c.alias_of is None}
 
 
 def groups() -> list[Group]:
@@ -429,6 +430,12 @@ def category_name(cat: str) -> str | None:
         return found.name
     archive = _ARCHIVES.get(cat)
     return archive.name if archive else None
+
+
+def category_named(name: str) -> str | None:
+    """The category whose English name is ``name`` (``Audio and Speech Processing`` → ``eess.AS``; an
+    alias never: its canonical id); None when no category is so named."""
+    return _BY_NAME.get(name)
 
 
 def is_known(cat: str) -> bool:

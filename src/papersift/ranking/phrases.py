@@ -55,11 +55,17 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
 
 
+def pieces(text: str) -> list[str]:
+    """The text's words and punctuation marks in order, folded (``fold``); URLs, e-mail addresses,
+    code-hosting paths and LaTeX read as a full stop."""
+    return _PIECE.findall(fold(_HIDDEN.sub(" . ", text)))
+
+
 def runs(text: str) -> list[list[str]]:
     """The text's runs of words (see module): split at punctuation and stop words."""
     out: list[list[str]] = []
     run: list[str] = []
-    for piece in _PIECE.findall(fold(_HIDDEN.sub(" . ", text))):
+    for piece in pieces(text):
         if not piece[0].isalnum() or piece in STOP_WORDS:
             if run:
                 out.append(run)

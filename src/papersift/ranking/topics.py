@@ -66,7 +66,7 @@ import scipy.sparse as sp
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.ranking.phrases import FILLER as VERBS
-from papersift.ranking.phrases import GENERIC, fold, occurs, phrases, runs
+from papersift.ranking.phrases import GENERIC, fold, occurs, phrases, pieces, runs
 from papersift.store import ListingEntry, Store
 from papersift.taxonomy import canonical, category_name
 from papersift.text import STOP_WORDS
@@ -370,16 +370,7 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int 
     for _ in range(2 * most):  # each step splits or merges one topic: a few steps at most
         if not left:
             break
-        found = label_topics(book, labels)
-        sizes = np.bincount(labels)
-        unnamed = sorted(
-            (
-                t
-                for t, (name, _) in found.items()
-                if not _named(book, name) or _blob(int(sizes[t]), len(labels))
-            ),
-            key=lambda t: (-int(sizes[t]), t),
-        )
+        unnamed = [t for t, _ in _unsettled(book, labels)]
         step: tuple[np.ndarray, int] | None = None
         for topic in unnamed:
             for trial, parts in _trials(vectors, labels, topic, book, most):
@@ -748,7 +739,9 @@ def _derived(holds: sp.csr_matrix) -> tuple[np.ndarray, sp.csr_matrix, sp.csc_ma
 
 
 def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
-    """The book of the papers ``mask`` selects."""
+    """The book of the papers ``mask`` selects (all of them: the book itself, its lookups kept)."""
+    if mask.all():
+        return book
     rows = np.flatnonzero(mask)
     holds = book.holds[rows]
     shared, shared_holds, holders = _derived(holds)
@@ -920,20 +913,19 @@ def _usage(book: PhraseBook) -> tuple[Counter[str], Counter[str]]:
         before: Counter[str] = Counter()
         keyed: dict[str, str] = {}
         for text in book.texts:
-            for clause in _CLAUSES.split(fold(text)):
-                tokens = [keyed.get(t) or keyed.setdefault(t, term_key(t)) for t in _TOKEN.findall(clause)]
-                for a, b in pairwise(tokens):
-                    if a in DETERMINERS:
-                        after[b] += 1
-                    if b in LEADS:
-                        before[a] += 1
+            words = [keyed.get(p) or keyed.setdefault(p, term_key(p)) for p in pieces(text)]
+            for a, b in pairwise(words):
+                if not (a[0].isalnum() and b[0].isalnum()):  # never across punctuation
+                    continue
+                if a in DETERMINERS:
+                    after[b] += 1
+                if b in LEADS:
+                    before[a] += 1
         book.memo.usage = (after, before)
     return book.memo.usage
 
 
 _NUMBER = re.compile(r"\d+(?:d|k|m|b|x|th|st|nd|rd)?")  # 1, 3d, 7b, 10x, 4th: a count or a measure, no head
-_TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_CLAUSES = re.compile(r"[^\sa-z0-9-]+")
 
 
 def _phrase(name: str) -> bool:
@@ -951,18 +943,24 @@ def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
     """Papers in topics (numbered as ``labels``) that no phrase of two to five words names (one hyphenated
     compound, ``fine-grained``, is half a phrase), those of unnamed topics counted twice."""
     sizes = np.bincount(labels)
+    return sum(int(sizes[t]) * (1 + (not name)) for t, name in _unsettled(book, labels))
+
+
+def _unsettled(book: PhraseBook, labels: np.ndarray) -> list[tuple[int, str]]:
+    """The topics (numbered as ``labels``; largest first) ``refine`` works on, with their names: those no
+    phrase names, and one holding over ``BLOB`` of a set big enough for two topics (most of the day in one
+    topic draws no map)."""
+    sizes = np.bincount(labels)
+    n = len(labels)
     found = label_topics(book, labels)
-    return sum(
-        int(sizes[t]) * (1 + (not name))
-        for t, (name, _) in found.items()
-        if not _named(book, name) or _blob(int(sizes[t]), len(labels))
+    return sorted(
+        (
+            (t, name)
+            for t, (name, _) in found.items()
+            if not _named(book, name) or (n >= 2 * MIN_TOPIC and sizes[t] > BLOB * n)
+        ),
+        key=lambda item: (-int(sizes[item[0]]), item[0]),
     )
-
-
-def _blob(size: int, n: int) -> bool:
-    """Whether a topic of ``size`` papers holds more than ``BLOB`` of a set of ``n`` (enough for two
-    topics): most of the day in one topic draws no map, so it counts as a topic to split."""
-    return n >= 2 * MIN_TOPIC and size > BLOB * n
 
 
 def label_topics(
@@ -991,8 +989,8 @@ def _label_topics(
     cols = np.arange(len(book.keys)) if small else book.shared
     counts = np.asarray((onehot @ (book.holds if small else book.shared_holds)).toarray())  # topics × keys
     total = counts.sum(axis=0)
-    listed = np.asarray((onehot @ book.listed).toarray())  # topics × categories
-    listed_total = listed.sum(axis=0)
+    listed = np.asarray((onehot @ book.listed).toarray()) if categories else None  # topics × categories
+    listed_total = listed.sum(axis=0) if listed is not None else None
     average = n / max(len(topics), 1)  # c-TF-IDF's A: papers per topic
     boost = 1.0 + 0.25 * (book.words[cols] - 1)  # longer phrases favoured
     allowed = book.allowed[cols]
@@ -1034,7 +1032,9 @@ def _label_topics(
             inside,
             used,
             labels == topic,
-            _categories(book, listed[topic], listed_total, size, n) if categories else [],
+            _categories(book, listed[topic], listed_total, size, n)
+            if listed is not None and listed_total is not None
+            else [],
         )
         if label and label not in picked:
             picked = [label, *[p for p in picked if f" {p} " not in f" {label} "]][:TERMS]

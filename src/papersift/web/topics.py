@@ -25,8 +25,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from papersift.lab import TRENDING_DAYS, popular
-from papersift.paper import Paper
-from papersift.ranking.topics import MIN_TOPIC, TopicMap, listing_entries, map_json, topic_map
+from papersift.ranking.topics import MIN_TOPIC, Doc, TopicMap, listing_entries, map_json, topic_map
 from papersift.reading.shown import lookup, reading_json
 from papersift.shapes import paper_json, trending_json
 from papersift.store import ListingEntry
@@ -89,10 +88,6 @@ def _docs(entries: Sequence[dict[str, Any]]) -> list[_Doc]:
         )
         for e in entries
     ]
-
-
-def _doc(paper: Paper) -> _Doc:
-    return _Doc(paper.id, paper.title, paper.abstract, tuple(paper.categories))
 
 
 def colour(n: int) -> str:
@@ -190,7 +185,7 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return a[0] < b[2] + GAP and b[0] < a[2] + GAP and a[1] < b[3] + GAP and b[1] < a[3] + GAP
 
 
-def compute_map(state: AppState, docs: list[_Doc]) -> TopicMap:
+def compute_map(state: AppState, docs: Sequence[Doc]) -> TopicMap:
     """The topic map of ``docs`` (kept per set of papers and index generation)."""
     key = hashlib.blake2b(" ".join(sorted(d.id for d in docs)).encode(), digest_size=16).hexdigest()
 
@@ -226,11 +221,10 @@ def day_topic_view(
     listings of ``categories``, drawn with only the page's papers. What a reader saves or rates changes
     which papers are shown, never the topics or where they sit (the map's input is the day's listings)."""
     shown = {str(e["id"]) for e in entries}
-    docs: dict[str, _Doc] = {}
+    docs: dict[str, Doc] = {}
     for category in categories:
         for entry in state.store.listing(category, parse_day(day)):
-            paper = entry.paper
-            docs.setdefault(paper.id, _doc(paper))
+            docs.setdefault(entry.paper.id, entry.paper)
     for doc in _docs(entries):  # a pick from elsewhere still has its place
         docs.setdefault(doc.id, doc)
     if len(docs) < 2 * MIN_TOPIC:
@@ -284,7 +278,7 @@ def _listed(
 def map_data(state: AppState, category: str, day: str, days: int) -> dict[str, Any]:
     """The map as the API gives it: ``{"category", "date", "clusters", "points"}``."""
     _, when, entries = _listed(state, category, day, days)
-    tmap = compute_map(state, [_doc(e.paper) for e in entries])
+    tmap = compute_map(state, [e.paper for e in entries])
     return map_json(category, when.isoformat(), tmap)
 
 
