@@ -94,7 +94,12 @@ def main() -> None:
             f"{category} {day}: {len(papers)} papers, {len(tmap.topics)} topics; topic_map median "
             f"{statistics.median(times) * 1000:.0f} ms (min {min(times) * 1000:.0f})"
         )
+        named = [t for t in tmap.topics if t.label]
+        others = sum(len(t.papers) for t in tmap.topics if not t.label)
         for topic in tmap.topics:
+            if not topic.label:
+                print(f"  {len(topic.papers):4d}  {'(other papers)':40s} [{'; '.join(topic.terms)}]")
+                continue
             words = name_key(topic.label).split()
             category = category_named(topic.label)
             phrased += 2 <= len(topic.label.split()) <= 5 and not category
@@ -110,15 +115,12 @@ def main() -> None:
             having, other = len(holding & mine), len(holding - mine)
             share, rest = having / len(mine), other / max(len(papers) - len(mine), 1)
             held += bool(topic.label) and share >= 1 / 3 and rest < share
-            print(
-                f"  {len(mine):4d}  {topic.label or '(unnamed)':40s} "
-                f"in {share:.0%} of its papers, {rest:.0%} of the rest"
-            )
-        k = max(len(tmap.topics), 1)
+            print(f"  {len(mine):4d}  {topic.label:40s} in {share:.0%} of its papers, {rest:.0%} of the rest")
+        k = max(len(named), 1)
         print(
             f"  names of 2-5 words as shown: {phrased}/{k}; arXiv category names: {named_by_category}/{k}; "
-            f"meeting the one-third rule: {held}/{k}; "
-            f"lone generic words: {generic}; unnamed: {sum(not t.label for t in tmap.topics)}; "
+            f"meeting the one-third rule: {held}/{k}; lone generic words: {generic}; "
+            f"other papers (no phrase names their group): {others} ({others / len(papers):.0%}); "
             f"papers moved out of topics no phrase names: {tmap.moved}"
         )
     store.close()

@@ -4,10 +4,12 @@ The busy days of ``bench/topic_names.py`` are the hardest; this is what a reader
 of the offline demo (``papersift demo --offline --no-background --no-embed --days N``: the snapshot's
 latest N announcement days of every category it holds), embedded by ``papersift embed``, built once in
 ``--home`` and reused. For each category asked and each of its days with at least 20 papers: the day's
-topic map (``topic_map``, as its listing draws it), each topic's name and size (``*``: a lone word or no
-name). Then, over all those days: how many names are phrases of two to five words as shown, arXiv
-category names, lone words, none; the mean share of its day the largest topic holds and the days where
-one topic holds over half (a map of one blob); the median time ``topic_map`` takes.
+topic map (``topic_map``, as its listing draws it), each topic's name and size (``*``: a lone word), and
+its other papers (the groups no phrase names, pooled, with their words). Then, over all those days: how
+many names are phrases of two to five words as shown, arXiv category names, lone words; the mean share of
+a day its other papers are (and papers in topics named by a lone word); the mean share of its day the
+largest named topic holds and the days where one topic holds over half (a map of one blob); the median
+time ``topic_map`` takes.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ def main() -> None:
     indexes = open_indexes(store, settings)
     kinds: Counter[str] = Counter()
     largest: list[float] = []
+    other: list[float] = []
+    lone: list[float] = []
     times: list[float] = []
     for category in args.categories:
         for day in store.announcement_days(category)[-args.days :]:
@@ -81,9 +85,15 @@ def main() -> None:
             started = time.perf_counter()
             tmap = topic_map(indexes, papers)
             times.append(time.perf_counter() - started)
-            largest.append(max(len(t.papers) for t in tmap.topics) / len(papers))
+            largest.append(max((len(t.papers) for t in tmap.topics if t.label), default=0) / len(papers))
+            rest = sum(len(t.papers) for t in tmap.topics if not t.label)
+            other.append(rest / len(papers))
+            lone.append(sum(len(t.papers) for t in tmap.topics if name_kind(t.label) == "word") / len(papers))
             shown = []
             for topic in tmap.topics:
+                if not topic.label:
+                    shown.append(f"(other papers) {rest} [{', '.join(topic.terms)}]")
+                    continue
                 kind = name_kind(topic.label)
                 kinds[kind] += 1
                 star = "" if kind in ("phrase", "category") else "*"
@@ -97,8 +107,11 @@ def main() -> None:
     )
     if largest:
         print(
-            f"largest topic: mean {statistics.mean(largest):.1%} of its day; days where one topic holds "
-            f"over half: {sum(s > 0.5 for s in largest)} of {len(largest)}; topic_map median "
+            f"other papers (in no group a phrase names): mean {statistics.mean(other):.1%} of a day, "
+            f"{sum(s > 0 for s in other)} of {len(other)} days have some; papers in topics named by a lone "
+            f"word: mean {statistics.mean(lone):.1%}; largest named topic: mean "
+            f"{statistics.mean(largest):.1%} of its day; days where one topic holds over half: "
+            f"{sum(s > 0.5 for s in largest)} of {len(largest)}; topic_map median "
             f"{statistics.median(times) * 1000:.0f} ms"
         )
     store.close()

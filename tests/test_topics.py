@@ -16,7 +16,7 @@ import pytest
 
 from papersift.index.indexes import Indexes
 from papersift.paper import Paper
-from papersift.ranking.phrases import GENERIC, occurs
+from papersift.ranking.phrases import occurs
 from papersift.ranking.topics import (
     TopicMap,
     clustered,
@@ -24,6 +24,7 @@ from papersift.ranking.topics import (
     listing_entries,
     name_key,
     name_keys,
+    name_topics,
     phrase_book,
     refine,
     shown,
@@ -82,8 +83,9 @@ def test_every_paper_of_a_real_listing_is_in_exactly_one_topic(
     tmap = topic_map(indexes, day_papers)
     check_cover(tmap, [p.id for p in day_papers])
     assert len(tmap.topics) >= 2
-    sizes = [len(t.papers) for t in tmap.topics]
+    sizes = [len(t.papers) for t in tmap.topics if t.label]  # largest first, the other papers last
     assert sizes == sorted(sizes, reverse=True)
+    assert all(t.label for t in tmap.topics[: len(sizes)])
 
 
 def test_topic_names_are_phrases_a_third_of_the_topic_has_and_the_rest_of_the_day_less(
@@ -99,18 +101,19 @@ def other_day_papers(indexes: Indexes) -> list[Paper]:
 
 
 def check_names(tmap: TopicMap, papers: list[Paper]) -> None:
-    """Each name: a phrase (one to five words as written, no generic word alone, no ellipsis) in at least a
-    third of its topic's papers and in a smaller share of the other papers; no two topics share a name."""
+    """Each name: a phrase (two to five words as written, no ellipsis) or an arXiv category's name, in at
+    least a third of its topic's papers and in a smaller share of the other papers; no two topics share a
+    name; the papers no name fits, one unnamed group, last."""
     bags = {p.id: name_keys(f"{p.title} {p.abstract}") for p in papers}
     named = [t for t in tmap.topics if t.label]
     assert named, "a real day's topics have names"
     assert len({t.label for t in named}) == len(named)
+    assert tmap.topics[: len(named)] == named and len(tmap.topics) - len(named) <= 1  # one other group, last
     for topic in named:
         words = topic.label.split()
-        assert 1 <= len(words) <= 5 and "…" not in topic.label and topic.label in topic.terms
-        assert not (len(words) == 1 and words[0] in GENERIC), topic.label
-        mine = set(topic.papers)
         key, category = name_key(topic.label), category_named(topic.label)
+        assert (2 <= len(words) <= 5 or category) and "…" not in topic.label and topic.label in topic.terms
+        mine = set(topic.papers)
         # an arXiv category's name: listed by a third, rarer elsewhere; a phrase: held alike
         held = {
             p.id
@@ -339,6 +342,11 @@ def test_a_phrase_a_third_of_the_rest_of_the_day_holds_names_no_topic() -> None:
         ("Gemini 1.5 on {w}.", "gemini 1"),  # a number cut off
         ("High-fidelity 3D {w}.", "high-fidelity 3d"),  # a measure: no head
         ("Agents increasingly use {w}.", "agents increasingly"),  # an adverb
+        ("On 206 movies of {w}.", "206 movies"),  # a count opening it
+        ("Gains of 5 percentage points on {w}.", "percentage points"),  # a measure
+        ("The models performing best on {w}.", "performing best"),  # a superlative
+        ("Language agents reuse information on {w}.", "agents reuse information"),  # a plural, then a verb
+        ("Each text defines {w}; a grammar is used to define it.", "text defines"),  # a verb's -s form
     ],
 )
 def test_a_topic_is_never_named_by_a_clause_a_cut_number_or_a_verb(text: str, junk: str) -> None:
@@ -406,3 +414,24 @@ def test_a_few_outlying_papers_join_the_nearest_topic() -> None:
     rows += [[2.5 + rng.normal(0, 0.05), 4 + rng.normal(0, 0.05)] for _ in range(3)]
     labels, _ = clustered(np.array(rows), ks=range(3, 4))
     assert min(np.bincount(labels)) >= 4 and len(set(labels[:30].tolist())) == 1
+
+
+def test_the_groups_no_phrase_names_are_the_days_other_papers_one_unnamed_group() -> None:
+    # topic 0: graph neural networks; topic 1: 12 papers sharing only the word "speech"; topic 2: 12 sharing
+    # nothing. A lone word names no topic: 1 and 2 are pooled into one unnamed group, its words its terms;
+    # a configured model names every group itself (none pooled)
+    def doc(i: int, text: str) -> Unstored:
+        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+
+    docs = [doc(i, "Graph neural networks.") for i in range(12)]
+    docs += [doc(12 + i, f"Speech of {_word(300 + i)}.") for i in range(12)]
+    docs += [doc(24 + i, _word(400 + i).capitalize()) for i in range(12)]
+    book, labels = phrase_book(None, docs), np.array([0] * 12 + [1] * 12 + [2] * 12)
+    topics, pooled = name_topics(book, docs, labels)
+    assert [(t.label, len(t.papers)) for t in topics] == [("graph neural networks", 12), ("", 24)]
+    assert topics[1].terms == ("speech",) and set(topics[1].papers) == {d.id for d in docs[12:]}
+    assert pooled.tolist() == [0] * 12 + [1] * 24
+    named, kept = name_topics(
+        book, docs, labels, namer=lambda asked: [f"group {n}" for n in range(len(asked))]
+    )
+    assert [t.label for t in named] == ["group 0", "group 1", "group 2"] and kept.tolist() == labels.tolist()

@@ -61,9 +61,19 @@ def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Clien
     for cluster in data["clusters"]:  # each chip: the label (or its most central paper's title) · papers
         if cluster["label"]:
             assert f"{cluster['label']} · {len(cluster['papers'])}</button>" in page
-    unnamed = sum(not c["label"] for c in data["clusters"])  # no phrase fits: "other", never a title
-    assert "“" not in page.split("<svg")[1].split("</svg>")[0]  # no label is a paper's title
-    assert page.count(">other · ") >= unnamed
+    # the groups no phrase names: one "other papers" group, last, drawn grey and unlabelled, under the rest
+    unnamed = [c for c in data["clusters"] if not c["label"]]
+    assert len(unnamed) <= 1 and all(
+        c["label"] for c in data["clusters"][: len(data["clusters"]) - len(unnamed)]
+    )
+    svg = page.split("<svg")[1].split("</svg>")[0]
+    assert "“" not in svg  # no label is a paper's title
+    if unnamed:
+        assert f"other papers · {len(unnamed[0]['papers'])}</button>" in page
+        classes = re.findall(r'<a class="pt ([^"]+)"', svg)
+        assert classes.count("other") == len(unnamed[0]["papers"]) and classes[: classes.count("other")] == [
+            "other"
+        ] * classes.count("other")
     assert '<section class="topic-map"' in page and "data-title=" not in page  # titles: in the rows only
     assert "<script>" not in page and "<style" not in page  # the strict CSP: scripts and styles are files
     own = lab.get(f"/map/{CATEGORY}/{DAY}")

@@ -1,7 +1,8 @@
 """``papersift topics``: the topic map of a listing (``ranking/topics.py``) as text or JSON.
 
 The JSON is ``{"category", "date", "clusters": [{"label", "terms", "papers"}], "points": [{"id", "x", "y",
-"cluster"}]}``, the shape of ``/api/map/...``.
+"cluster"}]}``, the shape of ``/api/map/...``; a cluster whose label is ``""`` (at most one, last) is the
+day's other papers: the groups no phrase or category names, its terms their words.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def topics(
     span = f"{when - timedelta(days=days - 1)} … {when}" if days > 1 else str(when)
     typer.echo(f"{category} {span}: {len(entries)} papers in {len(tmap.topics)} topics")
     for n, topic in enumerate(tmap.topics, 1):
-        typer.echo(f"\n{n}. {topic.label or '(other)'} · {len(topic.papers)}")
+        typer.echo(f"\n{n}. {topic.label or '(other papers)'} · {len(topic.papers)}")
         if topic.terms:
             typer.echo(f"   terms: {', '.join(topic.terms)}")
         for pid in topic.papers:

@@ -38,8 +38,12 @@ each topic named by its most distinctive terms, and every paper placed on a 2-D 
   before a hyphenated compound; else its best word fit to stand alone (``_nameable``: no generic research
   word, adjective or participle, a noun as the set's papers use it, written as a word of its own); each
   name used by one topic of the day, none the opening words of another's (``large language`` beside
-  ``large language model``; largest topics choose first). A topic with no such phrase is left unnamed.
-  A ``namer`` (the configured model) may name them instead.
+  ``large language model``; largest topics choose first). Names are phrases: no opening count, no measure,
+  superlative or verb's -s form at the end, no plural before another word (``_noun_phrase``).
+* The day's other papers (``_pooled``): the topics that neither a phrase nor a category names (a lone
+  word, a hyphenated compound, nothing) are pooled into one unnamed group, listed last, its words its
+  terms; the map draws it grey and unlabelled where its papers lie. A ``namer`` (the configured model)
+  names every topic instead (none pooled).
 * Layout: the papers projected on the two principal axes of the topic centroids (weighted by size, with the
   papers' own spread breaking ties), each paper drawn halfway towards its topic's centre, scaled to [0, 1].
 
@@ -106,7 +110,7 @@ LONE_GENERIC = frozenset(  # words of every research field's abstracts: never a 
     structure structures time times answer answers turn""".split()
 )
 # … nor, with generic words, a whole phrase (``wide range``, ``powerful tools``)
-VAGUE = frozenset("high low state-of-the-art wide broad range variety powerful".split())
+VAGUE = frozenset("high low state-of-the-art wide broad range variety powerful prior".split())
 ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ic", "able", "ible", "ary", "ful", "less")  # half a phrase alone
 DETERMINERS = frozenset("the a an this these those our their its each every such any".split())  # a noun's
 LEADS = frozenset("the a an our their its these this those how whether".split())  # … a verb's object
@@ -116,6 +120,8 @@ VERB_FORMS = frozenset(  # verbs of abstracts, as keys spell them (``reveals`` �
     aim seek tend appear become remain require involve rely fail struggle""".split()
 )
 NUMBERS = frozenset("one two three four five six seven eight nine ten".split())
+TAILS = frozenset("point percent percentage fold best better worse most least".split())  # no name's last word
+SINGULAR_S = frozenset("series species news lens physics".split())  # words in -s that are no plurals
 ADVERB_LIKE = ("aly", "ily", "bly", "ply")  # words in -ly that are nouns (anomaly, family, assembly, supply)
 CATEGORY = "arxiv:"  # a name key of this prefix is an arXiv category's (``arxiv:eess.AS``)
 CATEGORY_CONTRAST = 3.0  # a category naming a topic is at least this many times as common in it (not
@@ -221,16 +227,25 @@ def _topic_map(
         if not has.all():
             assert tfidf is not None
             labels[~has] = _nearest_topic(tfidf, labels, has)
+        if namer is None:
+            labels, more = claimed(reduced, labels, book, has)
+            moved += more
         coords = layout(reduced, labels, has)
     else:  # fewer than two papers with vectors: their words alone
         if tfidf is None:
             tfidf = tfidf_matrix(indexes.lexical, rowids, ordered)
         reduced = _reduce_sparse(tfidf)
         labels, moved = clustered(reduced, book=book)
-        coords = layout(reduced, labels, np.ones(len(ordered), bool))
-    topics = _name_topics(book, ordered, labels, namer)
-    # topics largest first (ties: the first paper id), points in the caller's order
-    order = sorted(range(len(topics)), key=lambda t: (-len(topics[t].papers), topics[t].papers[0]))
+        every = np.ones(len(ordered), bool)
+        if namer is None:
+            labels, more = claimed(reduced, labels, book, every)
+            moved += more
+        coords = layout(reduced, labels, every)
+    topics, labels = name_topics(book, ordered, labels, namer)
+    # topics largest first (ties: the first paper id), the other papers last; points in the caller's order
+    order = sorted(
+        range(len(topics)), key=lambda t: (not topics[t].label, -len(topics[t].papers), topics[t].papers[0])
+    )
     rank = {old: new for new, old in enumerate(order)}
     position = {p.id: i for i, p in enumerate(ordered)}
     seen: set[str] = set()
@@ -503,6 +518,44 @@ def settle(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[n
     return labels, moved
 
 
+def claimed(
+    vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, movable: np.ndarray
+) -> tuple[np.ndarray, int]:
+    """``labels`` with each paper (of those ``movable``) of a topic that neither a phrase nor a category
+    names joining the nearest topic (by centre) whose name it holds (a phrase it writes, a category it
+    lists), while that topic stays within ``BLOB`` of the set: a paper on reinforcement learning in a group
+    no phrase names is one of the day's "reinforcement learning" papers, not one of its other papers. Also
+    the papers moved."""
+    found = label_topics(book, labels, categories=True)
+    named = sorted(t for t, (name, _) in found.items() if _named(book, name))
+    if not named or len(named) == len(found):
+        return labels, 0
+    holders = np.zeros((len(labels), len(named)), bool)  # papers × named topics: holds its name
+    for c, t in enumerate(named):
+        name = found[t][0]
+        if name.startswith(CATEGORY):
+            j = book.categories.index(name.removeprefix(CATEGORY))
+            column = book.listed[:, j].toarray().ravel() > 0
+        else:
+            column = np.zeros(len(labels), bool)
+            column[_holding(book, name)] = True
+        holders[:, c] = column
+    centres = np.stack([vectors[(labels == t) & movable].mean(axis=0) for t in named])
+    sizes = np.bincount(labels)[named]
+    room = BLOB * len(labels)
+    out = labels.copy()
+    moved = 0
+    for i in np.flatnonzero(movable & ~np.isin(labels, named)).tolist():
+        fits = np.flatnonzero(holders[i] & (sizes + 1 <= room))
+        if not fits.size:
+            continue
+        c = int(fits[np.argmin(((centres[fits] - vectors[i]) ** 2).sum(axis=1))])
+        out[i] = named[c]
+        sizes[c] += 1
+        moved += 1
+    return _by_first(out), moved
+
+
 def _received(book: PhraseBook, trial: np.ndarray, members: np.ndarray, left: int) -> np.ndarray | None:
     """``trial`` when every topic holding one of ``members`` is named by a phrase and fewer papers than
     ``left`` are in topics no phrase names."""
@@ -651,7 +704,8 @@ class Memo:
     forms: dict[str, str] = field(default_factory=dict)  # each key as its papers write it most (``shown``)
     runs: dict[int, list[str]] = field(default_factory=dict)  # a paper's runs of words (``_own``)
     longer: dict[str, list[int]] | None = None  # each phrase's columns of the keys it opens (``_cut_short``)
-    # how often each word (as keys spell it) follows a determiner, how often it precedes one (``_usage``)
+    # how often each word (as keys spell it) follows a determiner (and, as "to word", "to"), how often it
+    # precedes one (``_usage``)
     usage: tuple[Counter[str], Counter[str]] | None = None
     # a partition's ``label_topics`` (with categories or not)
     labelled: dict[tuple[bytes, bool], dict[int, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
@@ -826,22 +880,43 @@ def _phrase_name(key: str) -> bool:
 def _noun_phrase(book: PhraseBook, key: str) -> bool:
     """A phrase fit to name a topic (``_phrase_name``) that reads as a noun phrase in the book's papers:
     no word used as a verb there (``_verbal``: ``analysis reveals``, ``write code``; a word in -ing is
-    left to the next rule), no plural followed by a participle (``scenarios spanning``, ``models
-    trained``: a clause), not ending in a number or an adverb (``gemini 1``, ``high-fidelity 3d``,
-    ``agents increasingly``)."""
+    left to the next rule), no plural before another word (``scenarios spanning``, ``agents reuse
+    information``: a clause; ``graphics``, ``series`` are no plurals), not opening with a count (``206
+    movies``, ``5 pro`` of "Gemini 2.5 Pro"), not ending in a number, an adverb, a measure or a superlative
+    (``gemini 1``, ``high-fidelity 3d``, ``agents increasingly``, ``percentage points``, ``performing
+    best``), not ending in a verb's -s form (``text defines``: its papers write "to define", never "the
+    define")."""
     if not _phrase_name(key):
         return False
     words = key.split()
     last = words[-1]
     if _NUMBER.fullmatch(last) or last in NUMBERS or (last.endswith("ly") and not last.endswith(ADVERB_LIKE)):
         return False
+    if words[0].isdigit() or last in TAILS:
+        return False
     if any(_verbal(book, w) for w in words if not w.endswith("ing")):
         return False
     form = shown(book, key).replace("-", " ").split()
-    return not any(
-        a.endswith("s") and not a.endswith("ss") and len(a) > 3 and b.endswith(("ing", "ed"))
-        for a, b in pairwise(form)
+    if any(_plural(a) for a in form[:-1]):
+        return False
+    return not (form[-1] != last and form[-1].endswith("s") and _infinitive(book, last))
+
+
+def _plural(word: str) -> bool:
+    """Whether a word as written reads as a plural (``agents``; not ``graphics``, ``series``, ``bias``)."""
+    return (
+        len(word) > 3
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is", "ics"))
+        and (word not in SINGULAR_S)
     )
+
+
+def _infinitive(book: PhraseBook, word: str) -> bool:
+    """Whether the book's papers write ``word`` (as keys spell it) after "to" and never after a
+    determiner (``to define``: a verb)."""
+    after, _ = _usage(book)
+    return after[f"to {word}"] >= 1 and not after[word]
 
 
 def _cut_short(book: PhraseBook, name: str, mask: np.ndarray) -> bool:
@@ -906,8 +981,8 @@ def _verbal(book: PhraseBook, word: str) -> bool:
 
 def _usage(book: PhraseBook) -> tuple[Counter[str], Counter[str]]:
     """How often each word (as keys spell it) of the book's papers follows a determiner
-    (``DETERMINERS``) and how often it precedes one (``LEADS``), never across punctuation
-    (``scenarios, the``); counted once per book."""
+    (``DETERMINERS``; and, counted as ``to word``, "to") and how often it precedes one (``LEADS``), never
+    across punctuation (``scenarios, the``); counted once per book."""
     if book.memo.usage is None:
         after: Counter[str] = Counter()
         before: Counter[str] = Counter()
@@ -919,6 +994,8 @@ def _usage(book: PhraseBook) -> tuple[Counter[str], Counter[str]]:
                     continue
                 if a in DETERMINERS:
                     after[b] += 1
+                elif a == "to":
+                    after[f"to {b}"] += 1
                 if b in LEADS:
                     before[a] += 1
         book.memo.usage = (after, before)
@@ -1111,13 +1188,17 @@ def _label(
     return found[0] if found else ""
 
 
-def _name_topics(
+def name_topics(
     book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
-) -> list[Topic]:
-    """Each topic (numbered as ``labels``) with its papers and its key phrases (see module)."""
+) -> tuple[list[Topic], np.ndarray]:
+    """Each topic (numbered as ``labels``) with its papers and its key phrases (see module), and the
+    topic numbers of the papers once the groups no phrase names are pooled (``_pooled``)."""
     found = label_topics(book, labels, categories=True)
-    if namer is not None:  # the configured model names the topics (it gets each topic's phrases and titles)
-        found = _model_names(namer, book, papers, labels, found)
+    named = _model_names(namer, book, papers, labels, found) if namer is not None else None
+    if named is not None:  # the configured model names the topics (it got each topic's phrases and titles)
+        found = named
+    else:  # the groups no phrase or category names are the day's other papers: one unnamed group
+        labels, found = _pooled(book, labels, found)
     keys = {k for _, ks in found.values() for k in ks}
 
     def form(key: str) -> str:
@@ -1134,7 +1215,29 @@ def _name_topics(
         terms = [form(k) for k in found[t][1]]
         terms = [k for k in terms if k == label or written(k, members)]
         topics.append(Topic(label, tuple(terms), tuple(papers[int(i)].id for i in members)))
-    return topics
+    return topics, labels
+
+
+def _pooled(
+    book: PhraseBook, labels: np.ndarray, found: dict[int, tuple[str, tuple[str, ...]]]
+) -> tuple[np.ndarray, dict[int, tuple[str, tuple[str, ...]]]]:
+    """``labels`` and ``found`` with every topic that no phrase of two to five words or arXiv category
+    names (a lone word, one hyphenated compound, nothing) pooled into one unnamed topic, the day's other
+    papers: its terms are those topics' names (largest first), never a name of its own."""
+    sizes = np.bincount(labels)
+    rest = sorted(
+        (t for t, (name, _) in found.items() if not _named(book, name)), key=lambda t: (-sizes[t], t)
+    )
+    if not rest:
+        return labels, found
+    pooled = labels.copy()
+    pooled[np.isin(labels, rest)] = rest[0]
+    pooled = _by_first(pooled)
+    words = [w for t in rest for w in (found[t][0] or next(iter(found[t][1]), ""),) if w]
+    renumber = {t: int(pooled[np.flatnonzero(labels == t)[0]]) for t in found if t not in rest[1:]}
+    out = {renumber[t]: found[t] for t in found if t not in rest}
+    out[renumber[rest[0]]] = ("", tuple(dict.fromkeys(words))[:TERMS])
+    return pooled, out
 
 
 def name_keys(text: str) -> set[str]:
@@ -1196,9 +1299,10 @@ def _model_names(
     papers: Sequence[Doc],
     labels: np.ndarray,
     found: dict[int, tuple[str, tuple[str, ...]]],
-) -> dict[int, tuple[str, tuple[str, ...]]]:
+) -> dict[int, tuple[str, tuple[str, ...]]] | None:
     """Labels from ``namer`` (one per topic, in topic order, given its phrases as its papers write them,
-    a category by its name, and its first titles); the phrases stay; a failure keeps ours."""
+    a category by its name, and its first titles); the phrases stay; ``None`` when it fails (ours name
+    the topics)."""
     topics = sorted(found)
     asked = [
         (
@@ -1210,9 +1314,9 @@ def _model_names(
     try:
         names = namer(asked)
     except Exception:  # a model that fails names nothing: the phrases name the topics
-        return found
+        return None
     if len(names) != len(topics):
-        return found
+        return None
     return {t: (name.strip()[:60] or found[t][0], found[t][1]) for t, name in zip(topics, names, strict=True)}
 
 

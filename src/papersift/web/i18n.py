@@ -328,7 +328,7 @@ TEXT["en"].update(
     {
         "topics": "Topics",
         "map_page": "map page",
-        "other_topic": "other",
+        "other_topic": "other papers",
         "central_paper": "no term most of its papers share: named by its most central paper",
         "filter_topic": "Show only one topic's papers",
         "days": "days",
@@ -347,7 +347,7 @@ TEXT["zh"].update(
     {
         "topics": "主题",
         "map_page": "主题地图",
-        "other_topic": "其他",
+        "other_topic": "其他论文",
         "central_paper": "没有多数论文共有的词：以最居中的论文命名",
         "filter_topic": "只显示一个主题的论文",
         "days": "天",

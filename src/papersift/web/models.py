@@ -238,6 +238,8 @@ class Categories(Shape):
 
 
 class Cluster(Shape):
+    """A topic; one labelled ``""`` (at most one, last) is the day's other papers, no phrase naming them."""
+
     label: str
     terms: list[str]
     papers: list[str]

@@ -90,9 +90,12 @@ def _docs(entries: Sequence[dict[str, Any]]) -> list[_Doc]:
     ]
 
 
-def colour(n: int) -> str:
+def colour(n: int, named: bool = True) -> str:
     """Topic ``n``'s classes in topics.css: one of ``COLOURS`` hues, filled for the first ``COLOURS``
-    topics, a ring of the same hue for the next (no two of a day's topics drawn alike)."""
+    topics, a ring of the same hue for the next (no two of a day's topics drawn alike); the day's other
+    papers (the unnamed group) grey."""
+    if not named:
+        return "other"
     return f"t{n % COLOURS}" + (" ring" if n >= COLOURS else "")
 
 
@@ -107,7 +110,7 @@ def map_view(tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = LIS
             "named": bool(topic.label),
             "terms": list(topic.terms),
             "count": len(topic.papers),
-            "colour": colour(n),
+            "colour": colour(n, bool(topic.label)),
             "papers": [{"id": i, "title": titles.get(i, i)} for i in topic.papers],
         }
         for n, topic in enumerate(tmap.topics)
@@ -124,12 +127,13 @@ def _drawing(
             "id": p.id,
             "title": titles.get(p.id, p.id),
             "cluster": p.cluster,
-            "colour": colour(p.cluster),
+            "colour": topics[p.cluster]["colour"],
             "cx": round(PAD + p.x * (width - 2 * PAD), 1),
             "cy": round(PAD + (1.0 - p.y) * (height - 2 * PAD), 1),
         }
         for p in tmap.points
     ]
+    points.sort(key=lambda p: p["colour"] != "other")  # the other papers drawn first, under the topics
     centres = []
     for topic in topics:
         mine = [p for p in points if p["cluster"] == topic["n"]]
