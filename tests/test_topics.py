@@ -19,6 +19,7 @@ from papersift.paper import Paper
 from papersift.ranking.phrases import occurs
 from papersift.ranking.topics import (
     TopicMap,
+    claimed,
     clustered,
     label_topics,
     listing_entries,
@@ -435,3 +436,29 @@ def test_the_groups_no_phrase_names_are_the_days_other_papers_one_unnamed_group(
         book, docs, labels, namer=lambda asked: [f"group {n}" for n in range(len(asked))]
     )
     assert [t.label for t in named] == ["group 0", "group 1", "group 2"] and kept.tolist() == labels.tolist()
+
+
+def test_a_paper_no_phrase_groups_joins_the_nearest_topic_whose_name_it_writes() -> None:
+    # topic 0: 12 papers on graph neural networks; topic 1: 12 sharing no phrase, 3 of them also writing
+    # "graph neural networks", 1 "speech recognition" (topic 2's name): they join those topics, the rest
+    # stay the day's other papers. A topic grows only up to BLOB of the day
+    def doc(i: int, text: str) -> Unstored:
+        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+
+    docs = [doc(i, "Graph neural networks.") for i in range(12)]
+    docs += [
+        doc(12 + i, "Graph neural networks." if i < 3 else "Speech recognition." if i == 3 else "")
+        for i in range(12)
+    ]
+    docs += [doc(24 + i, "Speech recognition.") for i in range(12)]
+    rng = np.random.default_rng(0)
+    vectors = np.concatenate([rng.normal(c, 0.1, (12, 2)) for c in (0.0, 3.0, 6.0)])
+    labels = np.array([0] * 12 + [1] * 12 + [2] * 12)
+    book = phrase_book(None, docs)
+    joined, moved = claimed(vectors, labels, book, np.ones(36, bool))
+    assert moved == 4 and joined[12:15].tolist() == [0] * 3 and joined[15] == joined[24]
+    assert len(set(joined[16:24].tolist())) == 1 and joined[16] not in {joined[0], joined[24]}
+    # 7 of topic 1 write "graph neural networks" (under a third of the rest: still topic 0's name); 6 join
+    many = docs[:12] + [doc(12 + i, "Graph neural networks." if i < 7 else "") for i in range(12)] + docs[24:]
+    grown, moved = claimed(vectors, labels, phrase_book(None, many), np.ones(36, bool))
+    assert moved == 6 and np.bincount(grown)[grown[0]] == 18  # half the day, no more

@@ -13,6 +13,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from papersift.ranking.topics import Point, Topic, TopicMap
+from papersift.web.i18n import TEXT
+from papersift.web.topics import map_view
 from tests.support.data import DAILY_DAYS, day_records
 from tests.support.processes import run_cli, serving
 from tests.test_topics import topics_home
@@ -66,14 +69,7 @@ def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Clien
     assert len(unnamed) <= 1 and all(
         c["label"] for c in data["clusters"][: len(data["clusters"]) - len(unnamed)]
     )
-    svg = page.split("<svg")[1].split("</svg>")[0]
-    assert "“" not in svg  # no label is a paper's title
-    if unnamed:
-        assert f"other papers · {len(unnamed[0]['papers'])}</button>" in page
-        classes = re.findall(r'<a class="pt ([^"]+)"', svg)
-        assert classes.count("other") == len(unnamed[0]["papers"]) and classes[: classes.count("other")] == [
-            "other"
-        ] * classes.count("other")
+    assert "“" not in page.split("<svg")[1].split("</svg>")[0]  # no label is a paper's title
     assert '<section class="topic-map"' in page and "data-title=" not in page  # titles: in the rows only
     assert "<script>" not in page and "<style" not in page  # the strict CSP: scripts and styles are files
     own = lab.get(f"/map/{CATEGORY}/{DAY}")
@@ -197,3 +193,20 @@ def test_daily_papers_carry_each_paper_and_its_title_once(lab: httpx.Client) -> 
     assert len(rows) == len(set(rows)) == len(entries) > 20
     titles = re.findall(r'<a class="title" href="/abs/([^"]+)">', page)
     assert sorted(titles) == sorted(rows) and "data-title=" not in page
+
+
+def test_the_days_other_papers_are_drawn_grey_under_the_topics_and_unlabelled() -> None:
+    tmap = TopicMap(
+        [
+            Topic("graph neural networks", ("graph neural networks",), ("a", "b", "c")),
+            Topic("", ("speech", "budget"), ("d", "e")),  # the groups no phrase names: one, last
+        ],
+        [Point(i, x, x, cluster) for i, x, cluster in (("d", 0.1, 1), ("a", 0.5, 0), ("e", 0.9, 1))]
+        + [Point(i, 0.5, 0.6, 0) for i in ("b", "c")],
+    )
+    view = map_view(tmap, {})
+    assert [t["colour"] for t in view["topics"]] == ["t0", "t-other"]
+    for drawing in view["drawings"]:
+        assert [p["colour"] for p in drawing["points"]] == ["t-other"] * 2 + ["t0"] * 3  # grey ones first
+        assert [label["label"] for label in drawing["labels"]] == ["graph neural networks"]
+    assert TEXT["en"]["other_topic"] == "other papers" and TEXT["zh"]["other_topic"] == "其他论文"

@@ -95,7 +95,7 @@ def colour(n: int, named: bool = True) -> str:
     topics, a ring of the same hue for the next (no two of a day's topics drawn alike); the day's other
     papers (the unnamed group) grey."""
     if not named:
-        return "other"
+        return "t-other"
     return f"t{n % COLOURS}" + (" ring" if n >= COLOURS else "")
 
 
@@ -133,7 +133,7 @@ def _drawing(
         }
         for p in tmap.points
     ]
-    points.sort(key=lambda p: p["colour"] != "other")  # the other papers drawn first, under the topics
+    points.sort(key=lambda p: p["colour"] != "t-other")  # the other papers drawn first, under the topics
     centres = []
     for topic in topics:
         mine = [p for p in points if p["cluster"] == topic["n"]]
