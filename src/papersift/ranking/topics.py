@@ -172,7 +172,7 @@ class TopicMap:
 
     topics: list[Topic]
     points: list[Point]
-    moved: int = 0  # papers moved out of topics no phrase names (``settle``)
+    moved: int = 0  # papers moved out of topics no phrase names (``settle``, ``claimed``)
 
 
 def map_json(category: str, day: str, tmap: TopicMap) -> dict[str, object]:
@@ -227,20 +227,17 @@ def _topic_map(
         if not has.all():
             assert tfidf is not None
             labels[~has] = _nearest_topic(tfidf, labels, has)
-        if namer is None:
-            labels, more = claimed(reduced, labels, book, has)
-            moved += more
-        coords = layout(reduced, labels, has)
+        placed = has
     else:  # fewer than two papers with vectors: their words alone
         if tfidf is None:
             tfidf = tfidf_matrix(indexes.lexical, rowids, ordered)
         reduced = _reduce_sparse(tfidf)
         labels, moved = clustered(reduced, book=book)
-        every = np.ones(len(ordered), bool)
-        if namer is None:
-            labels, more = claimed(reduced, labels, book, every)
-            moved += more
-        coords = layout(reduced, labels, every)
+        placed = np.ones(len(ordered), bool)
+    if namer is None:  # a paper of a group no phrase names that writes a named topic's name joins it
+        labels, more = claimed(reduced, labels, book, placed)
+        moved += more
+    coords = layout(reduced, labels, placed)
     topics, labels = name_topics(book, ordered, labels, namer)
     # topics largest first (ties: the first paper id), the other papers last; points in the caller's order
     order = sorted(
@@ -904,12 +901,7 @@ def _noun_phrase(book: PhraseBook, key: str) -> bool:
 
 def _plural(word: str) -> bool:
     """Whether a word as written reads as a plural (``agents``; not ``graphics``, ``series``, ``bias``)."""
-    return (
-        len(word) > 3
-        and word.endswith("s")
-        and not word.endswith(("ss", "us", "is", "ics"))
-        and (word not in SINGULAR_S)
-    )
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics", *SINGULAR_S))
 
 
 def _infinitive(book: PhraseBook, word: str) -> bool:
@@ -1233,10 +1225,10 @@ def _pooled(
     pooled = labels.copy()
     pooled[np.isin(labels, rest)] = rest[0]
     pooled = _by_first(pooled)
-    words = [w for t in rest for w in (found[t][0] or next(iter(found[t][1]), ""),) if w]
+    words = [name or next(iter(terms), "") for name, terms in (found[t] for t in rest)]  # each one's word
     renumber = {t: int(pooled[np.flatnonzero(labels == t)[0]]) for t in found if t not in rest[1:]}
     out = {renumber[t]: found[t] for t in found if t not in rest}
-    out[renumber[rest[0]]] = ("", tuple(dict.fromkeys(words))[:TERMS])
+    out[renumber[rest[0]]] = ("", tuple(dict.fromkeys(w for w in words if w))[:TERMS])
     return pooled, out
 
 
