@@ -100,13 +100,13 @@ def main() -> None:
             if not topic.label:
                 print(f"  {len(topic.papers):4d}  {'(other papers)':40s} [{'; '.join(topic.terms)}]")
                 continue
-            words = name_key(topic.label).split()
+            key = name_key(topic.label)
+            words = key.split()
             category = category_named(topic.label)
             phrased += 2 <= len(topic.label.split()) <= 5 and not category
             named_by_category += bool(category)
             generic += len(words) == 1 and words[0] in GENERIC
             mine = set(topic.papers)
-            key = name_key(topic.label)
             holding = {
                 p.id
                 for p in papers
@@ -114,7 +114,7 @@ def main() -> None:
             }
             having, other = len(holding & mine), len(holding - mine)
             share, rest = having / len(mine), other / max(len(papers) - len(mine), 1)
-            held += bool(topic.label) and share >= 1 / 3 and rest < share
+            held += share >= 1 / 3 and rest < share
             print(f"  {len(mine):4d}  {topic.label:40s} in {share:.0%} of its papers, {rest:.0%} of the rest")
         k = max(len(named), 1)
         print(

@@ -121,7 +121,7 @@ VERB_FORMS = frozenset(  # verbs of abstracts, as keys spell them (``reveals`` â
 )
 NUMBERS = frozenset("one two three four five six seven eight nine ten".split())
 TAILS = frozenset("point percent percentage fold best better worse most least".split())  # no name's last word
-SINGULAR_S = frozenset("series species news lens physics".split())  # words in -s that are no plurals
+SINGULAR_S = frozenset("series species news lens".split())  # words in -s that are no plurals
 ADVERB_LIKE = ("aly", "ily", "bly", "ply")  # words in -ly that are nouns (anomaly, family, assembly, supply)
 CATEGORY = "arxiv:"  # a name key of this prefix is an arXiv category's (``arxiv:eess.AS``)
 CATEGORY_CONTRAST = 3.0  # a category naming a topic is at least this many times as common in it (not
@@ -701,9 +701,8 @@ class Memo:
     forms: dict[str, str] = field(default_factory=dict)  # each key as its papers write it most (``shown``)
     runs: dict[int, list[str]] = field(default_factory=dict)  # a paper's runs of words (``_own``)
     longer: dict[str, list[int]] | None = None  # each phrase's columns of the keys it opens (``_cut_short``)
-    # how often each word (as keys spell it) follows a determiner (and, as "to word", "to"), how often it
-    # precedes one (``_usage``)
-    usage: tuple[Counter[str], Counter[str]] | None = None
+    # how often each word (as keys spell it) follows a determiner, precedes one, follows "to" (``_usage``)
+    usage: tuple[Counter[str], Counter[str], Counter[str]] | None = None
     # a partition's ``label_topics`` (with categories or not)
     labelled: dict[tuple[bytes, bool], dict[int, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
 
@@ -746,10 +745,7 @@ def phrase_book(lexical: Lexical | None, papers: Sequence[Doc]) -> PhraseBook:
             rows.append(i)
             cols.append(column.setdefault(key, len(column)))
     keys = list(column)
-    holds = sp.csr_matrix(
-        (np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))),
-        shape=(len(papers), len(keys)),
-    )
+    holds = _incidence(rows, cols, (len(papers), len(keys)))
     words = np.array([len(k.split()) for k in keys], np.int64)
     n_store = len(lexical) if lexical is not None else 0
     df = lexical.arrays["df"] if lexical is not None and n_store else None
@@ -776,11 +772,14 @@ def _listed(papers: Sequence[Doc]) -> tuple[list[str], sp.csr_matrix]:
         for cat in {canonical(c) for c in paper.categories if category_name(c)}:
             rows.append(i)
             cols.append(column.setdefault(cat, len(column)))
-    listed = sp.csr_matrix(
-        (np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))),
-        shape=(len(papers), len(column)),
+    return list(column), _incidence(rows, cols, (len(papers), len(column)))
+
+
+def _incidence(rows: list[int], cols: list[int], shape: tuple[int, int]) -> sp.csr_matrix:
+    """A ``shape`` matrix of ones at (``rows[i]``, ``cols[i]``): which paper holds or lists what."""
+    return sp.csr_matrix(
+        (np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))), shape=shape
     )
-    return list(column), listed
 
 
 def _derived(holds: sp.csr_matrix) -> tuple[np.ndarray, sp.csr_matrix, sp.csc_matrix]:
@@ -907,8 +906,8 @@ def _plural(word: str) -> bool:
 def _infinitive(book: PhraseBook, word: str) -> bool:
     """Whether the book's papers write ``word`` (as keys spell it) after "to" and never after a
     determiner (``to define``: a verb)."""
-    after, _ = _usage(book)
-    return after[f"to {word}"] >= 1 and not after[word]
+    after, _, infinitive = _usage(book)
+    return infinitive[word] >= 1 and not after[word]
 
 
 def _cut_short(book: PhraseBook, name: str, mask: np.ndarray) -> bool:
@@ -959,7 +958,7 @@ def _bare(name: str) -> list[str]:
 def _noun(book: PhraseBook, word: str) -> bool:
     """Whether the book's papers use a lone ``word`` as a noun: after a determiner at least once and at
     least as often as before one (not ``open``, ``exist``, ``reduce``), and not a number word."""
-    after, before = _usage(book)
+    after, before, _ = _usage(book)
     return word not in NUMBERS and after[word] >= 1 and after[word] >= before[word]
 
 
@@ -967,17 +966,18 @@ def _verbal(book: PhraseBook, word: str) -> bool:
     """Whether ``word`` (as keys spell it) is a verb: one of ``VERB_FORMS``, or one the book's papers
     write right before a determiner (``reveals the``, ``describe a``) three times or more
     and over twice as often as right after one (``the model``)."""
-    after, before = _usage(book)
+    after, before, _ = _usage(book)
     return word in VERB_FORMS or (before[word] >= 3 and before[word] > 2 * after[word])
 
 
-def _usage(book: PhraseBook) -> tuple[Counter[str], Counter[str]]:
+def _usage(book: PhraseBook) -> tuple[Counter[str], Counter[str], Counter[str]]:
     """How often each word (as keys spell it) of the book's papers follows a determiner
-    (``DETERMINERS``; and, counted as ``to word``, "to") and how often it precedes one (``LEADS``), never
-    across punctuation (``scenarios, the``); counted once per book."""
+    (``DETERMINERS``), how often it precedes one (``LEADS``) and how often it follows "to", never across
+    punctuation (``scenarios, the``); counted once per book."""
     if book.memo.usage is None:
         after: Counter[str] = Counter()
         before: Counter[str] = Counter()
+        infinitive: Counter[str] = Counter()
         keyed: dict[str, str] = {}
         for text in book.texts:
             words = [keyed.get(p) or keyed.setdefault(p, term_key(p)) for p in pieces(text)]
@@ -987,10 +987,10 @@ def _usage(book: PhraseBook) -> tuple[Counter[str], Counter[str]]:
                 if a in DETERMINERS:
                     after[b] += 1
                 elif a == "to":
-                    after[f"to {b}"] += 1
+                    infinitive[b] += 1
                 if b in LEADS:
                     before[a] += 1
-        book.memo.usage = (after, before)
+        book.memo.usage = (after, before, infinitive)
     return book.memo.usage
 
 
