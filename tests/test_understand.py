@@ -348,3 +348,29 @@ def test_rocchio_moves_the_vector_toward_the_mean_of_the_best_keyword_matches(in
     # nothing matches (or no paper passes the filters): the vector as it was
     assert rocchio(found, vector, "qwxzvplork", Filters()) is vector
     assert rocchio(found, vector, "protein", Filters(category="zz.none")) is vector
+
+
+def test_a_chinese_query_reads_the_same_in_every_mode_of_the_cli_and_in_the_api(
+    tmp_path: Path, shared_data: Path
+) -> None:
+    """A store where "map" is commoner than "graph" (the demo store's case): 图 alone reads "map", so only
+    the pair counts of "graph neural" make 图神经网络 "graph neural network"; keyword mode skipped them."""
+    with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
+        records = list(map(orjson.loads, f))
+    gnn = [r for r in records if "graph neural network" in str(r["abstract"]).lower()][:12]
+    maps = [r for r in records if re.search(r"\bmaps?\b", str(r["abstract"])) and r not in gnn][:40]
+    home = tmp_path / "home"
+    invoke("ingest", str(write_jsonl(tmp_path / "papers.jsonl", gnn + maps)), home=home)
+    invoke("embed", home=home)
+    queries = tmp_path / "q.txt"
+    queries.write_text("图神经网络\n")
+    used = {
+        mode: json.loads(
+            invoke("search", "--queries-from", str(queries), "--mode", mode, home=home).stdout.splitlines()[0]
+        )["understood"]["text_used"]
+        for mode in ("keyword", "semantic", "hybrid")
+    }
+    with app_client(home) as client:
+        api = client.get("/api/search", params={"q": "图神经网络", "mode": "keyword"}).json()
+    assert used == dict.fromkeys(used, "graph neural network")
+    assert api["understood"]["text_used"] == "graph neural network"

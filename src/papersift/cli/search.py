@@ -54,6 +54,7 @@ def search(
     from papersift.paper import is_arxiv_id
     from papersift.ranking.search import MODES
     from papersift.ranking.search import search as run
+    from papersift.ranking.understand import reads_pairs
     from papersift.reading.query import translator
     from papersift.shapes import search_hit_json, search_result_json
     from papersift.sources.citetext import author_line
@@ -75,11 +76,11 @@ def search(
     warm = mode != "keyword" and not (query is not None and is_arxiv_id(query))
     with opened(settings, warm=warm, kept=ctx.obj) as o:
         filters = Filters(category, parse_day(since, "--since"), parse_day(until, "--until"), author)
-        # keyword search needs no index: skip opening (and syncing) them
-        vocabulary = current_vocabulary(settings) if mode == "keyword" else None
-        indexes = (
-            o.indexes if mode != "keyword" else Indexes(o.store, settings, None, None, vocabulary=vocabulary)
-        )
+        # keyword search needs no index: skip opening (and syncing) them, unless a query is read through
+        # their pair counts (中文), so that every mode reads it the same way
+        light = mode == "keyword" and not any(reads_pairs(q) for q in queries)
+        vocabulary = current_vocabulary(settings) if light else None
+        indexes = Indexes(o.store, settings, None, None, vocabulary=vocabulary) if light else o.indexes
         translate = translator(settings, o.store)  # the configured model, if any (else the dictionary)
         for text in queries:
             offset = (page - 1) * k

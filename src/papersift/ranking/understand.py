@@ -689,6 +689,13 @@ def _mostly_other(text: str) -> bool:
     return 2 * len(other) > len(letters)
 
 
+def reads_pairs(query: str) -> bool:
+    """Whether understanding ``query`` reads the lexical arrays' pair counts (a 中文 query's phrases): a
+    face that skips opening them for keyword search must open them for such a query, or it would read
+    "图神经网络" word by word ("map neural network") where every other path reads "graph neural network"."""
+    return bool(_HAN.search(query))
+
+
 def script_of(text: str) -> str:
     """The first non-Latin script of ``text`` by Unicode name ("CJK", "HANGUL", "CYRILLIC"…; "LATIN")."""
     if text.isascii():  # most queries: no letter of another script to look for
