@@ -161,6 +161,26 @@ def test_help_shows_no_type_placeholders() -> None:
         )
 
 
+def test_help_keeps_bracketed_words_as_written() -> None:
+    """Rich's markup would eat "[n]" ("each claim marked ."): a help text's brackets are shown as written."""
+    import typer.main
+    from typer.testing import CliRunner
+
+    from papersift.cli.commands import app
+
+    runner, root = CliRunner(), typer.main.get_command(app)
+    bracketed = 0
+    for command in _commands(root):
+        cmd = root
+        for name in command:
+            cmd = cmd.commands[name]  # type: ignore[attr-defined]
+        output = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "300"}).output
+        for written in re.findall(r"\\?\[[a-z]+\]", cmd.help or ""):
+            bracketed += 1
+            assert written.lstrip("\\") in output, (command, written)
+    assert bracketed  # ask's "[n]" at least
+
+
 def test_home_may_come_before_the_command(home: Path) -> None:
     result = run_cli("--home", str(home), "list", "cs.AI", "--format", "json", home=Path("/nonexistent"))
     assert result.stdout.strip()

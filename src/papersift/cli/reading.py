@@ -121,7 +121,7 @@ def ask(
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
-    """A question about one or several papers, answered from their texts, each claim marked [n]."""
+    """A question about one or several papers, answered from their texts, each claim marked \\[n]."""
     from papersift.listing import json_line
     from papersift.reading.prompts import MAX_PAPERS
     from papersift.reading.shown import answer_json
