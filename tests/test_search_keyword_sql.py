@@ -1,7 +1,7 @@
 """Keyword search's hot path once a query is understood (issue 25's latency bound at 300k): a query
 understanding leaves as it is runs exactly the SQL of ``exact`` mode (the same statements, the same
 values, no extra round trip), an acronym's expansion is one FTS match, not a second query, and a query
-matching nothing is offered the store's commonest categories as a count of them would order them."""
+matching nothing is offered near words, never category codes."""
 
 from __future__ import annotations
 
@@ -87,12 +87,8 @@ def test_an_expanded_acronym_is_one_fts_match_not_another_query(indexes: Indexes
     assert len(matches) == 1 and "graph neural network" in matches[0]
 
 
-def test_a_query_matching_nothing_is_offered_the_commonest_categories_in_order(indexes: Indexes) -> None:
+def test_a_query_matching_nothing_is_offered_no_category_codes_as_terms(indexes: Indexes) -> None:
     result = search(indexes, "qwxzvplork blorptangle", mode="keyword")
     assert result.hits == [] and NO_GOOD_MATCHES in result.notes and result.understood is not None
-    papers = indexes.store.by_rowids(list(range(1, indexes.store.count() + 1)))
-    counts: dict[str, int] = {}
-    for rowid in sorted(papers):  # the papers in the lexical arrays' order: ties in order of appearance
-        category = papers[rowid].primary_category
-        counts[category] = counts.get(category, 0) + 1
-    assert result.understood.suggestions == sorted(counts, key=lambda c: -counts[c])[:5]
+    categories = {p.primary_category for p in indexes.store.by_rowids(list(range(1, 50))).values()}
+    assert categories and not set(result.understood.suggestions) & categories

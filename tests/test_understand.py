@@ -151,7 +151,7 @@ def test_gibberish_is_not_corrected_and_gets_no_good_matches_in_every_mode(
     result = search(indexes, "qwxzvplork blorptangle frumious", mode=mode)  # type: ignore[arg-type]
     assert result.understood is not None and result.understood.corrections == []
     assert result.hits == [] and NO_GOOD_MATCHES in result.notes
-    assert result.understood.suggestions  # the nearest terms, or categories, instead of an empty page
+    assert not any("." in s for s in result.understood.suggestions)  # near words only, never category codes
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
@@ -219,18 +219,20 @@ def test_the_page_and_the_api_show_the_query_used(home: Path) -> None:
         page = client.get("/search", params={"q": "GNN", "mode": "keyword"}).text
         assert 'name="q" value="GNN"' in page  # the typed query in the box
         assert "acronym: GNN = graph neural network" in page
-        assert "verbatim=1" in page  # search instead for the original, as typed
+        assert "verbatim=1" in page and "Search only for GNN" in page  # the typed query alone, verbatim
+        assert "Showing results for" not in page  # never "Showing results for GNN · search instead for GNN"
         page = client.get("/search", params={"q": "retreival augmented generaton"}).text
         assert 'value="retrieval augmented generation"' in page  # the query used, editable
         assert "Showing results for" in page and "search instead for" in page
+        assert page.count('name="q"') == 1  # one search box: no second "Searched for:" form
         marked = client.get("/search", params={"q": "GNN", "mode": "keyword"}).text
         assert "<mark>GNN</mark>" in marked and re.search(r"<mark>graph</mark>", marked, re.IGNORECASE)
         none = client.get("/search", params={"q": "qwxzvplork blorptangle frumious"}).text
-        assert "Nearest terms:" in none
+        assert '<a href="/categories">Browse the categories</a>' in none and 'class="suggestions"' not in none
         verbatim = client.get("/search", params={"q": "retreival augmented generaton", "verbatim": "1"})
         assert "Showing results for" not in verbatim.text
         zh = client.get("/search", params={"q": "图神经网络", "lang": "zh"}).text  # last: it sets a cookie
-        assert "已翻译：图神经网络 → graph neural network" in zh and "实际搜索" in zh
+        assert "已翻译：图神经网络 → graph neural network" in zh and "显示的是以下查询的结果" in zh
 
 
 def test_the_vocabulary_follows_the_store_through_a_delta(tmp_path: Path, shared_data: Path) -> None:
@@ -374,3 +376,40 @@ def test_a_chinese_query_reads_the_same_in_every_mode_of_the_cli_and_in_the_api(
         api = client.get("/api/search", params={"q": "图神经网络", "mode": "keyword"}).json()
     assert used == dict.fromkeys(used, "graph neural network")
     assert api["understood"]["text_used"] == "graph neural network"
+
+
+def test_the_search_page_says_what_it_did_with_a_long_query_an_unknown_category_and_its_count(
+    home: Path,
+) -> None:
+    long = "graph neural network " * 60  # 1,260 characters: searched by its first 1,000, not a 400
+    with app_client(home) as client:
+        page = client.get("/search", params={"q": long, "mode": "keyword"})
+        assert page.status_code == 200
+        assert f"Your query was {len(long)} characters long: searched its first" in page.text
+        api = client.get("/api/search", params={"q": long, "mode": "keyword"}).json()
+        assert api["shortened"]["from"] == len(long) and api["shortened"]["to"] <= 1000
+        assert not api["query"].endswith(" gra")  # cut at a word's end
+        foo = client.get("/search", params={"q": "transformer", "category": "cs.FOO", "lang": "en"}).text
+        assert "cs.FOO is not an arXiv category." in foo and 'href="/categories"' in foo
+        zh = client.get("/search", params={"q": "transformer", "category": "cs.FOO", "lang": "zh"}).text
+        assert "cs.FOO 不是 arXiv 的分类。" in zh
+        near = client.get("/api/search", params={"q": "graph", "category": "cs.LGG"}).json()
+        assert (
+            near["unknown_category"]["category"] == "cs.LGG"
+            and near["unknown_category"]["nearest"][0] == "cs.LG"
+        )
+        keyword = client.get("/api/search", params={"q": "graph neural network", "mode": "keyword"}).json()
+        hybrid = client.get("/api/search", params={"q": "graph neural network", "mode": "hybrid"}).json()
+        assert hybrid["total"] == keyword["total"]  # the papers having the words, in both modes
+        semantic = client.get("/api/search", params={"q": "graph neural network", "mode": "semantic"}).json()
+        assert semantic["total"] is None
+        shown = client.get("/search", params={"q": "graph neural network", "lang": "en"}).text
+        assert f"{keyword['total']['count']} papers have your words" in shown
+
+
+def test_the_cli_refuses_a_category_filter_arxiv_does_not_have(home: Path) -> None:
+    out = invoke("search", "transformer", "--category", "cs.FOO", home=home, check=False)
+    assert out.returncode == 2 and "cs.FOO is not an arXiv category" in out.stderr
+    near = invoke("related", "--text", "graph neural network", "-c", "cs.lgg", home=home, check=False)
+    assert near.returncode == 2 and "did you mean cs.LG" in near.stderr
+    assert invoke("search", "graph", "--category", "CS.lg", "--mode", "keyword", home=home).returncode == 0

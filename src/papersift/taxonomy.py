@@ -455,3 +455,11 @@ def spelled(cat: str) -> str:
     """A category or archive id as arXiv spells it, in whatever case it was typed (``cs.lg`` → ``cs.LG``,
     ``Astro-Ph`` → ``astro-ph``); an unknown id as given."""
     return _SPELLINGS.get(cat.lower(), cat)
+
+
+def nearest(cat: str, n: int = 3) -> list[str]:
+    """The category ids arXiv has that are spelled most like ``cat`` (any case), for "did you mean"."""
+    import difflib
+
+    close = difflib.get_close_matches(cat.lower(), list(_SPELLINGS), n=n, cutoff=0.75)
+    return list(dict.fromkeys(_SPELLINGS[c] for c in close))

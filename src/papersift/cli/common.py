@@ -51,6 +51,21 @@ def spelled_option(value: str | None) -> str | None:
     return None if value is None else _spelled(value)
 
 
+def known_category_option(value: str | None) -> str | None:
+    """A ``--category`` filter as arXiv spells it; one arXiv has no such category or archive for is an error
+    naming the nearest ids it has (a filter on ``cs.FOO`` would quietly find nothing)."""
+    if value is None:
+        return None
+    from papersift import taxonomy
+
+    spelled = _spelled(value)
+    if taxonomy.is_known(spelled):
+        return spelled
+    nearest = taxonomy.nearest(spelled)
+    hint = f"; did you mean {' or '.join(nearest)}?" if nearest else ""
+    raise typer.BadParameter(f"{value} is not an arXiv category{hint} (the web UI's /categories lists them)")
+
+
 def all_spelled_option(values: list[str] | None) -> list[str] | None:
     """A repeated ``--category`` option as arXiv spells each, or None when not given."""
     return None if values is None else _all_spelled(values)

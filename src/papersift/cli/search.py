@@ -13,11 +13,11 @@ from papersift.cli.common import (
     HomeOpt,
     check_format,
     fail,
+    known_category_option,
     lines_of,
     load_settings,
     opened,
     parse_day,
-    spelled_option,
 )
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def search(
         Path | None, typer.Option("--queries-from", help="One query a line; one JSON line per query.")
     ] = None,
     k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Number of results.")] = 10,
-    category: Annotated[str | None, typer.Option("--category", "-c", callback=spelled_option)] = None,
+    category: Annotated[str | None, typer.Option("--category", "-c", callback=known_category_option)] = None,
     since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
     until: Annotated[str | None, typer.Option("--until", help="Announced on or before.")] = None,
     author: Annotated[str | None, typer.Option("--author", "-a")] = None,
@@ -138,7 +138,7 @@ def related(
     text: Annotated[str | None, typer.Option("--text", help="Any text, e.g. a pasted abstract.")] = None,
     ids_from: Annotated[Path | None, typer.Option("--ids-from", help="One id a line.")] = None,
     k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Results per query.")] = 10,
-    category: Annotated[str | None, typer.Option("--category", "-c", callback=spelled_option)] = None,
+    category: Annotated[str | None, typer.Option("--category", "-c", callback=known_category_option)] = None,
     since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
     facet: Annotated[
         str | None,

@@ -97,7 +97,9 @@ class SearchResult:
     mode: Mode
     notes: list[str] = field(default_factory=list)
     understood: Understood | None = None  # what the query was read as (``ranking.understand``)
-    total: int | None = None  # how many results there are, up to the ``count`` asked for (None: not counted)
+    # how many papers have the query's words, up to the ``count`` asked for (None: not counted, as in
+    # semantic mode); hybrid shows them first, then papers close in meaning
+    total: int | None = None
 
 
 def search(
@@ -169,6 +171,7 @@ def _search(
         if not shown and offset == 0:
             notes.append(NO_GOOD_MATCHES)
         return SearchResult(shown, "keyword", notes, total=min(len(rows), count) if count else None)
+    asked, count = count, 0  # not counted from the pool: see ``total`` below
     kept, excluded = exclusions(query)
     floor = DENSE_FLOOR
     if indexes.vocabulary is not None and not understood.verbatim and not understood.lexical_text.strip():
@@ -200,11 +203,17 @@ def _search(
         )
         return [(key, Hit(paper, scores[key])) for key, paper in taken]
 
-    hits, counted = widen(collect, max(POOL, 2 * want), want, found.size, count)
+    hits, _ = widen(collect, max(POOL, 2 * want), want, found.size, count)
     page = hits[offset:want]
     if not hits:
         notes.append(NO_GOOD_MATCHES)
-    total = counted if count else None
+    # a total means the papers having the query's words (as keyword mode counts them): the neighbours by
+    # meaning hybrid adds after them have no natural end ("100+ results" where 11 papers have the words);
+    # semantic results are not counted at all
+    total = None
+    if asked and mode == "hybrid":
+        matched = found.keyword.candidates(Probe(keyword=query, any_terms=understood.loose), asked, filters)
+        total = min(len(matched), asked)
     lex = indexes.lexical
     if lex is not None:  # the query's phrases each result contains as written
         mine, rarity = phrases(understood.lexical_text), word_rarity(lex)

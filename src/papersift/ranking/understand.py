@@ -175,7 +175,8 @@ def understand(
 
 
 def suggest(indexes: Indexes, understood: Understood, n: int = 5) -> list[str]:
-    """Near terms the corpus knows for a query that matched nothing (else its commonest categories)."""
+    """Near terms the corpus knows for a query that matched nothing: words within two edits of its unknown
+    words, commonest first. Never category codes: a face offers the categories as a link of its own."""
     vocabulary = indexes.vocabulary
     found: list[str] = []
     if vocabulary is not None:
@@ -187,22 +188,7 @@ def suggest(indexes: Indexes, understood: Understood, n: int = 5) -> list[str]:
                 if s.term != fold(word) and s.term not in found:
                     found.append(s.term)
         found.sort(key=lambda term: -vocabulary.df(term))
-    if not found and indexes.lexical is not None and len(indexes.lexical):
-        found = _commonest_categories(indexes.lexical.primary, indexes.lexical.categories)
     return found[:n]
-
-
-def _commonest_categories(primary: np.ndarray, categories: list[str]) -> list[str]:
-    """The primary categories, most papers first (ties: in the order the papers first have them), counted
-    by numpy: a Python loop over 300k papers' codes took ~45 ms of every query matching nothing."""
-    codes = np.asarray(primary)
-    n = np.bincount(codes, minlength=len(categories))
-    first = np.full(len(n), len(codes))
-    np.minimum.at(first, codes, np.arange(len(codes)))
-    counts: dict[str, int] = {}
-    for code in sorted(np.flatnonzero(n).tolist(), key=lambda c: int(first[c])):
-        counts[categories[code]] = counts.get(categories[code], 0) + int(n[code])
-    return sorted(counts, key=lambda c: -counts[c])
 
 
 # -- misspellings ----------------------------------------------------------------------------------

@@ -450,3 +450,29 @@ _ZH += [
         r"未翻译：没有 \1 文字的离线词典",
     ),
 ]
+# search: what the page says of a query shortened, a category arXiv does not have, a count of papers
+# having the words (hybrid), a search of the typed words alone, and the categories to browse
+TEXT["en"].update(
+    {
+        "search_only_for": "Search only for {q}",
+        "query_shortened": "Your query was {n} characters long: searched its first {m}.",
+        "unknown_category": "{c} is not an arXiv category.",
+        "did_you_mean": "Did you mean",
+        "all_categories": "all categories",
+        "browse_categories": "Browse the categories",
+        "results_with_words": "{n} papers have your words",
+        "results_with_words_more": "{n}+ papers have your words",
+    }
+)
+TEXT["zh"].update(
+    {
+        "search_only_for": "仅搜索 {q}",
+        "query_shortened": "查询长 {n} 个字符，只搜索了前 {m} 个。",
+        "unknown_category": "{c} 不是 arXiv 的分类。",
+        "did_you_mean": "你是不是要找",
+        "all_categories": "全部分类",
+        "browse_categories": "浏览分类",
+        "results_with_words": "{n} 篇论文含有查询词",
+        "results_with_words_more": "{n} 篇以上论文含有查询词",
+    }
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Shape(BaseModel):
@@ -119,8 +119,24 @@ class Understood(Shape):
 
 
 class Total(Shape):
+    """Papers having the query's words (keyword and hybrid mode; semantic results are not counted)."""
+
     count: int
     capped: bool  # at least ``count``
+
+
+class Shortened(Shape):
+    """A query longer than the page searches: its length and the characters searched."""
+
+    from_: int = Field(alias="from")
+    to: int
+
+
+class UnknownCategory(Shape):
+    """A category filter arXiv has no such category for, and the nearest ids it has."""
+
+    category: str
+    nearest: list[str]
 
 
 class SearchAnswer(Shape):
@@ -131,6 +147,8 @@ class SearchAnswer(Shape):
     notes: list[str]
     understood: Understood | None = None
     total: Total | None = None
+    shortened: Shortened | None = None
+    unknown_category: UnknownCategory | None = None
     results: list[SearchHitShape]
 
 

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse
 from starlette.exceptions import HTTPException
 
+from papersift import taxonomy
 from papersift.paper import is_arxiv_id, normalize_id
 from papersift.ranking.search import MODES, Mode, search
 from papersift.shapes import search_hit_json, understood_json
@@ -21,6 +22,24 @@ from papersift.web.state import AppState, parse_day
 
 router = APIRouter()
 TOTAL_CAP = 100  # results counted for a query's total (more: "100+ results")
+QUERY_CHARS = 1000  # a longer query is searched by its first this many characters, and the page says so
+
+
+def shortened(q: str) -> tuple[str, dict[str, int] | None]:
+    """``q`` cut to ``QUERY_CHARS`` at a word's end (what the page then says: ``{from, to}``), or as is."""
+    if len(q) <= QUERY_CHARS:
+        return q, None
+    cut = q[:QUERY_CHARS]
+    if not q[QUERY_CHARS].isspace() and " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(), {"from": len(q), "to": len(cut.rstrip())}
+
+
+def unknown_category(category: str | None) -> dict[str, Any] | None:
+    """For a filter naming no arXiv category (``cs.FOO``): it and the nearest ids arXiv has; else None."""
+    if not category or taxonomy.is_known(category):
+        return None
+    return {"category": category, "nearest": taxonomy.nearest(category)}
 
 
 def search_data(
@@ -39,6 +58,7 @@ def search_data(
     if mode not in MODES:
         raise HTTPException(400, f"mode must be one of {', '.join(MODES)}")
     filters = Filters(category=category or None, since=parse_day(since, 400) if since else None)
+    q, cut = shortened(q)
 
     def ranked() -> dict[str, Any]:
         offset = (page_no - 1) * k
@@ -63,7 +83,13 @@ def search_data(
             "next_page": page_no + 1 if len(result.hits) == k else None,
             "notes": result.notes,
             "understood": understood_json(result.understood),
-            "total": {"count": min(result.total or 0, TOTAL_CAP), "capped": (result.total or 0) > TOTAL_CAP},
+            "total": (
+                None
+                if result.total is None
+                else {"count": min(result.total, TOTAL_CAP), "capped": result.total > TOTAL_CAP}
+            ),
+            "shortened": cut,
+            "unknown_category": unknown_category(category),
             "results": [search_hit_json(h, r, texts) for r, h in enumerate(result.hits, first)],
         }
 
@@ -72,11 +98,11 @@ def search_data(
     return dict(state.cached(key, ranked, index=True))
 
 
-@twin(router, "/search", api={"q": (str, Query(..., max_length=1000))})
+@twin(router, "/search", api={"q": (str, Query(...))})
 def search_papers(
     request: Request,
     web: Web,
-    q: str = Query("", max_length=1000),
+    q: str = "",
     mode: Mode = "hybrid",
     category: str | None = None,
     since: DateParam | None = None,
@@ -89,7 +115,12 @@ def search_papers(
     lang = reading_lang(web, request)
     if wants_json(request):  # the API requires q (``twin``'s ``api``)
         return search_data(web.state, q, mode, category, since, page_no, k, lang, verbatim)
-    context: dict[str, Any] = {"q": q, "mode": mode, "category": category or "", "since": since or ""}
+    context: dict[str, Any] = {
+        "q": shortened(q)[0],
+        "mode": mode,
+        "category": category or "",
+        "since": since or "",
+    }
     context |= {"hl": re.findall(r"\w+", q), "search_page": True, "verbatim": verbatim}
     if not q.strip():
         return web.page(request, "search.html", 200, data=None, **context)
