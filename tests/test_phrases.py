@@ -4,7 +4,9 @@ URL, an e-mail address) are never phrases, and two texts share only phrases both
 
 from __future__ import annotations
 
-from papersift.ranking.phrases import best_phrases, occurs, phrases, shared_phrases
+import math
+
+from papersift.ranking.phrases import best_phrases, names_a_term, occurs, phrases, shared_phrases
 
 A = (
     "We propose LoRA adapters for full fine-tuning; rewards find better policies. Based reasoning "
@@ -46,3 +48,23 @@ def test_the_best_phrases_are_the_weightiest_and_none_inside_another() -> None:
         2,
     )
     assert picked == ["lora adapters", "trajectory replay"]  # "lora" is inside the first: not a second reason
+
+
+# shares of papers holding each word, measured on every tenth paper of the 300k file (ranking/phrases.py)
+SHARES = {"stop": 0.0018, "normalized": 0.0068, "struggle": 0.0203, "graph": 0.0412, "attention": 0.0408}
+
+
+def _idf(word: str) -> float:
+    return -math.log(SHARES.get(word, 0.001))
+
+
+def test_a_lone_word_is_a_reason_only_when_it_names_a_term() -> None:
+    for word in ("stop", "normalized", "struggle", "dangerous", "systematically", "engage"):
+        assert not names_a_term(word, _idf), word
+    for word in ("graph", "attention", "svd", "jailbreak", "fine-tuning"):
+        assert names_a_term(word, _idf), word
+    a = "Models struggle to stop early; normalized graph neural networks and attention help."
+    b = "Agents struggle; we stop when the normalized loss of graph neural networks and attention drops."
+    shared = shared_phrases(a, b, _idf, n=5)
+    assert "graph neural networks" in shared and "attention" in shared
+    assert not {"stop", "normalized", "struggle"} & set(shared)

@@ -39,7 +39,7 @@ from papersift.index.indexes import Indexes
 from papersift.index.sentences import FACETS, TITLE, facet_code, paper_sentences, roles
 from papersift.names import AuthorSet
 from papersift.paper import Paper, Submitted, first_submitted, months_between
-from papersift.ranking.phrases import best_phrases, phrases, word_rarity
+from papersift.ranking.phrases import phrases, reason_phrases, word_rarity
 from papersift.ranking.pool import Hit, admitted, widen
 from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
 from papersift.ranking.sentences import RERANK, SentenceWeights, best_pair, sentence_term
@@ -259,7 +259,7 @@ def _take(indexes: Indexes, query: Query, s: _Scored, k: int, filters: Filters) 
     for key, paper in admitted(indexes.store, ranked, filters, k, step, keep=lambda p: p.id != query_id):
         i = at[key]
         day = first_submitted(paper)
-        terms = best_phrases(mine & phrases(f"{paper.title} {paper.abstract}"), rarity, 3)
+        terms = reason_phrases(mine & phrases(f"{paper.title} {paper.abstract}"), rarity, 3)
         authors = list(query_authors.shared(paper.authors))
         # the author postings bucket by initial + surname, and the days have no order within a day:
         # take back what a namesake or a later paper of the same day added
