@@ -95,7 +95,10 @@ def endpoint(settings: Settings) -> Endpoint:
         from papersift.llm import local
 
         return Endpoint(local.ensure(settings), model_name(settings), None)
-    raise ModelError("no language model is configured: set PAPERSIFT_LLM_URL, or PAPERSIFT_LLM_LOCAL=true")
+    raise ModelError(
+        "no language model is configured: set PAPERSIFT_LLM_URL, or PAPERSIFT_LLM_LOCAL=true "
+        "(or connect one: papersift llm setup)"
+    )
 
 
 def complete(
