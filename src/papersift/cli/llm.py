@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import click
 import typer
 
 from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, opened
@@ -99,7 +98,9 @@ def llm_setup(
     ] = None,
     ports: Annotated[
         list[int] | None,
-        typer.Option("--port", min=1, max=65535, help="Look on these 127.0.0.1 ports instead of the usual."),
+        typer.Option(
+            "--port", min=1, max=65535, metavar="PORT", help="Look on these 127.0.0.1 ports, not the usual."
+        ),
     ] = None,
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
@@ -198,7 +199,7 @@ def _pick_server(found: list[Found], servers: list[tuple[str, int]], asking: boo
         fail(f"several servers answer ({listed}): choose one with --url URL (no terminal to ask on)")
     for n, f in enumerate(found, 1):
         typer.echo(f"{n}. {f.server} at {f.url} ({len(f.models)} models)")
-    choice: int = typer.prompt("Which server", default=1, type=click.IntRange(1, len(found)))
+    choice = _ask_number("Which server", len(found), 1)
     return found[choice - 1]
 
 
@@ -214,5 +215,14 @@ def _pick_model(url: str, listed: list[str] | None, suggested: str | None, askin
     for n, name in enumerate(listed, 1):
         typer.echo(f"{n}. {name}")
     default = listed.index(suggested) + 1 if suggested in listed else 1
-    choice: int = typer.prompt("Which model", default=default, type=click.IntRange(1, len(listed)))
+    choice = _ask_number("Which model", len(listed), default)
     return listed[choice - 1]
+
+
+def _ask_number(question: str, count: int, default: int) -> int:
+    """A number from 1 to ``count`` typed on the terminal (asked again until it is one)."""
+    while True:
+        answer = typer.prompt(question, default=str(default)).strip()
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer)
+        typer.echo(f"a number from 1 to {count}, please")
