@@ -34,6 +34,7 @@ class Seen:
     path: str
     headers: dict[str, str]
     body: Any
+    port: int = 0  # the client's port: the same on a reused connection
 
 
 @dataclass
@@ -136,7 +137,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         model = self.server.model  # type: ignore[attr-defined]
-        model.seen.append(Seen(self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw)))
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        model.seen.append(Seen(self.path, headers, json.loads(raw), self.client_address[1]))
         answer = model.answers.pop(0) if model.answers else error(500, "no answer scripted", "server_error")
         if answer.delay:
             time.sleep(answer.delay)
