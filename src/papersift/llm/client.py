@@ -295,21 +295,21 @@ def _response(settings: Settings, ep: Endpoint, body: dict[str, Any]) -> Iterato
     timeout = httpx.Timeout(settings.llm_timeout, connect=min(_CONNECT_TIMEOUT, settings.llm_timeout))
     asked = body["max_tokens"]
     where = [ep]  # the local default may stop between tries: found or started again
+    narrowed = [False]  # a 400 naming the limit is asked again within it once a call
 
     def attempt() -> httpx.Response:
-        narrowed = False
         while True:
             learned = _PROCESS.limit(where[0])
             body["max_tokens"] = min(asked, learned) if learned else asked
             response, status, message = _send(settings, where[0], body, timeout)
             if response is not None:
                 return response
-            limit = token_limit(message, body["max_tokens"]) if status == 400 and not narrowed else None
+            limit = token_limit(message, body["max_tokens"]) if status == 400 and not narrowed[0] else None
             if not limit:
                 raise ModelError(f"the endpoint answered {status}" + (f": {message}" if message else ""))
             log.info("%s accepts max_tokens up to %d: asking again within it", _where(where[0]), limit)
             _PROCESS.learn(where[0], limit)
-            narrowed = True
+            narrowed[0] = True
 
     def again(state: tenacity.RetryCallState) -> None:
         error = state.outcome.exception() if state.outcome else None
