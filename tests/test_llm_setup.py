@@ -186,3 +186,15 @@ def test_providers_are_known_by_name_and_need_a_key(tmp_path: Path) -> None:
     ran = invoke("llm", "setup", "--url", "ftp://x", home=tmp_path, check=False)
     assert ran.returncode == 1 and "not an http(s) URL" in ran.stderr
     assert not (tmp_path / "config.json").exists()
+
+
+def test_a_key_file_that_cannot_be_read_stops_at_start_naming_the_setting(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.key"
+    ran = invoke("llm", "status", home=tmp_path, env={"PAPERSIFT_LLM_KEY_FILE": str(missing)}, check=False)
+    assert ran.returncode == 2
+    assert f"PAPERSIFT_LLM_KEY_FILE: {missing} cannot be read" in ran.stderr
+    missing.write_text("\n")
+    ran = invoke("llm", "status", home=tmp_path, env={"PAPERSIFT_LLM_KEY_FILE": str(missing)}, check=False)
+    assert ran.returncode == 2 and "is empty" in ran.stderr
+    env = {"PAPERSIFT_LLM_KEY_FILE": str(missing), "PAPERSIFT_LLM_KEY": KEY}  # the variable wins: not read
+    assert json.loads(invoke("llm", "status", "-f", "json", home=tmp_path, env=env).stdout)["key"] == "set"
