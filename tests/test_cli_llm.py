@@ -58,5 +58,27 @@ def test_status_shows_usage_and_failures_but_never_the_key(tmp_path: Path) -> No
 def test_status_with_nothing_configured_says_how_to_configure(tmp_path: Path) -> None:
     env = {"PAPERSIFT_LLM_URL": "", "PAPERSIFT_LLM_LOCAL": "false"}
     text = invoke("llm", "status", home=tmp_path, env=env).stdout
-    assert "endpoint: none (set PAPERSIFT_LLM_URL" in text
+    assert "endpoint: none (connect one: papersift llm setup; or set PAPERSIFT_LLM_URL" in text
     assert "failures: none" in text
+
+
+def test_status_says_where_url_model_and_key_came_from(tmp_path: Path) -> None:
+    from papersift.settings import save_home_config
+
+    key_file = tmp_path / "k.key"
+    key_file.write_text(KEY)
+    home = tmp_path / "home"
+    save_home_config(
+        home, {"llm_url": "http://127.0.0.1:9/v1", "llm_model": "saved", "llm_key_file": key_file}
+    )
+    status = json.loads(invoke("llm", "status", "-f", "json", home=home).stdout)
+    assert status["endpoint"] == "http://127.0.0.1:9/v1" and status["model"] == "saved"
+    assert status["sources"] == {"url": "home config", "model": "home config", "key": "key file",
+                                 "key_file": str(key_file)}  # fmt: skip
+    assert status["config"] == str(home / "config.json")
+    env = {"PAPERSIFT_LLM_MODEL": "env-model", "PAPERSIFT_LLM_KEY": KEY}
+    text = invoke("llm", "status", home=home, env=env).stdout
+    assert KEY not in text
+    assert f"from: url home config, model env, key env (home config: {home / 'config.json'})" in text
+    nothing = json.loads(invoke("llm", "status", "-f", "json", home=tmp_path / "empty").stdout)
+    assert nothing["sources"] == {"url": "default", "model": "default", "key": "unset", "key_file": None}

