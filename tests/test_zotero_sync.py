@@ -19,10 +19,11 @@ from papersift.library_sync import SyncReport, ZoteroError, libraries, sync_zote
 from papersift.settings import Settings
 from papersift.store import Store, open_store
 from papersift.store.records import Account, LibraryEntry
+from papersift.web.models import LibraryAnswer
 from tests.arxiv_server import ArxivServer, Reply
 from tests.support.data import as_papers, spread_records
 from tests.support.inproc import app_client, invoke
-from tests.zotero_server import RECORDED_USER, Fault, ZoteroServer
+from tests.zotero_server import RECORDED_USER, Fault, Library, ZoteroServer
 
 KEY = "zK3y-never-in-the-home-5f1c2a"
 USER = str(RECORDED_USER)
@@ -219,6 +220,22 @@ def test_not_for_me_collection_items_are_negatives_and_return_to_zero_when_moved
     assert lib.entries()["DISLIKE2"].rating == 0
 
 
+def test_a_group_library_syncs_beside_the_users_and_each_keeps_its_own_entries(
+    lib: Opened, zotero: ZoteroServer, papers: list[dict[str, object]]
+) -> None:
+    zotero.libraries["groups/169947"] = group = Library()
+    group.put_item(preprint("GROUPIT2", papers[6]))
+    both = libraries(RECORDED_USER, [169947])
+    report = sync_zotero(lib.store, lib.settings, lib.reader, both, sleep=lambda s: None)
+    assert [r.library for r in report.libraries] == [f"users/{USER}", "groups/169947"]
+    assert lib.entries()["GROUPIT2"].source == "zotero:groups/169947/GROUPIT2"
+    lib.sync(full=True)  # the user's library read in full: the group's entry is not the user's to remove
+    assert "GROUPIT2" in lib.entries() and len(lib.entries()) == RECORDED + 1
+    group.delete_item("GROUPIT2")
+    report = sync_zotero(lib.store, lib.settings, lib.reader, both, sleep=lambda s: None)
+    assert report.libraries[1].removed == 1 and "GROUPIT2" not in lib.entries()
+
+
 def test_an_unknown_collection_is_a_clear_error_and_changes_nothing(
     lib: Opened, zotero: ZoteroServer
 ) -> None:
@@ -296,6 +313,7 @@ def test_the_library_page_and_its_json_show_the_last_sync(lib: Opened, zotero: Z
     lib.store.close()
     with app_client(lib.settings.home) as client:
         data = client.get("/api/library").json()
+        assert LibraryAnswer.model_validate(data).zotero is not None  # the shape OpenAPI documents
         assert data["zotero"]["totals"]["kept"] == RECORDED and data["zotero"]["libraries"][0]["library"] == (
             f"users/{USER}"
         )

@@ -193,7 +193,9 @@ def daily(
             help="Categories to sync (default: what readers follow; any case).", callback=all_spelled_option
         ),
     ] = None,
-    no_sync: Annotated[bool, typer.Option("--no-sync", help="Skip fetching from arXiv.")] = False,
+    no_sync: Annotated[
+        bool, typer.Option("--no-sync", help="Skip fetching from arXiv (and Zotero).")
+    ] = False,
     home: HomeOpt = None,
 ) -> None:
     """The cron job: sync today's announcements, embed them, make TL;DRs of each reader's top papers (with a
