@@ -15,7 +15,7 @@ import pytest
 from pydantic import SecretStr
 
 from papersift.accounts import personal_account
-from papersift.library_sync import SyncReport, ZoteroError, libraries, sync_zotero
+from papersift.library_sync import SyncReport, ZoteroError, last_sync, libraries, sync_zotero
 from papersift.settings import Settings
 from papersift.store import Store, open_store
 from papersift.store.records import Account, LibraryEntry
@@ -234,6 +234,23 @@ def test_a_group_library_syncs_beside_the_users_and_each_keeps_its_own_entries(
     group.delete_item("GROUPIT2")
     report = sync_zotero(lib.store, lib.settings, lib.reader, both, sleep=lambda s: None)
     assert report.libraries[1].removed == 1 and "GROUPIT2" not in lib.entries()
+
+
+def test_the_sync_and_its_state_are_the_same_on_both_backends(
+    store: Store, zotero: ZoteroServer, papers: list[dict[str, object]], tmp_path: Path
+) -> None:
+    store.upsert(as_papers(papers))
+    settings = settings_for(tmp_path / "home", zotero)
+    reader = personal_account(store, settings)
+    add_arxiv_items(zotero, papers)
+    first = sync_zotero(store, settings, reader, libraries(RECORDED_USER), sleep=lambda s: None)
+    assert first.total("matched") == 3 and first.total("entries") == RECORDED + 3
+    zotero.user.delete_item("PREPRNT2")
+    again = sync_zotero(store, settings, reader, libraries(RECORDED_USER), sleep=lambda s: None)
+    assert again.libraries[0].since == first.libraries[0].version and again.total("removed") == 1
+    assert len(store.library(reader.id)) == RECORDED + 2
+    shown = last_sync(store, reader)
+    assert shown is not None and shown["totals"]["removed"] == 1
 
 
 def test_an_unknown_collection_is_a_clear_error_and_changes_nothing(
