@@ -301,10 +301,13 @@ def test_cli_sync_and_status_in_json_and_the_key_is_never_in_the_home(
 ) -> None:
     add_arxiv_items(zotero, papers)
     env = {"PAPERSIFT_ZOTERO_URL": zotero.url, "PAPERSIFT_ZOTERO_KEY": KEY}
+    nobody = invoke("library", "sync", "zotero", home=home, env=env, check=False)  # never synced: whose?
+    assert nobody.returncode == 2 and "--user ID" in nobody.stderr and not zotero.seen
+    assert invoke("library", "sync", "mendeley", "--user", USER, home=home, check=False).returncode == 2
     ran = invoke("library", "sync", "zotero", "--user", USER, "--format", "json", home=home, env=env)
     shown = orjson.loads(ran.stdout)
     assert shown["totals"]["matched"] == 3 and shown["totals"]["kept"] == RECORDED and shown["seconds"] > 0
-    text = invoke("library", "sync", "zotero", "--user", USER, home=home, env=env).stdout
+    text = invoke("library", "sync", "zotero", home=home, env=env).stdout  # alone: as the last time
     assert text.startswith("zotero: 0 items read") and f"{RECORDED + 3} entries from Zotero" in text
     status = orjson.loads(invoke("library", "status", "--format", "json", home=home).stdout)
     assert status["zotero_entries"] == RECORDED + 3 and status["last_sync"]["totals"]["items"] == 0

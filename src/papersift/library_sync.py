@@ -263,6 +263,18 @@ def last_sync(store: Store, reader: Account) -> dict[str, Any] | None:
     return json.loads(raw) if raw else None
 
 
+def previous_choice(store: Store, reader: Account) -> tuple[list[ZoteroLibrary], list[str], list[str]] | None:
+    """The libraries, collections and "not for me" collections of the reader's last sync, None before one."""
+    last = last_sync(store, reader)
+    if not last:
+        return None
+    libs = []
+    for r in last["libraries"]:
+        kind, _, number = str(r["library"]).partition("/")
+        libs.append(ZoteroLibrary(kind, int(number)))
+    return libs, list(last["collections"]), list(last["not_for_me"])
+
+
 def _state_key(reader: Account, lib: ZoteroLibrary) -> str:
     return f"zotero:{reader.id}:{lib.prefix}"
 

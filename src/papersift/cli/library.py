@@ -247,27 +247,33 @@ def library_sync(
     home: HomeOpt = None,
 ) -> None:
     """Sync your library from Zotero (the key: PAPERSIFT_ZOTERO_KEY): only what changed since the last sync;
-    items deleted in Zotero leave the library."""
+    items deleted in Zotero leave the library. With no option (and no PAPERSIFT_ZOTERO_* setting): the
+    libraries and collections of the last sync."""
     import orjson
 
-    from papersift.library_sync import ZoteroError, libraries, sync_zotero
+    from papersift.library_sync import ZoteroError, libraries, previous_choice, sync_zotero
 
     check_format(fmt)
     if source != "zotero":
         fail(f"papersift syncs a library from zotero, not {source!r}", 2)
     settings = load_settings(home)
     libs = libraries(user or settings.zotero_user, group or settings.zotero_groups)
-    if not libs:
-        fail("say whose library: --user ID or --group ID (or set PAPERSIFT_ZOTERO_USER)", 2)
+    chosen = collection or list(settings.zotero_collections)
+    negative = not_for_me or list(settings.zotero_not_for_me)
     with opened(settings) as o:
+        who = o.account(reader)
+        if not (libs or chosen or negative) and (before := previous_choice(o.store, who)):
+            libs, chosen, negative = before  # `library sync zotero` alone: as the last time
+        if not libs:
+            fail("say whose library: --user ID or --group ID (or set PAPERSIFT_ZOTERO_USER)", 2)
         try:
             report = sync_zotero(
                 o.store,
                 settings,
-                o.account(reader),
+                who,
                 libs,
-                collections=collection or settings.zotero_collections,
-                not_for_me=not_for_me or settings.zotero_not_for_me,
+                collections=chosen,
+                not_for_me=negative,
                 full=full,
                 arxiv=not no_arxiv,
                 on_wait=lambda line: typer.echo(line, err=True),
