@@ -20,7 +20,6 @@ from __future__ import annotations
 import copy
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -207,8 +206,3 @@ class ZoteroServer:
         self._httpd.shutdown()
         self._httpd.server_close()
         self._thread.join(timeout=5)
-
-
-def serving(**kwargs: Any) -> Iterator[ZoteroServer]:
-    with ZoteroServer(**kwargs) as server:
-        yield server
