@@ -177,3 +177,9 @@ eval: $(STAMP)
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache
+
+# `library sync zotero` as a process against the tests' local Zotero API: the recorded library, then 1,000
+# arXiv preprints more (linked by id), each followed by an unchanged (incremental) sync
+.PHONY: bench-zotero
+bench-zotero: $(STAMP)
+	$(PY) bench/zotero_sync.py --corpus $(SHARED)/arxiv-20k.jsonl.gz

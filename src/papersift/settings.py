@@ -315,11 +315,38 @@ class Settings(BaseSettings):
         gt=0,
         description="Seconds after which another process retakes a claim to write a text.",
     )
+    # Zotero as the library's source (library_sync.py): `library sync zotero`, and before daily / digest
+    zotero_url: str = Field(
+        default="https://api.zotero.org", description="Base URL of the Zotero Web API v3."
+    )
+    zotero_key: SecretStr | None = Field(
+        default=None, description="Zotero API key, sent only to zotero_url; never printed, logged or stored."
+    )
+    zotero_user: int | None = Field(
+        default=None,
+        ge=1,
+        description="Zotero user id whose library is the reader's (sync before daily/digest).",
+    )
+    zotero_groups: Annotated[tuple[int, ...], NoDecode] = Field(
+        default=(), description="Zotero group ids synced too (comma-separated)."
+    )
+    zotero_collections: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(),
+        description="Zotero collections that count as interests (comma-separated names; none: all).",
+    )
+    zotero_not_for_me: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(), description='Zotero collections whose items are "not for me" (rated -1; comma-separated).'
+    )
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
         return tuple(h.strip() for h in value.split(",") if h.strip()) if isinstance(value, str) else value
+
+    @field_validator("zotero_groups", "zotero_collections", "zotero_not_for_me", mode="before")
+    @classmethod
+    def _zotero_lists(cls, value: Any) -> Any:
+        return tuple(v.strip() for v in value.split(",") if v.strip()) if isinstance(value, str) else value
 
     @field_validator("default_categories")
     @classmethod

@@ -25,6 +25,8 @@ from papersift.cli.common import (
 
 if TYPE_CHECKING:
     from papersift.ranking.daily import DailyPick
+    from papersift.settings import Settings
+    from papersift.store import Store
     from papersift.store.records import Account
 
 
@@ -113,6 +115,23 @@ def recommend(
         typer.echo(f"{len(picks)} papers for {who.name} on {when}", err=True)
 
 
+def _zotero_first(store: Store, settings: Settings, who: Account) -> bool:
+    """The reader's library synced from Zotero first when ``PAPERSIFT_ZOTERO_USER`` / ``_GROUPS`` are set
+    (they are the CLI reader's); a failure is said and the day goes on with the library as it is (False)."""
+    from papersift.library_sync import ZoteroError, configured, sync_configured
+
+    if not configured(settings) or who.name != settings.reader:
+        return True
+    try:
+        report = sync_configured(store, settings, who)
+    except ZoteroError as e:
+        typer.echo(f"error: zotero: {e} (continuing with the library as it is)", err=True)
+        return False
+    if report is not None:
+        typer.echo(report.line())
+    return True
+
+
 def digest(
     email: Annotated[
         str | None, typer.Option("--email", help="Send to this address (SMTP settings).")
@@ -136,6 +155,7 @@ def digest(
     errors: list[str] = []
     with opened(settings) as o:
         who = o.account(reader)
+        _zotero_first(o.store, settings, who)
         when, picks = _picks(o, who, parse_day(day, "--date"), settings.digest_k)
         if atom:
             texts = digest_texts(o.store, settings, picks)
@@ -173,7 +193,9 @@ def daily(
             help="Categories to sync (default: what readers follow; any case).", callback=all_spelled_option
         ),
     ] = None,
-    no_sync: Annotated[bool, typer.Option("--no-sync", help="Skip fetching from arXiv.")] = False,
+    no_sync: Annotated[
+        bool, typer.Option("--no-sync", help="Skip fetching from arXiv (and Zotero).")
+    ] = False,
     home: HomeOpt = None,
 ) -> None:
     """The cron job: sync today's announcements, embed them, make TL;DRs of each reader's top papers (with a
@@ -201,6 +223,7 @@ def daily(
             except HarvestError as e:
                 typer.echo(f"error: sync: {e} (continuing with what is stored)", err=True)
                 failed = True
+            failed = not _zotero_first(store, settings, o.account(None)) or failed
         cache = VectorCache(settings.cache_path)
         try:
             with progress_bar() as bar:

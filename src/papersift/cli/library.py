@@ -1,5 +1,6 @@
-"""``papersift library add|remove|tag|rate|note|read|list|import|export``: a reader's saved papers, tags,
-ratings and notes, and bibliographies in and out (BibTeX, RIS, CSL-JSON)."""
+"""``papersift library add|remove|tag|rate|note|read|list|import|export|sync|status``: a reader's saved
+papers, tags, ratings and notes, bibliographies in and out (BibTeX, RIS, CSL-JSON), the library synced
+from Zotero."""
 
 from __future__ import annotations
 
@@ -214,3 +215,114 @@ def library_export(
         typer.echo(f"exported {len(items)} entries to {output}", err=True)
     else:
         typer.echo(text, nl=False)
+
+
+@library_app.command("sync")
+def library_sync(
+    source: Annotated[str, typer.Argument(help="Where the library comes from: zotero.")],
+    user: Annotated[
+        int | None, typer.Option("--user", help="Zotero user id (default PAPERSIFT_ZOTERO_USER).", min=1)
+    ] = None,
+    group: Annotated[
+        list[int] | None, typer.Option("--group", help="Zotero group id, synced too; repeatable.", min=1)
+    ] = None,
+    collection: Annotated[
+        list[str] | None,
+        typer.Option("--collection", "-c", help="A collection that counts (and those below it); repeatable."),
+    ] = None,
+    not_for_me: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--not-for-me", help="A collection whose items are 'not for me' (rated -1); repeatable."
+        ),
+    ] = None,
+    full: Annotated[
+        bool, typer.Option("--full", help="Read every item again, not only the changes.")
+    ] = False,
+    no_arxiv: Annotated[
+        bool, typer.Option("--no-arxiv", help="Never ask arXiv for papers not in the store.")
+    ] = False,
+    fmt: FormatOpt = "text",
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Sync your library from Zotero (the key: PAPERSIFT_ZOTERO_KEY): only what changed since the last sync;
+    items deleted in Zotero leave the library. With no option (and no PAPERSIFT_ZOTERO_* setting): the
+    libraries and collections of the last sync."""
+    import orjson
+
+    from papersift.library_sync import ZoteroError, libraries, previous_choice, sync_zotero
+
+    check_format(fmt)
+    if source != "zotero":
+        fail(f"papersift syncs a library from zotero, not {source!r}", 2)
+    settings = load_settings(home)
+    libs = libraries(user or settings.zotero_user, group or settings.zotero_groups)
+    chosen = collection or list(settings.zotero_collections)
+    negative = not_for_me or list(settings.zotero_not_for_me)
+    with opened(settings) as o:
+        who = o.account(reader)
+        if not (libs or chosen or negative) and (before := previous_choice(o.store, who)):
+            libs, chosen, negative = before  # `library sync zotero` alone: as the last time
+        if not libs:
+            fail("say whose library: --user ID or --group ID (or set PAPERSIFT_ZOTERO_USER)", 2)
+        try:
+            report = sync_zotero(
+                o.store,
+                settings,
+                who,
+                libs,
+                collections=chosen,
+                not_for_me=negative,
+                full=full,
+                arxiv=not no_arxiv,
+                on_wait=lambda line: typer.echo(line, err=True),
+            )
+        except ZoteroError as e:
+            fail(str(e))
+    if fmt == "json":
+        typer.echo(orjson.dumps(report.as_json()).decode())
+    else:
+        typer.echo(report.line())
+        if report.arxiv.startswith(("offline", "failed")):
+            typer.echo(
+                f"arXiv: {report.arxiv} (items kept with their own text; linked by a later sync)", err=True
+            )
+
+
+@library_app.command("status")
+def library_status(fmt: FormatOpt = "text", reader: ReaderOpt = None, home: HomeOpt = None) -> None:
+    """Your library in numbers, and the last sync from Zotero (when, items matched, kept, removed)."""
+    import orjson
+
+    from papersift.library_sync import last_sync, owner
+
+    check_format(fmt)
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        entries = o.store.library(who.id)
+        last = last_sync(o.store, who)
+    zotero = [e for e in entries if owner(e)]
+    status = {
+        "reader": who.name,
+        "entries": len(entries),
+        "linked": sum(e.paper_id is not None for e in entries),
+        "zotero_entries": len(zotero),
+        "last_sync": last,
+    }
+    if fmt == "json":
+        typer.echo(orjson.dumps(status).decode())
+        return
+    typer.echo(
+        f"{who.name}: {status['entries']} entries ({status['linked']} arXiv papers), "
+        f"{len(zotero)} from Zotero"
+    )
+    if last is None:
+        typer.echo("zotero: never synced (papersift library sync zotero --user ID)")
+        return
+    t = last["totals"]
+    typer.echo(
+        f"last sync {last['at']} ({last['seconds']:.2f} s, {last['requests']} requests): "
+        f"{t['items']} items read, {t['matched']} matched, {t['kept']} kept with their own text, "
+        f"{t['removed']} removed"
+    )

@@ -116,6 +116,13 @@ TEXT: dict[str, dict[str, str]] = {
         "forbidden": "Forbidden",
         "all_modes": "mode",
         "import_formats": "BibTeX · RIS · CSL-JSON (Zotero) · arXiv ids",
+        "zotero_sync": "Last Zotero sync",
+        "zotero_items": "items read",
+        "zotero_matched": "matched to arXiv papers",
+        "zotero_kept": "kept with their own text",
+        "zotero_removed": "removed",
+        "zotero_entries": "entries from Zotero",
+        "zotero_arxiv_offline": "arXiv was out of reach: those items keep their own text for now",
     },
     "zh": {
         "title": "papersift",
@@ -225,6 +232,13 @@ TEXT: dict[str, dict[str, str]] = {
         "forbidden": "禁止访问",
         "all_modes": "模式",
         "import_formats": "BibTeX · RIS · CSL-JSON（Zotero）· arXiv 编号",
+        "zotero_sync": "上次 Zotero 同步",
+        "zotero_items": "条已读取",
+        "zotero_matched": "条匹配到 arXiv 论文",
+        "zotero_kept": "条保留自身文本",
+        "zotero_removed": "条已移除",
+        "zotero_entries": "条来自 Zotero",
+        "zotero_arxiv_offline": "无法连接 arXiv：这些条目暂时保留自身文本",
     },
 }
 

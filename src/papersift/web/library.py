@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.exceptions import HTTPException
 
 from papersift.library import export_items, import_references, save_paper
+from papersift.library_sync import last_sync
 from papersift.paper import InvalidIdError, Paper, normalize_id
 from papersift.shapes import entry_json
 from papersift.sources.bibliography import Reference, read_bibliography, to_bibtex, to_csl_json, to_ris
@@ -55,6 +56,7 @@ def library_data(state: AppState, reader: Account, tag: str | None) -> dict[str,
         "tags": [{"tag": t, "count": n} for t, n in tags],
         "interests": {k: list(getattr(interests, k)) for k in Interests.__slots__},
         "entries": [entry_json(e) for e in entries],
+        "zotero": last_sync(store, reader),  # the last `library sync zotero` (SyncReport.as_json), or None
     }
 
 

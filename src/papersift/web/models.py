@@ -198,12 +198,29 @@ class TagCount(Shape):
     count: int
 
 
+class ZoteroSyncShape(Shape):
+    """The last ``library sync zotero`` (``library_sync.SyncReport.as_json``): when (``at``, UTC), how long,
+    the requests, the collections chosen, whether arXiv was asked, each library's counts and their
+    ``totals`` (``items`` read, ``matched`` to arXiv papers, ``fetched``, ``kept`` with their own text,
+    ``removed``…)."""
+
+    at: str
+    seconds: float
+    requests: int
+    collections: list[str]
+    not_for_me: list[str]
+    arxiv: str
+    libraries: list[dict[str, Any]]
+    totals: dict[str, int]
+
+
 class LibraryAnswer(Shape):
     reader: str
     tag: str | None
     tags: list[TagCount]
     interests: dict[str, list[str]]
     entries: list[LibraryEntryShape]
+    zotero: ZoteroSyncShape | None = None
 
 
 class Removed(Shape):
