@@ -52,6 +52,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/ruff format --check src tests bench
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 # the citation tests compile BibTeX exports with Debian's TeX Live: pdflatex, xelatex, lualatex, bibtex, biber
 texlive:

@@ -1,54 +1,33 @@
-"""The import direction of ``docs/architecture.md``, checked on the source: every module under
-``src/papersift`` is parsed with ``ast`` and mapped to its layer; a module may import its own layer and the
-layers before it, never a later one (module-level, function-level and ``TYPE_CHECKING`` imports alike), and
-no two modules may import each other, directly or round a longer loop, at module level.
+"""The layers of ``docs/architecture.md``: import-linter's contract in ``pyproject.toml`` (``make lint``)
+keeps a module from importing a later layer; these tests check that every module under ``src/papersift`` is
+in a layer of it, that the doc gives the same layers, and, parsing the source with ``ast``, that no two
+modules import each other, directly or round a longer loop, at module level.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "papersift"
 
-# the layers, first to last; a module is in the layer of its longest matching prefix (docs/architecture.md)
-LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    (
-        "records",
-        (
-            "papersift",  # the package's __init__ (a docstring)
-            "papersift.paper",
-            "papersift.text",
-            "papersift.settings",
-            "papersift.names",
-            "papersift.taxonomy",
-            "papersift.schedule",
-            "papersift.feeds",
-        ),
-    ),
-    ("sources", ("papersift.sources",)),
-    ("store", ("papersift.store",)),
-    (
-        "services",
-        (
-            "papersift.ingest",
-            "papersift.harvest",
-            "papersift.accounts",
-            "papersift.listing",
-            "papersift.lab",
-            "papersift.demo",
-        ),
-    ),
-    ("llm", ("papersift.llm",)),
-    ("index", ("papersift.index",)),
-    ("ranking", ("papersift.ranking",)),
-    ("reading", ("papersift.reading",)),
-    ("reader", ("papersift.library", "papersift.digest", "papersift.shapes", "papersift.library_sync")),
-    ("web", ("papersift.web",)),
-    ("cli", ("papersift.cli",)),
-]
+# the layers, first to last, as pyproject.toml's import-linter contract gives them (``make lint`` runs
+# ``lint-imports``, which fails on an import against their order); a module is in the layer of its longest
+# matching prefix, and the package's ``__init__`` is a record
+def _contract_layers() -> list[tuple[str, tuple[str, ...]]]:
+    config = tomllib.loads((SRC.parent / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (contract,) = config["contracts"]
+    names = contract["name"].split(" -> ")
+    layers = [tuple(f"{PACKAGE}.{m.strip()}" for m in row.split(":")) for row in reversed(contract["layers"])]
+    assert len(names) == len(layers), "the contract's name names each of its layers"
+    layers[0] = (PACKAGE, *layers[0])
+    return list(zip(names, layers, strict=True))
+
+
+LAYERS = _contract_layers()
 RANK = {name: n for n, (name, _) in enumerate(LAYERS)}
 
 
@@ -134,19 +113,6 @@ def test_every_module_has_a_layer() -> None:
     assert len(MODULES) > 50
     for module in MODULES:
         layer_of(module)
-
-
-def test_no_module_imports_a_later_layer() -> None:
-    wrong = []
-    for module in MODULES:
-        mine = layer_of(module)
-        for target, line, where in imports(module):
-            if RANK[layer_of(target)] > RANK[mine]:
-                wrong.append(
-                    f"{MODULES[module].relative_to(SRC)}:{line}: {module} ({mine}) imports {target} "
-                    f"({layer_of(target)}) [{where}]"
-                )
-    assert not wrong, "imports against the layer order:\n" + "\n".join(wrong)
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
