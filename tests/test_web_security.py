@@ -89,7 +89,7 @@ def test_only_loopback_and_configured_host_names_are_answered(site: httpx.Client
         assert site.get("/api/library", headers={"host": host}).status_code == 200, host
     for host in ("attacker.example", f"attacker.example:{port}", "127.0.0.1.attacker.example", ""):
         refused = site.get("/api/library", headers={"host": host})
-        assert refused.status_code == 400 and refused.json() == {"error": refused.json()["error"]}, host
+        assert refused.status_code == 400 and refused.text == "Invalid host header", host  # Starlette's
         assert "script-src 'self'" in refused.headers["content-security-policy"]
     assert site.get("/list/cs.CR", headers={"host": "rebound.example"}).status_code == 400
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from papersift.index.onnx_encoder import OnnxModelError
 from papersift.ranking.search import search
@@ -34,7 +35,7 @@ from papersift.web import search as search_views
 from papersift.web.assets import CacheHeaders
 from papersift.web.contract import errors, openapi_without_422
 from papersift.web.pages import ERROR_HANDLERS, Site, Web, make_templates
-from papersift.web.security import Guard, SecurityHeaders, server_secret
+from papersift.web.security import Guard, SecurityHeaders, allowed_hosts, server_secret
 from papersift.web.state import AppState, open_state
 from papersift.web.text import highlight as highlight  # the pages' filter (tests use it from here)
 
@@ -95,6 +96,8 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
 
     limits = {"/library/import": library.MAX_IMPORT + 64 * 1024}  # the file and the form around it
     app.add_middleware(Guard, settings=settings, secret=server_secret(settings.home), limits=limits)
+    hosts = sorted(allowed_hosts(settings))
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)  # before the guard
     app.add_middleware(CacheHeaders)
     app.add_middleware(SecurityHeaders)  # outside the guard: its refusals carry the headers too
     app.add_middleware(GZipMiddleware, minimum_size=500)

@@ -1,9 +1,10 @@
-"""The web face's guard, one ASGI middleware in front of every route: which hosts may be named, how big a
-request may be, and which unsafe requests are the reader's own (CSRF).
+"""The web face's guard, one ASGI middleware in front of every route: how big a request may be, and which
+unsafe requests are the reader's own (CSRF); and which hosts may be named (``allowed_hosts``, for
+Starlette's ``TrustedHostMiddleware`` outside the guard).
 
 - **Hosts.** The ``Host`` header must be a loopback name (``127.0.0.1``, ``localhost``, ``[::1]``, any port),
   the host of ``Settings.base_url``, or one of ``Settings.allowed_hosts``: a page that rebinds its own
-  domain to 127.0.0.1 gets 400, not the library.
+  domain to 127.0.0.1 gets 400 ("Invalid host header"), not the library.
 - **Size.** A body over the route's limit is answered 413 from its ``Content-Length``, or as soon as the
   streamed bytes pass it, before anything (form, multipart, JSON) is parsed.
 - **CSRF.** Every POST/PUT/PATCH/DELETE must carry the token (the ``X-CSRF-Token`` header, or the ``csrf``
@@ -92,15 +93,6 @@ def csrf_token(secret: bytes, binding: str) -> str:
     return hmac.new(secret, b"csrf\0" + binding.encode(), hashlib.sha256).hexdigest()
 
 
-def host_allowed(host: str | None, allowed: frozenset[str]) -> bool:
-    """Is ``host`` (a ``Host`` header: name or address, optional port) one of ``allowed``?"""
-    if not host:
-        return False
-    name = host.strip().lower()
-    name = name[: name.find("]") + 1] if name.startswith("[") else name.rsplit(":", 1)[0]
-    return name in allowed
-
-
 def allowed_hosts(settings: Settings) -> frozenset[str]:
     """Loopback names, the base URL's host and the configured extra names."""
     base = urlsplit(settings.base_url).hostname
@@ -182,7 +174,7 @@ async def _read_body(receive: Receive, limit: int) -> bytes:
 
 
 class Guard:
-    """Hosts, body size, CSRF and read-only mode (see the module docstring), before any route runs."""
+    """Body size, CSRF and read-only mode (see the module docstring), before any route runs."""
 
     def __init__(
         self, app: ASGIApp, settings: Settings, secret: bytes, limits: Mapping[str, int] | None = None
@@ -190,7 +182,6 @@ class Guard:
         self.app = app
         self.settings = settings
         self.secret = secret
-        self.hosts = allowed_hosts(settings)
         base = urlsplit(settings.base_url)
         self.base_netloc = (base.netloc or "").lower()
         self.limits = dict(limits or {})
@@ -202,9 +193,6 @@ class Guard:
         headers = Headers(scope=scope)
         path: str = scope["path"]
         method: str = scope["method"]
-        if not host_allowed(headers.get("host"), self.hosts):
-            await refuse(scope, send, 400, "unknown host: serve this name with PAPERSIFT_ALLOWED_HOSTS")
-            return
         reading = self.settings.reading_public and path.endswith(
             READING_POSTS
         )  # Ask, a TL;DR (web/reading.py)
