@@ -39,6 +39,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "papersift.listing",
             "papersift.lab",
             "papersift.demo",
+            "papersift.eprints",
+            "papersift.enrich",
         ),
     ),
     ("llm", ("papersift.llm",)),

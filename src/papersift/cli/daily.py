@@ -213,6 +213,10 @@ def daily(
         indexes = o.indexes
         if available(settings):
             typer.echo(read_ahead(store, indexes, settings, readers).line("reading"))
+        if not no_sync:
+            from papersift.cli.fulltext import fulltext_ahead
+
+            fulltext_ahead(o)
         for who in readers:
             if not who.email:
                 continue

@@ -59,8 +59,14 @@ def show(
     fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or bibtex")] = "text",
     lang: LangOpt = "en",
     home: HomeOpt = None,
+    references: Annotated[
+        bool,
+        typer.Option("--references", help="Its references (from its full text), each store paper named."),
+    ] = False,
+    cited_by: Annotated[bool, typer.Option("--cited-by", help="The store's papers that cite it.")] = False,
 ) -> None:
-    """One paper: metadata, abstract, links, its TL;DR; or its JSON or BibTeX."""
+    """One paper: metadata, abstract, links, its TL;DR; or its JSON or BibTeX; or its references or the
+    papers citing it."""
     from papersift.listing import json_line, paper_bibtex, paper_text
     from papersift.paper import InvalidIdError, normalize_id
     from papersift.reading.shown import lookup
@@ -74,6 +80,12 @@ def show(
     settings = load_settings(home)
     with opened(settings) as o:
         paper = o.store.get(pid)
+        if paper is not None and (references or cited_by):
+            from papersift.cli.fulltext import show_links
+
+            check_format(fmt)
+            show_links(o, paper, references, cited_by, fmt)
+            return
         texts = lookup(settings, o.store, [paper], lang) if paper is not None else None
     if paper is None:
         fail(f"{pid} is not in the store")
