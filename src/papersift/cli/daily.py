@@ -214,9 +214,9 @@ def daily(
         if available(settings):
             typer.echo(read_ahead(store, indexes, settings, readers).line("reading"))
         if not no_sync:
-            from papersift.cli.fulltext import fulltext_ahead
+            from papersift.cli.common import fulltext_pass
 
-            fulltext_ahead(o)
+            fulltext_pass(o)
         for who in readers:
             if not who.email:
                 continue

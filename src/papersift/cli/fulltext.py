@@ -1,6 +1,5 @@
-"""``papersift fulltext`` (papers' e-prints read and stored, their references resolved), ``papersift enrich``
-(Semantic Scholar's citation counts) and the full-text pass after ``sync`` / ``daily``: each reader's top
-Daily Papers and saved papers."""
+"""``papersift fulltext`` (papers' e-prints read and stored, their references resolved) and ``papersift
+enrich`` (Semantic Scholar's citation counts)."""
 
 from __future__ import annotations
 
@@ -81,26 +80,17 @@ def _look_up(o: Opened, ids: list[str]) -> list[Paper]:
 
 
 def _saved(o: Opened, limit: int | None) -> list[Paper]:
-    """Each reader's saved arXiv papers (newest first, ``limit`` a reader)."""
-    ids: list[str] = []
-    for reader in o.store.accounts():
-        entries = [e.paper_id for e in o.store.library(reader.id) if e.paper_id]
-        ids += entries[:limit] if limit is not None else entries
-    return o.store.get_many(list(dict.fromkeys(ids)))
+    """Each reader's saved arXiv papers (newest first)."""
+    from papersift.digest import papers_ahead
+
+    return papers_ahead(o.store, None, o.settings, o.store.accounts(), daily=0, saved=limit or 10**9)
 
 
 def _daily(o: Opened, k: int) -> list[Paper]:
     """Each reader's top ``k`` Daily Papers of the latest day."""
-    from papersift.ranking.daily import NoDailyPapers, daily_picks
+    from papersift.digest import papers_ahead
 
-    papers: list[Paper] = []
-    for reader in o.store.accounts():
-        try:
-            view = daily_picks(o.store, o.indexes, reader, o.settings.default_categories, k=k)
-        except NoDailyPapers:
-            continue
-        papers += [p.paper for p in view.picks]
-    return papers
+    return papers_ahead(o.store, o.indexes, o.settings, o.store.accounts(), daily=k, saved=0)
 
 
 def fetch(o: Opened, papers: Sequence[Paper], *, retry_failed: bool = False, quiet: bool = False) -> bool:
@@ -188,43 +178,3 @@ def enrich(
         except HarvestError as e:
             fail(f"enrich stopped: {e}")
     typer.echo(f"enrich: {len(counts)} of {len(ids)} papers counted by Semantic Scholar")
-
-
-def fulltext_ahead(o: Opened) -> None:
-    """The pass after ``sync`` / ``daily``: the full text of each reader's top ``fulltext_pass_papers``
-    Daily Papers and latest ``fulltext_pass_saved`` saved papers (what is stored kept; offline said)."""
-    settings = o.settings
-    papers: list[Paper] = []
-    if settings.fulltext_pass_papers:
-        papers += _daily(o, settings.fulltext_pass_papers)
-    if settings.fulltext_pass_saved:
-        papers += _saved(o, settings.fulltext_pass_saved)
-    if papers:
-        fetch(o, papers, quiet=True)
-
-
-def show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: str) -> None:
-    """``show --references`` / ``--cited-by``: the paper's references (each with the store paper it names)
-    or the store's papers citing it, as text or JSON."""
-    from papersift.listing import json_line
-    from papersift.shapes import cited_json, reference_json
-
-    store = o.store
-    if references:
-        refs = store.references(paper.id)
-        if fmt == "json":
-            typer.echo(json_line({"id": paper.id, "references": [reference_json(r) for r in refs]}))
-        else:
-            here = sum(r.resolved is not None for r in refs)
-            typer.echo(f"References ({len(refs)}; {here} in this store)")
-            for n, r in enumerate(refs, 1):
-                mark = f"  -> {r.resolved}" if r.resolved else ""
-                typer.echo(f"[{n}] {r.text}{mark}")
-    if cited_by:
-        citing = store.cited_by(paper.id)
-        if fmt == "json":
-            typer.echo(json_line({"id": paper.id, "cited_by": [cited_json(c) for c in citing]}))
-        else:
-            typer.echo(f"Cited by ({len(citing)} in this store)")
-            for c in citing:
-                typer.echo(f"{c.paper_id}  {c.title}")

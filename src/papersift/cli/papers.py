@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,6 +12,7 @@ from papersift.cli.common import (
     HomeOpt,
     LangOpt,
     ListingDayOpt,
+    Opened,
     check_format,
     fail,
     listing_day,
@@ -19,6 +20,9 @@ from papersift.cli.common import (
     opened,
     parse_day,
 )
+
+if TYPE_CHECKING:
+    from papersift.paper import Paper
 
 
 def list_(
@@ -81,10 +85,8 @@ def show(
     with opened(settings) as o:
         paper = o.store.get(pid)
         if paper is not None and (references or cited_by):
-            from papersift.cli.fulltext import show_links
-
             check_format(fmt)
-            show_links(o, paper, references, cited_by, fmt)
+            _show_links(o, paper, references, cited_by, fmt)
             return
         texts = lookup(settings, o.store, [paper], lang) if paper is not None else None
     if paper is None:
@@ -100,3 +102,28 @@ def show(
         typer.echo(f"TL;DR ({by}): {tldr['text']}" if tldr["text"] else f"TL;DR unavailable: {tldr['error']}")
         if "zh" in shown and shown["zh"]["title"]:
             typer.echo(f"译文: {shown['zh']['title']}\n{shown['zh']['abstract'] or ''}".rstrip())
+
+
+def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: str) -> None:
+    """``show --references`` / ``--cited-by``: the paper's references (each with the store paper it names)
+    or the store's papers citing it, as text or JSON."""
+    from papersift.listing import json_line
+    from papersift.shapes import cited_json, reference_json
+
+    if references:
+        refs = o.store.references(paper.id)
+        if fmt == "json":
+            typer.echo(json_line({"id": paper.id, "references": [reference_json(r) for r in refs]}))
+        else:
+            here = sum(r.resolved is not None for r in refs)
+            typer.echo(f"References ({len(refs)}; {here} in this store)")
+            for n, r in enumerate(refs, 1):
+                typer.echo(f"[{n}] {r.text}" + (f"  -> {r.resolved}" if r.resolved else ""))
+    if cited_by:
+        citing = o.store.cited_by(paper.id)
+        if fmt == "json":
+            typer.echo(json_line({"id": paper.id, "cited_by": [cited_json(c) for c in citing]}))
+        else:
+            typer.echo(f"Cited by ({len(citing)} in this store)")
+            for c in citing:
+                typer.echo(f"{c.paper_id}  {c.title}")
