@@ -11,7 +11,8 @@ prints.
 Resolution, precision first: the reference's arXiv id (its eprint field, an ``arXiv:`` mention, an arXiv
 URL, a ``10.48550/arXiv.*`` DOI), else its DOI against the papers' DOIs, else its title against the store's
 titles through the keyword index: the same title up to case and punctuation, or a title alike by at least
-``TITLE_MATCH`` (``difflib`` ratio of the folded titles; measured on the fixtures, ``bench/fulltext_day.py``).
+``TITLE_MATCH`` (``difflib`` ratio of the folded titles, titles of 20 characters or more; a value chosen for
+precision, not yet measured on the fixtures).
 """
 
 from __future__ import annotations
