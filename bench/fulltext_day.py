@@ -15,7 +15,6 @@ import gzip
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import orjson
