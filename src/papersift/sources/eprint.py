@@ -41,8 +41,8 @@ def extract(
 ) -> FullText:
     """The full text of one e-print or PDF (``arxiv_id`` names it in errors). Raises ``ExtractError`` for
     anything that cannot be read safely or at all."""
-    kind = _kind(blob, content_type)
     try:
+        kind = _kind(blob, content_type)
         if kind == "pdf":
             return _pdf(blob, limits)
         if kind == "gzip":
@@ -175,7 +175,7 @@ def _tex(files: dict[str, str]) -> FullText:
     links = _merge(
         code_links(doc.title_notes, own_hints=True, all_own=True),
         code_links(plain),
-        code_links(doc.body, own_hints=False),
+        code_links(doc.body),
     )
     return replace(ft, code=tuple(links))
 

@@ -144,22 +144,22 @@ def _headings(lines: list[_Line]) -> dict[int, tuple[str, int]]:
         m = _NUMBERED.match(t)
         if m and _looks_like_heading(m[3]):
             n, sub = int(m[1]), m[2]
-            if (not sub and n in (top + 1,)) or (sub and n == top):
+            if top == 0 or (not sub and n == top + 1) or (sub and n == top):  # a cut-out page starts anywhere
                 top = n
-                found[i] = (t, 1 + sub.count("."))
+                found[i] = (m[3].strip(), 1 + sub.count("."))
                 continue
         m = _ROMAN_HEADING.match(t)
         if m and m[1] in _ROMAN and _ROMAN.index(m[1]) == roman and _looks_like_heading(m[2]):
             roman += 1
             letter = ""
-            found[i] = (t, 1)
+            found[i] = (m[2].strip(), 1)
             continue
         m = _LETTER.match(t)
         if m and _looks_like_heading(m[3]) and (after_refs or roman):
             expected = {letter, chr(ord(letter) + 1)} if letter else {"A"}
             if m[1] in expected and not (roman and not after_refs and m[2]):
                 letter = m[1]
-                found[i] = (t, (2 if roman and not after_refs else 1) + m[2].count("."))
+                found[i] = (m[3].strip(), (2 if roman and not after_refs else 1) + m[2].count("."))
     return found
 
 

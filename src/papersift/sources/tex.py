@@ -394,10 +394,10 @@ class _Plain:
                 return g[1]
             return i
         spec = _ARGS.get(name)
-        if spec is None:  # unknown: the name goes, its arguments stay (as groups)
+        if spec is None:  # unknown: the name goes, its arguments stay (as groups), its [options] go
             if m[1] and text.startswith(" ", i):
                 out.append(" ")
-            return i
+            return _optional(text, i) if text.startswith("[", i) else i
         drop, keep = spec
         i = _optional(text, i)
         for _ in range(drop):
