@@ -21,7 +21,8 @@ class ExtractError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Section:
     """One section of the paper: its heading as written (math kept as LaTeX), its depth (1 section, 2
-    subsection, 3 subsubsection; 0 for text before the first heading, e.g. the abstract) and its plain text."""
+    subsection, 3 subsubsection; 0 for text before the first heading, e.g. the abstract) and its plain
+    text."""
 
     heading: str
     level: int
@@ -67,6 +68,7 @@ class FullText:
     captions: tuple[str, ...] = ()
     references: tuple[Reference, ...] = ()
     code: tuple[CodeLink, ...] = field(default=())
+    title: str = ""  # as the source gives it (TeX's \title, math kept as LaTeX); "" where unknown
 
     @property
     def words(self) -> int:
