@@ -322,3 +322,30 @@ def test_the_pass_after_sync_fetches_saved_and_top_daily_papers(home: Path) -> N
             assert fulltext_ahead(store, None, settings, store.accounts()).stored == []  # kept, not again
         finally:
             store.close()
+
+
+def test_hostile_reference_text_and_links_are_escaped_on_the_page(home: Path) -> None:
+    from papersift.sources.fulltext import CodeLink, FullText, Reference, Section
+
+    store = open_store(Settings(home=home))
+    try:
+        evil = Reference(
+            "x", "<script>alert('ref')</script> & co", url="javascript:alert(1)", resolved="1409.0473"
+        )
+        code = (
+            CodeLink("javascript:alert(2)", "project"),
+            CodeLink("https://github.com/a/b", "github", own=True),
+        )
+        store.put_fulltext(
+            "1706.03762", 1, FullText("tex", (Section("Intro", 1, "words"),), references=(evil,), code=code)
+        )
+    finally:
+        store.close()
+    with app_client(home) as client:
+        page = client.get("/abs/1706.03762").text
+        api = client.get("/api/abs/1706.03762").json()
+    assert "<script>alert('ref')" not in page and "&lt;script&gt;alert(" in page
+    assert "javascript:" not in page and 'href="https://github.com/a/b"' in page
+    assert api["references"][0]["url"] is None and [c["url"] for c in api["code"]] == [
+        "https://github.com/a/b"
+    ]

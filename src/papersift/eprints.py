@@ -11,8 +11,10 @@ prints.
 Resolution, precision first: the reference's arXiv id (its eprint field, an ``arXiv:`` mention, an arXiv
 URL, a ``10.48550/arXiv.*`` DOI), else its DOI against the papers' DOIs, else its title against the store's
 titles through the keyword index: the same title up to case and punctuation, or a title alike by at least
-``TITLE_MATCH`` (``difflib`` ratio of the folded titles, titles of 20 characters or more; a value chosen for
-precision, not yet measured on the fixtures).
+``TITLE_MATCH`` (``difflib`` ratio of the folded titles, titles of 20 characters or more). Measured on the
+fixtures (``bench/fulltext_titles.py``: their 160 references with an arXiv id and a title against the 20k
+file and the 11 cited papers): every match right from 0.75 up, the first wrong one at 0.714 ("Qwen2.5
+Technical Report" to "Kimi-VL Technical Report"), one right match lost from 0.97; 0.93 keeps a margin.
 """
 
 from __future__ import annotations
