@@ -39,7 +39,7 @@ class FullTextShape(Shape):
     """What was read of a paper's full text (``shapes.links_json``): from TeX or a PDF, its sections and
     words, the version read and when."""
 
-    from_: str | None = Field(None, alias="from")
+    from_: str = Field(alias="from")
     sections: int
     words: int
     version: int | None = None
