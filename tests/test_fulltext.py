@@ -121,6 +121,11 @@ def test_show_json_and_page_carry_references_cited_by_and_code(home: Path) -> No
     cited = orjson.loads(invoke("show", "1409.0473", "--format", "json", home=home).stdout)
     assert cited["cited_by"] == [{"id": "1706.03762", "title": "Attention Is All You Need"}]
     assert cited["fulltext"] is None and cited["references"] == [] and cited["code"] == []
+    text = invoke("show", "1706.03762", home=home).stdout
+    assert (
+        "References: 40; 4 in this store" in text
+        and "Code: https://github.com/tensorflow/tensor2tensor" in text
+    )
     refs = invoke("show", "1706.03762", "--references", home=home).stdout
     assert refs.startswith("References (40; ") and "-> 1409.0473" in refs
     assert (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -102,6 +102,24 @@ def show(
         typer.echo(f"TL;DR ({by}): {tldr['text']}" if tldr["text"] else f"TL;DR unavailable: {tldr['error']}")
         if "zh" in shown and shown["zh"]["title"]:
             typer.echo(f"译文: {shown['zh']['title']}\n{shown['zh']['abstract'] or ''}".rstrip())
+        for line in _links_lines(shown):
+            typer.echo(line)
+
+
+def _links_lines(shown: dict[str, Any]) -> list[str]:
+    """The full text's lines of ``show``: what was read, references, cited by, code, citation count."""
+    lines = []
+    if (info := shown["fulltext"]) is not None:
+        lines.append(f"Full text ({info['from']}): {info['sections']} sections, {info['words']:,} words")
+    if refs := shown["references"]:
+        here = sum(r["resolved"] is not None for r in refs)
+        lines.append(f"References: {len(refs)}; {here} in this store (--references)")
+    if citing := shown["cited_by"]:
+        lines.append(f"Cited by: {len(citing)} in this store (--cited-by)")
+    lines += [f"Code: {c['url']}" + (" (the paper's own)" if c["own"] else "") for c in shown["code"]]
+    if (count := shown["citations"]) is not None:
+        lines.append(f"Citations: {count['count']:,} (Semantic Scholar, {count['date']})")
+    return lines
 
 
 def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: str) -> None:
