@@ -62,3 +62,35 @@ def test_versions_edges_cited_by_code_and_counts(store: Store) -> None:
     store.put_citation_counts([CitationCount("1409.0473", 12, 30, "abc", date(2026, 12, 1))])
     store.put_citation_counts([CitationCount("1409.0473", 13, 30, "abc", date(2026, 12, 2))])
     assert store.citation_counts(["1409.0473"])["1409.0473"].citations == 13
+
+
+def test_references_resolve_by_id_doi_and_title_on_both_backends(store: Store) -> None:
+    from papersift.eprints import resolve
+
+    store.upsert(
+        [
+            _paper("1409.0473", "Neural Machine Translation by Jointly Learning to Align and Translate"),
+            _paper("1703.03130", "A Structured Self-attentive Sentence Embedding"),
+            _paper("2001.00001", "The citing paper itself"),
+            Paper(
+                "2002.00002",
+                "A paper with a journal DOI",
+                authors=["B"],
+                abstract="x",
+                categories=["cs.CL"],
+                source="t",
+                doi="10.1000/XYZ.1",
+            ),
+        ]
+    )
+    refs = [
+        Reference("a", "Bahdanau", arxiv_id="1409.0473"),
+        Reference("b", "Lin et al.", title="A structured self-attentive sentence embedding."),
+        Reference("c", "Lin et al. (typo)", title="A structured self attentive sentence embeddings"),
+        Reference("d", "Journal", doi="10.1000/xyz.1"),
+        Reference("e", "arXiv DOI", doi="10.48550/arXiv.1409.0473"),
+        Reference("f", "Unrelated", title="Sentence embeddings for structured attention in vision"),
+        Reference("g", "Itself", arxiv_id="2001.00001"),
+    ]
+    got = [r.resolved for r in resolve(store, refs, "2001.00001")]
+    assert got == ["1409.0473", "1703.03130", "1703.03130", "2002.00002", "1409.0473", None, None]
