@@ -5,8 +5,8 @@ serving the real recordings of ``../shared/data/fulltext``.
 ``application/x-eprint-tar``, a gzipped single ``.tex`` as ``application/x-eprint``, a PDF-only submission as
 ``application/pdf``; 404 for an id it does not know or has no source for. ``GET /pdf/<id>[vN]`` answers the
 PDF. ``POST /graph/v1/paper/batch`` answers ``batch`` (a real recorded body) or, when unset, one ``null`` per
-id asked; ``s2_status`` makes it answer an error instead. Every request is recorded (method, path, headers,
-body). Old-style ids are served under their slash (``hep-th/0005057``).
+id asked; ``s2_status`` makes it answer an error (``s2_error``) instead. Every request is recorded (method,
+path, headers, body). Old-style ids are served under their slash (``hep-th/0005057``).
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ class FulltextServer:
     pdfs: dict[str, str] = field(default_factory=lambda: dict(PDFS))
     batch: bytes | None = None
     s2_status: int = 200
+    s2_error: bytes = b'{"message":"Forbidden"}'
     seen: list[Seen] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -95,7 +96,7 @@ class FulltextServer:
     def answer(self, method: str, path: str, body: bytes) -> tuple[int, str, bytes]:
         if method == "POST" and path == "/graph/v1/paper/batch":
             if self.s2_status != 200:
-                return self.s2_status, "application/json", b'{"message":"Forbidden"}'
+                return self.s2_status, "application/json", self.s2_error
             if self.batch is not None:
                 return 200, "application/json", self.batch
             import orjson

@@ -267,10 +267,13 @@ def test_enrich_stores_semantic_scholars_counts_with_their_date(home: Path) -> N
 
 
 def test_enrich_refused_says_why_without_the_key(home: Path) -> None:
-    with FulltextServer(s2_status=403) as server:
+    cassette = yaml.safe_load((FULLTEXT / "semanticscholar" / "test_debug.yaml").read_text(encoding="utf-8"))
+    status = cassette["interactions"][0]["response"]["status"]["code"]
+    with FulltextServer(s2_status=status, s2_error=_recorded("test_debug.yaml")) as server:
         env = {**server.env(), "PAPERSIFT_S2_KEY": "F@k3K3y"}
         ran = invoke("enrich", "1706.03762", home=home, env=env, check=False)
-    assert ran.returncode == 1 and "HTTP 403" in ran.stderr and "F@k3K3y" not in ran.stderr + ran.stdout
+    assert ran.returncode == 1 and "HTTP 403" in ran.stderr and "Forbidden" in ran.stderr
+    assert "F@k3K3y" not in ran.stderr + ran.stdout
 
 
 def test_enrich_asks_at_most_500_ids_a_request(home: Path) -> None:
@@ -354,3 +357,12 @@ def test_hostile_reference_text_and_links_are_escaped_on_the_page(home: Path) ->
     assert api["references"][0]["url"] is None and [c["url"] for c in api["code"]] == [
         "https://github.com/a/b"
     ]
+
+
+def test_a_days_listing_is_fetched_by_date_and_category(home: Path) -> None:
+    with FulltextServer() as server:
+        ran = invoke("fulltext", "--date", "2017-06-13", "--category", "cs.CL", home=home, env=server.env())
+        asked = {s.path.split("/")[2] for s in server.seen if s.path.startswith("/e-print/")}
+    assert {"1706.03762v1", "2310.06825v1", "1911.02782v1"} <= asked, ran.stdout
+    bad = invoke("fulltext", "--date", "2017-06-13", home=home, check=False)
+    assert bad.returncode == 2 and "--date and --category go together" in bad.stderr
