@@ -14,6 +14,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "papersift"
 
+
 # the layers, first to last, as pyproject.toml's import-linter contract gives them (``make lint`` runs
 # ``lint-imports``, which fails on an import against their order); a module is in the layer of its longest
 # matching prefix, and the package's ``__init__`` is a record

@@ -19,11 +19,13 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import TYPE_CHECKING, Any
 
+from papersift.eprints import Fetched
 from papersift.feeds import atom_feed
 from papersift.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
 from papersift.lab import popular as lab_popular
 from papersift.listing import ABS_URL, PDF_URL
 from papersift.llm.client import available
+from papersift.paper import Paper
 from papersift.ranking.daily import DailyPick, NoDailyPapers, daily_picks
 from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, lookup, missing_line, tldr_json
@@ -293,3 +295,51 @@ def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
         store.mark_digest(digest.id, sent=True)
         sent += 1
     return sent, errors
+
+
+def papers_ahead(
+    store: Store,
+    indexes: Indexes | None,
+    settings: Settings,
+    readers: Sequence[Account],
+    *,
+    daily: int,
+    saved: int,
+) -> list[Paper]:
+    """The papers whose full text the pass after ``sync`` / ``daily`` fetches: each reader's top ``daily``
+    Daily Papers and latest ``saved`` saved papers (``fulltext --daily N`` and ``--library`` too)."""
+    papers: list[Paper] = []
+    for reader in readers:
+        if daily:
+            try:
+                view = daily_picks(store, indexes, reader, settings.default_categories, k=daily)
+                papers += [p.paper for p in view.picks]
+            except NoDailyPapers:
+                pass
+        if saved:
+            ids = [e.paper_id for e in store.library(reader.id) if e.paper_id][:saved]
+            papers += store.get_many(ids)
+    return list({p.id: p for p in papers}.values())
+
+
+def fulltext_ahead(
+    store: Store, indexes: Indexes | None, settings: Settings, readers: Sequence[Account]
+) -> Fetched:
+    """The full-text pass after ``sync`` / ``daily``: each reader's top ``fulltext_pass_papers`` Daily Papers
+    and latest ``fulltext_pass_saved`` saved papers, what is stored kept (a HarvestError when arXiv is not
+    reached)."""
+    from papersift.eprints import fetch_fulltexts
+    from papersift.harvest import ArxivClient
+
+    papers = papers_ahead(
+        store,
+        indexes,
+        settings,
+        readers,
+        daily=settings.fulltext_pass_papers,
+        saved=settings.fulltext_pass_saved,
+    )
+    if not papers:
+        return Fetched()
+    with ArxivClient(settings) as client:
+        return fetch_fulltexts(client, store, papers)

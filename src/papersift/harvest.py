@@ -109,7 +109,21 @@ class ArxivClient:
             self._sleep(remaining)
 
     def get(self, url: str, params: Params | None = None, *, ok: Collection[int] = (200,)) -> httpx.Response:
-        """GET ``url`` and return the (fully read) response, whose status is in ``ok``.
+        """GET ``url`` and return the (fully read) response, whose status is in ``ok`` (``request``)."""
+        return self.request("GET", url, params, ok=ok)
+
+    def request(
+        self,
+        method: str,
+        url: str,
+        params: Params | None = None,
+        *,
+        ok: Collection[int] = (200,),
+        json: Any = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        """Send ``method`` to ``url`` (a ``json`` body, more ``headers``) and return the (fully read)
+        response, whose status is in ``ok``.
 
         Retries 429/500/502/503/504 and transport failures (dropped connection, timeout, short body)
         up to ``settings.max_retries`` times; any other status, or retries spent, is a HarvestError.
@@ -123,7 +137,7 @@ class ArxivClient:
             self._wait_turn(host)
             wait: float | None = None
             try:
-                response = self._http.get(url, params=params)
+                response = self._http.request(method, url, params=params, json=json, headers=headers)
                 problem = f"HTTP {response.status_code}"
                 self._reached.add(host)
                 if response.status_code in ok:

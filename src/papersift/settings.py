@@ -337,6 +337,25 @@ class Settings(BaseSettings):
     zotero_not_for_me: Annotated[tuple[str, ...], NoDecode] = Field(
         default=(), description='Zotero collections whose items are "not for me" (rated -1; comma-separated).'
     )
+    # full text (eprints.py, enrich.py): arXiv's e-prints and PDFs, Semantic Scholar's counts
+    eprint_url: str = Field(
+        default="https://arxiv.org/e-print", description="arXiv's e-print (TeX source) endpoint (fulltext)."
+    )
+    pdf_url: str = Field(default="https://arxiv.org/pdf", description="arXiv's PDF endpoint (fulltext).")
+    fulltext_pass_papers: int = Field(
+        default=10,
+        ge=0,
+        description="Top Daily Papers per reader fetched in full by the pass after sync/daily.",
+    )
+    fulltext_pass_saved: int = Field(
+        default=100, ge=0, description="Saved papers per reader (newest first) fetched in full by that pass."
+    )
+    s2_url: str = Field(
+        default="https://api.semanticscholar.org", description="Semantic Scholar's API (enrich)."
+    )
+    s2_key: SecretStr | None = Field(
+        default=None, description="Semantic Scholar API key (optional; sent as x-api-key, never shown)."
+    )
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

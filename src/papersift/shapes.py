@@ -22,7 +22,9 @@ from papersift.ranking.search import SearchResult
 from papersift.ranking.understand import Understood
 from papersift.reading.shown import Texts, reading_json
 from papersift.sources.citetext import plain_authors
+from papersift.sources.fulltext import CodeLink, Reference
 from papersift.sources.references import safe_url
+from papersift.store.fulltext import Citing, PaperLinks
 from papersift.store.records import LibraryEntry
 
 
@@ -51,8 +53,60 @@ def record_json(paper: Paper, **extra: Any) -> dict[str, Any]:
 
 
 def paper_json(paper: Paper, texts: Texts | None = None, **extra: Any) -> dict[str, Any]:
-    """A paper as every face shows it in JSON: its record, its TL;DR (and 中文 texts), what ``extra`` adds."""
-    return record_json(paper, **reading_json(paper, texts), **extra)
+    """A paper as every face shows it in JSON: its record, its TL;DR (and 中文 texts), its full text's
+    references, citing papers and code (``links_json``), what ``extra`` adds."""
+    links = texts.links.get(paper.id) if texts is not None else None
+    return record_json(paper, **reading_json(paper, texts), **links_json(links), **extra)
+
+
+def reference_json(ref: Reference) -> dict[str, Any]:
+    """One reference of a paper: the entry as written, what was read from it, and ``resolved``, the store
+    paper it names (null: none)."""
+    return {
+        "key": ref.key,
+        "text": ref.text,
+        "arxiv_id": ref.arxiv_id,
+        "doi": ref.doi,
+        "title": ref.title,
+        "year": ref.year,
+        "url": safe_url(ref.url) if ref.url else None,
+        "resolved": ref.resolved,
+    }
+
+
+def cited_json(citing: Citing) -> dict[str, Any]:
+    """A store paper citing another: its id and title."""
+    return {"id": citing.paper_id, "title": citing.title}
+
+
+def code_json(link: CodeLink) -> dict[str, Any]:
+    """A code or project link: its URL, host kind, and whether it is the paper's own."""
+    return {"url": link.url, "kind": link.kind, "own": link.own}
+
+
+def links_json(links: PaperLinks | None) -> dict[str, Any]:
+    """What every paper's JSON carries of its full text: ``fulltext`` ({from, sections, words, version,
+    fetched} or null), ``references``, ``cited_by`` (the store's papers citing it), ``code`` and
+    ``citations`` (Semantic Scholar's count with its date, or null); empty lists and nulls without them."""
+    links = links or PaperLinks()
+    info, count = links.fulltext, links.citations
+    return {
+        "fulltext": None
+        if info is None
+        else {
+            "from": info.source,
+            "sections": info.sections,
+            "words": info.words,
+            "version": info.version or None,
+            "fetched": info.fetched.isoformat() if info.fetched else None,
+        },
+        "references": [reference_json(r) for r in links.references],
+        "cited_by": [cited_json(c) for c in links.cited_by],
+        "code": [code_json(c) for c in links.code if safe_url(c.url)],
+        "citations": None
+        if count is None
+        else {"count": count.citations, "references": count.references, "date": count.day.isoformat()},
+    }
 
 
 def related_hit_json(hit: Hit, texts: Texts | None = None, **position: Any) -> dict[str, Any]:

@@ -59,6 +59,7 @@ BEFORE = snapshot(REAL_DIRS)
 
 
 ARXIV_URLS = {"PAPERSIFT_OAI_URL": "/oai", "PAPERSIFT_API_URL": "/api/query", "PAPERSIFT_RSS_URL": "/atom"}
+ARXIV_URLS |= {"PAPERSIFT_EPRINT_URL": "/e-print", "PAPERSIFT_PDF_URL": "/pdf", "PAPERSIFT_S2_URL": "/s2"}
 
 
 def _closed_port() -> int:

@@ -19,6 +19,7 @@ from papersift.cli import (
     accounts,
     daily,
     evaluate,
+    fulltext,
     index,
     ingest,
     library,
@@ -84,6 +85,8 @@ app.command()(daily.daily)
 app.command()(topics.topics)
 app.command()(reading.summarize)
 app.command()(reading.ask)
+app.command()(fulltext.fulltext)
+app.command()(fulltext.enrich)
 app.add_typer(ingest.harvest_app, name="harvest")
 app.add_typer(evaluate.eval_app, name="eval")
 app.add_typer(accounts.reader_app, name="reader")

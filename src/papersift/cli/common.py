@@ -248,3 +248,15 @@ def report(counts: IngestCounts, what: str) -> None:
         f"{what}: {counts.new} new, {counts.updated} updated, {counts.skipped} skipped, "
         f"{counts.failed} failed" + (f", {counts.deleted} deleted" if counts.deleted else "")
     )
+
+
+def fulltext_pass(o: Opened) -> None:
+    """After ``sync`` / ``daily``: the full text of each reader's top Daily Papers and saved papers
+    (``digest.fulltext_ahead``); one line, or why it stopped (the command goes on)."""
+    from papersift.digest import fulltext_ahead
+    from papersift.harvest import HarvestError
+
+    try:
+        typer.echo(fulltext_ahead(o.store, o.indexes, o.settings, o.store.accounts()).line())
+    except HarvestError as e:
+        typer.echo(f"error: fulltext: {e} (rerun to resume)", err=True)

@@ -236,6 +236,10 @@ def daily(
         indexes = o.indexes
         if available(settings):
             typer.echo(read_ahead(store, indexes, settings, readers).line("reading"))
+        if not no_sync:
+            from papersift.cli.common import fulltext_pass
+
+            fulltext_pass(o)
         for who in readers:
             if not who.email:
                 continue

@@ -128,6 +128,9 @@ def sync(
             fail(str(e))
         report(counts, "sync")
         _read_ahead(o)
+        from papersift.cli.common import fulltext_pass
+
+        fulltext_pass(o)  # the full text of each reader's top Daily Papers and saved papers
 
 
 def _read_ahead(o: Opened) -> None:

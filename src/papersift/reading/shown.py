@@ -28,6 +28,7 @@ from papersift.reading.prompts import PROMPT_VERSION
 from papersift.reading.texts import Answer
 from papersift.settings import Settings
 from papersift.store import Store
+from papersift.store.fulltext import PaperLinks
 from papersift.store.records import Reading
 
 
@@ -37,6 +38,7 @@ class Texts:
 
     lang: str = "en"
     chosen: Mapping[tuple[str, str], Reading] = field(default_factory=dict)
+    links: Mapping[str, PaperLinks] = field(default_factory=dict)  # full text, references, code (store)
 
     def get(self, paper: Paper, kind: str) -> Reading | None:
         return self.chosen.get((paper.id, kind))
@@ -54,7 +56,7 @@ def _choose(readings: list[Reading], current: tuple[str, str] | None) -> Reading
 
 def lookup(settings: Settings, store: Store, papers: Iterable[Paper], lang: str = "en") -> Texts:
     """The texts to show for ``papers`` in ``lang``: their TL;DRs, and in 中文 the translated title and
-    abstract (one store query)."""
+    abstract (one store query); with what is stored of their full text (``Store.paper_links``)."""
     by_id = {p.id: p for p in papers}
     kinds = ["tldr", "title", "abstract"] if lang == "zh" else ["tldr"]
     model = client.model_name(settings) if client.available(settings) else None
@@ -68,7 +70,7 @@ def lookup(settings: Settings, store: Store, papers: Iterable[Paper], lang: str 
         pick = _choose(readings, None if model is None else (model, PROMPT_VERSION[kind]))
         if pick is not None:
             chosen[(pid, kind)] = pick
-    return Texts(lang, chosen)
+    return Texts(lang, chosen, store.paper_links(list(by_id)))
 
 
 def tldr_json(paper: Paper, reading: Reading | None) -> dict[str, Any]:

@@ -67,6 +67,7 @@ class FullText:
     captions: tuple[str, ...] = ()
     references: tuple[Reference, ...] = ()
     code: tuple[CodeLink, ...] = field(default=())
+    title: str = ""  # as the source gives it (TeX's \title, math kept as LaTeX); "" where unknown
 
     @property
     def words(self) -> int:

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
+from papersift.sources.fulltext import CodeLink, FullText, Reference
+from papersift.store.fulltext import CitationCount, Citing, FullTextInfo, PaperLinks
 from papersift.store.llm import ModelFailure, ModelUsage
 from papersift.store.records import Account, Digest, Interests, LibraryEntry, Reading, ReadingKey
 from papersift.store.signals import Signal
@@ -381,7 +383,53 @@ class ModelStore(Protocol):
         ...
 
 
-class Store(PaperStore, VectorStore, AccountStore, LibraryStore, ModelStore, ReadingStore, Protocol):
+class FullTextStore(Protocol):
+    """Papers' full text per version, their references as edges, code links, citation counts
+    (``store/fulltext.py``)."""
+
+    def put_fulltext(self, paper_id: str, version: int, text: FullText) -> FullTextInfo:
+        """Store what was read from ``version`` (one transaction); its references and code links replace
+        an older version's."""
+        ...
+
+    def put_fulltext_failure(self, paper_id: str, version: int, error: str) -> None: ...
+
+    def set_resolved(self, edges: Sequence[tuple[str, int, str | None]]) -> int:
+        """(citing paper, position, the store paper named or None) for stored references."""
+        ...
+
+    def put_citation_counts(self, counts: Sequence[CitationCount]) -> None: ...
+
+    def fulltext_states(self, paper_ids: Sequence[str]) -> dict[tuple[str, int], str]:
+        """Every stored (paper, version) and its state: 'done' or 'failed'."""
+        ...
+
+    def fulltext_info(self, paper_ids: Sequence[str]) -> dict[str, FullTextInfo]: ...
+
+    def fulltext(self, paper_id: str) -> FullText | None:
+        """The newest stored full text, its references resolved; None without one."""
+        ...
+
+    def references(self, paper_id: str) -> list[Reference]: ...
+
+    def cited_by(self, paper_id: str) -> list[Citing]: ...
+
+    def code_links(self, paper_id: str) -> list[CodeLink]: ...
+
+    def citation_counts(self, paper_ids: Sequence[str]) -> dict[str, CitationCount]: ...
+
+    def unresolved_references(
+        self, limit: int = 10_000, after: tuple[str, int] = ("", 0)
+    ) -> list[tuple[str, int, Reference]]: ...
+
+    def paper_links(self, paper_ids: Sequence[str]) -> dict[str, PaperLinks]:
+        """Full-text summary, references, citing papers, code and count of each paper with any."""
+        ...
+
+
+class Store(
+    PaperStore, VectorStore, AccountStore, LibraryStore, ModelStore, ReadingStore, FullTextStore, Protocol
+):
     """The persistence interface every face and ranker uses: every concern's protocol."""
 
     def limit_queries(self, seconds: float) -> None:

@@ -100,6 +100,30 @@ TABLES: tuple[Table, ...] = (
         ),
         "paper_id, version, model, prompt, lang, kind",
     ),
+    Table(
+        "fulltexts",
+        ("paper_id", "version", "state", "source", "sections", "words", "size", "body", "error", "fetched"),
+        "paper_id, version",
+    ),
+    Table(
+        "paper_references",
+        (
+            "paper_id",
+            "position",
+            "version",
+            "key",
+            "text",
+            "arxiv_id",
+            "doi",
+            "title",
+            "year",
+            "url",
+            "resolved",
+        ),
+        "paper_id, position",
+    ),
+    Table("code_links", ("paper_id", "position", "url", "kind", "own"), "paper_id, position"),
+    Table("citation_counts", ("paper_id", "citations", "refs", "s2_id", "day"), "paper_id"),
 )
 IDENTITIES = ("readers", "digests")  # tables whose ``id`` the server numbers: continue after the copied ones
 

@@ -4,6 +4,7 @@ backends (``sqlite.py`` and ``postgres.py`` add only their connection, migration
 from __future__ import annotations
 
 from papersift.store.accounts import AccountTables
+from papersift.store.fulltext import FullTextTables
 from papersift.store.library import LibraryTables
 from papersift.store.llm import ModelTables
 from papersift.store.papers import PaperTables
@@ -20,5 +21,6 @@ class StoreTables(
     LabSignals,
     ModelTables,
     ReadingTables,
+    FullTextTables,
 ):
-    """Papers, vectors, accounts, library, signals, model usage, readings and keyword search."""
+    """Papers, vectors, accounts, library, signals, model usage, readings, full texts and keyword search."""

@@ -476,6 +476,16 @@ TEXT["en"].update(
         "browse_categories": "Browse the categories",
         "results_with_words": "{n} papers have your words",
         "results_with_words_more": "{n}+ papers have your words",
+        # a paper's full text (web/papers.py): its references, the store's papers citing it, its code
+        "references": "References",
+        "references_count": "{n}; {m} in this store",
+        "cited_by": "Cited by",
+        "cited_by_count": "{n} in this store",
+        "code": "Code",
+        "own_code": "the paper's own",
+        "full_text": "Full text",
+        "full_text_from": "read from its {source}: {sections} sections, {words} words",
+        "citation_count": "{n} citations (Semantic Scholar, {day})",
     }
 )
 TEXT["zh"].update(
@@ -488,5 +498,14 @@ TEXT["zh"].update(
         "browse_categories": "浏览分类",
         "results_with_words": "{n} 篇论文含有查询词",
         "results_with_words_more": "{n} 篇以上论文含有查询词",
+        "references": "参考文献",
+        "references_count": "共 {n} 条；本站收录 {m} 篇",
+        "cited_by": "被引用",
+        "cited_by_count": "本站 {n} 篇论文引用",
+        "code": "代码",
+        "own_code": "论文自己的",
+        "full_text": "全文",
+        "full_text_from": "读自其 {source}：{sections} 节，{words} 词",
+        "citation_count": "被引 {n} 次（Semantic Scholar，{day}）",
     }
 )

@@ -35,6 +35,49 @@ class ZhShape(Shape):
     error: str | None
 
 
+class FullTextShape(Shape):
+    """What was read of a paper's full text (``shapes.links_json``): from TeX or a PDF, its sections and
+    words, the version read and when."""
+
+    from_: str = Field(alias="from")
+    sections: int
+    words: int
+    version: int | None = None
+    fetched: str | None = None
+
+
+class ReferenceShape(Shape):
+    """One entry of a paper's reference list; ``resolved``: the store paper it names."""
+
+    key: str
+    text: str
+    arxiv_id: str | None
+    doi: str | None
+    title: str | None
+    year: int | None
+    url: str | None
+    resolved: str | None
+
+
+class CitingShape(Shape):
+    id: str
+    title: str
+
+
+class CodeShape(Shape):
+    url: str
+    kind: str
+    own: bool
+
+
+class CitationsShape(Shape):
+    """Semantic Scholar's citation count (and reference count) of a paper, with the day it was asked."""
+
+    count: int
+    references: int | None
+    date: str
+
+
 class PaperShape(Shape):
     """A paper (``paper_json``): every ``--format json`` output and every API list of papers."""
 
@@ -58,6 +101,11 @@ class PaperShape(Shape):
     rating: int | None = None
     tldr: TldrShape | None = None  # on every paper a face shows (reading/shown.py)
     zh: ZhShape | None = None  # with ?lang=zh
+    fulltext: FullTextShape | None = None  # full text (shapes.links_json): null until fetched
+    references: list[ReferenceShape] = []
+    cited_by: list[CitingShape] = []
+    code: list[CodeShape] = []
+    citations: CitationsShape | None = None
 
 
 class ListedPaper(PaperShape):
