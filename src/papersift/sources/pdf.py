@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from papersift.paper import clean_text
 from papersift.sources.fulltext import ExtractError, FullText, Reference, Section
-from papersift.sources.tex import reference_fields
+from papersift.sources.texbib import reference_fields
 
 MIN_WORDS_PER_PAGE = 15  # fewer on average: no text layer (a scanned PDF), refused
 _SOFT_HYPHEN = ("\ufffe", "\x02", "\u00ad")
