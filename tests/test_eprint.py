@@ -289,7 +289,16 @@ def test_decompression_bomb_and_oversized_members_refused() -> None:
     single = gzip.compress(b"\\documentclass{article}" + b" " * (2 << 20))
     with pytest.raises(ExtractError, match="over the size limit"):
         extract(single, arxiv_id="x", limits=Limits(member_bytes=1 << 20))
+    with pytest.raises(ExtractError, match="TeX sources over the limit"):
+        extract(zeros, arxiv_id="x", limits=Limits(text_bytes=1 << 20))
     assert extract(zeros, arxiv_id="x").sections[0].text == "Hello."  # within the default limits
+
+
+def test_pdf_only_archive_read_as_pdf(shared_data: Path) -> None:
+    page = (shared_data / "fulltext" / "2305.03393v1-pg9.pdf").read_bytes()
+    ft = extract(_tar_gz({"._paper.pdf": b"apple", "paper.pdf": page, "fig.pdf": b"%PDF-1.4"}), arxiv_id="x")
+    assert ft.source == "pdf" and "Hyper Parameter Optimization" in [s.heading for s in ft.sections]
+    assert extract(gzip.compress(page), arxiv_id="x").source == "pdf"  # a gzipped PDF
 
 
 def test_input_loops_do_not_hang() -> None:

@@ -23,16 +23,19 @@ from papersift.sources.fulltext import CodeKind, CodeLink, ExtractError, FullTex
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """How much an e-print may hold: uncompressed bytes in all, members, one member's bytes, PDF pages."""
+    """How much an e-print may hold: uncompressed bytes in all, members, one member's bytes, TeX text bytes,
+    PDF pages."""
 
     total_bytes: int = 512 * 1024 * 1024
     members: int = 5_000
     member_bytes: int = 128 * 1024 * 1024
+    text_bytes: int = 64 * 1024 * 1024  # the .tex, .bbl, .bib files together
     pdf_pages: int = 1_000
 
 
 LIMITS = Limits()
-TEXT_SUFFIXES = (".tex", ".ltx", ".latex", ".bbl", ".bib", ".abs")
+TEX_SUFFIXES = (".tex", ".ltx", ".latex")
+TEXT_SUFFIXES = (*TEX_SUFFIXES, ".bbl", ".bib", ".abs")
 _SKIPPED = re.compile(r"(?:^|/)(?:\._[^/]*|\.DS_Store|__MACOSX(?:/.*)?)$")
 
 
@@ -48,7 +51,7 @@ def extract(
         if kind == "gzip":
             return _gzip(blob, limits)
         if kind == "tar":
-            return _tex(_read_tar(io.BytesIO(blob), limits))
+            return _from_tar(io.BytesIO(blob), limits)
         return _tex({"main.tex": _decode(blob)})
     except ExtractError as e:
         raise ExtractError(f"{arxiv_id}: {e}") from None
@@ -100,7 +103,7 @@ def _gzip(blob: bytes, limits: Limits) -> FullText:
     stream = io.BufferedReader(_Bounded(gzip.GzipFile(fileobj=io.BytesIO(blob)), limits.total_bytes), 1 << 16)
     head = _guarded(lambda: stream.peek(512)[:512])
     if head[257:262] == b"ustar" or (len(head) >= 512 and _tar_checksum_ok(head)):
-        return _tex(_read_tar(stream, limits))
+        return _from_tar(stream, limits)
     data = _guarded(lambda: stream.read(limits.member_bytes + 1))
     if len(data) > limits.member_bytes:
         raise ExtractError("the single file is over the size limit")
@@ -128,9 +131,26 @@ def _member_name(name: str) -> str:
     return posixpath.normpath("/".join(p for p in parts if p not in ("", "."))) if name.strip("./") else ""
 
 
-def _read_tar(stream: io.IOBase, limits: Limits) -> dict[str, str]:
+def _from_tar(stream: io.IOBase, limits: Limits) -> FullText:
+    """The TeX of a tar, or the PDF it holds where it has no TeX (a PDF-only submission)."""
+    files, pdf = _read_tar(stream, limits)
+    if any(p.lower().endswith(TEX_SUFFIXES) for p in files):
+        try:
+            return _tex(files)
+        except ExtractError:
+            if pdf is None:
+                raise
+    if pdf is not None:
+        return _pdf(pdf, limits)
+    raise ExtractError("no TeX files in the archive")
+
+
+def _read_tar(stream: io.IOBase, limits: Limits) -> tuple[dict[str, str], bytes | None]:
+    """The text files of a tar by path (``._*``, ``.DS_Store`` left out) and its largest PDF, read member by
+    member within the limits."""
     files: dict[str, str] = {}
-    count = 0
+    pdf: bytes | None = None
+    count = text_bytes = 0
     try:
         with tarfile.open(fileobj=stream, mode="r|") as tar:
             for member in tar:
@@ -146,17 +166,22 @@ def _read_tar(stream: io.IOBase, limits: Limits) -> dict[str, str]:
                     raise ExtractError(f"a member over the size limit: {member.name!r} ({member.size} bytes)")
                 if member.isdir() or not name or _SKIPPED.search(name):
                     continue
-                if name.lower().endswith(TEXT_SUFFIXES):
+                lower = name.lower()
+                if lower.endswith(TEXT_SUFFIXES):
+                    text_bytes += member.size
+                    if text_bytes > limits.text_bytes:
+                        raise ExtractError(f"TeX sources over the limit of {limits.text_bytes} bytes")
                     f = tar.extractfile(member)
                     if f is not None:
                         files[name] = _decode(f.read())
+                elif lower.endswith(".pdf") and member.size > len(pdf or b""):
+                    f = tar.extractfile(member)
+                    pdf = f.read() if f is not None else pdf
     except tarfile.TarError as e:
         raise ExtractError(f"corrupt tar ({e})") from None
     except (gzip.BadGzipFile, zlib.error, EOFError) as e:
         raise ExtractError(f"corrupt gzip ({e})") from None
-    if not files:
-        raise ExtractError("no TeX files in the archive")
-    return files
+    return files, pdf
 
 
 def _decode(data: bytes) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from papersift.paper import clean_text
 from papersift.sources.fulltext import ExtractError, FullText, Reference, Section
-from papersift.sources.texbib import reference_fields
+from papersift.sources.texbib import reference_fields, title_in_text
 
 MIN_WORDS_PER_PAGE = 15  # fewer on average: no text layer (a scanned PDF), refused
 _SOFT_HYPHEN = ("\ufffe", "\x02", "\u00ad")
@@ -204,21 +204,6 @@ def _hanging(lines: list[_Line]) -> list[list[_Line]]:
     return entries
 
 
-def _title_of(text: str) -> str | None:
-    m = re.search(r"[“\"](.{8,300}?)[,.]?[”\"]", text)
-    if m:
-        return m[1].strip(" ,.")
-    m = re.search(
-        r"\.\s+(?:19|20)\d{2}[a-z]?\.\s+(.{8,300}?)[.?!]\s", text + " "
-    )  # ACL: Authors. 2020. Title.
-    if m:
-        return m[1].strip()
-    m = re.search(r"^[^:]{3,200}?:\s+(.{8,300}?)\.\s", text + " ")  # LNCS: Authors: Title. Venue
-    if m:
-        return m[1].strip()
-    return None
-
-
 def _references(lines: list[_Line]) -> list[Reference]:
     entries = _numbered(lines, _BRACKET) or _numbered(lines, _DOTTED) or _hanging(lines)
     refs = []
@@ -226,7 +211,7 @@ def _references(lines: list[_Line]) -> list[Reference]:
         text = _join(entry)
         if not text:
             continue
-        fields = reference_fields(text, text, _title_of(text))
+        fields = reference_fields(text, text, title_in_text(text))
         refs.append(Reference(key=str(n), text=text, **fields))  # type: ignore[arg-type]
     return refs
 

@@ -69,22 +69,41 @@ def reference_fields(raw: str, text: str, title: str | None) -> dict[str, object
     }
 
 
-def _clean_title(title: str) -> str | None:
-    title = title.strip().strip(",.;: ").strip("“”\"'").strip(",.;: ")
-    return title if len(title) >= 8 and not re.match(r"^(in|arxiv|url|doi)\b", title, re.I) else None
+_NOT_TITLE = re.compile(r"in:|in\s+(?:proc|advances|the\s+proc)|arxiv\b|url\b|doi\b|preprint\b", re.I)
 
 
-def _bibitem_title(body: str) -> str | None:
+def _clean_title(title: str | None) -> str | None:
+    title = (title or "").strip().strip(",.;: ").strip("“”\"'").strip(",.;: ")
+    words = re.findall(r"[^\W\d_]{2,}", title)
+    return title if len(words) >= 2 and not _NOT_TITLE.match(title) else None
+
+
+def title_in_text(text: str) -> str | None:
+    """The title in one entry's plain text, by its shape: quoted, after ACL's ``Authors. 2020.``, or after
+    LNCS's ``Authors:``."""
+    m = re.search(r"[“\"](.{8,300}?)[,.]?[”\"]", text)
+    if m:
+        return _clean_title(m[1])
+    m = re.search(
+        r"\.\s+(?:19|20)\d{2}[a-z]?\.\s+(.{8,300}?)[.?!]\s", text + " "
+    )  # ACL: Authors. 2020. Title.
+    if m:
+        return _clean_title(m[1])
+    m = re.search(r"^[^:]{3,200}?:\s+(.{8,300}?)\.\s", text + " ")  # LNCS: Authors: Title. Venue
+    return _clean_title(m[1]) if m else None
+
+
+def _bibitem_title(body: str, text: str) -> str | None:
     for _, _, args in command_args(body, "bibinfo"):
         if len(args) >= 2 and args[0].strip() == "title":
             return _clean_title(to_text(args[1]))
-    m = re.search(r"``(.+?)''|“(.+?)”|\"(.+?)\"", body, re.S)
+    m = re.search(r"``(.+?)''|“(.+?)”", body, re.S)
     if m:
-        return _clean_title(to_text(m[1] or m[2] or m[3]))
+        return _clean_title(to_text(m[1] or m[2]))
     blocks = re.split(r"\\newblock\b", body)
     if len(blocks) >= 2:
         return _clean_title(to_text(blocks[1]))
-    return None
+    return title_in_text(text)
 
 
 _BIBITEM = re.compile(r"\\bibitem\s*")
@@ -106,7 +125,7 @@ def bibitems(bib: str) -> list[Reference]:
             continue
         key, body = g[0].strip(), chunk[g[1] :]
         text = to_text(body.replace("\\newblock", " "))
-        fields = reference_fields(body, text, _bibitem_title(body))
+        fields = reference_fields(body, text, _bibitem_title(body, text))
         if fields["year"] is None and (y := _YEAR.search(label)):
             fields["year"] = int(y[1])
         refs.append(Reference(key=key or str(n + 1), text=text, **fields))  # type: ignore[arg-type]

@@ -22,6 +22,9 @@ def strip_comments(text: str) -> str:
     return re.sub(r"\\iffalse\b.*?\\fi\b", "", text, flags=re.S)
 
 
+_BRACE = re.compile(r"\\.|[{}]", re.S)
+
+
 def group(text: str, i: int) -> tuple[str, int] | None:
     """The content of the ``{…}`` group at ``i`` (after spaces) and the index after it; None if none."""
     n = len(text)
@@ -29,19 +32,14 @@ def group(text: str, i: int) -> tuple[str, int] | None:
         i += 1
     if i >= n or text[i] != "{":
         return None
-    depth, j = 0, i
-    while j < n:
-        c = text[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "{":
+    depth = 0
+    for m in _BRACE.finditer(text, i):
+        if m[0] == "{":
             depth += 1
-        elif c == "}":
+        elif m[0] == "}":
             depth -= 1
             if depth == 0:
-                return text[i + 1 : j], j + 1
-        j += 1
+                return text[i + 1 : m.start()], m.end()
     return text[i + 1 :], n
 
 
@@ -103,7 +101,14 @@ _SYMBOLS = {
     "textgreater": ">", "textbullet": "•", "pounds": "£", "euro": "€", "times": "×", "pm": "±", "%": "%",
     "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", ",": " ", ";": " ", ":": " ", " ": " ",
     "!": "", "quad": " ", "qquad": " ", "enspace": " ", "par": "\n\n", "newline": "\n", "\\": "\n",
-    "item": "\n• ", "-": "", "/": "", "@": "", "etal": "et al.", "eg": "e.g.", "ie": "i.e.", "etc": "etc.",
+    "item": "\n• ",
+    # AASTeX's journal macros (aastex*.cls defines them; references use them)
+    "apj": "ApJ", "apjl": "ApJL", "apjs": "ApJS", "aj": "AJ", "mnras": "MNRAS", "aap": "A&A", "aaps": "A&AS",
+    "pasp": "PASP", "araa": "ARA&A", "nat": "Nature", "prd": "Phys. Rev. D", "prl": "Phys. Rev. Lett.",
+    "jcap": "JCAP", "physrep": "Phys. Rep.", "pasj": "PASJ", "apss": "Ap&SS", "icarus": "Icarus",
+    "sci": "Science", "aapr": "A&A Rev.", "procspie": "Proc. SPIE", "ssr": "Space Sci. Rev.", "pasa": "PASA",
+    "actaa": "Acta Astron.",
+    "-": "", "/": "", "@": "", "etal": "et al.", "eg": "e.g.", "ie": "i.e.", "etc": "etc.",
 }  # fmt: skip
 # name → (arguments dropped, arguments kept after them)
 _ARGS: dict[str, tuple[int, int]] = {
@@ -127,6 +132,7 @@ _ARGS: dict[str, tuple[int, int]] = {
     **dict.fromkeys("textcolor colorbox raisebox scalebox rotatebox".split(), (1, 1)),
     **dict.fromkeys("resizebox multicolumn multirow".split(), (2, 1)),
     "fcolorbox": (2, 1),
+    **dict.fromkeys("bibinfo bibfield".split(), (1, 1)),  # elsarticle's \bibinfo{title}{…}: the value
     "href": (1, 1),
 }
 _CITES = frozenset("parencite textcite autocite Cite Citep Citet footcite nocite".split())
@@ -142,13 +148,14 @@ _MATH_ENVS = (
     "equation|align|gather|multline|eqnarray|displaymath|math|flalign|alignat|dmath|split|subequations"
 )
 _VERBATIM_ENVS = "verbatim|lstlisting|minted|Verbatim|alltt|comment"
-_PROTECT = re.compile(
-    r"(?<!\\)\$\$.*?(?<!\\)\$\$|(?<!\\)\$(?:\\.|[^$\\])+\$|\\\(.*?\\\)|\\\[.*?\\\]"
-    rf"|\\begin\{{((?:{_MATH_ENVS})\*?)\}}.*?\\end\{{\1\}}"
-    rf"|\\begin\{{((?:{_VERBATIM_ENVS})\*?)\}}(?:\[[^\]]*\])?(?:\{{[^}}]*\}})?(.*?)\\end\{{\2\}}"
-    r"|\\verb\*?([^A-Za-z\s])(.*?)\4",
-    re.S,
+_OPENER = re.compile(
+    r"(?<!\\)(?:\$\$|\$|\\\(|\\\[)"
+    rf"|\\begin\{{((?:{_MATH_ENVS})\*?)\}}|\\begin\{{((?:{_VERBATIM_ENVS})\*?)\}}"
+    r"|\\verb\*?([^A-Za-z\s*])"
 )
+_CLOSER = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
+_VERBATIM_ARGS = re.compile(r"(?:\[[^\]\n]*\])?(?:\{[^}\n]*\})?")
+MAX_INLINE_MATH = 4_000  # characters: a lone $ further from the next one is a dollar sign
 _CS = re.compile(r"\\([A-Za-z@]+)\*?|\\(.)", re.S)
 _PLAIN_RUN = re.compile(r"[^\\{}~$&`'\-\x00]+")
 
@@ -160,20 +167,60 @@ class _Plain:
         self.kept: list[str] = []
 
     def protect(self, text: str) -> str:
-        def keep(m: re.Match[str]) -> str:
-            if m[3] is not None:
-                raw = m[3]
-            elif m[5] is not None:
-                raw = m[5]
-            elif m[0].startswith("\\begin"):
-                raw = " ".join(m[0].split())
-                raw = re.sub(r"\\label\{[^}]*\}\s*", "", raw)
+        """``text`` with its math and verbatim cut out (placeholders), in one pass: an opener without its
+        closer stays as text, and once one kind is known unclosed it is not searched for again."""
+        out: list[str] = []
+        i, unclosed = 0, set()
+        while (m := _OPENER.search(text, i)) is not None:
+            opener = m[0]
+            if m[1] or m[2]:
+                closer = "\\end{" + (m[1] or m[2]) + "}"
+            elif m[3]:
+                closer = m[3]
             else:
-                raw = " ".join(m[0].split())
+                closer = _CLOSER[opener]
+            if closer in unclosed and not m[3]:
+                out.append(text[i : m.end()])
+                i = m.end()
+                continue
+            j = self._closing(text, m.end(), closer, opener)
+            if j < 0:
+                if opener not in ("$", "$$") and not m[3]:
+                    unclosed.add(closer)
+                out.append(text[i : m.end()])
+                i = m.end()
+                continue
+            if m[2]:  # verbatim: its content as written, after the environment's options
+                raw = text[_VERBATIM_ARGS.match(text, m.end()).end() : j]  # type: ignore[union-attr]
+            elif m[3]:
+                raw = text[m.end() : j]
+            else:
+                raw = " ".join(text[m.start() : j + len(closer)].split())
+                if m[1]:
+                    raw = re.sub(r"\\label\{[^}]*\}\s*", "", raw)
             self.kept.append(raw)
-            return f"\x00{len(self.kept) - 1}\x00"
+            out.append(text[i : m.start()] + f"\x00{len(self.kept) - 1}\x00")
+            i = j + len(closer)
+        out.append(text[i:])
+        return "".join(out)
 
-        return _PROTECT.sub(keep, text)
+    @staticmethod
+    def _closing(text: str, start: int, closer: str, opener: str) -> int:
+        """Where ``closer`` closes what opened before ``start``, or -1: inline math and ``\\verb`` within
+        their line or paragraph, a closer escaped by a backslash skipped."""
+        if opener.startswith("\\verb"):
+            j = text.find(closer, start, start + 1000)
+            return j if j >= 0 and "\n" not in text[start:j] else -1
+        end = start + MAX_INLINE_MATH if opener == "$" else len(text)
+        k = start
+        while (j := text.find(closer, k, end)) >= 0:
+            if closer.startswith("$") and text[j - 1] == "\\":
+                k = j + 1
+                continue
+            if opener == "$" and re.search(r"\n[ \t]*\n", text[start:j]):
+                return -1
+            return j
+        return -1
 
     def restore(self, text: str) -> str:
         return re.sub(r"\x00(\d+)\x00", lambda m: self.kept[int(m[1])], text)
@@ -246,6 +293,8 @@ class _Plain:
                 out.append("\n• " + (self.scan(label, depth + 1) + " " if label else ""))
                 return j
             out.append(_SYMBOLS[name])
+            if name == "\\":  # a line break's [2pt]
+                return skip_options(text, i)
             return i + (1 if m[1] and text.startswith("{}", i) else 0) * 2
         if name in ("begin", "end"):
             g = group(text, i)
@@ -312,11 +361,25 @@ class _Plain:
         return i
 
 
+def _unbalanced(latex: str) -> bool:
+    """Braces nested deeper than ``MAX_NESTING`` or many left open: read crudely (each open group would be
+    scanned to the end of the text)."""
+    depth = deepest = 0
+    for m in _BRACE.finditer(latex):
+        depth += 1 if m[0] == "{" else -1 if m[0] == "}" else 0
+        deepest = max(deepest, depth)
+        depth = max(depth, 0)
+    return deepest > MAX_NESTING or depth > 50
+
+
 def to_text(latex: str) -> str:
     """LaTeX as plain text: math and verbatim kept as written, the common macros rendered, unknown macros
     dropped with their arguments kept; paragraphs as blank lines, runs of spaces collapsed."""
     conv = _Plain()
+    latex = latex.replace("\x00", "")
     try:
+        if _unbalanced(latex):
+            raise RecursionError
         text = conv.scan(conv.protect(latex))
     except RecursionError:
         text = re.sub(r"\\[A-Za-z@]+|[{}]", " ", latex)
