@@ -122,7 +122,7 @@ def main_file(files: Mapping[str, str]) -> str:
 
 _SECTION = re.compile(r"\\(part|chapter|section|subsection|subsubsection)\*?(?![A-Za-z@])")
 _FLOATS = environment("", "figure\\*?|wrapfigure|SCfigure|figure\\*")
-_TABLES = re.compile(r"\\begin\{(table\*?|wraptable|sidewaystable)\}")
+_TABLES = re.compile(r"\\begin\{(table\*?|wraptable|sidewaystable)\}(?:\[[^\]]*\])?")
 
 
 def _captions(body: str) -> tuple[str, list[str]]:
@@ -172,9 +172,10 @@ def read_tex(files: Mapping[str, str]) -> TexDoc:
     preamble, body = (whole[:start], whole[start + len("\\begin{document}") :]) if start >= 0 else ("", whole)
     end = body.find("\\end{document}")
     body = body[:end] if end >= 0 else body
-    body = expand_macros(body, user_macros(preamble))
+    macros = user_macros(preamble)
+    body = expand_macros(body, macros)
     raw_body = body
-    title, notes = _title(preamble + body)
+    title, notes = _title(expand_macros(preamble, macros) + body)
 
     # the bibliography: inline, the .bbl, or the .bib through the keys cited
     references: list[Reference] = []
@@ -198,7 +199,7 @@ def read_tex(files: Mapping[str, str]) -> TexDoc:
     if abs_m:
         abstract, body = abs_m[1], body[: abs_m.start()] + body[abs_m.end() :]
     elif in_preamble:  # some classes take the abstract before \begin{document}
-        abstract = expand_macros(in_preamble[1], user_macros(preamble))
+        abstract = expand_macros(in_preamble[1], macros)
     else:
         for s, e, args in command_args(body, "abstract"):
             if args:

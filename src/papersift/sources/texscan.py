@@ -100,7 +100,7 @@ _SYMBOLS = {
     "textbar": "|", "textless": "<",
     "textgreater": ">", "textbullet": "•", "pounds": "£", "euro": "€", "times": "×", "pm": "±", "%": "%",
     "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", ",": " ", ";": " ", ":": " ", " ": " ",
-    "!": "", "quad": " ", "qquad": " ", "enspace": " ", "par": "\n\n", "newline": "\n", "\\": "\n",
+    "!": "", "quad": " ", "qquad": " ", "enspace": " ", "par": "\n\n", "newline": "\n", "\\": "\n\n",
     "item": "\n• ",
     # AASTeX's journal macros (aastex*.cls defines them; references use them)
     "apj": "ApJ", "apjl": "ApJL", "apjs": "ApJS", "aj": "AJ", "mnras": "MNRAS", "aap": "A&A", "aaps": "A&AS",
@@ -128,6 +128,8 @@ _ARGS: dict[str, tuple[int, int]] = {
         "newcommand renewcommand providecommand DeclareMathOperator newenvironment".split(), (2, 0)
     ),
     "addcontentsline": (3, 0),
+    **dict.fromkeys("cline cmidrule cmidrule cdashline arrayrulecolor rowcolor cellcolor".split(), (1, 0)),
+    "rule": (2, 0),
     "fontsize": (2, 0),
     **dict.fromkeys("textcolor colorbox raisebox scalebox rotatebox".split(), (1, 1)),
     **dict.fromkeys("resizebox multicolumn multirow".split(), (2, 1)),
@@ -361,6 +363,10 @@ class _Plain:
         return i
 
 
+_UNIT = r"-?[\d.]+\s*(?:pt|em|ex|in|cm|mm|bp|sp|pc|fil+)\b"
+_DIMENSION = re.compile(rf"(\\[A-Za-z@]+)\s*=?\s*{_UNIT}(?:\s*(?:plus|minus)\s*{_UNIT})*")  # \parindent=0pt
+
+
 def _unbalanced(latex: str) -> bool:
     """Braces nested deeper than ``MAX_NESTING`` or many left open: read crudely (each open group would be
     scanned to the end of the text)."""
@@ -376,7 +382,8 @@ def to_text(latex: str) -> str:
     """LaTeX as plain text: math and verbatim kept as written, the common macros rendered, unknown macros
     dropped with their arguments kept; paragraphs as blank lines, runs of spaces collapsed."""
     conv = _Plain()
-    latex = latex.replace("\x00", "")
+    latex = _DIMENSION.sub(r"\1", latex.replace("\x00", ""))
+    latex = re.sub(r"(\\c(?:mid|dash)rule)\s*\([a-z]*\)", r"\1", latex)  # booktabs' (lr) trims
     try:
         if _unbalanced(latex):
             raise RecursionError
