@@ -141,6 +141,22 @@ def test_main_file_chosen_among_leftovers_and_apple_files(extracted: dict[str, F
     assert [r.key for r in chosen.references] == ["a"]
 
 
+def test_subfiles_read_into_the_main_document() -> None:
+    files = {
+        "chapters/one.tex": "\\documentclass[../thesis.tex]{subfiles}\\begin{document}\\chapter{One}First."
+        "\\end{document}",
+        "chapters/two.tex": "\\documentclass[../thesis.tex]{subfiles}\\begin{document}\\chapter{Two}Second."
+        "\\end{document}",
+        "thesis.tex": "\\documentclass{book}\\usepackage{subfiles}\\begin{document}\\subfile{chapters/one}"
+        "\\subfile{chapters/two.tex}\\end{document}",
+    }
+    ft = extract(_tar_gz(files), arxiv_id="2401.00001")
+    assert [(s.heading, s.level, s.text) for s in ft.sections] == [
+        ("One", 1, "First."),
+        ("Two", 1, "Second."),
+    ]
+
+
 def test_single_gzipped_tex_and_plain_tar_read() -> None:
     tex = (
         "\\documentclass{article}\n\\newcommand{\\method}{Sifter}\n\\begin{document}\n"
@@ -215,6 +231,11 @@ def test_code_links_from_abstract_and_comments() -> None:
         CodeLink("https://huggingface.co/datasets/org/set", "huggingface", own=False),
     ]
     assert not any(link.own for link in code_links(text, own_hints=False))
+    comments = "Accepted at ICML 2024. Code at https://github.com/x/y, builds on https://github.com/z/w"
+    assert [(c.url, c.own) for c in code_links(comments)] == [
+        ("https://github.com/x/y", True),
+        ("https://github.com/z/w", False),
+    ]
     assert code_links("Code is available at https://GitHub.com/A/b. Again: https://github.com/a/B") == [
         CodeLink("https://github.com/A/b", "github", own=True)
     ]

@@ -236,7 +236,8 @@ _OWN = re.compile(
     r"|\b(?:code|codes|implementation|source code|models?|datasets?|data|weights|checkpoints?|repository|"
     r"project page|demo|website|homepage)\b[^.;]{0,50}?\b(?:is|are|will be|has been|have been|can be)\b"
     r"[^.;]{0,40}?\b(?:available|released|open[- ]?sourced|public|found|accessed|downloaded)\b"
-    r"|\b(?:project page|homepage|project website|code|demo)\s*:\s*$",
+    r"|\b(?:project page|homepage|project website|webpage|code|demo)\s*:\s*$"
+    r"|\b(?:code|codes|implementation|project page|website|demo)\s+(?:is\s+)?(?:at|here|on)\s*:?\s*$",
     re.I,
 )
 _PROJECT_CONTEXT = re.compile(r"\b(?:project page|project website|homepage|website|demo)\b[^.;]{0,60}$", re.I)

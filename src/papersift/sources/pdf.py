@@ -102,8 +102,8 @@ def _clean(lines: list[_Line]) -> list[_Line]:
 
 def _join(lines: list[_Line]) -> str:
     out: list[str] = []
-    for ln in lines:
-        out.append(ln.text + ("" if ln.hyphen else " "))
+    for ln in lines:  # a URL broken after its / stays whole
+        out.append(ln.text + ("" if ln.hyphen or re.search(r"https?://\S*/$", ln.text) else " "))
     return clean_text("".join(out))
 
 

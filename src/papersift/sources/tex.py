@@ -81,12 +81,18 @@ def _expand(
         found = _lookup(files, name, base)
         if found is None or found in stack or found == path:
             return " "
-        return "\n" + _expand(files, found, (*stack, path), budget) + "\n"
+        inner = _expand(files, found, (*stack, path), budget)
+        start = inner.find("\\begin{document}")
+        if start >= 0:  # a subfile, a standalone part: its document only
+            end = inner.find("\\end{document}", start)
+            inner = inner[start + len("\\begin{document}") : end if end >= 0 else len(inner)]
+        return "\n" + inner + "\n"
 
     text = _INPUT.sub(one, text)
     return _INPUT_BARE.sub(one, text)
 
 
+_PART_CLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{(?:subfiles|standalone)\}")
 _DOCCLASS = re.compile(r"\\document(?:class|style)\b")
 _STALE = re.compile(r"(?:^|[/_.-])(?:old|bak|backup|copy|draft|tmp|temp|test|orig|v\d)(?:$|[_.-])", re.I)
 
@@ -108,6 +114,7 @@ def main_file(files: Mapping[str, str]) -> str:
     def score(p: str) -> tuple[int, int]:
         stem = posixpath.splitext(p)[0]
         s = 8 * ("\\begin{document}" in tex[p]) + 4 * (not _STALE.search(posixpath.basename(stem)))
+        s -= 10 * bool(_PART_CLASS.search(tex[p]))
         s += (
             2 * (stem in bbl_stems)
             + 2 * (p not in input_paths)
