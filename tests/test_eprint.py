@@ -174,6 +174,32 @@ def test_single_gzipped_tex_and_plain_tar_read() -> None:
     assert plain.sections == ft.sections
 
 
+def _without_bbl(path: Path) -> bytes:
+    """The fixture's archive re-packed in memory without its ``.bbl`` (so the ``.bib`` must be read)."""
+    out = io.BytesIO()
+    with tarfile.open(path) as src, tarfile.open(fileobj=out, mode="w:gz") as dst:
+        for member in src.getmembers():
+            if not member.name.endswith(".bbl"):
+                dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "name", ["2305.03393.tar.gz", "2310.06825.tar.gz", "2412.19437.tar.gz", "2501.01300v2.tar.gz"]
+)
+def test_bib_of_real_sources_read_through_the_keys_cited(
+    shared_data: Path, extracted: dict[str, FullText], name: str
+) -> None:
+    from_bib = extract(_without_bbl(shared_data / "fulltext" / name), arxiv_id=TEX_FIXTURES[name][0])
+    bbl_keys = {r.key for r in extracted[name].references}  # the README: the keys cited are the .bbl's
+    assert {r.key for r in from_bib.references} == bbl_keys
+    with_id = {r.key: r.arxiv_id for r in extracted[name].references if r.arxiv_id}
+    assert sum(1 for r in from_bib.references if r.arxiv_id and with_id.get(r.key) == r.arxiv_id) == len(
+        with_id
+    )
+    assert all(r.title for r in from_bib.references)
+
+
 def test_bib_read_through_the_keys_cited() -> None:
     files = {
         "paper.tex": "\\documentclass{article}\\begin{document}As shown \\citep{b,a} and \\cite[p.~3]{a}."
