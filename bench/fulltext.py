@@ -38,7 +38,7 @@ FIXTURES: dict[str, tuple[str, int | None, str | None]] = {
     "quant-ph9802040.tar.gz": ("quant-ph/9802040", 30, None),
     "1911.02782.eprint.gz": ("1911.02782", 55, None),
     "2004.14974.eprint.gz": ("2004.14974", 36, None),
-    "2501.10120v1.pdf": ("2501.10120", None, None),
+    "2501.10120v1.pdf": ("2501.10120", 37, None),  # 37 "Authors. YEAR." openings in its list
     "0908.0054v1.pdf": ("0908.0054", 19, None),  # [1] … [19]
     "0807.3577.pdf": ("0807.3577", 39, None),  # [1] … [39]
     "2305.03393v1-pg9.pdf": ("2305.03393", 0, "2305.03393v1-pg9.pdf.md"),

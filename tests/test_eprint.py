@@ -200,6 +200,13 @@ def test_bib_of_real_sources_read_through_the_keys_cited(
     assert all(r.title for r in from_bib.references)
 
 
+def test_plain_tex_read_without_documentclass() -> None:
+    tex = "\\input harvmac\n\\Title{x}{A Plain Paper}\n\\newsec{Introduction}Strings $x$.\n"
+    tex += "\\listrefs\n\\bye\n"
+    ft = extract(gzip.compress(tex.encode()), arxiv_id="hep-th/9901001")
+    assert ("Introduction", 1, "Strings $x$.") in [(s.heading, s.level, s.text) for s in ft.sections]
+
+
 def test_bib_read_through_the_keys_cited() -> None:
     files = {
         "paper.tex": "\\documentclass{article}\\begin{document}As shown \\citep{b,a} and \\cite[p.~3]{a}."

@@ -93,6 +93,7 @@ def _expand(
 
 
 _PART_CLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{(?:subfiles|standalone)\}")
+_PLAIN_TEX = re.compile(r"\\bye\b|\\magnification\b|\\input\s+(?:harvmac|amstex|phyzzx|lanlmac|epsf|mn)\b")
 _DOCCLASS = re.compile(r"\\document(?:class|style)\b")
 _STALE = re.compile(r"(?:^|[/_.-])(?:old|bak|backup|copy|draft|tmp|temp|test|orig|v\d)(?:$|[_.-])", re.I)
 
@@ -104,7 +105,7 @@ def main_file(files: Mapping[str, str]) -> str:
     tex = {p: strip_comments(t) for p, t in files.items() if p.lower().endswith(TEX_SUFFIXES) or "." not in p}
     candidates = [p for p, t in tex.items() if _DOCCLASS.search(t)]
     if not candidates:
-        candidates = [p for p, t in tex.items() if "\\begin{document}" in t]
+        candidates = [p for p, t in tex.items() if "\\begin{document}" in t or _PLAIN_TEX.search(t)]
     if not candidates:
         raise ExtractError("no TeX main file (no \\documentclass) in the e-print")
     bbl_stems = {posixpath.splitext(p)[0] for p in files if p.endswith(".bbl")}
@@ -127,7 +128,7 @@ def main_file(files: Mapping[str, str]) -> str:
 
 # ---------------------------------------------------------------- the document
 
-_SECTION = re.compile(r"\\(part|chapter|section|subsection|subsubsection)\*?(?![A-Za-z@])")
+_SECTION = re.compile(r"\\(part|chapter|section|subsection|subsubsection|newsec|subsec)\*?(?![A-Za-z@])")
 _FLOATS = environment("", "figure\\*?|wrapfigure|SCfigure|figure\\*")
 _TABLES = re.compile(r"\\begin\{(table\*?|wraptable|sidewaystable)\}(?:\[[^\]]*\])?")
 
@@ -237,9 +238,17 @@ def read_tex(files: Mapping[str, str]) -> TexDoc:
 
 def _sections(body: str, chapters: bool) -> list[Section]:
     levels = (
-        {"part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 3}
+        {"part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 3, "newsec": 2, "subsec": 3}
         if chapters
-        else {"part": 1, "chapter": 1, "section": 1, "subsection": 2, "subsubsection": 3}
+        else {
+            "part": 1,
+            "chapter": 1,
+            "section": 1,
+            "subsection": 2,
+            "subsubsection": 3,
+            "newsec": 1,
+            "subsec": 2,
+        }
     )
     out: list[Section] = []
     heading, level, last = "", 0, 0
