@@ -163,12 +163,19 @@ def test_single_gzipped_tex_and_plain_tar_read() -> None:
         "\\begin{abstract}We present \\method{}, see \\url{https://github.com/acme/sifter}.\\end{abstract}\n"
         "\\section{Intro}Our code is at \\href{https://gitlab.com/acme/tools}{here}. $x^2$ and \\'etude.\n"
         "\\begin{thebibliography}{9}\n\\bibitem{v} A. Vaswani. Attention. arXiv:1706.03762v5, 2017.\n"
-        "%\\bibitem{gone} commented out\n\\end{thebibliography}\n\\end{document}\n"
+        "%\\bibitem{gone} commented out\n"
+        "\\bibitem{w} A. Bazavov, Phys. Rev. D 91 (2015), 1411.3018 [hep-lat].\n"
+        "\\bibitem{o} E. Witten, Adv. Theor. Math. Phys. 2 (1998) 253, hep-th/9802150.\n"
+        "\\end{thebibliography}\n\\end{document}\n"
     )
     ft = extract(gzip.compress(tex.encode()), arxiv_id="2401.00001", content_type="application/x-eprint")
     assert ft.sections[0].text == "We present Sifter, see https://github.com/acme/sifter."
     assert ft.sections[1].heading == "Intro" and "$x^2$ and étude." in ft.sections[1].text
-    assert [(r.key, r.arxiv_id, r.year) for r in ft.references] == [("v", "1706.03762", 2017)]
+    assert [(r.key, r.arxiv_id, r.year) for r in ft.references] == [
+        ("v", "1706.03762", 2017),
+        ("w", "1411.3018", 2015),  # INSPIRE's "id [category]"
+        ("o", "hep-th/9802150", 1998),
+    ]
     assert ft.code[0] == CodeLink("https://gitlab.com/acme/tools", "gitlab", own=True)
     plain = extract(_tar({"paper.tex": tex}), arxiv_id="2401.00001")
     assert plain.sections == ft.sections

@@ -182,7 +182,6 @@ def read_tex(files: Mapping[str, str]) -> TexDoc:
     body = body[:end] if end >= 0 else body
     macros = user_macros(preamble)
     body = expand_macros(body, macros)
-    raw_body = body
     title, notes = _title(expand_macros(preamble, macros) + body)
 
     # the bibliography: inline, the .bbl, or the .bib through the keys cited
@@ -192,6 +191,7 @@ def read_tex(files: Mapping[str, str]) -> TexDoc:
         for m in inline:
             references.extend(bibitems(m[0]))
         body = environment("", "thebibliography").sub("", body)
+    raw_body = body  # for code links: the paper's own text, not the links of the works it cites
     if not references:
         references = bbl_references(files, main, whole)
     body = re.sub(

@@ -21,6 +21,9 @@ _ARCHIVES = (
     "|chem-ph|comp-gas|mtrl-th|supr-con|acc-phys|ao-sci|atom-ph|bayes-an|plasm-ph"
 )
 _OLD_BARE = re.compile(rf"(?<![\w/-])((?:{_ARCHIVES})(?:\.[A-Z]{{2}})?/\d{{7}})(?:v\d+)?(?!\d)")
+_NEW_CATEGORY = re.compile(
+    r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?\s*\[(?:[a-z-]+(?:\.[A-Za-z]{2})?)\]"
+)  # INSPIRE
 _NEW_NEAR = re.compile(
     r"(?:arxiv|corr|preprint|e-?print|abs/)[^,;()\[\]]{0,40}?(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])",
     re.I,
@@ -38,7 +41,7 @@ def reference_arxiv_id(*texts: str) -> str | None:
     if found:
         return found
     for text in texts:
-        for pattern in (_NEW_NEAR, _OLD_BARE):
+        for pattern in (_NEW_NEAR, _NEW_CATEGORY, _OLD_BARE):
             for m in pattern.finditer(text):
                 try:
                     return normalize_id(m[1])
