@@ -10,12 +10,15 @@ extracted to disk; a link, a device, an absolute path or ``..`` refuses the whol
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import io
+import itertools
 import posixpath
 import re
 import tarfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from papersift.sources.fulltext import CodeKind, CodeLink, ExtractError, FullText
@@ -92,9 +95,10 @@ class _Bounded(io.RawIOBase):
         return len(data)
 
 
-def _guarded(read: object) -> bytes:
+def _guarded(read: Callable[[], bytes]) -> bytes:
+    """``read()``, a broken gzip stream said so as an ``ExtractError``."""
     try:
-        return read()  # type: ignore[operator,no-any-return]
+        return read()
     except (gzip.BadGzipFile, zlib.error, EOFError) as e:
         raise ExtractError(f"corrupt gzip ({e})") from None
 
@@ -200,7 +204,7 @@ def _tex(files: dict[str, str]) -> FullText:
     links = _merge(
         code_links(doc.title_notes, own_hints=True, all_own=True),
         code_links(plain),
-        code_links(doc.body),
+        code_links(re.sub(r"\\([_#%&~])", r"\1", doc.body)),  # \_ in a URL is _
     )
     return replace(ft, code=tuple(links))
 
@@ -223,7 +227,6 @@ _HOSTED = re.compile(
     re.I,
 )
 _ANY_URL = re.compile(r"https?://[^\s{}\\<>\"'()\[\]|]+", re.I)
-_PAGES = re.compile(r"https?://[\w-]+\.github\.io(?:/[^\s{}\\<>\"'()\[\]|]*)?", re.I)
 _NOT_REPOS = frozenset(
     "features about pricing docs blog topics explore settings login join marketplace sponsors orgs search "
     "site collections trending enterprise security contact".split()
@@ -240,6 +243,7 @@ _OWN = re.compile(
     r"|\b(?:code|codes|implementation|project page|website|demo)\s+(?:is\s+)?(?:at|here|on)\s*:?\s*$",
     re.I,
 )
+MAX_LINKS = 1_000  # links looked at in one text
 _PROJECT_CONTEXT = re.compile(r"\b(?:project page|project website|homepage|website|demo)\b[^.;]{0,60}$", re.I)
 
 
@@ -262,8 +266,6 @@ def _normal(url: str) -> tuple[str, CodeKind] | None:
         repo = (name or "").removesuffix(".git").rstrip(".")
         kind: CodeKind = "github" if host == "github.com" else "gitlab"
         return f"https://{host}/{owner}" + (f"/{repo}" if repo else ""), kind
-    if _PAGES.match(url):
-        return url.rstrip("/"), "project"
     if re.match(r"https?://", url, re.I):
         return url.rstrip("/"), "project"
     return None
@@ -275,14 +277,15 @@ def code_links(text: str, *, own_hints: bool = True, all_own: bool = False) -> l
     "code is available at", "project page:") and ``own_hints`` is set, or every link when ``all_own`` (the
     notes on the title). Other web pages count only as the paper's own project page."""
     found: list[CodeLink] = []
-    spans: list[tuple[int, int]] = []
-    for m in _HOSTED.finditer(text):
-        if m.start() > 0 and text[m.start() - 1] in "@.":
-            continue
+    hosted = [(m.start(), m.end()) for m in itertools.islice(_HOSTED.finditer(text), MAX_LINKS)]
+    hosted = [h for h in hosted if h[0] == 0 or text[h[0] - 1] not in "@."]  # not me@github.com
+    starts = [s for s, _ in hosted]
+    spans = list(hosted)
+    for m in itertools.islice(_ANY_URL.finditer(text), MAX_LINKS):
+        k = bisect.bisect_left(starts, m.start())
+        if k < len(starts) and starts[k] < m.end():
+            continue  # the hosted link this URL is
         spans.append((m.start(), m.end()))
-    for m in _ANY_URL.finditer(text):
-        if not any(s <= m.start() < e or m.start() <= s < m.end() for s, e in spans):
-            spans.append((m.start(), m.end()))
     for start, end in sorted(spans):
         norm = _normal(text[start:end])
         if norm is None:
