@@ -130,6 +130,7 @@ _ARGS: dict[str, tuple[int, int]] = {
     "addcontentsline": (3, 0),
     **dict.fromkeys("cline cmidrule cmidrule cdashline arrayrulecolor rowcolor cellcolor".split(), (1, 0)),
     "rule": (2, 0),
+    "specialrule": (3, 0),
     "fontsize": (2, 0),
     **dict.fromkeys("textcolor colorbox raisebox scalebox rotatebox".split(), (1, 1)),
     **dict.fromkeys("resizebox multicolumn multirow".split(), (2, 1)),
@@ -143,7 +144,7 @@ _ENV_ARGS = {
     "minipage": 1, "tabular": 1, "tabularx": 2, "tabular*": 2, "tabulary": 2, "array": 1, "multicols": 1,
     "wrapfigure": 2, "wraptable": 2, "subfigure": 1, "adjustbox": 1, "longtable": 1, "tabu": 1, "list": 2,
     "thebibliography": 1, "supertabular": 1, "CJK": 2, "CJK*": 2, "xtabular": 1, "NiceTabular": 1, "tblr": 1,
-    "spacing": 1,
+    "spacing": 1, "deluxetable": 1, "deluxetable*": 1,
 }  # fmt: skip
 
 _MATH_ENVS = (
