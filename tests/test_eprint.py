@@ -141,21 +141,77 @@ def test_main_file_chosen_among_leftovers_and_apple_files(extracted: dict[str, F
     assert [r.key for r in chosen.references] == ["a"]
 
 
+def test_subfiles_read_into_the_main_document() -> None:
+    files = {
+        "chapters/one.tex": "\\documentclass[../thesis.tex]{subfiles}\\begin{document}\\chapter{One}First."
+        "\\end{document}",
+        "chapters/two.tex": "\\documentclass[../thesis.tex]{subfiles}\\begin{document}\\chapter{Two}Second."
+        "\\end{document}",
+        "thesis.tex": "\\documentclass{book}\\usepackage{subfiles}\\begin{document}\\subfile{chapters/one}"
+        "\\subfile{chapters/two.tex}\\end{document}",
+    }
+    ft = extract(_tar_gz(files), arxiv_id="2401.00001")
+    assert [(s.heading, s.level, s.text) for s in ft.sections] == [
+        ("One", 1, "First."),
+        ("Two", 1, "Second."),
+    ]
+
+
 def test_single_gzipped_tex_and_plain_tar_read() -> None:
     tex = (
         "\\documentclass{article}\n\\newcommand{\\method}{Sifter}\n\\begin{document}\n"
         "\\begin{abstract}We present \\method{}, see \\url{https://github.com/acme/sifter}.\\end{abstract}\n"
         "\\section{Intro}Our code is at \\href{https://gitlab.com/acme/tools}{here}. $x^2$ and \\'etude.\n"
         "\\begin{thebibliography}{9}\n\\bibitem{v} A. Vaswani. Attention. arXiv:1706.03762v5, 2017.\n"
-        "%\\bibitem{gone} commented out\n\\end{thebibliography}\n\\end{document}\n"
+        "%\\bibitem{gone} commented out\n"
+        "\\bibitem{w} A. Bazavov, Phys. Rev. D 91 (2015), 1411.3018 [hep-lat].\n"
+        "\\bibitem{o} E. Witten, Adv. Theor. Math. Phys. 2 (1998) 253, hep-th/9802150.\n"
+        "\\end{thebibliography}\n\\end{document}\n"
     )
     ft = extract(gzip.compress(tex.encode()), arxiv_id="2401.00001", content_type="application/x-eprint")
     assert ft.sections[0].text == "We present Sifter, see https://github.com/acme/sifter."
     assert ft.sections[1].heading == "Intro" and "$x^2$ and étude." in ft.sections[1].text
-    assert [(r.key, r.arxiv_id, r.year) for r in ft.references] == [("v", "1706.03762", 2017)]
+    assert [(r.key, r.arxiv_id, r.year) for r in ft.references] == [
+        ("v", "1706.03762", 2017),
+        ("w", "1411.3018", 2015),  # INSPIRE's "id [category]"
+        ("o", "hep-th/9802150", 1998),
+    ]
     assert ft.code[0] == CodeLink("https://gitlab.com/acme/tools", "gitlab", own=True)
     plain = extract(_tar({"paper.tex": tex}), arxiv_id="2401.00001")
     assert plain.sections == ft.sections
+
+
+def _without_bbl(path: Path) -> bytes:
+    """The fixture's archive re-packed in memory without its ``.bbl`` (so the ``.bib`` must be read)."""
+    out = io.BytesIO()
+    with tarfile.open(path) as src, tarfile.open(fileobj=out, mode="w:gz") as dst:
+        for member in src.getmembers():
+            if not member.name.endswith(".bbl"):
+                dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "name", ["2305.03393.tar.gz", "2310.06825.tar.gz", "2412.19437.tar.gz", "2501.01300v2.tar.gz"]
+)
+def test_bib_of_real_sources_read_through_the_keys_cited(
+    shared_data: Path, extracted: dict[str, FullText], name: str
+) -> None:
+    from_bib = extract(_without_bbl(shared_data / "fulltext" / name), arxiv_id=TEX_FIXTURES[name][0])
+    bbl_keys = {r.key for r in extracted[name].references}  # the README: the keys cited are the .bbl's
+    assert {r.key for r in from_bib.references} == bbl_keys
+    with_id = {r.key: r.arxiv_id for r in extracted[name].references if r.arxiv_id}
+    assert sum(1 for r in from_bib.references if r.arxiv_id and with_id.get(r.key) == r.arxiv_id) == len(
+        with_id
+    )
+    assert all(r.title for r in from_bib.references)
+
+
+def test_plain_tex_read_without_documentclass() -> None:
+    tex = "\\input harvmac\n\\Title{x}{A Plain Paper}\n\\newsec{Introduction}Strings $x$.\n"
+    tex += "\\listrefs\n\\bye\n"
+    ft = extract(gzip.compress(tex.encode()), arxiv_id="hep-th/9901001")
+    assert ("Introduction", 1, "Strings $x$.") in [(s.heading, s.level, s.text) for s in ft.sections]
 
 
 def test_bib_read_through_the_keys_cited() -> None:
@@ -215,6 +271,11 @@ def test_code_links_from_abstract_and_comments() -> None:
         CodeLink("https://huggingface.co/datasets/org/set", "huggingface", own=False),
     ]
     assert not any(link.own for link in code_links(text, own_hints=False))
+    comments = "Accepted at ICML 2024. Code at https://github.com/x/y, builds on https://github.com/z/w"
+    assert [(c.url, c.own) for c in code_links(comments)] == [
+        ("https://github.com/x/y", True),
+        ("https://github.com/z/w", False),
+    ]
     assert code_links("Code is available at https://GitHub.com/A/b. Again: https://github.com/a/B") == [
         CodeLink("https://github.com/A/b", "github", own=True)
     ]
@@ -289,7 +350,16 @@ def test_decompression_bomb_and_oversized_members_refused() -> None:
     single = gzip.compress(b"\\documentclass{article}" + b" " * (2 << 20))
     with pytest.raises(ExtractError, match="over the size limit"):
         extract(single, arxiv_id="x", limits=Limits(member_bytes=1 << 20))
+    with pytest.raises(ExtractError, match="TeX sources over the limit"):
+        extract(zeros, arxiv_id="x", limits=Limits(text_bytes=1 << 20))
     assert extract(zeros, arxiv_id="x").sections[0].text == "Hello."  # within the default limits
+
+
+def test_pdf_only_archive_read_as_pdf(shared_data: Path) -> None:
+    page = (shared_data / "fulltext" / "2305.03393v1-pg9.pdf").read_bytes()
+    ft = extract(_tar_gz({"._paper.pdf": b"apple", "paper.pdf": page, "fig.pdf": b"%PDF-1.4"}), arxiv_id="x")
+    assert ft.source == "pdf" and "Hyper Parameter Optimization" in [s.heading for s in ft.sections]
+    assert extract(gzip.compress(page), arxiv_id="x").source == "pdf"  # a gzipped PDF
 
 
 def test_input_loops_do_not_hang() -> None:

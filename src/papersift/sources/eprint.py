@@ -10,12 +10,15 @@ extracted to disk; a link, a device, an absolute path or ``..`` refuses the whol
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import io
+import itertools
 import posixpath
 import re
 import tarfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from papersift.sources.fulltext import CodeKind, CodeLink, ExtractError, FullText
@@ -23,16 +26,19 @@ from papersift.sources.fulltext import CodeKind, CodeLink, ExtractError, FullTex
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """How much an e-print may hold: uncompressed bytes in all, members, one member's bytes, PDF pages."""
+    """How much an e-print may hold: uncompressed bytes in all, members, one member's bytes, TeX text bytes,
+    PDF pages."""
 
     total_bytes: int = 512 * 1024 * 1024
     members: int = 5_000
     member_bytes: int = 128 * 1024 * 1024
+    text_bytes: int = 64 * 1024 * 1024  # the .tex, .bbl, .bib files together
     pdf_pages: int = 1_000
 
 
 LIMITS = Limits()
-TEXT_SUFFIXES = (".tex", ".ltx", ".latex", ".bbl", ".bib", ".abs")
+TEX_SUFFIXES = (".tex", ".ltx", ".latex")
+TEXT_SUFFIXES = (*TEX_SUFFIXES, ".bbl", ".bib", ".abs")
 _SKIPPED = re.compile(r"(?:^|/)(?:\._[^/]*|\.DS_Store|__MACOSX(?:/.*)?)$")
 
 
@@ -48,7 +54,7 @@ def extract(
         if kind == "gzip":
             return _gzip(blob, limits)
         if kind == "tar":
-            return _tex(_read_tar(io.BytesIO(blob), limits))
+            return _from_tar(io.BytesIO(blob), limits)
         return _tex({"main.tex": _decode(blob)})
     except ExtractError as e:
         raise ExtractError(f"{arxiv_id}: {e}") from None
@@ -89,9 +95,10 @@ class _Bounded(io.RawIOBase):
         return len(data)
 
 
-def _guarded(read: object) -> bytes:
+def _guarded(read: Callable[[], bytes]) -> bytes:
+    """``read()``, a broken gzip stream said so as an ``ExtractError``."""
     try:
-        return read()  # type: ignore[operator,no-any-return]
+        return read()
     except (gzip.BadGzipFile, zlib.error, EOFError) as e:
         raise ExtractError(f"corrupt gzip ({e})") from None
 
@@ -100,7 +107,7 @@ def _gzip(blob: bytes, limits: Limits) -> FullText:
     stream = io.BufferedReader(_Bounded(gzip.GzipFile(fileobj=io.BytesIO(blob)), limits.total_bytes), 1 << 16)
     head = _guarded(lambda: stream.peek(512)[:512])
     if head[257:262] == b"ustar" or (len(head) >= 512 and _tar_checksum_ok(head)):
-        return _tex(_read_tar(stream, limits))
+        return _from_tar(stream, limits)
     data = _guarded(lambda: stream.read(limits.member_bytes + 1))
     if len(data) > limits.member_bytes:
         raise ExtractError("the single file is over the size limit")
@@ -128,9 +135,26 @@ def _member_name(name: str) -> str:
     return posixpath.normpath("/".join(p for p in parts if p not in ("", "."))) if name.strip("./") else ""
 
 
-def _read_tar(stream: io.IOBase, limits: Limits) -> dict[str, str]:
+def _from_tar(stream: io.IOBase, limits: Limits) -> FullText:
+    """The TeX of a tar, or the PDF it holds where it has no TeX (a PDF-only submission)."""
+    files, pdf = _read_tar(stream, limits)
+    if any(p.lower().endswith(TEX_SUFFIXES) for p in files):
+        try:
+            return _tex(files)
+        except ExtractError:
+            if pdf is None:
+                raise
+    if pdf is not None:
+        return _pdf(pdf, limits)
+    raise ExtractError("no TeX files in the archive")
+
+
+def _read_tar(stream: io.IOBase, limits: Limits) -> tuple[dict[str, str], bytes | None]:
+    """The text files of a tar by path (``._*``, ``.DS_Store`` left out) and its largest PDF, read member by
+    member within the limits."""
     files: dict[str, str] = {}
-    count = 0
+    pdf: bytes | None = None
+    count = text_bytes = 0
     try:
         with tarfile.open(fileobj=stream, mode="r|") as tar:
             for member in tar:
@@ -146,17 +170,22 @@ def _read_tar(stream: io.IOBase, limits: Limits) -> dict[str, str]:
                     raise ExtractError(f"a member over the size limit: {member.name!r} ({member.size} bytes)")
                 if member.isdir() or not name or _SKIPPED.search(name):
                     continue
-                if name.lower().endswith(TEXT_SUFFIXES):
+                lower = name.lower()
+                if lower.endswith(TEXT_SUFFIXES):
+                    text_bytes += member.size
+                    if text_bytes > limits.text_bytes:
+                        raise ExtractError(f"TeX sources over the limit of {limits.text_bytes} bytes")
                     f = tar.extractfile(member)
                     if f is not None:
                         files[name] = _decode(f.read())
+                elif lower.endswith(".pdf") and member.size > len(pdf or b""):
+                    f = tar.extractfile(member)
+                    pdf = f.read() if f is not None else pdf
     except tarfile.TarError as e:
         raise ExtractError(f"corrupt tar ({e})") from None
     except (gzip.BadGzipFile, zlib.error, EOFError) as e:
         raise ExtractError(f"corrupt gzip ({e})") from None
-    if not files:
-        raise ExtractError("no TeX files in the archive")
-    return files
+    return files, pdf
 
 
 def _decode(data: bytes) -> str:
@@ -175,7 +204,7 @@ def _tex(files: dict[str, str]) -> FullText:
     links = _merge(
         code_links(doc.title_notes, own_hints=True, all_own=True),
         code_links(plain),
-        code_links(doc.body),
+        code_links(re.sub(r"\\([_#%&~])", r"\1", doc.body)),  # \_ in a URL is _
     )
     return replace(ft, code=tuple(links))
 
@@ -198,7 +227,6 @@ _HOSTED = re.compile(
     re.I,
 )
 _ANY_URL = re.compile(r"https?://[^\s{}\\<>\"'()\[\]|]+", re.I)
-_PAGES = re.compile(r"https?://[\w-]+\.github\.io(?:/[^\s{}\\<>\"'()\[\]|]*)?", re.I)
 _NOT_REPOS = frozenset(
     "features about pricing docs blog topics explore settings login join marketplace sponsors orgs search "
     "site collections trending enterprise security contact".split()
@@ -211,9 +239,11 @@ _OWN = re.compile(
     r"|\b(?:code|codes|implementation|source code|models?|datasets?|data|weights|checkpoints?|repository|"
     r"project page|demo|website|homepage)\b[^.;]{0,50}?\b(?:is|are|will be|has been|have been|can be)\b"
     r"[^.;]{0,40}?\b(?:available|released|open[- ]?sourced|public|found|accessed|downloaded)\b"
-    r"|\b(?:project page|homepage|project website|code|demo)\s*:\s*$",
+    r"|\b(?:project page|homepage|project website|webpage|code|demo)\s*:\s*$"
+    r"|\b(?:code|codes|implementation|project page|website|demo)\s+(?:is\s+)?(?:at|here|on)\s*:?\s*$",
     re.I,
 )
+MAX_LINKS = 1_000  # links looked at in one text
 _PROJECT_CONTEXT = re.compile(r"\b(?:project page|project website|homepage|website|demo)\b[^.;]{0,60}$", re.I)
 
 
@@ -236,8 +266,6 @@ def _normal(url: str) -> tuple[str, CodeKind] | None:
         repo = (name or "").removesuffix(".git").rstrip(".")
         kind: CodeKind = "github" if host == "github.com" else "gitlab"
         return f"https://{host}/{owner}" + (f"/{repo}" if repo else ""), kind
-    if _PAGES.match(url):
-        return url.rstrip("/"), "project"
     if re.match(r"https?://", url, re.I):
         return url.rstrip("/"), "project"
     return None
@@ -249,14 +277,15 @@ def code_links(text: str, *, own_hints: bool = True, all_own: bool = False) -> l
     "code is available at", "project page:") and ``own_hints`` is set, or every link when ``all_own`` (the
     notes on the title). Other web pages count only as the paper's own project page."""
     found: list[CodeLink] = []
-    spans: list[tuple[int, int]] = []
-    for m in _HOSTED.finditer(text):
-        if m.start() > 0 and text[m.start() - 1] in "@.":
-            continue
+    hosted = [(m.start(), m.end()) for m in itertools.islice(_HOSTED.finditer(text), MAX_LINKS)]
+    hosted = [h for h in hosted if h[0] == 0 or text[h[0] - 1] not in "@."]  # not me@github.com
+    starts = [s for s, _ in hosted]
+    spans = list(hosted)
+    for m in itertools.islice(_ANY_URL.finditer(text), MAX_LINKS):
+        k = bisect.bisect_left(starts, m.start())
+        if k < len(starts) and starts[k] < m.end():
+            continue  # the hosted link this URL is
         spans.append((m.start(), m.end()))
-    for m in _ANY_URL.finditer(text):
-        if not any(s <= m.start() < e or m.start() <= s < m.end() for s, e in spans):
-            spans.append((m.start(), m.end()))
     for start, end in sorted(spans):
         norm = _normal(text[start:end])
         if norm is None:

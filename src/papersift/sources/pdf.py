@@ -9,12 +9,11 @@ Pure parsing of one PDF held in memory (``sources/eprint.py`` decides what the b
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 from papersift.paper import clean_text
 from papersift.sources.fulltext import ExtractError, FullText, Reference, Section
-from papersift.sources.tex import reference_fields
+from papersift.sources.texbib import reference_fields, title_in_text
 
 MIN_WORDS_PER_PAGE = 15  # fewer on average: no text layer (a scanned PDF), refused
 _SOFT_HYPHEN = ("\ufffe", "\x02", "\u00ad")
@@ -35,6 +34,7 @@ class _Line:
     x: float  # the left edge of its first character, in points
     right_column: bool
     hyphen: bool  # ends in a soft hyphen: joined to the next line without a space
+    size: float = 0.0  # the font size of its first character
 
 
 # ---------------------------------------------------------------- lines
@@ -42,6 +42,7 @@ class _Line:
 
 def _lines(blob: bytes, max_pages: int) -> list[_Line]:
     import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
 
     try:
         pdf = pdfium.PdfDocument(blob)
@@ -64,11 +65,12 @@ def _lines(blob: bytes, max_pages: int) -> list[_Line]:
                 first = m.start() + (len(raw) - len(raw.lstrip()))
                 try:
                     x = textpage.get_charbox(first)[0]
+                    size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, first))
                 except (pdfium.PdfiumError, IndexError):
-                    x = 0.0
+                    x, size = 0.0, 0.0
                 hyphen = stripped.endswith(_SOFT_HYPHEN)
                 stripped = stripped.rstrip("".join(_SOFT_HYPHEN)).replace("\ufffe", "").replace("\x02", "")
-                lines.append(_Line(stripped, number, x, x > width / 2 - 10, hyphen))
+                lines.append(_Line(stripped, number, x, x > width / 2 - 10, hyphen, size))
             textpage.close()
             page.close()
     finally:
@@ -82,28 +84,24 @@ _STAMP = re.compile(r"^arXiv:\s?\S+v\d+\s+\[[\w.-]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\
 def _clean(lines: list[_Line]) -> list[_Line]:
     """Without arXiv's side stamp, page numbers and lines repeated on most pages (running heads)."""
     pages = max((ln.page for ln in lines), default=0) + 1
-    shape = Counter(re.sub(r"\d+", "#", ln.text) for ln in lines)
-    per_page: dict[str, set[int]] = {
-        re.sub(r"\d+", "#", ln.text): set() for ln in lines if shape[re.sub(r"\d+", "#", ln.text)] >= 3
-    }
-    for ln in lines:
-        key = re.sub(r"\d+", "#", ln.text)
-        if key in per_page:
-            per_page[key].add(ln.page)
-    running = {k for k, v in per_page.items() if pages >= 3 and len(v) >= max(3, pages // 2) and len(k) > 3}
+    keys = [re.sub(r"\d+", "#", ln.text) for ln in lines]  # page numbers in running heads vary
+    on_pages: dict[str, set[int]] = {}
+    for key, ln in zip(keys, lines, strict=True):
+        on_pages.setdefault(key, set()).add(ln.page)
+    running = {k for k, v in on_pages.items() if pages >= 3 and len(v) >= max(3, pages // 2) and len(k) > 3}
     return [
         ln
-        for ln in lines
+        for key, ln in zip(keys, lines, strict=True)
         if not _STAMP.match(ln.text)
         and not re.fullmatch(r"\d{1,4}|Page \d+( of \d+)?", ln.text)
-        and re.sub(r"\d+", "#", ln.text) not in running
+        and key not in running
     ]
 
 
 def _join(lines: list[_Line]) -> str:
     out: list[str] = []
-    for ln in lines:
-        out.append(ln.text + ("" if ln.hyphen else " "))
+    for ln in lines:  # a URL broken after its / stays whole
+        out.append(ln.text + ("" if ln.hyphen or re.search(r"https?://\S*/$", ln.text) else " "))
     return clean_text("".join(out))
 
 
@@ -134,12 +132,17 @@ def _looks_like_heading(text: str) -> bool:
 def _headings(lines: list[_Line]) -> dict[int, tuple[str, int]]:
     """Line index → (heading, level) for the lines that open a section (numbering kept monotone)."""
     found: dict[int, tuple[str, int]] = {}
-    top, roman, letter, after_refs = 0, 0, "", False
+    top, roman, letter, after_refs, ref_size = 0, 0, "", False, 0.0
     for i, ln in enumerate(lines):
         t = ln.text
         if _NAMED.match(t):
             found[i] = (t.rstrip(":"), 1)
-            after_refs = after_refs or bool(_REFERENCES.match(t))
+            if _REFERENCES.match(t):  # below it only lines set larger than the entries are headings
+                after_refs = True
+                sizes = sorted(ln.size for ln in lines[i + 1 : i + 41])
+                ref_size = sizes[len(sizes) // 2] if sizes else 0.0
+            continue
+        if after_refs and ln.size <= ref_size + 0.5:
             continue
         m = _NUMBERED.match(t)
         if m and _looks_like_heading(m[3]):
@@ -204,21 +207,6 @@ def _hanging(lines: list[_Line]) -> list[list[_Line]]:
     return entries
 
 
-def _title_of(text: str) -> str | None:
-    m = re.search(r"[“\"](.{8,300}?)[,.]?[”\"]", text)
-    if m:
-        return m[1].strip(" ,.")
-    m = re.search(
-        r"\.\s+(?:19|20)\d{2}[a-z]?\.\s+(.{8,300}?)[.?!]\s", text + " "
-    )  # ACL: Authors. 2020. Title.
-    if m:
-        return m[1].strip()
-    m = re.search(r"^[^:]{3,200}?:\s+(.{8,300}?)\.\s", text + " ")  # LNCS: Authors: Title. Venue
-    if m:
-        return m[1].strip()
-    return None
-
-
 def _references(lines: list[_Line]) -> list[Reference]:
     entries = _numbered(lines, _BRACKET) or _numbered(lines, _DOTTED) or _hanging(lines)
     refs = []
@@ -226,7 +214,7 @@ def _references(lines: list[_Line]) -> list[Reference]:
         text = _join(entry)
         if not text:
             continue
-        fields = reference_fields(text, text, _title_of(text))
+        fields = reference_fields(text, text, title_in_text(text))
         refs.append(Reference(key=str(n), text=text, **fields))  # type: ignore[arg-type]
     return refs
 
