@@ -31,7 +31,7 @@ from papersift.reading.tldr_eval import (
     read_cases,
     rouge,
 )
-from tests.llm_server import completion, fake_model
+from tests.llm_server import completion, error, fake_model
 from tests.support.inproc import invoke
 
 NO_MODEL = {"PAPERSIFT_LLM_URL": "", "PAPERSIFT_LLM_LOCAL": "false"}
@@ -124,20 +124,22 @@ def test_eval_tldr_refuses_a_bad_file_naming_its_line(tmp_path: Path) -> None:
 
 
 def test_eval_tldr_scores_the_configured_models_tldrs(tmp_path: Path) -> None:
-    # the model answers each paper's first gold TL;DR: its row scores 100, the extractive one is beside it
-    answers = [completion(str(p["targets"][0])) for p in PAPERS]  # type: ignore[index]
+    # the model answers the first two papers' first gold TL;DR (they score 100) and fails the third (0)
+    answers = [completion(str(p["targets"][0])) for p in PAPERS[:2]]  # type: ignore[index]
+    answers.append(error(400, "This model's maximum context length is 8192 tokens"))
     with fake_model(answers) as model:
         env = {"PAPERSIFT_LLM_URL": model.url, "PAPERSIFT_LLM_MODEL": "fake-7b", "PAPERSIFT_LLM_RETRIES": "0"}
         data = _data(tmp_path, PAPERS)
-        out = invoke("eval", "tldr", "--data", str(data), "--format", "json", home=tmp_path, env=env).stdout
+        ran = invoke("eval", "tldr", "--data", str(data), "--format", "json", home=tmp_path, env=env)
         assert len(model.seen) == len(PAPERS)
         again = invoke("eval", "tldr", "--data", str(data), "--format", "json", home=tmp_path, env=env)
         assert len(model.seen) == len(PAPERS)  # stored as `summarize` stores them: made once
-    rows = [json.loads(line) for line in out.splitlines()]
+    rows = [json.loads(line) for line in ran.stdout.splitlines()]
     assert [r["method"] for r in rows] == ["fake-7b", EXTRACTIVE, LEAD, ROLES, ORACLE]
-    assert rows[0]["ROUGE-1"] == rows[0]["ROUGE-2"] == rows[0]["ROUGE-L"] == 100.0
-    assert rows[1]["ROUGE-1"] < 100.0
-    assert again.stdout == out
+    assert rows[0]["ROUGE-1"] == rows[0]["ROUGE-2"] == rows[0]["ROUGE-L"] == round(200 / 3, 2)
+    assert rows[0]["papers"] == 3 and rows[1]["ROUGE-1"] < 100.0
+    assert "1 of 3 TL;DRs are missing" in ran.stderr and "maximum context length" in ran.stderr
+    assert again.stdout == ran.stdout
 
 
 def test_a_connective_opener_is_never_chosen() -> None:

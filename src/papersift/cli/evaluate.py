@@ -193,8 +193,12 @@ def eval_tldr(
         cases = read_cases(data)
     except (OSError, EOFError, ValueError) as e:
         fail(str(e))
+
+    def note(text: str) -> None:
+        typer.echo(text, err=True)
+
     if not client.available(settings):
-        scores = evaluate_tldr(cases)
+        scores = evaluate_tldr(cases, note=note)
     else:  # the model's TL;DRs, made and stored as `summarize` makes them (made once, counted, budgeted)
         with opened(settings) as o, progress_bar() as bar:
             task = bar.add_task(f"TL;DRs by {client.model_name(settings)}", total=len(cases))
@@ -205,6 +209,7 @@ def eval_tldr(
                     lambda case: make(settings, o.store, case.paper(), "tldr", "en"),
                 ),
                 step=lambda: bar.advance(task),
+                note=note,
             )
     if fmt == "json":
         for score in scores:

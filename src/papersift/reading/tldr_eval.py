@@ -37,7 +37,7 @@ import orjson
 from papersift.index.sentences import FACETS, roles, split_sentences
 from papersift.paper import Paper
 from papersift.reading import extractive
-from papersift.reading.shown import tldr_json
+from papersift.reading.shown import missing_line, tldr_json
 from papersift.store.records import Reading
 
 MEASURES = ("rouge1", "rouge2", "rougeL")
@@ -184,7 +184,7 @@ def roles_sentence(case: Case) -> str | None:
     if not sentences:
         return None
     tags = roles(sentences, has_title=False)
-    kept = [(s, r) for s, r in zip(sentences, tags, strict=True) if not extractive._NOT_A_FINDING.search(s)]
+    kept = [(s, r) for s, r in zip(sentences, tags, strict=True) if not extractive.HOUSEKEEPING.search(s)]
     if kept:
         sentences, tags = [s for s, _ in kept], [r for _, r in kept]
     results = [s for s, r in zip(sentences, tags, strict=True) if r == _RESULT]
@@ -194,10 +194,9 @@ def roles_sentence(case: Case) -> str | None:
     return chosen if len(chosen) <= extractive.MAX_CHARS else chosen[: extractive.MAX_CHARS - 1] + "…"
 
 
-def shown_tldr(case: Case, reading: Reading | None) -> str | None:
-    """The TL;DR a paper's JSON carries, given its stored model text (None without a model)."""
-    text = tldr_json(case.paper(), reading)["text"]
-    return text if isinstance(text, str) else None
+def shown_tldr(case: Case, reading: Reading | None) -> dict[str, Any]:
+    """The ``tldr`` a paper's JSON carries, given its stored model text (None without a model)."""
+    return tldr_json(case.paper(), reading)
 
 
 def evaluate_tldr(
@@ -205,19 +204,26 @@ def evaluate_tldr(
     model: tuple[str, Callable[[Case], Reading]] | None = None,
     *,
     step: Callable[[], None] | None = None,
+    note: Callable[[str], None] = lambda _: None,
 ) -> list[TldrScore]:
     """Each method's scores on ``cases``: the TL;DR a paper's JSON carries first (``model``: its name and
     how a case's text is made, when one is configured), then the extractive one when a model wrote the
-    first, Lead-1, the role-rule choice and the oracle. ``step`` is called after each paper."""
+    first, Lead-1, the role-rule choice and the oracle. ``step`` is called after each paper; ``note`` with
+    how many of the first method's TL;DRs are missing and why, when some are (they score 0)."""
     score = rouge()
-    shown: list[str | None] = []
+    shown = []
     for case in cases:
         shown.append(shown_tldr(case, model[1](case) if model else None))
         if step is not None:
             step()
-    out = [mean_score(model[0] if model else extractive.EXTRACTIVE, cases, shown, score)]
+    missing = missing_line(shown)
+    if missing:
+        note(missing)
+    texts = [t["text"] if isinstance(t["text"], str) else None for t in shown]
+    out = [mean_score(model[0] if model else extractive.EXTRACTIVE, cases, texts, score)]
     if model:
-        out.append(mean_score(extractive.EXTRACTIVE, cases, [shown_tldr(c, None) for c in cases], score))
+        extracted = [extractive.key_sentence(c.abstract, c.title) for c in cases]
+        out.append(mean_score(extractive.EXTRACTIVE, cases, extracted, score))
     out.append(mean_score(LEAD, cases, [lead_sentence(c) for c in cases], score))
     out.append(mean_score(ROLES, cases, [roles_sentence(c) for c in cases], score))
     out.append(mean_score(ORACLE, cases, [oracle_sentence(c, score) for c in cases], score))
