@@ -173,7 +173,7 @@ def eval_search(
 def eval_tldr(
     data: Annotated[
         Path,
-        typer.Option("--data", help="{id, title, abstract, targets: [str]} lines, or SciTLDR's (.gz too)."),
+        typer.Option("--data", help="{id, title, abstract, targets} lines (gold TL;DRs) or SciTLDR's."),
     ],
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
