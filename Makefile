@@ -175,6 +175,7 @@ eval: $(STAMP)
 	$(VENV)/bin/papersift eval related --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz
 	$(VENV)/bin/papersift eval search --contexts $(SHARED)/citation-contexts-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz
 	$(VENV)/bin/papersift eval recommend --relevance $(SHARED)/relevance-dev.jsonl.gz --corpus $(SHARED)/arxiv-20k.jsonl.gz
+	$(VENV)/bin/papersift eval tldr --data $(SHARED)/scitldr-a-dev.jsonl.gz
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache

@@ -126,7 +126,7 @@ def main() -> None:
         calls = sum(u.calls for u in after) - sum(u.calls for u in before)
 
         t0 = time.perf_counter()
-        extractive = [key_sentence(p.abstract) for p in papers]
+        extractive = [key_sentence(p.abstract, p.title) for p in papers]
         extractive_s = time.perf_counter() - t0
 
         lines = [

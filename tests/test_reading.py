@@ -32,11 +32,9 @@ def model(llm: LlmServer, mode: str = "ok", **more: object) -> Settings:
     return Settings(llm_url=llm.url(mode), llm_model="fake-7b", llm_retries=2, **more)  # type: ignore[arg-type]
 
 
-def test_the_extractive_tldr_is_the_key_result_sentence() -> None:
-    assert key_sentence(ABSTRACT) == (
-        "Experiments on five benchmarks show that it outperforms full fine-tuning by 3 points while using "
-        "10x less memory."
-    )
+def test_the_extractive_tldr_is_the_abstracts_key_sentence() -> None:
+    # the learned chooser (reading/extractive.py; its figures in tests/test_tldr.py): what the paper does
+    assert key_sentence(ABSTRACT, PAPER.title) == "We propose a sparse adapter based on low-rank updates."
     assert key_sentence("") is None
     assert key_sentence("One sentence only about $x.y$ values") == "One sentence only about $x.y$ values"
     shown = reading_json(PAPER, None)["tldr"]
@@ -49,8 +47,6 @@ def test_the_extractive_tldr_is_never_where_the_code_is() -> None:
         "Our code is available at https://github.com/a/b."
     )
     assert key_sentence(abstract) == "We propose a new model for graphs."
-    found = "We show that our method improves accuracy by 3 points."
-    assert key_sentence(f"We study graph learning. {found} Code and data are publicly available.") == found
 
 
 def test_prompts_fence_the_paper_and_cannot_be_closed_from_inside() -> None:

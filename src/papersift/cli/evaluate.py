@@ -1,5 +1,6 @@
-"""``papersift eval related|recommend|search``: argument checks and printing around the evaluation harness
-(``ranking/harness.py``), one JSON line per method or a table against the baseline."""
+"""``papersift eval related|recommend|search|tldr``: argument checks and printing around the evaluation
+harness (``ranking/harness.py``; ``reading/tldr_eval.py`` for TL;DRs), one JSON line per method or a table
+against the baseline."""
 
 from __future__ import annotations
 
@@ -10,13 +11,24 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, progress_bar
+from papersift.cli.common import (
+    FormatOpt,
+    HomeOpt,
+    check_format,
+    fail,
+    load_settings,
+    opened,
+    progress_bar,
+)
 
 if TYPE_CHECKING:
     from papersift.index.indexes import Indexes
     from papersift.ranking.evaluate import Score
 
-eval_app = typer.Typer(help="Measure ranking quality on citation data, with baselines.", no_args_is_help=True)
+eval_app = typer.Typer(
+    help="Measure ranking quality on citation data, and TL;DRs against gold ones, with baselines.",
+    no_args_is_help=True,
+)
 
 CorpusOpt = Annotated[Path, typer.Option("--corpus", help="Papers (JSON lines) to build the store from.")]
 RelevanceOpt = Annotated[Path, typer.Option("--relevance", help="{query_id, candidate_id, label} lines.")]
@@ -155,3 +167,53 @@ def eval_search(
         "bm25",
         split=split,
     )
+
+
+@eval_app.command("tldr")
+def eval_tldr(
+    data: Annotated[
+        Path,
+        typer.Option("--data", help="{id, title, abstract, targets} lines (gold TL;DRs) or SciTLDR's."),
+    ],
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """TL;DRs (the configured model's, else the extractive ones) vs Lead-1 and the oracle: ROUGE-1/2/L F1
+    against gold TL;DRs, the best over each paper's."""
+    from papersift.listing import json_line
+    from papersift.llm import client
+    from papersift.reading.texts import make
+    from papersift.reading.tldr_eval import evaluate_tldr, read_cases, score_table
+
+    check_format(fmt)
+    settings = load_settings(home)
+    if not data.exists():
+        fail(f"file not found: {data}")
+    try:
+        cases = read_cases(data)
+    except (OSError, EOFError, ValueError) as e:
+        fail(str(e))
+
+    def note(text: str) -> None:
+        typer.echo(text, err=True)
+
+    if not client.available(settings):
+        scores = evaluate_tldr(cases, note=note)
+    else:  # the model's TL;DRs, made and stored as `summarize` makes them (made once, counted, budgeted)
+        with opened(settings) as o, progress_bar() as bar:
+            task = bar.add_task(f"TL;DRs by {client.model_name(settings)}", total=len(cases))
+            scores = evaluate_tldr(
+                cases,
+                (
+                    client.model_name(settings),
+                    lambda case: make(settings, o.store, case.paper(), "tldr", "en"),
+                ),
+                step=lambda: bar.advance(task),
+                note=note,
+            )
+    if fmt == "json":
+        for score in scores:
+            typer.echo(json_line(score.json()))
+        return
+    for line in score_table(scores):
+        typer.echo(line)

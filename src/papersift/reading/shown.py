@@ -82,7 +82,7 @@ def tldr_json(paper: Paper, reading: Reading | None) -> dict[str, Any]:
             "by": reading.key.model,
             "error": reading.error,
         }
-    text = key_sentence(paper.abstract)
+    text = key_sentence(paper.abstract, paper.title)
     return {
         "text": text,
         "lang": "en",
