@@ -45,10 +45,9 @@ def answer(system: str, user: str) -> str:
     if "translate the title" in system:
         return f"一个关于 $x<y$ 的 Transformer 标题 {_math(user)}".strip()
     if "translate the abstract" in system:
-        words = len(re.findall(r"[A-Za-z]{2,}", user))
-        return (
-            "摘要的译文，保留 $\\alpha$ 与 LoRA。" + "这是译文中的一句话。" * (words // 4 + 1) + _math(user)
-        )
+        words = len(re.findall(r"[A-Za-z0-9]+", re.sub(r"\$[^$]+\$|</?paper>", " ", user)))
+        sentence = "这是译文中的一句话。"  # 9 characters: about two a source word in all
+        return "摘要的译文，保留 $\\alpha$ 与 LoRA。" + sentence * max(1, 2 * words // 9) + _math(user)
     if "as a FAQ" in system:
         if zh:
             return (

@@ -19,7 +19,7 @@ The rules, by reason (``check(kind, text, …)`` runs the ones that fit the kind
   stretch of the abstract's).
 - Translation (title, abstract): ``math_lost(span)`` (every ``$…$`` of the source kept, spaces aside),
   ``length_off(ratio)`` (an abstract's translation is 0.8 to 4 text units per source word, a title's at
-  most 4: a CJK character or a Latin word is a unit).
+  most 4: a CJK character, a Latin word or a number is a unit).
 - Ask: ``no_marks()`` (every answer cites its sources as ``[n]``), ``unknown_mark(mark, given)`` (a mark
   naming no paper or section given).
 
@@ -188,6 +188,15 @@ def cjk_share(text: str) -> tuple[float, int, int]:
     return (cjk / total if total else 0.0), cjk, latin
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'’.][A-Za-z0-9]+)*")
+
+
+def _units(text: str) -> int:
+    """How much text there is, in either language: CJK characters and Latin words or numbers (math out)."""
+    rest = plain(text)
+    return len(_CJK.findall(rest)) + len(_TOKEN.findall(rest))
+
+
 def _words(text: str) -> list[str]:
     return [w.casefold() for w in _WORD.findall(text)]
 
@@ -288,9 +297,8 @@ def translation_rules(text: str, source: str, kind: str) -> Verdict:
     for span in _math_spans(source):
         if span not in kept:
             return fail("math_lost", span=span[:40])
-    source_words = max(1, len(_LATIN_WORD.findall(plain(source))) + len(_CJK.findall(source)))
-    _, cjk, latin = cjk_share(text)
-    ratio = (cjk + latin) / source_words
+    source_words = _units(source)
+    ratio = _units(text) / max(1, source_words)
     low, high = ABSTRACT_RATIO if kind == "abstract" else (0.0, TITLE_RATIO)
     if source_words >= 5 and not low <= ratio <= high:
         return fail("length_off", ratio=f"{ratio:.2f}")
