@@ -170,3 +170,32 @@ def spread_records_id(home: Path) -> str:
     return next(
         line.split('"id":"')[1].split('"')[0] for line in out.splitlines() if INJECTION["id"] not in line
     )
+
+
+def test_texts_that_fail_their_checks_are_shown_as_failures_with_their_reason(
+    home: Path, llm: LlmServer
+) -> None:
+    pid = INJECTION["id"]
+    bad = llm_env(llm, "bad", "newcomer-1")  # answers as the newcomer's local model did (issue 37)
+    invoke("summarize", pid, "--lang", "zh", home=home, env=bad, check=False)
+    with app_client(home, env=bad) as web:
+        data = web.get(f"/api/abs/{pid}", params={"lang": "zh"}).json()
+        assert data["tldr"]["text"] is None and data["tldr"]["error"] == (
+            'the model answered in English where 中文 was asked [check wrong_language(asked="zh", got="en")]'
+        )
+        assert data["zh"]["title"] is None and "[check markup(" in data["zh"]["error"]
+        page = web.get(f"/abs/{pid}", params={"lang": "zh"}).text
+        assert "TL;DR 暂不可用：要求用中文，模型却用英文作答" in page
+        assert "译文暂不可用：模型的文字带有标记或提示词标签：&lt;paper&gt;" in page
+        assert "<paper>" not in page and "[check" not in page
+        faq = web.get(f"/abs/{pid}/faq", params={"lang": "en"}).text
+        assert (
+            "FAQ unavailable: the model&#" in faq and "&lt;script&gt;" in faq and "<script>alert" not in faq
+        )
+        token = csrf(web, f"/abs/{pid}")
+        answer = web.post("/ask?lang=zh", data={"csrf": token, "id": [pid], "question": "做了什么？"})
+        assert answer.status_code == 200 and "回答暂不可用：要求用中文，模型却用英文作答" in answer.text
+        api = web.post(
+            "/api/ask", json={"ids": [pid], "question": "What?"}, headers={"x-csrf-token": token}
+        ).json()
+        assert api["answer"] is None and api["marks"] == [] and "[check no_marks()]" in api["error"]

@@ -10,8 +10,9 @@ The rules, by reason (``check(kind, text, …)`` runs the ones that fit the kind
   most 50 English words or 120 中文 characters; ``MAX_CHARS`` for the rest).
 - ``cut_off(end)``: stopped mid-word or mid-sentence: an ellipsis after a letter ("…while p…"), or no
   closing punctuation after a word no sentence ends on ("… while p", "… of the").
-- ``wrong_language(asked, got)``: a 中文 text is mostly CJK script (CJK characters against Latin words, each
-  Latin word weighed as two characters; math, marks and Markdown left out); an English one is not.
+- ``wrong_language(asked, got)``: a 中文 text is in CJK script (at least 30% of its CJK characters and Latin
+  words are CJK: the terms kept in English can be many; math, marks and Markdown left out); an English one
+  is not (at most 30%).
 - ``mixed_language(words)``: a 中文 text carries an English clause (six or more Latin words in a row, two
   or more of them English function words), not only the terms researchers keep in English.
 - TL;DR: ``several_sentences(count)`` (one sentence), ``copies_title()`` (it adds fewer than three words to
@@ -40,7 +41,7 @@ from papersift.text import STOP_WORDS
 MAX_WORDS = {"en": 50, "zh": 120}  # a TL;DR's bound: English words, or 中文 characters
 MAX_CHARS = {"tldr": 600, "title": 400, "abstract": 8000, "faq": 8000, "ask": 5000, "topic": 80}
 TOPIC_WORDS = 8
-ZH_SHARE = 0.5  # a 中文 text: at least this share of CJK
+ZH_SHARE = 0.3  # a 中文 text: at least this share of CJK (kept English terms can be many)
 EN_SHARE = 0.3  # an English text: at most this share of CJK
 ABSTRACT_RATIO = (0.8, 4.0)  # a translated abstract's units per source word
 TITLE_RATIO = 4.0
@@ -179,12 +180,12 @@ def plain(text: str) -> str:
 
 
 def cjk_share(text: str) -> tuple[float, int, int]:
-    """The share of CJK in ``text`` (CJK characters against Latin words weighed two), the CJK characters
-    and the Latin words."""
+    """The share of CJK in ``text`` (CJK characters against Latin words), the CJK characters and the Latin
+    words."""
     rest = plain(text)
     cjk = len(_CJK.findall(rest))
     latin = len(_LATIN_WORD.findall(rest))
-    total = cjk + 2 * latin
+    total = cjk + latin
     return (cjk / total if total else 0.0), cjk, latin
 
 
