@@ -472,6 +472,10 @@ TEXT["en"].update(
         "then shows them. Or set PAPERSIFT_LLM_URL and PAPERSIFT_LLM_MODEL (and PAPERSIFT_LLM_KEY) "
         "before `papersift serve`.",
         "model_help_more": "The README's section “Connecting a model” says more.",
+        "model_help_adds": "A language model writes one-sentence TL;DRs, 中文 translations of titles and "
+        "abstracts, a FAQ of each paper and answers to questions about papers, each claim marked with its "
+        "paper; each text is checked before it is shown (its language, no markup, one sentence for a TL;DR, "
+        "the math kept in a translation), and one that fails is shown as a failure with its reason.",
     }
 )
 TEXT["zh"].update(
@@ -490,6 +494,9 @@ TEXT["zh"].update(
         "和模型；之后 `papersift llm status` 会显示它们。也可以在 `papersift serve` 之前设置 "
         "PAPERSIFT_LLM_URL 和 PAPERSIFT_LLM_MODEL（以及 PAPERSIFT_LLM_KEY）。",
         "model_help_more": "README 的 “Connecting a model” 一节有更多说明。",
+        "model_help_adds": "语言模型会生成一句话 TL;DR、标题和摘要的中文译文、每篇论文的常见问题解答，"
+        "以及对论文提问的回答（每条论断标注出处论文）；每段文字显示前都会经过检查（语言、不含标记、TL;DR "
+        "只有一句、译文保留公式），未通过的会显示为失败并注明原因。",
     }
 )
 
