@@ -16,6 +16,7 @@ from papersift.paper import Paper
 from papersift.reading import checks, texts
 from papersift.reading.passes import summarize
 from papersift.reading.shown import lookup, reading_json
+from papersift.reading.topic_names import parse
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.rows import now
@@ -180,3 +181,13 @@ def test_a_text_made_before_the_checks_is_checked_when_shown(
     store.finish_reading(old, echo.title, None)  # the newcomer's TL;DR: the title word for word
     shown = reading_json(echo, lookup(settings, store, [echo]))["tldr"]
     assert shown["text"] is None and shown["error"] == "the TL;DR repeats the title [check copies_title()]"
+
+
+def test_topic_names_from_a_model_are_checked_too() -> None:
+    assert parse('["Protein design", "Graph neural networks"]', 2) == [
+        "Protein design",
+        "Graph neural networks",
+    ]
+    for bad in ('["<b>Protein</b> design", "Graphs"]', '["蛋白质设计方法", "Graphs"]'):
+        with pytest.raises(ValueError, match="failed its check"):
+            parse(bad, 2)
