@@ -18,7 +18,8 @@ The rules, by reason (``check(kind, text, …)`` runs the ones that fit the kind
 - TL;DR: ``several_sentences(count)`` (one sentence), ``copies_title()`` (it adds fewer than three words to
   the title's, function words aside), ``copies_abstract()`` (80% of its words or more are one
   stretch of the abstract's).
-- Translation (title, abstract): ``math_lost(span)`` (every ``$…$`` of the source kept, spaces aside),
+- Translation (title, abstract): ``cut_off(end)`` (an abstract's translation ends a sentence where its
+  source does), ``math_lost(span)`` (every ``$…$`` of the source kept, spaces aside),
   ``length_off(ratio)`` (an abstract's translation is 0.8 to 4 text units per source word, a title's at
   most 4: a CJK character, a Latin word or a number is a unit).
 - Ask: ``no_marks()`` (every answer cites its sources as ``[n]``), ``unknown_mark(mark, given)`` (a mark
@@ -293,7 +294,10 @@ def _copies(words: list[str], abstract: str) -> bool:
 
 
 def translation_rules(text: str, source: str, kind: str) -> Verdict:
-    """A translation keeps every ``$…$`` of its source and is about as long as it."""
+    """A translation keeps every ``$…$`` of its source, is about as long as it, and ends as it does (an
+    abstract that ends a sentence is not translated into one stopped mid-sentence)."""
+    if kind == "abstract" and _CLOSED.search(source.rstrip()) and not _CLOSED.search(text.rstrip()):
+        return fail("cut_off", end="…" + text.rstrip()[-24:])
     kept = set(_math_spans(text))
     for span in _math_spans(source):
         if span not in kept:
