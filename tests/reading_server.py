@@ -2,7 +2,11 @@
 streamed as server-sent events, for the tests of the reading layer; on 127.0.0.1, a free port.
 
 The base URL's first path segment picks the behaviour: ``/ok/v1`` answers by the kind of prompt (a TL;DR,
-a translation, a FAQ, an answer with marks, recognised by the system message), ``/fail/v1`` answers 429
+a translation keeping the source's math and about as long, a FAQ, an answer with a mark per paper given,
+recognised by the system message), each passing the checks of ``reading/checks.py``; ``/bad/v1`` answers
+each kind as a newcomer's local model did (issue 37: English with the prompt's tags for a 中文 title, an
+English TL;DR for a 中文 one, a four-sentence TL;DR cut mid-word, 中文 mixing English, a FAQ leaking a tag
+and HTML, an answer with no marks), every time; ``/fail/v1`` answers 429
 with ``Retry-After: 0`` every time (the client's retries give up), ``/slow/v1`` waits ``delay`` seconds
 before answering. Every completion request is counted per paper (``calls``: the last line of the user
 message, the paper block's abstract) so a test can tell a text was made once.
@@ -11,6 +15,7 @@ message, the paper block's abstract) so a test can tell a text was made once.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import Counter
@@ -25,20 +30,32 @@ from tests.support.processes import free_port
 EVIL_ANSWER = "<script>alert('model')</script>"
 
 
+def _math(user: str) -> str:
+    return " ".join(re.findall(r"\$[^$]+\$", user))
+
+
 def answer(system: str, user: str) -> str:
-    """What the fake model writes for a prompt (sometimes with HTML in it: the faces must escape it)."""
+    """What the fake model writes for a prompt: texts that pass their checks (the faces escape them all
+    the same)."""
+    zh = "Simplified Chinese" in system
     if "TL;DR" in system:
-        zh = "Simplified Chinese" in system
         return "TL;DR: " + (
             "本文提出一种方法并显著提升结果。" if zh else "The paper proposes a method and improves results."
         )
     if "translate the title" in system:
-        return "一个关于 $x<y$ 的 Transformer 标题"
+        return f"一个关于 $x<y$ 的 Transformer 标题 {_math(user)}".strip()
     if "translate the abstract" in system:
-        return f"摘要的译文，保留 $\\alpha$ 与 LoRA。{EVIL_ANSWER}"
+        words = len(re.findall(r"[A-Za-z0-9]+", re.sub(r"\$[^$]+\$|</?paper>", " ", user)))
+        sentence = "这是译文中的一句话。"  # 9 characters: about two a source word in all
+        return "摘要的译文，保留 $\\alpha$ 与 LoRA。" + sentence * max(1, 2 * words // 9) + _math(user)
     if "as a FAQ" in system:
+        if zh:
+            return (
+                "## 这篇论文试图解决什么问题？\n- 一个**困难**的问题，复杂度为 $O(n^2)$。\n\n"
+                "## 总结\n方法有效。\n"
+            )
         return (
-            "## What problem does the paper address?\n- A hard **problem** " + EVIL_ANSWER + "\n\n"
+            "## What problem does the paper address?\n- A hard **problem** in $O(n^2)$ time.\n\n"
             "## Summary\nIt works.\n"
         )
     if "name the topics" in system:
@@ -46,7 +63,36 @@ def answer(system: str, user: str) -> str:
     if "English search query" in system:
         return '"diffusion models for protein design"'
     if "question" in system:
-        return "The first paper proposes a method [1]. The second reports results [2]."
+        given = max(1, user.count("<paper id="))
+        if zh:
+            return "".join(f"第 {n} 篇论文提出了一种方法 [{n}]。" for n in range(1, given + 1))
+        ordinal = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+        return " ".join(f"The {ordinal[n - 1]} paper proposes a method [{n}]." for n in range(1, given + 1))
+    return "?"
+
+
+def bad_answer(system: str, user: str) -> str:
+    """What a newcomer's local model wrote for a prompt (issue 37): each fails its check."""
+    zh = "Simplified Chinese" in system
+    if "TL;DR" in system:
+        if zh:
+            return "The paper frames context acquisition for AI agents as active inference."
+        return (
+            "The method is a fine-tuning algorithm that uses multi-step gradient information. It adds a "
+            "probe that needs no extra GPU memory. It allocates ranks by importance. Experiments show "
+            "that it outperforms existing variants while p…"
+        )
+    if "translate the title" in system:
+        return "<paper>AI Agent Context Acquisition: Active Inference</paper>"
+    if "translate the abstract" in system:
+        return (
+            "交互式 AI 智能体必须尽可能高效地获取正确的上下文。When a user omits a constraint, preference, "
+            "file, or task variable, 智能体可以沿用默认假设。"
+        )
+    if "as a FAQ" in system:
+        return f"## What problem does the paper address?\n- A problem {EVIL_ANSWER}\n</abstract>\n"
+    if "question" in system:
+        return "The first paper proposes a method and the second reports results."
     return "?"
 
 
@@ -76,7 +122,7 @@ class LlmServer:
                     return
                 if mode == "slow":
                     time.sleep(server.delay)
-                text = answer(system, user)
+                text = (bad_answer if mode == "bad" else answer)(system, user)
                 if body.get("stream"):
                     self._stream(text, body["model"])
                     return

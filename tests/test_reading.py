@@ -9,14 +9,14 @@ import threading
 from datetime import timedelta
 
 from papersift.paper import Paper
-from papersift.reading import prompts, texts
+from papersift.reading import checks, prompts, texts
 from papersift.reading.extractive import EXTRACTIVE, key_sentence
 from papersift.reading.markdown import to_html
 from papersift.reading.shown import lookup, reading_json
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.rows import now
-from tests.reading_server import EVIL_ANSWER, LlmServer
+from tests.reading_server import LlmServer
 from tests.support.fixtures import reopen
 
 ABSTRACT = (
@@ -67,9 +67,11 @@ def test_prompts_fence_the_paper_and_cannot_be_closed_from_inside() -> None:
     assert set(prompts.PROMPT_VERSION) >= {"tldr", "title", "abstract", "faq", "ask"}
 
 
-def test_model_output_is_cleaned_and_bounded() -> None:
+def test_model_output_is_cleaned_never_cut_and_bounded_by_its_check() -> None:
     assert prompts.clean("tldr", 'TL;DR: "It works\n well."') == "It works well."
-    assert len(prompts.clean("tldr", "x" * 5000)) == prompts.MAX_CHARS["tldr"]
+    long = "x" * 5000
+    assert prompts.clean("tldr", long) == long  # never cut mid-word: its check refuses it
+    assert checks.check("tldr", long, "en").reason == "too_long"
 
 
 def test_markdown_subset_escapes_everything_else() -> None:
@@ -85,7 +87,7 @@ def test_a_text_is_made_once_and_shown(store: Store, llm: LlmServer) -> None:
     again = texts.make(settings, store, PAPER, "tldr", "en")
     assert first.text == again.text == "The paper proposes a method and improves results."
     assert llm.calls["ok"] == before + 1
-    assert first.key.version == 2 and first.key.model == "fake-7b" and first.key.prompt == "tldr-1"
+    assert first.key.version == 2 and first.key.model == "fake-7b" and first.key.prompt == "tldr-2"
     shown = reading_json(PAPER, lookup(settings, store, [PAPER]))["tldr"]
     assert shown == {"text": first.text, "lang": "en", "by": "fake-7b", "error": None}
     zh_title = texts.make(settings, store, PAPER, "title", "zh")
@@ -138,7 +140,7 @@ def test_two_connections_racing_make_one_generation(store: Store, llm: LlmServer
 def test_the_faq_streams_and_is_stored(store: Store, llm: LlmServer) -> None:
     settings = model(llm)
     parts = list(texts.faq_stream(settings, store, PAPER, "en"))
-    assert len(parts) > 1 and EVIL_ANSWER in "".join(parts)
+    assert len(parts) > 1 and "$O(n^2)$" in "".join(parts)
     assert list(texts.faq_stream(settings, store, PAPER, "en")) == ["".join(parts).strip()]
 
 

@@ -3,7 +3,8 @@
 A digest is composed once per (reader, day, channel) and kept in the store before anything is sent, so a
 failed send is retried on the next run and a rerun never sends the same day twice. SMTP supports plain,
 STARTTLS and SSL connections with optional login (``PAPERSIFT_SMTP_*``); a login never crosses the network
-in plain text.
+in plain text. Paper and model texts are shown with their math as Unicode (``plain_text``: ``LoRA-GA$^2$``
+→ ``LoRA-GA^2``, ``1.24$\\times$`` → ``1.24×``), as no mail reader typesets LaTeX.
 """
 
 from __future__ import annotations
@@ -73,8 +74,9 @@ def compose(
         p = pick.paper
         why = "; ".join(pick.reasons)
         tldr = _tldr_text(tldrs[n - 1])
+        title, abstract = plain_text(p.title), plain_text(p.abstract)
         lines += [
-            f"#{n:02d} {p.title}",
+            f"#{n:02d} {title}",
             f"    {author_line(p.authors)} [{', '.join(p.categories)}]",
             f"    {tldr}",
             f"    {ABS_URL.format(p.id)}",
@@ -83,12 +85,12 @@ def compose(
             lines.append(f"    why: {why}")
         lines.append("")
         items.append(
-            f'<li><p><a href="{html.escape(ABS_URL.format(p.id))}"><b>{html.escape(p.title)}</b></a> '
+            f'<li><p><a href="{html.escape(ABS_URL.format(p.id))}"><b>{html.escape(title)}</b></a> '
             f'(<a href="{html.escape(PDF_URL.format(p.id))}">pdf</a>)<br>'
             f"{html.escape(author_line(p.authors))} · {html.escape(', '.join(p.categories))}"
             + (f"<br><small>why: {html.escape(why)}</small>" if why else "")
             + f"</p><p><i>{html.escape(tldr)}</i></p>"
-            + f"<p>{html.escape(p.abstract[:600])}{'…' if len(p.abstract) > 600 else ''}</p></li>"
+            + f"<p>{html.escape(abstract[:600])}{'…' if len(abstract) > 600 else ''}</p></li>"
         )
     if not picks:
         lines.append("No new papers in your categories today.")
@@ -98,13 +100,14 @@ def compose(
     if popular:
         lines += ["", POPULAR_HEADING]
         lines += [
-            f"- {p.paper.title} ({counts_text(p.saves, p.upvotes)}) {ABS_URL.format(p.paper.id)}"
+            f"- {plain_text(p.paper.title)} ({counts_text(p.saves, p.upvotes)}) {ABS_URL.format(p.paper.id)}"
             for p in popular
         ]
         lab = (
             f"<h3>{POPULAR_HEADING}</h3><ul>"
             + "".join(
-                f'<li><a href="{html.escape(ABS_URL.format(p.paper.id))}">{html.escape(p.paper.title)}</a> '
+                f'<li><a href="{html.escape(ABS_URL.format(p.paper.id))}">'
+                f"{html.escape(plain_text(p.paper.title))}</a> "
                 f"({counts_text(p.saves, p.upvotes)})</li>"
                 for p in popular
             )
@@ -122,7 +125,7 @@ def _tldr_text(tldr: dict[str, object]) -> str:
     if not tldr["text"]:
         return f"TL;DR unavailable: {tldr['error']}"
     by = "key sentence" if tldr["by"] == "extractive" else str(tldr["by"])
-    return f"TL;DR ({by}): {tldr['text']}"
+    return f"TL;DR ({by}): {plain_text(str(tldr['text']))}"
 
 
 def digest_texts(store: Store, settings: Settings, picks: Sequence[DailyPick], lang: str = "en") -> Texts:

@@ -70,6 +70,10 @@ def llm_status(
         typer.echo(
             f"  {u['model']}: {u['calls']} calls, {u['prompt_tokens']} in, {u['completion_tokens']} out"
         )
+    checked = status["checks"]
+    if checked["failed"]:  # texts the model wrote that failed their checks (reading/checks.py)
+        reasons = ", ".join(f"{reason} {n}" for reason, n in checked["reasons"].items())
+        typer.echo(f"texts that failed their checks: {checked['failed']} ({reasons})")
     if not status["failures"]:
         typer.echo("failures: none")
         return

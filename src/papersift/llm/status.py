@@ -6,11 +6,15 @@ default's state, today's token usage against the budget, and the latest failures
 "argument" | "unset", "key_file": PATH | null}, "config": PATH (the home's config),
 "local": {"enabled", "installed", "running", "url", "pid", "rss_bytes", "idle_minutes"},
 "today": {"day", "tokens", "budget", "models": [{"model", "calls", "prompt_tokens", "completion_tokens"}]},
-"failures": [{"at", "model", "reason"}]}``
+"failures": [{"at", "model", "reason"}],
+"checks": {"failed": int, "reasons": {reason: count}}}``
+
+``checks`` counts the stored texts that failed their checks (``reading/checks.py``), per reason.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +26,10 @@ from papersift.settings import CONFIG_NAME, origin
 if TYPE_CHECKING:
     from papersift.settings import Settings
     from papersift.store import Store
+
+
+CHECKS_COUNTED = 100_000  # the latest failed texts whose reasons are counted
+_REASON = re.compile(r"\[check (\w+)\(.*\)\]$")  # a failed check as reading/checks.py's error_line stores it
 
 
 def shown_url(url: str) -> str:
@@ -85,4 +93,14 @@ def status_json(settings: Settings, store: Store, failures: int = 10) -> dict[st
             {"at": f.at.isoformat(), "model": f.model, "reason": f.reason}
             for f in store.llm_failures(failures)
         ],
+        "checks": _checks(store),
     }
+
+
+def _checks(store: Store) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    for r in store.failed_readings(CHECKS_COUNTED):
+        if found := _REASON.search(r.error or ""):
+            counts[found.group(1)] = counts.get(found.group(1), 0) + 1
+    ranked = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    return {"failed": sum(counts.values()), "reasons": ranked}

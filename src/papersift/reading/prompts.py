@@ -3,7 +3,8 @@ key a text is stored under: a changed prompt makes new texts, and old ones stay 
 
 A paper's title and abstract (and a reader's question) are untrusted: they are put between fences as data,
 the system message says never to follow instructions found inside them, and anything in them that looks like
-a fence is broken up first. What comes back is bounded (``MAX_CHARS``) and cleaned by ``clean``.
+a fence is broken up first. What comes back is cleaned by ``clean`` and checked (``reading/checks.py``); a
+text that fails is asked for once more with ``stricter`` (the reason, and the rule it broke, said plainly).
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ from papersift.paper import Paper
 
 KINDS = ("tldr", "title", "abstract", "faq")
 LANGS = ("en", "zh")
-PROMPT_VERSION = {
-    "tldr": "tldr-1",
-    "title": "title-1",
-    "abstract": "abstract-1",
-    "faq": "faq-1",
-    "ask": "ask-1",
+PROMPT_VERSION = {  # -2: every text checked before it is stored (the -1 texts were not)
+    "tldr": "tldr-2",
+    "title": "title-2",
+    "abstract": "abstract-2",
+    "faq": "faq-2",
+    "ask": "ask-2",
 }
 MAX_TOKENS = {"tldr": 120, "title": 160, "abstract": 1200, "faq": 1400, "ask": 900}
 MAX_CHARS = {"tldr": 400, "title": 300, "abstract": 5000, "faq": 8000, "ask": 5000}
@@ -113,7 +114,8 @@ def ask(papers: Sequence[Paper], question: str, lang: str) -> Messages:
     system = (
         f"You answer a reader's question about the research papers given, in {LANGUAGE[lang]}, using only "
         "their titles and abstracts. After every claim put the mark of the paper it comes from, e.g. [1] or "
-        "[1][2]; if the papers do not answer the question, say so. Plain Markdown only: paragraphs, '- ' "
+        f"[1][2] (the papers are [1] to [{len(papers)}]; no other marks); if the papers do not answer the "
+        "question, say so and mark the papers you read. Plain Markdown only: paragraphs, '- ' "
         f"bullets, **bold**; no HTML, no links. {_UNTRUSTED}"
     )
     user = f"{blocks}\n<question>{fence(question[:MAX_QUESTION])}</question>"
@@ -125,10 +127,34 @@ _PREFACE = re.compile(r"^(?:tl;?dr|summary|translation|译文|翻译|总结)\s*[
 
 
 def clean(kind: str, text: str) -> str:
-    """A model's answer as stored: control characters out, bounded in length; a TL;DR or a title on one
-    line without a preface ("TL;DR:") or wrapping quotes."""
+    """A model's answer as it is checked and stored: control characters out; a TL;DR or a title on one
+    line without a preface ("TL;DR:") or wrapping quotes. Never cut: a text over its bound fails its check
+    (``too_long``) rather than being shown cut mid-word."""
     text = _CONTROL.sub("", text).strip()
     if kind in ("tldr", "title"):
         text = _PREFACE.sub("", " ".join(text.split())).strip().strip("\"'“”「」")
-    limit = MAX_CHARS.get(kind, 4000)
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def stricter(messages: Messages, answer: str, kind: str, lang: str, why: str, given: int = 0) -> Messages:
+    """``messages`` asked again after ``answer`` failed its check (``why``: the check's sentence), with the
+    rule it broke said plainly."""
+    rule = {
+        "tldr": f"Answer again with ONE sentence of at most 30 words in {LANGUAGE[lang]}, saying what the "
+        "paper does and its key result in your own words (not the title, not a sentence of the abstract).",
+        "title": f"Translate the whole title again into {LANGUAGE[lang]}, math kept exactly as written.",
+        "abstract": f"Translate the whole abstract again into {LANGUAGE[lang]}, every sentence, every $...$ "
+        "kept exactly as written; terms may stay in English, sentences may not.",
+        "faq": f"Write the FAQ again in {LANGUAGE[lang]} with the headings given, in plain Markdown.",
+        "ask": f"Answer again in {LANGUAGE[lang]}; after every claim put the mark of the paper it comes "
+        f"from, [1] to [{given}], and no other marks.",
+    }[kind]
+    return [
+        *messages,
+        {"role": "assistant", "content": answer},
+        {
+            "role": "user",
+            "content": f"That answer was not accepted: {why}. {rule} Answer with it only, no "
+            "tags, no preface.",
+        },
+    ]

@@ -4,7 +4,9 @@ feeds).
 ``lookup`` reads the stored texts of many papers at once (``Texts``). For each paper and kind the text of the
 configured model and current prompt is shown when stored (its failure too: a failure is shown as one, never
 replaced by another text); else the newest text made by any model; else, for the TL;DR, the extractive key
-sentence, labelled ``extractive``. Nothing stands in for a failed text.
+sentence, labelled ``extractive``. Nothing stands in for a failed text. A text made before the checks
+(an older prompt's) is checked as it is read: one that fails is shown as that failure (``reading/checks.py``),
+never as a text.
 
 The shapes, in every paper's JSON::
 
@@ -17,12 +19,14 @@ translated yet.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from papersift.llm import client
 from papersift.paper import Paper
+from papersift.reading import checks
 from papersift.reading.extractive import EXTRACTIVE, key_sentence
 from papersift.reading.prompts import PROMPT_VERSION
 from papersift.reading.texts import Answer
@@ -69,8 +73,20 @@ def lookup(settings: Settings, store: Store, papers: Iterable[Paper], lang: str 
     for (pid, kind), readings in found.items():
         pick = _choose(readings, None if model is None else (model, PROMPT_VERSION[kind]))
         if pick is not None:
-            chosen[(pid, kind)] = pick
+            chosen[(pid, kind)] = _checked(pick, by_id[pid])
     return Texts(lang, chosen, store.paper_links(list(by_id)))
+
+
+def _checked(reading: Reading, paper: Paper) -> Reading:
+    """``reading`` as it may be shown: a text of an older prompt (made before the checks) checked now."""
+    if reading.state != "done" or reading.key.prompt == PROMPT_VERSION.get(reading.key.kind):
+        return reading
+    verdict = checks.check(
+        reading.key.kind, reading.text, reading.key.lang, title=paper.title, abstract=paper.abstract
+    )
+    if verdict.ok:
+        return reading
+    return dataclasses.replace(reading, state="failed", text=None, error=checks.error_line(verdict))
 
 
 def tldr_json(paper: Paper, reading: Reading | None) -> dict[str, Any]:

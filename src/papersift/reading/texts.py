@@ -2,11 +2,15 @@
 with its failure, one generation per key however many processes ask (the store's claim), and Ask.
 
 ``make`` returns the stored text of a key, making it first when it is not stored: it claims the key, calls
-the model, stores the text or the error (``ModelError``'s one line: "the endpoint answered 429 three
-times"), and gives the claim back if it is stopped halfway (a killed process's claim goes stale after
-``reading_claim_seconds`` and is retaken). A caller that loses the claim waits for the winner's text.
-``faq_stream`` yields the FAQ as the model writes it and stores it when it is whole; ``ask`` answers a
-question about several papers with a mark per claim (never stored: questions are a reader's own).
+the model, checks the text (``reading/checks.py``; a failing one is asked for once more with the broken rule
+said plainly, and a TL;DR too long still becomes its first sentence when that stands alone), stores the
+text or the error (``ModelError``'s one line: "the endpoint answered 429 three times", or the failed
+check's sentence and reason), and gives the claim back if it is stopped halfway (a killed process's
+claim goes stale after ``reading_claim_seconds`` and is retaken). A caller that loses the claim waits for
+the winner's text.
+``faq_stream`` yields the FAQ as the model writes it and checks and stores it when it is whole; ``ask``
+answers a question about several papers with a mark per claim, checked like the rest (never stored:
+questions are a reader's own).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from datetime import timedelta
 from papersift.llm import client
 from papersift.llm.errors import ModelError
 from papersift.paper import Paper
-from papersift.reading import prompts
+from papersift.reading import checks, prompts
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.records import Reading, ReadingKey
@@ -56,14 +60,57 @@ def _messages(paper: Paper, kind: str, lang: str) -> prompts.Messages:
 def _generate(
     settings: Settings, store: Store, paper: Paper, kind: str, lang: str
 ) -> tuple[str | None, str | None]:
+    messages = _messages(paper, kind, lang)
     try:
-        reply = client.complete(
-            settings, _messages(paper, kind, lang), max_tokens=prompts.MAX_TOKENS[kind], store=store
+        return checked(
+            settings,
+            store,
+            messages,
+            kind,
+            lang,
+            title=paper.title,
+            abstract=paper.abstract,
         )
     except ModelError as e:
         return None, str(e) or type(e).__name__
-    text = prompts.clean(kind, reply.text)
-    return (text, None) if text else (None, "the model answered with no text")
+
+
+_SHORTER = ("several_sentences", "too_long", "cut_off")
+
+
+def checked(
+    settings: Settings,
+    store: Store,
+    messages: prompts.Messages,
+    kind: str,
+    lang: str,
+    *,
+    title: str = "",
+    abstract: str = "",
+    given: int = 0,
+) -> tuple[str | None, str | None]:
+    """The model's ``kind`` text for ``messages`` when it passes its checks, asked once more when it does
+    not; ``(None, why)`` when that fails too (a ``ModelError`` of the endpoint is raised)."""
+
+    def ask(asked: prompts.Messages) -> tuple[str, checks.Verdict]:
+        reply = client.complete(settings, asked, max_tokens=prompts.MAX_TOKENS[kind], store=store)
+        text = prompts.clean(kind, reply.text)
+        return text, checks.check(kind, text, lang, title=title, abstract=abstract, given=given)
+
+    first, verdict = ask(messages)
+    if verdict.ok:
+        return first, None
+    again = prompts.stricter(messages, first, kind, lang, verdict.sentence("en"), given)
+    second, retried = ask(again)
+    if retried.ok:
+        return second, None
+    if kind == "tldr":
+        for text, why in ((second, retried), (first, verdict)):
+            if why.reason in _SHORTER and (
+                one := checks.first_sentence(text, lang, title=title, abstract=abstract)
+            ):
+                return one, None
+    return None, checks.error_line(retried)
 
 
 def make(
@@ -117,11 +164,12 @@ def faq_stream(settings: Settings, store: Store, paper: Paper, lang: str) -> Ite
         return
     parts: list[str] = []
     size = 0
+    bound = prompts.MAX_CHARS["faq"]
     try:
         for delta in client.stream(
             settings, prompts.faq(paper, lang), max_tokens=prompts.MAX_TOKENS["faq"], store=store
         ):
-            delta = delta[: max(0, prompts.MAX_CHARS["faq"] - size)]
+            delta = delta[: max(0, bound - size)]
             if not delta:
                 break
             parts.append(delta)
@@ -134,7 +182,14 @@ def faq_stream(settings: Settings, store: Store, paper: Paper, lang: str) -> Ite
         store.release_reading(key)
         raise
     text = prompts.clean("faq", "".join(parts))
-    store.finish_reading(key, text or None, None if text else "the model answered with no text")
+    verdict = checks.check("faq", text, lang, title=paper.title, abstract=paper.abstract)
+    if verdict.ok and size >= bound:
+        verdict = checks.fail("too_long", size=size, limit=bound, unit="characters")
+    if not verdict.ok:
+        error = checks.error_line(verdict)
+        store.finish_reading(key, None, error)
+        raise ModelError(error)
+    store.finish_reading(key, text, None)
 
 
 @dataclass(frozen=True)
@@ -169,12 +224,9 @@ def ask(settings: Settings, store: Store, papers: Sequence[Paper], question: str
     if not chosen:
         return Answer(question, chosen, None, by, "no papers to answer from", lang)
     try:
-        reply = client.complete(
-            settings, prompts.ask(chosen, question, lang), max_tokens=prompts.MAX_TOKENS["ask"], store=store
+        text, error = checked(
+            settings, store, prompts.ask(chosen, question, lang), "ask", lang, given=len(chosen)
         )
     except ModelError as e:
         return Answer(question, chosen, None, by, str(e), lang)
-    text = prompts.clean("ask", reply.text)
-    return Answer(
-        question, chosen, text or None, by, None if text else "the model answered with no text", lang
-    )
+    return Answer(question, chosen, text, by, error, lang)

@@ -1,6 +1,7 @@
 """The configured model as the topic map's namer (the ``namer`` seam of ``ranking.topics``): each topic's key
 phrases and titles, fenced as data, asked for one short name per topic as a JSON list. An answer that is not
-one name per topic raises, and the map keeps its phrase names."""
+one name per topic, or whose names fail their checks (``reading/checks.py``: markup, English, at most eight
+words), raises, and the map keeps its phrase names."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Callable
 import orjson
 
 from papersift.llm.client import available, complete
+from papersift.reading.checks import check
 from papersift.reading.prompts import fence
 from papersift.settings import Settings
 from papersift.store import Store
@@ -39,7 +41,12 @@ def parse(text: str, count: int) -> list[str]:
     names = orjson.loads(body[body.find("[") : body.rfind("]") + 1] or "null")
     if not isinstance(names, list) or len(names) != count or not all(isinstance(n, str) for n in names):
         raise ValueError(f"the model did not answer {count} names")
-    return [" ".join(n.split())[:60] for n in names]
+    shown = [" ".join(n.split())[:60] for n in names]
+    for name in shown:
+        verdict = check("topic", name, "en")
+        if not verdict.ok:
+            raise ValueError(f"the topic name {name!r} failed its check: {verdict.sentence()}")
+    return shown
 
 
 def topic_namer(settings: Settings, store: Store | None = None) -> Callable[[Topics], list[str]] | None:

@@ -90,6 +90,7 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
     app.state.site = site
     app.state.ask_limit = reading.AskLimit(settings.ask_per_hour)
     site.templates.env.globals["can_write"] = reading.may_generate(settings)  # TL;DR, FAQ and Ask buttons
+    site.templates.env.globals["has_model"] = reading.has_model(settings)  # else: how to connect one
     if katex is not None:  # mounted before /static so the longer prefix wins
         app.mount("/static/katex", StaticFiles(directory=katex), name="katex")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

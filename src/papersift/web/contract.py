@@ -31,6 +31,7 @@ DESCRIPTIONS = {
     404: "Not found",
     413: "Request body too large",
     429: "Too many failed logins: wait (Retry-After)",
+    503: "No language model is connected to this server (the error says how to connect one)",
 }
 
 

@@ -486,6 +486,26 @@ TEXT["en"].update(
         "full_text": "Full text",
         "full_text_from": "read from its {source}: {sections} sections, {words} words",
         "citation_count": "{n} citations (Semantic Scholar, {day})",
+        "no_model_title": "With a language model",
+        "no_model_adds": "A language model would add here a FAQ of this paper, answers to your "
+        "questions about it (each claim marked with its paper), one-sentence TL;DRs and 中文 "
+        "translations of titles and abstracts. The TL;DRs shown now are key sentences of the abstracts.",
+        "no_model_connect": "To connect one (a local server or a provider's API), run "
+        "`papersift llm setup` on the server's machine and restart `papersift serve`.",
+        "no_model_link": "Connecting a model",
+        "no_model_public": "This server's language model writes only for its owner; the texts it has "
+        "made are shown.",
+        "not_translated_no_model": "Not translated: no language model is connected (see below).",
+        "model_help_steps": "On the machine that runs papersift, `papersift llm setup` finds an "
+        "OpenAI-compatible server on this machine (Ollama, llama.cpp, LM Studio, vLLM) or takes a "
+        "provider's URL, makes one test call and saves the URL and the model; `papersift llm status` "
+        "then shows them. Or set PAPERSIFT_LLM_URL and PAPERSIFT_LLM_MODEL (and PAPERSIFT_LLM_KEY) "
+        "before `papersift serve`.",
+        "model_help_more": "The README's section “Connecting a model” says more.",
+        "model_help_adds": "A language model writes one-sentence TL;DRs, 中文 translations of titles and "
+        "abstracts, a FAQ of each paper and answers to questions about papers, each claim marked with its "
+        "paper; each text is checked before it is shown (its language, no markup, one sentence for a TL;DR, "
+        "the math kept in a translation), and one that fails is shown as a failure with its reason.",
     }
 )
 TEXT["zh"].update(
@@ -507,5 +527,31 @@ TEXT["zh"].update(
         "full_text": "全文",
         "full_text_from": "读自其 {source}：{sections} 节，{words} 词",
         "citation_count": "被引 {n} 次（Semantic Scholar，{day}）",
+        "no_model_title": "接入语言模型后",
+        "no_model_adds": "接入语言模型后，这里会有这篇论文的常见问题解答、对你的提问的回答"
+        "（每条论断标注出处论文）、一句话 TL;DR，以及标题和摘要的中文译文。"
+        "现在显示的 TL;DR 是摘要中的关键句。",
+        "no_model_connect": "接入方法（本机的模型服务或服务商的 API）：在运行服务器的机器上执行 "
+        "`papersift llm setup`，然后重启 `papersift serve`。",
+        "no_model_link": "接入模型",
+        "no_model_public": "此服务器的语言模型只为其所有者生成内容；已生成的内容照常显示。",
+        "not_translated_no_model": "尚未翻译：未接入语言模型（见下方说明）。",
+        "model_help_steps": "在运行 papersift 的机器上，`papersift llm setup` 会查找本机的 OpenAI "
+        "兼容服务（Ollama、llama.cpp、LM Studio、vLLM），或使用服务商的 URL，试调用一次后保存 URL "
+        "和模型；之后 `papersift llm status` 会显示它们。也可以在 `papersift serve` 之前设置 "
+        "PAPERSIFT_LLM_URL 和 PAPERSIFT_LLM_MODEL（以及 PAPERSIFT_LLM_KEY）。",
+        "model_help_more": "README 的 “Connecting a model” 一节有更多说明。",
+        "model_help_adds": "语言模型会生成一句话 TL;DR、标题和摘要的中文译文、每篇论文的常见问题解答，"
+        "以及对论文提问的回答（每条论断标注出处论文）；每段文字显示前都会经过检查（语言、不含标记、TL;DR "
+        "只有一句、译文保留公式），未通过的会显示为失败并注明原因。",
     }
 )
+
+
+def _failed_check(m: re.Match[str]) -> str:
+    from papersift.reading.checks import shown_error
+
+    return shown_error(m.group(0), "zh")
+
+
+_ZH.insert(0, (re.compile(r"^.*\[check \w+\(.*\)\]$"), _failed_check))

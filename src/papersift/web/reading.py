@@ -6,7 +6,9 @@ title and abstract) and Ask (``POST /ask`` from a paper page or a /library selec
 
 A model is called for a request only when one is configured and, on a ``--public-read-only`` server, when
 ``PAPERSIFT_READING_PUBLIC`` allows it; Ask is limited per client address (``ask_per_hour``). Generation
-uses a connection of its own (never the shared writer: a model call takes seconds).
+uses a connection of its own (never the shared writer: a model call takes seconds). Without a model the
+pages say once what one would add and how to connect it (``/help/model``), and the endpoints that would
+call one answer 503 with that (``NO_MODEL``); with one a public server keeps to itself, 403.
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ from papersift.web.state import AppState
 
 router = APIRouter()
 HOUR = 3600.0
+NO_MODEL = (
+    "no language model is connected to this server: connect one with `papersift llm setup` on its machine "
+    "and restart `papersift serve` (README: Connecting a model, /help/model)"
+)
 
 
 @dataclass
@@ -78,6 +84,20 @@ def texts_for(state: AppState, papers: Iterable[Paper], lang: str) -> Texts:
 def texts_version(state: AppState) -> str:
     """A part of a cache key: changes whenever a text is made."""
     return state.store.readings_version()
+
+
+def has_model(settings: Settings) -> bool:
+    """Whether a model is configured at all (the pages' ``has_model``: without one they say how to connect
+    one, never an error)."""
+    return client.available(settings)
+
+
+def _refuse(settings: Settings, what: str) -> None:
+    """Raise why no model may write ``what`` here: none is connected (503), or a public server keeps its
+    model to itself (403)."""
+    if not has_model(settings):
+        raise HTTPException(503, NO_MODEL)
+    raise HTTPException(403, f"no model may write here: {what} is not available")
 
 
 def may_generate(settings: Settings) -> bool:
@@ -126,7 +146,7 @@ def _faq_events(settings: Settings, paper: Paper, lang: str) -> Iterator[bytes]:
     yield _sse("done", {"html": to_html("".join(parts))})
 
 
-@router.get("/api/faq/{paper_id:path}", responses=errors(403, 404))
+@router.get("/api/faq/{paper_id:path}", responses=errors(403, 404, 503))
 def faq_stream(request: Request, web: Web, paper_id: str, lang: str = "en") -> Response:
     """The FAQ of a paper, streamed as server-sent events as it is written: ``delta`` events (``text``),
     then ``done`` (the whole FAQ as safe ``html``) or ``error`` (why it failed)."""
@@ -134,7 +154,7 @@ def faq_stream(request: Request, web: Web, paper_id: str, lang: str = "en") -> R
     lang = "zh" if lang == "zh" else "en"
     stored = faq_html(web.state, paper, lang)
     if stored["html"] is None and not may_generate(web.state.settings):
-        raise HTTPException(403, "no model may write here: the FAQ is not available")
+        _refuse(web.state.settings, "the FAQ")
     headers = {"cache-control": "no-store", "x-accel-buffering": "no"}
     return StreamingResponse(
         _faq_events(web.state.settings, paper, lang), media_type="text/event-stream", headers=headers
@@ -159,7 +179,7 @@ def summarize_paper(request: Request, web: Web, paper_id: str, lang: str = Form(
     """Make the paper's TL;DR (and in 中文 its title and abstract) now; back to its page."""
     paper = _paper(web.state, paper_id)
     if not may_generate(web.state.settings):
-        raise HTTPException(403, "no model may write here")
+        _refuse(web.state.settings, "a TL;DR")
     with _own_store(web.state.settings) as store:
         summarize(web.state.settings, store, [paper], "zh" if lang == "zh" else "en", retry_failed=True)
     return RedirectResponse(f"/abs/{paper.id}", status_code=303)
@@ -174,7 +194,7 @@ class AskRequest(BaseModel):
 def _answer(request: Request, web: Site, ids: list[str], question: str, lang: str) -> dict[str, Any]:
     settings = web.state.settings
     if not may_generate(settings):
-        raise HTTPException(403, "no model may answer here")
+        _refuse(settings, "an answer")
     address = request.client.host if request.client else "unknown"
     limit: AskLimit = request.app.state.ask_limit
     if not limit.allow(address):
@@ -186,10 +206,11 @@ def _answer(request: Request, web: Site, ids: list[str], question: str, lang: st
         return answer_json(making.ask(settings, store, papers, question, lang))
 
 
-@router.post("/api/ask", responses=errors(400, 403, 404, 429))
+@router.post("/api/ask", responses=errors(400, 403, 404, 429, 503))
 def api_ask(request: Request, web: Web, body: AskRequest) -> dict[str, Any]:
     """A question about 1–8 papers (arXiv ids), answered from their texts; every claim marked ``[n]``,
-    the ``n``-th of ``papers``. Send the ``X-CSRF-Token`` header."""
+    the ``n``-th of ``papers`` (an answer without them, or citing a paper not given, is a failure: ``error``).
+    503 when no model is connected. Send the ``X-CSRF-Token`` header."""
     return _answer(request, web, body.ids, body.question, body.lang)
 
 
@@ -205,3 +226,9 @@ def ask_page(
     data = _answer(request, web, id, question, lang)
     html = to_html(data["answer"]) if data["answer"] else None
     return web.page(request, "ask.html", data=data, answer_html=html)
+
+
+@router.get("/help/model", include_in_schema=False)
+def model_help(request: Request, web: Web) -> Response:
+    """What a language model adds and how to connect one (the pages without a model link here)."""
+    return web.page(request, "model_help.html")

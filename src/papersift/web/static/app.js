@@ -1,8 +1,13 @@
 // papersift: math by KaTeX; expand abstracts; the reader's saved / rated state on every row; copy BibTeX;
 // the date picker; j/k to move between papers, o to open the current one.
 document.addEventListener("DOMContentLoaded", () => {
-  if (window.renderMathInElement) {
-    for (const element of document.querySelectorAll(".title, .abstract")) {
+  // math wherever text from papers or models is shown: titles, abstracts, TL;DRs, 中文 titles, FAQ,
+  // answers, reasons, comments
+  const typeset = (root) => {
+    if (!window.renderMathInElement) return;
+    const selector = ".title, .abstract, .tldr-text, .zh-title, .faq, .answer, .why, .comments, .marks";
+    const found = root.matches && root.matches(selector) ? [root] : root.querySelectorAll(selector);
+    for (const element of found) {
       window.renderMathInElement(element, {
         delimiters: [
           { left: "$$", right: "$$", display: true },
@@ -12,7 +17,8 @@ document.addEventListener("DOMContentLoaded", () => {
         throwOnError: false,
       });
     }
-  }
+  };
+  typeset(document);
   for (const button of document.querySelectorAll(".paper .toggle")) {
     button.addEventListener("click", () => {
       const abstract = button.closest(".paper").querySelector(".abstract");
@@ -152,6 +158,7 @@ document.addEventListener("DOMContentLoaded", () => {
             text.textContent = written;
           } else if (event === "done") {
             box.innerHTML = data.html; // built by the server's escaping Markdown subset (reading/markdown.py)
+            typeset(box);
           } else if (event === "error") {
             failed(data.error);
           }

@@ -1,0 +1,384 @@
+"""The checks every model text passes before it is stored or shown: one set of rules per kind of text, each
+rule a reason with its arguments (``Verdict``), said as a sentence in English and in 中文.
+
+The rules, by reason (``check(kind, text, …)`` runs the ones that fit the kind):
+
+- ``empty()``: no text at all (every kind).
+- ``markup(tag)``: a prompt tag (``<paper>``, ``</title>``) or an HTML tag outside ``$…$`` math (every
+  kind); Markdown (``**``, ``##``, backticks) in the one-line kinds (TL;DR, title, topic name).
+- ``too_long(size, limit, unit)``: over the kind's bound (``MAX_WORDS``: a TL;DR is one sentence of at
+  most 50 English words or 120 中文 characters; ``MAX_CHARS`` for the rest).
+- ``cut_off(end)``: stopped mid-word or mid-sentence: an ellipsis after a letter ("…while p…"), or no
+  closing punctuation after a word no sentence ends on ("… while p", "… of the").
+- ``wrong_language(asked, got)``: a 中文 text is in CJK script (at least 30% of its CJK characters and Latin
+  words are CJK: the terms kept in English can be many; math, marks and Markdown left out); an English one
+  is not (at most 30%).
+- ``mixed_language(words)``: a 中文 text carries an English clause (six or more Latin words in a row, two
+  or more of them English function words), not only the terms researchers keep in English.
+- TL;DR: ``several_sentences(count)`` (one sentence), ``copies_title()`` (it adds fewer than three words to
+  the title's, function words aside), ``copies_abstract()`` (80% of its words or more are one
+  stretch of the abstract's).
+- Translation (title, abstract): ``cut_off(end)`` (an abstract's translation ends a sentence where its
+  source does), ``math_lost(span)`` (every ``$…$`` of the source kept, spaces aside),
+  ``length_off(ratio)`` (an abstract's translation is 0.8 to 4 text units per source word, a title's at
+  most 4: a CJK character, a Latin word or a number is a unit).
+- Ask: ``no_marks()`` (every answer cites its sources as ``[n]``), ``unknown_mark(mark, given)`` (a mark
+  naming no paper or section given).
+
+A failed text is stored as a failure whose error is ``error_line``: the English sentence, then the reason
+in brackets (``… [check wrong_language(asked="zh", got="en")]``), which ``from_error`` reads back to say it
+in 中文 on a 中文 page and ``papersift llm status`` counts per reason (``llm/status.py`` reads that form).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from papersift.index.sentences import split_sentences
+from papersift.text import STOP_WORDS
+
+MAX_WORDS = {"en": 50, "zh": 120}  # a TL;DR's bound: English words, or 中文 characters
+MAX_CHARS = {"tldr": 600, "title": 400, "abstract": 8000, "faq": 8000, "ask": 5000, "topic": 80}
+TOPIC_WORDS = 8
+ZH_SHARE = 0.3  # a 中文 text: at least this share of CJK (kept English terms can be many)
+EN_SHARE = 0.3  # an English text: at most this share of CJK
+ABSTRACT_RATIO = (0.8, 4.0)  # a translated abstract's units per source word
+TITLE_RATIO = 4.0
+
+LANGUAGE_NAME = {"en": ("English", "英文"), "zh": ("中文", "中文")}
+SENTENCES: dict[str, tuple[str, str]] = {  # reason → (English, 中文), formatted with the arguments
+    "empty": ("the model answered with no text", "模型没有给出任何文字"),
+    "markup": (
+        "the model's text carries markup or a prompt tag: {tag}",
+        "模型的文字带有标记或提示词标签：{tag}",
+    ),
+    "too_long": (
+        "the text is too long: {size} {unit}, at most {limit}",
+        "文字过长：{size} {unit_zh}，上限 {limit}",
+    ),
+    "cut_off": ("the text is cut off mid-sentence: “{end}”", "文字在句中被截断：“{end}”"),
+    "wrong_language": (
+        "the model answered in {got_en} where {asked_en} was asked",
+        "要求用{asked_zh}，模型却用{got_zh}作答",
+    ),
+    "mixed_language": ("the 中文 text mixes in English: “{words}”", "中文文字夹杂英文句子：“{words}”"),
+    "several_sentences": (
+        "the TL;DR is {count} sentences, not one",
+        "TL;DR 有 {count} 句，而不是一句",
+    ),
+    "copies_title": ("the TL;DR repeats the title", "TL;DR 只是重复了标题"),
+    "copies_abstract": ("the TL;DR copies a sentence of the abstract", "TL;DR 照抄了摘要中的句子"),
+    "math_lost": ("the translation lost the math {span}", "译文丢失了公式 {span}"),
+    "length_off": (
+        "the translation is not about as long as its source ({ratio}× its length)",
+        "译文与原文长度不相称（为原文的 {ratio} 倍）",
+    ),
+    "no_marks": ("the answer cites no paper with a [n] mark", "回答没有用 [n] 标注出处"),
+    "unknown_mark": (
+        "the answer cites [{mark}], which names none of the {given} given",
+        "回答引用了 [{mark}]，但只给出了 {given} 篇",
+    ),
+}
+UNITS = {"words": "词", "characters": "字"}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A check's result: passed (``reason`` None), or failed for ``reason`` with its ``args``."""
+
+    reason: str | None = None
+    args: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.reason is None
+
+    def arg(self, name: str) -> str:
+        return dict(self.args).get(name, "")
+
+    def call(self) -> str:
+        """The reason with its arguments: ``wrong_language(asked="zh", got="en")``."""
+        inner = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in self.args)
+        return f"{self.reason}({inner})"
+
+    def sentence(self, lang: str = "en") -> str:
+        """The failure said to a reader in ``lang`` (``""`` when it passed)."""
+        if self.reason is None:
+            return ""
+        values = dict(self.args)
+        for key in ("asked", "got"):
+            en, zh = LANGUAGE_NAME.get(values.get(key, ""), (values.get(key, ""), values.get(key, "")))
+            values[f"{key}_en"], values[f"{key}_zh"] = en, zh
+        values["unit_zh"] = UNITS.get(values.get("unit", ""), values.get("unit", ""))
+        en_form, zh_form = SENTENCES[self.reason]
+        return (zh_form if lang == "zh" else en_form).format_map(_Blank(values))
+
+
+class _Blank(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+PASS = Verdict()
+
+
+def fail(reason: str, **args: object) -> Verdict:
+    return Verdict(reason, tuple((k, str(v)) for k, v in args.items()))
+
+
+def error_line(verdict: Verdict) -> str:
+    """How a failed check is stored (the readings' error): the English sentence, then the reason."""
+    return f"{verdict.sentence('en')} [check {verdict.call()}]"
+
+
+_STORED = re.compile(r"\[check (\w+)\((.*)\)\]$")
+_ARG = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*")')
+
+
+def from_error(error: str | None) -> Verdict | None:
+    """The verdict a stored error says (None: the error is not a failed check, e.g. the endpoint's 429)."""
+    found = _STORED.search(error or "")
+    if found is None or found.group(1) not in SENTENCES:
+        return None
+    return Verdict(found.group(1), tuple((k, str(json.loads(v))) for k, v in _ARG.findall(found.group(2))))
+
+
+def shown_error(error: str | None, lang: str = "en") -> str:
+    """A stored error as a reader sees it: a failed check said in ``lang``, anything else as it is."""
+    verdict = from_error(error)
+    return error or "" if verdict is None else verdict.sentence(lang)
+
+
+# --- what a text is made of ---------------------------------------------------------------------------
+
+MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.DOTALL)
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
+_MARKS = re.compile(r"\[(\d{1,3})\]")
+_TAG = re.compile(
+    r"</?[A-Za-z][\w-]*\s*/?>"  # <paper>, </title>, <br/>
+    r"|<[A-Za-z][\w-]*(?:\s+[\w-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))+\s*/?>"  # <a href=…>, <paper id=[1]>
+)
+_MARKDOWN = re.compile(r"\*\*|__|^#{1,6}\s|`", re.MULTILINE)
+_ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*(?:[ ,;:()/-]+[A-Za-z0-9][A-Za-z0-9'’-]*)*")
+_ELLIPSIS_CUT = re.compile(r"\w\s?(?:…|\.\.\.)$")
+_CLOSED = re.compile(r"[.!?。！？)\]】）$\"'”’]$")
+# words no English sentence ends on: an answer that stops on one was cut off
+_NEVER_LAST = frozenset(
+    "a an the of and or to with for while whereas by from that which whose than as at into onto via "
+    "between among such our their its".split()
+)
+_WORD = re.compile(
+    r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[$\\^{}]+"
+)
+
+
+def plain(text: str) -> str:
+    """``text`` without its math, marks and Markdown: what the language is judged on."""
+    return _MARKDOWN.sub(" ", _MARKS.sub(" ", MATH.sub(" ", text)))
+
+
+def cjk_share(text: str) -> tuple[float, int, int]:
+    """The share of CJK in ``text`` (CJK characters against Latin words), the CJK characters and the Latin
+    words."""
+    rest = plain(text)
+    cjk = len(_CJK.findall(rest))
+    latin = len(_LATIN_WORD.findall(rest))
+    total = cjk + latin
+    return (cjk / total if total else 0.0), cjk, latin
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'’.][A-Za-z0-9]+)*")
+
+
+def _units(text: str) -> int:
+    """How much text there is, in either language: CJK characters and Latin words or numbers (math out)."""
+    rest = plain(text)
+    return len(_CJK.findall(rest)) + len(_TOKEN.findall(rest))
+
+
+def _words(text: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
+def _math_spans(text: str) -> list[str]:
+    return ["".join(m.group(0).split()) for m in MATH.finditer(text)]
+
+
+# --- the rules ------------------------------------------------------------------------------------------
+
+
+def markup(text: str, one_line: bool = False) -> Verdict:
+    outside = MATH.sub(" ", text)
+    tag = _TAG.search(outside)
+    if tag is not None:
+        return fail("markup", tag=tag.group(0)[:40])
+    if one_line and (md := _MARKDOWN.search(outside)) is not None:
+        return fail("markup", tag=md.group(0).strip())
+    return PASS
+
+
+def language(text: str, lang: str) -> Verdict:
+    share, cjk, latin = cjk_share(text)
+    if lang == "zh" and share < ZH_SHARE and latin >= 3:
+        return fail("wrong_language", asked="zh", got="en")
+    if lang == "en" and share > EN_SHARE and cjk >= 3:
+        return fail("wrong_language", asked="en", got="zh")
+    return PASS
+
+
+def mixed(text: str) -> Verdict:
+    """A 中文 text's English clause (``mixed_language``), if it has one."""
+    for run in _ENGLISH_RUN.finditer(MATH.sub(" ", text)):
+        words = _LATIN_WORD.findall(run.group(0))
+        if len(words) >= 6 and sum(w.casefold() in STOP_WORDS for w in words) >= 2:
+            return fail("mixed_language", words=" ".join(run.group(0).split()[:8]))
+    return PASS
+
+
+def cut_off(text: str) -> Verdict:
+    end = text.rstrip()
+    if _ELLIPSIS_CUT.search(end):
+        return fail("cut_off", end="…" + end[-24:].lstrip())
+    if not _CLOSED.search(end):
+        last = end.split()[-1] if end.split() else ""
+        if last in _NEVER_LAST or (len(last) == 1 and last.islower()):
+            return fail("cut_off", end="…" + end[-24:].lstrip())
+    return PASS
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a TL;DR (English, or 中文 ended by 。！？)."""
+    out: list[str] = []
+    for piece in re.split(r"(?<=[。！？])\s*", " ".join(text.split())):
+        out += split_sentences(piece) if piece else []
+    return out
+
+
+def tldr_rules(text: str, lang: str, title: str = "", abstract: str = "") -> Verdict:
+    """The TL;DR's own rules: one sentence, within its bound, not a copy of the title or the abstract."""
+    if lang == "zh":
+        size, unit = len(re.sub(r"\s", "", MATH.sub("$", text))), "characters"
+    else:
+        size, unit = len(text.split()), "words"
+    count = len(sentences(text))
+    if count > 1:
+        return fail("several_sentences", count=count)
+    if size > MAX_WORDS.get(lang, MAX_WORDS["en"]):
+        return fail("too_long", size=size, limit=MAX_WORDS.get(lang, MAX_WORDS["en"]), unit=unit)
+    words, title_words = _words(text), set(_words(title))
+    if title_words and len([w for w in words if w not in title_words and w not in STOP_WORDS]) < 3:
+        return fail("copies_title")
+    if abstract and _copies(words, abstract):
+        return fail("copies_abstract")
+    return PASS
+
+
+def _copies(words: list[str], abstract: str) -> bool:
+    """Whether ``words`` are mostly one stretch of the abstract's words (80% or more of them, in a row)."""
+    source = _words(abstract)
+    if len(words) < 6:
+        return False
+    longest = 0
+    previous = [0] * (len(source) + 1)
+    for w in words:
+        row = [0] * (len(source) + 1)
+        for j, s in enumerate(source, 1):
+            if w == s:
+                row[j] = previous[j - 1] + 1
+                longest = max(longest, row[j])
+        previous = row
+    return longest >= 0.8 * len(words)
+
+
+def translation_rules(text: str, source: str, kind: str) -> Verdict:
+    """A translation keeps every ``$…$`` of its source, is about as long as it, and ends as it does (an
+    abstract that ends a sentence is not translated into one stopped mid-sentence)."""
+    if kind == "abstract" and _CLOSED.search(source.rstrip()) and not _CLOSED.search(text.rstrip()):
+        return fail("cut_off", end="…" + text.rstrip()[-24:])
+    kept = set(_math_spans(text))
+    for span in _math_spans(source):
+        if span not in kept:
+            return fail("math_lost", span=span[:40])
+    source_words = _units(source)
+    ratio = _units(text) / max(1, source_words)
+    low, high = ABSTRACT_RATIO if kind == "abstract" else (0.0, TITLE_RATIO)
+    if source_words >= 5 and not low <= ratio <= high:
+        return fail("length_off", ratio=f"{ratio:.2f}")
+    return PASS
+
+
+def marks(text: str, given: int) -> Verdict:
+    """An answer's ``[n]`` marks: at least one, each naming one of the ``given`` papers (or sections)."""
+    found = [int(m) for m in _MARKS.findall(text)]
+    if not found:
+        return fail("no_marks")
+    for n in found:
+        if not 1 <= n <= given:
+            return fail("unknown_mark", mark=n, given=given)
+    return PASS
+
+
+def rules(
+    kind: str,
+    text: str | None,
+    lang: str,
+    *,
+    title: str = "",
+    abstract: str = "",
+    given: int = 0,
+) -> dict[str, Verdict]:
+    """Every rule that fits the ``kind`` text in ``lang``, by name, with its verdict (see ``check``)."""
+    text = (text or "").strip()
+    if not text:
+        return {"empty": fail("empty")}
+    limit = MAX_CHARS.get(kind)
+    over = limit is not None and len(text) > limit
+    out = {
+        "markup": markup(text, kind in ("tldr", "title", "topic")),
+        "length": fail("too_long", size=len(text), limit=limit, unit="characters") if over else PASS,
+        "language": language(text, lang),
+    }
+    if kind != "topic":
+        out["cut_off"] = cut_off(text)
+    if lang == "zh" and kind != "topic":
+        out["mixed_language"] = mixed(text)
+    if kind == "tldr":
+        out["tldr"] = tldr_rules(text, lang, title, abstract if lang == "en" else "")
+    if kind in ("title", "abstract") and lang != "en":
+        out["translation"] = translation_rules(text, title if kind == "title" else abstract, kind)
+    if kind == "ask":
+        out["marks"] = marks(text, given)
+    if kind == "topic" and len(text.split()) > TOPIC_WORDS:
+        out["length"] = fail("too_long", size=len(text.split()), limit=TOPIC_WORDS, unit="words")
+    return out
+
+
+def check(
+    kind: str,
+    text: str | None,
+    lang: str,
+    *,
+    title: str = "",
+    abstract: str = "",
+    given: int = 0,
+) -> Verdict:
+    """Whether the ``kind`` text (``tldr``, ``title``, ``abstract``, ``faq``, ``ask``, ``topic``) in
+    ``lang`` may be stored and shown: the first rule it breaks, else ``PASS``. ``title`` and ``abstract``
+    are the paper's (what a TL;DR may not copy, what a translation is of); ``given`` the papers an answer
+    may cite."""
+    found = rules(kind, text, lang, title=title, abstract=abstract, given=given)
+    return next((v for v in found.values() if not v.ok), PASS)
+
+
+def first_sentence(text: str, lang: str, title: str = "", abstract: str = "") -> str | None:
+    """A too long TL;DR's first sentence, when it stands alone (closed, and passing every TL;DR rule)."""
+    found = sentences(text)
+    if not found:
+        return None
+    first = found[0].strip()
+    if not _CLOSED.search(first) or first == text.strip():
+        return None
+    return first if check("tldr", first, lang, title=title, abstract=abstract).ok else None

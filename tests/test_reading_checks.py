@@ -1,0 +1,193 @@
+"""The checks every model text passes before it is stored or shown (``reading/checks.py``): each rule on the
+real bad outputs of issue 37 and more of their kinds (each caught, with its reason said in English and
+中文) and on good outputs (none rejected); then through a real local server in OpenAI's chat-completions
+shape (tests/llm_server.py): a failing text asked for once more with the rule it broke, stored as a failure
+with its reason when it fails again, a too long TL;DR kept as its first sentence when that stands alone,
+Ask answers held to their marks, and ``llm status`` counting the failures per reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from papersift.llm.status import status_json
+from papersift.paper import Paper
+from papersift.reading import checks, texts
+from papersift.reading.passes import summarize
+from papersift.reading.shown import lookup, reading_json
+from papersift.reading.topic_names import parse
+from papersift.settings import Settings
+from papersift.store import Store
+from papersift.store.rows import now
+from tests.llm_server import completion, fake_model
+from tests.model_outputs import BAD, GOOD, Output, outputs, papers
+
+
+@pytest.fixture(scope="module")
+def records(shared_data: Path) -> dict[str, dict[str, str]]:
+    return papers(shared_data)
+
+
+def verdict(o: Output, records: dict[str, dict[str, str]]) -> checks.Verdict:
+    r = records[o.paper]
+    return checks.check(o.kind, o.text, o.lang, title=r["title"], abstract=r["abstract"], given=o.given)
+
+
+def paper(records: dict[str, dict[str, str]], pid: str) -> Paper:
+    r = records[pid]
+    return Paper(pid, r["title"], list(r["authors"]), r["abstract"], list(r["categories"]), version=1)
+
+
+def test_every_bad_output_fails_for_its_reason(shared_data: Path, records: dict[str, dict[str, str]]) -> None:
+    for o in outputs(shared_data, BAD):
+        found = verdict(o, records)
+        assert found.reason == o.reason, (o.name, found)
+        assert found.sentence("en") and found.sentence("zh") != found.sentence("en"), o.name
+        assert checks.from_error(checks.error_line(found)) == found  # stored and read back
+
+
+def test_no_good_output_is_rejected(shared_data: Path, records: dict[str, dict[str, str]]) -> None:
+    rejected = [(o.name, verdict(o, records)) for o in outputs(shared_data, GOOD)]
+    assert [r for r in rejected if not r[1].ok] == []
+
+
+def test_a_failure_is_said_in_english_and_chinese() -> None:
+    wrong = checks.fail("wrong_language", asked="zh", got="en")
+    assert wrong.sentence("en") == "the model answered in English where 中文 was asked"
+    assert wrong.sentence("zh") == "要求用中文，模型却用英文作答"
+    line = checks.error_line(wrong)
+    assert (
+        line
+        == 'the model answered in English where 中文 was asked [check wrong_language(asked="zh", got="en")]'
+    )
+    assert checks.shown_error(line, "zh") == "要求用中文，模型却用英文作答"
+    assert checks.shown_error("the endpoint answered 429 three times", "zh") == (
+        "the endpoint answered 429 three times"  # not a check: as it is
+    )
+    tag = checks.fail("markup", tag='<a href="x">')
+    assert checks.from_error(checks.error_line(tag)) == tag  # quotes in an argument survive
+
+
+def test_the_rules_do_not_mistake_math_kept_terms_or_short_titles() -> None:
+    assert checks.check("tldr", "It runs in $O(n<m)$ time with $x>y$ and beats BERT.", "en").ok
+    assert checks.check("title", "GPT-4o", "zh", title="GPT-4o").ok  # nothing to translate
+    kept = "我们在 ImageNet 和 COCO 上评测 Vision Transformer（ViT）与 Mixture of Experts 模型。"
+    assert checks.check("abstract", kept, "zh").ok  # terms kept in English are not English sentences
+    assert checks.cut_off("It works well.").ok and checks.cut_off("A new method for graphs").ok
+    assert not checks.cut_off("It improves accuracy by 3 points and").ok
+
+
+def settings_for(url: str) -> Settings:
+    return Settings(llm_url=url, llm_model="fake-7b", llm_retries=0)  # type: ignore[call-arg]
+
+
+def test_a_failing_text_is_asked_again_then_stored_as_a_failure(
+    store: Store, shared_data: Path, records: dict[str, dict[str, str]]
+) -> None:
+    title = paper(records, "2608.19202")
+    tagged = "<paper>AI Agent Context Acquisition: Active Inference</paper>"
+    with fake_model([completion(tagged), completion("AI Agent Context Acquisition: Active Inference")]) as m:
+        made = texts.make(settings_for(m.url), store, title, "title", "zh")
+        again = m.seen[1].body["messages"]
+    assert made.state == "failed" and made.text is None
+    assert made.error == (
+        'the model answered in English where 中文 was asked [check wrong_language(asked="zh", got="en")]'
+    )
+    assert again[-2] == {"role": "assistant", "content": tagged}
+    assert "not accepted: the model's text carries markup or a prompt tag: <paper>" in again[-1]["content"]
+    shown = reading_json(title, lookup(settings_for(m.url), store, [title], "zh"))["zh"]
+    assert shown["title"] is None and shown["error"] == made.error  # a visible failure, never the text
+    english_tldr = next(o for o in BAD if o.name == "English TL;DR labelled zh (2608.19202)").text
+    with fake_model(
+        [completion(english_tldr), completion("本文把上下文获取视为主动推断，并评测了前沿语言模型。")]
+    ) as m:
+        fixed = texts.make(settings_for(m.url), store, title, "tldr", "zh")
+    assert fixed.state == "done" and fixed.text == "本文把上下文获取视为主动推断，并评测了前沿语言模型。"
+    status = status_json(settings_for(m.url), store)
+    assert status["checks"] == {"failed": 1, "reasons": {"wrong_language": 1}}
+
+
+def test_a_four_sentence_tldr_becomes_its_first_sentence_never_a_cut_word(
+    store: Store, records: dict[str, dict[str, str]]
+) -> None:
+    lora = paper(records, "2608.19800")
+    cut = next(o for o in BAD if o.name == "four-sentence TL;DR cut mid-word").text
+    with fake_model([completion(cut), completion(cut)]) as m:
+        made = texts.make(settings_for(m.url), store, lora, "tldr", "en")
+        stricter = m.seen[1].body["messages"][-1]["content"]
+    assert "ONE sentence of at most 30 words" in stricter
+    assert made.state == "done" and made.text == cut.split(". ")[0] + "."
+    assert "…" not in (made.text or "") and "while p" not in (made.text or "")
+    title_echo = lora.title
+    with fake_model([completion(title_echo), completion(title_echo)]) as m:
+        echo = texts.make(settings_for(m.url), store, lora, "tldr", "zh")
+    assert echo.state == "failed" and checks.from_error(echo.error) == checks.fail(
+        "wrong_language", asked="zh", got="en"
+    )
+
+
+def test_ask_answers_carry_marks_naming_only_the_papers_given(
+    store: Store, records: dict[str, dict[str, str]]
+) -> None:
+    two = [paper(records, "2608.19202"), paper(records, "2608.19203")]
+    unmarked = next(o for o in BAD if o.name == "Ask answer without marks").text
+    seven = next(o for o in BAD if o.name == "Ask answer citing [7] of two papers").text
+    good = next(o for o in GOOD if o.name == "Ask answer with marks").text
+    with fake_model([completion(unmarked), completion(good)]) as m:
+        answer = texts.ask(settings_for(m.url), store, two, "What do they do?")
+        asked = m.seen[0].body["messages"][0]["content"]
+    assert "the papers are [1] to [2]" in asked
+    assert answer.error is None and answer.text == good and answer.marks() == [1, 2]
+    with fake_model([completion(unmarked), completion(seven)]) as m:
+        failed = texts.ask(settings_for(m.url), store, two, "What do they do?")
+    assert failed.text is None
+    assert failed.error == (
+        'the answer cites [7], which names none of the 2 given [check unknown_mark(mark="7", given="2")]'
+    )
+
+
+def test_summarize_reports_the_failed_checks_as_failures(
+    store: Store, records: dict[str, dict[str, str]]
+) -> None:
+    agents = paper(records, "2608.19202")
+    mixed = next(o for o in BAD if o.name == "zh abstract mixing English (2608.19202)").text
+    english = "The paper frames context acquisition for AI agents as active inference."
+    tagged = "<paper>AI Agent Context Acquisition: Active Inference</paper>"
+    answers = [completion(t) for t in (english, english, tagged, tagged, mixed, mixed)]
+    with fake_model(answers) as m:
+        made = summarize(settings_for(m.url), store, [agents], "zh")
+    assert made.made == 0 and len(made.failures) == 3
+    assert made.line() == "summarize: 0 made, 0 already stored, 3 failed"
+    assert [checks.from_error(f.error).reason for f in made.failures] == [  # type: ignore[union-attr]
+        "wrong_language",
+        "markup",
+        "mixed_language",
+    ]
+    counted = status_json(settings_for(m.url), store)["checks"]
+    assert counted == {"failed": 3, "reasons": {"markup": 1, "mixed_language": 1, "wrong_language": 1}}
+
+
+def test_a_text_made_before_the_checks_is_checked_when_shown(
+    store: Store, records: dict[str, dict[str, str]]
+) -> None:
+    echo = paper(records, "2608.19203")
+    settings = settings_for("http://127.0.0.1:9/v1")
+    old = texts.reading_key(settings, echo, "tldr", "en")
+    old = type(old)(
+        old.paper_id, old.version, old.model, "tldr-1", old.lang, old.kind
+    )  # the unchecked prompt
+    store.claim_reading(old, stale_before=now())
+    store.finish_reading(old, echo.title, None)  # the newcomer's TL;DR: the title word for word
+    shown = reading_json(echo, lookup(settings, store, [echo]))["tldr"]
+    assert shown["text"] is None and shown["error"] == "the TL;DR repeats the title [check copies_title()]"
+
+
+def test_topic_names_from_a_model_are_checked_too() -> None:
+    assert parse('["Protein design", "Graph neural networks"]', 2) == [
+        "Protein design",
+        "Graph neural networks",
+    ]
+    for bad in ('["<b>Protein</b> design", "Graphs"]', '["蛋白质设计方法", "Graphs"]'):
+        with pytest.raises(ValueError, match="failed its check"):
+            parse(bad, 2)
