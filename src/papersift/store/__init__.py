@@ -20,7 +20,7 @@ import numpy as np
 
 from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
 from papersift.store.llm import ModelFailure, ModelUsage
-from papersift.store.records import Account, Digest, Interests, LibraryEntry, Reading, ReadingKey
+from papersift.store.records import Account, Digest, Interests, LibraryEntry, Reading, ReadingKey, Seen
 from papersift.store.signals import Signal
 
 if TYPE_CHECKING:
@@ -381,7 +381,28 @@ class ModelStore(Protocol):
         ...
 
 
-class Store(PaperStore, VectorStore, AccountStore, LibraryStore, ModelStore, ReadingStore, Protocol):
+class SeenStore(Protocol):
+    """What each reader has seen (pushed, mailed, opened, read: never ranked for them again) and their own
+    settings by name (store/seen.py)."""
+
+    def mark_seen(self, reader_id: int, paper_ids: Sequence[str], how: str, day: date | None = None) -> int:
+        """Record that the reader saw these papers ``how`` (first time kept); returns the new marks."""
+        ...
+
+    def unmark_seen(self, reader_id: int, paper_ids: Sequence[str], how: str) -> int: ...
+
+    def seen(self, reader_id: int, paper_ids: Sequence[str] | None = None) -> dict[str, list[Seen]]:
+        """paper id → the ways the reader saw it (all their papers, or these)."""
+        ...
+
+    def reader_setting(self, reader_id: int, name: str) -> str | None: ...
+
+    def set_reader_setting(self, reader_id: int, name: str, value: str | None) -> None: ...
+
+
+class Store(
+    PaperStore, VectorStore, AccountStore, LibraryStore, ModelStore, ReadingStore, SeenStore, Protocol
+):
     """The persistence interface every face and ranker uses: every concern's protocol."""
 
     def limit_queries(self, seconds: float) -> None:

@@ -100,6 +100,8 @@ TABLES: tuple[Table, ...] = (
         ),
         "paper_id, version, model, prompt, lang, kind",
     ),
+    Table("seen", ("reader", "paper_id", "how", "at", "day"), "reader, paper_id, how"),
+    Table("reader_settings", ("reader", "name", "value"), "reader, name"),
 )
 IDENTITIES = ("readers", "digests")  # tables whose ``id`` the server numbers: continue after the copied ones
 

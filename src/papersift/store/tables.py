@@ -8,6 +8,7 @@ from papersift.store.library import LibraryTables
 from papersift.store.llm import ModelTables
 from papersift.store.papers import PaperTables
 from papersift.store.readings import ReadingTables
+from papersift.store.seen import SeenTables
 from papersift.store.signals import LabSignals
 from papersift.store.vectors import VectorTables
 
@@ -20,5 +21,6 @@ class StoreTables(
     LabSignals,
     ModelTables,
     ReadingTables,
+    SeenTables,
 ):
-    """Papers, vectors, accounts, library, signals, model usage, readings and keyword search."""
+    """Papers, vectors, accounts, library, signals, model usage, readings, seen papers and keyword search."""
