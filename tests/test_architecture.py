@@ -45,7 +45,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("index", ("papersift.index",)),
     ("ranking", ("papersift.ranking",)),
     ("reading", ("papersift.reading",)),
-    ("reader", ("papersift.library", "papersift.digest", "papersift.shapes")),
+    ("reader", ("papersift.library", "papersift.digest", "papersift.push", "papersift.shapes")),
     ("web", ("papersift.web",)),
     ("cli", ("papersift.cli",)),
 ]

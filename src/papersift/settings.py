@@ -199,6 +199,11 @@ class Settings(BaseSettings):
         gt=0,
         description="Seconds after which another process retakes a claim to write a text.",
     )
+    push: SecretStr | None = Field(
+        default=None,
+        description="Apprise URLs the day's papers are pushed to (comma or space separated; a secret: "
+        "shown only as scheme and host).",
+    )
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod
