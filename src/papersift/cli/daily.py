@@ -3,6 +3,7 @@ Markdown) and ``daily``, the cron job: sync → embed → every reader's digest,
 
 from __future__ import annotations
 
+import math
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -92,9 +93,12 @@ def _threshold(value: str) -> str | None:
     if value.strip().lower() in ("none", "off", ""):
         return None
     try:
-        return repr(float(value))
+        number = float(value)
     except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
         fail(f"--min-score: not a number: {value!r}", 2)
+    return repr(number)
 
 
 MinScoreOpt = Annotated[
