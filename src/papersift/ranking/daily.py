@@ -127,9 +127,13 @@ def daily(
     saved = {e.paper_id for e in entries if e.paper_id}
     papers = [p for p in day_papers(store, categories, day) if p.id not in saved]  # never what is saved
     ways = seen_ways(store, reader, [p.id for p in papers], digest_day) if reader else {}
-    if not show_seen:
-        papers = [p for p in papers if p.id not in ways]
     limit = k or len(papers)
+
+    def kept(picks: list[DailyPick]) -> list[DailyPick]:
+        # the seen are ranked with the rest (a score does not move because another paper was seen), then
+        # left out unless asked for
+        return (picks if show_seen else [p for p in picks if not p.seen])[:limit]
+
     personal = bool(interests.authors or interests.must or interests.never or entries)
     ready = indexes is not None and indexes.dense is not None and indexes.lexical is not None
     if reader and personal and ready:
@@ -137,15 +141,16 @@ def daily(
         rowids = {p.id: store.rowid(p.id) for p in papers}
         by_rowid = {r: p for p in papers if (r := rowids[p.id]) is not None}
         mine = profile(store, reader, entries)
-        ranked = recommend(indexes, mine, list(by_rowid), k=limit, papers=by_rowid)
-        return [
-            DailyPick(p, r.score, tuple(r.reasons()), ways.get(p.id, ()))
-            for r in ranked
-            if (p := by_rowid.get(r.rowid)) is not None
-        ]
+        ranked = recommend(indexes, mine, list(by_rowid), k=limit + len(ways), papers=by_rowid)
+        return kept(
+            [
+                DailyPick(p, r.score, tuple(r.reasons()), ways.get(p.id, ()))
+                for r in ranked
+                if (p := by_rowid.get(r.rowid)) is not None
+            ]
+        )
     must, never = keyword_pattern(interests.must), keyword_pattern(interests.never)
-    keep = [p for p in papers if passes(p, must, never)]
-    return [DailyPick(p, None, (), ways.get(p.id, ())) for p in keep[:limit]]
+    return kept([DailyPick(p, None, (), ways.get(p.id, ())) for p in papers if passes(p, must, never)])
 
 
 @dataclass(frozen=True, slots=True)
