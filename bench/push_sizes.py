@@ -112,13 +112,13 @@ def main() -> None:
                 )
             )
     table = [
-        "| service | how | requests (messages) | request body bytes | characters | largest | limit | format |",
+        "| service | how | requests (messages) | request body bytes | characters | largest | limit "
+        "| format |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        table.append(
-            f"| {r[0]} | {r[1]} | {r[2]} | {'—' if r[3] is None else r[3]} | {r[4]} | {r[5]} | {r[6]} | {r[7]} |"
-        )
+        sent = "—" if r[3] is None else r[3]
+        table.append(f"| {r[0]} | {r[1]} | {r[2]} | {sent} | {r[4]} | {r[5]} | {r[6]} | {r[7]} |")
     text = "\n".join(table) + "\n"
     print(text)
     OUT.mkdir(parents=True, exist_ok=True)
