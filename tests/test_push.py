@@ -143,3 +143,24 @@ def test_push_urls_are_secrets_never_shown_whole() -> None:
         "digest", "--push", home=Path("."), env={"PAPERSIFT_PUSH": "nope://secret-token"}, check=False
     )
     assert ran.returncode == 2 and "nope://…" in ran.stderr and "secret-token" not in ran.stderr
+
+
+def test_the_cron_sends_the_day_then_on_a_weekend_a_note_naming_the_next_listing(home: Path) -> None:
+    from papersift.digest import due, queue_email
+
+    store = SqliteStore(home / "papersift.db")
+    me = store.add_account("me", None, "t")
+    settings = Settings(home=home)
+    friday = due(store, None, settings, me, "email", date(2026, 8, 22))
+    assert friday is not None and friday.day == DAY and len(friday.picks) == 20 and friday.quiet is None
+    mail = queue_email(store, settings, me, friday.day, friday.picks, friday.note, friday.subject)
+    assert due(store, None, settings, me, "email", date(2026, 8, 22)) == friday  # not sent yet: again
+    store.mark_digest(mail.id, sent=True)
+    assert due(store, None, settings, me, "email", DAY) is None  # an ordinary day, already sent
+    saturday = due(store, None, settings, me, "email", date(2026, 8, 22))
+    assert saturday is not None and saturday.quiet is not None and saturday.picks == []
+    note = queue_email(store, settings, me, saturday.day, saturday.picks, saturday.note, saturday.subject)
+    assert note.subject == "papersift: no arXiv listing for Sat 22 Aug 2026" and note.papers == ()
+    assert "The next listing is Monday 24 Aug 2026, announced Sun 23 Aug 20:00 US-Eastern" in note.text
+    assert "No new papers in your categories" not in note.text and "The next listing" in note.html
+    store.close()
