@@ -9,13 +9,14 @@
    self-hosted ntfy (``ntfy://``) forms: the requests and the bytes of their bodies, as the server took them.
 3. Composed, not sent (they would leave the machine), for Slack, Feishu, Lark, WeCom, DingTalk, Discord and
    Telegram with Apprise's own limits and formats: messages, characters, the largest message and the
-   limit. Printed as a Markdown table and written to ``bench/out/push_sizes.md``.
+   limit. Printed as a Markdown table and written to ``bench/out/push_sizes.md``; the home is removed.
 """
 
 from __future__ import annotations
 
 import gzip
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -43,7 +44,7 @@ COMPOSED = {  # well-formed URLs with made-up tokens: composed with each service
 def cli(home: Path, *args: str) -> str:
     env = {**os.environ, "PAPERSIFT_HOME": str(home)}
     done = subprocess.run(
-        [sys.executable, "-m", "papersift", *args], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-m", "papersift.cli", *args], env=env, capture_output=True, text=True, check=True
     )
     return done.stdout
 
@@ -123,6 +124,7 @@ def main() -> None:
     print(text)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "push_sizes.md").write_text(text, encoding="utf-8")
+    shutil.rmtree(home)
 
 
 def date_of(day: str):  # type: ignore[no-untyped-def]
