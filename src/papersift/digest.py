@@ -1,4 +1,7 @@
-"""Digests: a reader's top papers of a day as e-mail (HTML + plain text over SMTP), Atom and Markdown.
+"""Digests: a reader's top papers of a day as e-mail (HTML + plain text over SMTP), Atom and Markdown
+(pushes: ``push.py``), and what a day's digests hold (``digest_day``: the papers not yet seen, at or above
+the reader's threshold; on a day arXiv announces nothing, a note naming the next listing; ``due``: what the
+cron job sends on a channel).
 
 A digest is composed once per (reader, day, channel) and kept in the store before anything is sent, so a
 failed send is retried on the next run and a rerun never sends the same day twice. SMTP supports plain,
