@@ -1,4 +1,7 @@
-"""Digests: a reader's top papers of a day as e-mail (HTML + plain text over SMTP), Atom and Markdown.
+"""Digests: a reader's top papers of a day as e-mail (HTML + plain text over SMTP), Atom and Markdown
+(pushes: ``push.py``), and what a day's digests hold (``digest_day``: the papers not yet seen, at or above
+the reader's threshold; on a day arXiv announces nothing, a note naming the next listing; ``due``: what the
+cron job sends on a channel).
 
 A digest is composed once per (reader, day, channel) and kept in the store before anything is sent, so a
 failed send is retried on the next run and a rerun never sends the same day twice. SMTP supports plain,
@@ -27,7 +30,16 @@ from papersift.lab import popular as lab_popular
 from papersift.listing import ABS_URL, PDF_URL
 from papersift.llm.client import available
 from papersift.paper import Paper
-from papersift.ranking.daily import DailyPick, NoDailyPapers, daily_picks
+from papersift.ranking.daily import (
+    DailyPick,
+    NoDailyPapers,
+    QuietDay,
+    above,
+    daily_picks,
+    followed_days,
+    min_score,
+    quiet_day,
+)
 from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, lookup, missing_line, tldr_json
 from papersift.settings import Settings, SmtpSecurity, is_loopback
@@ -62,10 +74,13 @@ def compose(
     settings: Settings,
     popular: Sequence[Popular] = (),
     texts: Texts | None = None,
+    note: str | None = None,
+    subject: str | None = None,
 ) -> Composed:
     """The digest's subject, plain text and HTML (every paper text escaped), each paper's TL;DR (and how
-    many are missing, and why), with what the lab read."""
-    subject = f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
+    many are missing, and why), with what the lab read; ``note`` says why there are no papers (a day arXiv
+    announced nothing, everything seen or below the threshold)."""
+    subject = subject or f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
     tldrs = [tldr_json(p.paper, (texts or Texts()).get(p.paper, "tldr")) for p in picks]
     missing = missing_line(tldrs)
     lines = [subject, ""] + ([missing, ""] if missing else [])
@@ -93,7 +108,7 @@ def compose(
             + f"<p>{html.escape(abstract[:600])}{'…' if len(abstract) > 600 else ''}</p></li>"
         )
     if not picks:
-        lines.append("No new papers in your categories today.")
+        lines.append(note or "No new papers in your categories today.")
     link = f"{settings.base_url.rstrip('/')}/daily/{day.isoformat()}"
     lines += ["", f"All of today's papers: {link}"]
     lab = ""
@@ -113,9 +128,11 @@ def compose(
             )
             + "</ul>"
         )
-    note = f"<p><small>{html.escape(missing)}</small></p>" if missing else ""
+    notes = f"<p><small>{html.escape(missing)}</small></p>" if missing else ""
+    if not picks and note:
+        notes += f"<p>{html.escape(note)}</p>"
     body = (
-        f"<html><body><h2>{html.escape(subject)}</h2>{note}<ol>{''.join(items)}</ol>{lab}"
+        f"<html><body><h2>{html.escape(subject)}</h2>{notes}<ol>{''.join(items)}</ol>{lab}"
         f'<p><a href="{html.escape(link)}">All of today\'s papers</a></p></body></html>'
     )
     return Composed(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
@@ -159,14 +176,20 @@ def read_ahead(store: Store, indexes: Indexes, settings: Settings, readers: Sequ
 
 
 def queue_email(
-    store: Store, settings: Settings, reader: Account, day: date, picks: Sequence[DailyPick]
+    store: Store,
+    settings: Settings,
+    reader: Account,
+    day: date,
+    picks: Sequence[DailyPick],
+    note: str | None = None,
+    subject: str | None = None,
 ) -> Digest:
     """Compose the reader's e-mail digest of ``day`` (its TL;DRs made first when a model is available) and
-    keep it for sending (or the one already kept)."""
+    keep it for sending (or the one already kept); ``note`` and ``subject``: see ``compose``."""
     texts = digest_texts(store, settings, picks)
     for lang in store.interests(reader.id).languages:  # the reader's 中文 made before it is sent, too
         digest_texts(store, settings, picks, lang)
-    made = compose(reader, day, picks, settings, lab_week(store), texts)
+    made = compose(reader, day, picks, settings, lab_week(store), texts, note, subject)
     return store.queue_digest(reader.id, day, "email", made.subject, made.text, made.html, made.papers)
 
 
@@ -296,6 +319,7 @@ def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
             errors.append(f"{reader.name} {digest.day}: {e} (kept; resent on the next run)")
             continue
         store.mark_digest(digest.id, sent=True)
+        store.mark_seen(digest.reader, digest.papers, "mailed", digest.day)
         sent += 1
     return sent, errors
 
@@ -346,3 +370,106 @@ def fulltext_ahead(
         return Fetched()
     with ArxivClient(settings) as client:
         return fetch_fulltexts(client, store, papers)
+
+
+@dataclass(frozen=True, slots=True)
+class DigestDay:
+    """What a reader's digests of one day hold: the picks at or above their threshold, how many fell below
+    it, and for a day with no listing why (``quiet``) and when the next comes."""
+
+    day: date
+    picks: list[DailyPick]
+    below: int = 0
+    threshold: float | None = None
+    quiet: QuietDay | None = None
+
+    @property
+    def note(self) -> str | None:
+        """Why the digest has no papers (None when it has some)."""
+        if self.quiet is not None:
+            return self.quiet.line()
+        if self.picks:
+            return None
+        if self.below:
+            return (
+                f"No new papers for you on {self.day:%a %d %b %Y}: the {self.below} not yet seen are all "
+                f"below your threshold ({self.threshold:g})."
+            )
+        return (
+            f"No new papers for you on {self.day:%a %d %b %Y}: every one is already seen, saved or left "
+            "out by your keywords."
+        )
+
+    @property
+    def subject(self) -> str | None:
+        if self.quiet is not None:
+            return f"papersift: no arXiv listing for {self.day:%a %d %b %Y}"
+        return None
+
+
+def digest_day(
+    store: Store,
+    indexes: Indexes | None,
+    settings: Settings,
+    reader: Account,
+    day: date | None = None,
+    *,
+    threshold: float | None = None,
+) -> DigestDay:
+    """The reader's digest of ``day`` (default: the latest listing): their top ``digest_k`` papers not yet
+    seen (those of this day's other channels kept), at or above the threshold (``threshold``, else theirs);
+    a day arXiv announced nothing says when the next listing comes. ``NoDailyPapers`` when nothing at all
+    is known of the day."""
+    limit = min_score(store, reader, threshold)
+    days = followed_days(store, reader, settings.default_categories)
+    when = day or (days[-1] if days else None)
+    try:
+        view = daily_picks(
+            store, indexes, reader, settings.default_categories, when, k=settings.digest_k, digest_day=when
+        )
+    except NoDailyPapers:
+        quiet = quiet_day(days, when) if when is not None and days else None
+        if quiet is None:
+            raise
+        return DigestDay(quiet.day, [], quiet=quiet)
+    kept = above(view.picks, limit)
+    return DigestDay(view.day, kept, len(view.picks) - len(kept), limit)
+
+
+def due(
+    store: Store,
+    indexes: Indexes | None,
+    settings: Settings,
+    reader: Account,
+    channel: str,
+    today: date,
+    *,
+    threshold: float | None = None,
+) -> DigestDay | None:
+    """What the cron job sends the reader on ``channel`` (``email`` or a push's): the latest listing's
+    digest until it is sent; after that, on a ``today`` (US-Eastern) later than that listing with none of
+    its own (a weekend, a holiday), a note naming the next listing (once: kept per day and channel); None on
+    an ordinary day already sent. ``NoDailyPapers`` when the reader's categories have no listing at all."""
+    latest = digest_day(store, indexes, settings, reader, threshold=threshold)
+    done = {(d.day, d.channel): d for d in store.digests(reader.id, limit=60)}.get((latest.day, channel))
+    if done is None or done.sent is None:
+        return latest
+    if today <= latest.day:
+        return None
+    quiet = quiet_day(followed_days(store, reader, settings.default_categories), today)
+    return None if quiet is None else DigestDay(today, [], quiet=quiet)
+
+
+def digest_json(d: Digest) -> dict[str, Any]:
+    """One kept digest as ``digest status --format json`` shows it: its day, channel (a push's service
+    redacted), papers, when it was sent, tries and the last failure."""
+    return {
+        "day": d.day.isoformat(),
+        "channel": d.channel,
+        "subject": d.subject,
+        "papers": len(d.papers),
+        "ids": list(d.papers),
+        "sent": d.sent.isoformat() if d.sent else None,
+        "attempts": d.attempts,
+        "error": d.error,
+    }

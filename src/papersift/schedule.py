@@ -32,6 +32,15 @@ def next_listing_day(day: date) -> date:
     return day
 
 
+ANNOUNCED = time(20, 0)  # a listing is announced the evening before its date (Sunday-Thursday), US-Eastern
+
+
+def announcement_time(listing: date) -> datetime:
+    """When arXiv announces the listing dated ``listing`` (a weekday): 20:00 US-Eastern the evening before
+    (a Monday listing on the Sunday)."""
+    return datetime.combine(listing - timedelta(days=1), ANNOUNCED, tzinfo=EASTERN)
+
+
 def listing_date(submitted: datetime) -> date:
     """The date of the listing that announces a submission made at ``submitted`` (aware or UTC)."""
     if submitted.tzinfo is None:

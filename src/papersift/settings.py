@@ -356,6 +356,11 @@ class Settings(BaseSettings):
     s2_key: SecretStr | None = Field(
         default=None, description="Semantic Scholar API key (optional; sent as x-api-key, never shown)."
     )
+    push: SecretStr | None = Field(
+        default=None,
+        description="Apprise URLs the day's papers are pushed to (comma or space separated; a secret: "
+        "shown only as scheme and host).",
+    )
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

@@ -159,9 +159,12 @@ def search_hit_json(hit: Hit, rank: int, texts: Texts | None = None) -> dict[str
 
 
 def daily_pick_json(pick: DailyPick, texts: Texts | None = None, **position: Any) -> dict[str, Any]:
-    """One of a reader's Daily Papers: its score (null in arXiv order) and why it is where it is."""
+    """One of a reader's Daily Papers: its score (null in arXiv order), why it is where it is, and how the
+    reader already saw it (``seen``: pushed, mailed, opened, read; shown only when asked for)."""
     score = None if pick.score is None else round(pick.score, 4)
-    return paper_json(pick.paper, texts, **position, score=score, why=list(pick.reasons))
+    return paper_json(
+        pick.paper, texts, **position, score=score, why=list(pick.reasons), seen=list(pick.seen)
+    )
 
 
 def entry_json(e: LibraryEntry) -> dict[str, object]:

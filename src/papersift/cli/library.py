@@ -127,12 +127,32 @@ def library_note(
 
 @library_app.command("read")
 def library_read(ids: IdsArg, unread: bool = False, reader: ReaderOpt = None, home: HomeOpt = None) -> None:
-    """Mark saved papers as read (or --unread)."""
+    """Mark papers read, saved or not (or --unread): a read paper is not in your Daily Papers, digests or
+    pushes again."""
+    from papersift.paper import InvalidIdError, normalize_id
+
+    failed = 0
     with opened(load_settings(home)) as o:
         who = o.account(reader)
         for paper_id in ids:
-            o.store.update_entry(who.id, _key(o.store, who, paper_id), read=not unread)
-    typer.echo(f"marked {len(ids)} as {'unread' if unread else 'read'}")
+            try:
+                pid = normalize_id(paper_id)
+            except InvalidIdError:
+                if o.store.library_entry(who.id, paper_id) is None:
+                    typer.echo(f"error: {paper_id} is neither an arXiv id nor in your library", err=True)
+                    failed += 1
+                    continue
+                o.store.update_entry(who.id, paper_id, read=not unread)  # an entry of a bibliography
+                continue
+            if unread:
+                o.store.unmark_seen(who.id, [pid], "read")
+            else:
+                o.store.mark_seen(who.id, [pid], "read")
+            if o.store.library_entry(who.id, pid) is not None:
+                o.store.update_entry(who.id, pid, read=not unread)
+    typer.echo(f"marked {len(ids) - failed} as {'unread' if unread else 'read'}")
+    if failed:
+        raise typer.Exit(1)
 
 
 @library_app.command("list")

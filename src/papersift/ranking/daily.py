@@ -1,7 +1,9 @@
 """A reader's Daily Papers: the day's new papers and cross-lists in the categories they follow, ranked by
 their library and interests with ``ranking.recommend`` (``profile`` turns the two into its ``Profile``) when
 there are any and the vectors exist, else in arXiv order; the one view of them every face shows (the web,
-the CLI, the digests) and why a day has none (``NoDailyPapers``).
+the CLI, the digests) and why a day has none (``NoDailyPapers``; ``quiet_day`` says when the next one
+comes). What the reader has seen (``seen_ways``: pushed, mailed, opened, read) is left out before ranking,
+or kept and marked with ``show_seen``; ``min_score`` is the reader's threshold of pushes and mails.
 """
 
 from __future__ import annotations
@@ -9,14 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Literal
 
 from papersift.index.indexes import Indexes
 from papersift.paper import Paper
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
+from papersift.schedule import announcement_time, is_listing_day, next_listing_day
 from papersift.store import Store, StoreError
 from papersift.store.records import Account, Interests, LibraryEntry
 
 DAILY_KINDS = ("new", "cross")  # a Daily Papers day: new submissions and cross-lists, not replacements
+DIGEST_WAYS = ("pushed", "mailed")  # seen in a digest: the same day's other channels still carry it
+MIN_SCORE = "min_score"  # the reader setting (store.reader_setting) of the threshold
 
 
 def profile(store: Store, reader: Account, entries: Sequence[LibraryEntry] | None = None) -> Profile:
@@ -70,6 +76,36 @@ class DailyPick:
     paper: Paper
     score: float | None
     reasons: tuple[str, ...] = ()
+    seen: tuple[str, ...] = ()  # how the reader saw it (pushed, mailed, opened, read): only with show_seen
+
+
+def seen_ways(
+    store: Store, reader: Account, paper_ids: Sequence[str], digest_day: date | None = None
+) -> dict[str, tuple[str, ...]]:
+    """paper id → how the reader saw it (papers never seen left out). A paper pushed or mailed only in the
+    digest of ``digest_day`` does not count then: every channel of one day carries the same papers."""
+    found: dict[str, tuple[str, ...]] = {}
+    for pid, marks in store.seen(reader.id, paper_ids).items():
+        ways = [m.how for m in marks if not (digest_day and m.how in DIGEST_WAYS and m.day == digest_day)]
+        if ways:
+            found[pid] = tuple(dict.fromkeys(ways))
+    return found
+
+
+def min_score(store: Store, reader: Account | None, given: float | None = None) -> float | None:
+    """The score below which nothing is pushed or mailed: ``given`` (``--min-score``), else the reader's
+    setting, else none."""
+    if given is not None or reader is None:
+        return given
+    kept = store.reader_setting(reader.id, MIN_SCORE)
+    return float(kept) if kept else None
+
+
+def above(picks: Sequence[DailyPick], threshold: float | None) -> list[DailyPick]:
+    """The picks at or above ``threshold`` (picks in arXiv order have no score and all pass)."""
+    if threshold is None:
+        return list(picks)
+    return [p for p in picks if p.score is None or p.score >= threshold]
 
 
 def daily(
@@ -80,14 +116,24 @@ def daily(
     categories: Sequence[str],
     *,
     k: int | None = None,
+    show_seen: bool = False,
+    digest_day: date | None = None,
 ) -> list[DailyPick]:
     """The day's papers for ``reader``: ranked by the library and interests when there are any and the
-    vectors exist, else in arXiv order (with the must / never keywords still applied; no reader: all)."""
+    vectors exist, else in arXiv order (with the must / never keywords still applied; no reader: all).
+    What the reader has seen is left out (``show_seen``: kept, marked; ``digest_day``: see ``seen_ways``)."""
     interests = store.interests(reader.id) if reader else Interests()
     entries = store.library(reader.id) if reader else []
     saved = {e.paper_id for e in entries if e.paper_id}
     papers = [p for p in day_papers(store, categories, day) if p.id not in saved]  # never what is saved
+    ways = seen_ways(store, reader, [p.id for p in papers], digest_day) if reader else {}
     limit = k or len(papers)
+
+    def kept(picks: list[DailyPick]) -> list[DailyPick]:
+        # the seen are ranked with the rest (a score does not move because another paper was seen), then
+        # left out unless asked for
+        return (picks if show_seen else [p for p in picks if not p.seen])[:limit]
+
     personal = bool(interests.authors or interests.must or interests.never or entries)
     ready = indexes is not None and indexes.dense is not None and indexes.lexical is not None
     if reader and personal and ready:
@@ -95,13 +141,16 @@ def daily(
         rowids = {p.id: store.rowid(p.id) for p in papers}
         by_rowid = {r: p for p in papers if (r := rowids[p.id]) is not None}
         mine = profile(store, reader, entries)
-        ranked = recommend(indexes, mine, list(by_rowid), k=limit, papers=by_rowid)
-        return [
-            DailyPick(by_rowid[r.rowid], r.score, tuple(r.reasons())) for r in ranked if r.rowid in by_rowid
-        ]
+        ranked = recommend(indexes, mine, list(by_rowid), k=limit + len(ways), papers=by_rowid)
+        return kept(
+            [
+                DailyPick(p, r.score, tuple(r.reasons()), ways.get(p.id, ()))
+                for r in ranked
+                if (p := by_rowid.get(r.rowid)) is not None
+            ]
+        )
     must, never = keyword_pattern(interests.must), keyword_pattern(interests.never)
-    keep = [p for p in papers if passes(p, must, never)]
-    return [DailyPick(p, None) for p in keep[:limit]]
+    return kept([DailyPick(p, None, (), ways.get(p.id, ())) for p in papers if passes(p, must, never)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +180,8 @@ def daily_picks(
     day: date | None = None,
     *,
     k: int | None = None,
+    show_seen: bool = False,
+    digest_day: date | None = None,
 ) -> DailyView:
     """The reader's (or, with no reader, everyone's) Daily Papers of ``day`` (default: the latest) in the
     categories they follow, else ``fallback``, as every face shows them (web, CLI, digests); or
@@ -143,4 +194,60 @@ def daily_picks(
     when = day or days[-1]
     if when not in days:
         raise NoDailyPapers(f"no listing of {', '.join(categories)} on {when}")
-    return DailyView(categories, days, when, daily(store, indexes, reader, when, categories, k=k))
+    picks = daily(store, indexes, reader, when, categories, k=k, show_seen=show_seen, digest_day=digest_day)
+    return DailyView(categories, days, when, picks)
+
+
+def followed_days(store: Store, reader: Account | None, fallback: Sequence[str]) -> list[date]:
+    """Every listing day of the categories the reader follows (else ``fallback``), oldest first."""
+    followed = store.interests(reader.id).categories if reader else ()
+    return daily_days(store, tuple(followed or fallback))
+
+
+@dataclass(frozen=True, slots=True)
+class QuietDay:
+    """A day with no listing to show: why (``weekend``: arXiv lists Monday to Friday; ``holiday``: a
+    weekday arXiv skipped; ``not_yet``: after the latest listing papersift has) and the next listing day,
+    with when arXiv announces it."""
+
+    day: date
+    reason: Literal["weekend", "holiday", "not_yet"]
+    next_day: date
+    announced: datetime  # aware (US-Eastern), the evening before ``next_day``
+
+    def line(self) -> str:
+        """The day and the next announcement in one English sentence (digests, pushes, the CLI)."""
+        when, then = f"{self.day:%A %d %b %Y}", f"{self.next_day:%A %d %b %Y}"
+        at = f"{self.announced:%a %d %b %H:%M} US-Eastern ({self.announced.astimezone(UTC):%a %H:%M} UTC)"
+        if self.reason == "not_yet":
+            return f"No listing for {when} yet: arXiv announces it {at}."
+        why = {
+            "weekend": f"arXiv announces nothing for {when}: it lists new papers Monday to Friday.",
+            "holiday": f"arXiv announced nothing for {when} (a holiday).",
+        }[self.reason]
+        return f"{why} The next listing is {then}, announced {at}."
+
+    def json(self) -> dict[str, str]:
+        return {
+            "date": self.day.isoformat(),
+            "reason": self.reason,
+            "next": self.next_day.isoformat(),
+            "announced": self.announced.isoformat(),
+            "line": self.line(),
+        }
+
+
+def quiet_day(days: Sequence[date], day: date) -> QuietDay | None:
+    """Why ``day`` has no listing among ``days`` (the stored listing days, oldest first) and when the next
+    one comes: a weekend, a weekday between stored listings (a holiday), or one after the latest; None when
+    ``day`` has a listing, or is a weekday before anything stored (nothing is known of it)."""
+    if day in days:
+        return None
+    later = [d for d in days if d > day]
+    if not is_listing_day(day):
+        return QuietDay(day, "weekend", next_listing_day(day), announcement_time(next_listing_day(day)))
+    if later and any(d < day for d in days):
+        return QuietDay(day, "holiday", later[0], announcement_time(later[0]))
+    if days and not later:
+        return QuietDay(day, "not_yet", day, announcement_time(day))
+    return None

@@ -22,7 +22,7 @@ from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_categor
 from papersift.sources.fulltext import CodeLink, FullText, Reference
 from papersift.store.fulltext import CitationCount, Citing, FullTextInfo, PaperLinks
 from papersift.store.llm import ModelFailure, ModelUsage
-from papersift.store.records import Account, Digest, Interests, LibraryEntry, Reading, ReadingKey
+from papersift.store.records import Account, Digest, Interests, LibraryEntry, Reading, ReadingKey, Seen
 from papersift.store.signals import Signal
 
 if TYPE_CHECKING:
@@ -427,8 +427,35 @@ class FullTextStore(Protocol):
         ...
 
 
+class SeenStore(Protocol):
+    """What each reader has seen (pushed, mailed, opened, read: never ranked for them again) and their own
+    settings by name (store/seen.py)."""
+
+    def mark_seen(self, reader_id: int, paper_ids: Sequence[str], how: str, day: date | None = None) -> int:
+        """Record that the reader saw these papers ``how`` (first time kept); returns the new marks."""
+        ...
+
+    def unmark_seen(self, reader_id: int, paper_ids: Sequence[str], how: str) -> int: ...
+
+    def seen(self, reader_id: int, paper_ids: Sequence[str] | None = None) -> dict[str, list[Seen]]:
+        """paper id → the ways the reader saw it (all their papers, or these)."""
+        ...
+
+    def reader_setting(self, reader_id: int, name: str) -> str | None: ...
+
+    def set_reader_setting(self, reader_id: int, name: str, value: str | None) -> None: ...
+
+
 class Store(
-    PaperStore, VectorStore, AccountStore, LibraryStore, ModelStore, ReadingStore, FullTextStore, Protocol
+    PaperStore,
+    VectorStore,
+    AccountStore,
+    LibraryStore,
+    ModelStore,
+    ReadingStore,
+    FullTextStore,
+    SeenStore,
+    Protocol,
 ):
     """The persistence interface every face and ranker uses: every concern's protocol."""
 

@@ -124,6 +124,8 @@ TABLES: tuple[Table, ...] = (
     ),
     Table("code_links", ("paper_id", "position", "url", "kind", "own"), "paper_id, position"),
     Table("citation_counts", ("paper_id", "citations", "refs", "s2_id", "day"), "paper_id"),
+    Table("seen", ("reader", "paper_id", "how", "at", "day"), "reader, paper_id, how"),
+    Table("reader_settings", ("reader", "name", "value"), "reader, name"),
 )
 IDENTITIES = ("readers", "digests")  # tables whose ``id`` the server numbers: continue after the copied ones
 

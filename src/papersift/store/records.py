@@ -123,3 +123,17 @@ class Reading:
     text: str | None = None
     error: str | None = None
     made: datetime | None = None
+
+
+SEEN_HOW = ("pushed", "mailed", "opened", "read")  # the ways a reader saw a paper (store/seen.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One way a reader saw a paper: ``how`` (pushed, mailed, opened, read), when, and for a pushed or
+    mailed paper the day of the digest that carried it."""
+
+    paper_id: str
+    how: str
+    at: datetime
+    day: date | None = None

@@ -174,9 +174,15 @@ SHARED_FROM = 6  # the first migration both backends number alike: from here on 
 def shared_migrations(types: dict[str, str]) -> list[str]:
     """Migrations ``SHARED_FROM`` onwards, the same on both backends, in a dialect's column types: 6 the
     language model's tables (``LLM``), 7 the generated texts (``READINGS``), 8 the library's citation fields
-    (``CITATION_FIELDS``), 9 full texts, references, code links and citation counts (``FULLTEXT``). A new
-    migration of both backends is appended here."""
-    return [llm(types), READINGS, CITATION_FIELDS.format(**types), FULLTEXT.format(**types)]
+    (``CITATION_FIELDS``), 9 full texts, references, code links and citation counts (``FULLTEXT``), 10 the
+    readers' seen papers and settings (``SEEN``). A new migration of both backends is appended here."""
+    return [
+        llm(types),
+        READINGS,
+        CITATION_FIELDS.format(**types),
+        FULLTEXT.format(**types),
+        SEEN.format(**types),
+    ]
 
 
 # generated texts (reading/): one row per paper version, model, prompt version, language and kind; a
@@ -249,4 +255,25 @@ CREATE TABLE IF NOT EXISTS citation_counts (
     s2_id TEXT,
     day TEXT NOT NULL
 )
+"""
+
+
+# what each reader has seen (a paper pushed, mailed, opened or marked read: never ranked again) and a
+# reader's own settings by name (the score threshold of pushes, the Daily Papers last visited) (migration
+# 10: store/seen.py)
+SEEN = """
+CREATE TABLE IF NOT EXISTS seen (
+    reader {key} NOT NULL REFERENCES readers (id) ON DELETE CASCADE,
+    paper_id TEXT{bytewise} NOT NULL,
+    how TEXT{bytewise} NOT NULL,
+    at TEXT NOT NULL,
+    day TEXT,
+    PRIMARY KEY (reader, paper_id, how)
+){clustered};
+CREATE TABLE IF NOT EXISTS reader_settings (
+    reader {key} NOT NULL REFERENCES readers (id) ON DELETE CASCADE,
+    name TEXT{bytewise} NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (reader, name)
+){clustered}
 """

@@ -9,6 +9,7 @@ from papersift.store.library import LibraryTables
 from papersift.store.llm import ModelTables
 from papersift.store.papers import PaperTables
 from papersift.store.readings import ReadingTables
+from papersift.store.seen import SeenTables
 from papersift.store.signals import LabSignals
 from papersift.store.vectors import VectorTables
 
@@ -22,5 +23,7 @@ class StoreTables(
     ModelTables,
     ReadingTables,
     FullTextTables,
+    SeenTables,
 ):
-    """Papers, vectors, accounts, library, signals, model usage, readings, full texts and keyword search."""
+    """Papers, vectors, accounts, library, signals, model usage, readings, full texts, seen papers and keyword
+    search."""

@@ -506,6 +506,31 @@ TEXT["en"].update(
         "abstracts, a FAQ of each paper and answers to questions about papers, each claim marked with its "
         "paper; each text is checked before it is shown (its language, no markup, one sentence for a TL;DR, "
         "the math kept in a translation), and one that fails is shown as a failure with its reason.",
+        "below_threshold": "below your threshold ({score}): not pushed or mailed",
+        "min_score": "Push and mail only papers scoring at least",
+        "min_score_none": "(empty: everything)",
+        "show_seen": "show the papers you have seen",
+        "hide_seen": "hide the papers you have seen",
+        "seen_as": "seen",
+        "seen_pushed": "pushed",
+        "seen_mailed": "mailed",
+        "seen_opened": "opened",
+        "seen_read": "read",
+        "mark_read": "Read",
+        "mark_read_title": "Mark read: it leaves your Daily Papers (key r)",
+        "new_since": "New since your last visit ({since}): {days} listing days, {papers} papers",
+        "quiet_weekend": "arXiv announces nothing for {weekday} {day}: it lists new papers Monday to Friday. "
+        "The next listing is {next_weekday} {next}, announced {announced} US-Eastern.",
+        "quiet_holiday": "arXiv announced nothing for {weekday} {day} (a holiday). The next listing is "
+        "{next_weekday} {next}, announced {announced} US-Eastern.",
+        "quiet_not_yet": "No listing for {weekday} {day} yet: arXiv announces it {announced} US-Eastern.",
+        "weekday_0": "Monday",
+        "weekday_1": "Tuesday",
+        "weekday_2": "Wednesday",
+        "weekday_3": "Thursday",
+        "weekday_4": "Friday",
+        "weekday_5": "Saturday",
+        "weekday_6": "Sunday",
     }
 )
 TEXT["zh"].update(
@@ -544,6 +569,31 @@ TEXT["zh"].update(
         "model_help_adds": "语言模型会生成一句话 TL;DR、标题和摘要的中文译文、每篇论文的常见问题解答，"
         "以及对论文提问的回答（每条论断标注出处论文）；每段文字显示前都会经过检查（语言、不含标记、TL;DR "
         "只有一句、译文保留公式），未通过的会显示为失败并注明原因。",
+        "below_threshold": "低于你的阈值（{score}）：不推送、不发邮件",
+        "min_score": "只推送和邮寄得分不低于此值的论文",
+        "min_score_none": "（留空：全部）",
+        "show_seen": "显示已看过的论文",
+        "hide_seen": "隐藏已看过的论文",
+        "seen_as": "已看过",
+        "seen_pushed": "已推送",
+        "seen_mailed": "已邮寄",
+        "seen_opened": "已打开",
+        "seen_read": "已读",
+        "mark_read": "已读",
+        "mark_read_title": "标为已读：不再出现在每日论文中（快捷键 r）",
+        "new_since": "自上次访问（{since}）以来新增：{days} 个公布日，{papers} 篇论文",
+        "quiet_weekend": "arXiv 在{weekday} {day} 不公布论文：新论文只在周一至周五列出。"
+        "下一次列表是{next_weekday} {next}，于美东时间 {announced} 公布。",
+        "quiet_holiday": "arXiv 在{weekday} {day} 没有公布论文（假日）。下一次列表是{next_weekday} {next}，"
+        "于美东时间 {announced} 公布。",
+        "quiet_not_yet": "{weekday} {day} 的列表尚未收到：arXiv 于美东时间 {announced} 公布。",
+        "weekday_0": "周一",
+        "weekday_1": "周二",
+        "weekday_2": "周三",
+        "weekday_3": "周四",
+        "weekday_4": "周五",
+        "weekday_5": "周六",
+        "weekday_6": "周日",
     }
 )
 

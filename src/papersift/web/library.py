@@ -9,6 +9,7 @@ personal reader of a single-user install, or the session's.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
@@ -18,6 +19,7 @@ from starlette.exceptions import HTTPException
 from papersift.library import export_items, import_references, save_paper
 from papersift.library_sync import last_sync
 from papersift.paper import InvalidIdError, Paper, normalize_id
+from papersift.ranking.daily import MIN_SCORE
 from papersift.shapes import entry_json
 from papersift.sources.bibliography import Reference, read_bibliography, to_bibtex, to_csl_json, to_ris
 from papersift.store import StoreError
@@ -50,9 +52,11 @@ def library_data(state: AppState, reader: Account, tag: str | None) -> dict[str,
     entries = store.library(reader.id, tag)
     tags = store.tags(reader.id)
     interests = store.interests(reader.id)
+    kept = store.reader_setting(reader.id, MIN_SCORE)
     return {
         "reader": reader.name,
         "tag": tag,
+        "min_score": float(kept) if kept else None,
         "tags": [{"tag": t, "count": n} for t, n in tags],
         "interests": {k: list(getattr(interests, k)) for k in Interests.__slots__},
         "entries": [entry_json(e) for e in entries],
@@ -165,12 +169,20 @@ def interests(
     authors: str = Form("", max_length=2000),
     must: str = Form("", max_length=2000),
     never: str = Form("", max_length=2000),
+    min_score: str = Form("", max_length=50),
 ) -> Response:
     reader = need_account(web.state, request)
     followed = tuple(dict.fromkeys(spelled(c) for c in _words(categories)))  # any case, as arXiv spells it
     new = Interests(followed, _words(authors), _words(must), _words(never))
+    try:
+        threshold = repr(float(min_score)) if min_score.strip() else None
+    except ValueError:
+        threshold = "nan"
+    if threshold is not None and not math.isfinite(float(threshold)):
+        raise HTTPException(400, f"not a number: {min_score!r}")
     with web.state.writing() as store:
         store.set_interests(reader.id, new)
+        store.set_reader_setting(reader.id, MIN_SCORE, threshold)
     return _done(request, "/library", {k: list(getattr(new, k)) for k in Interests.__slots__})
 
 

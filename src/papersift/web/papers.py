@@ -18,6 +18,7 @@ from papersift.ranking.related import paper_query, related, text_query
 from papersift.shapes import paper_json, related_hit_json
 from papersift.store import Filters
 from papersift.web.contract import DateParam
+from papersift.web.daily import mark_opened
 from papersift.web.deadends import missing_paper
 from papersift.web.i18n import TEXT
 from papersift.web.pages import TOP_K, Answer, Web, twin, wants_json
@@ -111,6 +112,8 @@ def paper(
         facets=FACETS,
         since_options=[(y, f"{y}-01-01") for y in (date.today().year - n for n in (1, 2, 5, 10))],
     )
+    if page.status_code == 200:
+        mark_opened(web.state, request, paper_id)  # opened: not in the reader's Daily Papers again
     return _with_reader_entry(request, web, page, paper_id)
 
 

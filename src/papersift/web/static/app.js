@@ -1,5 +1,5 @@
 // papersift: math by KaTeX; expand abstracts; the reader's saved / rated state on every row; copy BibTeX;
-// the date picker; j/k to move between papers, o to open the current one.
+// the date picker; j/k to move between papers, o to open the current one, r to mark it read.
 document.addEventListener("DOMContentLoaded", () => {
   // math wherever text from papers or models is shown: titles, abstracts, TL;DRs, 中文 titles, FAQ,
   // answers, reasons, comments
@@ -114,7 +114,34 @@ document.addEventListener("DOMContentLoaded", () => {
     if (event.key === "j") select(current + 1);
     else if (event.key === "k") select(current - 1);
     else if (event.key === "o" && current >= 0) window.location.href = papers[current].dataset.href;
+    else if (event.key === "r" && current >= 0) {
+      const form = papers[current].querySelector("form.seen");
+      if (form) form.requestSubmit();
+    }
   });
+  // read: the paper leaves the reader's Daily Papers (POST /seen; the form works without JavaScript too)
+  for (const form of document.querySelectorAll("form.seen")) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const response = await fetch(form.action, {
+        method: "POST",
+        body: new FormData(form),
+        headers: { Accept: "application/json" },
+      });
+      if (response.status === 401) {
+        window.location.href = "/login?next=" + encodeURIComponent(window.location.pathname);
+        return;
+      }
+      if (!response.ok) return;
+      const row = form.closest(".paper");
+      if (row) row.classList.add("seen", "read");
+      const button = form.querySelector("button.read");
+      if (button) {
+        button.classList.add("on");
+        button.setAttribute("aria-pressed", "true");
+      }
+    });
+  }
   // the paper's FAQ, streamed as the model writes it (server-sent events from /api/faq/{id}): the
   // deltas as plain text, then the server's safe HTML of the whole; without script the link writes it
   for (const box of document.querySelectorAll("[data-faq-src]")) {
