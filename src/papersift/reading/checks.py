@@ -15,9 +15,11 @@ The rules, by reason (``check(kind, text, …)`` runs the ones that fit the kind
   is not (at most 30%).
 - ``mixed_language(words)``: a 中文 text carries an English clause (six or more Latin words in a row, two
   or more of them English function words), not only the terms researchers keep in English.
-- TL;DR: ``several_sentences(count)`` (one sentence), ``copies_title()`` (it adds fewer than three words to
-  the title's, function words aside), ``copies_abstract()`` (80% of its words or more are one
-  stretch of the abstract's).
+- TL;DR: ``several_sentences(count)`` (one sentence), ``copies_title()`` (it adds fewer than two words to
+  the title's, function words aside, or fewer than three to the whole title written as one run: "This
+  paper presents T." fails, "We devise adaptive loss scaling to improve mixed precision training"
+  passes; 16 of SciTLDR-A dev's 619 authors' TL;DRs fail it), ``copies_abstract()`` (80% of its words or
+  more are one stretch of the abstract's).
 - Translation (title, abstract): ``cut_off(end)`` (an abstract's translation ends a sentence where its
   source does), ``math_lost(span)`` (every ``$…$`` of the source kept, spaces aside),
   ``length_off(ratio)`` (an abstract's translation is 0.8 to 4 text units per source word, a title's at
@@ -269,7 +271,9 @@ def tldr_rules(text: str, lang: str, title: str = "", abstract: str = "") -> Ver
     if size > MAX_WORDS.get(lang, MAX_WORDS["en"]):
         return fail("too_long", size=size, limit=MAX_WORDS.get(lang, MAX_WORDS["en"]), unit=unit)
     words, title_words = _words(text), set(_words(title))
-    if title_words and len([w for w in words if w not in title_words and w not in STOP_WORDS]) < 3:
+    added = len([w for w in words if w not in title_words and w not in STOP_WORDS])
+    whole = " ".join(_words(title)) in " ".join(words)  # the title as one run, as "This paper presents T."
+    if title_words and (added < 2 or (whole and added < 3)):
         return fail("copies_title")
     if abstract and _copies(words, abstract):
         return fail("copies_abstract")
