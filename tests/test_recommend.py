@@ -15,7 +15,7 @@ import pytest
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import author_key
 from papersift.paper import Paper
-from papersift.ranking.evaluate import evaluate_recommend
+from papersift.ranking.evaluate import _corpus, evaluate_recommend, simulate_readers
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
 from papersift.ranking.related import paper_query, related
 
@@ -176,25 +176,44 @@ def test_an_empty_library_orders_by_followed_authors_then_categories_then_input(
     assert recommend(indexes, profile, [], k=5) == [] and recommend(indexes, profile, [10**9], k=5) == []
 
 
-def test_simulated_readers_split_into_tune_and_heldout_halves(
+def test_simulated_readers_split_into_tune_and_heldout_halves_at_each_library_size(
     indexes: Indexes, citation_corpus: Corpus
 ) -> None:
     scores = {
-        split: {s.method: s for s in evaluate_recommend(indexes, citation_corpus[1], split=split)}
+        split: evaluate_recommend(indexes, citation_corpus[1], split=split, sizes=(1, 2))
         for split in ("all", "tune", "heldout")
     }
-    readers = {split: by_method["papersift"].queries for split, by_method in scores.items()}
-    assert readers["all"] == len(citation_corpus[1]) == readers["tune"] + readers["heldout"]
-    assert min(readers.values()) > 0
-    for by_method in scores.values():
-        assert by_method.keys() == {"papersift", "arxiv-sanity-svm", "zotero-cosine"}
-        assert len({s.queries for s in by_method.values()}) == 1
-        assert all(0 <= s.ndcg <= 1 and 0 <= s.recall <= 1 for s in by_method.values())
+    readers = {split: {s.queries for s in by} for split, by in scores.items()}
+    assert all(len(r) == 1 for r in readers.values())  # the same readers at every size, for every method
+    count = {split: r.pop() for split, r in readers.items()}
+    assert count["all"] == count["tune"] + count["heldout"] and min(count.values()) > 0
+    for by in scores.values():
+        assert [(s.library_size, s.method) for s in by] == [
+            (n, m) for n in (1, 2) for m in ("papersift", "arxiv-sanity-svm", "zotero-cosine")
+        ]
+        assert all(0 <= s.ndcg <= 1 and 0 <= s.recall <= 1 for s in by)
     with pytest.raises(ValueError, match="split"):
         evaluate_recommend(indexes, citation_corpus[1], split="train")
 
 
-def test_eval_recommend_prints_one_json_line_per_method(
+def test_readers_libraries_grow_around_the_citing_paper_and_hide_half_its_references(
+    indexes: Indexes, citation_corpus: Corpus
+) -> None:
+    c = _corpus(indexes)
+    by_size = simulate_readers(c, citation_corpus[1], 0, "all", (1, 3))
+    assert len(by_size[1]) == len(by_size[3]) > 0
+    for small, large in zip(by_size[1], by_size[3], strict=True):
+        refs = {c.position[r] for r in citation_corpus[1][c.ids[small.query]] if r in c.position}
+        assert small.query == large.query and small.candidates == large.candidates
+        assert small.hidden == large.hidden and small.hidden <= refs and small.hidden <= set(small.candidates)
+        assert (
+            len(small.library) == 1 and len(large.library) == 3 and set(small.library) <= set(large.library)
+        )
+        assert set(small.library) <= refs - small.hidden  # its own kept references come first
+        assert not set(large.library) & set(large.candidates) and small.query not in large.candidates
+
+
+def test_eval_recommend_prints_one_json_line_per_method_and_library_size(
     tmp_path: Path, embedded_home: Path, citation_corpus: Corpus
 ) -> None:
     records, gold = citation_corpus
@@ -203,14 +222,18 @@ def test_eval_recommend_prints_one_json_line_per_method(
     pairs = [{"query_id": q, "candidate_id": c, "label": 1} for q in sorted(gold) for c in sorted(gold[q])]
     relevance = write_jsonl(tmp_path / "rel.jsonl", pairs)
     args = ["eval", "recommend", "--relevance", str(relevance), "--corpus", str(corpus)]
-    out = run_cli(*args, "--format", "json", "--seed", "3", home=tmp_path).stdout
+    out = run_cli(*args, "--library-sizes", "2,1", "--format", "json", "--seed", "3", home=tmp_path).stdout
     rows = [json.loads(line) for line in out.splitlines()]
-    assert [row["method"] for row in rows] == ["papersift", "arxiv-sanity-svm", "zotero-cosine"]
+    methods = ["papersift", "arxiv-sanity-svm", "zotero-cosine"]
+    assert [(row["library_size"], row["method"]) for row in rows] == [(n, m) for n in (1, 2) for m in methods]
     for row in rows:
-        assert row.keys() == {"method", "nDCG@10", "Recall@10", "readers"}
-        assert row["readers"] == len(gold) and 0 <= row["nDCG@10"] <= 1 and 0 <= row["Recall@10"] <= 1
-    bad = run_cli(*args, "--split", "train", home=tmp_path, check=False)
-    assert bad.returncode == 2 and "--split" in bad.stderr
+        assert row.keys() == {"method", "library_size", "nDCG@10", "R@10", "readers"}
+        assert 0 < row["readers"] <= len(gold) and 0 <= row["nDCG@10"] <= 1 and 0 <= row["R@10"] <= 1
+    table = run_cli(*args, "--library-sizes", "1", "--half", "tune", home=tmp_path).stdout.splitlines()
+    assert "size 1" in table[1] and [line.split()[0] for line in table[2:]] == methods
+    for bad, option in ((["--half", "train"], "--half"), (["--library-sizes", "0,x"], "--library-sizes")):
+        result = run_cli(*args, *bad, home=tmp_path, check=False)
+        assert result.returncode == 2 and option in result.stderr
     (tmp_path / "broken.jsonl").write_text('{"query_id": "2401.00001"\n')
     broken = run_cli(
         "eval", "recommend", "--relevance", str(tmp_path / "broken.jsonl"), home=tmp_path, check=False

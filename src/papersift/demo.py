@@ -2,8 +2,10 @@
 
 ``make demo`` calls these through ``papersift demo``: online, today's RSS announcements of the default
 categories, then their earlier days from the API; offline (no network, a development checkout or CI), the
-latest announcement days of the shared snapshot. The listing a new user sees is a real recent day either
-way: the latest day first (the first page is up in seconds), the other days after it in the background.
+latest announcement days of the shared snapshot, and the whole days of ``listings-extra/`` beside it (each
+category's new submissions of a day in the listing's order, e.g. cs.LG and math.NT). The listing a new
+user sees is a real recent day either way: the latest day first (the first page is up in seconds), the
+other days after it in the background.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from pathlib import Path
 
 from papersift.harvest import ArxivClient, HarvestError, query_api, reachable, sync_rss
 from papersift.ingest import ingest_items
-from papersift.paper import Paper, Parsed
+from papersift.paper import Announcement, Paper, Parsed
 from papersift.settings import Settings
 from papersift.sources import open_bytes
-from papersift.sources.snapshot import iter_snapshot
+from papersift.sources.snapshot import DayListing, iter_day_listings, iter_snapshot
 from papersift.store import IngestCounts, Store
 
 PARTS = ("all", "first", "rest")  # what of the snapshot's latest days ``load_recent_snapshot`` loads
@@ -132,3 +134,36 @@ def load_recent_snapshot(
     counts = ingest_items(store, recent(iter_snapshot(io.BytesIO(b"".join(lines)), snapshot.name)))
     top = busiest.most_common(1)
     return counts, top[0][0] if top else ""
+
+
+EXTRA = "listings-extra"  # whole days beside the snapshot: papers.jsonl.gz and daily-listings.jsonl.gz
+
+
+def load_day_listings(store: Store, folder: Path, days: int) -> tuple[IngestCounts, list[DayListing]]:
+    """Each category's latest ``days`` whole days of a listings folder (``papers.jsonl.gz`` and
+    ``daily-listings.jsonl.gz``, ``{date, category, source, n, ids[]}``): their papers stored with their
+    place in the day's listing as new submissions. Returns the counts and the listings loaded, latest
+    first; nothing when the folder holds no such files."""
+    listings_path, papers_path = folder / "daily-listings.jsonl.gz", folder / "papers.jsonl.gz"
+    if not (listings_path.exists() and papers_path.exists()):
+        return IngestCounts(), []
+    with open_bytes(listings_path) as f:
+        every = list(iter_day_listings(f, listings_path.name))
+    latest: dict[str, set[date]] = {}
+    for c in {x.category for x in every}:
+        latest[c] = set(sorted({x.day for x in every if x.category == c})[-days:])
+    chosen = sorted((x for x in every if x.day in latest[x.category]), key=lambda x: (x.day, x.category))
+    places: dict[str, list[Announcement]] = {}
+    for x in chosen:
+        for n, pid in enumerate(x.ids, 1):
+            places.setdefault(pid, []).append(Announcement(x.day, x.category, "new", n))
+
+    def listed(items: Iterator[Parsed]) -> Iterator[Parsed]:
+        for p in items:
+            if isinstance(p, Paper) and p.id in places:
+                p.listings.extend(places[p.id])
+                yield p
+
+    with open_bytes(papers_path) as f:
+        counts = ingest_items(store, listed(iter_snapshot(f, papers_path.name)))
+    return counts, chosen[::-1]

@@ -64,6 +64,7 @@ def _evaluate(
     line: Callable[[Score], dict[str, object]] | None = None,
     unit: str = "queries",
     split: str = "all",
+    table: Callable[[list[Score]], list[str]] | None = None,
 ) -> None:
     """Check the inputs, run on a fresh store of ``corpus``, print against ``reference``."""
     from papersift.listing import json_line
@@ -85,7 +86,7 @@ def _evaluate(
         for score in scores:
             typer.echo(json_line(line(score) if line else score.json()))
         return
-    for text in score_table(scores, reference, unit):
+    for text in table(scores) if table else score_table(scores, reference, unit):
         typer.echo(text)
 
 
@@ -116,19 +117,28 @@ def eval_recommend(
     relevance: RelevanceOpt,
     corpus: CorpusOpt = DEFAULT_CORPUS,
     seed: Annotated[int, typer.Option("--seed", help="Draws each reader's library and random papers.")] = 0,
-    split: SplitOpt = "all",
+    library_sizes: Annotated[
+        str, typer.Option("--library-sizes", help="Library sizes to measure, comma-separated (1,3,10,30).")
+    ] = "1,3,10,30",
+    half: Annotated[
+        str,
+        typer.Option("--half", "--split", help="all, tune or heldout: which half of the simulated readers."),
+    ] = "all",
     fmt: FormatOpt = "text",
     home: HomeOpt = None,
 ) -> None:
-    """Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily on simulated readers."""
-    from papersift.ranking.evaluate import (
-        RECOMMEND_BASELINES,
-        evaluate_recommend,
-        read_relevance,
-        reader_line,
-    )
+    """Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily per library size."""
+    from papersift.ranking.evaluate import SPLITS, evaluate_recommend, read_relevance, reader_line
+    from papersift.ranking.harness import recommend_table
 
-    _check_split(split)
+    if half not in SPLITS:
+        fail(f"--half must be one of {', '.join(SPLITS)}, not {half!r}", 2)
+    try:
+        sizes = tuple(sorted({int(n) for n in library_sizes.split(",") if n.strip()}))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        fail(f"--library-sizes: whole numbers of at least 1, comma-separated, not {library_sizes!r}", 2)
     if not relevance.exists():
         fail(f"file not found: {relevance}")
     try:  # read before the store is built, so a bad file fails at once
@@ -140,10 +150,10 @@ def eval_recommend(
         corpus,
         fmt,
         home,
-        lambda ix: evaluate_recommend(ix, gold, seed=seed, split=split),
-        RECOMMEND_BASELINES,
+        lambda ix: evaluate_recommend(ix, gold, seed=seed, split=half, sizes=sizes),
+        (),
         reader_line,
-        "readers",
+        table=recommend_table,
     )
 
 

@@ -76,6 +76,7 @@ def demo(
         return
     later = False
     online = False
+    whole: list[str] = []
     with opened(settings) as o:
         counts = None
         if not offline:
@@ -97,12 +98,15 @@ def demo(
             )
             counts, busiest = load_recent_snapshot(o.store, snapshot, days, "first" if later else part)
             category = category or busiest
+            whole = _whole_days(o.store, shared, days, counts)
         report(counts, "demo")
         papers = o.store.count()
     shown = category or settings.default_categories[0]
     typer.echo(
         f"demo: {papers:,} papers in {settings.home}; the latest {shown} listing: `papersift list {shown}`"
     )
+    for line in whole:
+        typer.echo(line)
     if later:
         log = settings.home / "demo.log"
         rest = ["demo", "--part", "rest", "--days", str(days), "--shared", str(shared)]
@@ -127,6 +131,23 @@ def demo(
             f"\nembedding the {papers:,} papers in the background, newest first (log: {log}); "
             "`papersift related ID` and `papersift search --mode hybrid` use them as they arrive"
         )
+
+
+def _whole_days(store: Store, shared: Path, days: int, counts: IngestCounts) -> list[str]:
+    """The whole days of ``shared/listings-extra`` (each category's latest ``days``) into the store, added
+    to ``counts``; a line naming each category's latest whole day."""
+    from papersift.demo import EXTRA, load_day_listings
+
+    try:
+        loaded, listings = load_day_listings(store, shared / EXTRA, days)
+    except (OSError, EOFError, ValueError) as exc:
+        return [f"{shared / EXTRA}: not loaded ({exc})"]
+    counts.add(loaded)
+    latest = {x.category: x for x in reversed(listings)}  # latest first: the last one kept is the latest
+    return [
+        f"whole day of {c}: {x.day} ({len(x.ids)} new submissions): `papersift list {c} --date {x.day}`"
+        for c, x in sorted(latest.items())
+    ]
 
 
 def _earlier_days(settings: Settings, store: Store, days: int) -> IngestCounts:

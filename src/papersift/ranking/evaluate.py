@@ -5,11 +5,13 @@ whole corpus with the query paper removed. ``search``: a real citation sentence 
 paper the answer; the citing paper is removed, and the placeholders the dataset puts where citations and
 formulas stood (``CIT``, ``MAINCIT``, ``FORMULA``, ``REF``) are blanked for every method alike.
 
-``recommend``: a citing paper is a simulated reader (see ``simulate_readers``): half its references are the
-library, the other half hide among random corpus papers, and each method ranks that "day". Baselines:
-arxiv-sanity-lite's SVM (a linear SVM on its tf-idf, the library against every other corpus paper) and
-zotero-arxiv-daily's weighted cosine of the model's vectors. Readers fall in a ``tune`` and a ``heldout``
-half by a hash of the citing paper's id; papersift's weights were chosen on ``tune`` only.
+``recommend``: a citing paper is a simulated reader (see ``simulate_readers``) at each library size (1, 3,
+10, 30 by default): its library is the N papers closest to it in the citation graph (its own references
+first), half its references hide among random corpus papers, and each method ranks that "day" (nDCG@10 and
+Recall@10 of the hidden ones). Baselines: arxiv-sanity-lite's SVM (a linear SVM on its tf-idf, C 0.01, the
+library against every other corpus paper) and zotero-arxiv-daily's cosine to each library paper weighted by
+a log decay of its place newest first. Readers fall in a ``tune`` and a ``heldout`` half by a hash of the
+citing paper's id; papersift's weights were chosen on ``tune`` only (``bench/tune_recommend.py``).
 
 Baselines of ``related`` and ``search``: tf-idf cosine with arxiv-sanity-lite's settings (1–2-grams,
 20,000 features, min_df 5, max_df 0.1, sublinear tf, English stop words; title + abstract + authors; the
@@ -30,7 +32,7 @@ import re
 import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,7 @@ class Score:
     recall: float
     mrr: float
     queries: int
+    library_size: int = 0  # ``recommend``: the simulated readers' library size (0 elsewhere)
 
     def json(self) -> dict[str, Any]:
         return {
@@ -309,6 +312,8 @@ def evaluate_search(
 POOL = 200  # random corpus papers each reader's hidden papers are mixed into
 SPLITS = ("all", "tune", "heldout")
 RECOMMEND_BASELINES = ("arxiv-sanity-svm", "zotero-cosine")
+RECOMMEND_METHODS = ("papersift", *RECOMMEND_BASELINES)
+LIBRARY_SIZES = (1, 3, 10, 30)
 
 
 def reader_split(query_id: str) -> str:
@@ -318,7 +323,8 @@ def reader_split(query_id: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SimulatedReader:
-    """A citing paper as a reader: half its references are the library, half hide among random papers."""
+    """A citing paper as a reader at one library size: papers of its citation neighbourhood are the library,
+    half its references hide among random papers."""
 
     query: int  # corpus positions, here and below
     library: tuple[int, ...]  # newest added first
@@ -330,15 +336,62 @@ def _day(paper: Paper) -> date | None:
     return paper.announced or paper.published
 
 
-def simulate_readers(c: _Corpus, gold: dict[str, set[str]], seed: int, split: str) -> list[SimulatedReader]:
-    """One reader per citing paper with at least 2 references in the corpus (1 library + 1 hidden).
+def _neighbours(c: _Corpus, gold: dict[str, set[str]]) -> dict[int, set[int]]:
+    """The citation pairs as an undirected graph over corpus positions."""
+    graph: dict[int, set[int]] = defaultdict(set)
+    for query, cited in gold.items():
+        a = c.position.get(query)
+        for b in (c.position.get(x) for x in cited):
+            if a is not None and b is not None and a != b:
+                graph[a].add(b)
+                graph[b].add(a)
+    return graph
 
-    With the reader's own generator (``seed`` and a hash of its id): the references are shuffled, the
-    first half rounded up is the library (an odd count puts the extra one there), the rest is hidden
-    among ``POOL`` random corpus papers that are neither the citing paper nor any of its references.
-    Library papers are added on their own announcement (else v1) day, ties in shuffled order.
+
+def _interests(
+    graph: dict[int, set[int]], query: int, first: list[int], banned: set[int], most: int, rng: Any
+) -> list[int]:
+    """The reader's library papers, closest first: ``first`` (its own kept references), then ring after ring
+    of the citation neighbourhood of the citing paper and of what is already in, each ring ordered by its
+    links into what is in (ties at random); never a ``banned`` paper (the hidden ones), never through one."""
+    order = list(first)
+    inside = {query, *first}
+    while len(order) < most:
+        links: dict[int, int] = defaultdict(int)
+        for node in inside:
+            for other in graph.get(node, ()):
+                if other not in inside and other not in banned:
+                    links[other] += 1
+        if not links:
+            break
+        ring = sorted(links)
+        tie = rng.permutation(len(ring))
+        ring = [ring[i] for i in sorted(range(len(ring)), key=lambda i: (-links[ring[i]], tie[i]))]
+        order += ring
+        inside.update(ring)
+    return order[:most]
+
+
+def simulate_readers(
+    c: _Corpus,
+    gold: dict[str, set[str]],
+    seed: int,
+    split: str,
+    sizes: tuple[int, ...] = LIBRARY_SIZES,
+) -> dict[int, list[SimulatedReader]]:
+    """The same readers at each library size in ``sizes``: one per citing paper with at least 2 references in
+    the corpus and a citation neighbourhood of at least ``max(sizes)`` library papers.
+
+    With the reader's own generator (``seed`` and a hash of its id): the references are shuffled, the last
+    half rounded down hides among ``POOL`` random corpus papers that are neither the citing paper, its
+    references nor its largest library; the library of size N is the N closest papers of ``_interests``
+    (its kept references first, then the papers citing or cited by it or by them, and so on): a reader
+    whose library grows around one topic. Library papers are added on their own announcement (else v1)
+    day, and the candidates are the same at every size.
     """
-    readers = []
+    graph = _neighbours(c, gold)
+    most = max(sizes)
+    readers: dict[int, list[SimulatedReader]] = {n: [] for n in sizes}
     every = np.arange(len(c.ids))
     for qid in sorted(gold):
         if qid not in c.position or (split != "all" and reader_split(qid) != split):
@@ -350,13 +403,17 @@ def simulate_readers(c: _Corpus, gold: dict[str, set[str]], seed: int, split: st
         rng = np.random.default_rng([seed, zlib.crc32(qid.encode())])
         shuffled = [refs[i] for i in rng.permutation(len(refs))]
         half = (len(shuffled) + 1) // 2
-        library, hidden = shuffled[:half], shuffled[half:]
-        eligible = np.setdiff1d(every, [query, *refs])
+        hidden = shuffled[half:]
+        interests = _interests(graph, query, shuffled[:half], set(hidden), most, rng)
+        if len(interests) < most:
+            continue
+        eligible = np.setdiff1d(every, [query, *refs, *interests])
         pool = rng.choice(eligible, min(POOL, len(eligible)), replace=False).tolist()
         candidates = [*hidden, *pool]
         candidates = [candidates[i] for i in rng.permutation(len(candidates))]
-        newest = sorted(library, key=lambda i: -(_day(c.papers[i]) or date.min).toordinal())
-        readers.append(SimulatedReader(query, tuple(newest), frozenset(hidden), tuple(candidates)))
+        for n in sizes:
+            newest = sorted(interests[:n], key=lambda i: -(_day(c.papers[i]) or date.min).toordinal())
+            readers[n].append(SimulatedReader(query, tuple(newest), frozenset(hidden), tuple(candidates)))
     return readers
 
 
@@ -365,8 +422,8 @@ def _at(day: date | None, fallback: datetime) -> datetime:
 
 
 def _papersift_ranking(indexes: Indexes, c: _Corpus, reader: SimulatedReader) -> list[int]:
-    """``recommend`` with the library as liked items (no followed authors or categories), on the day the
-    citing paper appeared."""
+    """``recommend``'s top ``K`` with the library as liked items (no followed authors or categories), on the
+    day the citing paper appeared."""
     now = _at(_day(c.papers[reader.query]), datetime.now(UTC))
     items = tuple(
         LibraryItem(
@@ -381,13 +438,14 @@ def _papersift_ranking(indexes: Indexes, c: _Corpus, reader: SimulatedReader) ->
     )
     rowids = [c.rowids[i] for i in reader.candidates]
     papers = {c.rowids[i]: c.papers[i] for i in reader.candidates}
-    hits = recommend(indexes, Profile(items=items), rowids, k=len(rowids), now=now, papers=papers)
+    hits = recommend(indexes, Profile(items=items), rowids, k=K, now=now, papers=papers)
     back = {c.rowids[i]: i for i in reader.candidates}
     return [back[h.rowid] for h in hits]
 
 
 def _svm_ranking(tfidf: Any, reader: SimulatedReader) -> list[int]:
-    """arxiv-sanity-lite: a linear SVM on tf-idf, the library against every other paper of the corpus."""
+    """arxiv-sanity-lite: a linear SVM on tf-idf (C 0.01, balanced classes), the library against every other
+    paper of the corpus."""
     from sklearn.svm import LinearSVC
 
     keep = np.ones(tfidf.shape[0], bool)
@@ -403,7 +461,8 @@ def _svm_ranking(tfidf: Any, reader: SimulatedReader) -> list[int]:
 
 
 def _zotero_ranking(c: _Corpus, reader: SimulatedReader) -> list[int]:
-    """zotero-arxiv-daily: cosine to each library paper, weighted 1/(1+log10(rank+1)) newest first."""
+    """zotero-arxiv-daily's idea: the cosine to each library paper, weighted by the paper's place in the
+    library newest first with a log decay, 1/(1+log10(place+1)), normalised to sum 1."""
     weights = 1 / (1 + np.log10(np.arange(len(reader.library)) + 1))
     weights /= weights.sum()
     candidates = np.array(reader.candidates)
@@ -418,34 +477,43 @@ def evaluate_recommend(
     *,
     seed: int = 0,
     split: str = "all",
+    sizes: tuple[int, ...] = LIBRARY_SIZES,
     progress: Callable[[int], None] | None = None,
 ) -> list[Score]:
     """papersift's Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily's weighted cosine,
-    on the same simulated readers (``simulate_readers``): nDCG@10 and Recall@10 of the hidden references."""
+    on the same simulated readers at each library size (``simulate_readers``): nDCG@10 and Recall@10 of the
+    hidden references, one ``Score`` per size and method (``library_size`` set), by size then method."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {', '.join(SPLITS)}, not {split!r}")
+    if not sizes or min(sizes) < 1:
+        raise ValueError("library sizes must be whole numbers of at least 1")
     c = _corpus(indexes)
-    readers = simulate_readers(c, gold, seed, split)
-    tfidf = _tfidf_asl(c).tocsr() if readers else None
-    rows: dict[str, list[tuple[float, float, float]]] = {m: [] for m in ("papersift", *RECOMMEND_BASELINES)}
-    for reader in readers:
-        relevant = {c.ids[i] for i in reader.hidden}
-        for method, ranked in (
-            ("papersift", _papersift_ranking(indexes, c, reader)),
-            ("arxiv-sanity-svm", _svm_ranking(tfidf, reader)),
-            ("zotero-cosine", _zotero_ranking(c, reader)),
-        ):
-            rows[method].append(metrics([c.ids[i] for i in ranked], relevant))
-        if progress:
-            progress(1)
-    return [_mean(method, r) for method, r in rows.items()]
+    readers = simulate_readers(c, gold, seed, split, tuple(sorted(set(sizes))))
+    tfidf = _tfidf_asl(c).tocsr() if any(readers.values()) else None
+    out = []
+    for n, at_size in readers.items():
+        rows: dict[str, list[tuple[float, float, float]]] = {m: [] for m in RECOMMEND_METHODS}
+        for reader in at_size:
+            relevant = {c.ids[i] for i in reader.hidden}
+            for method, ranked in (
+                ("papersift", _papersift_ranking(indexes, c, reader)),
+                ("arxiv-sanity-svm", _svm_ranking(tfidf, reader)),
+                ("zotero-cosine", _zotero_ranking(c, reader)),
+            ):
+                rows[method].append(metrics([c.ids[i] for i in ranked], relevant))
+            if progress:
+                progress(1)
+        out += [replace(_mean(method, r), library_size=n) for method, r in rows.items()]
+    return out
 
 
 def reader_line(score: Score) -> dict[str, Any]:
-    """``eval recommend``'s JSON line: the method, nDCG@10, Recall@10 and how many readers."""
+    """``eval recommend``'s JSON line: the method, the library size, nDCG@10, Recall@10 and how many
+    readers."""
     return {
         "method": score.method,
+        "library_size": score.library_size,
         "nDCG@10": round(score.ndcg, 4),
-        "Recall@10": round(score.recall, 4),
+        "R@10": round(score.recall, 4),
         "readers": score.queries,
     }

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
+import numpy as np
+
 from papersift.index.indexes import Indexes
 from papersift.index.opened import open_papersift
 from papersift.index.pipeline import embed_missing, refresh, sentence_source
@@ -81,4 +83,29 @@ def score_table(scores: list[Score], reference: str | tuple[str, ...], unit: str
     for s in scores:
         ratio = f"{s.ndcg / base.ndcg:.2f}x" if base and base.ndcg else "-"
         lines.append(f"{s.method:<22} {s.ndcg:>8.4f} {s.recall:>10.4f} {s.mrr:>7.4f} {s.queries:>8}  {ratio}")
+    return lines
+
+
+def recommend_table(scores: list[Score]) -> list[str]:
+    """``eval recommend``'s table: nDCG@10 (and Recall@10) of each method at each library size, their mean
+    over the sizes, and each method's mean against the better baseline's (``RECOMMEND_BASELINES``)."""
+    from papersift.ranking.evaluate import RECOMMEND_BASELINES
+
+    sizes = sorted({s.library_size for s in scores})
+    methods = list(dict.fromkeys(s.method for s in scores))
+    at = {(s.method, s.library_size): s for s in scores}
+    mean = {m: float(np.mean([at[m, n].ndcg for n in sizes if (m, n) in at])) for m in methods}
+    best = max((m for m in methods if m in RECOMMEND_BASELINES), key=lambda m: mean[m], default=None)
+    readers = ", ".join(f"{n}: {at[methods[0], n].queries}" for n in sizes if (methods[0], n) in at)
+    head = "".join(f"{'size ' + str(n):>16}" for n in sizes)
+    lines = [
+        f"nDCG@10 (Recall@10) by library size; readers per size {readers}",
+        f"{'method':<20}{head}{'mean':>9}  vs {best or '-'}",
+    ]
+    for m in methods:
+        cells = "".join(
+            f"{at[m, n].ndcg:>8.4f} ({at[m, n].recall:.3f})" if (m, n) in at else f"{'-':>16}" for n in sizes
+        )
+        ratio = f"{mean[m] / mean[best]:.2f}x" if best and mean[best] else "-"
+        lines.append(f"{m:<20}{cells}{mean[m]:>9.4f}  {ratio}")
     return lines

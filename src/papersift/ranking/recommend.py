@@ -2,29 +2,38 @@
 
 A reader's library (papers liked, saved or marked "not for me", each with the day it was added) and their
 followed authors, categories and keywords make a ``Profile``. ``recommend`` scores each candidate paper by
+the weighted sum of its library signals (``combine``; ``WEIGHTS`` below ``SVM_MIN_LIKED`` liked papers,
+``WEIGHTS_LARGE`` from there on) plus 1.0 when it is in a followed category:
 
-    1.0 · z(linear model) + 0.5 · z(nearest library papers, dense) + 0.5 · z(nearest library papers, tf-idf)
-    + 2.0 · authors shared with liked papers (at most 3) + 2.0 · liked share of its primary category
-    + 1.0 · in a followed category
+    fewer than 3 liked: 1.0 · z(model) + 0.5 · z(dense) + 0.5 · z(lexical) + 3.0 · authors + 2.0 · category
+    3 or more liked:    0.5 · z(svm) + 0.75 · z(lexical) + 0.25 · z(dense) + 0.1 · z(dense_max)
+                        + 0.1 · z(model) + 3.0 · authors + 2.0 · category
 
 where z(·) standardises a signal over the candidates, so that each counts in the same units whatever the
-library's size (the other terms are raw). Papers by followed authors come first (two or more of them before
-one), each group in score order; ties keep the order the candidates came in. The parts:
+library's size (``authors`` and ``category`` are raw). Papers by followed authors come first (two or more
+of them before one), each group in score order; ties keep the order the candidates came in. The signals:
 
-* linear model: a per-reader linear discriminant on the dense vectors, w = (Σ + λI)⁻¹ (μ_liked − μ_all),
+* model: a per-reader linear discriminant on the dense vectors, w = (Σ + λI)⁻¹ (μ_liked − μ_all),
   with μ_all and Σ the mean and covariance of a fixed random sample of the store (``BACKGROUND`` papers),
   and "not for me" papers pulling w away from themselves. Closed form (one 384×384 solve), and it discounts
   what every paper of a field shares.
-* nearest library papers: the mean of the ``NEAREST`` highest weighted similarities to liked papers (a
-  reader with several interests is matched on each), minus the highest similarity to a "not for me" paper.
-  Dense similarities are cosines of the vectors centred on μ_all; tf-idf ones the lexical arrays' cosine.
+* svm: from ``SVM_MIN_LIKED`` liked papers on, a per-reader linear SVM (scikit-learn's LinearSVC, C
+  ``SVM_C``, balanced classes, items weighted as below) on the tf-idf row beside the dense vector: liked
+  papers against the background sample and the "not for me" ones.
+* dense / lexical: the mean of the ``NEAREST`` highest weighted similarities to liked papers (a reader with
+  several interests is matched on each), minus the highest similarity to a "not for me" paper; dense_max:
+  the highest alone. Dense similarities are cosines of the vectors centred on μ_all; tf-idf ones the
+  lexical arrays' cosine. Topical closeness (the dense signals, the SVM) outweighs a lexical match on one
+  rare word: three liked LoRA papers put unseen LoRA papers above a tensor-network paper that shares
+  "singular values" and "low-rank" with them (``tests/test_recommend_topical.py``).
+* authors: authors shared with liked papers (at most ``MAX_SHARED_AUTHORS``); category: the liked share of
+  the candidate's primary category.
 * library items weigh ``0.5 ** (age / HALF_LIFE_DAYS)``, and half that when only saved (rating 0).
 
 The weights come from the tune half of the simulated readers of ``papersift eval recommend`` (see
-``evaluate``): a logistic fit and a coarse grid over these signals, rounded (a finer grid on the final
-readers moved tune nDCG@10 by under 0.01 and lowered the held-out half's); the held-out half checks them.
-Standardising mattered (+0.02 nDCG@10 over summing raw similarities), clipping the z-scores at ±3 cost
-0.014, and recency barely moves those readers. Candidate dates are never used: the day's papers share one.
+``evaluate``; libraries of 1, 3, 10 and 30 papers): coordinate ascent over a coarse grid of each regime's
+weights on the signals of 100 tune readers (``bench/recommend_features.py``, ``bench/tune_recommend.py``);
+the held-out half checks them. Candidate dates are never used: the day's papers share one.
 
 Keywords: a paper with any ``never`` word or phrase is dropped; when ``must`` words are given, a paper needs
 one of them (whole words, case-insensitive, in title or abstract). With an empty library (or no index built
@@ -50,12 +59,27 @@ from papersift.names import AuthorSet
 from papersift.paper import Paper
 from papersift.ranking.phrases import best_phrases, phrases, word_rarity
 
-W_MODEL = 1.0
-W_DENSE = 0.5
-W_LEXICAL = 0.5
-W_AUTHOR = 2.0
-W_CATEGORY = 2.0
+WEIGHTS: Mapping[str, float] = {  # library signals (``_Library.features``), under ``SVM_MIN_LIKED`` liked
+    "model": 1.0,
+    "dense": 0.5,
+    "lexical": 0.5,
+    "authors": 3.0,
+    "category": 2.0,
+}
+WEIGHTS_LARGE: Mapping[str, float] = {  # from ``SVM_MIN_LIKED`` liked items on, the per-reader SVM among them
+    "svm": 0.5,
+    "lexical": 0.75,
+    "dense": 0.25,
+    "dense_max": 0.1,
+    "model": 0.1,
+    "authors": 3.0,
+    "category": 2.0,
+}
+RAW = frozenset({"authors", "category"})  # signals weighed as they are (the others standardised)
 W_FOLLOWED_CATEGORY = 1.0
+SVM_MIN_LIKED = 3  # the per-reader SVM from this many liked items on
+SVM_C = 0.01
+SVM_DENSE = 1.0  # the dense vectors' scale beside the (unit) tf-idf rows in the SVM's features
 MAX_SHARED_AUTHORS = 3
 MAX_FOLLOWED_AUTHORS = 2
 NEAREST = 3  # liked papers averaged per candidate
@@ -171,6 +195,19 @@ def recommend(
     return [lib.explain(order[i], cands[i], float(score[i]), followed[i], category[i]) for i in top]
 
 
+def combine(features: Mapping[str, np.ndarray], liked: int) -> np.ndarray:
+    """The weighted sum of a candidate's library signals (``WEIGHTS``, or ``WEIGHTS_LARGE`` from
+    ``SVM_MIN_LIKED`` liked items on; standardised ones through ``_z``); ``liked``: how many liked items the
+    library holds."""
+    total = np.zeros(len(next(iter(features.values())))) if features else np.zeros(0)
+    weights = WEIGHTS_LARGE if liked >= SVM_MIN_LIKED else WEIGHTS
+    for name, values in features.items():
+        weight = weights.get(name, 0.0)
+        if weight:
+            total += weight * (values if name in RAW else _z(values))
+    return total
+
+
 def _followed_authors(cands: list[Paper], followed: Sequence[str]) -> list[tuple[str, ...]]:
     names = AuthorSet(followed)
     return [names.shared(p.authors) for p in cands]
@@ -246,6 +283,7 @@ class _Library:
         self.position: dict[int, int] = {}
         self.sims: np.ndarray = np.zeros((0, len(self.items)))
         self.candidate_rows: sp.csr_matrix | None = None
+        self._phrases: dict[int, set[str]] = {}  # library item → its phrases (``explain``)
 
     def _vectors(self, rowids: Sequence[int], texts: Sequence[str]) -> np.ndarray:
         """Stored vectors; papers without one (outside items, not yet embedded) are embedded here."""
@@ -264,46 +302,85 @@ class _Library:
         """Vectors of a fixed random sample of stored papers (not the candidates or the library)."""
         lex, dense = self.indexes.lexical, self.indexes.dense
         if lex is None or dense is None or not len(lex):
+            self.background_keys = np.zeros(0, np.int64)
             return np.zeros((0, 0), np.float32)
         rng = np.random.default_rng(0)
         picked = lex.keys[rng.permutation(len(lex))[: BACKGROUND + len(exclude)]]
         keys = np.array([r for r in picked.tolist() if r not in exclude][:BACKGROUND], dtype=np.int64)
         vectors = dense.vectors(keys)
-        return vectors[np.any(vectors, axis=1)]
+        stored = np.any(vectors, axis=1)
+        self.background_keys = keys[stored]
+        return vectors[stored]
 
     def score(self, order: list[int], cands: list[Paper]) -> np.ndarray:
-        """The library's part of each candidate's score."""
+        """The library's part of each candidate's score: ``combine`` of its ``features``."""
+        return combine(self.features(order, cands), int(self.liked.sum()))
+
+    def features(self, order: list[int], cands: list[Paper]) -> dict[str, np.ndarray]:
+        """Each signal of the module doc, per candidate, before weighting."""
         self.position = {r: i for i, r in enumerate(order)}
-        total = np.zeros(len(order))
+        out: dict[str, np.ndarray] = {}
         parts: list[np.ndarray] = []
+        vectors = None
         if self.vectors is not None:
             vectors = self._vectors(order, [paper_text(p.title, p.abstract) for p in cands])
             parts.append(vectors @ self.vectors.T)
             near = vectors, self.vectors
             if len(self.background) > 1:
                 mean = self.background.mean(axis=0)
-                total += W_MODEL * _z(vectors @ self._discriminant(mean))
+                out["model"] = vectors @ self._discriminant(mean)
                 near = _unit(vectors - mean), _unit(self.vectors - mean)
-            total += W_DENSE * _z(self._nearest(near[0] @ near[1].T))
+            centred = near[0] @ near[1].T
+            out["dense"] = self._nearest(centred)
+            out["dense_max"] = self._nearest(centred, 1)
         lex = self.indexes.lexical
         if lex is not None and self.rows is not None:
             self.candidate_rows = _rows(lex, order, [f"{p.title} | {p.abstract}" for p in cands])
             parts.append(np.asarray((self.candidate_rows @ self.rows.T).todense()))
-            total += W_LEXICAL * _z(self._nearest(parts[-1]))
+            out["lexical"] = self._nearest(parts[-1])
             codes = {c: i for i, c in enumerate(lex.categories)}
-            share = [self.category_share.get(codes.get(p.primary_category, -1), 0.0) for p in cands]
-            total += W_CATEGORY * np.array(share)
-        total += W_AUTHOR * np.array([min(len(self._shared_authors(p)), MAX_SHARED_AUTHORS) for p in cands])
+            out["category"] = np.array(
+                [self.category_share.get(codes.get(p.primary_category, -1), 0.0) for p in cands]
+            )
+            if vectors is not None and self.liked.sum() >= SVM_MIN_LIKED:
+                out["svm"] = self._svm(vectors, self.candidate_rows)
+        out["authors"] = np.array(
+            [min(len(self._shared_authors(p)), MAX_SHARED_AUTHORS) for p in cands], float
+        )
         self.sims = np.mean(parts, axis=0) if parts else np.zeros((len(order), len(self.items)))
-        return total
+        return out
 
-    def _nearest(self, sims: np.ndarray) -> np.ndarray:
-        """Per candidate: the mean of the ``NEAREST`` best weighted similarities to liked items, minus the
-        best similarity to a disliked one."""
+    def _svm(self, vectors: np.ndarray, rows: sp.csr_matrix) -> np.ndarray:
+        """A per-reader linear SVM (as arxiv-sanity-lite's, on papersift's features: the tf-idf rows beside
+        the dense vectors): liked items against the background sample and the "not for me" items."""
+        from sklearn.svm import LinearSVC
+
+        lex, dense = self.indexes.lexical, self.indexes.dense
+        assert lex is not None and dense is not None and self.vectors is not None and self.rows is not None
+        keys = self.background_keys
+        back_rows = _rows(lex, keys.tolist(), [""] * len(keys))
+        back_vectors = dense.vectors(keys)
+        train = sp.vstack(
+            [
+                sp.hstack([self.rows, sp.csr_matrix(SVM_DENSE * self.vectors)]),
+                sp.hstack([back_rows, sp.csr_matrix(SVM_DENSE * back_vectors)]),
+            ]
+        ).tocsr()
+        labels = np.concatenate([np.where(self.liked, 1, 0), np.zeros(len(keys), np.int8)])
+        weights = np.concatenate([self.weights, np.ones(len(keys))])
+        svm = LinearSVC(class_weight="balanced", C=SVM_C, max_iter=2000, tol=1e-4)
+        svm.fit(train, labels, sample_weight=weights)
+        test = sp.hstack([rows, sp.csr_matrix(SVM_DENSE * vectors)]).tocsr()
+        scores: np.ndarray = svm.decision_function(test)
+        return scores
+
+    def _nearest(self, sims: np.ndarray, nearest: int = 0) -> np.ndarray:
+        """Per candidate: the mean of the ``nearest`` (default ``NEAREST``) best weighted similarities to
+        liked items, minus the best similarity to a disliked one."""
         out = np.zeros(sims.shape[0])
         if self.liked.any():
             weighted = sims[:, self.liked] * self.weights[self.liked]
-            out += np.sort(weighted, axis=1)[:, -NEAREST:].mean(axis=1)
+            out += np.sort(weighted, axis=1)[:, -(nearest or NEAREST) :].mean(axis=1)
         if self.disliked.any():
             out -= sims[:, self.disliked].max(axis=1)
         return out
@@ -335,7 +412,7 @@ class _Library:
         lex = self.indexes.lexical
         terms: list[str] = []
         if lex is not None and best:  # phrases of the paper that its closest liked items have as written
-            near = set().union(*(phrases(self.items[j].text or self.items[j].title) for j in best))
+            near = set().union(*(self._item_phrases(j) for j in best))
             found = best_phrases(phrases(f"{paper.title} {paper.abstract}") & near, word_rarity(lex), 5)
             terms = [t for t in found if _distinctive(lex, t)][:3]
         return Recommendation(
@@ -347,6 +424,11 @@ class _Library:
             library_authors=self._shared_authors(paper),
             followed_category=category,
         )
+
+    def _item_phrases(self, j: int) -> set[str]:
+        if j not in self._phrases:
+            self._phrases[j] = set(phrases(self.items[j].text or self.items[j].title))
+        return self._phrases[j]
 
     def _title(self, j: int) -> str:
         item = self.items[j]

@@ -6,6 +6,7 @@ per record. This is the bulk-load path, so it does the least work per line that 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date, datetime
 from email.utils import parsedate_to_datetime
 from typing import IO, Any
@@ -157,3 +158,37 @@ def iter_snapshot(stream: IO[bytes], source: str) -> Iterator[Parsed]:
             rid = rec.get("id") if isinstance(rec, dict) else None
             where = f"line {number}" + (f" ({rid})" if rid else "")
             yield RecordError(source, where, str(e))
+
+
+@dataclass(frozen=True, slots=True)
+class DayListing:
+    """One category's listing of one announcement day as a daily-digest file holds it:
+    ``{date, category, source, n, ids[]}``, the ids in the listing's order (``n`` is their count)."""
+
+    day: date
+    category: str
+    ids: tuple[str, ...]
+    source: str = ""
+
+
+def iter_day_listings(stream: IO[bytes], name: str = "") -> Iterator[DayListing]:
+    """The day listings of a JSON-lines file; raises ValueError naming the line of a malformed one (a
+    listing without its category, as the whole-archive ``daily-listings.jsonl.gz`` is, included)."""
+    for number, line in enumerate(stream, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = orjson.loads(line)
+            if not isinstance(rec, dict):
+                raise ValueError("not a JSON object")
+            category = rec.get("category")
+            if not isinstance(category, str) or not category:
+                raise ValueError("no category")
+            ids = tuple(parse_id(i).id for i in _strings(rec.get("ids"), "ids"))
+            day = _date(rec.get("date"))
+            if day is None:
+                raise ValueError("no date")
+            source = rec.get("source")
+            yield DayListing(day, category, ids, source if isinstance(source, str) else "")
+        except (orjson.JSONDecodeError, ValueError, TypeError, InvalidIdError) as e:
+            raise ValueError(f"{name or 'listings'}: line {number}: {e}") from e
