@@ -57,7 +57,7 @@ from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot
 from papersift.names import AuthorSet
 from papersift.paper import Paper
-from papersift.ranking.phrases import best_phrases, phrases, word_rarity
+from papersift.ranking.phrases import phrases, reason_phrases, word_rarity
 
 WEIGHTS: Mapping[str, float] = {  # library signals (``_Library.features``), under ``SVM_MIN_LIKED`` liked
     "model": 1.0,
@@ -413,7 +413,7 @@ class _Library:
         terms: list[str] = []
         if lex is not None and best:  # phrases of the paper that its closest liked items have as written
             near = set().union(*(self._item_phrases(j) for j in best))
-            found = best_phrases(phrases(f"{paper.title} {paper.abstract}") & near, word_rarity(lex), 5)
+            found = reason_phrases(phrases(f"{paper.title} {paper.abstract}") & near, word_rarity(lex), 5)
             terms = [t for t in found if _distinctive(lex, t)][:3]
         return Recommendation(
             rowid=rowid,
