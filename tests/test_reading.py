@@ -89,7 +89,7 @@ def test_a_text_is_made_once_and_shown(store: Store, llm: LlmServer) -> None:
     again = texts.make(settings, store, PAPER, "tldr", "en")
     assert first.text == again.text == "The paper proposes a method and improves results."
     assert llm.calls["ok"] == before + 1
-    assert first.key.version == 2 and first.key.model == "fake-7b" and first.key.prompt == "tldr-1"
+    assert first.key.version == 2 and first.key.model == "fake-7b" and first.key.prompt == "tldr-2"
     shown = reading_json(PAPER, lookup(settings, store, [PAPER]))["tldr"]
     assert shown == {"text": first.text, "lang": "en", "by": "fake-7b", "error": None}
     zh_title = texts.make(settings, store, PAPER, "title", "zh")
