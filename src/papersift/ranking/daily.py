@@ -7,11 +7,12 @@ the CLI, the digests) and why a day has none (``NoDailyPapers``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 
 from papersift.index.indexes import Indexes
 from papersift.paper import Paper
+from papersift.ranking.evidence import library_citations, library_reasons
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
 from papersift.store import Store, StoreError
 from papersift.store.records import Account, Interests, LibraryEntry
@@ -96,12 +97,28 @@ def daily(
         by_rowid = {r: p for p in papers if (r := rowids[p.id]) is not None}
         mine = profile(store, reader, entries)
         ranked = recommend(indexes, mine, list(by_rowid), k=limit, papers=by_rowid)
-        return [
+        picks = [
             DailyPick(by_rowid[r.rowid], r.score, tuple(r.reasons())) for r in ranked if r.rowid in by_rowid
         ]
+        return cites_library(store, picks, saved)
     must, never = keyword_pattern(interests.must), keyword_pattern(interests.never)
     keep = [p for p in papers if passes(p, must, never)]
-    return [DailyPick(p, None) for p in keep[:limit]]
+    return cites_library(store, [DailyPick(p, None) for p in keep[:limit]], saved)
+
+
+def cites_library(store: Store, picks: list[DailyPick], library: set[str]) -> list[DailyPick]:
+    """``picks`` with why they matter to the reader's library added to their reasons ("cites 2 papers of
+    your library", "cited by 1 paper of your library": ``ranking/evidence.py``), in the same order and with
+    the same scores: the references are evidence shown, not scored."""
+    found = library_citations(store, [p.paper.id for p in picks], library)
+    if not found:
+        return picks
+    return [
+        replace(p, reasons=p.reasons + tuple(library_reasons(*found[p.paper.id])))
+        if p.paper.id in found
+        else p
+        for p in picks
+    ]
 
 
 @dataclass(frozen=True, slots=True)
