@@ -7,6 +7,7 @@ on both backends."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from papersift.sources.eprint import extract
 from papersift.sources.fulltext import FullText, Section
 from papersift.store import Store
 from tests.llm_server import completion, fake_model
+from tests.reading_server import LlmServer
 
 MISTRAL = Paper(
     "2310.06825",
@@ -157,3 +159,42 @@ def test_a_section_mark_is_shown_as_a_mark() -> None:
     out = to_html("It slides [1 §2.1] and wins [2].<b>x</b>")
     assert '<sup class="mark">[1 §2.1]</sup>' in out and '<sup class="mark">[2]</sup>' in out
     assert "<b>" not in out
+
+
+def test_the_ask_page_and_api_say_which_sections_were_read_escaped(
+    tmp_path: Path, shared_data: Path, llm: LlmServer
+) -> None:
+    from contextlib import closing
+
+    from papersift.store import open_store
+    from tests.reading_server import llm_env, one_day_home
+    from tests.support.inproc import app_client
+
+    record = {
+        "id": "2608.99991",
+        "title": "Abstract only",
+        "abstract": "We report results on a benchmark.",
+        "authors": ["B. Author"],
+        "categories": ["cs.LG"],
+        "primary_category": "cs.LG",
+    }
+    home = one_day_home(tmp_path, shared_data, "2026-08-21", 1, record)
+    evil = _paper_text(("Setup <b>bold</b>", 1, "We train on GLUE datasets. " * 30))
+    with closing(open_store(Settings(home=home))) as store:
+        store.put_fulltext("2608.99991", 1, evil)
+    with app_client(home, env=llm_env(llm)) as web:
+        page = web.get("/abs/2608.99991")
+        token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+        assert token
+        api = web.post(
+            "/api/ask",
+            json={"ids": ["2608.99991"], "question": "Which datasets?"},
+            headers={"x-csrf-token": token.group(1)},
+        ).json()
+        assert api["papers"][0]["sections"] == [
+            {"section": "1", "heading": "Setup <b>bold</b>", "cut": False}
+        ]
+        for lang, label in (("en", "sections read"), ("zh", "读过的章节")):
+            form = {"csrf": token.group(1), "id": ["2608.99991"], "question": "Which datasets?"}
+            html = web.post(f"/ask?lang={lang}", data=form).text
+            assert "§1 Setup &lt;b&gt;bold&lt;/b&gt;" in html and "<b>bold" not in html and label in html

@@ -513,3 +513,7 @@ TEXT["zh"].update(
         "citation_count": "被引 {n} 次（Semantic Scholar，{day}）",
     }
 )
+
+# the sections of a paper's full text an answer was written from (reading/sections.py; ask.html)
+TEXT["en"]["sections_read"] = "sections read"
+TEXT["zh"]["sections_read"] = "读过的章节"
