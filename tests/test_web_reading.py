@@ -142,6 +142,7 @@ def test_the_faq_streams_and_ask_answers_with_marks(home: Path, llm: LlmServer) 
             "mark": 1,
             "id": pid,
             "title": INJECTION["title"],
+            "sections": [],
         }
         assert web.post("/api/ask", json={"ids": [pid], "question": "x"}).status_code == 403  # no token
 

@@ -315,6 +315,12 @@ class Settings(BaseSettings):
         gt=0,
         description="Seconds after which another process retakes a claim to write a text.",
     )
+    reading_context_chars: int = Field(
+        default=24_000,
+        ge=0,
+        description="Characters of a paper's full text a FAQ or Ask prompt carries (a TL;DR a quarter; "
+        "sections chosen for it; 0: the abstract only).",
+    )
     # Zotero as the library's source (library_sync.py): `library sync zotero`, and before daily / digest
     zotero_url: str = Field(
         default="https://api.zotero.org", description="Base URL of the Zotero Web API v3."

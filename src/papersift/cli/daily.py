@@ -390,12 +390,12 @@ def daily(
             cache.close()
         typer.echo(f"embed: {done} papers")
         indexes = o.indexes
-        if available(settings):
-            typer.echo(read_ahead(store, indexes, settings, readers).line("reading"))
         if not no_sync:
             from papersift.cli.common import fulltext_pass
 
-            fulltext_pass(o)
+            fulltext_pass(o)  # first: the TL;DRs made next read the full text
+        if available(settings):
+            typer.echo(read_ahead(store, indexes, settings, readers).line("reading"))
         for who in readers:
             if not who.email:
                 continue

@@ -127,10 +127,10 @@ def sync(
         except HarvestError as e:
             fail(str(e))
         report(counts, "sync")
-        _read_ahead(o)
         from papersift.cli.common import fulltext_pass
 
-        fulltext_pass(o)  # the full text of each reader's top Daily Papers and saved papers
+        fulltext_pass(o)  # the full text of each reader's top Daily Papers and saved papers…
+        _read_ahead(o)  # …first: their TL;DRs read it
 
 
 def _read_ahead(o: Opened) -> None:

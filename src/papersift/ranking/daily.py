@@ -9,12 +9,13 @@ or kept and marked with ``show_seen``; ``min_score`` is the reader's threshold o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Literal
 
 from papersift.index.indexes import Indexes
 from papersift.paper import Paper
+from papersift.ranking.evidence import library_citations, library_reasons
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
 from papersift.schedule import announcement_time, is_listing_day, next_listing_day
 from papersift.store import Store, StoreError
@@ -142,15 +143,30 @@ def daily(
         by_rowid = {r: p for p in papers if (r := rowids[p.id]) is not None}
         mine = profile(store, reader, entries)
         ranked = recommend(indexes, mine, list(by_rowid), k=limit + len(ways), papers=by_rowid)
-        return kept(
-            [
-                DailyPick(p, r.score, tuple(r.reasons()), ways.get(p.id, ()))
-                for r in ranked
-                if (p := by_rowid.get(r.rowid)) is not None
-            ]
-        )
+        picks = [
+            DailyPick(p, r.score, tuple(r.reasons()), ways.get(p.id, ()))
+            for r in ranked
+            if (p := by_rowid.get(r.rowid)) is not None
+        ]
+        return kept(cites_library(store, picks, saved))
     must, never = keyword_pattern(interests.must), keyword_pattern(interests.never)
-    return kept([DailyPick(p, None, (), ways.get(p.id, ())) for p in papers if passes(p, must, never)])
+    picks = [DailyPick(p, None, (), ways.get(p.id, ())) for p in papers if passes(p, must, never)]
+    return kept(cites_library(store, picks, saved))
+
+
+def cites_library(store: Store, picks: list[DailyPick], library: set[str]) -> list[DailyPick]:
+    """``picks`` with why they matter to the reader's library added to their reasons ("cites 2 papers of
+    your library", "cited by 1 paper of your library": ``ranking/evidence.py``), in the same order and with
+    the same scores: the references are evidence shown, not scored."""
+    found = library_citations(store, [p.paper.id for p in picks], library)
+    if not found:
+        return picks
+    return [
+        replace(p, reasons=p.reasons + tuple(library_reasons(*found[p.paper.id])))
+        if p.paper.id in found
+        else p
+        for p in picks
+    ]
 
 
 @dataclass(frozen=True, slots=True)

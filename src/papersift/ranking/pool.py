@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from papersift.paper import Paper
+from papersift.ranking.evidence import cocited_reason, coupling_reason
 from papersift.store import Filters, Store
 
 T = TypeVar("T")
@@ -37,6 +38,8 @@ class Hit:
     match: tuple[int, int, float] | None = None  # (query sentence, their sentence, cosine); 0 = title
     days_earlier: int | None = None  # how long before the query paper it was submitted (when ``earlier``)
     months_earlier: int | None = None  # the same in months, when a date is known only to its month
+    coupling: int = 0  # references shared with the query paper (bibliographic coupling)
+    cocited: int = 0  # store papers citing both it and the query paper
 
     def reasons(self) -> list[str]:
         """Why it is related, in words; never empty (at least how close it is in content or wording)."""
@@ -46,6 +49,10 @@ class Hit:
             out.append(f"{_sentence_name('your', mine)} ↔ {_sentence_name('their', theirs)} ({cosine:.2f})")
         if self.authors:
             out.append("same authors: " + ", ".join(self.authors))
+        if self.coupling:
+            out.append(coupling_reason(self.coupling))
+        if self.cocited:
+            out.append(cocited_reason(self.cocited))
         if self.terms:
             out.append("shared terms: " + ", ".join(self.terms))
         if self.dense is not None and self.dense >= 0.5:

@@ -6,6 +6,7 @@ the author postings (same authors). Each candidate is then scored by a weighted 
     0.5 · cosine of the dense vectors + 0.5 · tf-idf cosine of title and abstract
     + W_SENTENCE · sentence match
     + 0.1 · shared authors (at most 2) + 0.03 · same primary category + 0.06 · earlier work
+    + W_COUPLING · bibliographic coupling (only where the query paper's references are stored)
 
 The sentence match compares the papers sentence by sentence (multi-vector matching, as in Mysore et al.
 2022): the mean over the query's sentences of the best cosine with one of the candidate's sentences
@@ -25,6 +26,13 @@ the shared authors, the category, the date.
 announcement day, and each result is set right) reflects that a paper's closest relatives are mostly
 the ones it builds on; it is a small nudge, not a filter. Text queries have no authors, category or date:
 they are ranked by the first two terms alone.
+
+Bibliographic coupling (``ranking/evidence.py``: Salton's cosine of the two reference lists) counts only
+where the query paper's full text was fetched: a paper without references is scored exactly as without the
+term (``tests/test_reference_evidence.py`` pins it). Its weight, 0.1, is not tuned: the dev pairs' store
+has no reference lists (and giving it the cited papers' lists would leak the labels); at 0.1 a candidate
+sharing every reference gains as much as one shared author. Co-citation (store papers citing both) is
+said in the reasons, not scored.
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from papersift.index.indexes import Indexes
 from papersift.index.sentences import FACETS, TITLE, facet_code, paper_sentences, roles
 from papersift.names import AuthorSet
 from papersift.paper import Paper, Submitted, first_submitted, months_between
+from papersift.ranking import evidence
 from papersift.ranking.phrases import phrases, reason_phrases, word_rarity
 from papersift.ranking.pool import Hit, admitted, widen
 from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
@@ -52,6 +61,7 @@ W_LEXICAL = 0.5
 W_AUTHOR = 0.1
 W_CATEGORY = 0.03
 W_EARLIER = 0.06
+W_COUPLING = 0.1  # Salton's cosine of the reference lists; not tuned (see above)
 W_SENTENCE = SentenceWeights()  # chosen on the tune half: every weight above 0 lowered nDCG@10 (see above)
 MAX_SHARED_AUTHORS = 2
 CANDIDATES = 200
@@ -80,6 +90,7 @@ class Weights:
     dense: float = W_DENSE
     lexical: float = W_LEXICAL
     sentence: SentenceWeights = W_SENTENCE
+    coupling: float = W_COUPLING
 
 
 WEIGHTS = Weights()
@@ -198,6 +209,7 @@ class _Scored:
     coauthors: np.ndarray
     same_category: np.ndarray
     earlier: np.ndarray
+    coupling: evidence.Coupling | None = None
 
 
 def _score(
@@ -234,6 +246,9 @@ def _score(
             earlier[inside] = (days > 0) & (days <= day.toordinal())
     score = weights.lexical * lexical + W_AUTHOR * np.minimum(coauthors, MAX_SHARED_AUTHORS)
     score += W_CATEGORY * same_category + W_EARLIER * earlier
+    coupled = evidence.coupling(indexes.store, paper.id, keys) if paper is not None else None
+    if coupled is not None and weights.coupling:
+        score += weights.coupling * coupled.array(keys)
     dense_scores: np.ndarray | None = None
     if found.dense is not None and query.vector is not None:
         dense_scores = found.dense.scores(probe, keys)  # zero rows: no vector
@@ -242,7 +257,7 @@ def _score(
             top = max(RERANK, pool // 4)  # the k asked for, and more
             sentences, match = indexes.sentences, weights.sentence
             score += sentence_term(sentences, keys, query.sentences, score, dense_scores, match, top)
-    return _Scored(keys, score, dense_scores, lexical, coauthors, same_category, earlier)
+    return _Scored(keys, score, dense_scores, lexical, coauthors, same_category, earlier, coupled)
 
 
 def _take(indexes: Indexes, query: Query, s: _Scored, k: int, filters: Filters) -> list[Hit]:
@@ -256,7 +271,9 @@ def _take(indexes: Indexes, query: Query, s: _Scored, k: int, filters: Filters) 
     step = k if filters == Filters() else 4 * k
     ranked = s.keys[order].tolist()
     hits: list[Hit] = []
-    for key, paper in admitted(indexes.store, ranked, filters, k, step, keep=lambda p: p.id != query_id):
+    picked = admitted(indexes.store, ranked, filters, k, step, keep=lambda p: p.id != query_id)
+    together = evidence.cocited(indexes.store, query_id, [p.id for _, p in picked]) if query_id else {}
+    for key, paper in picked:
         i = at[key]
         day = first_submitted(paper)
         terms = reason_phrases(mine & phrases(f"{paper.title} {paper.abstract}"), rarity, 3)
@@ -283,6 +300,8 @@ def _take(indexes: Indexes, query: Query, s: _Scored, k: int, filters: Filters) 
                 match=_match(indexes, query, key),
                 days_earlier=days,
                 months_earlier=months,
+                coupling=s.coupling.shared.get(key, 0) if s.coupling is not None else 0,
+                cocited=together.get(paper.id, 0),
             )
         )
     return sorted(hits, key=lambda h: -h.score)

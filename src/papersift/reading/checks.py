@@ -158,7 +158,7 @@ def shown_error(error: str | None, lang: str = "en") -> str:
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.DOTALL)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
-_MARKS = re.compile(r"\[(\d{1,3})\]")
+_MARKS = re.compile(r"\[(\d{1,3})(?:\s*§[\d.]+)?\]")  # [1], and [1 §3] naming a section of it
 _TAG = re.compile(
     r"</?[A-Za-z][\w-]*\s*/?>"  # <paper>, </title>, <br/>
     r"|<[A-Za-z][\w-]*(?:\s+[\w-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))+\s*/?>"  # <a href=…>, <paper id=[1]>

@@ -1,7 +1,7 @@
 """The small Markdown subset a model's FAQ or answer is shown in, as HTML that is safe by construction:
 every character of the text is escaped first, then only ``## headings``, ``- bullets``, ``**bold**``,
-paragraphs and the paper marks ``[1]`` become markup (no links, no images, no raw HTML, no attributes from
-the text)."""
+paragraphs and the paper marks ``[1]`` (``[1 §3]``) become markup (no links, no images, no raw HTML, no
+attributes from the text)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import html
 import re
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
-_MARK = re.compile(r"\[(\d{1,2})\]")
+_MARK = re.compile(r"\[(\d{1,2}(?:\s*§\s*[\w.]{1,12})?)\]")  # [1], [1 §3.2] (a section of its full text)
 
 
 def _inline(text: str) -> str:

@@ -135,9 +135,17 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "lang": answer.lang,
         "by": answer.by,
         "error": answer.error,
-        "papers": [{"mark": n, "id": p.id, "title": p.title} for n, p in enumerate(answer.papers, 1)],
+        "papers": [
+            {"mark": n, "id": p.id, "title": p.title, "sections": _given(answer, n)}
+            for n, p in enumerate(answer.papers, 1)
+        ],
         "marks": answer.marks(),
     }
+
+
+def _given(answer: Answer, n: int) -> list[dict[str, object]]:
+    """The sections of paper ``n``'s full text the question was answered from (``[n §3]``)."""
+    return [p.json() for p in answer.sections[n - 1]] if n <= len(answer.sections) else []
 
 
 def missing_line(tldrs: list[dict[str, Any]]) -> str | None:

@@ -24,14 +24,15 @@ from datetime import timedelta
 from papersift.llm import client
 from papersift.llm.errors import ModelError
 from papersift.paper import Paper
-from papersift.reading import checks, prompts
+from papersift.reading import checks, prompts, sections
+from papersift.reading.sections import Encode, Passage
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.records import Reading, ReadingKey
 from papersift.store.rows import now
 
 WAIT_STEP = 0.2  # seconds between looks at a text another process is making
-_MARK = re.compile(r"\[(\d{1,2})\]")
+_MARK = re.compile(r"\[(\d{1,2})(?:\s*§\s*[\w.]{1,12})?\]")  # [2]; [2 §3.1]: a section of its full text
 
 
 def reading_key(settings: Settings, paper: Paper, kind: str, lang: str) -> ReadingKey:
@@ -47,20 +48,48 @@ def reading_key(settings: Settings, paper: Paper, kind: str, lang: str) -> Readi
     )
 
 
-def _messages(paper: Paper, kind: str, lang: str) -> prompts.Messages:
+def passages(
+    settings: Settings,
+    store: Store,
+    paper: Paper,
+    kind: str,
+    question: str = "",
+    *,
+    share: int = 1,
+    encode: Encode | None = None,
+) -> tuple[Passage, ...]:
+    """The sections of the paper's stored full text a ``kind`` prompt carries (none without one): for the
+    FAQ chosen by its questions, for a TL;DR by the title and abstract (a quarter of the budget), for Ask
+    by ``question`` (the budget shared by ``share`` papers)."""
+    budget = settings.reading_context_chars // max(share, 1)
+    if kind == "faq":
+        queries: tuple[str, ...] = sections.FAQ_QUERIES
+    elif kind == "tldr":
+        queries, budget = (f"{paper.title}. {paper.abstract}",), budget // sections.TLDR_SHARE
+    elif kind == "ask":
+        queries = (question,)
+    else:
+        return ()
+    if budget < sections.MIN_PIECE:
+        return ()
+    return sections.choose(store.fulltext(paper.id), queries, budget, encode)
+
+
+def _messages(paper: Paper, kind: str, lang: str, given: tuple[Passage, ...] = ()) -> prompts.Messages:
     if kind == "tldr":
-        return prompts.tldr(paper, lang)
+        return prompts.tldr(paper, lang, given)
     if kind in ("title", "abstract"):
         return prompts.translation(paper, kind, lang)
     if kind == "faq":
-        return prompts.faq(paper, lang)
+        return prompts.faq(paper, lang, given)
     raise ValueError(f"no such kind of text: {kind!r}")
 
 
 def _generate(
-    settings: Settings, store: Store, paper: Paper, kind: str, lang: str
+    settings: Settings, store: Store, paper: Paper, kind: str, lang: str, encode: Encode | None = None
 ) -> tuple[str | None, str | None]:
-    messages = _messages(paper, kind, lang)
+    given = passages(settings, store, paper, kind, encode=encode)
+    messages = _messages(paper, kind, lang, given)
     try:
         return checked(
             settings,
@@ -122,6 +151,7 @@ def make(
     *,
     retry_failed: bool = False,
     wait: float = 120.0,
+    encode: Encode | None = None,
 ) -> Reading:
     """The ``kind`` text of ``paper`` in ``lang``: stored, else made now (or by whoever claimed it first,
     waited for up to ``wait`` seconds; a still ``pending`` reading when it is not done by then)."""
@@ -132,7 +162,7 @@ def make(
     stale = now() - timedelta(seconds=settings.reading_claim_seconds)
     if store.claim_reading(key, stale_before=stale, retry_failed=retry_failed):
         try:
-            text, error = _generate(settings, store, paper, kind, lang)
+            text, error = _generate(settings, store, paper, kind, lang, encode)
         except BaseException:
             store.release_reading(key)
             raise
@@ -141,13 +171,18 @@ def make(
     while True:
         found = store.reading(key)
         if found is None:  # the winner was stopped and gave its claim back: make it here
-            return make(settings, store, paper, kind, lang, retry_failed=retry_failed, wait=wait)
+            again = make(
+                settings, store, paper, kind, lang, retry_failed=retry_failed, wait=wait, encode=encode
+            )
+            return again
         if found.state != "pending" or time.monotonic() >= deadline:
             return found
         time.sleep(WAIT_STEP)
 
 
-def faq_stream(settings: Settings, store: Store, paper: Paper, lang: str) -> Iterator[str]:
+def faq_stream(
+    settings: Settings, store: Store, paper: Paper, lang: str, encode: Encode | None = None
+) -> Iterator[str]:
     """The FAQ of ``paper`` in ``lang`` as it is written (the stored one at once, when there is one),
     stored when whole; a failure is stored and raised as ``ModelError``."""
     key = reading_key(settings, paper, "faq", lang)
@@ -157,7 +192,7 @@ def faq_stream(settings: Settings, store: Store, paper: Paper, lang: str) -> Ite
         return
     stale = now() - timedelta(seconds=settings.reading_claim_seconds)
     if not store.claim_reading(key, stale_before=stale, retry_failed=True):  # another is writing it
-        done = make(settings, store, paper, "faq", lang)
+        done = make(settings, store, paper, "faq", lang, encode=encode)
         if done.text is None:
             raise ModelError(done.error or "the FAQ is still being written; try again in a moment")
         yield done.text
@@ -166,8 +201,9 @@ def faq_stream(settings: Settings, store: Store, paper: Paper, lang: str) -> Ite
     size = 0
     bound = prompts.MAX_CHARS["faq"]
     try:
+        given = passages(settings, store, paper, "faq", encode=encode)
         for delta in client.stream(
-            settings, prompts.faq(paper, lang), max_tokens=prompts.MAX_TOKENS["faq"], store=store
+            settings, prompts.faq(paper, lang, given), max_tokens=prompts.MAX_TOKENS["faq"], store=store
         ):
             delta = delta[: max(0, bound - size)]
             if not delta:
@@ -203,6 +239,7 @@ class Answer:
     by: str
     error: str | None
     lang: str
+    sections: tuple[tuple[Passage, ...], ...] = ()  # the full text's sections given, paper by paper
 
     def marks(self) -> list[int]:
         """The paper numbers the answer cites, in order of first use (only numbers of given papers)."""
@@ -214,8 +251,16 @@ class Answer:
         return seen
 
 
-def ask(settings: Settings, store: Store, papers: Sequence[Paper], question: str, lang: str = "en") -> Answer:
-    """Answer ``question`` from the texts of ``papers`` (at most ``MAX_PAPERS``), every claim marked."""
+def ask(
+    settings: Settings,
+    store: Store,
+    papers: Sequence[Paper],
+    question: str,
+    lang: str = "en",
+    encode: Encode | None = None,
+) -> Answer:
+    """Answer ``question`` from the texts of ``papers`` (at most ``MAX_PAPERS``; their full text's sections
+    chosen for it where stored), every claim marked with its paper (and section: ``[1 §3]``)."""
     question = " ".join(question.split())[: prompts.MAX_QUESTION]
     chosen = tuple(papers[: prompts.MAX_PAPERS])
     by = client.model_name(settings)
@@ -223,10 +268,13 @@ def ask(settings: Settings, store: Store, papers: Sequence[Paper], question: str
         return Answer(question, chosen, None, by, "the question is empty", lang)
     if not chosen:
         return Answer(question, chosen, None, by, "no papers to answer from", lang)
+    given = tuple(
+        passages(settings, store, p, "ask", question, share=len(chosen), encode=encode) for p in chosen
+    )
     try:
         text, error = checked(
-            settings, store, prompts.ask(chosen, question, lang), "ask", lang, given=len(chosen)
+            settings, store, prompts.ask(chosen, question, lang, given), "ask", lang, given=len(chosen)
         )
     except ModelError as e:
-        return Answer(question, chosen, None, by, str(e), lang)
-    return Answer(question, chosen, text, by, error, lang)
+        return Answer(question, chosen, None, by, str(e), lang, given)
+    return Answer(question, chosen, text, by, error, lang, given)

@@ -276,6 +276,10 @@ _ZH: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"^authors in your library: (.*)$"), r"文库中的作者：\1"),
     (re.compile(r"^close to (.*)$"), r"接近文库中的 \1"),
     (re.compile(r"^followed category \((.*)\)$"), r"关注的分类（\1）"),
+    (re.compile(r"^cites (\d+) of the same papers$"), r"引用了 \1 篇相同的论文"),
+    (re.compile(r"^cited together by (\d+) papers?$"), r"被 \1 篇论文同时引用"),
+    (re.compile(r"^cites (\d+) papers? of your library$"), r"引用了你文库中的 \1 篇论文"),
+    (re.compile(r"^cited by (\d+) papers? of your library$"), r"被你文库中的 \1 篇论文引用"),
     (
         re.compile(
             r"^text cut to the model's (\d+)-token window for the dense match \(([\d,]+) characters given\); "
@@ -605,3 +609,7 @@ def _failed_check(m: re.Match[str]) -> str:
 
 
 _ZH.insert(0, (re.compile(r"^.*\[check \w+\(.*\)\]$"), _failed_check))
+
+# the sections of a paper's full text an answer was written from (reading/sections.py; ask.html)
+TEXT["en"]["sections_read"] = "sections read"
+TEXT["zh"]["sections_read"] = "读过的章节"

@@ -34,6 +34,7 @@ from papersift.reading import texts as making
 from papersift.reading.markdown import to_html
 from papersift.reading.passes import summarize
 from papersift.reading.prompts import MAX_PAPERS, MAX_QUESTION
+from papersift.reading.sections import encoder_of
 from papersift.reading.shown import Texts, answer_json, lookup
 from papersift.settings import Settings
 from papersift.store import Store, open_store
@@ -133,11 +134,12 @@ def _sse(event: str, data: dict[str, Any]) -> bytes:
     return f"event: {event}\ndata: ".encode() + orjson.dumps(data) + b"\n\n"
 
 
-def _faq_events(settings: Settings, paper: Paper, lang: str) -> Iterator[bytes]:
+def _faq_events(state: AppState, paper: Paper, lang: str) -> Iterator[bytes]:
     parts: list[str] = []
+    settings, encode = state.settings, encoder_of(state.indexes())
     with _own_store(settings) as store:
         try:
-            for delta in making.faq_stream(settings, store, paper, lang):
+            for delta in making.faq_stream(settings, store, paper, lang, encode):
                 parts.append(delta)
                 yield _sse("delta", {"text": delta})
         except ModelError as e:
@@ -157,7 +159,7 @@ def faq_stream(request: Request, web: Web, paper_id: str, lang: str = "en") -> R
         _refuse(web.state.settings, "the FAQ")
     headers = {"cache-control": "no-store", "x-accel-buffering": "no"}
     return StreamingResponse(
-        _faq_events(web.state.settings, paper, lang), media_type="text/event-stream", headers=headers
+        _faq_events(web.state, paper, lang), media_type="text/event-stream", headers=headers
     )
 
 
@@ -169,7 +171,8 @@ def faq_page(request: Request, web: Web, paper_id: str) -> Response:
     shown = faq_html(web.state, paper, lang)
     if shown["html"] is None and shown["error"] is None and may_generate(web.state.settings):
         with _own_store(web.state.settings) as store:
-            made = making.make(web.state.settings, store, paper, "faq", lang)
+            encode = encoder_of(web.state.indexes())
+            made = making.make(web.state.settings, store, paper, "faq", lang, encode=encode)
         shown = {"html": to_html(made.text) if made.text else None, "error": made.error}
     return web.page(request, "faq.html", paper=paper, faq=shown)
 
@@ -203,7 +206,8 @@ def _answer(request: Request, web: Site, ids: list[str], question: str, lang: st
         raise HTTPException(400, f"ask about 1 to {MAX_PAPERS} papers")
     papers = [_paper(web.state, i) for i in dict.fromkeys(ids)]
     with _own_store(settings) as store:
-        return answer_json(making.ask(settings, store, papers, question, lang))
+        encode = encoder_of(web.state.indexes())
+        return answer_json(making.ask(settings, store, papers, question, lang, encode))
 
 
 @router.post("/api/ask", responses=errors(400, 403, 404, 429, 503))
