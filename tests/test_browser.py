@@ -209,6 +209,7 @@ ALLOWED_LATIN = {
     "Zotero",
     "KaTeX",
     "LaTeX",
+    "API",  # 服务商的 API: as 中文 writes it
 }
 
 
@@ -281,7 +282,7 @@ def test_chinese_pages_have_no_english_left_in_their_own_text(
                   for (const e of body.querySelectorAll(
                     '.title, .abstract, .tldr-text, .authors, .cats, .meta, pre, .why, .picker, .entry, .tag,'
                     + ' .comments, .counts, nav.days h1, option[value], .error, .katex, #lang-switch,'
-                    + ' textarea, .brand, .suggestions a'
+                    + ' textarea, .brand, .suggestions a, code'  // commands to type are typed as written
                   )) e.remove();
                   return body.innerText;
                 }"""

@@ -27,6 +27,7 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 
 from papersift.settings import Settings
+from tests.reading_server import LlmServer
 from tests.support.data import EVIL, ROOT, spread_records, write_jsonl
 from tests.support.processes import free_port, run_cli, serving
 
@@ -363,7 +364,8 @@ def test_schemathesis_finds_no_contract_failure(small_home: Path, tmp_path: Path
     home = tmp_path / "home"
     shutil.copytree(small_home, home)
     (tmp_path / "schemathesis.toml").write_text(SCHEMATHESIS_CONFIG)
-    with serving(home) as client:
+    # a model on a local endpoint: without one the FAQ and Ask answer 503 by design (no model connected)
+    with LlmServer(delay=0) as llm, serving(home, {"PAPERSIFT_LLM_URL": llm.url("ok")}) as client:
         token = csrf(client)
         cookie = client.cookies["papersift_csrf"]
         assert client.get("/api/related", params={"text": "warm up"}).status_code == 200  # loads the model

@@ -148,7 +148,14 @@ def _faq_events(state: AppState, paper: Paper, lang: str) -> Iterator[bytes]:
     yield _sse("done", {"html": to_html("".join(parts))})
 
 
-@router.get("/api/faq/{paper_id:path}", responses=errors(403, 404, 503))
+SSE = {"content": {"text/event-stream": {}}, "description": "Server-sent events: delta, then done or error"}
+
+
+@router.get(
+    "/api/faq/{paper_id:path}",
+    response_class=StreamingResponse,
+    responses={200: SSE, **errors(403, 404, 503)},
+)
 def faq_stream(request: Request, web: Web, paper_id: str, lang: str = "en") -> Response:
     """The FAQ of a paper, streamed as server-sent events as it is written: ``delta`` events (``text``),
     then ``done`` (the whole FAQ as safe ``html``) or ``error`` (why it failed)."""
