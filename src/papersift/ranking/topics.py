@@ -72,7 +72,7 @@ from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.ranking.phrases import FILLER as VERBS
 from papersift.ranking.phrases import GENERIC, fold, occurs, phrases, pieces, runs
 from papersift.store import ListingEntry, Store
-from papersift.taxonomy import canonical, category_name
+from papersift.taxonomy import canonical, category_name, category_named
 from papersift.text import STOP_WORDS
 
 Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
@@ -1204,10 +1204,27 @@ def name_topics(
     for t in sorted(found):
         members = np.flatnonzero(labels == t)
         label = form(found[t][0])
+        # the day's commonest form of the name may be one no paper of the topic writes (a plural): then the
+        # form a paper of the topic writes
+        if label and category_named(label) is None and not written(label, members):
+            texts = [f"{papers[int(i)].title} {papers[int(i)].abstract}" for i in members]
+            label = _written_form(label, texts)
         terms = [form(k) for k in found[t][1]]
+        terms = [label if label and name_key(k) == name_key(label) else k for k in terms]
         terms = [k for k in terms if k == label or written(k, members)]
         topics.append(Topic(label, tuple(terms), tuple(papers[int(i)].id for i in members)))
     return topics, labels
+
+
+def _written_form(label: str, texts: list[str]) -> str:
+    """``label`` as one of ``texts`` writes it as a phrase of its own (the same name key: a plural, a
+    hyphen), or ``label`` when none does."""
+    key = name_key(label)
+    for text in texts:
+        for p in phrases(text, NAME_WORDS):
+            if name_key(p) == key and len(p.split()) == len(label.split()) and occurs(p, text):
+                return p
+    return label
 
 
 def _pooled(
