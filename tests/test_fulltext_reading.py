@@ -62,7 +62,7 @@ def test_the_faq_and_ask_prompts_carry_the_sections_when_the_full_text_is_stored
         completion("## Summary\nSliding windows."),
         completion("## Summary\nResults."),
         completion("It uses a sliding window of 4096 tokens [1 §2] and beats Llama 2 [1 §3][2]."),
-        completion("TL;DR: A 7B model."),
+        completion("A 7B language model with sliding window attention that outperforms larger open models."),
     ]
     with fake_model(answers) as model:
         settings = _settings(model.url, tmp_path)
