@@ -82,7 +82,8 @@ class ImportReport:
     errors: list[EntryError] = field(default_factory=list)
 
 
-def _link(store: Store, ref: Reference) -> Paper | None:
+def link(store: Store, ref: Reference) -> Paper | None:
+    """The store's paper a reference names: by arXiv id, DOI, or a title only one paper has; else None."""
     if ref.arxiv_id and (paper := store.get(ref.arxiv_id)):
         return paper
     if ref.doi and (pid := store.paper_id_by_doi(ref.doi)):
@@ -106,7 +107,7 @@ def import_references(
     report = ImportReport(read=len(refs))
     entries: list[LibraryEntry] = []
     for ref in refs:
-        paper = _link(store, ref)
+        paper = link(store, ref)
         extra = {
             "tags": tuple(dict.fromkeys([*ref.tags, *tags])),
             "note": ref.note,

@@ -38,10 +38,9 @@ from urllib.parse import urlsplit
 import httpx
 
 from papersift.harvest import MAX_WAIT, ArxivClient, HarvestError, fetch_ids, retry_after_seconds
-from papersift.library import entry_from_paper
+from papersift.library import entry_from_paper, link
 from papersift.paper import Paper, is_arxiv_id
 from papersift.settings import Settings
-from papersift.sources.references import Reference
 from papersift.sources.zotero import (
     ZoteroCollection,
     ZoteroFormatError,
@@ -287,18 +286,6 @@ def owner(entry: LibraryEntry) -> tuple[str, str] | None:
     return (library, item) if library and item else None
 
 
-def _match(store: Store, ref: Reference) -> Paper | None:
-    if ref.arxiv_id and (paper := store.get(ref.arxiv_id)):
-        return paper
-    if ref.doi and (pid := store.paper_id_by_doi(ref.doi)):
-        return store.get(pid)
-    if ref.title:
-        ids = store.paper_ids_by_title(ref.title)
-        if len(ids) == 1:
-            return store.get(ids[0])
-    return None
-
-
 class _Arxiv:
     """arXiv's API for ids not in the store, asked once per sync (offline: never again in it)."""
 
@@ -440,7 +427,7 @@ def sync_library(
         gone |= set(owned) - {i.key for i in items}
 
     # link: the store first, then arXiv for the ids it lacks (and for earlier items kept while offline)
-    papers = {i.key: _match(store, i.reference) for i, _, _ in keep}
+    papers = {i.key: link(store, i.reference) for i, _, _ in keep}
     missing = [i.reference.arxiv_id for i, _, _ in keep if papers[i.key] is None and i.reference.arxiv_id]
     pending = [e for e in owned.values() if e.paper_id is None and is_arxiv_id(e.key) and owner(e)]
     fetched = arxiv.fetch(store, list(dict.fromkeys([*missing, *(e.key for e in pending)])))
