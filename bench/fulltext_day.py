@@ -45,10 +45,10 @@ def main() -> None:
         (home / "day.jsonl").write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
         with FulltextServer() as server:
             os.environ.update({**server.env(), "PAPERSIFT_HOME": str(home)})
-            from papersift.eprints import fetch_fulltexts
-            from papersift.harvest import ArxivClient
-            from papersift.ingest import ingest_paths
             from papersift.ranking.daily import daily_picks
+            from papersift.services.eprints import fetch_fulltexts
+            from papersift.services.harvest import ArxivClient
+            from papersift.services.ingest import ingest_paths
             from papersift.settings import Settings
             from papersift.store import open_store
 

@@ -31,9 +31,9 @@ THRESHOLDS = (0.50, 0.60, 0.70, 0.75, 0.80, 0.85, 0.88, 0.90, 0.93, 0.95, 0.97, 
 
 
 def main() -> None:
-    from papersift.eprints import resolve, title_match
-    from papersift.ingest import ingest_paths
-    from papersift.paper import normalize_id
+    from papersift.records.paper import normalize_id
+    from papersift.services.eprints import resolve, title_match
+    from papersift.services.ingest import ingest_paths
     from papersift.sources.eprint import extract
     from papersift.store.sqlite import SqliteStore
 

@@ -38,9 +38,9 @@ WARM = 20
 
 
 def queries(home: Path, n: int) -> list[str]:
+    from papersift.records.words import STOP_WORDS
     from papersift.settings import Settings
     from papersift.store import open_store
-    from papersift.text import STOP_WORDS
 
     store = open_store(Settings(home=home))
     try:

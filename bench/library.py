@@ -15,8 +15,8 @@ import statistics
 import time
 from pathlib import Path
 
-from papersift.accounts import create_account
-from papersift.library import import_references
+from papersift.reader.library import import_references
+from papersift.services.accounts import create_account
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography
 from papersift.store import open_store

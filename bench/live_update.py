@@ -37,7 +37,7 @@ from papersift.index.dense import sync_dense
 from papersift.index.encoder import model_id
 from papersift.index.lexical import build_lexical
 from papersift.index.pipeline import embed_missing, refresh
-from papersift.ingest import ingest_items
+from papersift.services.ingest import ingest_items
 from papersift.settings import Settings
 from papersift.sources.snapshot import paper_from_record
 from papersift.store import Store, open_store

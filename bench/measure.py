@@ -18,9 +18,9 @@ import numpy as np
 
 from papersift.index.generations import open_current
 from papersift.index.pipeline import refresh
+from papersift.records.words import STOP_WORDS
 from papersift.settings import Settings
 from papersift.store import Store, VectorBatch
-from papersift.text import STOP_WORDS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the helpers shared with the tests
 from tests.support.processes import free_port as free_port  # re-exported for the day benchmarks

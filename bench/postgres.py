@@ -25,8 +25,8 @@ from measure import TITLE_SAMPLE, keyword_times
 from synthetic import base_vectors, papers, real_papers, vector_slices
 
 from papersift.index.encoder import model_id
-from papersift.ingest import ingest_items
-from papersift.paper import Paper
+from papersift.records.paper import Paper
+from papersift.services.ingest import ingest_items
 from papersift.settings import Settings
 from papersift.store.postgres import PostgresStore
 

@@ -35,14 +35,14 @@ import numpy as np
 
 from papersift.index.encoder import model_id, paper_text
 from papersift.index.indexes import Indexes
-from papersift.index.opened import open_papersift
 from papersift.index.pipeline import refresh
+from papersift.index.runtime import open_papersift
 from papersift.index.sentences import SentenceSource, paper_sentences
-from papersift.ingest import ingest_paths
-from papersift.paper import Paper
 from papersift.ranking.evaluate import read_contexts
 from papersift.ranking.related import paper_query, related
 from papersift.ranking.search import search
+from papersift.records.paper import Paper
+from papersift.services.ingest import ingest_paths
 from papersift.settings import Settings
 from papersift.store import Store, open_store
 from papersift.store.cache import VectorCache

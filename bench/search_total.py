@@ -1,5 +1,5 @@
 """What a ``/search`` miss costs in ranking: the page and then a second, k=101 search to count the results
-(as ``web/search.py`` did), against one search that counts its total from its own pool (``count=101``).
+(as ``web/search_pages.py`` did), against one search that counts its total from its own pool (``count=101``).
 Medians over the snapshot's queries (``bench/ranking_snapshot.py``), hybrid, both measured in one run.
 
     PAPERSIFT_HOME=/tmp/home PYTHONPATH=src .venv/bin/python bench/search_total.py
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the snapshot's q
 from bench.ranking_snapshot import QUERIES
 
 ROUNDS = 3
-CAP = 101  # web/search.py: TOTAL_CAP + 1
+CAP = 101  # web/search_pages.py: TOTAL_CAP + 1
 
 
 def main() -> None:

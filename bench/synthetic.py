@@ -23,7 +23,7 @@ import numpy as np
 import orjson
 
 from papersift.index.encoder import model_id, paper_text
-from papersift.paper import Paper
+from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.sources.snapshot import paper_from_record
 from papersift.store.cache import VectorCache

@@ -30,9 +30,9 @@ import orjson
 from papersift.index.indexes import open_indexes
 from papersift.ranking.phrases import GENERIC
 from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
+from papersift.records.taxonomy import canonical, category_named
 from papersift.settings import Settings
 from papersift.store import open_store
-from papersift.taxonomy import canonical, category_named
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "arxiv-300k.jsonl.gz"

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from papersift.index.indexes import open_indexes
 from papersift.ranking.topics import listing_entries, topic_map
+from papersift.records.taxonomy import category_named
 from papersift.settings import Settings
 from papersift.store import open_store
-from papersift.taxonomy import category_named
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"

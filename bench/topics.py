@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from papersift.index.opened import open_papersift
-from papersift.paper import Paper
+from papersift.index.runtime import open_papersift
 from papersift.ranking.topics import map_json, term_key, tfidf_matrix, topic_map
+from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import open_store
 

@@ -27,12 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from papersift.index.opened import Papersift, open_papersift
 from papersift.index.pipeline import embed_missing, refresh, sentence_source
-from papersift.ingest import ingest_paths
+from papersift.index.runtime import Papersift, open_papersift
 from papersift.ranking.evaluate import read_contexts, read_relevance, related_score, search_score
 from papersift.ranking.related import Weights
-from papersift.ranking.sentences import SentenceWeights
+from papersift.ranking.sentence_match import SentenceWeights
+from papersift.services.ingest import ingest_paths
 from papersift.settings import Settings
 from papersift.store.cache import VectorCache
 

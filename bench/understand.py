@@ -36,10 +36,10 @@ import time
 from pathlib import Path
 
 from papersift.index.indexes import Indexes
-from papersift.index.opened import open_papersift
+from papersift.index.runtime import open_papersift
 from papersift.ranking.search import MODES, Mode, search
+from papersift.records.words import STOP_WORDS
 from papersift.settings import Settings
-from papersift.text import STOP_WORDS
 
 SETS = Path(__file__).with_name("understand_sets.json")
 

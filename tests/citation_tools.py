@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from papersift.paper import Paper
+from papersift.records.paper import Paper
 from papersift.sources.snapshot import paper_from_record
 
 HEAVY = re.compile(r"[\\$_^{]|[^\x00-\x7f]")  # a title or author with LaTeX or non-ASCII text

@@ -264,3 +264,13 @@ def test_the_architecture_doc_names_every_module_in_its_map() -> None:
         name for name, path in MODULES.items() if not path.stem.startswith("__") and path.stem not in words
     )
     assert not missing, f"modules not in docs/architecture.md's map: {missing}"
+
+
+def test_the_package_root_holds_only_the_entry_and_the_settings_and_every_module_name_is_unique() -> None:
+    root = sorted(p.name for p in (SRC / PACKAGE).glob("*.py"))
+    assert root == ["__init__.py", "settings.py"], root
+    stems: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        if path.stem != "__init__":
+            stems.setdefault(path.stem, []).append(name)
+    assert not {stem: names for stem, names in stems.items() if len(names) > 1}

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from papersift.paper import Paper
+from papersift.records.paper import Paper
 from papersift.sources.bibliography import (
     EntryError,
     Reference,

@@ -15,8 +15,8 @@ import bibtexparser
 import pytest
 import rispy
 
-from papersift.library import export_items, import_references
-from papersift.paper import Paper
+from papersift.reader.library import export_items, import_references
+from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography, to_bibtex, to_csl_json, to_ris
 from papersift.sources.citetext import author_line, bibtex_text, clean_authors, plain_authors, plain_text

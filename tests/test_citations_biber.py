@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from papersift.paper import Paper
+from papersift.records.paper import Paper
 from papersift.sources.bibliography import to_bibtex
 from papersift.sources.citetext import PDFLATEX_UTF8, bibtex_text
 from tests.citation_tools import TEX_RUNS, compile_bibtex, tex_available

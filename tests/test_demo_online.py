@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from papersift.demo import API_MOST, LOADING, earlier_days
-from papersift.harvest import HarvestError
-from papersift.schedule import derive_announced
+from papersift.records.schedule import derive_announced
+from papersift.services.demo import API_MOST, LOADING, earlier_days
+from papersift.services.harvest import HarvestError
 from papersift.settings import Settings
 from papersift.store import open_store
 from tests.arxiv_server import ArxivServer, Reply, Request

@@ -12,7 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from papersift.demo import EXTRA
+from papersift.services.demo import EXTRA
 from papersift.settings import Settings
 from papersift.sources.snapshot import iter_day_listings
 from papersift.store import open_store

@@ -197,7 +197,7 @@ def test_re_embedding_with_the_same_model_rebuilds_the_index(
 def test_a_deleted_paper_leaves_the_index(
     store: SqliteStore, records: list[dict[str, object]], tmp_path: Path
 ) -> None:
-    from papersift.paper import Deleted
+    from papersift.records.paper import Deleted
 
     keys, vecs = embedded(store, records)
     directory = tmp_path / "index"

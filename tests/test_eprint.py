@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from papersift.paper import normalize_id
+from papersift.records.paper import normalize_id
 from papersift.sources.eprint import Limits, code_links, extract
 from papersift.sources.fulltext import CodeLink, ExtractError, FullText
 

@@ -277,8 +277,8 @@ def test_enrich_refused_says_why_without_the_key(home: Path) -> None:
 
 
 def test_enrich_asks_at_most_500_ids_a_request(home: Path) -> None:
-    from papersift.enrich import enrich
-    from papersift.harvest import ArxivClient
+    from papersift.services.enrich import enrich
+    from papersift.services.harvest import ArxivClient
 
     ids = [f"2401.{n:05d}" for n in range(501)]
     with FulltextServer() as server, pytest.MonkeyPatch.context() as patch:
@@ -297,7 +297,7 @@ def test_enrich_asks_at_most_500_ids_a_request(home: Path) -> None:
 
 def test_stored_text_is_compressed_and_reads_back(tmp_path: Path) -> None:
     from papersift.sources.eprint import extract
-    from papersift.store.fulltext import pack, unpack
+    from papersift.store.fulltext_rows import pack, unpack
 
     blob = (FULLTEXT / "2412.19437.tar.gz").read_bytes()
     text = extract(blob, arxiv_id="2412.19437", content_type="application/x-eprint-tar")
@@ -308,8 +308,8 @@ def test_stored_text_is_compressed_and_reads_back(tmp_path: Path) -> None:
 
 
 def test_the_pass_after_sync_fetches_saved_and_top_daily_papers(home: Path) -> None:
-    from papersift.accounts import personal_account
-    from papersift.digest import fulltext_ahead, papers_ahead
+    from papersift.reader.digest import fulltext_ahead, papers_ahead
+    from papersift.services.accounts import personal_account
     from papersift.store.records import LibraryEntry
 
     with FulltextServer() as server, pytest.MonkeyPatch.context() as patch:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from papersift.paper import Paper
 from papersift.reading import prompts, sections, texts
 from papersift.reading.shown import answer_json
+from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.sources.eprint import extract
 from papersift.sources.fulltext import FullText, Section

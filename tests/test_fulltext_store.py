@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from papersift.paper import Paper
+from papersift.records.paper import Paper
 from papersift.sources.fulltext import CodeLink, FullText, Reference, Section
 from papersift.store import Store
-from papersift.store.fulltext import CitationCount
+from papersift.store.fulltext_rows import CitationCount
 
 
 def _paper(pid: str, title: str) -> Paper:
@@ -65,7 +65,7 @@ def test_versions_edges_cited_by_code_and_counts(store: Store) -> None:
 
 
 def test_references_resolve_by_id_doi_and_title_on_both_backends(store: Store) -> None:
-    from papersift.eprints import resolve
+    from papersift.services.eprints import resolve
 
     store.upsert(
         [

@@ -173,7 +173,7 @@ def test_a_failed_build_says_why_and_the_previous_generation_keeps_serving(
         f"""
         import resource, signal, sys
         from papersift.index.pipeline import refresh
-        from papersift.paper import Deleted
+        from papersift.records.paper import Deleted
         from papersift.settings import Settings
         from papersift.store import StoreError, open_store
         settings = Settings(home={str(tmp_path)!r})

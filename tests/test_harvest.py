@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from papersift.harvest import (
+from papersift.records.paper import Paper, RecordError
+from papersift.services.harvest import (
     MAX_WAIT,
     ArxivClient,
     HarvestError,
@@ -26,7 +27,6 @@ from papersift.harvest import (
     retry_after_seconds,
     sync_rss,
 )
-from papersift.paper import Paper, RecordError
 from papersift.settings import Settings
 from papersift.store import IngestCounts
 from papersift.store.sqlite import SqliteStore
@@ -250,7 +250,7 @@ def test_a_status_that_is_not_transient_fails_at_once(
 KILL_AFTER_FIRST_PAGE = """
 import os, signal, sys
 from datetime import date
-from papersift.harvest import ArxivClient, harvest_oai
+from papersift.services.harvest import ArxivClient, harvest_oai
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from papersift.ingest import ingest_paths
-from papersift.paper import Paper, RecordError, clean_text
+from papersift.records.paper import Paper, RecordError, clean_text
+from papersift.services.ingest import ingest_paths
 from papersift.sources import UnknownFormatError, detect, read_path
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import ROOT, write_jsonl

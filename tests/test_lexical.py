@@ -26,7 +26,7 @@ from papersift.index.lexical import (
     term_names,
     terms,
 )
-from papersift.paper import Deleted, Paper
+from papersift.records.paper import Deleted, Paper
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import as_papers, spread_records
 

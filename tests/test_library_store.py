@@ -7,10 +7,10 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from papersift.accounts import LoginError, create_account, login, open_session, session_account
-from papersift.library import export_items, import_references
+from papersift.reader.library import export_items, import_references
+from papersift.reader.shapes import entry_json
+from papersift.services.accounts import LoginError, create_account, login, open_session, session_account
 from papersift.settings import Settings
-from papersift.shapes import entry_json
 from papersift.sources.bibliography import read_bibliography, to_bibtex
 from papersift.store import Store, StoreError
 from papersift.store.records import Interests, LibraryEntry, entry_key
@@ -145,7 +145,7 @@ def test_short_passwords_are_refused(store: Store) -> None:
 
 
 def test_logins_back_off_per_name_without_locking_the_name_out(store: Store) -> None:
-    from papersift.accounts import LoginThrottled, login_wait
+    from papersift.services.accounts import LoginThrottled, login_wait
 
     settings = Settings(login_attempts=2, login_backoff=0.3)
     reader = create_account(store, "ada", "correct horse")
@@ -162,7 +162,7 @@ def test_logins_back_off_per_name_without_locking_the_name_out(store: Store) -> 
 
 
 def test_one_address_spraying_many_names_is_slowed_down(store: Store) -> None:
-    from papersift.accounts import LoginThrottled
+    from papersift.services.accounts import LoginThrottled
 
     settings = Settings(login_attempts=2, login_backoff=30)
     reader = create_account(store, "ada", "correct horse")

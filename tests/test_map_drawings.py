@@ -1,4 +1,4 @@
-"""The map's drawings as the server lays them out (web/topics.py): at each size a listing or the map page
+"""The map's drawings as the server lays them out (web/topic_pages.py): at each size a listing or the map page
 draws, the labels ``place_labels`` keeps are inside the drawing and apart, however crowded the topics, and a
 中文 label is measured as wide as it is drawn (the browser tests check the same in Chromium)."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from papersift.ranking.topics import MOST_TOPICS
-from papersift.web.topics import (
+from papersift.web.topic_pages import (
     COLOURS,
     GAP,
     LISTING_SIZES,

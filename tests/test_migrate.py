@@ -9,7 +9,7 @@ import numpy as np
 import orjson
 import pytest
 
-from papersift.paper import Announcement, Deleted
+from papersift.records.paper import Announcement, Deleted
 from papersift.store.migrate import TABLES, verify
 from papersift.store.postgres import PostgresStore
 from papersift.store.records import LibraryEntry

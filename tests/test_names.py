@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from papersift.index.lexical import author_key
-from papersift.names import AuthorSet, same_author
+from papersift.records.names import AuthorSet, same_author
 
 
 def test_whole_given_names_must_agree_where_both_sides_spell_them_out() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from papersift.demo import LOADING, latest_days
+from papersift.services.demo import LOADING, latest_days
 from tests.support.data import write_jsonl
 from tests.support.inproc import invoke
 from tests.support.processes import free_port, run_cli, serving

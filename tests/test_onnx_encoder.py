@@ -13,7 +13,7 @@ import pytest
 from papersift.index.encoder import load_encoder, model_id, paper_text
 from papersift.index.indexes import ModelMismatchError, check_model
 from papersift.index.onnx_encoder import OnnxEncoder, OnnxModelError, load_onnx_encoder, quantized
-from papersift.index.opened import open_papersift
+from papersift.index.runtime import open_papersift
 from papersift.ranking.related import text_query
 from papersift.settings import Settings
 from papersift.store import open_store

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from papersift.paper import (
+from papersift.records.paper import (
     InvalidIdError,
     Paper,
     Submitted,

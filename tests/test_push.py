@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from apprise import Apprise
 
-from papersift.push import Target, compose, fits, send, target, targets
 from papersift.ranking.daily import DailyPick
+from papersift.reader.push import Target, compose, fits, send, target, targets
 from papersift.settings import Settings
 from papersift.store.records import Account
 from papersift.store.sqlite import SqliteStore
@@ -146,7 +146,7 @@ def test_push_urls_are_secrets_never_shown_whole() -> None:
 
 
 def test_the_cron_sends_the_day_then_on_a_weekend_a_note_naming_the_next_listing(home: Path) -> None:
-    from papersift.digest import due, queue_email
+    from papersift.reader.digest import due, queue_email
 
     store = SqliteStore(home / "papersift.db")
     me = store.add_account("me", None, "t")

@@ -8,11 +8,11 @@ import dataclasses
 import threading
 from datetime import timedelta
 
-from papersift.paper import Paper
 from papersift.reading import checks, prompts, texts
 from papersift.reading.extractive import EXTRACTIVE, key_sentence
 from papersift.reading.markdown import to_html
 from papersift.reading.shown import lookup, reading_json
+from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.rows import now

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from papersift.llm.status import status_json
-from papersift.paper import Paper
 from papersift.reading import checks, texts
 from papersift.reading.passes import summarize
 from papersift.reading.shown import lookup, reading_json
 from papersift.reading.topic_names import parse
+from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.rows import now

@@ -8,12 +8,12 @@ from datetime import date
 
 from lxml import etree
 
-from papersift.accounts import create_account
-from papersift.digest import atom, compose, digest_texts, markdown, queue_email
-from papersift.paper import Paper
 from papersift.ranking.daily import DailyPick
+from papersift.reader.digest import atom, compose, digest_texts, markdown, queue_email
 from papersift.reading import texts
 from papersift.reading.texts import reading_key
+from papersift.records.paper import Paper
+from papersift.services.accounts import create_account
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.records import Interests

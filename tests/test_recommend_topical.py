@@ -14,8 +14,8 @@ import orjson
 import pytest
 
 from papersift.index.indexes import Indexes
-from papersift.paper import Paper
 from papersift.ranking.recommend import LibraryItem, Profile, recommend
+from papersift.records.paper import Paper
 from papersift.sources.snapshot import paper_from_record
 
 LIKED = ("2505.14350", "2509.02830", "2510.13003")  # OSoRA, SSVD, OPLoRA: LoRA with the SVD

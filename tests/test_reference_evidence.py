@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 from papersift.index.indexes import Indexes
-from papersift.index.opened import open_papersift
-from papersift.paper import Paper
+from papersift.index.runtime import open_papersift
 from papersift.ranking.daily import daily_picks
 from papersift.ranking.evidence import reference_key
 from papersift.ranking.pool import Hit
 from papersift.ranking.related import W_COUPLING, WEIGHTS, paper_query, related
+from papersift.reader.shapes import daily_pick_json, related_hit_json
+from papersift.records.paper import Paper
 from papersift.settings import Settings
-from papersift.shapes import daily_pick_json, related_hit_json
 from papersift.sources.fulltext import FullText, Reference, Section
 from papersift.store import Store, open_store
 from papersift.web.i18n import translate

@@ -13,11 +13,11 @@ import pytest
 
 from papersift.index.indexes import Indexes, ModelMismatchError, check_model, open_indexes
 from papersift.index.pipeline import refresh
-from papersift.paper import Paper, Submitted, first_submitted, id_month, months_between
 from papersift.ranking.evaluate import evaluate_related, metrics
 from papersift.ranking.pool import Hit, how_much_earlier
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.ranking.search import search
+from papersift.records.paper import Paper, Submitted, first_submitted, id_month, months_between
 from papersift.settings import Settings
 from papersift.store import Filters, open_store
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import orjson
 
-from papersift.paper import Paper, Version
-from papersift.schedule import derive_announced, listing_date, next_listing_day
+from papersift.records.paper import Paper, Version
+from papersift.records.schedule import derive_announced, listing_date, next_listing_day
 
 
 def test_deadline_splits_submissions_between_listings() -> None:

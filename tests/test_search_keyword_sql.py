@@ -14,8 +14,8 @@ import orjson
 import pytest
 
 from papersift.index.indexes import Indexes
-from papersift.index.opened import open_papersift
 from papersift.index.pipeline import refresh
+from papersift.index.runtime import open_papersift
 from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.settings import Settings
 from papersift.store import open_store

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from papersift.digest import digest_day
+from papersift.reader.digest import digest_day
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import as_papers, spread_records

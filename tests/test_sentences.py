@@ -12,8 +12,8 @@ import pytest
 
 from papersift.index.encoder import load_encoder
 from papersift.index.indexes import Indexes, open_indexes
-from papersift.index.opened import open_papersift
 from papersift.index.pipeline import embed_missing, refresh, sentence_source
+from papersift.index.runtime import open_papersift
 from papersift.index.sentences import (
     FACETS,
     TITLE,
@@ -24,10 +24,10 @@ from papersift.index.sentences import (
     roles,
     split_sentences,
 )
-from papersift.ingest import ingest_paths
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.ranking.search import search
-from papersift.ranking.sentences import SentenceWeights, sentence_match, sentence_term
+from papersift.ranking.sentence_match import SentenceWeights, sentence_match, sentence_term
+from papersift.services.ingest import ingest_paths
 from papersift.settings import Settings
 from papersift.store import open_store
 from papersift.store.cache import VectorCache

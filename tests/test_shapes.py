@@ -1,4 +1,4 @@
-"""One JSON shape per thing (``shapes.py``) and the day's picks assembled once
+"""One JSON shape per thing (``reader/shapes.py``) and the day's picks assembled once
 (``ranking.daily.daily_picks``), which the API, the feeds and the CLI all use."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from datetime import date
 
 import pytest
 
-from papersift.paper import Paper
 from papersift.ranking.daily import DailyPick, NoDailyPapers, daily_picks
 from papersift.ranking.pool import Hit
-from papersift.shapes import daily_pick_json, paper_json, related_hit_json, search_hit_json
+from papersift.reader.shapes import daily_pick_json, paper_json, related_hit_json, search_hit_json
+from papersift.records.paper import Paper
 from papersift.store import Store
 
 DAY = date(2026, 1, 21)

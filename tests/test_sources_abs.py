@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from papersift.paper import Paper, Parsed, RecordError, Version
+from papersift.records.paper import Paper, Parsed, RecordError, Version
 from papersift.sources.abs import iter_abs, iter_abs_tree, iter_listing_file
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from papersift.paper import Paper, Parsed, RecordError, Version
+from papersift.records.paper import Paper, Parsed, RecordError, Version
 from papersift.sources.atom import ApiError, iter_atom, parse_atom_page
 
 FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "fixtures"

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from papersift.paper import Deleted, Paper, RecordError
+from papersift.records.paper import Deleted, Paper, RecordError
 from papersift.sources import FORMATS, UnknownFormatError, detect, read_file
 from papersift.sources.bibliography import EntryError, ImportResult, Reference, read_bibliography, safe_url
 from papersift.store.rows import paper_row, validate

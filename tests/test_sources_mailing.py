@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from papersift.paper import Paper, Parsed, RecordError, Version
-from papersift.schedule import next_listing_day
+from papersift.records.paper import Paper, Parsed, RecordError, Version
+from papersift.records.schedule import next_listing_day
 from papersift.sources.mailing import iter_mailing, listing_category, mailing_date
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from papersift.paper import Deleted, Paper, Parsed, RecordError, Version
+from papersift.records.paper import Deleted, Paper, Parsed, RecordError, Version
 from papersift.sources.oai import OaiError, iter_oai, parse_oai_page
 
 OAI = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "fixtures" / "oai_pmh"

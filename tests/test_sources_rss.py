@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape
 
 import pytest
 
-from papersift.paper import Paper, Parsed, RecordError
+from papersift.records.paper import Paper, Parsed, RecordError
 from papersift.sources.rss import feed_categories, iter_feed, parse_feed
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"

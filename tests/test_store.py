@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from papersift.paper import Announcement, Deleted, Paper, RecordError, Version
+from papersift.records.paper import Announcement, Deleted, Paper, RecordError, Version
 from papersift.store import IngestCounts, Store, StoreError
-from papersift.store.papers import PaperTables
-from papersift.store.query import fts_query
+from papersift.store.fts_query import fts_query
+from papersift.store.paper_rows import PaperTables
 from papersift.store.sqlite import MIGRATIONS, SqliteStore
 from tests.support.data import ROOT
 from tests.support.keyword import keyword_ids

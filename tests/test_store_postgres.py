@@ -9,11 +9,11 @@ import numpy as np
 import psycopg
 import pytest
 
-from papersift.paper import Paper
+from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import StoreError, open_store
+from papersift.store.fts_query import fts_query
 from papersift.store.postgres import MIGRATIONS, PostgresStore, ts_query
-from papersift.store.query import fts_query
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import as_papers, spread_records
 from tests.support.keyword import keyword_ids
@@ -146,7 +146,7 @@ def test_concurrent_writers_take_turns(pg_dsn: str, shared_data: Path) -> None:
 
 def test_vectors_keep_no_ann_index_and_skip_deleted_papers(pg: PostgresStore, shared_data: Path) -> None:
     """Related papers come from the rankers' usearch file (docs/store.md): writes keep no pgvector index."""
-    from papersift.paper import Deleted
+    from papersift.records.paper import Deleted
 
     pg.upsert(as_papers(spread_records(shared_data, 100)))
     rows = list(pg.iter_rows())

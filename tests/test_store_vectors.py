@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from papersift.paper import Deleted
+from papersift.records.paper import Deleted
 from papersift.store import Store
 from papersift.store.cache import VectorCache
 from papersift.store.sqlite import MIGRATIONS, SqliteStore

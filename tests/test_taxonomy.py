@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from papersift.paper import is_exact_category
-from papersift.taxonomy import (
+from papersift.records.paper import is_exact_category
+from papersift.records.taxonomy import (
     ALIASES,
     SUBSUMED,
     archive_of,

@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 
 from papersift.index.sentences import split_sentences
-from papersift.paper import Paper
 from papersift.reading.extractive import (
     EXTRACTIVE,
     WEIGHTS,
@@ -31,6 +30,7 @@ from papersift.reading.tldr_eval import (
     read_cases,
     rouge,
 )
+from papersift.records.paper import Paper
 from tests.llm_server import completion, error, fake_model
 from tests.support.inproc import invoke
 

@@ -18,7 +18,7 @@ from papersift.index.indexes import Indexes
 from papersift.ranking.phrases import occurs
 from papersift.ranking.related import paper_query, related
 from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
-from papersift.taxonomy import category_named
+from papersift.records.taxonomy import category_named
 from tests.support.data import write_jsonl
 from tests.support.processes import run_cli
 from tests.test_topics import check_names

@@ -15,7 +15,6 @@ import orjson
 import pytest
 
 from papersift.index.indexes import Indexes
-from papersift.paper import Paper
 from papersift.ranking.phrases import occurs
 from papersift.ranking.topics import (
     TopicMap,
@@ -33,8 +32,9 @@ from papersift.ranking.topics import (
     unphrased,
 )
 from papersift.reading.topic_names import parse, topic_namer
+from papersift.records.paper import Paper
+from papersift.records.taxonomy import canonical, category_named
 from papersift.settings import Settings
-from papersift.taxonomy import canonical, category_named
 from tests.reading_server import LlmServer
 from tests.support.data import DAILY_DAYS, write_jsonl
 from tests.support.processes import run_cli

@@ -16,14 +16,14 @@ import orjson
 import pytest
 
 from papersift.index.indexes import Indexes, open_indexes
-from papersift.index.opened import open_papersift
 from papersift.index.pipeline import refresh
+from papersift.index.runtime import open_papersift
 from papersift.index.vocabulary import acronym_pairs, open_vocabulary
 from papersift.ranking.feedback import FEEDBACK_DOCS, rocchio
 from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.ranking.searchers import Probe, keys_of, searchers
 from papersift.ranking.understand import understand
-from papersift.reading.query import translator
+from papersift.reading.query_translation import translator
 from papersift.settings import Settings
 from papersift.store import Filters, open_store
 from tests.reading_server import LlmServer

@@ -9,7 +9,7 @@ from datetime import date
 import httpx
 import pytest
 
-from papersift.paper import Deleted, Paper
+from papersift.records.paper import Deleted, Paper
 from papersift.store import Store
 from papersift.web.categories import picker
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from papersift.listing import listing_counts
 from papersift.ranking.pool import Hit, how_much_earlier
 from papersift.ranking.recommend import Recommendation
+from papersift.services.listing import listing_counts
 from papersift.settings import Settings
 from papersift.store import open_store
+from papersift.web.display_text import highlight, plain_text, tex_text
 from papersift.web.i18n import translate
-from papersift.web.text import highlight, plain_text, tex_text
 from tests.test_web_library import csrf
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]

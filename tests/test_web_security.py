@@ -297,7 +297,7 @@ def test_password_hashing_holds_no_lock_and_runs_off_the_event_loop(
     small_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Before: argon2 ran under the app's lock, so wrong logins stalled everyone's searches."""
-    from papersift.accounts import create_account
+    from papersift.services.accounts import create_account
     from papersift.store import open_store
     from papersift.web.app import create_app
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from papersift.accounts import create_account
 from papersift.index.pipeline import refresh
-from papersift.library import save_paper
+from papersift.reader.library import save_paper
+from papersift.services.accounts import create_account
 from papersift.settings import Settings
 from papersift.sources.snapshot import paper_from_record
 from papersift.store import StoreBusy, open_store

@@ -15,7 +15,7 @@ import pytest
 
 from papersift.ranking.topics import Point, Topic, TopicMap
 from papersift.web.i18n import TEXT
-from papersift.web.topics import map_view
+from papersift.web.topic_pages import map_view
 from tests.support.data import DAILY_DAYS, day_records
 from tests.support.processes import run_cli, serving
 from tests.test_topics import topics_home

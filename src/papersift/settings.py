@@ -26,7 +26,7 @@ from pydantic_settings import (
     SettingsConfigDict,
 )
 
-from papersift.taxonomy import spelled
+from papersift.records.taxonomy import spelled
 
 
 class SmtpSecurity(StrEnum):
@@ -321,7 +321,7 @@ class Settings(BaseSettings):
         description="Characters of a paper's full text a FAQ or Ask prompt carries (a TL;DR a quarter; "
         "sections chosen for it; 0: the abstract only).",
     )
-    # Zotero as the library's source (library_sync.py): `library sync zotero`, and before daily / digest
+    # Zotero as the library's source (reader/zotero_sync.py): `library sync zotero`, and before daily / digest
     zotero_url: str = Field(
         default="https://api.zotero.org", description="Base URL of the Zotero Web API v3."
     )
@@ -343,7 +343,8 @@ class Settings(BaseSettings):
     zotero_not_for_me: Annotated[tuple[str, ...], NoDecode] = Field(
         default=(), description='Zotero collections whose items are "not for me" (rated -1; comma-separated).'
     )
-    # full text (eprints.py, enrich.py): arXiv's e-prints and PDFs, Semantic Scholar's counts
+    # full text (services/eprints.py, services/enrich.py): arXiv's e-prints and PDFs, Semantic Scholar's
+    # counts
     eprint_url: str = Field(
         default="https://arxiv.org/e-print", description="arXiv's e-print (TeX source) endpoint (fulltext)."
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import orjson
 
-from papersift.paper import Paper
+from papersift.records.paper import Paper
 from papersift.sources.snapshot import paper_from_record
 
 ROOT = Path(__file__).resolve().parents[2]

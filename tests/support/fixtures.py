@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from papersift.index.indexes import Indexes
-from papersift.index.opened import open_papersift
+from papersift.index.runtime import open_papersift
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.sqlite import SqliteStore

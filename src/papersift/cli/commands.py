@@ -1,7 +1,7 @@
 """The ``papersift`` command line: the root ``app``, its ``--db``/``--home`` options, and the one list of
 commands, in the order ``papersift --help`` shows them (``papersift.cli.main`` runs it).
 
-Each command group lives in its own module (``papersift.cli.papers``, ``.ingest``, ``.search``,
+Each command group lives in its own module (``papersift.cli.papers_cmd``, ``.ingest``, ``.search``,
 ``.index``, ``.serve``, ``.migrate``, ``.topics``, ``.daily``, ``.evaluate``, ``.accounts``, ``.library``,
 ``.llm``); what they share is in ``papersift.cli.common``. Command names and ``--format json`` shapes are an
 interface other tools rely on. Heavy modules are imported inside the commands that need them, so quick
@@ -16,20 +16,20 @@ from typing import Annotated
 import typer
 
 from papersift.cli import (
-    accounts,
-    daily,
-    evaluate,
-    fulltext,
-    index,
-    ingest,
-    library,
-    llm,
-    migrate,
-    papers,
-    reading,
-    search,
+    daily_cmd,
+    eval_cmd,
+    fulltext_cmd,
+    index_cmd,
+    ingest_cmd,
+    library_cmd,
+    llm_cmd,
+    migrate_cmd,
+    papers_cmd,
+    readers,
+    reading_cmd,
+    search_cmd,
     serve,
-    topics,
+    topics_cmd,
 )
 from papersift.cli.metavars import PlainMetavarGroup
 
@@ -68,27 +68,27 @@ def _root(
         os.environ["PAPERSIFT_HOME"] = str(home)
 
 
-app.command()(ingest.ingest)
-app.command()(ingest.sync)
-app.command("list")(papers.list_)
-app.command()(papers.show)
-app.command()(search.search)
-app.command()(index.embed)
-app.command()(search.related)
+app.command()(ingest_cmd.ingest)
+app.command()(ingest_cmd.sync)
+app.command("list")(papers_cmd.list_)
+app.command()(papers_cmd.show)
+app.command()(search_cmd.search)
+app.command()(index_cmd.embed)
+app.command()(search_cmd.related)
 app.command()(serve.demo)
 app.command()(serve.serve)
-app.command()(migrate.migrate)
-app.command()(daily.follow)
-app.command()(daily.recommend)
-app.command()(daily.digest)
-app.command()(daily.daily)
-app.command()(topics.topics)
-app.command()(reading.summarize)
-app.command()(reading.ask)
-app.command()(fulltext.fulltext)
-app.command()(fulltext.enrich)
-app.add_typer(ingest.harvest_app, name="harvest")
-app.add_typer(evaluate.eval_app, name="eval")
-app.add_typer(accounts.reader_app, name="reader")
-app.add_typer(library.library_app, name="library")
-app.add_typer(llm.llm_app, name="llm")
+app.command()(migrate_cmd.migrate)
+app.command()(daily_cmd.follow)
+app.command()(daily_cmd.recommend)
+app.command()(daily_cmd.digest)
+app.command()(daily_cmd.daily)
+app.command()(topics_cmd.topics)
+app.command()(reading_cmd.summarize)
+app.command()(reading_cmd.ask)
+app.command()(fulltext_cmd.fulltext)
+app.command()(fulltext_cmd.enrich)
+app.add_typer(ingest_cmd.harvest_app, name="harvest")
+app.add_typer(eval_cmd.eval_app, name="eval")
+app.add_typer(readers.reader_app, name="reader")
+app.add_typer(library_cmd.library_app, name="library")
+app.add_typer(llm_cmd.llm_app, name="llm")

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from papersift.index.indexes import Indexes
-    from papersift.index.opened import Papersift
+    from papersift.index.runtime import Papersift
     from papersift.settings import Settings
     from papersift.store import IngestCounts, Store
     from papersift.store.records import Account
@@ -37,7 +37,7 @@ FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text or json")]
 
 
 def _spelled(value: str) -> str:
-    from papersift.taxonomy import spelled
+    from papersift.records.taxonomy import spelled
 
     return spelled(value)
 
@@ -56,7 +56,7 @@ def known_category_option(value: str | None) -> str | None:
     naming the nearest ids it has (a filter on ``cs.FOO`` would quietly find nothing)."""
     if value is None:
         return None
-    from papersift import taxonomy
+    from papersift.records import taxonomy
 
     spelled = _spelled(value)
     if taxonomy.is_known(spelled):
@@ -125,7 +125,7 @@ def load_settings(home: Path | None) -> Settings:
 
 @dataclass
 class Opened:
-    """A command's open papersift (``index/opened.py``): its store and, opened on first use of
+    """A command's open papersift (``index/runtime.py``): its store and, opened on first use of
     ``indexes``, the current index generation."""
 
     papersift: Papersift
@@ -155,7 +155,7 @@ class Opened:
 
     def account(self, name: str | None) -> Account:
         """The reader a command acts for: ``--reader NAME`` (must exist) or the personal reader."""
-        from papersift.accounts import cli_reader
+        from papersift.services.accounts import cli_reader
 
         return cli_reader(self.store, self.settings, name)
 
@@ -174,10 +174,10 @@ class Keeper(Protocol):
 def opened(settings: Settings, *, warm: bool = False, kept: Keeper | None = None) -> Iterator[Opened]:
     """The papersift ``settings`` name, closed however the command ends; a ``StoreError`` (opening it or
     while the command runs) ends the command with its one-line message. ``warm``: the command encodes a
-    text, so the model loads in the background while its indexes open (``index/opened.py``).
+    text, so the model loads in the background while its indexes open (``index/runtime.py``).
     ``kept``: the resident helper's open stores and indexes (the command's context object), used instead
     and left open."""
-    from papersift.index.opened import open_papersift
+    from papersift.index.runtime import open_papersift
     from papersift.store import StoreError
 
     try:
@@ -253,8 +253,8 @@ def report(counts: IngestCounts, what: str) -> None:
 def fulltext_pass(o: Opened) -> None:
     """After ``sync`` / ``daily``: the full text of each reader's top Daily Papers and saved papers
     (``digest.fulltext_ahead``); one line, or why it stopped (the command goes on)."""
-    from papersift.digest import fulltext_ahead
-    from papersift.harvest import HarvestError
+    from papersift.reader.digest import fulltext_ahead
+    from papersift.services.harvest import HarvestError
 
     try:
         typer.echo(fulltext_ahead(o.store, o.indexes, o.settings, o.store.accounts()).line())

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from papersift.cli.common import Opened
     from papersift.index.encoder import Encoder
-    from papersift.index.opened import Papersift
+    from papersift.index.runtime import Papersift
     from papersift.settings import Settings
 
 FORWARDED = ("search", "related")  # the commands a helper answers
@@ -235,7 +235,7 @@ def linger(argv: list[str]) -> bool:
 
 
 class _Entry:
-    """An open papersift kept (``index/opened.py``: its store, and its current indexes, opened again when a
+    """An open papersift kept (``index/runtime.py``: its store, and its current indexes, opened again when a
     new generation is published) and the SQLite file's (device, inode) when opened."""
 
     def __init__(self, papersift: Papersift, identity: tuple[int, int] | None) -> None:
@@ -261,7 +261,7 @@ class Kept:
     def open(self, settings: Settings) -> Opened:
         """``settings``' store and current indexes, left open when the command ends."""
         from papersift.cli.common import Opened
-        from papersift.index.opened import open_papersift
+        from papersift.index.runtime import open_papersift
 
         key = f"{os.getcwd()}|{settings.model_dump_json()}"
         identity = _identity(settings)

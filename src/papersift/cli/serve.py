@@ -51,7 +51,7 @@ def demo(
     home: HomeOpt = None,
 ) -> None:
     """Fill the store with recent real papers (arXiv, else the shared data) and print a listing."""
-    from papersift.demo import LOADING, PARTS, load_recent_snapshot, sync_recent
+    from papersift.services.demo import LOADING, PARTS, load_recent_snapshot, sync_recent
 
     if part not in PARTS:
         fail(f"--part must be one of {', '.join(PARTS)}, not {part!r}", 2)
@@ -136,7 +136,7 @@ def demo(
 def _whole_days(store: Store, shared: Path, days: int, counts: IngestCounts) -> list[str]:
     """The whole days of ``shared/listings-extra`` (each category's latest ``days``) into the store, added
     to ``counts``; a line naming each category's latest whole day."""
-    from papersift.demo import EXTRA, load_day_listings
+    from papersift.services.demo import EXTRA, load_day_listings
 
     try:
         loaded, listings = load_day_listings(store, shared / EXTRA, days)
@@ -152,8 +152,8 @@ def _whole_days(store: Store, shared: Path, days: int, counts: IngestCounts) -> 
 
 def _earlier_days(settings: Settings, store: Store, days: int) -> IngestCounts:
     """The default categories' earlier days from arXiv's API; none, said in one line, when it fails."""
-    from papersift.demo import earlier_days
-    from papersift.harvest import HarvestError
+    from papersift.services.demo import earlier_days
+    from papersift.services.harvest import HarvestError
     from papersift.store import IngestCounts
 
     try:

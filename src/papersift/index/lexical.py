@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from papersift.records.words import STOP_WORDS
 from papersift.store import Store
-from papersift.text import STOP_WORDS
 
 N_FEATURES = 1 << 20
 MAX_DF = 0.1  # a term in more than this share of papers says nothing about relatedness

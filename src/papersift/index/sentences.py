@@ -1,5 +1,5 @@
 """Sentences of a paper and their vectors: the splitter, the role of each sentence, the stored arrays
-(matching a query's sentences against them is ``ranking/sentences.py``).
+(matching a query's sentences against them is ``ranking/sentence_match.py``).
 
 ``split_sentences`` cuts an abstract into sentences without cutting inside LaTeX (``$…$``, ``\\(…\\)``,
 braces), after an abbreviation ("e.g.", "et al.", "Fig. 2", "Eq. (3)") or an initial ("J. Smith");

@@ -14,10 +14,10 @@ from datetime import UTC, date, datetime
 from typing import Literal
 
 from papersift.index.indexes import Indexes
-from papersift.paper import Paper
 from papersift.ranking.evidence import library_citations, library_reasons
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
-from papersift.schedule import announcement_time, is_listing_day, next_listing_day
+from papersift.records.paper import Paper
+from papersift.records.schedule import announcement_time, is_listing_day, next_listing_day
 from papersift.store import Store, StoreError
 from papersift.store.records import Account, Interests, LibraryEntry
 

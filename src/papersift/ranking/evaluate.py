@@ -41,11 +41,11 @@ import numpy as np
 import orjson
 
 from papersift.index.indexes import Indexes
-from papersift.paper import Paper
 from papersift.ranking.recommend import LibraryItem, Profile, recommend
 from papersift.ranking.related import WEIGHTS, Weights, paper_query, related
 from papersift.ranking.search import MODES, SENTENCE_WEIGHTS, search
-from papersift.ranking.sentences import SentenceWeights
+from papersift.ranking.sentence_match import SentenceWeights
+from papersift.records.paper import Paper
 
 K = 10
 DEPTH = 100  # ranks kept per query (MRR is computed within them)

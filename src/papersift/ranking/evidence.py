@@ -1,4 +1,5 @@
-"""Reference evidence: what the papers' reference lists (``store/fulltext.py``) say about how two papers or a
+"""Reference evidence: what the papers' reference lists (``store/fulltext_rows.py``) say about how two papers
+or a
 paper and a reader's library are related, for the rankers' scores and their "why".
 
 - Bibliographic coupling: the references two papers share. A reference is the same in both lists when it

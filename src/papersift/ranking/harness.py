@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from papersift.index.indexes import Indexes
-from papersift.index.opened import open_papersift
 from papersift.index.pipeline import embed_missing, refresh, sentence_source
-from papersift.ingest import ingest_paths
+from papersift.index.runtime import open_papersift
 from papersift.ranking.evaluate import Score
+from papersift.services.ingest import ingest_paths
 from papersift.settings import Settings
 from papersift.store.cache import VectorCache
 
@@ -40,7 +40,7 @@ def fresh_indexes(
     embedding: EmbeddingProgress = _no_progress,
 ) -> Iterator[Indexes]:
     """A fresh store of ``corpus`` in ``workdir``, embedded (via the install's vector cache), indexed, and
-    opened (``index/opened.py``: its generation and store closed when the block ends)."""
+    opened (``index/runtime.py``: its generation and store closed when the block ends)."""
     local = settings.model_copy(update={"home": workdir})
     with open_papersift(local) as opened:
         store = opened.store

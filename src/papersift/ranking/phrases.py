@@ -25,7 +25,7 @@ from functools import cache
 from typing import Any
 
 from papersift.index.lexical import Lexical, term_slot
-from papersift.text import STOP_WORDS
+from papersift.records.words import STOP_WORDS
 
 MAX_WORDS = 4
 # a lone word is a term when the store's papers hold it at least ``TERM_RATIO`` times as often as English

@@ -14,8 +14,8 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from papersift.paper import Paper
 from papersift.ranking.evidence import cocited_reason, coupling_reason
+from papersift.records.paper import Paper
 from papersift.store import Filters, Store
 
 T = TypeVar("T")

@@ -55,9 +55,9 @@ import scipy.sparse as sp
 from papersift.index.encoder import paper_text
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot
-from papersift.names import AuthorSet
-from papersift.paper import Paper
 from papersift.ranking.phrases import phrases, reason_phrases, word_rarity
+from papersift.records.names import AuthorSet
+from papersift.records.paper import Paper
 
 WEIGHTS: Mapping[str, float] = {  # library signals (``_Library.features``), under ``SVM_MIN_LIKED`` liked
     "model": 1.0,

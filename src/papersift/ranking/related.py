@@ -10,7 +10,7 @@ the author postings (same authors). Each candidate is then scored by a weighted 
 
 The sentence match compares the papers sentence by sentence (multi-vector matching, as in Mysore et al.
 2022): the mean over the query's sentences of the best cosine with one of the candidate's sentences
-(``ranking/sentences.py``), for the best ``RERANK`` candidates by the other terms (a re-ranker); the
+(``ranking/sentence_match.py``), for the best ``RERANK`` candidates by the other terms (a re-ranker); the
 rest, and a candidate without sentence vectors yet, count their dense cosine instead. Its weight is 0: on
 the ``tune`` half of the dev pairs (``bench/tune_sentences.py``, 669 of the 1,342 queries) every weight
 from 0.25 to 1.5 lowered nDCG@10, steadily (0.4218 → 0.4158 at 0.25, 0.3626 at 1.0): citation pairs are
@@ -45,16 +45,16 @@ import numpy as np
 from papersift.index.encoder import paper_text
 from papersift.index.indexes import Indexes
 from papersift.index.sentences import FACETS, TITLE, facet_code, paper_sentences, roles
-from papersift.names import AuthorSet
-from papersift.paper import Paper, Submitted, first_submitted, months_between
 from papersift.ranking import evidence
 from papersift.ranking.phrases import phrases, reason_phrases, word_rarity
 from papersift.ranking.pool import Hit, admitted, widen
 from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
-from papersift.ranking.sentences import RERANK, SentenceWeights, best_pair, sentence_term
+from papersift.ranking.sentence_match import RERANK, SentenceWeights, best_pair, sentence_term
 from papersift.ranking.understand import SENTENCE_WORDS, Translate, understand
+from papersift.records.names import AuthorSet
+from papersift.records.paper import Paper, Submitted, first_submitted, months_between
+from papersift.records.words import STOP_WORDS
 from papersift.store import Filters
-from papersift.text import STOP_WORDS
 
 W_DENSE = 0.5
 W_LEXICAL = 0.5

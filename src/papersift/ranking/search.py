@@ -42,13 +42,13 @@ from typing import Literal
 import numpy as np
 
 from papersift.index.indexes import Indexes
-from papersift.paper import Paper, is_arxiv_id, normalize_id
 from papersift.ranking.feedback import rocchio
 from papersift.ranking.phrases import best_phrases, phrases, word_rarity
 from papersift.ranking.pool import Hit, admitted, widen
 from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
-from papersift.ranking.sentences import SentenceWeights, sentence_term
+from papersift.ranking.sentence_match import SentenceWeights, sentence_term
 from papersift.ranking.understand import Translate, Understood, suggest, understand, verbatim
+from papersift.records.paper import Paper, is_arxiv_id, normalize_id
 from papersift.store import Filters
 
 Mode = Literal["keyword", "semantic", "hybrid"]

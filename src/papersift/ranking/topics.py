@@ -71,9 +71,9 @@ from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.ranking.phrases import FILLER as VERBS
 from papersift.ranking.phrases import GENERIC, fold, occurs, phrases, pieces, runs
+from papersift.records.taxonomy import canonical, category_name, category_named
+from papersift.records.words import STOP_WORDS
 from papersift.store import ListingEntry, Store
-from papersift.taxonomy import canonical, category_name, category_named
-from papersift.text import STOP_WORDS
 
 Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
 

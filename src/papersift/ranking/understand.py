@@ -47,8 +47,8 @@ import numpy as np
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import term_slot
 from papersift.index.vocabulary import Vocabulary, fold, long_key, words_of
-from papersift.paper import is_arxiv_id
-from papersift.text import STOP_WORDS
+from papersift.records.paper import is_arxiv_id
+from papersift.records.words import STOP_WORDS
 
 Translate = Callable[[str], str | None]
 

@@ -46,7 +46,7 @@ import numpy as np
 import Stemmer
 
 from papersift.index.sentences import roles, split_sentences
-from papersift.text import STOP_WORDS
+from papersift.records.words import STOP_WORDS
 
 EXTRACTIVE = "extractive"  # the ``by`` of an extractive TL;DR
 MAX_CHARS = 400

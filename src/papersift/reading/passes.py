@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from papersift.paper import Paper
 from papersift.reading.texts import make, reading_key
+from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.records import Reading

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from papersift.paper import Paper
 from papersift.reading.sections import Passage
+from papersift.records.paper import Paper
 
 KINDS = ("tldr", "title", "abstract", "faq")
 LANGS = ("en", "zh")

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from papersift.index.indexes import Indexes
+from papersift.records.words import STOP_WORDS
 from papersift.sources.fulltext import FullText
-from papersift.text import STOP_WORDS
 
 Encode = Callable[[list[str]], np.ndarray]
 

@@ -25,14 +25,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from papersift.llm import client
-from papersift.paper import Paper
 from papersift.reading import checks
 from papersift.reading.extractive import EXTRACTIVE, key_sentence
 from papersift.reading.prompts import PROMPT_VERSION
 from papersift.reading.texts import Answer
+from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
-from papersift.store.fulltext import PaperLinks
+from papersift.store.fulltext_rows import PaperLinks
 from papersift.store.records import Reading
 
 

@@ -23,9 +23,9 @@ from datetime import timedelta
 
 from papersift.llm import client
 from papersift.llm.errors import ModelError
-from papersift.paper import Paper
 from papersift.reading import checks, prompts, sections
 from papersift.reading.sections import Encode, Passage
+from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.records import Reading, ReadingKey

@@ -35,9 +35,9 @@ import numpy as np
 import orjson
 
 from papersift.index.sentences import FACETS, roles, split_sentences
-from papersift.paper import Paper
 from papersift.reading import extractive
 from papersift.reading.shown import missing_line, tldr_json
+from papersift.records.paper import Paper
 from papersift.store.records import Reading
 
 MEASURES = ("rouge1", "rouge2", "rougeL")

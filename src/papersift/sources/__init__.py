@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
-from papersift.paper import Parsed, RecordError
+from papersift.records.paper import Parsed, RecordError
 
 Reader = Callable[[IO[bytes], str], Iterator[Parsed]]
 FORMATS = ("snapshot", "oai", "atom", "rss", "mailing", "listing", "abs")

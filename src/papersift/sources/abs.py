@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import IO
 
-from papersift.paper import Parsed, RecordError
+from papersift.records.paper import Parsed, RecordError
 from papersift.sources.mailing import (
     RawRecord,
     decode,

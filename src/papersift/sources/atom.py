@@ -17,7 +17,7 @@ from typing import IO
 
 from lxml import etree
 
-from papersift.paper import (
+from papersift.records.paper import (
     ArxivId,
     Paper,
     Parsed,

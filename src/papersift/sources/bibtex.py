@@ -11,7 +11,7 @@ from bibtexparser.exceptions import BlockAbortedException
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
 from bibtexparser.model import Entry, ParsingFailedBlock
 
-from papersift.paper import clean_text
+from papersift.records.paper import clean_text
 from papersift.sources.latex import latex_to_unicode, unescape_bibtex
 from papersift.sources.references import (
     EntryError,

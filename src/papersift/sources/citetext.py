@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from papersift.paper import clean_text
+from papersift.records.paper import clean_text
 
 if TYPE_CHECKING:
     from pylatexenc.latex2text import LatexNodes2Text

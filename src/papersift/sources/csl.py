@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from papersift.paper import clean_text
+from papersift.records.paper import clean_text
 from papersift.sources.references import (
     EntryError,
     Read,

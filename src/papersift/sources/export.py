@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from papersift.paper import Paper
+from papersift.records.paper import Paper
 from papersift.sources.citetext import (
     bibtex_name,
     bibtex_preamble,

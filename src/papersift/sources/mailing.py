@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import IO, Literal
 
-from papersift.paper import (
+from papersift.records.paper import (
     AnnounceKind,
     Announcement,
     InvalidIdError,
@@ -38,7 +38,7 @@ from papersift.paper import (
     parse_id,
     split_authors,
 )
-from papersift.schedule import next_listing_day
+from papersift.records.schedule import next_listing_day
 
 MarkerKind = Literal["cross", "replace", "end", "day"]
 

@@ -18,7 +18,7 @@ from typing import IO
 
 from lxml import etree
 
-from papersift.paper import (
+from papersift.records.paper import (
     Deleted,
     Paper,
     Parsed,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from papersift.paper import clean_text
+from papersift.records.paper import clean_text
 from papersift.sources.fulltext import ExtractError, FullText, Reference, Section
 from papersift.sources.texbib import reference_fields, title_in_text
 

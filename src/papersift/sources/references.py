@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 from urllib.parse import quote
 
-from papersift.paper import InvalidIdError, Paper, clean_text, normalize_id
+from papersift.records.paper import InvalidIdError, Paper, clean_text, normalize_id
 from papersift.sources.citetext import clean_authors, plain_text
 
 ABS_URL = "https://arxiv.org/abs/{}"

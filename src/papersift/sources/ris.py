@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from papersift.paper import clean_text
+from papersift.records.paper import clean_text
 from papersift.sources.references import (
     EntryError,
     Read,

@@ -25,7 +25,7 @@ from typing import IO
 
 from lxml import etree
 
-from papersift.paper import (
+from papersift.records.paper import (
     ANNOUNCE_KINDS,
     AnnounceKind,
     Announcement,
@@ -38,7 +38,7 @@ from papersift.paper import (
     parse_id,
     split_authors,
 )
-from papersift.schedule import next_listing_day
+from papersift.records.schedule import next_listing_day
 from papersift.sources import xml
 
 _RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"

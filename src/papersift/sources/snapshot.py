@@ -13,7 +13,7 @@ from typing import IO, Any
 
 import orjson
 
-from papersift.paper import (
+from papersift.records.paper import (
     InvalidIdError,
     Paper,
     Parsed,

@@ -9,7 +9,7 @@ import posixpath
 import re
 from collections.abc import Mapping
 
-from papersift.paper import InvalidIdError, clean_text, normalize_id
+from papersift.records.paper import InvalidIdError, clean_text, normalize_id
 from papersift.sources.fulltext import Reference
 from papersift.sources.references import find_arxiv_id, normalize_doi
 from papersift.sources.texscan import command_args, group, skip_options, strip_comments, to_text

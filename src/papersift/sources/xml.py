@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from papersift.paper import clean_text
+from papersift.records.paper import clean_text
 
 
 def parse_document(data: bytes) -> tuple[etree._Element | None, str]:

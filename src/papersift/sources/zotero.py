@@ -1,7 +1,8 @@
 """The Zotero Web API v3 as records: items (``GET …/items``, ``format=json``) as references with their Zotero
 key, version, collections and trash flag; collections with their parents; ``GET …/deleted`` as the keys of
 deleted items; the response headers a client acts on (``Last-Modified-Version``, ``Total-Results``,
-``Backoff``, ``Retry-After``). Pure parsing: no network, no storage (the sync job is ``library_sync.py``).
+``Backoff``, ``Retry-After``). Pure parsing: no network, no storage (the sync job is
+``reader/zotero_sync.py``).
 
 An item is matched to arXiv by what Zotero keeps of it: ``archiveID`` (``arXiv:2106.09685``, preprints), a
 line of ``extra`` (``arXiv: 2106.09685``), an arXiv URL, or an arXiv DOI (``10.48550/arXiv.2106.09685``).
@@ -15,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from papersift.paper import clean_text
+from papersift.records.paper import clean_text
 from papersift.sources.references import (
     Reference,
     bare_arxiv_id,

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from papersift.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
+from papersift.records.paper import AnnounceKind, Paper, Parsed, RecordError, in_category
 from papersift.sources.fulltext import CodeLink, FullText, Reference
-from papersift.store.fulltext import CitationCount, Citing, FullTextInfo, PaperLinks
-from papersift.store.llm import ModelFailure, ModelUsage
+from papersift.store.fulltext_rows import CitationCount, Citing, FullTextInfo, PaperLinks
+from papersift.store.llm_usage import ModelFailure, ModelUsage
 from papersift.store.records import Account, Digest, Interests, LibraryEntry, Reading, ReadingKey, Seen
 from papersift.store.signals import Signal
 
@@ -364,7 +364,7 @@ class ReadingStore(Protocol):
 
 
 class ModelStore(Protocol):
-    """The language model's token usage per (UTC day, model) and its failed calls (store/llm.py)."""
+    """The language model's token usage per (UTC day, model) and its failed calls (store/llm_usage.py)."""
 
     def add_llm_usage(self, day: date, model: str, prompt_tokens: int, completion_tokens: int) -> None:
         """Count one answered call of ``model`` on ``day`` and its tokens."""
@@ -385,7 +385,7 @@ class ModelStore(Protocol):
 
 class FullTextStore(Protocol):
     """Papers' full text per version, their references as edges, code links, citation counts
-    (``store/fulltext.py``)."""
+    (``store/fulltext_rows.py``)."""
 
     def put_fulltext(self, paper_id: str, version: int, text: FullText) -> FullTextInfo:
         """Store what was read from ``version`` (one transaction); its references and code links replace

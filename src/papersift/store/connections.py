@@ -1,7 +1,7 @@
 """The connections of one open store: each thread's own connection (opened on its first use, its query clock
 started again by each use when ``query_seconds`` is set: ``Store.limit_queries``, ``StoreBusy`` past it),
 one writer taken under a lock for one write at a time, and any further connection a caller asks for; all
-of them closed by ``close``, in the order they were opened (none is opened after it). ``index/opened.py``
+of them closed by ``close``, in the order they were opened (none is opened after it). ``index/runtime.py``
 builds an open papersift on it.
 """
 

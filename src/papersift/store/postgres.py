@@ -30,10 +30,10 @@ from pgvector import HalfVector
 from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 
-from papersift.paper import ANNOUNCE_KINDS, Paper, is_exact_category
+from papersift.records.paper import ANNOUNCE_KINDS, Paper, is_exact_category
 from papersift.store import StoreBusy, StoreError, schema
-from papersift.store.papers import COLUMNS
-from papersift.store.query import plain_words
+from papersift.store.fts_query import plain_words
+from papersift.store.paper_rows import COLUMNS
 from papersift.store.rows import Row
 from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
 from papersift.store.tables import StoreTables

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from papersift.paper import ANNOUNCE_KINDS, Paper, RecordError, Version, clean_text
+from papersift.records.paper import ANNOUNCE_KINDS, Paper, RecordError, Version, clean_text
 from papersift.store import IngestCounts, StoreError
 from papersift.store.records import RATINGS, Account, Digest, LibraryEntry
 from papersift.store.sql import NamedRow

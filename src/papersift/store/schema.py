@@ -110,7 +110,8 @@ ALTER TABLE library {add_column} pages TEXT NOT NULL DEFAULT ''
 """
 
 
-# the language model's tokens per (UTC day, model) and failed calls (SQLite 6, PostgreSQL 6: store/llm.py)
+# the language model's tokens per (UTC day, model) and failed calls (SQLite 6, PostgreSQL 6:
+# store/llm_usage.py)
 LLM = """
 CREATE TABLE IF NOT EXISTS llm_usage (
     day TEXT{bytewise} NOT NULL,
@@ -207,7 +208,8 @@ CREATE INDEX IF NOT EXISTS readings_lang ON readings (paper_id, lang, kind)
 """
 
 
-# papers' full text (store/fulltext.py): one row per paper version fetched (its text zlib-compressed orjson,
+# papers' full text (store/fulltext_rows.py): one row per paper version fetched (its text zlib-compressed
+# orjson,
 # or why it failed); the newest version's references as edges (citing paper, position, the entry, the store
 # paper it names) and code links; Semantic Scholar's citation counts with their day (SQLite 9, PostgreSQL 9)
 FULLTEXT = """

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from papersift.paper import Paper
+from papersift.records.paper import Paper
 
 NamedRow = Any  # a row read by name: ``sqlite3.Row`` or a psycopg ``dict_row``
 

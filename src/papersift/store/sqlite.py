@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import orjson
 
-from papersift.paper import is_exact_category
+from papersift.records.paper import is_exact_category
 from papersift.store import StoreBusy, StoreError, schema
 from papersift.store.rows import COLUMN, Row
 from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx

@@ -3,11 +3,11 @@ backends (``sqlite.py`` and ``postgres.py`` add only their connection, migration
 
 from __future__ import annotations
 
-from papersift.store.accounts import AccountTables
-from papersift.store.fulltext import FullTextTables
-from papersift.store.library import LibraryTables
-from papersift.store.llm import ModelTables
-from papersift.store.papers import PaperTables
+from papersift.store.account_rows import AccountTables
+from papersift.store.fulltext_rows import FullTextTables
+from papersift.store.library_rows import LibraryTables
+from papersift.store.llm_usage import ModelTables
+from papersift.store.paper_rows import PaperTables
 from papersift.store.readings import ReadingTables
 from papersift.store.seen import SeenTables
 from papersift.store.signals import LabSignals

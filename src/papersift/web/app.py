@@ -30,20 +30,43 @@ from papersift.index.onnx_encoder import OnnxModelError
 from papersift.ranking.search import search
 from papersift.settings import Settings
 from papersift.store import StoreError
-from papersift.web import accounts, daily, deadends, feeds, library, listings, mine, papers, reading, topics
-from papersift.web import search as search_views
+from papersift.web import (
+    daily_pages,
+    deadends,
+    feed_routes,
+    library_pages,
+    listings,
+    login,
+    mine,
+    paper_pages,
+    reading_pages,
+    search_pages,
+    topic_pages,
+)
 from papersift.web.assets import CacheHeaders
 from papersift.web.contract import errors, openapi_without_422
+from papersift.web.display_text import highlight as highlight  # the pages' filter (tests use it from here)
 from papersift.web.pages import ERROR_HANDLERS, Site, Web, make_templates
 from papersift.web.security import Guard, SecurityHeaders, allowed_hosts, server_secret
 from papersift.web.state import AppState, open_state
-from papersift.web.text import highlight as highlight  # the pages' filter (tests use it from here)
 
 HERE = Path(__file__).parent
 GC_THRESHOLDS = (200_000, 100, 100)  # allocations before a young collection; young per older; older per full
 # feeds first: /list/{category}.atom before the listing's /list/{category}; reading's /abs/{id}/faq before
 # the paper's /abs/{id}
-VIEWS = (feeds, listings, deadends, reading, papers, search_views, daily, library, accounts, mine, topics)
+VIEWS = (
+    feed_routes,
+    listings,
+    deadends,
+    reading_pages,
+    paper_pages,
+    search_pages,
+    daily_pages,
+    library_pages,
+    login,
+    mine,
+    topic_pages,
+)
 
 
 def katex_dir(settings: Settings) -> Path | None:
@@ -75,7 +98,7 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
     state = open_state(settings)
     katex = katex_dir(settings)
     site = Site(state, make_templates(HERE / "templates", katex is not None))
-    topics.add_template_globals(site.templates, state)
+    topic_pages.add_template_globals(site.templates, state)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -88,14 +111,16 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
 
     app = FastAPI(title="papersift", version="0.1.0", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.site = site
-    app.state.ask_limit = reading.AskLimit(settings.ask_per_hour)
-    site.templates.env.globals["can_write"] = reading.may_generate(settings)  # TL;DR, FAQ and Ask buttons
-    site.templates.env.globals["has_model"] = reading.has_model(settings)  # else: how to connect one
+    app.state.ask_limit = reading_pages.AskLimit(settings.ask_per_hour)
+    site.templates.env.globals["can_write"] = reading_pages.may_generate(
+        settings
+    )  # TL;DR, FAQ and Ask buttons
+    site.templates.env.globals["has_model"] = reading_pages.has_model(settings)  # else: how to connect one
     if katex is not None:  # mounted before /static so the longer prefix wins
         app.mount("/static/katex", StaticFiles(directory=katex), name="katex")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    limits = {"/library/import": library.MAX_IMPORT + 64 * 1024}  # the file and the form around it
+    limits = {"/library/import": library_pages.MAX_IMPORT + 64 * 1024}  # the file and the form around it
     app.add_middleware(Guard, settings=settings, secret=server_secret(settings.home), limits=limits)
     hosts = sorted(allowed_hosts(settings))
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)  # before the guard

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from papersift.listing import listing_counts
+from papersift.records.taxonomy import archive_of, categories, category, category_name, groups
+from papersift.services.listing import listing_counts
 from papersift.store import Store
-from papersift.taxonomy import archive_of, categories, category, category_name, groups
 
 _ARCHIVES = {a.id: a for g in groups() for a in g.archives}
 _GROUP_OF = {a.id: g.id for g in groups() for a in g.archives}

@@ -21,10 +21,10 @@ from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from papersift.harvest import ArxivClient, HarvestError, fetch_ids
-from papersift.ingest import ingest_items
-from papersift.paper import InvalidIdError, Paper, normalize_id
-from papersift.taxonomy import is_known, spelled
+from papersift.records.paper import InvalidIdError, Paper, normalize_id
+from papersift.records.taxonomy import is_known, spelled
+from papersift.services.harvest import ArxivClient, HarvestError, fetch_ids
+from papersift.services.ingest import ingest_items
 from papersift.web.pages import Web
 
 STATIC = Path(__file__).parent / "static"

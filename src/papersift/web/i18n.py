@@ -341,7 +341,7 @@ def translate(text: str, lang: str) -> str:
     return text
 
 
-# the topic map and the lab's signals (web/topics.py)
+# the topic map and the lab's signals (web/topic_pages.py)
 TEXT["en"].update(
     {
         "topics": "Topics",
@@ -382,7 +382,7 @@ TEXT["zh"].update(
 )
 
 
-# what a model writes about papers (web/reading.py): TL;DRs, 中文 texts, the FAQ, Ask
+# what a model writes about papers (web/reading_pages.py): TL;DRs, 中文 texts, the FAQ, Ask
 TEXT["en"].update(
     {
         "tldr": "TL;DR",
@@ -480,7 +480,7 @@ TEXT["en"].update(
         "browse_categories": "Browse the categories",
         "results_with_words": "{n} papers have your words",
         "results_with_words_more": "{n}+ papers have your words",
-        # a paper's full text (web/papers.py): its references, the store's papers citing it, its code
+        # a paper's full text (web/paper_pages.py): its references, the store's papers citing it, its code
         "references": "References",
         "references_count": "{n}; {m} in this store",
         "cited_by": "Cited by",

@@ -8,15 +8,15 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from papersift.listing import listing_counts
-from papersift.shapes import paper_json
-from papersift.taxonomy import category_name
+from papersift.reader.shapes import paper_json
+from papersift.records.taxonomy import category_name
+from papersift.services.listing import listing_counts
 from papersift.web.categories import opening_category, picker, taxonomy_json
 from papersift.web.contract import DateParam, DayPath
 from papersift.web.deadends import missing_category, missing_listing
 from papersift.web.mine import with_state
 from papersift.web.pages import Answer, Site, Web, twin, wants_json
-from papersift.web.reading import reading_lang, texts_for, texts_version
+from papersift.web.reading_pages import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
 router = APIRouter()
@@ -65,7 +65,7 @@ def _listing(request: Request, web: Site, category: str, day: str | None) -> Ans
         "listing.html",
         ("list", category, day or "", made),
         lambda: listing_data(state, category, day, lang),
-        index=True,  # the topic map (web/topics.py)
+        index=True,  # the topic map (web/topic_pages.py)
         personal=state.settings.accounts,  # the lab's counts on the rows
     )
 

@@ -1,5 +1,6 @@
 """The JSON API's response models: pydantic descriptions of the shapes the CLI and API already share
-(``shapes.py``) and of each route's answer, so that a client generated from ``/openapi.json`` gets typed
+(``reader/shapes.py``) and of each route's answer, so that a client generated from ``/openapi.json`` gets
+typed
 objects. They describe the JSON, they never make it: the handlers' dicts go out as they are, and
 ``RESPONSES`` places each model in the OpenAPI document (``contract.openapi_without_422``). Objects whose
 keys the views may extend allow extra keys.
@@ -247,7 +248,7 @@ class TagCount(Shape):
 
 
 class ZoteroSyncShape(Shape):
-    """The last ``library sync zotero`` (``library_sync.SyncReport.as_json``): when (``at``, UTC), how long,
+    """The last ``library sync zotero`` (``zotero_sync.SyncReport.as_json``): when (``at``, UTC), how long,
     the requests, the collections chosen, whether arXiv was asked, each library's counts and their
     ``totals`` (``items`` read, ``matched`` to arXiv papers, ``fetched``, ``kept`` with their own text,
     ``removed``…)."""
@@ -350,7 +351,7 @@ class TrendingPaper(PaperShape):
 
 
 class Trending(Shape):
-    """What the lab saved and +1'd over recent days (``shapes.py: trending_json``)."""
+    """What the lab saved and +1'd over recent days (``reader/shapes.py: trending_json``)."""
 
     days: int
     papers: list[TrendingPaper]

@@ -23,15 +23,15 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
-from papersift.demo import loading
 from papersift.ranking.related import MAX_K
+from papersift.services.demo import loading
 from papersift.sources.citetext import author_line
 from papersift.store import StoreBusy
 from papersift.web.assets import static_url
 from papersift.web.contract import allowed_methods, errors, is_feed
+from papersift.web.display_text import highlight, plain_text, tex_text
 from papersift.web.i18n import TEXT, pick_language, translate
 from papersift.web.state import ACCOUNT_MARK, CSRF_MARK, AppState, personalise
-from papersift.web.text import highlight, plain_text, tex_text
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 Answer = Response | dict[str, Any]  # what a twin handler returns: a page, or the data of its JSON twin

@@ -195,7 +195,7 @@ class Guard:
         method: str = scope["method"]
         reading = self.settings.reading_public and path.endswith(
             READING_POSTS
-        )  # Ask, a TL;DR (web/reading.py)
+        )  # Ask, a TL;DR (web/reading_pages.py)
         if (
             self.settings.read_only
             and not reading

@@ -1,4 +1,5 @@
-"""What every request handler shares: the worker's open papersift (``index/opened.py``: store connections, the
+"""What every request handler shares: the worker's open papersift (``index/runtime.py``: store connections,
+the
 indexes, reloaded when a new generation is published, the model), the page cache keyed by what each page
 depends on, and who the reader is (the personal reader, or the one a session cookie names) with their CSRF
 token.
@@ -31,15 +32,15 @@ from typing import Any
 from fastapi import Request
 from starlette.exceptions import HTTPException
 
-from papersift.accounts import personal_account, session_account
-from papersift.demo import loading
-from papersift.harvest import reachable
 from papersift.index.indexes import Indexes
-from papersift.index.opened import Papersift, open_papersift
+from papersift.index.runtime import Papersift, open_papersift
 from papersift.ranking.topics import Namer
 from papersift.ranking.understand import Translate
-from papersift.reading.query import translator
+from papersift.reading.query_translation import translator
 from papersift.reading.topic_names import topic_namer
+from papersift.services.accounts import personal_account, session_account
+from papersift.services.demo import loading
+from papersift.services.harvest import reachable
 from papersift.settings import Settings
 from papersift.store import Store, papers_version
 from papersift.store.records import Account
@@ -57,7 +58,7 @@ ACCOUNT_MARK = "<!--papersift-account-7d1c-->"
 @dataclass
 class AppState:
     """``papersift`` holds the store's connections, the current generation and the model
-    (``index/opened.py``); ``meta``, under its own short lock, answers who the reader is."""
+    (``index/runtime.py``); ``meta``, under its own short lock, answers who the reader is."""
 
     settings: Settings
     papersift: Papersift
@@ -80,7 +81,8 @@ class AppState:
         return self.papersift.writing()
 
     def translate(self) -> Translate | None:
-        """The configured model as search's query translator (``reading/query.py``); None when no model is
+        """The configured model as search's query translator (``reading/query_translation.py``); None when no
+        model is
         available (the offline dictionary translates)."""
         return self._models()[0]
 

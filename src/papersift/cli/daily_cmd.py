@@ -1,0 +1,423 @@
+"""A reader's day: ``papersift follow`` (interests), ``recommend`` (Daily Papers), ``digest`` (e-mail, Atom,
+Markdown) and ``daily``, the cron job: sync → embed → every reader's digest, once per day."""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from papersift.cli.common import (
+    FormatOpt,
+    HomeOpt,
+    Opened,
+    ReaderOpt,
+    all_spelled_option,
+    check_format,
+    fail,
+    load_settings,
+    opened,
+    parse_day,
+    progress_bar,
+)
+
+if TYPE_CHECKING:
+    from papersift.ranking.daily import DailyPick
+    from papersift.reader.digest import DigestDay
+    from papersift.reader.push import Target
+    from papersift.settings import Settings
+    from papersift.store import Store
+    from papersift.store.records import Account
+
+
+def follow(
+    category: Annotated[
+        list[str] | None,
+        typer.Option("--category", "-c", help="Follow a category (any case).", callback=all_spelled_option),
+    ] = None,
+    author: Annotated[list[str] | None, typer.Option("--author", "-a", help="Follow an author.")] = None,
+    must: Annotated[
+        list[str] | None, typer.Option("--must", help="Keep only papers with a must-word.")
+    ] = None,
+    never: Annotated[list[str] | None, typer.Option("--never", help="Drop papers with this word.")] = None,
+    lang: Annotated[
+        list[str] | None,
+        typer.Option("--lang", help="Also read papers in zh (中文)."),
+    ] = None,
+    clear: Annotated[bool, typer.Option("--clear", help="Forget every interest first.")] = False,
+    threshold: Annotated[
+        str | None,
+        typer.Option(
+            "--min-score", help="Push and mail only papers scoring at least this ('none': everything)."
+        ),
+    ] = None,
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Show or change what you follow: categories, authors, must / never keywords, the score threshold."""
+    from papersift.ranking.daily import MIN_SCORE
+    from papersift.store.records import Interests
+
+    def merged(before: tuple[str, ...], more: list[str] | None) -> tuple[str, ...]:
+        return tuple(dict.fromkeys([*before, *(w.strip() for w in more or () if w.strip())]))
+
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        old = Interests() if clear else o.store.interests(who.id)
+        now = Interests(
+            categories=merged(old.categories, category),
+            authors=merged(old.authors, author),
+            must=merged(old.must, must),
+            never=merged(old.never, never),
+            languages=merged(old.languages, [x for x in lang or () if x != "en"]),
+        )
+        unknown = set(now.languages) - {"zh"}
+        if unknown:
+            fail(f"--lang must be en or zh, not {', '.join(sorted(unknown))}", 2)
+        if clear or any((category, author, must, never, lang)):
+            o.store.set_interests(who.id, now)
+        if threshold is not None:
+            o.store.set_reader_setting(who.id, MIN_SCORE, _threshold(threshold))
+        kept = o.store.reader_setting(who.id, MIN_SCORE)
+    for label, values in (("categories", now.categories), ("authors", now.authors)):
+        typer.echo(f"{label}: {', '.join(values) or '-'}")
+    typer.echo(f"must: {', '.join(now.must) or '-'}\nnever: {', '.join(now.never) or '-'}")
+    typer.echo(f"languages: {', '.join(('en', *now.languages))}")
+    typer.echo(f"min score: {kept or '-'}")
+
+
+def _threshold(value: str) -> str | None:
+    """A ``--min-score`` as kept: a number, or None for 'none' (everything is pushed)."""
+    if value.strip().lower() in ("none", "off", ""):
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        fail(f"--min-score: not a number: {value!r}", 2)
+    return repr(number)
+
+
+MinScoreOpt = Annotated[
+    float | None,
+    typer.Option("--min-score", help="Papers scoring below this are not pushed or mailed (default: yours)."),
+]
+
+
+def _picks(
+    o: Opened, who: Account, day: date | None, k: int, show_seen: bool = False
+) -> tuple[date, list[DailyPick]]:
+    from papersift.ranking.daily import NoDailyPapers, daily_picks, followed_days, quiet_day
+
+    try:
+        view = daily_picks(
+            o.store, o.indexes, who, o.settings.default_categories, day, k=k, show_seen=show_seen
+        )
+    except NoDailyPapers as e:
+        quiet = quiet_day(followed_days(o.store, who, o.settings.default_categories), day) if day else None
+        if quiet is not None:
+            fail(quiet.line())
+        fail(f"{e} (sync or ingest first)")
+    return view.day, view.picks
+
+
+def recommend(
+    day: Annotated[
+        str | None, typer.Option("--date", "-d", help="Announcement day (default: latest).")
+    ] = None,
+    k: Annotated[int, typer.Option("-k", help="How many.", min=1, max=1000)] = 20,
+    show_seen: Annotated[
+        bool, typer.Option("--show-seen", help="Also papers you saw (pushed, mailed, opened, read), marked.")
+    ] = False,
+    threshold: MinScoreOpt = None,
+    fmt: FormatOpt = "text",
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Your Daily Papers: the day's new papers in your categories, ranked by your library (what you have
+    seen left out; those below your threshold after a line saying so)."""
+    from papersift.ranking.daily import min_score
+    from papersift.reader.shapes import daily_pick_json
+    from papersift.services.listing import json_line
+    from papersift.sources.citetext import author_line
+
+    check_format(fmt)
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        when, picks = _picks(o, who, parse_day(day, "--date"), k, show_seen)
+        limit = min_score(o.store, who, threshold)
+    cut = False
+    for n, pick in enumerate(picks, 1):
+        below = limit is not None and pick.score is not None and pick.score < limit
+        if fmt == "json":
+            typer.echo(json_line({**daily_pick_json(pick, rank=n, date=when.isoformat()), "below": below}))
+            continue
+        if below and not cut:
+            typer.echo(f"----- below your threshold ({limit:g}): not pushed or mailed -----")
+            cut = True
+        seen = f"  (seen: {', '.join(pick.seen)})" if pick.seen else ""
+        typer.echo(f"#{n:02d} {pick.paper.id}  {pick.paper.title}{seen}")
+        typer.echo(f"     {author_line(pick.paper.authors)}  [{', '.join(pick.paper.categories)}]")
+        if pick.reasons:
+            score = f" (score {pick.score:.2f})" if pick.score is not None else ""
+            typer.echo(f"     why: {'; '.join(pick.reasons)}{score}")
+    if fmt == "text":
+        typer.echo(f"{len(picks)} papers for {who.name} on {when}", err=True)
+
+
+def _zotero_first(store: Store, settings: Settings, who: Account) -> bool:
+    """The reader's library synced from Zotero first when ``PAPERSIFT_ZOTERO_USER`` / ``_GROUPS`` are set
+    (they are the CLI reader's); a failure is said and the day goes on with the library as it is (False)."""
+    from papersift.reader.zotero_sync import ZoteroError, configured, sync_configured
+
+    if not configured(settings) or who.name != settings.reader:
+        return True
+    try:
+        report = sync_configured(store, settings, who)
+    except ZoteroError as e:
+        typer.echo(f"error: zotero: {e} (continuing with the library as it is)", err=True)
+        return False
+    if report is not None:
+        typer.echo(report.line())
+    return True
+
+
+def digest(
+    action: Annotated[
+        str | None,
+        typer.Argument(help="status: what was mailed and pushed when, to which service, and what failed."),
+    ] = None,
+    email: Annotated[
+        str | None, typer.Option("--email", help="Send to this address (SMTP settings).")
+    ] = None,
+    push: Annotated[
+        bool, typer.Option("--push", help="Push to the services of PAPERSIFT_PUSH (Apprise URLs).")
+    ] = False,
+    atom: Annotated[Path | None, typer.Option("--atom", help="Write an Atom feed here.")] = None,
+    markdown: Annotated[Path | None, typer.Option("--markdown", help="Write Markdown here.")] = None,
+    day: Annotated[
+        str | None, typer.Option("--date", "-d", help="Announcement day (default: latest).")
+    ] = None,
+    threshold: MinScoreOpt = None,
+    fmt: FormatOpt = "text",
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Your top papers of the day, not yet seen, as an e-mail or pushes (each sent once per day), an Atom
+    feed or Markdown; ``digest status``: what was sent."""
+    from papersift.ranking.daily import NoDailyPapers
+    from papersift.reader.digest import atom as atom_bytes
+    from papersift.reader.digest import deliver, digest_day, digest_texts, lab_week, queue_email
+    from papersift.reader.digest import markdown as markdown_text
+
+    if action is not None:
+        if action != "status":
+            fail(f"unknown digest action {action!r} (status)", 2)
+        return _status(fmt, reader, home)
+    check_format(fmt)
+    if not (email or atom or markdown or push):
+        fail("say where the digest goes: --email ADDR, --push, --atom PATH or --markdown PATH", 2)
+    settings = load_settings(home)
+    services = _push_targets(settings) if push else []
+    errors: list[str] = []
+    with opened(settings) as o:
+        who = o.account(reader)
+        _zotero_first(o.store, settings, who)
+        try:
+            today = digest_day(
+                o.store, o.indexes, settings, who, parse_day(day, "--date"), threshold=threshold
+            )
+        except NoDailyPapers as e:
+            fail(f"{e} (sync or ingest first)")
+        when, picks = today.day, today.picks
+        if today.note:
+            typer.echo(today.note, err=True)
+        elif today.below:
+            typer.echo(f"{today.below} papers below your threshold ({today.threshold:g}) left out", err=True)
+        if atom:
+            texts = digest_texts(o.store, settings, picks)
+            atom.write_bytes(atom_bytes(who, when, picks, settings, texts))
+            typer.echo(f"atom: {len(picks)} papers written to {atom}")
+        if markdown:
+            texts = digest_texts(o.store, settings, picks)
+            markdown.write_text(markdown_text(who, when, picks, lab_week(o.store), texts), encoding="utf-8")
+            typer.echo(f"markdown: {len(picks)} papers written to {markdown}")
+        if email:
+            if email != who.email:
+                o.store.update_account(who.id, email=email)
+            queued = queue_email(o.store, settings, who, when, picks, today.note, today.subject)
+            if queued.sent:
+                typer.echo(
+                    f"email: the {when} digest was already sent to {email} ({queued.sent:%Y-%m-%d %H:%M})"
+                )
+            typer.echo(
+                f"email: sending through SMTP {settings.smtp_host}:{settings.smtp_port} "
+                "(an unreachable server is retried for a few seconds)",
+                err=True,
+            )
+            sent, errors = deliver(o.store, settings)
+            for err in errors:
+                typer.echo(f"error: {err}", err=True)
+            typer.echo(f"email: {sent} digest(s) sent")
+        if push:
+            errors += _push(o, who, today, services)
+    if errors:
+        raise typer.Exit(1)
+
+
+def _push_targets(settings: Settings) -> list[Target]:
+    from papersift.reader.push import PushError, targets
+
+    try:
+        found = targets(settings)
+    except PushError as e:
+        fail(str(e), 2)
+    if not found:
+        fail("no push services: set PAPERSIFT_PUSH to Apprise URLs (json://, ntfy://, feishu://, …)", 2)
+    return found
+
+
+def _queue_push(o: Opened, who: Account, today: DigestDay, service: Target) -> None:
+    """Compose the day's push for one service and keep it for sending (or say it was sent already)."""
+    from papersift.reader.digest import digest_texts
+    from papersift.reader.push import compose, queue
+
+    texts = digest_texts(o.store, o.settings, today.picks)
+    made = compose(
+        service, who, today.day, today.picks, o.settings, texts, quiet=today.quiet, note=today.note
+    )
+    kept = queue(o.store, service, who, today.day, made)
+    if kept.sent:
+        when = f"{kept.sent:%Y-%m-%d %H:%M}"
+        typer.echo(f"push: the {today.day} push to {service.label} was already sent ({when})")
+
+
+def _push(o: Opened, who: Account, today: DigestDay | None, services: list[Target]) -> list[str]:
+    """Keep the day's push for each service (``today``; None: only what is kept), then send every kept
+    push: the errors."""
+    from papersift.reader.push import deliver
+
+    if today is not None:
+        for service in services:
+            _queue_push(o, who, today, service)
+    sent, errors = deliver(o.store, services)
+    for err in errors:
+        typer.echo(f"error: {err}", err=True)
+    typer.echo(f"push: {sent} sent to {len(services)} service(s)")
+    return errors
+
+
+def _status(fmt: str, reader: str | None, home: Path | None) -> None:
+    """``digest status``: the reader's digests, newest first: day, channel, papers, sent or why not."""
+    from papersift.reader.digest import digest_json
+    from papersift.services.listing import json_line
+
+    check_format(fmt)
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        kept = o.store.digests(who.id)
+    for d in kept:
+        if fmt == "json":
+            typer.echo(json_line(digest_json(d)))
+            continue
+        state = f"sent {d.sent:%Y-%m-%d %H:%M}" if d.sent else ("failed" if d.error else "waiting")
+        typer.echo(f"{d.day}  {d.channel:<40} {len(d.papers):>3} papers  {state} ({d.attempts} tries)")
+        if d.error and not d.sent:
+            typer.echo(f"     error: {d.error}")
+    if fmt == "text" and not kept:
+        typer.echo(f"nothing mailed or pushed for {who.name} yet")
+
+
+def daily(
+    categories: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Categories to sync (default: what readers follow; any case).", callback=all_spelled_option
+        ),
+    ] = None,
+    no_sync: Annotated[
+        bool, typer.Option("--no-sync", help="Skip fetching from arXiv (and Zotero).")
+    ] = False,
+    threshold: MinScoreOpt = None,
+    today: Annotated[
+        str | None, typer.Option("--today", hidden=True, help="The run's US-Eastern date (replays, tests).")
+    ] = None,
+    home: HomeOpt = None,
+) -> None:
+    """The cron job: sync today's announcements, embed them, make TL;DRs of each reader's top papers (with a
+    model), e-mail each reader's digest and push yours (PAPERSIFT_PUSH), once per day; on a day arXiv
+    announces nothing, a note naming the next listing instead."""
+    from datetime import datetime
+
+    from papersift.index.pipeline import embed_missing, refresh
+    from papersift.llm.client import available
+    from papersift.ranking.daily import NoDailyPapers
+    from papersift.reader.digest import deliver, due, queue_email, read_ahead
+    from papersift.records.schedule import EASTERN
+    from papersift.services.harvest import ArxivClient, HarvestError, sync_rss
+    from papersift.store.cache import VectorCache
+
+    settings = load_settings(home)
+    services = _push_targets(settings) if settings.push is not None else []
+    run_day = parse_day(today, "--today") or datetime.now(EASTERN).date()
+    failed = False
+    with opened(settings) as o:
+        store = o.store
+        readers = store.accounts()
+        wanted = categories or sorted(
+            {c for r in readers for c in store.interests(r.id).categories} or set(settings.default_categories)
+        )
+        if not no_sync:
+            try:
+                with ArxivClient(settings) as client:
+                    counts = sync_rss(client, store, wanted)
+                typer.echo(f"sync: {counts.new} new, {counts.updated} updated")
+            except HarvestError as e:
+                typer.echo(f"error: sync: {e} (continuing with what is stored)", err=True)
+                failed = True
+            failed = not _zotero_first(store, settings, o.account(None)) or failed
+        cache = VectorCache(settings.cache_path)
+        try:
+            with progress_bar() as bar:
+                task = bar.add_task("embedding", total=store.count() - store.vector_count())
+                done = embed_missing(store, settings, cache=cache, progress=lambda n: bar.advance(task, n))
+            refresh(store, settings)
+        finally:
+            cache.close()
+        typer.echo(f"embed: {done} papers")
+        indexes = o.indexes
+        if not no_sync:
+            from papersift.cli.common import fulltext_pass
+
+            fulltext_pass(o)  # first: the TL;DRs made next read the full text
+        if available(settings):
+            typer.echo(read_ahead(store, indexes, settings, readers).line("reading"))
+        for who in readers:
+            if not who.email:
+                continue
+            try:
+                mail = due(store, indexes, settings, who, "email", run_day, threshold=threshold)
+            except NoDailyPapers:
+                continue
+            if mail is not None:
+                queue_email(store, settings, who, mail.day, mail.picks, mail.note, mail.subject)
+        sent, errors = deliver(store, settings)
+        if services:
+            me = o.account(None)
+            for service in services:
+                try:
+                    now = due(store, indexes, settings, me, service.channel, run_day, threshold=threshold)
+                except NoDailyPapers:
+                    break
+                if now is not None:
+                    _queue_push(o, me, now, service)
+            errors += _push(o, me, None, services)
+    for err in errors:
+        typer.echo(f"error: {err}", err=True)
+    typer.echo(f"digests: {sent} sent, {len(errors)} kept for the next run")
+    if errors or failed:
+        raise typer.Exit(1)

@@ -1,0 +1,229 @@
+"""``papersift eval related|recommend|search|tldr``: argument checks and printing around the evaluation
+harness (``ranking/harness.py``; ``reading/tldr_eval.py`` for TL;DRs), one JSON line per method or a table
+against the baseline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from papersift.cli.common import (
+    FormatOpt,
+    HomeOpt,
+    check_format,
+    fail,
+    load_settings,
+    opened,
+    progress_bar,
+)
+
+if TYPE_CHECKING:
+    from papersift.index.indexes import Indexes
+    from papersift.ranking.evaluate import Score
+
+eval_app = typer.Typer(
+    help="Measure ranking quality on citation data, and TL;DRs against gold ones, with baselines.",
+    no_args_is_help=True,
+)
+
+CorpusOpt = Annotated[Path, typer.Option("--corpus", help="Papers (JSON lines) to build the store from.")]
+RelevanceOpt = Annotated[Path, typer.Option("--relevance", help="{query_id, candidate_id, label} lines.")]
+SplitOpt = Annotated[
+    str, typer.Option("--split", help="all, tune or heldout: which half of the queries (by query paper id).")
+]  # weights are chosen on ``tune`` only
+
+
+def _check_split(split: str) -> None:
+    from papersift.ranking.evaluate import SPLITS
+
+    if split not in SPLITS:
+        fail(f"--split must be one of {', '.join(SPLITS)}, not {split!r}", 2)
+
+
+DEFAULT_CORPUS = Path("../shared/data/arxiv-20k.jsonl.gz")
+
+
+@contextmanager
+def _embedding_bar(total: int) -> Iterator[Callable[[int], None]]:
+    with progress_bar() as bar:
+        task = bar.add_task("embedding (cached vectors are reused)", total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _evaluate(
+    data: Path,
+    corpus: Path,
+    fmt: str,
+    home: Path | None,
+    run: Callable[[Indexes], list[Score]],
+    reference: str | tuple[str, ...],
+    line: Callable[[Score], dict[str, object]] | None = None,
+    unit: str = "queries",
+    split: str = "all",
+    table: Callable[[list[Score]], list[str]] | None = None,
+) -> None:
+    """Check the inputs, run on a fresh store of ``corpus``, print against ``reference``."""
+    from papersift.ranking.harness import evaluate_fresh, score_table
+    from papersift.services.listing import json_line
+
+    check_format(fmt)
+    _check_split(split)
+    for path in (data, corpus):
+        if not path.exists():
+            fail(f"file not found: {path}")
+    scores = evaluate_fresh(
+        load_settings(home),
+        corpus,
+        run,
+        note=lambda text: typer.echo(text, err=True),
+        embedding=_embedding_bar,
+    )
+    if fmt == "json":
+        for score in scores:
+            typer.echo(json_line(line(score) if line else score.json()))
+        return
+    for text in table(scores) if table else score_table(scores, reference, unit):
+        typer.echo(text)
+
+
+@eval_app.command("related")
+def eval_related(
+    relevance: RelevanceOpt,
+    corpus: CorpusOpt = DEFAULT_CORPUS,
+    split: SplitOpt = "all",
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Related papers vs tf-idf (arxiv-sanity-lite), BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
+    from papersift.ranking.evaluate import evaluate_related, read_relevance
+
+    _evaluate(
+        relevance,
+        corpus,
+        fmt,
+        home,
+        lambda ix: evaluate_related(ix, read_relevance(relevance), split=split),
+        "tfidf-arxiv-sanity",
+        split=split,
+    )
+
+
+@eval_app.command("recommend")
+def eval_recommend(
+    relevance: RelevanceOpt,
+    corpus: CorpusOpt = DEFAULT_CORPUS,
+    seed: Annotated[int, typer.Option("--seed", help="Draws each reader's library and random papers.")] = 0,
+    library_sizes: Annotated[
+        str, typer.Option("--library-sizes", help="Library sizes to measure, comma-separated (1,3,10,30).")
+    ] = "1,3,10,30",
+    half: Annotated[
+        str,
+        typer.Option("--half", "--split", help="all, tune or heldout: which half of the simulated readers."),
+    ] = "all",
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily per library size."""
+    from papersift.ranking.evaluate import SPLITS, evaluate_recommend, read_relevance, reader_line
+    from papersift.ranking.harness import recommend_table
+
+    if half not in SPLITS:
+        fail(f"--half must be one of {', '.join(SPLITS)}, not {half!r}", 2)
+    try:
+        sizes = tuple(sorted({int(n) for n in library_sizes.split(",") if n.strip()}))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        fail(f"--library-sizes: whole numbers of at least 1, comma-separated, not {library_sizes!r}", 2)
+    if not relevance.exists():
+        fail(f"file not found: {relevance}")
+    try:  # read before the store is built, so a bad file fails at once
+        gold = read_relevance(relevance)
+    except (OSError, EOFError, ValueError, KeyError, TypeError) as e:
+        fail(f"{relevance}: not {{query_id, candidate_id, label}} JSON lines ({e})")
+    _evaluate(
+        relevance,
+        corpus,
+        fmt,
+        home,
+        lambda ix: evaluate_recommend(ix, gold, seed=seed, split=half, sizes=sizes),
+        (),
+        reader_line,
+        table=recommend_table,
+    )
+
+
+@eval_app.command("search")
+def eval_search(
+    contexts: Annotated[Path, typer.Option("--contexts", help="{citing_id, cited_id, context} lines.")],
+    corpus: CorpusOpt = DEFAULT_CORPUS,
+    split: SplitOpt = "all",
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Search by citation sentence vs BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
+    from papersift.ranking.evaluate import evaluate_search, read_contexts
+
+    _evaluate(
+        contexts,
+        corpus,
+        fmt,
+        home,
+        lambda ix: evaluate_search(ix, read_contexts(contexts), split=split),
+        "bm25",
+        split=split,
+    )
+
+
+@eval_app.command("tldr")
+def eval_tldr(
+    data: Annotated[
+        Path,
+        typer.Option("--data", help="{id, title, abstract, targets} lines (gold TL;DRs) or SciTLDR's."),
+    ],
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """TL;DRs (the configured model's, else the extractive ones) vs Lead-1 and the oracle: ROUGE-1/2/L F1
+    against gold TL;DRs, the best over each paper's."""
+    from papersift.llm import client
+    from papersift.reading.texts import make
+    from papersift.reading.tldr_eval import evaluate_tldr, read_cases, score_table
+    from papersift.services.listing import json_line
+
+    check_format(fmt)
+    settings = load_settings(home)
+    if not data.exists():
+        fail(f"file not found: {data}")
+    try:
+        cases = read_cases(data)
+    except (OSError, EOFError, ValueError) as e:
+        fail(str(e))
+
+    def note(text: str) -> None:
+        typer.echo(text, err=True)
+
+    if not client.available(settings):
+        scores = evaluate_tldr(cases, note=note)
+    else:  # the model's TL;DRs, made and stored as `summarize` makes them (made once, counted, budgeted)
+        with opened(settings) as o, progress_bar() as bar:
+            task = bar.add_task(f"TL;DRs by {client.model_name(settings)}", total=len(cases))
+            scores = evaluate_tldr(
+                cases,
+                (
+                    client.model_name(settings),
+                    lambda case: make(settings, o.store, case.paper(), "tldr", "en"),
+                ),
+                step=lambda: bar.advance(task),
+                note=note,
+            )
+    if fmt == "json":
+        for score in scores:
+            typer.echo(json_line(score.json()))
+        return
+    for line in score_table(scores):
+        typer.echo(line)

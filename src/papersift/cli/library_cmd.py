@@ -1,0 +1,348 @@
+"""``papersift library add|remove|tag|rate|note|read|list|import|export|sync|status``: a reader's saved
+papers, tags, ratings and notes, bibliographies in and out (BibTeX, RIS, CSL-JSON), the library synced
+from Zotero."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from papersift.cli.common import FormatOpt, HomeOpt, ReaderOpt, check_format, fail, load_settings, opened
+
+if TYPE_CHECKING:
+    from papersift.store import Store
+    from papersift.store.records import Account
+
+library_app = typer.Typer(help="Your library: save, tag, rate, import, export.", no_args_is_help=True)
+
+IdsArg = Annotated[list[str], typer.Argument(help="arXiv ids or URLs.")]
+
+
+def _key(store: Store, reader: Account, paper_id: str) -> str:
+    """The library key of an id the reader typed (arXiv ids normalised; other keys as given)."""
+    from papersift.records.paper import normalize_id
+
+    try:
+        key = normalize_id(paper_id)
+    except ValueError:
+        key = paper_id
+    if store.library_entry(reader.id, key) is None:
+        fail(f"{paper_id} is not in {reader.name}'s library")
+    return key
+
+
+@library_app.command("add")
+def library_add(
+    ids: IdsArg,
+    tag: Annotated[list[str] | None, typer.Option("--tag", "-t", help="Tag (folder); repeatable.")] = None,
+    note: Annotated[str, typer.Option(help="A note kept with the paper.")] = "",
+    rating: Annotated[int, typer.Option(help="+1 more like this, -1 not for me.", min=-1, max=1)] = 0,
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Save papers to your library."""
+    from papersift.reader.library import save_paper
+    from papersift.store import StoreError
+
+    failed = 0
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        for paper_id in ids:
+            try:
+                entry = save_paper(o.store, who, paper_id, tags=tag or (), note=note, rating=rating)
+            except StoreError as e:  # one bad id does not stop the others
+                typer.echo(f"error: {e}", err=True)
+                failed += 1
+                continue
+            typer.echo(f"saved {entry.key}: {entry.title}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@library_app.command("remove")
+def library_remove(ids: IdsArg, reader: ReaderOpt = None, home: HomeOpt = None) -> None:
+    """Remove papers from your library."""
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        for paper_id in ids:
+            o.store.remove_entry(who.id, _key(o.store, who, paper_id))
+            typer.echo(f"removed {paper_id}")
+
+
+@library_app.command("tag")
+def library_tag(
+    paper_id: Annotated[str, typer.Argument(help="arXiv id (or library key).")],
+    tags: Annotated[list[str], typer.Argument(help="Tags to add.")],
+    remove: Annotated[bool, typer.Option("--remove", help="Remove these tags instead.")] = False,
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Tag a saved paper (tags are folders: `library list --tag T`, `library export --tag T`)."""
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        key = _key(o.store, who, paper_id)
+        if remove:
+            o.store.update_entry(who.id, key, remove_tags=tags)
+        else:
+            o.store.update_entry(who.id, key, add_tags=tags)
+        entry = o.store.library_entry(who.id, key)
+    typer.echo(f"{key}: {', '.join(entry.tags) if entry and entry.tags else '(no tags)'}")
+
+
+@library_app.command("rate", context_settings={"ignore_unknown_options": True})  # -1 is a rating
+def library_rate(
+    paper_id: Annotated[str, typer.Argument(help="arXiv id.")],
+    rating: Annotated[str, typer.Argument(help="+1 (more like this), -1 (not for me) or 0.")],
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Rate a paper; it is saved first if it is not in your library."""
+    from papersift.reader.library import save_paper
+
+    if rating not in ("+1", "1", "-1", "0"):
+        fail(f"a rating is +1, -1 or 0, not {rating!r}", 2)
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        entry = save_paper(o.store, who, paper_id)
+        o.store.update_entry(who.id, entry.key, rating=int(rating))
+    typer.echo(f"{entry.key}: rated {int(rating):+d}")
+
+
+@library_app.command("note")
+def library_note(
+    paper_id: Annotated[str, typer.Argument(help="arXiv id (or library key).")],
+    text: Annotated[str, typer.Argument(help="The note ('' clears it).")],
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Keep a note with a saved paper."""
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        o.store.update_entry(who.id, _key(o.store, who, paper_id), note=text)
+    typer.echo("noted")
+
+
+@library_app.command("read")
+def library_read(ids: IdsArg, unread: bool = False, reader: ReaderOpt = None, home: HomeOpt = None) -> None:
+    """Mark papers read, saved or not (or --unread): a read paper is not in your Daily Papers, digests or
+    pushes again."""
+    from papersift.records.paper import InvalidIdError, normalize_id
+
+    failed = 0
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        for paper_id in ids:
+            try:
+                pid = normalize_id(paper_id)
+            except InvalidIdError:
+                if o.store.library_entry(who.id, paper_id) is None:
+                    typer.echo(f"error: {paper_id} is neither an arXiv id nor in your library", err=True)
+                    failed += 1
+                    continue
+                o.store.update_entry(who.id, paper_id, read=not unread)  # an entry of a bibliography
+                continue
+            if unread:
+                o.store.unmark_seen(who.id, [pid], "read")
+            else:
+                o.store.mark_seen(who.id, [pid], "read")
+            if o.store.library_entry(who.id, pid) is not None:
+                o.store.update_entry(who.id, pid, read=not unread)
+    typer.echo(f"marked {len(ids) - failed} as {'unread' if unread else 'read'}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@library_app.command("list")
+def library_list(
+    tag: Annotated[str | None, typer.Option("--tag", "-t", help="Only this tag.")] = None,
+    fmt: FormatOpt = "text",
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Your library, newest first (one JSON object a line with --format json)."""
+    from papersift.reader.shapes import entry_json
+    from papersift.services.listing import json_line
+
+    check_format(fmt)
+    with opened(load_settings(home)) as o:
+        entries = o.store.library(o.account(reader).id, tag)
+    for e in entries:
+        if fmt == "json":
+            typer.echo(json_line(entry_json(e)))
+        else:
+            mark = {1: "+1", -1: "-1"}.get(e.rating, "  ")
+            tags = f"  [{', '.join(e.tags)}]" if e.tags else ""
+            typer.echo(f"{mark} {e.key:<22} {e.title[:80]}{tags}")
+    if fmt == "text":
+        typer.echo(f"{len(entries)} papers" + (f" tagged {tag}" if tag else ""), err=True)
+
+
+@library_app.command("import")
+def library_import(
+    path: Annotated[Path, typer.Argument(help="BibTeX, RIS, CSL-JSON (Zotero exports) or a list of ids.")],
+    tag: Annotated[list[str] | None, typer.Option("--tag", "-t", help="Tag every imported entry.")] = None,
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Import a bibliography; entries are linked to stored papers by arXiv id, DOI or exact title."""
+    from papersift.reader.library import import_references
+    from papersift.sources.bibliography import read_bibliography_file
+
+    if not path.exists():
+        fail(f"{path}: no such file")
+    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its own log repeats our per-entry errors
+    result = read_bibliography_file(path)
+    with opened(load_settings(home)) as o:
+        report = import_references(
+            o.store, o.account(reader), result.references, tags=tag or (), source=f"import:{result.format}"
+        )
+    errors = [*result.errors, *report.errors]
+    for err in errors[:50]:
+        where = f"{path}:{err.line}" if err.line else str(path)
+        typer.echo(f"error: {where}: {err.message} (skipped)", err=True)
+    if len(errors) > 50:
+        typer.echo(f"error: … and {len(errors) - 50} more skipped entries", err=True)
+    typer.echo(
+        f"import ({result.format}): {report.read} entries read, {report.linked} linked to arXiv papers, "
+        f"{report.kept} kept with their own text, {report.new} new in the library, {len(errors)} skipped"
+    )
+    if errors:
+        raise typer.Exit(1)
+
+
+@library_app.command("export")
+def library_export(
+    tag: Annotated[str | None, typer.Option("--tag", "-t", help="Only this tag.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="bibtex, csl-json or ris")] = "bibtex",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File (default: stdout).")] = None,
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Export your library (or one tag) as BibTeX, CSL-JSON or RIS."""
+    from papersift.reader.library import export_items
+    from papersift.sources.bibliography import to_bibtex, to_csl_json, to_ris
+
+    check_format(fmt, ("bibtex", "csl-json", "ris"))
+    with opened(load_settings(home)) as o:
+        items = export_items(o.store, o.store.library(o.account(reader).id, tag))
+    writers = {"bibtex": to_bibtex, "csl-json": to_csl_json, "ris": to_ris}
+    text = writers[fmt](items)
+    if output:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"exported {len(items)} entries to {output}", err=True)
+    else:
+        typer.echo(text, nl=False)
+
+
+@library_app.command("sync")
+def library_sync(
+    source: Annotated[str, typer.Argument(help="Where the library comes from: zotero.")],
+    user: Annotated[
+        int | None, typer.Option("--user", help="Zotero user id (default PAPERSIFT_ZOTERO_USER).", min=1)
+    ] = None,
+    group: Annotated[
+        list[int] | None, typer.Option("--group", help="Zotero group id, synced too; repeatable.", min=1)
+    ] = None,
+    collection: Annotated[
+        list[str] | None,
+        typer.Option("--collection", "-c", help="A collection that counts (and those below it); repeatable."),
+    ] = None,
+    not_for_me: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--not-for-me", help="A collection whose items are 'not for me' (rated -1); repeatable."
+        ),
+    ] = None,
+    full: Annotated[
+        bool, typer.Option("--full", help="Read every item again, not only the changes.")
+    ] = False,
+    no_arxiv: Annotated[
+        bool, typer.Option("--no-arxiv", help="Never ask arXiv for papers not in the store.")
+    ] = False,
+    fmt: FormatOpt = "text",
+    reader: ReaderOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Sync your library from Zotero (the key: PAPERSIFT_ZOTERO_KEY): only what changed since the last sync;
+    items deleted in Zotero leave the library. With no option (and no PAPERSIFT_ZOTERO_* setting): the
+    libraries and collections of the last sync."""
+    import orjson
+
+    from papersift.reader.zotero_sync import ZoteroError, libraries, previous_choice, sync_zotero
+
+    check_format(fmt)
+    if source != "zotero":
+        fail(f"papersift syncs a library from zotero, not {source!r}", 2)
+    settings = load_settings(home)
+    libs = libraries(user or settings.zotero_user, group or settings.zotero_groups)
+    chosen = collection or list(settings.zotero_collections)
+    negative = not_for_me or list(settings.zotero_not_for_me)
+    with opened(settings) as o:
+        who = o.account(reader)
+        if not (libs or chosen or negative) and (before := previous_choice(o.store, who)):
+            libs, chosen, negative = before  # `library sync zotero` alone: as the last time
+        if not libs:
+            fail("say whose library: --user ID or --group ID (or set PAPERSIFT_ZOTERO_USER)", 2)
+        try:
+            report = sync_zotero(
+                o.store,
+                settings,
+                who,
+                libs,
+                collections=chosen,
+                not_for_me=negative,
+                full=full,
+                arxiv=not no_arxiv,
+                on_wait=lambda line: typer.echo(line, err=True),
+            )
+        except ZoteroError as e:
+            fail(str(e))
+    if fmt == "json":
+        typer.echo(orjson.dumps(report.as_json()).decode())
+    else:
+        typer.echo(report.line())
+        if report.arxiv.startswith(("offline", "failed")):
+            typer.echo(
+                f"arXiv: {report.arxiv} (items kept with their own text; linked by a later sync)", err=True
+            )
+
+
+@library_app.command("status")
+def library_status(fmt: FormatOpt = "text", reader: ReaderOpt = None, home: HomeOpt = None) -> None:
+    """Your library in numbers, and the last sync from Zotero (when, items matched, kept, removed)."""
+    import orjson
+
+    from papersift.reader.zotero_sync import last_sync, owner
+
+    check_format(fmt)
+    with opened(load_settings(home)) as o:
+        who = o.account(reader)
+        entries = o.store.library(who.id)
+        last = last_sync(o.store, who)
+    zotero = [e for e in entries if owner(e)]
+    status = {
+        "reader": who.name,
+        "entries": len(entries),
+        "linked": sum(e.paper_id is not None for e in entries),
+        "zotero_entries": len(zotero),
+        "last_sync": last,
+    }
+    if fmt == "json":
+        typer.echo(orjson.dumps(status).decode())
+        return
+    typer.echo(
+        f"{who.name}: {status['entries']} entries ({status['linked']} arXiv papers), "
+        f"{len(zotero)} from Zotero"
+    )
+    if last is None:
+        typer.echo("zotero: never synced (papersift library sync zotero --user ID)")
+        return
+    t = last["totals"]
+    typer.echo(
+        f"last sync {last['at']} ({last['seconds']:.2f} s, {last['requests']} requests): "
+        f"{t['items']} items read, {t['matched']} matched, {t['kept']} kept with their own text, "
+        f"{t['removed']} removed"
+    )

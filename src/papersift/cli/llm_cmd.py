@@ -1,0 +1,232 @@
+"""``papersift llm status``: the language model papersift calls (endpoint, never the key; model; the local
+default; where each value came from), today's tokens against the budget, and recent failures;
+``--format json`` gives ``llm/status.py``'s shape. ``papersift llm setup``: a server found on this machine or
+a provider, its models, one test call, and the URL and model saved in the home's config
+(``llm/setup.py``)."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, opened
+
+if TYPE_CHECKING:
+    from papersift.llm.setup import Found
+
+llm_app = typer.Typer(
+    help="The language model: connecting one, its endpoint, usage and failures.", no_args_is_help=True
+)
+
+
+@llm_app.command("status")
+def llm_status(
+    failures: Annotated[int, typer.Option("--failures", min=0, max=200, help="Failures listed.")] = 10,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Where model calls go, today's token usage against the budget, and the latest failures."""
+    from papersift.llm.status import status_json
+    from papersift.services.listing import json_line
+
+    check_format(fmt)
+    settings = load_settings(home)
+    with opened(settings) as o:
+        status = status_json(settings, o.store, failures)
+    if fmt == "json":
+        typer.echo(json_line(status))
+        return
+    lo = status["local"]
+    if settings.llm_url:
+        where = f"endpoint: {status['endpoint']} (key {status['key']})"
+    elif lo["enabled"]:
+        state = f"running at {lo['url']}, pid {lo['pid']}" if lo["running"] else "not running (starts on use)"
+        if not lo["installed"]:
+            state = "not installed: pip install 'papersift[llm]'"
+        where = f"endpoint: the local default, {state}"
+    else:
+        where = (
+            "endpoint: none (connect one: papersift llm setup; or set PAPERSIFT_LLM_URL, or "
+            "PAPERSIFT_LLM_LOCAL=true for the local default)"
+        )
+    typer.echo(where)
+    typer.echo(f"model: {status['model']}")
+    src = status["sources"]
+    key_from = f"key file {src['key_file']}" if src["key"] == "key file" else src["key"]
+    typer.echo(
+        f"from: url {src['url']}, model {src['model']}, key {key_from} (home config: {status['config']})"
+    )
+    if lo["running"] and lo["rss_bytes"]:
+        memory = lo["rss_bytes"] / 2**20
+        typer.echo(f"local server memory: {memory:.0f} MiB, stops after {lo['idle_minutes']:g} min idle")
+    today = status["today"]
+    budget = f" of {today['budget']}" if today["budget"] else " (no budget)"
+    typer.echo(f"today ({today['day']} UTC): {today['tokens']} tokens{budget}")
+    for u in today["models"]:
+        typer.echo(
+            f"  {u['model']}: {u['calls']} calls, {u['prompt_tokens']} in, {u['completion_tokens']} out"
+        )
+    checked = status["checks"]
+    if checked["failed"]:  # texts the model wrote that failed their checks (reading/checks.py)
+        reasons = ", ".join(f"{reason} {n}" for reason, n in checked["reasons"].items())
+        typer.echo(f"texts that failed their checks: {checked['failed']} ({reasons})")
+    if not status["failures"]:
+        typer.echo("failures: none")
+        return
+    typer.echo(f"failures (latest {len(status['failures'])}):")
+    for f in status["failures"]:
+        typer.echo(f"  {f['at'][:19]}  {f['model']}: {f['reason']}")
+
+
+_FLAGS = (
+    "papersift llm setup --url URL --model NAME (or --provider NAME; --port N for a server on another port)"
+)
+
+
+@llm_app.command("setup")
+def llm_setup(
+    url: Annotated[
+        str | None, typer.Option("--url", help="Base URL, e.g. http://127.0.0.1:11434/v1.")
+    ] = None,
+    provider_name: Annotated[
+        str | None,
+        typer.Option("--provider", help="deepseek, kimi (moonshot), qwen (dashscope), openai, or *-intl."),
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="The model to use (else chosen).")] = None,
+    key_file: Annotated[
+        Path | None, typer.Option("--key-file", help="A file of yours holding the key (its path is saved).")
+    ] = None,
+    ports: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--port", min=1, max=65535, metavar="PORT", help="Look on these 127.0.0.1 ports, not the usual."
+        ),
+    ] = None,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Connect a model: find a server on this machine (Ollama, llama.cpp, LM Studio, vLLM) or name a
+    provider, list its models, make one test call, and save the URL and model in the home's config. The
+    key stays in PAPERSIFT_LLM_KEY or in your --key-file, never in the home. Without a terminal, give the
+    choices as options."""
+    from papersift.llm import setup
+    from papersift.llm.errors import ModelError
+    from papersift.llm.status import shown_url
+    from papersift.services.listing import json_line
+    from papersift.settings import origin, save_home_config
+
+    check_format(fmt)
+    settings = load_settings(home)
+    asking = sys.stdin.isatty() and fmt == "text"
+    if url and provider_name:
+        fail("give --url or --provider, not both", 2)
+    try:
+        key = settings.llm_key
+        saved_key_file: Path | None = None
+        if key_file is not None:
+            saved_key_file = setup.key_outside_home(key_file, settings.home)
+            key = setup.read_key(saved_key_file)
+        suggested = None
+        listed: list[str] | None = None
+        if provider_name:
+            chosen = setup.provider(provider_name)
+            url, suggested = chosen.url, chosen.suggested
+            if key is None or not key.get_secret_value():
+                fail(f"{chosen.name} needs a key: export PAPERSIFT_LLM_KEY=… or give --key-file FILE")
+        elif not url:
+            servers = [(f"port {p}", p) for p in ports] if ports else list(setup.LOCAL_SERVERS)
+            found = setup.discover(servers)
+            picked = _pick_server(found, servers, asking)
+            url, listed = picked.url, list(picked.models)
+        url = setup.checked_url(url)
+        if listed is None:
+            listed = setup.models(url, key)
+            if listed is None and not url.endswith("/v1"):  # the server's root given: its API is under /v1
+                with contextlib.suppress(ModelError):
+                    listed = setup.models(f"{url}/v1", key)
+                    url = f"{url}/v1" if listed is not None else url
+        model = model or _pick_model(url, listed, suggested, asking)
+        if listed and model not in listed and fmt == "text":
+            typer.echo(f"note: {url} does not list {model}; trying it anyway", err=True)
+        reply = setup.trial_call(settings, url, model, key)
+    except ModelError as e:
+        fail(f"{e}; nothing saved")
+    key_source = "key file" if saved_key_file else origin(settings, "llm_key") if key else "none"
+    if (
+        saved_key_file is None
+        and key_source == "key file"
+        and origin(settings, "llm_key_file") == "home config"
+    ):
+        keep: Path | None = settings.llm_key_file  # the saved key file made the test call work: kept
+    else:
+        keep = saved_key_file
+    path = save_home_config(settings.home, {"llm_url": url, "llm_model": model, "llm_key_file": keep})
+    result = {
+        "url": shown_url(url),
+        "model": model,
+        "models": listed or [],
+        "reply": reply.text.strip()[:200],
+        "key": key_source,
+        "key_file": str(keep) if keep else None,
+        "config": str(path),
+    }
+    if fmt == "json":
+        typer.echo(json_line(result))
+        return
+    typer.echo(f"test call: {model} at {result['url']} answered {result['reply']!r}")
+    where = {"none": "none", "env": "PAPERSIFT_LLM_KEY"}.get(key_source, f"key file {keep}")
+    typer.echo(
+        f"saved in {path}: url {result['url']}, model {model} (key: {where}; never written to the home)"
+    )
+    overriding = [n for n in ("llm_url", "llm_model") if origin(settings, n) == "env"]
+    for name in overriding:
+        typer.echo(f"note: PAPERSIFT_{name.upper()} is set here and wins over the saved value", err=True)
+
+
+def _pick_server(found: list[Found], servers: list[tuple[str, int]], asking: bool) -> Found:
+    """The server to use: the one found, or the reader's choice among several; else a clear error."""
+    if not found:
+        where = ", ".join(f"{name} {port}" for name, port in servers)
+        fail(
+            f"no OpenAI-compatible server answered on 127.0.0.1 ({where}): start one (e.g. `ollama serve`), "
+            f"or name one: {_FLAGS}"
+        )
+    if len(found) == 1:
+        typer.echo(f"found {found[0].server} at {found[0].url}", err=True)
+        return found[0]
+    if not asking:
+        listed = "; ".join(f"{f.server} at {f.url}" for f in found)
+        fail(f"several servers answer ({listed}): choose one with --url URL (no terminal to ask on)")
+    for n, f in enumerate(found, 1):
+        typer.echo(f"{n}. {f.server} at {f.url} ({len(f.models)} models)")
+    choice = _ask_number("Which server", len(found), 1)
+    return found[choice - 1]
+
+
+def _pick_model(url: str, listed: list[str] | None, suggested: str | None, asking: bool) -> str:
+    """The model to use: the one listed, or the reader's choice; else a clear error naming the flags."""
+    if listed is not None and len(listed) == 1:
+        return listed[0]
+    if not asking:
+        offered = f"it offers {', '.join(listed[:20])}" if listed else "it lists no models"
+        fail(f"choose a model with --model NAME ({url}: {offered}; no terminal to ask on): {_FLAGS}")
+    if not listed:
+        return str(typer.prompt("Model name", default=suggested or None))
+    for n, name in enumerate(listed, 1):
+        typer.echo(f"{n}. {name}")
+    default = listed.index(suggested) + 1 if suggested in listed else 1
+    choice = _ask_number("Which model", len(listed), default)
+    return listed[choice - 1]
+
+
+def _ask_number(question: str, count: int, default: int) -> int:
+    """A number from 1 to ``count`` typed on the terminal (asked again until it is one)."""
+    while True:
+        answer = typer.prompt(question, default=str(default)).strip()
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer)
+        typer.echo(f"a number from 1 to {count}, please")

@@ -1,0 +1,147 @@
+"""``papersift list`` and ``show``: a day's listing of a category and one paper, as text, JSON or BibTeX."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from papersift.cli.common import (
+    CategoryArg,
+    FormatOpt,
+    HomeOpt,
+    LangOpt,
+    ListingDayOpt,
+    Opened,
+    check_format,
+    fail,
+    listing_day,
+    load_settings,
+    opened,
+    parse_day,
+)
+
+if TYPE_CHECKING:
+    from papersift.records.paper import Paper
+
+
+def list_(
+    category: CategoryArg,
+    day: ListingDayOpt = None,
+    fmt: FormatOpt = "text",
+    lang: LangOpt = "en",
+    home: HomeOpt = None,
+) -> None:
+    """A day's listing of a category, numbered #01… as arXiv lists it."""
+    from papersift.reader.shapes import paper_json
+    from papersift.reading.shown import lookup
+    from papersift.services.listing import json_line, listing_text
+
+    check_format(fmt)
+    wanted = parse_day(day, "--date")
+    settings = load_settings(home)
+    with opened(settings) as o:
+        when, days = listing_day(o.store, category, wanted)
+        entries = o.store.listing(category, when)
+        texts = lookup(settings, o.store, [e.paper for e in entries], lang) if fmt == "json" else None
+    if not entries:
+        before = [d for d in days if d < when]
+        after = [d for d in days if d > when]
+        hint = ", ".join(str(d) for d in (before[-1:] + after[:1]))
+        fail(f"no {category} listing on {when}" + (f" (nearest: {hint})" if hint else ""))
+    if fmt == "json":
+        for number, e in enumerate(entries, 1):
+            typer.echo(
+                json_line(paper_json(e.paper, texts, number=number, kind=e.kind, listing_date=str(when)))
+            )
+    else:
+        typer.echo(listing_text(category, when, entries), nl=False)
+
+
+def show(
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="arXiv id or abs/PDF URL.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or bibtex")] = "text",
+    lang: LangOpt = "en",
+    home: HomeOpt = None,
+    references: Annotated[
+        bool,
+        typer.Option("--references", help="Its references (from its full text), each store paper named."),
+    ] = False,
+    cited_by: Annotated[bool, typer.Option("--cited-by", help="The store's papers that cite it.")] = False,
+) -> None:
+    """One paper: metadata, abstract, links, its TL;DR; or its JSON or BibTeX; or its references or the
+    papers citing it."""
+    from papersift.reader.shapes import paper_json
+    from papersift.reading.shown import lookup
+    from papersift.records.paper import InvalidIdError, normalize_id
+    from papersift.services.listing import json_line, paper_bibtex, paper_text
+
+    check_format(fmt, ("text", "json", "bibtex"))
+    try:
+        pid = normalize_id(paper_id)
+    except InvalidIdError as e:
+        fail(str(e), 2)
+    settings = load_settings(home)
+    with opened(settings) as o:
+        paper = o.store.get(pid)
+        if paper is not None and (references or cited_by):
+            check_format(fmt)
+            _show_links(o, paper, references, cited_by, fmt)
+            return
+        texts = lookup(settings, o.store, [paper], lang) if paper is not None else None
+    if paper is None:
+        fail(f"{pid} is not in the store")
+    shown = paper_json(paper, texts)
+    if fmt == "json":
+        typer.echo(json_line(shown))
+    elif fmt == "bibtex":
+        typer.echo(paper_bibtex(paper), nl=False)
+    else:
+        typer.echo(paper_text(paper), nl=False)
+        tldr, by = shown["tldr"], shown["tldr"]["by"]
+        typer.echo(f"TL;DR ({by}): {tldr['text']}" if tldr["text"] else f"TL;DR unavailable: {tldr['error']}")
+        if "zh" in shown and shown["zh"]["title"]:
+            typer.echo(f"译文: {shown['zh']['title']}\n{shown['zh']['abstract'] or ''}".rstrip())
+        for line in _links_lines(shown):
+            typer.echo(line)
+
+
+def _links_lines(shown: dict[str, Any]) -> list[str]:
+    """The full text's lines of ``show``: what was read, references, cited by, code, citation count."""
+    lines = []
+    if (info := shown["fulltext"]) is not None:
+        lines.append(f"Full text ({info['from']}): {info['sections']} sections, {info['words']:,} words")
+    if refs := shown["references"]:
+        here = sum(r["resolved"] is not None for r in refs)
+        lines.append(f"References: {len(refs)}; {here} in this store (--references)")
+    if citing := shown["cited_by"]:
+        lines.append(f"Cited by: {len(citing)} in this store (--cited-by)")
+    lines += [f"Code: {c['url']}" + (" (the paper's own)" if c["own"] else "") for c in shown["code"]]
+    if (count := shown["citations"]) is not None:
+        lines.append(f"Citations: {count['count']:,} (Semantic Scholar, {count['date']})")
+    return lines
+
+
+def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: str) -> None:
+    """``show --references`` / ``--cited-by``: the paper's references (each with the store paper it names)
+    or the store's papers citing it, as text or JSON."""
+    from papersift.reader.shapes import cited_json, reference_json
+    from papersift.services.listing import json_line
+
+    if references:
+        refs = o.store.references(paper.id)
+        if fmt == "json":
+            typer.echo(json_line({"id": paper.id, "references": [reference_json(r) for r in refs]}))
+        else:
+            here = sum(r.resolved is not None for r in refs)
+            typer.echo(f"References ({len(refs)}; {here} in this store)")
+            for n, r in enumerate(refs, 1):
+                typer.echo(f"[{n}] {r.text}" + (f"  -> {r.resolved}" if r.resolved else ""))
+    if cited_by:
+        citing = o.store.cited_by(paper.id)
+        if fmt == "json":
+            typer.echo(json_line({"id": paper.id, "cited_by": [cited_json(c) for c in citing]}))
+        else:
+            typer.echo(f"Cited by ({len(citing)} in this store)")
+            for c in citing:
+                typer.echo(f"{c.paper_id}  {c.title}")

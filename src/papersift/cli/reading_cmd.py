@@ -1,0 +1,150 @@
+"""``papersift summarize`` (TL;DRs, and 中文 titles and abstracts, of papers or of a day's listing, with a
+progress bar; resumable: what is stored is not made again) and ``papersift ask`` (a question about papers,
+answered from their texts with a mark per claim)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from papersift.cli.common import (
+    FormatOpt,
+    HomeOpt,
+    LangOpt,
+    check_format,
+    fail,
+    load_settings,
+    opened,
+    parse_day,
+    progress_bar,
+    spelled_option,
+)
+from papersift.records.paper import Paper
+from papersift.settings import Settings
+from papersift.store import Store
+
+NO_MODEL = (
+    "no model is configured: set PAPERSIFT_LLM_URL (an OpenAI-compatible API, e.g. "
+    "http://127.0.0.1:11434/v1) and PAPERSIFT_LLM_MODEL, or PAPERSIFT_LLM_LOCAL=true for the local default"
+)
+
+
+def _papers(store: Store, ids: list[str]) -> list[Paper]:
+    from papersift.records.paper import InvalidIdError, normalize_id
+
+    found, missing = [], []
+    for raw in ids:
+        try:
+            pid = normalize_id(raw)
+        except InvalidIdError as e:
+            fail(str(e), 2)
+        paper = store.get(pid)
+        if paper is None:
+            missing.append(pid)
+        else:
+            found.append(paper)
+    if missing:
+        fail(f"not in the store: {', '.join(missing)}")
+    return found
+
+
+def _check_model(settings: Settings) -> None:
+    from papersift.llm.client import available
+
+    if not available(settings):
+        fail(NO_MODEL)
+
+
+def summarize(
+    ids: Annotated[list[str] | None, typer.Argument(metavar="[ID]...", help="arXiv ids.")] = None,
+    day: Annotated[str | None, typer.Option("--date", "-d", help="A listing day (with --category).")] = None,
+    category: Annotated[
+        str | None, typer.Option("--category", "-c", help="The day's category.", callback=spelled_option)
+    ] = None,
+    lang: LangOpt = "en",
+    retry: Annotated[bool, typer.Option("--retry", help="Make failed texts again.")] = False,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """TL;DRs (and with --lang zh 中文 titles and abstracts) of papers, or of a day's listing."""
+    from papersift.reader.shapes import paper_json
+    from papersift.reading.passes import summarize as run
+    from papersift.reading.shown import lookup
+    from papersift.services.listing import json_line
+
+    check_format(fmt)
+    settings = load_settings(home)
+    if bool(ids) == bool(day or category):
+        fail("give arXiv ids, or --date D --category C for a day's listing", 2)
+    if not ids and not (day and category):
+        fail("a day is --date D and --category C", 2)
+    _check_model(settings)
+    with opened(settings) as o:
+        if ids:
+            papers = _papers(o.store, ids)
+        else:
+            when = parse_day(day, "--date")
+            assert when is not None and category is not None
+            papers = [e.paper for e in o.store.listing(category, when)]
+            if not papers:
+                fail(f"no {category} listing on {when}")
+        with progress_bar() as bar:
+            task = bar.add_task("summarize", total=len(papers))
+            made = run(settings, o.store, papers, lang, retry_failed=retry, step=lambda _: bar.advance(task))
+        texts = lookup(settings, o.store, papers, lang)
+    for paper in papers:
+        shown = paper_json(paper, texts)
+        if fmt == "json":
+            typer.echo(json_line(shown))
+            continue
+        tldr = shown["tldr"]
+        typer.echo(f"arXiv:{paper.id}  {paper.title}")
+        if lang == "zh" and shown["zh"]["title"]:
+            typer.echo(f"  {shown['zh']['title']}")
+        typer.echo(f"  TL;DR: {tldr['text']}" if tldr["text"] else f"  TL;DR unavailable: {tldr['error']}")
+    for failure in made.failures:
+        typer.echo(
+            f"failed: {failure.key.paper_id} {failure.key.kind} ({failure.key.lang}): {failure.error}",
+            err=True,
+        )
+    typer.echo(made.line(), err=True)
+    if made.failures:
+        raise typer.Exit(1)
+
+
+def ask(
+    args: Annotated[
+        list[str], typer.Argument(metavar='ID... "QUESTION"', help="arXiv ids, then the question.")
+    ],
+    lang: LangOpt = "en",
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """A question about one or several papers, answered from their texts, each claim marked \\[n]."""
+    from papersift.reading.prompts import MAX_PAPERS
+    from papersift.reading.shown import answer_json
+    from papersift.reading.texts import ask as answer
+    from papersift.services.listing import json_line
+
+    check_format(fmt)
+    if len(args) < 2:
+        fail('give one or more arXiv ids, then the question in quotes: papersift ask 2401.00001 "…"', 2)
+    *ids, question = args
+    if len(ids) > MAX_PAPERS:
+        fail(f"at most {MAX_PAPERS} papers per question", 2)
+    settings = load_settings(home)
+    _check_model(settings)
+    with opened(settings) as o:
+        result = answer(settings, o.store, _papers(o.store, ids), question, lang)
+    if fmt == "json":
+        typer.echo(json_line(answer_json(result)))
+    elif result.text is None:
+        typer.echo(f"answer unavailable: {result.error}", err=True)
+    else:
+        typer.echo(result.text)
+        typer.echo("")
+        for n, paper in enumerate(result.papers, 1):
+            typer.echo(f"[{n}] arXiv:{paper.id}  {paper.title}")
+    if result.text is None:
+        raise typer.Exit(1)

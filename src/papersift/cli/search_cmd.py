@@ -1,0 +1,218 @@
+"""``papersift search`` and ``related``: ranked papers for a query, or for papers and pasted text, as text or
+JSON lines (one line per query in batch mode)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from papersift.cli.common import (
+    FormatOpt,
+    HomeOpt,
+    check_format,
+    fail,
+    known_category_option,
+    lines_of,
+    load_settings,
+    opened,
+    parse_day,
+)
+
+if TYPE_CHECKING:
+    from papersift.ranking.understand import Understood
+
+
+def search(
+    ctx: typer.Context,
+    query: Annotated[
+        str | None, typer.Argument(help='Words, "phrases", prefix*, -exclude, a OR b; or an arXiv id.')
+    ] = None,
+    mode: Annotated[str, typer.Option("--mode", "-m", help="hybrid, keyword or semantic.")] = "hybrid",
+    queries_from: Annotated[
+        Path | None, typer.Option("--queries-from", help="One query a line; one JSON line per query.")
+    ] = None,
+    k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Number of results.")] = 10,
+    category: Annotated[str | None, typer.Option("--category", "-c", callback=known_category_option)] = None,
+    since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
+    until: Annotated[str | None, typer.Option("--until", help="Announced on or before.")] = None,
+    author: Annotated[str | None, typer.Option("--author", "-a")] = None,
+    page: Annotated[int, typer.Option("--page", min=1)] = 1,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Search the query as typed: no translation, correction, acronyms.")
+    ] = False,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Search: hybrid (BM25 + vectors + tf-idf, the default), keyword (BM25) or semantic, with filters.
+
+    A query is understood first: 中文 is translated, misspellings corrected, acronyms matched with their
+    long forms (the notes say what was done; --exact searches the query as typed)."""
+    from papersift.index.indexes import Indexes, current_vocabulary
+    from papersift.ranking.search import MODES
+    from papersift.ranking.search import search as run
+    from papersift.ranking.understand import reads_pairs
+    from papersift.reader.shapes import search_hit_json, search_result_json
+    from papersift.reading.query_translation import translator
+    from papersift.records.paper import is_arxiv_id
+    from papersift.services.listing import json_line
+    from papersift.sources.citetext import author_line
+    from papersift.store import Filters
+
+    check_format(fmt)
+    if mode not in MODES:
+        fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}", 2)
+    if queries_from is None:
+        if query is None:
+            fail("give a QUERY or --queries-from FILE (one of them)", 2)
+        queries = [query]
+    elif query is not None:
+        fail("give a QUERY or --queries-from FILE (one of them)", 2)
+    else:
+        queries = lines_of(queries_from)
+    settings = load_settings(home)
+    # the model loads beside the indexes unless no text is encoded (keyword mode, an arXiv id)
+    warm = mode != "keyword" and not (query is not None and is_arxiv_id(query))
+    with opened(settings, warm=warm, kept=ctx.obj) as o:
+        filters = Filters(category, parse_day(since, "--since"), parse_day(until, "--until"), author)
+        # keyword search needs no index: skip opening (and syncing) them, unless a query is read through
+        # their pair counts (中文), so that every mode reads it the same way
+        light = mode == "keyword" and not any(reads_pairs(q) for q in queries)
+        vocabulary = current_vocabulary(settings) if light else None
+        indexes = Indexes(o.store, settings, None, None, vocabulary=vocabulary) if light else o.indexes
+        translate = translator(settings, o.store)  # the configured model, if any (else the dictionary)
+        for text in queries:
+            offset = (page - 1) * k
+            result = run(
+                indexes,
+                text,
+                mode=mode,
+                k=k,
+                offset=offset,
+                filters=filters,
+                exact=exact,
+                translate=translate,
+            )
+            for note in _understood_notes(result.understood):
+                typer.echo(note, err=True)
+            for note in dict.fromkeys(result.notes):
+                typer.echo(f"note: {note}", err=True)
+            first = (page - 1) * k + 1
+            if queries_from is not None:
+                results = [search_hit_json(h, rank) for rank, h in enumerate(result.hits, first)]
+                typer.echo(json_line(search_result_json(result, text, results)))
+            elif fmt == "json":
+                for rank, h in enumerate(result.hits, first):
+                    typer.echo(json_line(search_hit_json(h, rank)))
+            elif not result.hits:
+                typer.echo("no results", err=True)
+            for rank, h in enumerate(result.hits if fmt == "text" and queries_from is None else [], first):
+                p = h.paper
+                typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
+                typer.echo(
+                    f"     {author_line(p.authors)} · {' '.join(p.categories)} · "
+                    f"{p.announced or p.published or ''} · score {h.score:.2f}"
+                    + (f" · {', '.join(h.terms)}" if h.terms else "")
+                )
+
+
+def _understood_notes(understood: Understood | None) -> list[str]:
+    """What the text output says of a rewritten query: what was searched for, what was done, the way back,
+    and for a query matching nothing the nearest terms."""
+    if understood is None:
+        return []
+    lines: list[str] = []
+    if understood.rewritten:
+        lines.append(f"searched for: {understood.text_used}")
+        lines += [f"note: {note}" for note in understood.applied]
+        lines.append(f"search instead for: {understood.original} (--exact)")
+    if understood.suggestions:
+        lines.append(f"nearest terms: {', '.join(understood.suggestions)}")
+    return lines
+
+
+def related(
+    ctx: typer.Context,
+    ids: Annotated[list[str] | None, typer.Argument(metavar="[ID]...", help="arXiv ids or URLs.")] = None,
+    text: Annotated[str | None, typer.Option("--text", help="Any text, e.g. a pasted abstract.")] = None,
+    ids_from: Annotated[Path | None, typer.Option("--ids-from", help="One id a line.")] = None,
+    k: Annotated[int, typer.Option("-k", min=1, max=1000, help="Results per query.")] = 10,
+    category: Annotated[str | None, typer.Option("--category", "-c", callback=known_category_option)] = None,
+    since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
+    facet: Annotated[
+        str | None,
+        typer.Option("--facet", help="Alike in one part only: background, method or result sentences."),
+    ] = None,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """Related papers (相关论文) of papers or of any text, each with why it matches."""
+    from papersift.index.sentences import FACETS
+    from papersift.ranking.related import Query, paper_query, text_query
+    from papersift.ranking.related import related as run
+    from papersift.reader.shapes import related_hit_json
+    from papersift.reading.query_translation import translator
+    from papersift.records.paper import InvalidIdError, normalize_id
+    from papersift.services.listing import json_line
+    from papersift.sources.citetext import author_line
+    from papersift.store import Filters
+
+    check_format(fmt)
+    if facet is not None and facet not in FACETS:
+        fail(f"--facet must be one of {', '.join(FACETS)}, not {facet!r}", 2)
+    wanted = list(ids or []) + (lines_of(ids_from) if ids_from else [])
+    if (text is not None) == bool(wanted):
+        fail("give paper IDs, --ids-from FILE, or --text TEXT (ids or text, not both)", 2)
+    if text is not None and not text.strip():
+        fail("--text is empty", 2)
+    settings = load_settings(home)
+    batch = ids_from is not None or len(wanted) > 1
+    failed = False
+    with opened(settings, warm=text is not None, kept=ctx.obj) as o:
+        when = parse_day(since, "--since")
+        indexes = o.indexes
+        queries: list[Query | str] = []
+        if text is not None:
+            queries.append(text_query(indexes, text, facet=facet, translate=translator(settings, o.store)))
+        for raw in wanted:
+            try:
+                pid = normalize_id(raw)
+            except InvalidIdError as e:
+                queries.append(str(e))
+                continue
+            paper = o.store.get(pid)
+            queries.append(
+                paper_query(indexes, paper, facet=facet) if paper else f"{pid} is not in the store"
+            )
+        for raw, query in zip(wanted or [text or ""], queries, strict=True):
+            if isinstance(query, str):
+                failed = True
+                typer.echo(f"error: {query}", err=True)
+                if fmt == "json" or batch:
+                    typer.echo(json_line({"query": raw, "error": query, "results": []}))
+                continue
+            for note in query.notes:
+                typer.echo(f"note: {note}", err=True)
+            hits = run(indexes, query, k=k, filters=Filters(category=category, since=when))
+            if fmt == "json" or batch:
+                results = [related_hit_json(h, rank=rank) for rank, h in enumerate(hits, 1)]
+                typer.echo(json_line({"query": query.label, "results": results}))
+                continue
+            head = f"[{query.paper.id}] {query.paper.title}" if query.paper else f'"{query.label}"'
+            typer.echo(f"Related to {head}")
+            for rank, h in enumerate(hits, 1):
+                p = h.paper
+                typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
+                typer.echo(
+                    f"     {author_line(p.authors)} · {' '.join(p.categories)} · "
+                    f"{p.announced or p.published or ''} · score {h.score:.3f}"
+                )
+                snippet = " ".join(p.abstract.split())
+                typer.echo(f"     {snippet[:160]}{'…' if len(snippet) > 160 else ''}")
+                if h.reasons():
+                    typer.echo(f"     why: {'; '.join(h.reasons())}")
+            if not hits:
+                typer.echo("no related papers found", err=True)
+    if failed:
+        raise typer.Exit(1)

@@ -1,0 +1,60 @@
+"""``papersift topics``: the topic map of a listing (``ranking/topics.py``) as text or JSON.
+
+The JSON is ``{"category", "date", "clusters": [{"label", "terms", "papers"}], "points": [{"id", "x", "y",
+"cluster"}]}``, the shape of ``/api/map/...``; a cluster whose label is ``""`` (at most one, last) is the
+day's other papers: the groups no phrase or category names, its terms their words.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Annotated
+
+import typer
+
+from papersift.cli.common import (
+    CategoryArg,
+    FormatOpt,
+    HomeOpt,
+    ListingDayOpt,
+    check_format,
+    fail,
+    listing_day,
+    load_settings,
+    opened,
+    parse_day,
+)
+
+
+def topics(
+    category: CategoryArg,
+    day: ListingDayOpt = None,
+    days: Annotated[int, typer.Option("--days", min=1, max=31, help="Days of listings ending --date.")] = 1,
+    fmt: FormatOpt = "text",
+    home: HomeOpt = None,
+) -> None:
+    """The topics of a day's listing: clusters of its papers, named by their distinctive terms, on a map."""
+    from papersift.ranking.topics import listing_entries, map_json, topic_map
+    from papersift.reading.topic_names import topic_namer
+    from papersift.services.listing import json_line
+
+    check_format(fmt)
+    wanted = parse_day(day, "--date")
+    with opened(load_settings(home)) as o:
+        when, _ = listing_day(o.store, category, wanted)
+        entries = listing_entries(o.store, category, when, days)
+        if not entries:
+            fail(f"no {category} listing on {when}" + (f" or the {days - 1} days before" if days > 1 else ""))
+        tmap = topic_map(o.indexes, [e.paper for e in entries], namer=topic_namer(o.settings, o.store))
+    if fmt == "json":
+        typer.echo(json_line(map_json(category, when.isoformat(), tmap)))
+        return
+    titles = {e.paper.id: e.paper.title for e in entries}
+    span = f"{when - timedelta(days=days - 1)} … {when}" if days > 1 else str(when)
+    typer.echo(f"{category} {span}: {len(entries)} papers in {len(tmap.topics)} topics")
+    for n, topic in enumerate(tmap.topics, 1):
+        typer.echo(f"\n{n}. {topic.label or '(other papers)'} · {len(topic.papers)}")
+        if topic.terms:
+            typer.echo(f"   terms: {', '.join(topic.terms)}")
+        for pid in topic.papers:
+            typer.echo(f"   {pid}  {titles[pid]}")

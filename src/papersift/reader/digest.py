@@ -1,0 +1,476 @@
+"""Digests: a reader's top papers of a day as e-mail (HTML + plain text over SMTP), Atom and Markdown
+(pushes: ``reader/push.py``), and what a day's digests hold (``digest_day``: the papers not yet seen, at or
+above
+the reader's threshold; on a day arXiv announces nothing, a note naming the next listing; ``due``: what the
+cron job sends on a channel).
+
+A digest is composed once per (reader, day, channel) and kept in the store before anything is sent, so a
+failed send is retried on the next run and a rerun never sends the same day twice. SMTP supports plain,
+STARTTLS and SSL connections with optional login (``PAPERSIFT_SMTP_*``); a login never crosses the network
+in plain text. Paper and model texts are shown with their math as Unicode (``plain_text``: ``LoRA-GA$^2$``
+→ ``LoRA-GA^2``, ``1.24$\\times$`` → ``1.24×``), as no mail reader typesets LaTeX.
+"""
+
+from __future__ import annotations
+
+import html
+import smtplib
+import ssl
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from typing import TYPE_CHECKING, Any
+
+from papersift.llm.client import available
+from papersift.ranking.daily import (
+    DailyPick,
+    NoDailyPapers,
+    QuietDay,
+    above,
+    daily_picks,
+    followed_days,
+    min_score,
+    quiet_day,
+)
+from papersift.reader.shapes import daily_pick_json
+from papersift.reading.passes import Made, summarize
+from papersift.reading.shown import Texts, lookup, missing_line, tldr_json
+from papersift.records.feeds import atom_feed
+from papersift.records.paper import Paper
+from papersift.services.eprints import Fetched
+from papersift.services.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
+from papersift.services.lab import popular as lab_popular
+from papersift.services.listing import ABS_URL, PDF_URL
+from papersift.settings import Settings, SmtpSecurity, is_loopback
+from papersift.sources.citetext import author_line, plain_authors, plain_text
+from papersift.store import Store
+from papersift.store.records import Account, Digest
+
+if TYPE_CHECKING:
+    from papersift.index.indexes import Indexes
+
+RETRIES = 3
+POPULAR_HEADING = "Popular in your lab this week"
+
+
+class DigestError(RuntimeError):
+    """A digest could not be delivered (it stays queued and is retried on the next run)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Composed:
+    subject: str
+    text: str
+    html: str
+    papers: tuple[str, ...]
+
+
+def compose(
+    reader: Account,
+    day: date,
+    picks: Sequence[DailyPick],
+    settings: Settings,
+    popular: Sequence[Popular] = (),
+    texts: Texts | None = None,
+    note: str | None = None,
+    subject: str | None = None,
+) -> Composed:
+    """The digest's subject, plain text and HTML (every paper text escaped), each paper's TL;DR (and how
+    many are missing, and why), with what the lab read; ``note`` says why there are no papers (a day arXiv
+    announced nothing, everything seen or below the threshold)."""
+    subject = subject or f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
+    tldrs = [tldr_json(p.paper, (texts or Texts()).get(p.paper, "tldr")) for p in picks]
+    missing = missing_line(tldrs)
+    lines = [subject, ""] + ([missing, ""] if missing else [])
+    items = []
+    for n, pick in enumerate(picks, 1):
+        p = pick.paper
+        why = "; ".join(pick.reasons)
+        tldr = _tldr_text(tldrs[n - 1])
+        title, abstract = plain_text(p.title), plain_text(p.abstract)
+        lines += [
+            f"#{n:02d} {title}",
+            f"    {author_line(p.authors)} [{', '.join(p.categories)}]",
+            f"    {tldr}",
+            f"    {ABS_URL.format(p.id)}",
+        ]
+        if why:
+            lines.append(f"    why: {why}")
+        lines.append("")
+        items.append(
+            f'<li><p><a href="{html.escape(ABS_URL.format(p.id))}"><b>{html.escape(title)}</b></a> '
+            f'(<a href="{html.escape(PDF_URL.format(p.id))}">pdf</a>)<br>'
+            f"{html.escape(author_line(p.authors))} · {html.escape(', '.join(p.categories))}"
+            + (f"<br><small>why: {html.escape(why)}</small>" if why else "")
+            + f"</p><p><i>{html.escape(tldr)}</i></p>"
+            + f"<p>{html.escape(abstract[:600])}{'…' if len(abstract) > 600 else ''}</p></li>"
+        )
+    if not picks:
+        lines.append(note or "No new papers in your categories today.")
+    link = f"{settings.base_url.rstrip('/')}/daily/{day.isoformat()}"
+    lines += ["", f"All of today's papers: {link}"]
+    lab = ""
+    if popular:
+        lines += ["", POPULAR_HEADING]
+        lines += [
+            f"- {plain_text(p.paper.title)} ({counts_text(p.saves, p.upvotes)}) {ABS_URL.format(p.paper.id)}"
+            for p in popular
+        ]
+        lab = (
+            f"<h3>{POPULAR_HEADING}</h3><ul>"
+            + "".join(
+                f'<li><a href="{html.escape(ABS_URL.format(p.paper.id))}">'
+                f"{html.escape(plain_text(p.paper.title))}</a> "
+                f"({counts_text(p.saves, p.upvotes)})</li>"
+                for p in popular
+            )
+            + "</ul>"
+        )
+    notes = f"<p><small>{html.escape(missing)}</small></p>" if missing else ""
+    if not picks and note:
+        notes += f"<p>{html.escape(note)}</p>"
+    body = (
+        f"<html><body><h2>{html.escape(subject)}</h2>{notes}<ol>{''.join(items)}</ol>{lab}"
+        f'<p><a href="{html.escape(link)}">All of today\'s papers</a></p></body></html>'
+    )
+    return Composed(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
+
+
+def _tldr_text(tldr: dict[str, object]) -> str:
+    if not tldr["text"]:
+        return f"TL;DR unavailable: {tldr['error']}"
+    by = "key sentence" if tldr["by"] == "extractive" else str(tldr["by"])
+    return f"TL;DR ({by}): {plain_text(str(tldr['text']))}"
+
+
+def digest_texts(store: Store, settings: Settings, picks: Sequence[DailyPick], lang: str = "en") -> Texts:
+    """The texts a digest shows: the papers' TL;DRs made first when a model is available (stored ones
+    kept, at most ``reading_pass_papers`` made per call), then looked up."""
+    papers = [p.paper for p in picks]
+    if available(settings):
+        summarize(settings, store, papers, lang, budget=settings.reading_pass_papers)
+    return lookup(settings, store, papers, lang)
+
+
+def read_ahead(store: Store, indexes: Indexes, settings: Settings, readers: Sequence[Account]) -> Made:
+    """The background pass after ``sync`` / ``daily``: the TL;DRs of each reader's top
+    ``reading_pass_papers`` Daily Papers, and their 中文 title, abstract and TL;DR for a reader who reads
+    中文 (``follow --lang zh``), made when a model is available, what is stored kept."""
+    done = Made()
+    if not available(settings) or not settings.reading_pass_papers:
+        return done
+    for reader in readers:
+        try:
+            view = daily_picks(
+                store, indexes, reader, settings.default_categories, k=settings.reading_pass_papers
+            )
+        except NoDailyPapers:
+            continue
+        for lang in ("en", *store.interests(reader.id).languages):
+            made = summarize(settings, store, [p.paper for p in view.picks], lang)
+            done.made, done.kept = done.made + made.made, done.kept + made.kept
+            done.failures += made.failures
+    return done
+
+
+def queue_email(
+    store: Store,
+    settings: Settings,
+    reader: Account,
+    day: date,
+    picks: Sequence[DailyPick],
+    note: str | None = None,
+    subject: str | None = None,
+) -> Digest:
+    """Compose the reader's e-mail digest of ``day`` (its TL;DRs made first when a model is available) and
+    keep it for sending (or the one already kept); ``note`` and ``subject``: see ``compose``."""
+    texts = digest_texts(store, settings, picks)
+    for lang in store.interests(reader.id).languages:  # the reader's 中文 made before it is sent, too
+        digest_texts(store, settings, picks, lang)
+    made = compose(reader, day, picks, settings, lab_week(store), texts, note, subject)
+    return store.queue_digest(reader.id, day, "email", made.subject, made.text, made.html, made.papers)
+
+
+def lab_week(store: Store) -> list[Popular]:
+    """The digests' "popular in your lab this week" (nothing on a single-reader install)."""
+    return lab_popular(store, limit=DIGEST_POPULAR) if is_lab(store) else []
+
+
+def markdown(
+    reader: Account,
+    day: date,
+    picks: Sequence[DailyPick],
+    popular: Sequence[Popular] = (),
+    texts: Texts | None = None,
+) -> str:
+    out = [f"# Daily Papers for {reader.name}, {day.isoformat()}", ""]
+    tldrs = [tldr_json(p.paper, (texts or Texts()).get(p.paper, "tldr")) for p in picks]
+    if missing := missing_line(tldrs):
+        out += [f"_{missing}_", ""]
+    for n, pick in enumerate(picks, 1):
+        p = pick.paper
+        title = p.title.replace("[", "\\[").replace("]", "\\]")
+        out.append(
+            f"{n}. [{title}]({ABS_URL.format(p.id)}) — {author_line(p.authors)} ({', '.join(p.categories)})"
+        )
+        tldr = _tldr_text(tldrs[n - 1]).replace("[", "\\[").replace("]", "\\]")
+        out.append(f"   - {tldr}")
+        if pick.reasons:
+            out.append(f"   - why: {'; '.join(pick.reasons)}")
+    if popular:
+        out += ["", f"## {POPULAR_HEADING}", ""]
+        for item in popular:
+            title = item.paper.title.replace("[", "\\[").replace("]", "\\]")
+            link = ABS_URL.format(item.paper.id)
+            out.append(f"- [{title}]({link}) — {counts_text(item.saves, item.upvotes)}")
+    return "\n".join(out) + "\n"
+
+
+def atom(
+    reader: Account,
+    day: date,
+    picks: Sequence[DailyPick],
+    settings: Settings,
+    texts: Texts | None = None,
+    base_url: str | None = None,
+) -> bytes:
+    """The reader's private Daily Papers feed; its links on ``base_url`` (default: the configured one)."""
+    base = (base_url or settings.base_url).rstrip("/")
+    return atom_feed(
+        f"papersift Daily Papers for {reader.name}",
+        f"{base}/feed/{reader.name}",
+        f"{base}/feed/{reader.feed_token}.atom",
+        [feed_entry(daily_pick_json(p, texts, announced=day.isoformat())) for p in picks],
+    )
+
+
+def feed_entry(paper: dict[str, Any]) -> dict[str, Any]:
+    """A ``paper_json`` shape as a feed shows it: title and authors as plain Unicode (no LaTeX left)."""
+    title, authors = plain_text(paper["title"]), list(plain_authors(paper["authors"]))
+    return {**paper, "title": title, "authors": authors}
+
+
+def message(settings: Settings, to: str, digest: Digest) -> EmailMessage:
+    msg = EmailMessage()
+    msg["Subject"] = digest.subject
+    msg["From"] = settings.mail_from
+    msg["To"] = to
+    msg["Date"] = formatdate(localtime=False)
+    msg["Message-ID"] = make_msgid(domain="papersift")
+    msg.set_content(digest.text)
+    msg.add_alternative(digest.html, subtype="html")
+    return msg
+
+
+def send(settings: Settings, msg: EmailMessage) -> None:
+    """One SMTP delivery, retried with backoff; DigestError after the last attempt (at once for a refused
+    login: trying a wrong password again only gets the account locked)."""
+    last: Exception | None = None
+    for attempt in range(RETRIES):
+        try:
+            _send_once(settings, msg)
+            return
+        except smtplib.SMTPAuthenticationError as e:
+            raise DigestError(f"SMTP {settings.smtp_host}:{settings.smtp_port}: login refused: {e}") from e
+        except (OSError, smtplib.SMTPException) as e:
+            last = e
+            if attempt + 1 < RETRIES:
+                time.sleep(0.5 * 2**attempt)
+    raise DigestError(f"SMTP {settings.smtp_host}:{settings.smtp_port}: {last}")
+
+
+def _send_once(settings: Settings, msg: EmailMessage) -> None:
+    """One connection: TLS from the start (ssl) or upgraded before anything else (starttls; a server that
+    does not offer it is an error, never a fall back to plain text). The login goes over TLS only, or in
+    plain text to a loopback host (``Settings`` refuses any other plain-text login at start)."""
+    host, port, timeout = settings.smtp_host, settings.smtp_port, settings.smtp_timeout
+    security = settings.smtp_security
+    server: smtplib.SMTP
+    if security is SmtpSecurity.SSL:
+        server = smtplib.SMTP_SSL(host, port, timeout=timeout, context=ssl.create_default_context())
+    else:
+        server = smtplib.SMTP(host, port, timeout=timeout)
+    with server:
+        if security is SmtpSecurity.STARTTLS:
+            server.starttls(context=ssl.create_default_context())
+        if settings.smtp_user:
+            if security is SmtpSecurity.NONE and not is_loopback(host):
+                raise smtplib.SMTPException(f"no login in plain text to {host}: use starttls or ssl")
+            password = settings.smtp_password.get_secret_value() if settings.smtp_password else ""
+            server.login(settings.smtp_user, password)
+        server.send_message(msg)
+
+
+def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
+    """Send every queued e-mail digest (oldest first): (sent, errors). Failures stay queued."""
+    sent, errors = 0, []
+    for digest in store.unsent_digests("email"):
+        reader = store.account_by_id(digest.reader)
+        if reader is None or not reader.email:
+            store.mark_digest(digest.id, sent=False, error="the reader has no e-mail address")
+            errors.append(f"digest {digest.id}: no e-mail address for reader {digest.reader}")
+            continue
+        try:
+            send(settings, message(settings, reader.email, digest))
+        except DigestError as e:
+            store.mark_digest(digest.id, sent=False, error=str(e))
+            errors.append(f"{reader.name} {digest.day}: {e} (kept; resent on the next run)")
+            continue
+        store.mark_digest(digest.id, sent=True)
+        store.mark_seen(digest.reader, digest.papers, "mailed", digest.day)
+        sent += 1
+    return sent, errors
+
+
+def papers_ahead(
+    store: Store,
+    indexes: Indexes | None,
+    settings: Settings,
+    readers: Sequence[Account],
+    *,
+    daily: int,
+    saved: int,
+) -> list[Paper]:
+    """The papers whose full text the pass after ``sync`` / ``daily`` fetches: each reader's top ``daily``
+    Daily Papers and latest ``saved`` saved papers (``fulltext --daily N`` and ``--library`` too)."""
+    papers: list[Paper] = []
+    for reader in readers:
+        if daily:
+            try:
+                view = daily_picks(store, indexes, reader, settings.default_categories, k=daily)
+                papers += [p.paper for p in view.picks]
+            except NoDailyPapers:
+                pass
+        if saved:
+            ids = [e.paper_id for e in store.library(reader.id) if e.paper_id][:saved]
+            papers += store.get_many(ids)
+    return list({p.id: p for p in papers}.values())
+
+
+def fulltext_ahead(
+    store: Store, indexes: Indexes | None, settings: Settings, readers: Sequence[Account]
+) -> Fetched:
+    """The full-text pass after ``sync`` / ``daily``: each reader's top ``fulltext_pass_papers`` Daily Papers
+    and latest ``fulltext_pass_saved`` saved papers, what is stored kept (a HarvestError when arXiv is not
+    reached)."""
+    from papersift.services.eprints import fetch_fulltexts
+    from papersift.services.harvest import ArxivClient
+
+    papers = papers_ahead(
+        store,
+        indexes,
+        settings,
+        readers,
+        daily=settings.fulltext_pass_papers,
+        saved=settings.fulltext_pass_saved,
+    )
+    if not papers:
+        return Fetched()
+    with ArxivClient(settings) as client:
+        return fetch_fulltexts(client, store, papers)
+
+
+@dataclass(frozen=True, slots=True)
+class DigestDay:
+    """What a reader's digests of one day hold: the picks at or above their threshold, how many fell below
+    it, and for a day with no listing why (``quiet``) and when the next comes."""
+
+    day: date
+    picks: list[DailyPick]
+    below: int = 0
+    threshold: float | None = None
+    quiet: QuietDay | None = None
+
+    @property
+    def note(self) -> str | None:
+        """Why the digest has no papers (None when it has some)."""
+        if self.quiet is not None:
+            return self.quiet.line()
+        if self.picks:
+            return None
+        if self.below:
+            return (
+                f"No new papers for you on {self.day:%a %d %b %Y}: the {self.below} not yet seen are all "
+                f"below your threshold ({self.threshold:g})."
+            )
+        return (
+            f"No new papers for you on {self.day:%a %d %b %Y}: every one is already seen, saved or left "
+            "out by your keywords."
+        )
+
+    @property
+    def subject(self) -> str | None:
+        if self.quiet is not None:
+            return f"papersift: no arXiv listing for {self.day:%a %d %b %Y}"
+        return None
+
+
+def digest_day(
+    store: Store,
+    indexes: Indexes | None,
+    settings: Settings,
+    reader: Account,
+    day: date | None = None,
+    *,
+    threshold: float | None = None,
+) -> DigestDay:
+    """The reader's digest of ``day`` (default: the latest listing): their top ``digest_k`` papers not yet
+    seen (those of this day's other channels kept), at or above the threshold (``threshold``, else theirs);
+    a day arXiv announced nothing says when the next listing comes. ``NoDailyPapers`` when nothing at all
+    is known of the day."""
+    limit = min_score(store, reader, threshold)
+    days = followed_days(store, reader, settings.default_categories)
+    when = day or (days[-1] if days else None)
+    try:
+        view = daily_picks(
+            store, indexes, reader, settings.default_categories, when, k=settings.digest_k, digest_day=when
+        )
+    except NoDailyPapers:
+        quiet = quiet_day(days, when) if when is not None and days else None
+        if quiet is None:
+            raise
+        return DigestDay(quiet.day, [], quiet=quiet)
+    kept = above(view.picks, limit)
+    return DigestDay(view.day, kept, len(view.picks) - len(kept), limit)
+
+
+def due(
+    store: Store,
+    indexes: Indexes | None,
+    settings: Settings,
+    reader: Account,
+    channel: str,
+    today: date,
+    *,
+    threshold: float | None = None,
+) -> DigestDay | None:
+    """What the cron job sends the reader on ``channel`` (``email`` or a push's): the latest listing's
+    digest until it is sent; after that, on a ``today`` (US-Eastern) later than that listing with none of
+    its own (a weekend, a holiday), a note naming the next listing (once: kept per day and channel); None on
+    an ordinary day already sent. ``NoDailyPapers`` when the reader's categories have no listing at all."""
+    latest = digest_day(store, indexes, settings, reader, threshold=threshold)
+    done = {(d.day, d.channel): d for d in store.digests(reader.id, limit=60)}.get((latest.day, channel))
+    if done is None or done.sent is None:
+        return latest
+    if today <= latest.day:
+        return None
+    quiet = quiet_day(followed_days(store, reader, settings.default_categories), today)
+    return None if quiet is None else DigestDay(today, [], quiet=quiet)
+
+
+def digest_json(d: Digest) -> dict[str, Any]:
+    """One kept digest as ``digest status --format json`` shows it: its day, channel (a push's service
+    redacted), papers, when it was sent, tries and the last failure."""
+    return {
+        "day": d.day.isoformat(),
+        "channel": d.channel,
+        "subject": d.subject,
+        "papers": len(d.papers),
+        "ids": list(d.papers),
+        "sent": d.sent.isoformat() if d.sent else None,
+        "attempts": d.attempts,
+        "error": d.error,
+    }

@@ -1,0 +1,197 @@
+"""A reader's library as the faces use it: saving papers, importing and exporting bibliographies (the
+Daily Papers ranked from it are ``ranking/daily.py``'s).
+
+Imported references are linked to stored papers by arXiv id, then DOI, then exact title; a reference that is
+not in the store keeps its own title, authors and abstract and still counts as an interest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from papersift.records.paper import Paper, is_arxiv_id, normalize_id
+from papersift.sources.references import (
+    EntryError,
+    Reference,
+    parse_journal_ref,
+    reference_from_paper,
+    safe_url,
+)
+from papersift.store import Store, StoreError
+from papersift.store.records import Account, LibraryEntry, entry_key
+
+
+def entry_from_paper(paper: Paper, **changes: object) -> LibraryEntry:
+    day = paper.published or paper.announced
+    journal, volume, issue, pages = parse_journal_ref(paper.journal_ref)
+    entry = LibraryEntry(
+        key=paper.id,
+        paper_id=paper.id,
+        title=paper.title,
+        authors=tuple(paper.authors),
+        abstract=paper.abstract,
+        year=day.year if day else None,
+        doi=paper.doi,
+        url=f"https://arxiv.org/abs/{paper.id}",
+        venue=journal or None,
+        volume=volume,
+        issue=issue,
+        pages=pages,
+    )
+    return replace(entry, **changes)  # type: ignore[arg-type]
+
+
+def find_paper(store: Store, paper_id: str) -> Paper:
+    try:
+        key = normalize_id(paper_id)
+    except ValueError as e:
+        raise StoreError(f"{paper_id!r} is not an arXiv id") from e
+    paper = store.get(key)
+    if paper is None:
+        raise StoreError(f"no paper {key} in the store (ingest or sync it first)")
+    return paper
+
+
+def save_paper(
+    store: Store,
+    reader: Account,
+    paper_id: str,
+    *,
+    tags: Sequence[str] = (),
+    note: str = "",
+    rating: int = 0,
+) -> LibraryEntry:
+    """Save a stored paper to the reader's library (again: tags add up, a rating or note replaces)."""
+    paper = find_paper(store, paper_id)
+    store.save_entries(reader.id, [entry_from_paper(paper, tags=tuple(tags), note=note, rating=rating)])
+    entry = store.library_entry(reader.id, paper.id)
+    assert entry is not None
+    return entry
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """What an import did: entries read, linked to stored papers, kept with their own text, and errors."""
+
+    read: int = 0
+    linked: int = 0
+    kept: int = 0
+    new: int = 0
+    errors: list[EntryError] = field(default_factory=list)
+
+
+def link(store: Store, ref: Reference) -> Paper | None:
+    """The store's paper a reference names: by arXiv id, DOI, or a title only one paper has; else None."""
+    if ref.arxiv_id and (paper := store.get(ref.arxiv_id)):
+        return paper
+    if ref.doi and (pid := store.paper_id_by_doi(ref.doi)):
+        return store.get(pid)
+    if ref.title:
+        ids = store.paper_ids_by_title(ref.title)
+        if len(ids) == 1:
+            return store.get(ids[0])
+    return None
+
+
+def import_references(
+    store: Store,
+    reader: Account,
+    refs: Sequence[Reference],
+    *,
+    tags: Sequence[str] = (),
+    source: str = "import",
+) -> ImportReport:
+    """Add references to the library, linked to stored papers where possible; returns what happened."""
+    report = ImportReport(read=len(refs))
+    entries: list[LibraryEntry] = []
+    for ref in refs:
+        paper = link(store, ref)
+        extra = {
+            "tags": tuple(dict.fromkeys([*ref.tags, *tags])),
+            "note": ref.note,
+            "source": cited(source, ref),
+            **{k: v for k in ("volume", "issue", "pages") if (v := getattr(ref, k))},
+        }
+        if paper is not None:
+            report.linked += 1
+            entries.append(entry_from_paper(paper, **extra))
+        elif ref.title:
+            report.kept += 1
+            entries.append(
+                LibraryEntry(
+                    key=entry_key(ref.arxiv_id, ref.doi, ref.title),
+                    paper_id=None,
+                    title=ref.title,
+                    authors=ref.authors,
+                    abstract=ref.abstract,
+                    year=ref.year,
+                    doi=ref.doi,
+                    url=safe_url(ref.url),  # a Reference made elsewhere than the readers: checked here too
+                    venue=ref.venue,
+                    **extra,
+                )
+            )
+        else:
+            report.errors.append(
+                EntryError(ref.line, f"entry {ref.key!r} has no title and no known arXiv id")
+            )
+    for start in range(0, len(entries), 1000):
+        report.new += store.save_entries(reader.id, entries[start : start + 1000])
+    return report
+
+
+_CITED = re.compile(r" @(\w+)\{([^{}\s]*)\}$")
+
+
+def cited(source: str, ref: Reference) -> str:
+    """The entry's source, with the citation key and entry type it was imported under
+    (``import @article{vaswani2017}``), so an export gives them back."""
+    return f"{source} @{ref.kind}{{{ref.key}}}" if ref.kind and ref.key and " " not in ref.key else source
+
+
+def citation(entry: LibraryEntry) -> tuple[str, str] | None:
+    """(entry type, citation key) an entry was imported under, if any."""
+    m = _CITED.search(entry.source)
+    return (m[1], m[2]) if m else None
+
+
+def as_reference(entry: LibraryEntry) -> Reference:
+    """A library entry as a bibliography record (for BibTeX / CSL-JSON export), under the citation key
+    and entry type it was imported with; an arXiv id keyed entry keeps its eprint."""
+    kind, key = citation(entry) or ("", entry.key)
+    return Reference(
+        key=key,
+        title=entry.title,
+        authors=entry.authors,
+        year=entry.year,
+        abstract=entry.abstract,
+        doi=entry.doi,
+        arxiv_id=entry.paper_id or (entry.key if is_arxiv_id(entry.key) else None),
+        url=safe_url(entry.url),
+        venue=entry.venue,
+        tags=entry.tags,
+        note=entry.note,
+        line=0,
+        kind=kind,
+        volume=entry.volume,
+        issue=entry.issue,
+        pages=entry.pages,
+    )
+
+
+def export_items(store: Store, entries: Sequence[LibraryEntry]) -> list[Reference | Paper]:
+    """Stored papers as themselves (arXiv-style BibTeX), outside references with their own fields; an
+    imported paper keeps the citation key and entry type it came with (and its arXiv eprint)."""
+    papers = {p.id: p for p in store.get_many([e.paper_id for e in entries if e.paper_id])}
+    out: list[Reference | Paper] = []
+    for e in entries:
+        paper, was = papers.get(e.paper_id or ""), citation(e)
+        if paper is not None and was is not None:
+            numbers = {k: v for k in ("volume", "issue", "pages") if (v := getattr(e, k))}
+            ref = replace(reference_from_paper(paper), kind=was[0], key=was[1], tags=e.tags, note=e.note)
+            out.append(replace(ref, venue=e.venue or ref.venue, **numbers))
+        else:
+            out.append(paper or as_reference(e))
+    return out

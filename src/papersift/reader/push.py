@@ -1,0 +1,298 @@
+"""Pushes: a reader's top papers of a day sent through Apprise to chat and notification services (Feishu /
+Lark, WeCom and DingTalk bots, Slack, Discord, Telegram, ntfy, e-mail, JSON webhooks…).
+
+``PAPERSIFT_PUSH`` holds Apprise URLs (a secret: only a redacted label, scheme and host where the URL has a
+real host, plus a short hash, is ever shown or stored). Each service's push is composed for it: Markdown
+where it takes Markdown, else plain text; split into as many messages as its body limit needs (Apprise's
+``body_maxlen``, its title counted where the service puts the title in the body, ntfy's JSON size), a paper
+never cut across two messages. Like an e-mail digest, a push is kept in the store (``digests``, channel
+``push LABEL``) before it is sent, so a failure is retried on the next run and shown by ``papersift digest
+status``, and a rerun never pushes the same day twice. Each message is tried a few times with backoff; a
+pushed paper is marked seen (``pushed``) and not ranked for the reader again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from apprise import Apprise, LogCapture, NotifyBase, NotifyFormat
+
+from papersift.ranking.daily import DailyPick, QuietDay
+from papersift.reading.shown import Texts, missing_line, tldr_json
+from papersift.services.listing import ABS_URL
+from papersift.settings import Settings, is_loopback
+from papersift.store import Store
+from papersift.store.records import Account, Digest
+
+RETRIES = 3  # tries of one message before the push is kept for the next run
+BACKOFF = 0.5  # seconds before the second try, doubled before each further one
+PART_BREAK = "\f"  # between the kept messages of one push (never in a message)
+TITLE_RESERVE = " (99/99)"  # what the part numbers may add to a title
+CHANNEL = "push "  # the digests' channel of a push: "push " and the target's label
+
+
+class PushError(RuntimeError):
+    """A push URL papersift cannot use, or a push that failed after its tries (kept for the next run)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One configured push service: its redacted label and Apprise's plugin for it (never printed)."""
+
+    label: str
+    service: str
+    plugin: NotifyBase = field(repr=False)
+    secrets: tuple[str, ...] = field(repr=False, default=())
+
+    @property
+    def channel(self) -> str:
+        return CHANNEL + self.label
+
+    @property
+    def markdown(self) -> bool:
+        return self.plugin.resolve_format(NotifyFormat.MARKDOWN) == NotifyFormat.MARKDOWN
+
+    def redact(self, text: str) -> str:
+        """``text`` without any secret part of the URL (a reason Apprise logged)."""
+        for secret in self.secrets:
+            text = text.replace(secret, "…")
+        return text
+
+
+def split_urls(value: str) -> list[str]:
+    """Apprise URLs as ``PAPERSIFT_PUSH`` holds them: separated by commas or white space."""
+    return [u for u in re.split(r"[\s,]+", value) if u]
+
+
+def redacted(url: str) -> str:
+    """What may be shown of a URL that papersift cannot read: its scheme."""
+    return url.split("://", 1)[0] + "://…" if "://" in url else "(not a URL)"
+
+
+def targets(settings: Settings) -> list[Target]:
+    """The configured push services (``PAPERSIFT_PUSH``); ``PushError`` names a URL Apprise does not know
+    by its scheme alone."""
+    if settings.push is None:
+        return []
+    found = []
+    for url in split_urls(settings.push.get_secret_value()):
+        plugin = Apprise.instantiate(url, suppress_exceptions=True)
+        if not isinstance(plugin, NotifyBase):
+            raise PushError(f"PAPERSIFT_PUSH: {redacted(url)} is not an Apprise URL papersift can use")
+        found.append(target(url, plugin))
+    return found
+
+
+def target(url: str, plugin: NotifyBase) -> Target:
+    """A service's label (``ntfy://127.0.0.1:8080 #1a2b3c``: the host only where the URL has a real one,
+    never a token), and its pacing: none for a service on this machine, else Apprise's."""
+    schema = str(getattr(plugin, "schema", None) or url.split("://", 1)[0])
+    host = str(getattr(plugin, "host", "") or "")
+    port = getattr(plugin, "port", None)
+    real_host = "host" in plugin.template_tokens and not plugin.template_tokens["host"].get("private")
+    where = f"{schema}://{host}{f':{port}' if port else ''}" if real_host and host else f"{schema}://"
+    tag = hashlib.blake2b(url.encode(), digest_size=3).hexdigest()
+    if real_host and is_loopback(host):
+        plugin.request_rate_per_sec = 0  # our own service: no pause between messages
+    rest = url.split("://", 1)[-1]
+    secrets = tuple(
+        sorted(
+            {s for s in re.split(r"[/:@?&=#,]+", rest) if len(s) >= 6 and s != host}, key=len, reverse=True
+        )
+    )
+    if not real_host and host:
+        secrets = (host, *secrets)
+    return Target(f"{where} #{tag}", str(plugin.service_name), plugin, (url, *secrets))
+
+
+# -- composing ------------------------------------------------------------------------------------------
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]])")
+
+
+def _md(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _tldr(tldr: dict[str, object]) -> str:
+    if not tldr["text"]:
+        return ""
+    by = "key sentence" if tldr["by"] == "extractive" else str(tldr["by"])
+    return f"TL;DR ({by}): {tldr['text']}"
+
+
+def paper_block(n: int, pick: DailyPick, tldr: dict[str, object], markdown: bool, cut: int = 0) -> str:
+    """One paper as a message shows it: number and title, TL;DR, why, link (``cut``: the TL;DR and why at
+    most that many characters, for a service whose limit one paper alone would pass)."""
+    p = pick.paper
+    lines = []
+    summary, why = _tldr(tldr), "; ".join(pick.reasons)
+    if cut:
+        summary = summary if len(summary) <= cut else summary[: max(cut - 1, 0)].rstrip() + "…"
+        why = why if len(why) <= cut else why[: max(cut - 1, 0)].rstrip() + "…"
+    score = f" · score {pick.score:.2f}" if pick.score is not None else ""
+    if markdown:
+        lines.append(f"**{n}. [{_md(p.title)}]({ABS_URL.format(p.id)})**")
+        if summary:
+            lines.append(_md(summary))
+        if why:
+            lines.append(f"_why_: {_md(why)}{score}")
+    else:
+        lines.append(f"#{n:02d} {p.title}")
+        if summary:
+            lines.append(summary)
+        if why:
+            lines.append(f"why: {why}{score}")
+        lines.append(ABS_URL.format(p.id))
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Composed:
+    """A push for one service: its title and its messages, and the papers they carry."""
+
+    title: str
+    parts: tuple[str, ...]
+    papers: tuple[str, ...]
+
+
+def fits(plugin: NotifyBase, title: str, body: str) -> bool:
+    """Whether Apprise sends ``title`` and ``body`` to the service as one message, uncut: its body limit
+    (the title counted where the service puts it in the body), its line limit, ntfy's JSON size."""
+    inside = title and (plugin.title_maxlen <= 0 or plugin.overflow_amalgamate_title)
+    size = len(body) + (len(title) + 2 if inside else 0)
+    if size > plugin.body_maxlen:
+        return False
+    lines = body.count("\n") + 1 + (1 if inside else 0)
+    if plugin.body_max_line_count > 0 and lines > plugin.body_max_line_count:
+        return False
+    cap = getattr(plugin, "ntfy_json_upstream_size_limit", None)
+    envelope = {"topic": "x" * 64, "title": title, "message": body}
+    return not (isinstance(cap, int) and len(json.dumps(envelope)) > cap)
+
+
+def pack(plugin: NotifyBase, title: str, blocks: Sequence[str]) -> list[str]:
+    """``blocks`` in as few messages as fit, in order, never one split across two (a block alone too long
+    for one message is the caller's to shorten first)."""
+    room = title + TITLE_RESERVE
+    parts: list[str] = []
+    current: list[str] = []
+    for block in blocks:
+        if current and not fits(plugin, room, "\n\n".join([*current, block])):
+            parts.append("\n\n".join(current))
+            current = []
+        current.append(block)
+    if current:
+        parts.append("\n\n".join(current))
+    return parts
+
+
+def compose(
+    target: Target,
+    reader: Account,
+    day: date,
+    picks: Sequence[DailyPick],
+    settings: Settings,
+    texts: Texts | None = None,
+    *,
+    quiet: QuietDay | None = None,
+    note: str | None = None,
+) -> Composed:
+    """The push of ``day`` for ``target``: the picks with title, TL;DR, why and link, in as many messages
+    as the service's limits need; a day arXiv announced nothing (``quiet``) says so and names the next
+    listing; a day with no picks says why (``note``)."""
+    plugin, markdown = target.plugin, target.markdown
+    if quiet is not None:
+        title = f"papersift: no arXiv listing for {day:%a %d %b %Y}"
+        return Composed(title, (quiet.line(),), ())
+    title = f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
+    room = title + TITLE_RESERVE
+    tldrs = [tldr_json(p.paper, (texts or Texts()).get(p.paper, "tldr")) for p in picks]
+    blocks = []
+    if missing := missing_line(tldrs):
+        blocks.append(_md(missing) if markdown else missing)
+    if not picks:
+        blocks.append(note or "No new papers for you today.")
+    for n, (pick, tldr) in enumerate(zip(picks, tldrs, strict=True), 1):
+        block, cut = paper_block(n, pick, tldr, markdown), 400
+        while not fits(plugin, room, block) and cut > 20:
+            block, cut = paper_block(n, pick, tldr, markdown, cut), cut // 2
+        blocks.append(block)
+    link = f"{settings.base_url.rstrip('/')}/daily/{day.isoformat()}"
+    blocks.append(f"[All of the day's papers]({link})" if markdown else f"All of the day's papers: {link}")
+    return Composed(title, tuple(pack(plugin, title, blocks)), tuple(p.paper.id for p in picks))
+
+
+def part_title(title: str, n: int, total: int) -> str:
+    return title if total == 1 else f"{title} ({n}/{total})"
+
+
+# -- sending --------------------------------------------------------------------------------------------
+def send(target: Target, title: str, parts: Sequence[str], *, backoff: float = BACKOFF) -> None:
+    """Every message of one push in order, each tried ``RETRIES`` times with backoff; ``PushError`` with
+    Apprise's reason (redacted) after the last try of a message."""
+    fmt = NotifyFormat.MARKDOWN if target.markdown else NotifyFormat.TEXT
+    for n, body in enumerate(parts, 1):
+        reason = ""
+        for attempt in range(RETRIES):
+            reason = _notify(target, part_title(title, n, len(parts)), body, fmt)
+            if not reason:
+                break
+            if attempt + 1 < RETRIES:
+                time.sleep(backoff * 2**attempt)
+        if reason:
+            where = f"message {n} of {len(parts)}" if len(parts) > 1 else "the message"
+            raise PushError(f"{target.label}: {where} failed {RETRIES} times: {reason}")
+
+
+def _notify(target: Target, title: str, body: str, fmt: NotifyFormat) -> str:
+    """One message through Apprise: "" when the service took it, else why not (its last logged line)."""
+    with LogCapture(level=logging.WARNING) as logs:  # type: ignore[no-untyped-call]
+        done = target.plugin.notify(body=body, title=title, body_format=fmt)
+    if done:
+        return ""
+    lines = [line.split(" - ", 2)[-1] for line in str(logs.getvalue()).splitlines() if line.strip()]
+    return target.redact(lines[-1] if lines else f"{target.service} refused the message")
+
+
+def queue(store: Store, target: Target, reader: Account, day: date, composed: Composed) -> Digest:
+    """Keep a composed push for sending (or the one already kept for that day and service)."""
+    text = PART_BREAK.join(composed.parts)
+    return store.queue_digest(reader.id, day, target.channel, composed.title, text, "", composed.papers)
+
+
+def deliver(store: Store, found: Sequence[Target], *, backoff: float = BACKOFF) -> tuple[int, list[str]]:
+    """Send every kept push of the configured services (oldest first): (sent, errors). A failure stays
+    kept, with its reason, for the next run; a pushed paper is marked seen."""
+    sent, errors = 0, []
+    for t in found:
+        for digest in store.unsent_digests(t.channel):
+            try:
+                send(t, digest.subject, digest.text.split(PART_BREAK), backoff=backoff)
+            except PushError as e:
+                store.mark_digest(digest.id, sent=False, error=str(e))
+                errors.append(f"push {digest.day}: {e} (kept; tried again on the next run)")
+                continue
+            store.mark_digest(digest.id, sent=True)
+            store.mark_seen(digest.reader, digest.papers, "pushed", digest.day)
+            sent += 1
+    return sent, errors
+
+
+def measure(composed: Composed, target: Target) -> dict[str, Any]:
+    """What one composed push is for a service: messages, characters, and the limit it was packed to."""
+    return {
+        "service": target.service,
+        "messages": len(composed.parts),
+        "characters": sum(len(p) for p in composed.parts),
+        "largest": max((len(p) for p in composed.parts), default=0),
+        "body_maxlen": target.plugin.body_maxlen,
+        "format": "markdown" if target.markdown else "text",
+    }

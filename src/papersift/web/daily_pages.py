@@ -1,0 +1,271 @@
+"""Daily Papers: the day's new papers in the followed categories, ranked by the reader's library when there
+is one (``/daily[/{day}]`` and its ``/api`` twin from one handler, and ``/api/recommend``). The picks are
+assembled by ``ranking.daily.daily_picks``, as in the CLI and the digests: what the reader has seen left
+out (``?seen=1`` brings it back, marked), the papers below their threshold after a line saying so, what is
+new since their last visit, and on a day arXiv announces nothing, when the next listing comes. A reader
+marks a paper read with ``POST /seen`` (the rows' button and the ``r`` key) or ``/api/seen``."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Query, Request, Response
+from fastapi.responses import JSONResponse, RedirectResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
+
+from papersift.ranking.daily import (
+    DailyView,
+    NoDailyPapers,
+    QuietDay,
+    daily_picks,
+    day_papers,
+    followed_days,
+    min_score,
+    quiet_day,
+)
+from papersift.reader.shapes import daily_pick_json
+from papersift.records.paper import InvalidIdError, normalize_id
+from papersift.store.records import Account
+from papersift.web.contract import DateParam, DayPath, errors
+from papersift.web.i18n import TEXT
+from papersift.web.login import back
+from papersift.web.pages import Answer, Web, twin, wants_json
+from papersift.web.reading_pages import reading_lang, texts_for, texts_version
+from papersift.web.state import AppState, day_and_neighbours, parse_day
+
+SEEN_DAY, SINCE_DAY = "daily_seen_day", "daily_since_day"  # reader settings: the visits of the page
+
+router = APIRouter()
+
+
+def need_account(state: AppState, request: Request) -> Account:
+    """The reader of the request, or 401."""
+    reader = state.account(request)
+    if reader is None:
+        raise HTTPException(401, "log in first")
+    return reader
+
+
+def picks_for(state: AppState, reader: Account | None, day: str | None, k: int | None) -> DailyView:
+    """The reader's (or everyone's) picks of ``day`` (None: the latest), what they saw left out; 404 when
+    there is no listing."""
+    view = view_or_quiet(state, reader, day, k)
+    if isinstance(view, QuietDay):
+        raise HTTPException(404, view.line())
+    return view
+
+
+def view_or_quiet(
+    state: AppState, reader: Account | None, day: str | None, k: int | None, show_seen: bool = False
+) -> DailyView | QuietDay:
+    """The reader's (or everyone's) picks of ``day`` (None: the latest); a day arXiv announced nothing:
+    why, and the next listing; 404 when there is no listing and nothing is known of the day."""
+    indexes = state.indexes()
+    wanted = None if day is None else parse_day(day)
+    fallback = state.settings.default_categories
+    try:
+        return daily_picks(indexes.store, indexes, reader, fallback, wanted, k=k, show_seen=show_seen)
+    except NoDailyPapers as e:
+        days = followed_days(indexes.store, reader, fallback)
+        quiet = quiet_day(days, wanted) if wanted is not None and days else None
+        if quiet is None:
+            raise HTTPException(404, str(e)) from None
+        return quiet
+
+
+def daily_data(
+    state: AppState,
+    request: Request,
+    day: str | None,
+    k: int | None = None,
+    lang: str = "en",
+    show_seen: bool = False,
+) -> dict[str, Any]:
+    reader = state.account(request)
+
+    def compute() -> dict[str, Any]:
+        view = view_or_quiet(state, reader, day, k, show_seen)
+        if isinstance(view, QuietDay):
+            days = followed_days(state.store, reader, state.settings.default_categories)
+            return {
+                **day_and_neighbours(days, view.day),
+                "categories": [],
+                "ranking": "arXiv order",
+                "reader": reader.name if reader else None,
+                "quiet": view.json(),
+                "min_score": None,
+                "show_seen": show_seen,
+                "entries": [],
+            }
+        texts = texts_for(state, (p.paper for p in view.picks), lang)
+        limit = min_score(state.store, reader)
+        return {
+            **day_and_neighbours(view.days, view.day),
+            "categories": list(view.categories),
+            "ranking": view.ranking,
+            "reader": reader.name if reader else None,
+            "quiet": None,
+            "min_score": limit,
+            "show_seen": show_seen,
+            "entries": [
+                {
+                    **daily_pick_json(p, texts, number=n),
+                    "below": limit is not None and p.score is not None and p.score < limit,
+                }
+                for n, p in enumerate(view.picks, 1)
+            ],
+        }
+
+    result: dict[str, Any] = state.cached(
+        (
+            "daily",
+            day or "",
+            str(reader.id if reader else ""),
+            str(k),
+            lang,
+            str(show_seen),
+            texts_version(state),
+        ),
+        compute,
+        index=True,
+        personal=reader is not None,  # a reader's picks follow their library and what they saw
+    )
+    return result
+
+
+def since_last_visit(state: AppState, reader: Account | None) -> dict[str, Any] | None:
+    """What is new since the reader's last visit of Daily Papers: the listing days after the latest one
+    they saw before (and how many papers those hold), kept until a newer listing comes; this visit is
+    remembered. None for no reader, a first visit or nothing new."""
+    if reader is None:
+        return None
+    store = state.store
+    categories = store.interests(reader.id).categories or state.settings.default_categories
+    days = followed_days(store, reader, state.settings.default_categories)
+    if not days:
+        return None
+    latest = days[-1]
+    seen, since = store.reader_setting(reader.id, SEEN_DAY), store.reader_setting(reader.id, SINCE_DAY)
+    if seen is None or date.fromisoformat(seen) < latest:
+        with state.writing() as w:
+            w.set_reader_setting(reader.id, SEEN_DAY, latest.isoformat())
+            if seen is not None:
+                w.set_reader_setting(reader.id, SINCE_DAY, seen)
+        since = seen
+    if since is None:
+        return None
+    newer = [d for d in days if d > date.fromisoformat(since)][-10:]
+    if not newer:
+        return None
+    papers = sum(len(day_papers(store, categories, d)) for d in newer)
+    return {"since": since, "days": [d.isoformat() for d in newer], "papers": papers}
+
+
+def _daily(request: Request, web: Web, day: str | None) -> Answer:
+    show_seen = request.query_params.get("seen") in ("1", "true", "yes")
+    data = daily_data(web.state, request, day, lang=reading_lang(web, request), show_seen=show_seen)
+    data = {**data, "new": since_last_visit(web.state, web.state.account(request))}
+    if wants_json(request):
+        return data
+    lang = web.language(request)
+    quiet = quiet_text(data["quiet"], lang) if data["quiet"] else None
+    return web.page(request, "daily.html", data=data, quiet_line=quiet)
+
+
+def quiet_text(quiet: dict[str, Any], lang: str) -> str:
+    """A quiet day's sentence in the page's language."""
+    t = TEXT[lang]
+    day, following = date.fromisoformat(quiet["date"]), date.fromisoformat(quiet["next"])
+    announced = quiet["announced"][:16].replace("T", " ")
+    return t["quiet_" + quiet["reason"]].format(
+        day=day.isoformat(),
+        weekday=t["weekday_" + str(day.weekday())],
+        next=following.isoformat(),
+        next_weekday=t["weekday_" + str(following.weekday())],
+        announced=announced,
+    )
+
+
+@twin(router, "/daily", 404)
+def daily_latest(request: Request, web: Web) -> Answer:
+    """The latest Daily Papers (the reader's, ranked by their library; else everyone's in arXiv order)."""
+    return _daily(request, web, None)
+
+
+@twin(router, "/daily/{day}", 404)
+def daily(request: Request, web: Web, day: DayPath) -> Answer:
+    """The Daily Papers of ``day``."""
+    return _daily(request, web, day)
+
+
+@router.get("/api/recommend", responses=errors(401, 404))
+def api_recommend(
+    request: Request,
+    web: Web,
+    day: Annotated[DateParam | None, Query(alias="date")] = None,
+    k: int = Query(20, ge=1, le=1000),
+) -> dict[str, Any]:
+    """The reader's Daily Papers, ranked by their library, with why each is where it is."""
+    need_account(web.state, request)
+    return daily_data(web.state, request, day, k)
+
+
+class SeenRequest(BaseModel):
+    """A paper the reader read (``read``: false forgets it)."""
+
+    id: str = Field(max_length=200)
+    read: bool = True
+
+
+def _mark_read(web: Web, request: Request, paper_id: str, read: bool) -> dict[str, Any]:
+    reader = need_account(web.state, request)
+    try:
+        pid = normalize_id(paper_id)
+    except InvalidIdError:
+        raise HTTPException(404, "not an arXiv id") from None
+    with web.state.writing() as store:
+        if read:
+            store.mark_seen(reader.id, [pid], "read")
+        else:
+            store.unmark_seen(reader.id, [pid], "read")
+        if store.library_entry(reader.id, pid) is not None:
+            store.update_entry(reader.id, pid, read=read)
+    return {"id": pid, "read": read}
+
+
+@router.post("/api/seen", responses=errors(401, 403, 404))
+def api_seen(request: Request, web: Web, body: SeenRequest) -> dict[str, Any]:
+    """Mark a paper read (saved or not; ``read``: false undoes it): it is not ranked for you again."""
+    return _mark_read(web, request, body.id, body.read)
+
+
+@router.post("/seen", include_in_schema=False)
+def seen_form(
+    request: Request,
+    web: Web,
+    id: str = Form(..., max_length=200),
+    read: bool = Form(True),
+    next: str | None = Form(None),
+) -> Response:
+    """The rows' "read" button (and the ``r`` key): the paper leaves the Daily Papers."""
+    payload = _mark_read(web, request, id, read)
+    if "application/json" in request.headers.get("accept", ""):
+        return JSONResponse(payload)
+    return RedirectResponse(back(next), status_code=303)
+
+
+def mark_opened(state: AppState, request: Request, paper_id: str) -> None:
+    """The reader of the request opened the paper's page: it is not ranked for them again (written once)."""
+    reader = state.account(request)
+    if reader is None:
+        return
+    try:
+        pid = normalize_id(paper_id)
+    except InvalidIdError:
+        return
+    if any(m.how == "opened" for m in state.store.seen(reader.id, [pid]).get(pid, [])):
+        return
+    with state.writing() as store:
+        store.mark_seen(reader.id, [pid], "opened")

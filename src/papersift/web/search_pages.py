@@ -1,0 +1,137 @@
+"""Search: ``/search`` and ``/api/search`` (hybrid, keyword or semantic, with filters and pages) from one
+handler; results are kept per store version and index generation."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import RedirectResponse
+from starlette.exceptions import HTTPException
+
+from papersift.ranking.search import MODES, Mode, search
+from papersift.reader.shapes import search_hit_json, understood_json
+from papersift.records import taxonomy
+from papersift.records.paper import is_arxiv_id, normalize_id
+from papersift.store import Filters
+from papersift.web.contract import DateParam
+from papersift.web.pages import TOP_K, Answer, Web, twin, wants_json
+from papersift.web.reading_pages import reading_lang, texts_for, texts_version
+from papersift.web.state import AppState, parse_day
+
+router = APIRouter()
+TOTAL_CAP = 100  # results counted for a query's total (more: "100+ results")
+QUERY_CHARS = 1000  # a longer query is searched by its first this many characters, and the page says so
+
+
+def shortened(q: str) -> tuple[str, dict[str, int] | None]:
+    """``q`` cut to ``QUERY_CHARS`` at a word's end (what the page then says: ``{from, to}``), or as is."""
+    if len(q) <= QUERY_CHARS:
+        return q, None
+    cut = q[:QUERY_CHARS]
+    if not q[QUERY_CHARS].isspace() and " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(), {"from": len(q), "to": len(cut.rstrip())}
+
+
+def unknown_category(category: str | None) -> dict[str, Any] | None:
+    """For a filter naming no arXiv category (``cs.FOO``): it and the nearest ids arXiv has; else None."""
+    if not category or taxonomy.is_known(category):
+        return None
+    return {"category": category, "nearest": taxonomy.nearest(category)}
+
+
+def search_data(
+    state: AppState,
+    q: str,
+    mode: str,
+    category: str | None,
+    since: str | None,
+    page_no: int,
+    k: int,
+    lang: str = "en",
+    verbatim: bool = False,
+) -> dict[str, Any]:
+    """One page of results for ``q`` (``next_page`` is null on the last page); ``understood`` says how
+    the query was read (``verbatim``: as typed)."""
+    if mode not in MODES:
+        raise HTTPException(400, f"mode must be one of {', '.join(MODES)}")
+    filters = Filters(category=category or None, since=parse_day(since, 400) if since else None)
+    q, cut = shortened(q)
+
+    def ranked() -> dict[str, Any]:
+        offset = (page_no - 1) * k
+        indexes, translate = state.indexes(), state.translate()
+        result = search(
+            indexes,
+            q,
+            mode=mode,
+            k=k,
+            offset=offset,
+            filters=filters,
+            exact=verbatim,
+            translate=translate,
+            count=TOTAL_CAP + 1,  # the total, from the page's own candidate pool
+        )
+        first = (page_no - 1) * k + 1
+        texts = texts_for(state, (h.paper for h in result.hits), lang)
+        return {
+            "query": q,
+            "mode": result.mode,
+            "page": page_no,
+            "next_page": page_no + 1 if len(result.hits) == k else None,
+            "notes": result.notes,
+            "understood": understood_json(result.understood),
+            "total": (
+                None
+                if result.total is None
+                else {"count": min(result.total, TOTAL_CAP), "capped": result.total > TOTAL_CAP}
+            ),
+            "shortened": cut,
+            "unknown_category": unknown_category(category),
+            "results": [search_hit_json(h, r, texts) for r, h in enumerate(result.hits, first)],
+        }
+
+    version = texts_version(state)
+    key = ("search", q, mode, category or "", since or "", str(page_no), str(k), str(verbatim), lang, version)
+    return dict(state.cached(key, ranked, index=True))
+
+
+@twin(router, "/search", api={"q": (str, Query(...))})
+def search_papers(
+    request: Request,
+    web: Web,
+    q: str = "",
+    mode: Mode = "hybrid",
+    category: str | None = None,
+    since: DateParam | None = None,
+    page_no: int = Query(1, alias="page", ge=1, le=100),
+    k: int = TOP_K,
+    verbatim: bool = False,
+) -> Answer:
+    """Search the papers: ``q`` in any mode (the page without ``q`` is the empty form); the query is
+    translated, corrected and its acronyms expanded unless ``verbatim``."""
+    lang = reading_lang(web, request)
+    if wants_json(request):  # the API requires q (``twin``'s ``api``)
+        return search_data(web.state, q, mode, category, since, page_no, k, lang, verbatim)
+    context: dict[str, Any] = {
+        "q": shortened(q)[0],
+        "mode": mode,
+        "category": category or "",
+        "since": since or "",
+    }
+    context |= {"hl": re.findall(r"\w+", q), "search_page": True, "verbatim": verbatim}
+    if not q.strip():
+        return web.page(request, "search.html", 200, data=None, **context)
+    if is_arxiv_id(q.strip()):  # an id or an arXiv URL opens the paper (a 404 there links arXiv)
+        return RedirectResponse(f"/abs/{normalize_id(q.strip())}", status_code=303)
+    texts = texts_version(web.state)
+    return web.cached_page(
+        request,
+        "search.html",
+        ("search-page", q, mode, category or "", since or "", str(page_no), str(k), str(verbatim), texts),
+        lambda: search_data(web.state, q, mode, category, since, page_no, k, lang, verbatim),
+        index=True,
+        **context,
+    )
