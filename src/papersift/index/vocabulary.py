@@ -68,6 +68,12 @@ def _match_start(short: str, long: str) -> int | None:
 
     Every letter and digit of the short form, right to left, must be found in the long form, right to
     left, and its first one must start a word of it.
+
+    Hand-written on purpose, measured against the kept implementation on PyPI (``abbreviations`` 0.2.5,
+    Schwartz–Hearst, MIT) over the first 4,000 papers of ``arxiv-20k``, both behind the filters of
+    ``acronym_pairs``: it finds 843 of these 887 pairs and 14 others, so it would lose 44 good ones
+    ("point spread function", "discrete cosine transform", "belief propagation") for wrong ones ("TMS$^+$" →
+    "tms do not exhibit prominent molecular ion"), and it runs 25× slower (0.74 s against 0.03 s).
     """
     s, i = len(short) - 1, len(long) - 1
     while s >= 0:
