@@ -88,24 +88,10 @@ def iter_atom(stream: IO[bytes], source: str) -> Iterator[Parsed]:
     An error entry and malformed XML each yield one ``RecordError``; entries read before a break in
     the XML are yielded first.
     """
-    context = etree.iterparse(
-        stream,
-        events=("start", "end"),
-        resolve_entities=False,
-        no_network=True,
-        huge_tree=True,
-    )
     index = 0
-    seen_root = False
     try:
-        for event, el in context:
-            name = xml.local(el)
-            if event == "start":
-                if not seen_root and name != "feed":
-                    yield RecordError(source, "line 1", f"not an Atom feed (root <{name}>)")
-                    return
-                seen_root = True
-            elif name == "entry":
+        for name, el in xml.stream_ends(stream, "feed"):
+            if name == "entry":
                 index += 1
                 error = _entry_error(el)
                 if error is None:
@@ -113,10 +99,10 @@ def iter_atom(stream: IO[bytes], source: str) -> Iterator[Parsed]:
                 else:
                     yield RecordError(source, f"entry {index}", f"arXiv API error: {error.message}")
                 xml.release(el)
-    except etree.XMLSyntaxError as exc:
-        if not xml.namespace_only(context.error_log):
-            where = f"line {exc.lineno}" if exc.lineno else "end of file"
-            yield RecordError(source, where, f"malformed XML after {index} entries: {exc.msg}")
+    except xml.WrongRootError as exc:
+        yield RecordError(source, "line 1", f"not an Atom feed (root <{exc.name}>)")
+    except xml.MalformedXmlError as exc:
+        yield RecordError(source, exc.where, f"malformed XML after {index} entries: {exc.message}")
 
 
 def _entry_error(entry: etree._Element) -> ApiError | None:

@@ -199,29 +199,27 @@ def split_records(text: str) -> Iterator[RawRecord | Marker]:
             if day and not record.fields and record.id_text is None:
                 yield Marker("day", number, day["text"])
                 state = "skip"
-            elif stripped.startswith("\\\\"):
+                continue
+            if stripped == "\\\\":  # the header's closing line: the abstract follows
                 record.header_done = True
-                if stripped == "\\\\":
-                    state = "abstract"
-                else:  # "\\ ( url , size)" right after the header, or "\\-----" of a listing
-                    record.closed = True
-                    yield record
-                    state = "out"
-            elif ended:
-                yield record
-                state = "out"
-            else:
+                state = "abstract"
+                continue
+            # "\\ ( url , size)" right after the header, or "\\-----" of a listing, closes the record
+            closed = stripped.startswith("\\\\")
+            if closed:
+                record.header_done = True
+            elif not ended:
                 last_key = _add_header_line(record, line, last_key)
-        elif _closes(lines, number - 1):
-            record.closed = True
-            yield record
-            state = "out"
-        elif ended:
-            yield record
-            state = "out"
+                continue
         else:
-            record.abstract_lines.append(line)
-        if state == "out" and marker:
+            closed = _closes(lines, number - 1)
+            if not closed and not ended:
+                record.abstract_lines.append(line)
+                continue
+        record.closed = closed
+        yield record
+        state = "out"
+        if marker:
             yield marker
     if state in ("head", "abstract") and record is not None:
         yield record

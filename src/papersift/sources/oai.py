@@ -96,25 +96,10 @@ def iter_oai(stream: IO[bytes], source: str) -> Iterator[Parsed]:
     OAI errors other than ``noRecordsMatch`` and malformed XML each yield one ``RecordError``; the
     records read before a break in the XML are yielded first.
     """
-    context = etree.iterparse(
-        stream,
-        events=("start", "end"),
-        resolve_entities=False,
-        no_network=True,
-        huge_tree=True,
-    )
     prefix: str | None = None
     index = 0
-    seen_root = False
     try:
-        for event, el in context:
-            name = xml.local(el)
-            if event == "start":
-                if not seen_root and name != "OAI-PMH":
-                    yield RecordError(source, "line 1", f"not an OAI-PMH response (root <{name}>)")
-                    return
-                seen_root = True
-                continue
+        for name, el in xml.stream_ends(stream, "OAI-PMH"):
             parent = el.getparent()
             parent_name = xml.local(parent) if parent is not None else ""
             if name == "request":
@@ -129,10 +114,10 @@ def iter_oai(stream: IO[bytes], source: str) -> Iterator[Parsed]:
                 if item is not None:
                     yield item
                 xml.release(el)
-    except etree.XMLSyntaxError as exc:
-        if not xml.namespace_only(context.error_log):
-            where = f"line {exc.lineno}" if exc.lineno else "end of file"
-            yield RecordError(source, where, f"malformed XML after {index} records: {exc.msg}")
+    except xml.WrongRootError as exc:
+        yield RecordError(source, "line 1", f"not an OAI-PMH response (root <{exc.name}>)")
+    except xml.MalformedXmlError as exc:
+        yield RecordError(source, exc.where, f"malformed XML after {index} records: {exc.message}")
 
 
 def _read_record(node: etree._Element, source: str, index: int, prefix: str | None) -> Parsed | None:

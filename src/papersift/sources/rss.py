@@ -277,13 +277,7 @@ def iter_feed(stream: IO[bytes], source: str) -> Iterator[Parsed]:
     break, then one RecordError saying where it broke. An empty feed (weekends, holidays) yields
     nothing; a document that is not a feed yields one RecordError. Never raises on bad input.
     """
-    events = etree.iterparse(
-        stream,
-        events=("start", "end"),
-        resolve_entities=False,
-        no_network=True,
-        huge_tree=True,
-    )
+    events = xml.iterparse(stream)
     root: etree._Element | None = None
     head: _FeedHead | None = None
     position = 0

@@ -140,22 +140,30 @@ def paper_from_record(rec: dict[str, Any], source: str) -> Paper:
     )
 
 
+def _json_object(line: bytes) -> dict[str, Any]:
+    """One line of a JSON-lines file as the object it must be: raises ``orjson.JSONDecodeError`` (malformed
+    JSON), or ValueError when it is another JSON value."""
+    rec = orjson.loads(line)
+    if not isinstance(rec, dict):
+        raise ValueError("not a JSON object")
+    return rec
+
+
 def iter_snapshot(stream: IO[bytes], source: str) -> Iterator[Parsed]:
     """Stream a JSON-lines snapshot; a bad line yields a RecordError naming its line number."""
     for number, line in enumerate(stream, 1):
         if not line.strip():
             continue
+        rec: dict[str, Any] | None = None
         try:
-            rec = orjson.loads(line)
-            if not isinstance(rec, dict):
-                raise ValueError("not a JSON object")
+            rec = _json_object(line)
             yield paper_from_record(rec, source)
         except orjson.JSONDecodeError as e:
             yield RecordError(source, f"line {number}", f"malformed JSON ({e})")
         except KeyError as e:
             yield RecordError(source, f"line {number}", f"missing field {e}")
         except (ValueError, TypeError, InvalidIdError) as e:
-            rid = rec.get("id") if isinstance(rec, dict) else None
+            rid = rec.get("id") if rec is not None else None
             where = f"line {number}" + (f" ({rid})" if rid else "")
             yield RecordError(source, where, str(e))
 
@@ -178,9 +186,7 @@ def iter_day_listings(stream: IO[bytes], name: str = "") -> Iterator[DayListing]
         if not line.strip():
             continue
         try:
-            rec = orjson.loads(line)
-            if not isinstance(rec, dict):
-                raise ValueError("not a JSON object")
+            rec = _json_object(line)
             category = rec.get("category")
             if not isinstance(category, str) or not category:
                 raise ValueError("no category")

@@ -1,8 +1,12 @@
-"""XML helpers shared by the XML readers (OAI-PMH, API Atom, RSS): tolerant parsing, elements matched by
-local name whatever their namespace (arXiv's feeds use undeclared prefixes), and freeing streamed elements.
+"""XML helpers shared by the XML readers (OAI-PMH, API Atom, RSS): tolerant parsing, whole or streamed,
+elements matched by local name whatever their namespace (arXiv's feeds use undeclared prefixes), and freeing
+streamed elements.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import IO, Any
 
 from lxml import etree
 
@@ -28,7 +32,59 @@ def parse_document(data: bytes) -> tuple[etree._Element | None, str]:
     return root, ""
 
 
-def namespace_only(log: etree._ListErrorLog) -> bool:
+class WrongRootError(Exception):
+    """A streamed document whose root element is not the one its reader reads."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name  # the root's local name
+
+
+class MalformedXmlError(Exception):
+    """A streamed document that breaks: where (``line N``, or ``end of file``) and the parser's message."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+def iterparse(stream: IO[bytes]) -> Any:
+    """An ``etree.iterparse`` of ``stream``'s start and end events, as safe as ``parse_document``'s parser:
+    iterate it for ``(event, element)``; its ``error_log`` holds what the parser met."""
+    return etree.iterparse(
+        stream,
+        events=("start", "end"),
+        resolve_entities=False,
+        no_network=True,
+        huge_tree=True,
+    )
+
+
+def stream_ends(stream: IO[bytes], root: str) -> Iterator[tuple[str, etree._Element]]:
+    """Each element of a streamed document as it ends, with its local name.
+
+    Raises ``WrongRootError`` when the root element is not called ``root``, and ``MalformedXmlError`` where
+    the XML breaks; a break that is only undeclared namespace prefixes just ends the stream.
+    """
+    context = iterparse(stream)
+    seen_root = False
+    try:
+        for event, el in context:
+            name = local(el)
+            if event == "end":
+                yield name, el
+            elif not seen_root:
+                if name != root:
+                    raise WrongRootError(name)
+                seen_root = True
+    except etree.XMLSyntaxError as exc:
+        if not _namespace_only(context.error_log):
+            where = f"line {exc.lineno}" if exc.lineno else "end of file"
+            raise MalformedXmlError(where, exc.msg) from exc
+
+
+def _namespace_only(log: etree._ListErrorLog) -> bool:
     """True when every logged parse error is an undeclared namespace prefix (harmless here)."""
     errors = list(log)
     return bool(errors) and all(e.domain == etree.ErrorDomains.NAMESPACE for e in errors)
