@@ -202,13 +202,18 @@ def parse_day(value: str | None, option: str) -> date | None:
         fail(f"{option}: not a date (YYYY-MM-DD): {value!r}", 2)
 
 
-def listing_day(store: Store, category: str, wanted: date | None) -> tuple[date, list[date]]:
-    """The day to list (``wanted``, else the latest) and every day ``category`` has a listing; a category
-    without any ends the run."""
-    days = store.announcement_days(category)
-    if not days:
-        fail(f"no listings for {category!r} in the store (ingest or sync first)")
-    return wanted or days[-1], days
+@contextmanager
+def opened_listing(
+    home: Path | None, category: str, day: str | None
+) -> Iterator[tuple[Opened, date, list[date]]]:
+    """``list`` / ``topics``: the store opened, the day to list (``--date``, checked before anything opens;
+    else the latest) and every day ``category`` has a listing; a category without any ends the run."""
+    wanted = parse_day(day, "--date")
+    with opened(load_settings(home)) as o:
+        days = o.store.announcement_days(category)
+        if not days:
+            fail(f"no listings for {category!r} in the store (ingest or sync first)")
+        yield o, wanted or days[-1], days
 
 
 def check_format(fmt: str, allowed: tuple[str, ...] = ("text", "json")) -> None:

@@ -106,6 +106,9 @@ MinScoreOpt = Annotated[
     float | None,
     typer.Option("--min-score", help="Papers scoring below this are not pushed or mailed (default: yours)."),
 ]
+AnnouncementDayOpt = Annotated[
+    str | None, typer.Option("--date", "-d", help="Announcement day (default: latest).")
+]
 
 
 def _picks(
@@ -126,9 +129,7 @@ def _picks(
 
 
 def recommend(
-    day: Annotated[
-        str | None, typer.Option("--date", "-d", help="Announcement day (default: latest).")
-    ] = None,
+    day: AnnouncementDayOpt = None,
     k: Annotated[int, typer.Option("-k", help="How many.", min=1, max=1000)] = 20,
     show_seen: Annotated[
         bool, typer.Option("--show-seen", help="Also papers you saw (pushed, mailed, opened, read), marked.")
@@ -199,9 +200,7 @@ def digest(
     ] = False,
     atom: Annotated[Path | None, typer.Option("--atom", help="Write an Atom feed here.")] = None,
     markdown: Annotated[Path | None, typer.Option("--markdown", help="Write Markdown here.")] = None,
-    day: Annotated[
-        str | None, typer.Option("--date", "-d", help="Announcement day (default: latest).")
-    ] = None,
+    day: AnnouncementDayOpt = None,
     threshold: MinScoreOpt = None,
     fmt: FormatOpt = "text",
     reader: ReaderOpt = None,

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 library_app = typer.Typer(help="Your library: save, tag, rate, import, export.", no_args_is_help=True)
 
 IdsArg = Annotated[list[str], typer.Argument(help="arXiv ids or URLs.")]
+KeyArg = Annotated[str, typer.Argument(help="arXiv id (or library key).")]
 
 
 def _key(store: Store, reader: Account, paper_id: str) -> str:
@@ -74,7 +75,7 @@ def library_remove(ids: IdsArg, reader: ReaderOpt = None, home: HomeOpt = None) 
 
 @library_app.command("tag")
 def library_tag(
-    paper_id: Annotated[str, typer.Argument(help="arXiv id (or library key).")],
+    paper_id: KeyArg,
     tags: Annotated[list[str], typer.Argument(help="Tags to add.")],
     remove: Annotated[bool, typer.Option("--remove", help="Remove these tags instead.")] = False,
     reader: ReaderOpt = None,
@@ -113,7 +114,7 @@ def library_rate(
 
 @library_app.command("note")
 def library_note(
-    paper_id: Annotated[str, typer.Argument(help="arXiv id (or library key).")],
+    paper_id: KeyArg,
     text: Annotated[str, typer.Argument(help="The note ('' clears it).")],
     reader: ReaderOpt = None,
     home: HomeOpt = None,

@@ -15,10 +15,9 @@ from papersift.cli.common import (
     Opened,
     check_format,
     fail,
-    listing_day,
     load_settings,
     opened,
-    parse_day,
+    opened_listing,
 )
 
 if TYPE_CHECKING:
@@ -38,12 +37,9 @@ def list_(
     from papersift.services.listing import json_line, listing_text
 
     check_format(fmt)
-    wanted = parse_day(day, "--date")
-    settings = load_settings(home)
-    with opened(settings) as o:
-        when, days = listing_day(o.store, category, wanted)
+    with opened_listing(home, category, day) as (o, when, days):
         entries = o.store.listing(category, when)
-        texts = lookup(settings, o.store, [e.paper for e in entries], lang) if fmt == "json" else None
+        texts = lookup(o.settings, o.store, [e.paper for e in entries], lang) if fmt == "json" else None
     if not entries:
         before = [d for d in days if d < when]
         after = [d for d in days if d > when]

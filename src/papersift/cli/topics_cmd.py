@@ -19,10 +19,7 @@ from papersift.cli.common import (
     ListingDayOpt,
     check_format,
     fail,
-    listing_day,
-    load_settings,
-    opened,
-    parse_day,
+    opened_listing,
 )
 
 
@@ -39,9 +36,7 @@ def topics(
     from papersift.services.listing import json_line
 
     check_format(fmt)
-    wanted = parse_day(day, "--date")
-    with opened(load_settings(home)) as o:
-        when, _ = listing_day(o.store, category, wanted)
+    with opened_listing(home, category, day) as (o, when, _):
         entries = listing_entries(o.store, category, when, days)
         if not entries:
             fail(f"no {category} listing on {when}" + (f" or the {days - 1} days before" if days > 1 else ""))

@@ -12,7 +12,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from papersift.web.security import HttpMiddleware
 
 STATIC = Path(__file__).parent / "static"
 YEAR = 365 * 86400
@@ -31,17 +33,11 @@ def static_url(name: str, base: Path = STATIC, prefix: str = "/static") -> str:
     return f"{prefix}/{name}?v={_fingerprint(path, path.stat().st_mtime)}"
 
 
-class CacheHeaders:
+class CacheHeaders(HttpMiddleware):
     """``Cache-Control`` on every response that has none: a year for fingerprinted static files, a day for
     other static files, ``no-cache`` (revalidate) for pages and JSON."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = str(scope.get("path", ""))
         fingerprinted = path.startswith("/static/") and b"v=" in scope.get("query_string", b"")
         if fingerprinted:

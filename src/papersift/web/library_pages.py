@@ -10,6 +10,7 @@ personal reader of a single-user install, or the session's.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
@@ -212,32 +213,35 @@ def import_file(
     return web.page(request, "library.html", data=library_data(web.state, reader, None), message=summary)
 
 
-def _export(request: Request, web: Web, tag: str | None) -> list[Reference | Paper]:
+def _export(
+    request: Request,
+    web: Web,
+    tag: str | None,
+    write: Callable[[list[Reference | Paper]], str],
+    media_type: str,
+    filename: str | None = None,
+) -> Response:
+    """The library (or its papers tagged ``tag``) as ``write`` writes it; ``filename``: as a download."""
     reader = need_account(web.state, request)
     store = web.state.store
-    return export_items(store, store.library(reader.id, tag))
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"'} if filename else None
+    return Response(
+        write(export_items(store, store.library(reader.id, tag))), media_type=media_type, headers=headers
+    )
 
 
 @router.get("/library/export.bib", include_in_schema=False)
 def export_bib(request: Request, web: Web, tag: str | None = None) -> Response:
-    return Response(
-        to_bibtex(_export(request, web, tag)),
-        media_type="application/x-bibtex; charset=utf-8",
-        headers={"Content-Disposition": 'attachment; filename="papersift.bib"'},
-    )
+    return _export(request, web, tag, to_bibtex, "application/x-bibtex; charset=utf-8", "papersift.bib")
 
 
 @router.get("/library/export.json", include_in_schema=False)
 def export_csl(request: Request, web: Web, tag: str | None = None) -> Response:
-    return Response(
-        to_csl_json(_export(request, web, tag)), media_type="application/vnd.citationstyles.csl+json"
-    )
+    return _export(request, web, tag, to_csl_json, "application/vnd.citationstyles.csl+json")
 
 
 @router.get("/library/export.ris", include_in_schema=False)
 def export_ris(request: Request, web: Web, tag: str | None = None) -> Response:
-    return Response(
-        to_ris(_export(request, web, tag)),
-        media_type="application/x-research-info-systems; charset=utf-8",
-        headers={"Content-Disposition": 'attachment; filename="papersift.ris"'},
+    return _export(
+        request, web, tag, to_ris, "application/x-research-info-systems; charset=utf-8", "papersift.ris"
     )

@@ -15,6 +15,7 @@ Starlette's ``TrustedHostMiddleware`` outside the guard).
 - **Read-only.** With ``Settings.read_only`` (``serve --public-read-only``) every unsafe request is 403 and
   the library's pages do not exist.
 
+``HttpMiddleware`` is the plain ASGI base of the guard, ``SecurityHeaders`` and ``assets.CacheHeaders``.
 ``SecurityHeaders``, outside the guard, puts the Content-Security-Policy (no inline script, nothing from
 other origins) and its friends on every response, the guard's refusals and a stable 500 included.
 """
@@ -152,6 +153,23 @@ async def _form_token(scope: Scope, body: bytes) -> str | None:
         await form.close()
 
 
+class HttpMiddleware:
+    """A plain ASGI middleware (cheap per request) over HTTP requests: anything else (the lifespan) goes
+    straight to ``app``; ``http`` handles the requests."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
 class TooLarge(Exception):
     """The body went past its limit while streaming."""
 
@@ -173,23 +191,20 @@ async def _read_body(receive: Receive, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-class Guard:
+class Guard(HttpMiddleware):
     """Body size, CSRF and read-only mode (see the module docstring), before any route runs."""
 
     def __init__(
         self, app: ASGIApp, settings: Settings, secret: bytes, limits: Mapping[str, int] | None = None
     ) -> None:
-        self.app = app
+        super().__init__(app)
         self.settings = settings
         self.secret = secret
         base = urlsplit(settings.base_url)
         self.base_netloc = (base.netloc or "").lower()
         self.limits = dict(limits or {})
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = Headers(scope=scope)
         path: str = scope["path"]
         method: str = scope["method"]
@@ -283,16 +298,10 @@ async def refuse(scope: Scope, send: Send, status: int, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-class SecurityHeaders:
-    """CSP and friends on every response, and the language cookie (plain ASGI: cheap per request)."""
+class SecurityHeaders(HttpMiddleware):
+    """CSP and friends on every response, and the language cookie."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope)
         started = False
 
