@@ -35,7 +35,7 @@ from synthetic import shifted_id
 from papersift.index import pipeline
 from papersift.index.dense import sync_dense
 from papersift.index.encoder import model_id
-from papersift.index.lexical import build_lexical
+from papersift.index.lexical_build import build_lexical
 from papersift.index.pipeline import embed_missing, refresh
 from papersift.services.ingest import ingest_items
 from papersift.settings import Settings

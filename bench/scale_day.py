@@ -36,7 +36,7 @@ from synthetic import NOISE, shifted_id
 
 from papersift.index import pipeline
 from papersift.index.indexes import Indexes, open_indexes
-from papersift.index.lexical import build_lexical
+from papersift.index.lexical_build import build_lexical
 from papersift.services.ingest import ingest_items
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore

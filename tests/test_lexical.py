@@ -18,14 +18,13 @@ from papersift.index.lexical import (
     author_key,
     author_slot,
     author_slots,
-    build_delta,
-    build_lexical,
     lexical_count,
     open_lexical,
     shared_terms,
     term_names,
     terms,
 )
+from papersift.index.lexical_build import build_delta, build_lexical
 from papersift.records.paper import Deleted, Paper
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import as_papers, spread_records

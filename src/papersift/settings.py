@@ -57,6 +57,7 @@ def _default_model_cache() -> Path:
 
 CONFIG_NAME = "config.json"  # the home's config: HOME/config.json
 _NOT_IN_CONFIG = frozenset({"home", "llm_key", "smtp_password"})  # the home itself and the secrets
+_COMMA_LISTS = ("allowed_hosts", "zotero_groups", "zotero_collections", "zotero_not_for_me")  # given as a,b,c
 
 
 class HomeConfigError(ValueError):
@@ -343,8 +344,7 @@ class Settings(BaseSettings):
     zotero_not_for_me: Annotated[tuple[str, ...], NoDecode] = Field(
         default=(), description='Zotero collections whose items are "not for me" (rated -1; comma-separated).'
     )
-    # full text (services/eprints.py, services/enrich.py): arXiv's e-prints and PDFs, Semantic Scholar's
-    # counts
+    # full text (services/eprints.py, enrich.py): arXiv's e-prints and PDFs, Semantic Scholar's counts
     eprint_url: str = Field(
         default="https://arxiv.org/e-print", description="arXiv's e-print (TeX source) endpoint (fulltext)."
     )
@@ -369,14 +369,9 @@ class Settings(BaseSettings):
         "shown only as scheme and host).",
     )
 
-    @field_validator("allowed_hosts", mode="before")
+    @field_validator(*_COMMA_LISTS, mode="before")
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
-        return tuple(h.strip() for h in value.split(",") if h.strip()) if isinstance(value, str) else value
-
-    @field_validator("zotero_groups", "zotero_collections", "zotero_not_for_me", mode="before")
-    @classmethod
-    def _zotero_lists(cls, value: Any) -> Any:
         return tuple(v.strip() for v in value.split(",") if v.strip()) if isinstance(value, str) else value
 
     @field_validator("default_categories")

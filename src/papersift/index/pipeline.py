@@ -26,12 +26,8 @@ from papersift.index.encoder import Encoder, load_encoder, model_id, paper_text
 from papersift.index.engines import Engine, LocalEngine
 from papersift.index.generations import Generation, build_lock, open_current
 from papersift.index.indexes import check_model
-from papersift.index.lexical import (
-    build_delta,
-    build_lexical,
-    open_lexical,
-    segment_meta,
-)
+from papersift.index.lexical import open_lexical, segment_meta
+from papersift.index.lexical_build import build_delta, build_lexical
 from papersift.index.sentences import SentenceSource, sync_sentences
 from papersift.index.vocabulary import (
     build_vocabulary,

@@ -80,11 +80,22 @@ class Papersift:
         warm: bool = False,
         model: Callable[[], Encoder] | None = None,
     ) -> None:
+        """Open the papersift ``settings`` name: its store now (the calling thread's connection, so a store
+        that cannot be opened fails here, a ``StoreError``), the rest on first use. ``every``: seconds
+        between looks for a newer generation (0: at each ``indexes()``); ``query_seconds``: each
+        connection's query time limit, started again at each use of ``store``; ``warm``: load the model
+        beside the first ``indexes()``; ``model``: how to load the model (default: the one ``settings``
+        name). Use it as a context manager, or ``close`` it."""
         self.settings = settings
         self.connections = Connections(settings, query_seconds=query_seconds)
         self.model = Model(model or (partial(load_encoder, settings)))
         self.current = CurrentIndexes(settings, every=every, model=self.model)
         self._warm = warm
+        try:
+            _ = self.store  # the store opens now: one that cannot fails here
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def store(self) -> Store:
@@ -132,24 +143,4 @@ class Papersift:
         self.close()
 
 
-def open_papersift(
-    settings: Settings,
-    *,
-    every: float = 0.0,
-    query_seconds: float | None = None,
-    warm: bool = False,
-    model: Callable[[], Encoder] | None = None,
-) -> Papersift:
-    """Open the papersift ``settings`` name: its store now (the calling thread's connection, so a store
-    that cannot be opened fails here, a ``StoreError``), the rest on first use. ``every``: seconds between
-    looks for a newer generation (0: at each ``indexes()``); ``query_seconds``: each connection's query
-    time limit, started again at each use of ``store``; ``warm``: load the model beside the first
-    ``indexes()``; ``model``: how to load the model (default: the one ``settings`` name). Use it as a
-    context manager, or ``close`` it."""
-    opened = Papersift(settings, every=every, query_seconds=query_seconds, warm=warm, model=model)
-    try:
-        _ = opened.store  # the store opens now: one that cannot fails here
-    except BaseException:
-        opened.close()
-        raise
-    return opened
+open_papersift = Papersift  # ``with open_papersift(settings) as ps:``: the name every holder opens one by

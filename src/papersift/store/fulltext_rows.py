@@ -266,21 +266,23 @@ class FullTextTables(SqlBase):
             self._bump_readings(tx)
 
     # -- reading ------------------------------------------------------------------------------------
+    def _of_papers(self, select: str, paper_ids: Sequence[str], then: str = "") -> list[NamedRow]:
+        """The rows ``select`` (``SELECT … FROM`` a table with a ``paper_id`` column) reads of these papers,
+        ``then`` (more conditions, an order) after the match; none for no papers."""
+        if not paper_ids:
+            return []
+        where, arg = self.dialect.one_of("paper_id", list(paper_ids))
+        return self._rows(f"{select} WHERE {where}{then}", (arg,))
+
     def fulltext_states(self, paper_ids: Sequence[str]) -> dict[tuple[str, int], str]:
         """Every stored (paper, version) of these papers and its state ('done' or 'failed')."""
-        if not paper_ids:
-            return {}
-        where, arg = self.dialect.one_of("paper_id", list(paper_ids))
-        rows = self._rows(f"SELECT paper_id, version, state FROM fulltexts WHERE {where}", (arg,))
+        rows = self._of_papers("SELECT paper_id, version, state FROM fulltexts", paper_ids)
         return {(str(r["paper_id"]), int(r["version"])): str(r["state"]) for r in rows}
 
     def fulltext_info(self, paper_ids: Sequence[str]) -> dict[str, FullTextInfo]:
         """The newest stored text of each of these papers (papers without one left out)."""
-        if not paper_ids:
-            return {}
-        where, arg = self.dialect.one_of("paper_id", list(paper_ids))
-        rows = self._rows(
-            f"SELECT {_INFO} FROM fulltexts WHERE {where} AND state = 'done' ORDER BY version", (arg,)
+        rows = self._of_papers(
+            f"SELECT {_INFO} FROM fulltexts", paper_ids, " AND state = 'done' ORDER BY version"
         )
         return {str(r["paper_id"]): _info(r) for r in rows}  # the newest version last wins
 
@@ -315,12 +317,7 @@ class FullTextTables(SqlBase):
         return [_code(r) for r in rows]
 
     def citation_counts(self, paper_ids: Sequence[str]) -> dict[str, CitationCount]:
-        if not paper_ids:
-            return {}
-        where, arg = self.dialect.one_of("paper_id", list(paper_ids))
-        rows = self._rows(
-            f"SELECT paper_id, citations, refs, s2_id, day FROM citation_counts WHERE {where}", (arg,)
-        )
+        rows = self._of_papers("SELECT paper_id, citations, refs, s2_id, day FROM citation_counts", paper_ids)
         return {str(r["paper_id"]): _count(r) for r in rows}
 
     def unresolved_references(
@@ -354,20 +351,13 @@ class FullTextTables(SqlBase):
         ids = list(dict.fromkeys(paper_ids))
         if not ids:
             return {}
-        where, arg = self.dialect.one_of("paper_id", ids)
         info = self.fulltext_info(ids)
+        in_order = " ORDER BY paper_id, position"
         refs: dict[str, list[Reference]] = {}
-        for r in self._rows(
-            f"SELECT paper_id, {_REF_COLUMNS} FROM paper_references WHERE {where} "
-            "ORDER BY paper_id, position",
-            (arg,),
-        ):
+        for r in self._of_papers(f"SELECT paper_id, {_REF_COLUMNS} FROM paper_references", ids, in_order):
             refs.setdefault(str(r["paper_id"]), []).append(_reference(r))
         code: dict[str, list[CodeLink]] = {}
-        for r in self._rows(
-            f"SELECT paper_id, url, kind, own FROM code_links WHERE {where} ORDER BY paper_id, position",
-            (arg,),
-        ):
+        for r in self._of_papers("SELECT paper_id, url, kind, own FROM code_links", ids, in_order):
             code.setdefault(str(r["paper_id"]), []).append(_code(r))
         citing = self._citing(ids)
         counts = self.citation_counts(ids)
