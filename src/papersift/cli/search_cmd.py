@@ -50,9 +50,9 @@ def search(
     A query is understood first: 中文 is translated, misspellings corrected, acronyms matched with their
     long forms (the notes say what was done; --exact searches the query as typed)."""
     from papersift.index.indexes import Indexes, current_vocabulary
+    from papersift.ranking.query_form import reads_pairs
     from papersift.ranking.search import MODES
     from papersift.ranking.search import search as run
-    from papersift.ranking.understand import reads_pairs
     from papersift.reader.shapes import search_hit_json, search_result_json
     from papersift.reading.query_translation import translator
     from papersift.records.paper import is_arxiv_id

@@ -47,7 +47,8 @@ from papersift.ranking.phrases import best_phrases, phrases, word_rarity
 from papersift.ranking.pool import Hit, admitted, widen
 from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
 from papersift.ranking.sentence_match import SentenceWeights, sentence_term
-from papersift.ranking.understand import Translate, Understood, suggest, understand, verbatim
+from papersift.ranking.to_english import Translate
+from papersift.ranking.understand import Understood, suggest, understand, verbatim
 from papersift.records.paper import Paper, is_arxiv_id, normalize_id
 from papersift.store import Filters
 
