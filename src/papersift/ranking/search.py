@@ -145,6 +145,32 @@ def search(
     return result
 
 
+def search_page(
+    indexes: Indexes,
+    query: str,
+    page: int,
+    k: int,
+    *,
+    mode: Mode,
+    filters: Filters,
+    exact: bool,
+    translate: Translate | None,
+    count: int = 0,
+) -> SearchResult:
+    """Page ``page`` (from 1) of ``k`` results, as the faces ask for one (see ``search``)."""
+    return search(
+        indexes,
+        query,
+        mode=mode,
+        k=k,
+        offset=(page - 1) * k,
+        filters=filters,
+        exact=exact,
+        translate=translate,
+        count=count,
+    )
+
+
 def _search(
     indexes: Indexes,
     understood: Understood,
