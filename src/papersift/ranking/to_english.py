@@ -20,8 +20,7 @@ import numpy as np
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import term_slot
 from papersift.index.vocabulary import Vocabulary, words_of
-from papersift.ranking import cedict
-from papersift.ranking.cedict import Dictionary
+from papersift.ranking.cedict import Dictionary, dictionary
 from papersift.ranking.query_form import HAN
 from papersift.records.words import STOP_WORDS
 
@@ -64,21 +63,19 @@ def to_english(
     return text or None, True
 
 
-def _segments(indexes: Indexes, text: str, dictionary: Dictionary) -> list[str]:
-    """jieba's words, each split further by longest dictionary match where the dictionary lacks it, and
-    neighbours joined where the dictionary has the join (目标 检测 → 目标检测)."""
-    home = indexes.settings.home
-    home.mkdir(parents=True, exist_ok=True)
-    words = [w for w in cedict.segmenter(str(home)).lcut(text, HMM=False) if w.strip()]
+def _segments(text: str, zh: Dictionary) -> list[str]:
+    """The segmenter's words, each split further by longest dictionary match where the dictionary lacks it,
+    and neighbours joined where the dictionary has the join (目标 检测 → 目标检测)."""
+    words = [w for w in zh.segment(text) if w.strip()]
     pieces: list[str] = []
     for word in words:
-        if word in dictionary.senses or word in _ZH_FUNCTION:
+        if zh.has(word) or word in _ZH_FUNCTION:
             pieces.append(word)
             continue
         at = 0
         while at < len(word):
-            for size in range(min(dictionary.longest, len(word) - at), 0, -1):
-                if word[at : at + size] in dictionary.senses or size == 1:
+            for size in range(min(zh.longest, len(word) - at), 0, -1):
+                if zh.has(word[at : at + size]) or size == 1:
                     pieces.append(word[at : at + size])
                     at += size
                     break
@@ -88,7 +85,7 @@ def _segments(indexes: Indexes, text: str, dictionary: Dictionary) -> list[str]:
         for span in (3, 2, 1):
             together = "".join(pieces[i : i + span])
             whole = i + span <= len(pieces) and not _ZH_FUNCTION.intersection(pieces[i : i + span])
-            if span == 1 or (whole and together in dictionary.senses):
+            if span == 1 or (whole and zh.has(together)):
                 joined.append(together)
                 i += span
                 break
@@ -102,10 +99,8 @@ def _segments(indexes: Indexes, text: str, dictionary: Dictionary) -> list[str]:
 
 
 def _dictionary_translation(indexes: Indexes, vocabulary: Vocabulary, text: str) -> str | None:
-    dictionary = cedict.dictionary()
-    read = [
-        _senses(indexes, vocabulary, dictionary, segment) for segment in _segments(indexes, text, dictionary)
-    ]
+    zh = dictionary(indexes.settings.model_cache)
+    read = [_senses(indexes, vocabulary, zh, segment) for segment in _segments(text, zh)]
     read = [(own, near) for own, near in read if own]
     if not read:
         return None
@@ -128,7 +123,7 @@ def _dictionary_translation(indexes: Indexes, vocabulary: Vocabulary, text: str)
 
 
 def _senses(
-    indexes: Indexes, vocabulary: Vocabulary, dictionary: Dictionary, segment: str
+    indexes: Indexes, vocabulary: Vocabulary, zh: Dictionary, segment: str
 ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
     """A segment's readings, best first, each weighed by how much the store's papers use it (a phrase as
     much as they write it whole): its own senses, those its compounds imply (神经 "neural" from
@@ -136,12 +131,12 @@ def _senses(
     that count only in a phrase (see ``_dictionary_translation``): the one-word senses of the words
     sharing one of its senses, and a suffixed word's stem's senses (确定性 → 确定 "certain")."""
     stem = segment[:-1] if segment[-1] in _ZH_SUFFIX and len(segment) > 1 else segment
-    own = segment if segment in dictionary.senses else stem
-    direct = list(dictionary.senses.get(own, []))
-    implied = [s for s in dictionary.derived.get(own, []) if s not in direct]
-    near = _synonyms(dictionary, direct)
+    own = segment if zh.has(segment) else stem
+    direct = zh.senses(own)
+    implied = [s for s in zh.implied(own) if s not in direct]
+    near = _synonyms(zh, direct)
     if own != stem:
-        near = [*dictionary.senses.get(stem, []), *near]
+        near = [*zh.senses(stem), *near]
     seen: set[str] = set()
 
     def weigh(senses: list[str], penalty: float, ceiling: float, n: int) -> list[tuple[str, float]]:
@@ -166,16 +161,17 @@ def _senses(
     return first, weigh(near, 1.0, best - 1.0, 4 * OPTIONS)
 
 
-def _synonyms(dictionary: Dictionary, senses: list[str]) -> list[str]:
+def _synonyms(zh: Dictionary, senses: list[str]) -> list[str]:
     """The one-word senses of the dictionary's other words that share a one-word sense of ``senses``."""
     out: list[str] = []
     for sense in senses:
         if " " in sense:
             continue
-        for word in dictionary.by_sense.get(sense, ())[:SYNONYM_WORDS]:
-            if len(dictionary.senses[word]) > SYNONYM_SENSES:  # a word of many senses is no synonym
+        for word in zh.words_with(sense)[:SYNONYM_WORDS]:
+            theirs = zh.senses(word)
+            if len(theirs) > SYNONYM_SENSES:  # a word of many senses is no synonym
                 continue
-            out += [s for s in dictionary.senses[word] if " " not in s and s not in out and s not in senses]
+            out += [s for s in theirs if " " not in s and s not in out and s not in senses]
     return out
 
 
