@@ -271,7 +271,7 @@ def test_a_compound_missing_from_the_dictionary_reads_as_the_phrase_the_store_wr
 
 def test_a_pair_counts_the_papers_writing_it_not_the_pairs_sharing_its_hashed_slot(indexes: Indexes) -> None:
     from papersift.index.lexical import term_slot, terms
-    from papersift.ranking.understand import _pair_df
+    from papersift.ranking.to_english import pair_df
 
     lex = indexes.lexical
     assert lex is not None
@@ -281,7 +281,7 @@ def test_a_pair_counts_the_papers_writing_it_not_the_pairs_sharing_its_hashed_sl
             if " " in term:
                 written[term] = written.get(term, 0) + 1
     for pair in ("reinforcement learning", "neural network", "diffusion models"):
-        assert _pair_df(indexes, *pair.split()) == written[pair] > 0
+        assert pair_df(indexes, *pair.split()) == written[pair] > 0
     vocabulary = indexes.vocabulary
     assert vocabulary is not None
     common = sorted((w for w in vocabulary.words if w.isalpha()), key=lambda w: -vocabulary.df(w))[:300]
@@ -291,14 +291,14 @@ def test_a_pair_counts_the_papers_writing_it_not_the_pairs_sharing_its_hashed_sl
         if f"{a} {b}" not in written and lex.arrays["df"][term_slot(f"{a} {b}")] > 0
     ]
     assert collisions  # pairs no paper writes whose slot another pair fills
-    assert all(_pair_df(indexes, a, b) == 0 for a, b in collisions[:50])
+    assert all(pair_df(indexes, a, b) == 0 for a, b in collisions[:50])
 
 
 def test_a_capitalised_word_is_no_short_form_but_the_short_form_and_its_lower_case_are(
     tmp_path: Path,
 ) -> None:
     from papersift.index.vocabulary import Vocabulary
-    from papersift.ranking.understand import _short_form
+    from papersift.ranking.acronyms import short_form
 
     vocabulary = Vocabulary(tmp_path, papers=100, last=100)
     vocabulary.__dict__["words"] = {"deep": 40, "gnn": 3}
@@ -306,10 +306,10 @@ def test_a_capitalised_word_is_no_short_form_but_the_short_form_and_its_lower_ca
         "DEEP": {"dynamically extending exclusion process": 2},
         "GNN": {"graph neural network": 9},
     }
-    assert _short_form(vocabulary, "Deep") is None  # a title's "Deep" is not DEEP
-    assert _short_form(vocabulary, "DEEP") == ("DEEP", "dynamically extending exclusion process")
-    assert _short_form(vocabulary, "GNN") == ("GNN", "graph neural network")
-    assert _short_form(vocabulary, "gnn") == ("gnn", "graph neural network")
+    assert short_form(vocabulary, "Deep") is None  # a title's "Deep" is not DEEP
+    assert short_form(vocabulary, "DEEP") == ("DEEP", "dynamically extending exclusion process")
+    assert short_form(vocabulary, "GNN") == ("GNN", "graph neural network")
+    assert short_form(vocabulary, "gnn") == ("gnn", "graph neural network")
 
 
 def test_capitalised_names_joined_by_a_hyphen_are_never_corrected(indexes: Indexes) -> None:

@@ -50,9 +50,8 @@ def search(
     A query is understood first: 中文 is translated, misspellings corrected, acronyms matched with their
     long forms (the notes say what was done; --exact searches the query as typed)."""
     from papersift.index.indexes import Indexes, current_vocabulary
-    from papersift.ranking.search import MODES
-    from papersift.ranking.search import search as run
-    from papersift.ranking.understand import reads_pairs
+    from papersift.ranking.query_form import reads_pairs
+    from papersift.ranking.search import MODES, search_page
     from papersift.reader.shapes import search_hit_json, search_result_json
     from papersift.reading.query_translation import translator
     from papersift.records.paper import is_arxiv_id
@@ -83,16 +82,8 @@ def search(
         indexes = Indexes(o.store, settings, None, None, vocabulary=vocabulary) if light else o.indexes
         translate = translator(settings, o.store)  # the configured model, if any (else the dictionary)
         for text in queries:
-            offset = (page - 1) * k
-            result = run(
-                indexes,
-                text,
-                mode=mode,
-                k=k,
-                offset=offset,
-                filters=filters,
-                exact=exact,
-                translate=translate,
+            result = search_page(
+                indexes, text, page, k, mode=mode, filters=filters, exact=exact, translate=translate
             )
             for note in _understood_notes(result.understood):
                 typer.echo(note, err=True)

@@ -50,7 +50,8 @@ from papersift.ranking.phrases import phrases, reason_phrases, word_rarity
 from papersift.ranking.pool import Hit, admitted, widen
 from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
 from papersift.ranking.sentence_match import RERANK, SentenceWeights, best_pair, sentence_term
-from papersift.ranking.understand import SENTENCE_WORDS, Translate, understand
+from papersift.ranking.to_english import Translate
+from papersift.ranking.understand import SENTENCE_WORDS, understand
 from papersift.records.names import AuthorSet
 from papersift.records.paper import Paper, Submitted, first_submitted, months_between
 from papersift.records.words import STOP_WORDS

@@ -47,7 +47,8 @@ from papersift.ranking.phrases import best_phrases, phrases, word_rarity
 from papersift.ranking.pool import Hit, admitted, widen
 from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
 from papersift.ranking.sentence_match import SentenceWeights, sentence_term
-from papersift.ranking.understand import Translate, Understood, suggest, understand, verbatim
+from papersift.ranking.to_english import Translate
+from papersift.ranking.understand import Understood, suggest, understand, verbatim
 from papersift.records.paper import Paper, is_arxiv_id, normalize_id
 from papersift.store import Filters
 
@@ -142,6 +143,32 @@ def search(
         understood = replace(understood, suggestions=suggest(indexes, understood))
     result.understood = understood
     return result
+
+
+def search_page(
+    indexes: Indexes,
+    query: str,
+    page: int,
+    k: int,
+    *,
+    mode: Mode,
+    filters: Filters,
+    exact: bool,
+    translate: Translate | None,
+    count: int = 0,
+) -> SearchResult:
+    """Page ``page`` (from 1) of ``k`` results, as the faces ask for one (see ``search``)."""
+    return search(
+        indexes,
+        query,
+        mode=mode,
+        k=k,
+        offset=(page - 1) * k,
+        filters=filters,
+        exact=exact,
+        translate=translate,
+        count=count,
+    )
 
 
 def _search(

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse
 from starlette.exceptions import HTTPException
 
-from papersift.ranking.search import MODES, Mode, search
+from papersift.ranking.search import MODES, Mode, search_page
 from papersift.reader.shapes import search_hit_json, understood_json
 from papersift.records import taxonomy
 from papersift.records.paper import is_arxiv_id, normalize_id
@@ -61,14 +61,13 @@ def search_data(
     q, cut = shortened(q)
 
     def ranked() -> dict[str, Any]:
-        offset = (page_no - 1) * k
         indexes, translate = state.indexes(), state.translate()
-        result = search(
+        result = search_page(
             indexes,
             q,
+            page_no,
+            k,
             mode=mode,
-            k=k,
-            offset=offset,
             filters=filters,
             exact=verbatim,
             translate=translate,

@@ -34,8 +34,8 @@ from starlette.exceptions import HTTPException
 
 from papersift.index.indexes import Indexes
 from papersift.index.runtime import Papersift, open_papersift
+from papersift.ranking.to_english import Translate
 from papersift.ranking.topics import Namer
-from papersift.ranking.understand import Translate
 from papersift.reading.query_translation import translator
 from papersift.reading.topic_names import topic_namer
 from papersift.services.accounts import personal_account, session_account
