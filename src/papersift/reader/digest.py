@@ -62,6 +62,8 @@ class DigestError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Composed:
+    """A digest as composed: its subject, plain text and HTML, and the papers it carries."""
+
     subject: str
     text: str
     html: str
