@@ -17,6 +17,7 @@ import numpy as np
 
 from papersift.ranking import evaluate as ev
 from papersift.ranking import recommend as rec
+from papersift.ranking import simulated_readers as sr
 from papersift.ranking.harness import fresh_indexes
 from papersift.settings import Settings
 
@@ -38,18 +39,18 @@ def main() -> None:
     with fresh_indexes(Settings(home=args.home), args.corpus, work) as ix:
         c = ev._corpus(ix)
         tfidf = ev._tfidf_asl(c).tocsr()
-        readers = ev.simulate_readers(c, gold, 0, args.half, sizes)
+        readers = sr.simulate_readers(c, gold, 0, args.half, sizes)
         for n, at in readers.items():
             out[n] = []
             for reader in at[: args.most or None]:
-                now = ev._at(ev._day(c.papers[reader.query]), datetime.now(UTC))
+                now = ev._at(sr.appeared(c.papers[reader.query]), datetime.now(UTC))
                 items = tuple(
                     rec.LibraryItem(
                         c.rowids[i],
                         c.texts[i],
                         tuple(c.papers[i].authors),
                         1,
-                        ev._at(ev._day(c.papers[i]), now),
+                        ev._at(sr.appeared(c.papers[i]), now),
                         c.papers[i].title,
                     )
                     for i in reader.library

@@ -14,9 +14,10 @@ import pytest
 
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import author_key
-from papersift.ranking.evaluate import _corpus, evaluate_recommend, simulate_readers
+from papersift.ranking.evaluate import _corpus, evaluate_recommend
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
 from papersift.ranking.related import paper_query, related
+from papersift.ranking.simulated_readers import simulate_readers
 from papersift.records.paper import Paper
 
 from .conftest import run_cli, write_jsonl

@@ -173,7 +173,8 @@ def recommend(
 def _zotero_first(store: Store, settings: Settings, who: Account) -> bool:
     """The reader's library synced from Zotero first when ``PAPERSIFT_ZOTERO_USER`` / ``_GROUPS`` are set
     (they are the CLI reader's); a failure is said and the day goes on with the library as it is (False)."""
-    from papersift.reader.zotero_sync import ZoteroError, configured, sync_configured
+    from papersift.reader.zotero_api import ZoteroError
+    from papersift.reader.zotero_sync import configured, sync_configured
 
     if not configured(settings) or who.name != settings.reader:
         return True

@@ -272,7 +272,8 @@ def library_sync(
     libraries and collections of the last sync."""
     import orjson
 
-    from papersift.reader.zotero_sync import ZoteroError, libraries, previous_choice, sync_zotero
+    from papersift.reader.zotero_api import ZoteroError
+    from papersift.reader.zotero_sync import libraries, previous_choice, sync_zotero
 
     check_format(fmt)
     if source != "zotero":

@@ -19,7 +19,8 @@ A call that fails raises ``ModelError``, whose text is one line a reader can be 
 Kept libraries do the generic parts: one pooled ``httpx.Client`` per process (connections reused across
 calls and threads; made again in a forked child), ``tenacity`` for the retries (its wait reads
 ``Retry-After``), ``httpx-sse`` for the event stream. What stays here is what those do not know: which
-answers are worth a retry, the ``max_tokens`` narrowing, the budget and the one-line wording of failures.
+answers are worth a retry, the ``max_tokens`` narrowing, the budget and the one-line wording of failures
+(reading what an endpoint answers, an error's reason included, is ``answers.py``'s).
 """
 
 from __future__ import annotations
@@ -36,11 +37,11 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
 import httpx
-import httpx_sse
 import orjson
 import tenacity
 from pydantic import SecretStr
 
+from papersift.llm import answers
 from papersift.llm.errors import ModelError
 
 if TYPE_CHECKING:
@@ -118,22 +119,15 @@ def complete(
 ) -> Reply:
     """One chat completion, not streamed; its tokens are counted in ``store`` when given (and a failure
     recorded there). Raises ``ModelError``."""
-    name = model_name(settings)
-    try:
-        _check_budget(settings, store)
-        ep = endpoint(settings)
-        body = _body(settings, ep, messages, max_tokens, temperature, stream=False)
-        with _PROCESS.slot(settings), _response(settings, ep, body) as response:
-            try:
-                data = orjson.loads(response.read())
-            except httpx.TimeoutException as e:
-                raise ModelError(f"timed out after {settings.llm_timeout:g} s") from e
-            except (httpx.TransportError, orjson.JSONDecodeError) as e:
-                raise ModelError(f"the endpoint's answer was cut or not JSON ({type(e).__name__})") from e
-        reply = _reply(ep, messages, data)
-    except ModelError as e:
-        _record_failure(store, name, e)
-        raise
+    with _call(settings, messages, max_tokens, temperature, store, stream=False) as (ep, response):
+        try:
+            data = orjson.loads(response.read())
+        except httpx.TimeoutException as e:
+            raise ModelError(f"timed out after {settings.llm_timeout:g} s") from e
+        except (httpx.TransportError, orjson.JSONDecodeError) as e:
+            raise ModelError(f"the endpoint's answer was cut or not JSON ({type(e).__name__})") from e
+        usage = data.get("usage") if isinstance(data, dict) else None
+        reply = _reply_from(ep, messages, answers.completion_text(data), usage)
     _count(store, reply)
     return reply
 
@@ -148,25 +142,39 @@ def stream(
 ) -> Iterator[str]:
     """The text of a chat completion as it arrives, delta by delta; tokens counted in ``store`` when the
     stream ends. Raises ``ModelError`` (also when the stream is cut halfway: what was yielded is partial)."""
-    name = model_name(settings)
     parts: list[str] = []
     usage: Mapping[str, Any] | None = None
+    with _call(settings, messages, max_tokens, temperature, store, stream=True) as (ep, response):
+        for chunk in answers.events(settings, response, parts):
+            usage = answers.usage_of(chunk) or usage
+            delta = answers.delta(chunk)
+            if delta:
+                parts.append(delta)
+                yield delta
+    _count(store, _reply_from(ep, messages, "".join(parts), usage))
+
+
+@contextmanager
+def _call(
+    settings: Settings,
+    messages: Sequence[Mapping[str, str]],
+    max_tokens: int,
+    temperature: float,
+    store: Store | None,
+    *,
+    stream: bool,
+) -> Iterator[tuple[Endpoint, httpx.Response]]:
+    """A call's endpoint and its 200 response (open), within the daily budget and a slot; a ``ModelError``
+    on the way there, or in the ``with`` block, is recorded in ``store`` (when given) and raised."""
     try:
         _check_budget(settings, store)
         ep = endpoint(settings)
-        body = _body(settings, ep, messages, max_tokens, temperature, stream=True)
+        body = _body(settings, ep, messages, max_tokens, temperature, stream=stream)
         with _PROCESS.slot(settings), _response(settings, ep, body) as response:
-            for chunk in _events(settings, response, parts):
-                usage = _usage_of(chunk) or usage
-                delta = _delta(chunk)
-                if delta:
-                    parts.append(delta)
-                    yield delta
+            yield ep, response
     except ModelError as e:
-        _record_failure(store, name, e)
+        _record_failure(store, model_name(settings), e)
         raise
-    text = "".join(parts)
-    _count(store, _reply_from(ep, messages, text, usage))
 
 
 def tokens_today(store: Store) -> int:
@@ -356,7 +364,7 @@ def _send(
         return response, 200, ""
     status = response.status_code
     try:
-        message = _error_message(response.read(), ep)
+        message = answers.error_message(response.read(), ep.key)
     except httpx.HTTPError:
         message = ""
     finally:
@@ -399,68 +407,6 @@ def _retry_after(value: str | None) -> float | None:
     return (when - datetime.now(UTC)).total_seconds()
 
 
-def _events(settings: Settings, response: httpx.Response, parts: list[str]) -> Iterator[Mapping[str, Any]]:
-    """The JSON chunks of a server-sent-event stream (read by ``httpx-sse``); ``ModelError`` when it stops
-    before its end."""
-    finished = False
-    try:
-        for event in httpx_sse.EventSource(response).iter_sse():
-            payload = event.data.strip()
-            if not payload:
-                continue
-            if payload == "[DONE]":
-                return
-            try:
-                chunk = orjson.loads(payload)
-            except orjson.JSONDecodeError as e:
-                raise ModelError(f"the stream sent a chunk that is not JSON after {_chars(parts)}") from e
-            if not isinstance(chunk, dict):
-                continue
-            if "error" in chunk:
-                raise ModelError(f"the endpoint failed mid-stream: {_error_text(chunk, None)}")
-            choices = chunk.get("choices") or []
-            if choices and isinstance(choices[0], dict) and choices[0].get("finish_reason"):
-                finished = True
-            yield chunk
-    except httpx_sse.SSEError as e:
-        raise ModelError(f"the endpoint did not answer with an event stream ({e})") from e
-    except httpx.TimeoutException as e:
-        raise ModelError(
-            f"timed out after {settings.llm_timeout:g} s, {_chars(parts)} into the stream"
-        ) from e
-    except httpx.TransportError as e:
-        raise ModelError(f"the stream was cut after {_chars(parts)} ({type(e).__name__})") from e
-    if not finished:
-        raise ModelError(f"the stream was cut after {_chars(parts)}")
-
-
-def _delta(chunk: Mapping[str, Any]) -> str:
-    choices = chunk.get("choices") or []
-    if not choices or not isinstance(choices[0], dict):
-        return ""
-    content = (choices[0].get("delta") or {}).get("content")
-    return content if isinstance(content, str) else ""
-
-
-def _usage_of(chunk: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    usage = chunk.get("usage")
-    if not usage:  # Moonshot puts the usage of a stream in its last choice
-        choices = chunk.get("choices") or []
-        usage = choices[0].get("usage") if choices and isinstance(choices[0], dict) else None
-    return usage if isinstance(usage, dict) else None
-
-
-def _reply(ep: Endpoint, messages: Sequence[Mapping[str, str]], data: Any) -> Reply:
-    try:
-        text = data["choices"][0]["message"]["content"]
-    except (KeyError, IndexError, TypeError) as e:
-        raise ModelError("the endpoint's answer had no text (no choices[0].message.content)") from e
-    if not isinstance(text, str):
-        raise ModelError("the endpoint's answer had no text (no choices[0].message.content)")
-    text = re.sub(r"^\s*<think>.*?</think>\s*", "", text, flags=re.S)  # a reasoning model's thoughts
-    return _reply_from(ep, messages, text, data.get("usage") if isinstance(data, dict) else None)
-
-
 def _reply_from(
     ep: Endpoint, messages: Sequence[Mapping[str, str]], text: str, usage: Mapping[str, Any] | None
 ) -> Reply:
@@ -497,29 +443,6 @@ def _record_failure(store: Store | None, model: str, error: ModelError) -> None:
         store.add_llm_failure(model, str(error))
 
 
-def _error_message(raw: bytes, ep: Endpoint) -> str:
-    """The one-line reason an error body gives (OpenAI's ``{"error": {"message"}}`` and its kin)."""
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        data = raw.decode("utf-8", "replace")
-    return _error_text(data, ep)
-
-
-def _error_text(data: Any, ep: Endpoint | None) -> str:
-    text: Any = data
-    if isinstance(data, dict):
-        error = data.get("error")
-        if isinstance(error, dict):
-            text = error.get("message") or error.get("code") or error
-        else:
-            text = error or data.get("message") or data.get("detail") or data
-    line = " ".join(str(text).split())
-    if ep is not None and ep.key is not None and ep.key.get_secret_value():
-        line = line.replace(ep.key.get_secret_value(), "**********")
-    return line[:300] + ("…" if len(line) > 300 else "")
-
-
 def _where(ep: Endpoint) -> str:
     url = httpx.URL(ep.url)
     return f"{url.host}:{url.port}" if url.port else str(url.host)
@@ -527,11 +450,6 @@ def _where(ep: Endpoint) -> str:
 
 def _times(n: int) -> str:
     return {1: "once", 2: "twice", 3: "three times"}.get(n, f"{n} times")
-
-
-def _chars(parts: list[str]) -> str:
-    n = sum(len(p) for p in parts)
-    return f"{n} character" + ("" if n == 1 else "s")
 
 
 def _today() -> date:

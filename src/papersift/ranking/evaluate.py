@@ -5,7 +5,7 @@ whole corpus with the query paper removed. ``search``: a real citation sentence 
 paper the answer; the citing paper is removed, and the placeholders the dataset puts where citations and
 formulas stood (``CIT``, ``MAINCIT``, ``FORMULA``, ``REF``) are blanked for every method alike.
 
-``recommend``: a citing paper is a simulated reader (see ``simulate_readers``) at each library size (1, 3,
+``recommend``: a citing paper is a simulated reader (``simulated_readers.py``) at each library size (1, 3,
 10, 30 by default): its library is the N papers closest to it in the citation graph (its own references
 first), half its references hide among random corpus papers, and each method ranks that "day" (nDCG@10 and
 Recall@10 of the hidden ones). Baselines: arxiv-sanity-lite's SVM (a linear SVM on its tf-idf, C 0.01, the
@@ -29,7 +29,6 @@ from __future__ import annotations
 import gzip
 import math
 import re
-import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -45,6 +44,13 @@ from papersift.ranking.recommend import LibraryItem, Profile, recommend
 from papersift.ranking.related import WEIGHTS, Weights, paper_query, related
 from papersift.ranking.search import MODES, SENTENCE_WEIGHTS, search
 from papersift.ranking.sentence_match import SentenceWeights
+from papersift.ranking.simulated_readers import (
+    LIBRARY_SIZES,
+    SimulatedReader,
+    appeared,
+    reader_split,
+    simulate_readers,
+)
 from papersift.records.paper import Paper
 
 K = 10
@@ -308,113 +314,10 @@ def evaluate_search(
     return [_mean(method, r) for method, r in rows.items()]
 
 
-# -- recommend: simulated readers -------------------------------------------------------------------------
-POOL = 200  # random corpus papers each reader's hidden papers are mixed into
+# -- recommend: simulated readers (simulated_readers.py) -------------------------------------------------
 SPLITS = ("all", "tune", "heldout")
 RECOMMEND_BASELINES = ("arxiv-sanity-svm", "zotero-cosine")
 RECOMMEND_METHODS = ("papersift", *RECOMMEND_BASELINES)
-LIBRARY_SIZES = (1, 3, 10, 30)
-
-
-def reader_split(query_id: str) -> str:
-    """``tune`` or ``heldout``: a fixed half of the readers by a hash of the citing paper's id."""
-    return "tune" if zlib.crc32(query_id.encode()) % 2 == 0 else "heldout"
-
-
-@dataclass(frozen=True, slots=True)
-class SimulatedReader:
-    """A citing paper as a reader at one library size: papers of its citation neighbourhood are the library,
-    half its references hide among random papers."""
-
-    query: int  # corpus positions, here and below
-    library: tuple[int, ...]  # newest added first
-    hidden: frozenset[int]
-    candidates: tuple[int, ...]  # the "day's papers": hidden + POOL random, shuffled
-
-
-def _day(paper: Paper) -> date | None:
-    return paper.announced or paper.published
-
-
-def _neighbours(c: _Corpus, gold: dict[str, set[str]]) -> dict[int, set[int]]:
-    """The citation pairs as an undirected graph over corpus positions."""
-    graph: dict[int, set[int]] = defaultdict(set)
-    for query, cited in gold.items():
-        a = c.position.get(query)
-        for b in (c.position.get(x) for x in cited):
-            if a is not None and b is not None and a != b:
-                graph[a].add(b)
-                graph[b].add(a)
-    return graph
-
-
-def _interests(
-    graph: dict[int, set[int]], query: int, first: list[int], banned: set[int], most: int, rng: Any
-) -> list[int]:
-    """The reader's library papers, closest first: ``first`` (its own kept references), then ring after ring
-    of the citation neighbourhood of the citing paper and of what is already in, each ring ordered by its
-    links into what is in (ties at random); never a ``banned`` paper (the hidden ones), never through one."""
-    order = list(first)
-    inside = {query, *first}
-    while len(order) < most:
-        links: dict[int, int] = defaultdict(int)
-        for node in inside:
-            for other in graph.get(node, ()):
-                if other not in inside and other not in banned:
-                    links[other] += 1
-        if not links:
-            break
-        ring = sorted(links)
-        tie = rng.permutation(len(ring))
-        ring = [ring[i] for i in sorted(range(len(ring)), key=lambda i: (-links[ring[i]], tie[i]))]
-        order += ring
-        inside.update(ring)
-    return order[:most]
-
-
-def simulate_readers(
-    c: _Corpus,
-    gold: dict[str, set[str]],
-    seed: int,
-    split: str,
-    sizes: tuple[int, ...] = LIBRARY_SIZES,
-) -> dict[int, list[SimulatedReader]]:
-    """The same readers at each library size in ``sizes``: one per citing paper with at least 2 references in
-    the corpus and a citation neighbourhood of at least ``max(sizes)`` library papers.
-
-    With the reader's own generator (``seed`` and a hash of its id): the references are shuffled, the last
-    half rounded down hides among ``POOL`` random corpus papers that are neither the citing paper, its
-    references nor its largest library; the library of size N is the N closest papers of ``_interests``
-    (its kept references first, then the papers citing or cited by it or by them, and so on): a reader
-    whose library grows around one topic. Library papers are added on their own announcement (else v1)
-    day, and the candidates are the same at every size.
-    """
-    graph = _neighbours(c, gold)
-    most = max(sizes)
-    readers: dict[int, list[SimulatedReader]] = {n: [] for n in sizes}
-    every = np.arange(len(c.ids))
-    for qid in sorted(gold):
-        if qid not in c.position or (split != "all" and reader_split(qid) != split):
-            continue
-        query = c.position[qid]
-        refs = sorted(c.position[r] for r in gold[qid] if r in c.position and c.position[r] != query)
-        if len(refs) < 2:
-            continue
-        rng = np.random.default_rng([seed, zlib.crc32(qid.encode())])
-        shuffled = [refs[i] for i in rng.permutation(len(refs))]
-        half = (len(shuffled) + 1) // 2
-        hidden = shuffled[half:]
-        interests = _interests(graph, query, shuffled[:half], set(hidden), most, rng)
-        if len(interests) < most:
-            continue
-        eligible = np.setdiff1d(every, [query, *refs, *interests])
-        pool = rng.choice(eligible, min(POOL, len(eligible)), replace=False).tolist()
-        candidates = [*hidden, *pool]
-        candidates = [candidates[i] for i in rng.permutation(len(candidates))]
-        for n in sizes:
-            newest = sorted(interests[:n], key=lambda i: -(_day(c.papers[i]) or date.min).toordinal())
-            readers[n].append(SimulatedReader(query, tuple(newest), frozenset(hidden), tuple(candidates)))
-    return readers
 
 
 def _at(day: date | None, fallback: datetime) -> datetime:
@@ -424,14 +327,14 @@ def _at(day: date | None, fallback: datetime) -> datetime:
 def _papersift_ranking(indexes: Indexes, c: _Corpus, reader: SimulatedReader) -> list[int]:
     """``recommend``'s top ``K`` with the library as liked items (no followed authors or categories), on the
     day the citing paper appeared."""
-    now = _at(_day(c.papers[reader.query]), datetime.now(UTC))
+    now = _at(appeared(c.papers[reader.query]), datetime.now(UTC))
     items = tuple(
         LibraryItem(
             rowid=c.rowids[i],
             text=c.texts[i],
             authors=tuple(c.papers[i].authors),
             rating=1,
-            added=_at(_day(c.papers[i]), now),
+            added=_at(appeared(c.papers[i]), now),
             title=c.papers[i].title,
         )
         for i in reader.library

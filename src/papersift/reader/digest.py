@@ -16,12 +16,12 @@ from __future__ import annotations
 import html
 import smtplib
 import ssl
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from papersift.llm.client import available
@@ -35,6 +35,7 @@ from papersift.ranking.daily import (
     min_score,
     quiet_day,
 )
+from papersift.reader.delivery import send_kept, tried
 from papersift.reader.shapes import daily_pick_json
 from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, lookup, missing_line, tldr_json
@@ -52,7 +53,6 @@ from papersift.store.records import Account, Digest
 if TYPE_CHECKING:
     from papersift.index.indexes import Indexes
 
-RETRIES = 3
 POPULAR_HEADING = "Popular in your lab this week"
 
 
@@ -62,6 +62,8 @@ class DigestError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Composed:
+    """A digest as composed: its subject, plain text and HTML, and the papers it carries."""
+
     subject: str
     text: str
     html: str
@@ -268,18 +270,20 @@ def message(settings: Settings, to: str, digest: Digest) -> EmailMessage:
 def send(settings: Settings, msg: EmailMessage) -> None:
     """One SMTP delivery, retried with backoff; DigestError after the last attempt (at once for a refused
     login: trying a wrong password again only gets the account locked)."""
-    last: Exception | None = None
-    for attempt in range(RETRIES):
+    where = f"SMTP {settings.smtp_host}:{settings.smtp_port}"
+
+    def once() -> str | None:
         try:
             _send_once(settings, msg)
-            return
         except smtplib.SMTPAuthenticationError as e:
-            raise DigestError(f"SMTP {settings.smtp_host}:{settings.smtp_port}: login refused: {e}") from e
+            raise DigestError(f"{where}: login refused: {e}") from e
         except (OSError, smtplib.SMTPException) as e:
-            last = e
-            if attempt + 1 < RETRIES:
-                time.sleep(0.5 * 2**attempt)
-    raise DigestError(f"SMTP {settings.smtp_host}:{settings.smtp_port}: {last}")
+            return str(e)
+        return None
+
+    failed = tried(once)
+    if failed is not None:
+        raise DigestError(f"{where}: {failed}")
 
 
 def _send_once(settings: Settings, msg: EmailMessage) -> None:
@@ -313,15 +317,12 @@ def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
             store.mark_digest(digest.id, sent=False, error="the reader has no e-mail address")
             errors.append(f"digest {digest.id}: no e-mail address for reader {digest.reader}")
             continue
-        try:
-            send(settings, message(settings, reader.email, digest))
-        except DigestError as e:
-            store.mark_digest(digest.id, sent=False, error=str(e))
-            errors.append(f"{reader.name} {digest.day}: {e} (kept; resent on the next run)")
-            continue
-        store.mark_digest(digest.id, sent=True)
-        store.mark_seen(digest.reader, digest.papers, "mailed", digest.day)
-        sent += 1
+        mailed = partial(send, settings, message(settings, reader.email, digest))
+        failed = send_kept(store, digest, mailed, DigestError, "mailed")
+        if failed is None:
+            sent += 1
+        else:
+            errors.append(f"{reader.name} {digest.day}: {failed} (kept; resent on the next run)")
     return sent, errors
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from papersift.records.paper import Paper, is_arxiv_id, normalize_id
 from papersift.sources.references import (
@@ -41,6 +42,23 @@ def entry_from_paper(paper: Paper, **changes: object) -> LibraryEntry:
         pages=pages,
     )
     return replace(entry, **changes)  # type: ignore[arg-type]
+
+
+def entry_from_reference(ref: Reference, **changes: object) -> LibraryEntry:
+    """An outside reference as an entry of its own (no stored paper): its key made from its ids or title, its
+    URL checked (a ``Reference`` made elsewhere than the readers is checked here too)."""
+    entry = LibraryEntry(
+        key=entry_key(ref.arxiv_id, ref.doi, ref.title), url=safe_url(ref.url), **_shared(ref)
+    )
+    return replace(entry, **changes)  # type: ignore[arg-type]
+
+
+# what an entry and a reference both hold, under the same name
+_SHARED = ("title", "authors", "abstract", "year", "doi", "venue", "volume", "issue", "pages")
+
+
+def _shared(record: LibraryEntry | Reference) -> dict[str, Any]:
+    return {name: getattr(record, name) for name in _SHARED}
 
 
 def find_paper(store: Store, paper_id: str) -> Paper:
@@ -119,20 +137,7 @@ def import_references(
             entries.append(entry_from_paper(paper, **extra))
         elif ref.title:
             report.kept += 1
-            entries.append(
-                LibraryEntry(
-                    key=entry_key(ref.arxiv_id, ref.doi, ref.title),
-                    paper_id=None,
-                    title=ref.title,
-                    authors=ref.authors,
-                    abstract=ref.abstract,
-                    year=ref.year,
-                    doi=ref.doi,
-                    url=safe_url(ref.url),  # a Reference made elsewhere than the readers: checked here too
-                    venue=ref.venue,
-                    **extra,
-                )
-            )
+            entries.append(entry_from_reference(ref, **extra))
         else:
             report.errors.append(
                 EntryError(ref.line, f"entry {ref.key!r} has no title and no known arXiv id")
@@ -163,21 +168,13 @@ def as_reference(entry: LibraryEntry) -> Reference:
     kind, key = citation(entry) or ("", entry.key)
     return Reference(
         key=key,
-        title=entry.title,
-        authors=entry.authors,
-        year=entry.year,
-        abstract=entry.abstract,
-        doi=entry.doi,
         arxiv_id=entry.paper_id or (entry.key if is_arxiv_id(entry.key) else None),
         url=safe_url(entry.url),
-        venue=entry.venue,
         tags=entry.tags,
         note=entry.note,
         line=0,
         kind=kind,
-        volume=entry.volume,
-        issue=entry.issue,
-        pages=entry.pages,
+        **_shared(entry),
     )
 
 

@@ -17,23 +17,22 @@ import hashlib
 import json
 import logging
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 from typing import Any
 
 from apprise import Apprise, LogCapture, NotifyBase, NotifyFormat
 
 from papersift.ranking.daily import DailyPick, QuietDay
+from papersift.reader.delivery import BACKOFF, TRIES, send_kept, tried
 from papersift.reading.shown import Texts, missing_line, tldr_json
 from papersift.services.listing import ABS_URL
 from papersift.settings import Settings, is_loopback
 from papersift.store import Store
 from papersift.store.records import Account, Digest
 
-RETRIES = 3  # tries of one message before the push is kept for the next run
-BACKOFF = 0.5  # seconds before the second try, doubled before each further one
 PART_BREAK = "\f"  # between the kept messages of one push (never in a message)
 TITLE_RESERVE = " (99/99)"  # what the part numbers may add to a title
 CHANNEL = "push "  # the digests' channel of a push: "push " and the target's label
@@ -236,28 +235,23 @@ def part_title(title: str, n: int, total: int) -> str:
 
 # -- sending --------------------------------------------------------------------------------------------
 def send(target: Target, title: str, parts: Sequence[str], *, backoff: float = BACKOFF) -> None:
-    """Every message of one push in order, each tried ``RETRIES`` times with backoff; ``PushError`` with
+    """Every message of one push in order, each tried ``TRIES`` times with backoff; ``PushError`` with
     Apprise's reason (redacted) after the last try of a message."""
     fmt = NotifyFormat.MARKDOWN if target.markdown else NotifyFormat.TEXT
     for n, body in enumerate(parts, 1):
-        reason = ""
-        for attempt in range(RETRIES):
-            reason = _notify(target, part_title(title, n, len(parts)), body, fmt)
-            if not reason:
-                break
-            if attempt + 1 < RETRIES:
-                time.sleep(backoff * 2**attempt)
-        if reason:
+        part = part_title(title, n, len(parts))
+        reason = tried(partial(_notify, target, part, body, fmt), TRIES, backoff)
+        if reason is not None:
             where = f"message {n} of {len(parts)}" if len(parts) > 1 else "the message"
-            raise PushError(f"{target.label}: {where} failed {RETRIES} times: {reason}")
+            raise PushError(f"{target.label}: {where} failed {TRIES} times: {reason}")
 
 
-def _notify(target: Target, title: str, body: str, fmt: NotifyFormat) -> str:
-    """One message through Apprise: "" when the service took it, else why not (its last logged line)."""
+def _notify(target: Target, title: str, body: str, fmt: NotifyFormat) -> str | None:
+    """One message through Apprise: None when the service took it, else why not (its last logged line)."""
     with LogCapture(level=logging.WARNING) as logs:  # type: ignore[no-untyped-call]
         done = target.plugin.notify(body=body, title=title, body_format=fmt)
     if done:
-        return ""
+        return None
     lines = [line.split(" - ", 2)[-1] for line in str(logs.getvalue()).splitlines() if line.strip()]
     return target.redact(lines[-1] if lines else f"{target.service} refused the message")
 
@@ -274,15 +268,12 @@ def deliver(store: Store, found: Sequence[Target], *, backoff: float = BACKOFF) 
     sent, errors = 0, []
     for t in found:
         for digest in store.unsent_digests(t.channel):
-            try:
-                send(t, digest.subject, digest.text.split(PART_BREAK), backoff=backoff)
-            except PushError as e:
-                store.mark_digest(digest.id, sent=False, error=str(e))
-                errors.append(f"push {digest.day}: {e} (kept; tried again on the next run)")
-                continue
-            store.mark_digest(digest.id, sent=True)
-            store.mark_seen(digest.reader, digest.papers, "pushed", digest.day)
-            sent += 1
+            pushed = partial(send, t, digest.subject, digest.text.split(PART_BREAK), backoff=backoff)
+            failed = send_kept(store, digest, pushed, PushError, "pushed")
+            if failed is None:
+                sent += 1
+            else:
+                errors.append(f"push {digest.day}: {failed} (kept; tried again on the next run)")
     return sent, errors
 
 

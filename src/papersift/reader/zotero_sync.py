@@ -21,25 +21,22 @@ item takes its entry out of the library, and a changed one replaces it (keeping 
 Why httpx and not pyzotero: pyzotero 1.16.0 can be pointed at another base URL (its ``Zotero.endpoint``, read
 on every request), but it requires ``bibtexparser<2`` while papersift pins bibtexparser 2.1.0 (BibTeX import
 and export): pip cannot install both. The API's protocol (versions, paging, back-off) is small; httpx speaks
-it here.
+it in ``zotero_api.py``.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
-from types import TracebackType
 from typing import Any
-from urllib.parse import urlsplit
 
-import httpx
-
-from papersift.reader.library import entry_from_paper, link
+from papersift.reader.library import entry_from_paper, entry_from_reference, link
+from papersift.reader.zotero_api import ZoteroClient, ZoteroError
 from papersift.records.paper import Paper, is_arxiv_id
-from papersift.services.harvest import MAX_WAIT, ArxivClient, HarvestError, fetch_ids, retry_after_seconds
+from papersift.services.harvest import ArxivClient, HarvestError, fetch_ids
 from papersift.settings import Settings
 from papersift.sources.zotero import (
     ZoteroCollection,
@@ -52,16 +49,10 @@ from papersift.sources.zotero import (
     within,
 )
 from papersift.store import Store
-from papersift.store.records import Account, LibraryEntry, entry_key
+from papersift.store.records import Account, LibraryEntry
 
-PAGE = 100  # the API's largest page
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RESTARTS = 3  # a library that changes while it is paged is read again from the start, this often
 SOURCE = "zotero:"
-
-
-class ZoteroError(RuntimeError):
-    """The Zotero API refused or failed for good (the message never holds the key)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,108 +76,6 @@ def libraries(user: int | None, groups: Sequence[int] = ()) -> list[ZoteroLibrar
 def configured(settings: Settings) -> bool:
     """Is a Zotero library set (``PAPERSIFT_ZOTERO_USER`` or ``_GROUPS``): sync before daily / digest?"""
     return bool(settings.zotero_user or settings.zotero_groups)
-
-
-class ZoteroClient:
-    """GETs of the Zotero Web API v3: the key in its header, ``Backoff`` and ``Retry-After`` honoured, 5xx and
-    dropped connections retried (``settings.max_retries``); ``sleep`` injectable, ``requests`` counted."""
-
-    def __init__(
-        self,
-        settings: Settings,
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.monotonic,
-        on_wait: Callable[[str], None] | None = None,
-    ) -> None:
-        self.settings = settings
-        self.base = settings.zotero_url.rstrip("/")
-        self.requests = 0
-        self.waited = 0.0
-        self._sleep, self._clock, self._on_wait = sleep, clock, on_wait
-        self._not_before = 0.0
-        headers = {"Zotero-API-Version": "3", "User-Agent": settings.user_agent}
-        if settings.zotero_key is not None:
-            headers["Zotero-API-Key"] = settings.zotero_key.get_secret_value()
-        self._http = httpx.Client(
-            headers=headers, timeout=httpx.Timeout(settings.timeout, connect=5.0), follow_redirects=False
-        )
-
-    def __enter__(self) -> ZoteroClient:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self._http.close()
-
-    def _wait(self, seconds: float, why: str) -> None:
-        seconds = min(max(seconds, 0.0), MAX_WAIT)
-        if seconds > 0:
-            if self._on_wait:
-                self._on_wait(f"zotero: {why}; waiting {seconds:g} s")
-            self.waited += seconds
-            self._sleep(seconds)
-
-    def get(
-        self,
-        url: str,
-        params: Mapping[str, str | int] | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> httpx.Response:
-        """GET ``url`` (a path under the base URL, or a full URL on its host); 200 and 304 are answers."""
-        if not url.startswith(("http://", "https://")):
-            url = self.base + url
-        elif urlsplit(url).netloc != urlsplit(self.base).netloc:
-            raise ZoteroError(f"refusing to follow {url}: not on {urlsplit(self.base).netloc}")
-        shown = url.split("?")[0]
-        attempts = self.settings.max_retries + 1
-        problem = ""
-        for attempt in range(1, attempts + 1):
-            self._wait(self._not_before - self._clock(), "the server asked to back off")
-            wait: float | None = None
-            try:
-                self.requests += 1
-                response = self._http.get(url, params=params, headers=headers)
-                backoff = header_int(response.headers, "Backoff")
-                if backoff:
-                    self._not_before = self._clock() + backoff
-                status = response.status_code
-                if status in (200, 304):
-                    return response
-                problem = f"HTTP {status}"
-                if status == 403:
-                    raise ZoteroError(
-                        f"{shown}: {problem}: the key may not read this library (PAPERSIFT_ZOTERO_KEY)"
-                    )
-                if status not in RETRY_STATUSES:
-                    raise ZoteroError(f"{shown}: {problem}: {response.text[:200].strip()}")
-                wait = retry_after_seconds(response.headers.get("Retry-After"))
-            except httpx.TransportError as e:
-                problem = type(e).__name__
-                if attempt == 1 and isinstance(e, httpx.ConnectError | httpx.ConnectTimeout):
-                    raise ZoteroError(
-                        f"offline: cannot reach {urlsplit(self.base).netloc} ({problem})"
-                    ) from e
-            if attempt == attempts:
-                break
-            self._wait(
-                wait if wait is not None else min(2.0 ** (attempt - 1), MAX_WAIT), f"{shown}: {problem}"
-            )
-        raise ZoteroError(f"{shown}: {problem}; gave up after {attempts} attempts")
-
-    def pages(
-        self, path: str, params: Mapping[str, str | int], headers: Mapping[str, str] | None = None
-    ) -> Iterator[httpx.Response]:
-        """Every page of a listing: ``start``/``limit``, then the ``Link: rel="next"`` each page names."""
-        url: str | None = path
-        query: Mapping[str, str | int] | None = {**params, "limit": PAGE, "start": 0}
-        while url:
-            response = self.get(url, query, headers)
-            yield response
-            if response.status_code == 304:
-                return
-            url, query = response.links.get("next", {}).get("url"), None
 
 
 @dataclass(slots=True)
@@ -358,24 +247,8 @@ def _entry(
         rating = 1  # the reader's +1 outlives a change in Zotero
     if paper is not None:
         return entry_from_paper(paper, tags=tags, source=source, rating=rating, **carried)
-    return LibraryEntry(
-        key=entry_key(ref.arxiv_id, ref.doi, ref.title),
-        paper_id=None,
-        title=ref.title,
-        authors=ref.authors,
-        abstract=ref.abstract,
-        year=ref.year,
-        doi=ref.doi,
-        url=ref.url or (f"https://arxiv.org/abs/{ref.arxiv_id}" if ref.arxiv_id else None),
-        venue=ref.venue,
-        tags=tags,
-        rating=rating,
-        source=source,
-        volume=ref.volume,
-        issue=ref.issue,
-        pages=ref.pages,
-        **carried,
-    )
+    url = ref.url or (f"https://arxiv.org/abs/{ref.arxiv_id}" if ref.arxiv_id else None)
+    return entry_from_reference(ref, url=url, tags=tags, rating=rating, source=source, **carried)
 
 
 def sync_library(

@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 from papersift.index.sentences import split_sentences
 from papersift.records.words import STOP_WORDS
@@ -325,16 +326,19 @@ def marks(text: str, given: int) -> Verdict:
     return PASS
 
 
-def rules(
-    kind: str,
-    text: str | None,
-    lang: str,
-    *,
-    title: str = "",
-    abstract: str = "",
-    given: int = 0,
-) -> dict[str, Verdict]:
+class Given(TypedDict, total=False):
+    """What a text is checked against besides itself: the paper's ``title`` and ``abstract`` (what a TL;DR may
+    not copy, what a translation is of; "" when unknown) and how many papers (or sections) an answer was
+    ``given`` to cite (0)."""
+
+    title: str
+    abstract: str
+    given: int
+
+
+def rules(kind: str, text: str | None, lang: str, **against: Unpack[Given]) -> dict[str, Verdict]:
     """Every rule that fits the ``kind`` text in ``lang``, by name, with its verdict (see ``check``)."""
+    title, abstract, given = against.get("title", ""), against.get("abstract", ""), against.get("given", 0)
     text = (text or "").strip()
     if not text:
         return {"empty": fail("empty")}
@@ -360,20 +364,11 @@ def rules(
     return out
 
 
-def check(
-    kind: str,
-    text: str | None,
-    lang: str,
-    *,
-    title: str = "",
-    abstract: str = "",
-    given: int = 0,
-) -> Verdict:
+def check(kind: str, text: str | None, lang: str, **against: Unpack[Given]) -> Verdict:
     """Whether the ``kind`` text (``tldr``, ``title``, ``abstract``, ``faq``, ``ask``, ``topic``) in
-    ``lang`` may be stored and shown: the first rule it breaks, else ``PASS``. ``title`` and ``abstract``
-    are the paper's (what a TL;DR may not copy, what a translation is of); ``given`` the papers an answer
-    may cite."""
-    found = rules(kind, text, lang, title=title, abstract=abstract, given=given)
+    ``lang`` may be stored and shown: the first rule it breaks, else ``PASS``; checked against what
+    ``Given`` names (the paper's ``title`` and ``abstract``, the papers an answer was ``given``)."""
+    found = rules(kind, text, lang, **against)
     return next((v for v in found.values() if not v.ok), PASS)
 
 

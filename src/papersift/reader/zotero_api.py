@@ -1,0 +1,127 @@
+"""The Zotero Web API v3 over httpx, for ``zotero_sync.py``: GETs with the key in the ``Zotero-API-Key``
+header only (never in a URL or a message), a ``Backoff`` header honoured before the next request, a ``429`` /
+``5xx`` retried after its ``Retry-After`` (else 1, 2, 4… s), dropped connections retried, and a listing
+paged through the ``Link: rel="next"`` the API sends, followed only on the same host.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping
+from types import TracebackType
+from urllib.parse import urlsplit
+
+import httpx
+
+from papersift.services.harvest import MAX_WAIT, retry_after_seconds
+from papersift.settings import Settings
+from papersift.sources.zotero import header_int
+
+PAGE = 100  # the API's largest page
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+class ZoteroError(RuntimeError):
+    """The Zotero API refused or failed for good (the message never holds the key)."""
+
+
+class ZoteroClient:
+    """GETs of the Zotero Web API v3: the key in its header, ``Backoff`` and ``Retry-After`` honoured, 5xx and
+    dropped connections retried (``settings.max_retries``); ``sleep`` injectable, ``requests`` counted."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        on_wait: Callable[[str], None] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.base = settings.zotero_url.rstrip("/")
+        self.requests = 0
+        self.waited = 0.0
+        self._sleep, self._clock, self._on_wait = sleep, clock, on_wait
+        self._not_before = 0.0
+        headers = {"Zotero-API-Version": "3", "User-Agent": settings.user_agent}
+        if settings.zotero_key is not None:
+            headers["Zotero-API-Key"] = settings.zotero_key.get_secret_value()
+        self._http = httpx.Client(
+            headers=headers, timeout=httpx.Timeout(settings.timeout, connect=5.0), follow_redirects=False
+        )
+
+    def __enter__(self) -> ZoteroClient:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._http.close()
+
+    def _wait(self, seconds: float, why: str) -> None:
+        seconds = min(max(seconds, 0.0), MAX_WAIT)
+        if seconds > 0:
+            if self._on_wait:
+                self._on_wait(f"zotero: {why}; waiting {seconds:g} s")
+            self.waited += seconds
+            self._sleep(seconds)
+
+    def get(
+        self,
+        url: str,
+        params: Mapping[str, str | int] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        """GET ``url`` (a path under the base URL, or a full URL on its host); 200 and 304 are answers."""
+        if not url.startswith(("http://", "https://")):
+            url = self.base + url
+        elif urlsplit(url).netloc != urlsplit(self.base).netloc:
+            raise ZoteroError(f"refusing to follow {url}: not on {urlsplit(self.base).netloc}")
+        shown = url.split("?")[0]
+        attempts = self.settings.max_retries + 1
+        problem = ""
+        for attempt in range(1, attempts + 1):
+            self._wait(self._not_before - self._clock(), "the server asked to back off")
+            wait: float | None = None
+            try:
+                self.requests += 1
+                response = self._http.get(url, params=params, headers=headers)
+                backoff = header_int(response.headers, "Backoff")
+                if backoff:
+                    self._not_before = self._clock() + backoff
+                status = response.status_code
+                if status in (200, 304):
+                    return response
+                problem = f"HTTP {status}"
+                if status == 403:
+                    raise ZoteroError(
+                        f"{shown}: {problem}: the key may not read this library (PAPERSIFT_ZOTERO_KEY)"
+                    )
+                if status not in RETRY_STATUSES:
+                    raise ZoteroError(f"{shown}: {problem}: {response.text[:200].strip()}")
+                wait = retry_after_seconds(response.headers.get("Retry-After"))
+            except httpx.TransportError as e:
+                problem = type(e).__name__
+                if attempt == 1 and isinstance(e, httpx.ConnectError | httpx.ConnectTimeout):
+                    raise ZoteroError(
+                        f"offline: cannot reach {urlsplit(self.base).netloc} ({problem})"
+                    ) from e
+            if attempt == attempts:
+                break
+            self._wait(
+                wait if wait is not None else min(2.0 ** (attempt - 1), MAX_WAIT), f"{shown}: {problem}"
+            )
+        raise ZoteroError(f"{shown}: {problem}; gave up after {attempts} attempts")
+
+    def pages(
+        self, path: str, params: Mapping[str, str | int], headers: Mapping[str, str] | None = None
+    ) -> Iterator[httpx.Response]:
+        """Every page of a listing: ``start``/``limit``, then the ``Link: rel="next"`` each page names."""
+        url: str | None = path
+        query: Mapping[str, str | int] | None = {**params, "limit": PAGE, "start": 0}
+        while url:
+            response = self.get(url, query, headers)
+            yield response
+            if response.status_code == 304:
+                return
+            url, query = response.links.get("next", {}).get("url"), None
