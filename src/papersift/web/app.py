@@ -27,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from papersift.index.onnx_encoder import OnnxModelError
+from papersift.ranking.cedict import dictionary
 from papersift.ranking.search import search
 from papersift.settings import Settings
 from papersift.store import StoreError
@@ -78,12 +79,15 @@ def katex_dir(settings: Settings) -> Path | None:
 
 
 def warm(state: AppState) -> None:
-    """Open the indexes and load the query model now, so that the first search is as fast as the tenth."""
+    """Open the indexes and load the query model now, so that the first search is as fast as the tenth; make
+    the 中文 dictionary's compact file where this machine has none yet (seconds, once), so that the first
+    中文 query is too."""
     try:
         indexes = state.indexes()  # maps the current index generation
         if indexes.dense is not None or indexes.lexical is not None:  # a search touches every index once
             search(indexes, "warming up the indexes", k=1)
-    except (StoreError, OnnxModelError, ImportError) as e:  # listings still work; searches will say why
+        dictionary(state.settings.model_cache)
+    except (StoreError, OnnxModelError, ImportError, OSError) as e:  # listings still work; searches say why
         print(f"papersift: warning: {e}", file=sys.stderr, flush=True)
 
 
