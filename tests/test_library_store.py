@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from papersift.reader.library import export_items, import_references
-from papersift.reader.shapes import entry_json
+from papersift.reader.shapes import LibraryEntryShape
 from papersift.services.accounts import LoginError, create_account, login, open_session, session_account
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography, to_bibtex
@@ -200,7 +200,7 @@ def test_imported_javascript_and_data_links_never_reach_the_library_json(store: 
     assert report.kept == 4
     # an entry saved before imports checked their links (or by another tool) is shown without it
     store.save_entries(r.id, [entry("old", url="javascript:alert(2)")])
-    links = {e["title"]: e["url"] for e in map(entry_json, store.library(r.id))}
+    links = {e.title: e.url for e in map(LibraryEntryShape.of, store.library(r.id))}
     assert links == {
         "Script link": None,
         "Data link": None,

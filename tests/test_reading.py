@@ -11,7 +11,7 @@ from datetime import timedelta
 from papersift.reading import checks, prompts, texts
 from papersift.reading.extractive import EXTRACTIVE, key_sentence
 from papersift.reading.markdown import to_html
-from papersift.reading.shown import lookup, reading_json
+from papersift.reading.shown import Texts, ZhShape, lookup
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
@@ -37,7 +37,7 @@ def test_the_extractive_tldr_is_the_abstracts_key_sentence() -> None:
     assert key_sentence(ABSTRACT, PAPER.title) == "We propose a sparse adapter based on low-rank updates."
     assert key_sentence("") is None
     assert key_sentence("One sentence only about $x.y$ values") == "One sentence only about $x.y$ values"
-    shown = reading_json(PAPER, None)["tldr"]
+    shown = Texts().tldr(PAPER).dump()
     assert shown == {"text": key_sentence(ABSTRACT), "lang": "en", "by": EXTRACTIVE, "error": None}
 
 
@@ -88,15 +88,15 @@ def test_a_text_is_made_once_and_shown(store: Store, llm: LlmServer) -> None:
     assert first.text == again.text == "The paper proposes a method and improves results."
     assert llm.calls["ok"] == before + 1
     assert first.key.version == 2 and first.key.model == "fake-7b" and first.key.prompt == "tldr-2"
-    shown = reading_json(PAPER, lookup(settings, store, [PAPER]))["tldr"]
+    shown = lookup(settings, store, [PAPER]).tldr(PAPER).dump()
     assert shown == {"text": first.text, "lang": "en", "by": "fake-7b", "error": None}
     zh_title = texts.make(settings, store, PAPER, "title", "zh")
     assert zh_title.text == "一个关于 $x<y$ 的 Transformer 标题"
-    zh = reading_json(PAPER, lookup(settings, store, [PAPER], "zh"))
-    assert zh["zh"] == {"title": zh_title.text, "abstract": None, "by": "fake-7b", "error": None}
-    assert zh["tldr"]["by"] == EXTRACTIVE  # no 中文 TL;DR made yet: the labelled key sentence
+    in_zh = lookup(settings, store, [PAPER], "zh")
+    assert in_zh.zh(PAPER) == ZhShape(title=zh_title.text, abstract=None, by="fake-7b", error=None)
+    assert in_zh.tldr(PAPER).by == EXTRACTIVE  # no 中文 TL;DR made yet: the labelled key sentence
     newer = dataclasses.replace(PAPER, version=3)
-    assert reading_json(newer, lookup(settings, store, [newer]))["tldr"]["by"] == EXTRACTIVE  # a new version
+    assert lookup(settings, store, [newer]).tldr(newer).dump()["by"] == EXTRACTIVE  # a new version
 
 
 def test_a_failure_is_stored_and_shown_as_a_failure(store: Store, llm: LlmServer) -> None:
@@ -106,7 +106,7 @@ def test_a_failure_is_stored_and_shown_as_a_failure(store: Store, llm: LlmServer
     calls = llm.calls["fail"]
     assert texts.make(settings, store, PAPER, "tldr", "zh").error == failed.error  # stored: not redone
     assert llm.calls["fail"] == calls
-    shown = reading_json(PAPER, lookup(settings, store, [PAPER], "zh"))["tldr"]
+    shown = lookup(settings, store, [PAPER], "zh").tldr(PAPER).dump()
     assert shown == {"text": None, "lang": "zh", "by": "fake-7b", "error": failed.error}
     assert ABSTRACT not in str(shown)
     assert [r.key.paper_id for r in store.failed_readings()] == [PAPER.id]

@@ -14,7 +14,7 @@ import pytest
 from papersift.llm.status import status_json
 from papersift.reading import checks, texts
 from papersift.reading.passes import summarize
-from papersift.reading.shown import lookup, reading_json
+from papersift.reading.shown import lookup
 from papersift.reading.topic_names import parse
 from papersift.records.paper import Paper
 from papersift.settings import Settings
@@ -96,8 +96,8 @@ def test_a_failing_text_is_asked_again_then_stored_as_a_failure(
     )
     assert again[-2] == {"role": "assistant", "content": tagged}
     assert "not accepted: the model's text carries markup or a prompt tag: <paper>" in again[-1]["content"]
-    shown = reading_json(title, lookup(settings_for(m.url), store, [title], "zh"))["zh"]
-    assert shown["title"] is None and shown["error"] == made.error  # a visible failure, never the text
+    shown = lookup(settings_for(m.url), store, [title], "zh").zh(title)
+    assert shown is not None and shown.title is None and shown.error == made.error  # visible, never the text
     english_tldr = next(o for o in BAD if o.name == "English TL;DR labelled zh (2608.19202)").text
     with fake_model(
         [completion(english_tldr), completion("本文把上下文获取视为主动推断，并评测了前沿语言模型。")]
@@ -179,7 +179,7 @@ def test_a_text_made_before_the_checks_is_checked_when_shown(
     )  # the unchecked prompt
     store.claim_reading(old, stale_before=now())
     store.finish_reading(old, echo.title, None)  # the newcomer's TL;DR: the title word for word
-    shown = reading_json(echo, lookup(settings, store, [echo]))["tldr"]
+    shown = lookup(settings, store, [echo]).tldr(echo).dump()
     assert shown["text"] is None and shown["error"] == "the TL;DR repeats the title [check copies_title()]"
 
 

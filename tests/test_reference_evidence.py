@@ -20,7 +20,7 @@ from papersift.ranking.daily import daily_picks
 from papersift.ranking.evidence import reference_key
 from papersift.ranking.pool import Hit
 from papersift.ranking.related import W_COUPLING, WEIGHTS, paper_query, related
-from papersift.reader.shapes import daily_pick_json, related_hit_json
+from papersift.reader.shapes import DailyPickShape, RelatedHitShape
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.sources.fulltext import FullText, Reference, Section
@@ -103,7 +103,7 @@ def test_coupling_is_scored_and_said_and_co_citation_said(home: Path, citation_c
     assert hit.score == pytest.approx(low.score + W_COUPLING * 2 / math.sqrt(3 * 2), abs=1e-5)
     assert hit.coupling == 2 and hit.cocited == 1
     assert "cites 2 of the same papers" in hit.reasons() and "cited together by 1 paper" in hit.reasons()
-    assert related_hit_json(hit)["why"] == hit.reasons()
+    assert RelatedHitShape.of_hit(hit).dump()["why"] == hit.reasons()
     zh = [translate(r, "zh") for r in ("cites 2 of the same papers", "cited together by 1 paper")]
     assert zh == ["引用了 2 篇相同的论文", "被 1 篇论文同时引用"]
     unchanged = [h for h in before if h.paper.id != low.paper.id and h.paper.id in after]
@@ -144,7 +144,7 @@ def test_daily_papers_say_which_papers_of_your_library_they_cite_or_are_cited_by
     picks = {p.paper.id: p for p in after.picks}
     assert picks[new].reasons == ("cites 2 papers of your library", "cited by 1 paper of your library")
     assert picks[other].reasons == ()
-    assert daily_pick_json(picks[new])["why"] == list(picks[new].reasons)
+    assert DailyPickShape.of_pick(picks[new]).dump()["why"] == list(picks[new].reasons)
     assert [translate(r, "zh") for r in picks[new].reasons] == [
         "引用了你文库中的 2 篇论文",
         "被你文库中的 1 篇论文引用",

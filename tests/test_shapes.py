@@ -9,7 +9,7 @@ import pytest
 
 from papersift.ranking.daily import DailyPick, NoDailyPapers, daily_picks
 from papersift.ranking.pool import Hit
-from papersift.reader.shapes import daily_pick_json, paper_json, related_hit_json, search_hit_json
+from papersift.reader.shapes import DailyPickShape, PaperShape, RelatedHitShape, SearchHitShape
 from papersift.records.paper import Paper
 from papersift.store import Store
 
@@ -31,27 +31,29 @@ def paper(pid: str = "2601.00001", **kw: object) -> Paper:
 
 def test_a_related_hit_is_the_paper_with_its_score_and_evidence() -> None:
     hit = Hit(paper(), 0.123456, ["attention"], 0.7, 0.2, ["Ada Lovelace"], True, False)
-    shaped = related_hit_json(hit, rank=3)
+    shaped = RelatedHitShape.of_hit(hit, rank=3).dump()
     assert shaped == {
-        **paper_json(hit.paper),
+        **PaperShape.of(hit.paper).dump(),
         "rank": 3,
         "score": 0.1235,
         "why": hit.reasons(),
         "terms": ["attention"],
         "shared_authors": ["Ada Lovelace"],
     }
-    assert "rank" not in related_hit_json(hit)  # the web's related list is not numbered
+    assert "rank" not in RelatedHitShape.of_hit(hit).dump()  # the web's related list is not numbered
 
 
 def test_a_search_hit_is_the_paper_with_its_rank_score_and_terms() -> None:
-    shaped = search_hit_json(Hit(paper(), 2.0 / 3, ["sparse"]), 1)
-    assert shaped == {**paper_json(paper()), "rank": 1, "score": 0.6667, "terms": ["sparse"]}
+    shaped = SearchHitShape.of_hit(Hit(paper(), 2.0 / 3, ["sparse"]), 1).dump()
+    assert shaped == {**PaperShape.of(paper()).dump(), "rank": 1, "score": 0.6667, "terms": ["sparse"]}
 
 
 def test_a_daily_pick_has_a_rounded_score_or_none_in_arxiv_order() -> None:
-    ranked = daily_pick_json(DailyPick(paper(), 0.987654, ("shared terms: attention",)), number=1)
+    ranked = DailyPickShape.of_pick(
+        DailyPick(paper(), 0.987654, ("shared terms: attention",)), number=1
+    ).dump()
     assert (ranked["number"], ranked["score"], ranked["why"]) == (1, 0.9877, ["shared terms: attention"])
-    plain = daily_pick_json(DailyPick(paper(), None), rank=2, date=DAY.isoformat())
+    plain = DailyPickShape.of_pick(DailyPick(paper(), None), rank=2, date=DAY.isoformat()).dump()
     assert (plain["rank"], plain["score"], plain["why"], plain["date"]) == (2, None, [], "2026-01-21")
 
 

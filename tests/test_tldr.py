@@ -18,7 +18,7 @@ from papersift.reading.extractive import (
     sentence_features,
     shorten,
 )
-from papersift.reading.shown import reading_json
+from papersift.reading.shown import Texts
 from papersift.reading.tldr_eval import (
     LEAD,
     ORACLE,
@@ -108,7 +108,7 @@ def test_eval_tldr_prints_a_json_line_per_method(tmp_path: Path) -> None:
     # what was scored is what a paper's JSON carries
     cases = read_cases(data)
     score = rouge()
-    shown = [reading_json(Paper(c.id, c.title, [], c.abstract, []), None)["tldr"]["text"] for c in cases]
+    shown = [Texts().tldr(Paper(c.id, c.title, [], c.abstract, [])).text for c in cases]
     assert rows[0]["ROUGE-1"] == mean_score(EXTRACTIVE, cases, shown, score).json()["ROUGE-1"]
     table = invoke("eval", "tldr", "--data", str(data), home=tmp_path, env=NO_MODEL).stdout
     assert table.splitlines()[0].split()[:4] == ["method", "ROUGE-1", "ROUGE-2", "ROUGE-L"]
@@ -191,7 +191,7 @@ def test_a_connective_opener_is_never_chosen() -> None:
         assert chosen and chosen != refused and connective_opener(chosen) is None
     only = "However, nothing else is said. Moreover, nothing more."
     assert key_sentence(only) is None
-    assert reading_json(Paper("2401.00009", "T", [], only, []), None)["tldr"]["error"]
+    assert Texts().tldr(Paper("2401.00009", "T", [], only, [])).error
 
 
 def test_a_long_sentence_is_cut_outside_words_and_math() -> None:

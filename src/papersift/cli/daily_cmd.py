@@ -142,7 +142,7 @@ def recommend(
     """Your Daily Papers: the day's new papers in your categories, ranked by your library (what you have
     seen left out; those below your threshold after a line saying so)."""
     from papersift.ranking.daily import min_score
-    from papersift.reader.shapes import daily_pick_json
+    from papersift.reader.shapes import DailyPickShape
     from papersift.services.listing import json_line
     from papersift.sources.citetext import author_line
 
@@ -155,7 +155,9 @@ def recommend(
     for n, pick in enumerate(picks, 1):
         below = limit is not None and pick.score is not None and pick.score < limit
         if fmt == "json":
-            typer.echo(json_line({**daily_pick_json(pick, rank=n, date=when.isoformat()), "below": below}))
+            typer.echo(
+                json_line(DailyPickShape.of_pick(pick, rank=n, date=when.isoformat(), below=below).dump())
+            )
             continue
         if below and not cut:
             typer.echo(f"----- below your threshold ({limit:g}): not pushed or mailed -----")

@@ -164,7 +164,7 @@ def library_list(
     home: HomeOpt = None,
 ) -> None:
     """Your library, newest first (one JSON object a line with --format json)."""
-    from papersift.reader.shapes import entry_json
+    from papersift.reader.shapes import LibraryEntryShape
     from papersift.services.listing import json_line
 
     check_format(fmt)
@@ -172,7 +172,7 @@ def library_list(
         entries = o.store.library(o.account(reader).id, tag)
     for e in entries:
         if fmt == "json":
-            typer.echo(json_line(entry_json(e)))
+            typer.echo(json_line(LibraryEntryShape.of(e).dump()))
         else:
             mark = {1: "+1", -1: "-1"}.get(e.rating, "  ")
             tags = f"  [{', '.join(e.tags)}]" if e.tags else ""

@@ -32,7 +32,7 @@ def list_(
     home: HomeOpt = None,
 ) -> None:
     """A day's listing of a category, numbered #01… as arXiv lists it."""
-    from papersift.reader.shapes import paper_json
+    from papersift.reader.shapes import ListedPaper
     from papersift.reading.shown import lookup
     from papersift.services.listing import json_line, listing_text
 
@@ -48,7 +48,9 @@ def list_(
     if fmt == "json":
         for number, e in enumerate(entries, 1):
             typer.echo(
-                json_line(paper_json(e.paper, texts, number=number, kind=e.kind, listing_date=str(when)))
+                json_line(
+                    ListedPaper.of(e.paper, texts, number=number, kind=e.kind, listing_date=str(when)).dump()
+                )
             )
     else:
         typer.echo(listing_text(category, when, entries), nl=False)
@@ -67,7 +69,7 @@ def show(
 ) -> None:
     """One paper: metadata, abstract, links, its TL;DR; or its JSON or BibTeX; or its references or the
     papers citing it."""
-    from papersift.reader.shapes import paper_json
+    from papersift.reader.shapes import PaperShape
     from papersift.reading.shown import lookup
     from papersift.records.paper import InvalidIdError, normalize_id
     from papersift.services.listing import json_line, paper_bibtex, paper_text
@@ -87,7 +89,7 @@ def show(
         texts = lookup(settings, o.store, [paper], lang) if paper is not None else None
     if paper is None:
         fail(f"{pid} is not in the store")
-    shown = paper_json(paper, texts)
+    shown = PaperShape.of(paper, texts).dump()
     if fmt == "json":
         typer.echo(json_line(shown))
     elif fmt == "bibtex":
@@ -121,13 +123,13 @@ def _links_lines(shown: dict[str, Any]) -> list[str]:
 def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: str) -> None:
     """``show --references`` / ``--cited-by``: the paper's references (each with the store paper it names)
     or the store's papers citing it, as text or JSON."""
-    from papersift.reader.shapes import cited_json, reference_json
+    from papersift.reader.shapes import CitingShape, ReferenceShape
     from papersift.services.listing import json_line
 
     if references:
         refs = o.store.references(paper.id)
         if fmt == "json":
-            typer.echo(json_line({"id": paper.id, "references": [reference_json(r) for r in refs]}))
+            typer.echo(json_line({"id": paper.id, "references": [ReferenceShape.of(r).dump() for r in refs]}))
         else:
             here = sum(r.resolved is not None for r in refs)
             typer.echo(f"References ({len(refs)}; {here} in this store)")
@@ -136,7 +138,7 @@ def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: 
     if cited_by:
         citing = o.store.cited_by(paper.id)
         if fmt == "json":
-            typer.echo(json_line({"id": paper.id, "cited_by": [cited_json(c) for c in citing]}))
+            typer.echo(json_line({"id": paper.id, "cited_by": [CitingShape.of(c).dump() for c in citing]}))
         else:
             typer.echo(f"Cited by ({len(citing)} in this store)")
             for c in citing:

@@ -68,7 +68,7 @@ def summarize(
     home: HomeOpt = None,
 ) -> None:
     """TL;DRs (and with --lang zh 中文 titles and abstracts) of papers, or of a day's listing."""
-    from papersift.reader.shapes import paper_json
+    from papersift.reader.shapes import PaperShape
     from papersift.reading.passes import summarize as run
     from papersift.reading.shown import lookup
     from papersift.services.listing import json_line
@@ -94,7 +94,7 @@ def summarize(
             made = run(settings, o.store, papers, lang, retry_failed=retry, step=lambda _: bar.advance(task))
         texts = lookup(settings, o.store, papers, lang)
     for paper in papers:
-        shown = paper_json(paper, texts)
+        shown = PaperShape.of(paper, texts).dump()
         if fmt == "json":
             typer.echo(json_line(shown))
             continue

@@ -52,7 +52,7 @@ def search(
     from papersift.index.indexes import Indexes, current_vocabulary
     from papersift.ranking.query_form import reads_pairs
     from papersift.ranking.search import MODES, search_page
-    from papersift.reader.shapes import search_hit_json, search_result_json
+    from papersift.reader.shapes import SearchHitShape, SearchResultShape
     from papersift.reading.query_translation import translator
     from papersift.records.paper import is_arxiv_id
     from papersift.services.listing import json_line
@@ -91,11 +91,11 @@ def search(
                 typer.echo(f"note: {note}", err=True)
             first = (page - 1) * k + 1
             if queries_from is not None:
-                results = [search_hit_json(h, rank) for rank, h in enumerate(result.hits, first)]
-                typer.echo(json_line(search_result_json(result, text, results)))
+                results = [SearchHitShape.of_hit(h, rank) for rank, h in enumerate(result.hits, first)]
+                typer.echo(json_line(SearchResultShape.of(result, text, results).dump()))
             elif fmt == "json":
                 for rank, h in enumerate(result.hits, first):
-                    typer.echo(json_line(search_hit_json(h, rank)))
+                    typer.echo(json_line(SearchHitShape.of_hit(h, rank).dump()))
             elif not result.hits:
                 typer.echo("no results", err=True)
             for rank, h in enumerate(result.hits if fmt == "text" and queries_from is None else [], first):
@@ -142,7 +142,7 @@ def related(
     from papersift.index.sentences import FACETS
     from papersift.ranking.related import Query, paper_query, text_query
     from papersift.ranking.related import related as run
-    from papersift.reader.shapes import related_hit_json
+    from papersift.reader.shapes import RelatedHitShape
     from papersift.reading.query_translation import translator
     from papersift.records.paper import InvalidIdError, normalize_id
     from papersift.services.listing import json_line
@@ -187,7 +187,7 @@ def related(
                 typer.echo(f"note: {note}", err=True)
             hits = run(indexes, query, k=k, filters=Filters(category=category, since=when))
             if fmt == "json" or batch:
-                results = [related_hit_json(h, rank=rank) for rank, h in enumerate(hits, 1)]
+                results = [RelatedHitShape.of_hit(h, rank=rank).dump() for rank, h in enumerate(hits, 1)]
                 typer.echo(json_line({"query": query.label, "results": results}))
                 continue
             head = f"[{query.paper.id}] {query.paper.title}" if query.paper else f'"{query.label}"'

@@ -36,9 +36,9 @@ from papersift.ranking.daily import (
     quiet_day,
 )
 from papersift.reader.delivery import send_kept, tried
-from papersift.reader.shapes import daily_pick_json
+from papersift.reader.shapes import DailyPickShape
 from papersift.reading.passes import Made, summarize
-from papersift.reading.shown import Texts, lookup, missing_line, tldr_json
+from papersift.reading.shown import Texts, TldrShape, lookup, missing_line
 from papersift.records.feeds import atom_feed
 from papersift.records.paper import Paper
 from papersift.services.eprints import Fetched
@@ -84,7 +84,7 @@ def compose(
     many are missing, and why), with what the lab read; ``note`` says why there are no papers (a day arXiv
     announced nothing, everything seen or below the threshold)."""
     subject = subject or f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
-    tldrs = [tldr_json(p.paper, (texts or Texts()).get(p.paper, "tldr")) for p in picks]
+    tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
     missing = missing_line(tldrs)
     lines = [subject, ""] + ([missing, ""] if missing else [])
     items = []
@@ -141,11 +141,11 @@ def compose(
     return Composed(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
 
 
-def _tldr_text(tldr: dict[str, object]) -> str:
-    if not tldr["text"]:
-        return f"TL;DR unavailable: {tldr['error']}"
-    by = "key sentence" if tldr["by"] == "extractive" else str(tldr["by"])
-    return f"TL;DR ({by}): {plain_text(str(tldr['text']))}"
+def _tldr_text(tldr: TldrShape) -> str:
+    if not tldr.text:
+        return f"TL;DR unavailable: {tldr.error}"
+    by = "key sentence" if tldr.by == "extractive" else str(tldr.by)
+    return f"TL;DR ({by}): {plain_text(tldr.text)}"
 
 
 def digest_texts(store: Store, settings: Settings, picks: Sequence[DailyPick], lang: str = "en") -> Texts:
@@ -209,7 +209,7 @@ def markdown(
     texts: Texts | None = None,
 ) -> str:
     out = [f"# Daily Papers for {reader.name}, {day.isoformat()}", ""]
-    tldrs = [tldr_json(p.paper, (texts or Texts()).get(p.paper, "tldr")) for p in picks]
+    tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
     if missing := missing_line(tldrs):
         out += [f"_{missing}_", ""]
     for n, pick in enumerate(picks, 1):
@@ -245,12 +245,12 @@ def atom(
         f"papersift Daily Papers for {reader.name}",
         f"{base}/feed/{reader.name}",
         f"{base}/feed/{reader.feed_token}.atom",
-        [feed_entry(daily_pick_json(p, texts, announced=day.isoformat())) for p in picks],
+        [feed_entry(DailyPickShape.of_pick(p, texts, announced=day.isoformat()).dump()) for p in picks],
     )
 
 
 def feed_entry(paper: dict[str, Any]) -> dict[str, Any]:
-    """A ``paper_json`` shape as a feed shows it: title and authors as plain Unicode (no LaTeX left)."""
+    """A ``PaperShape`` as a feed shows it: title and authors as plain Unicode (no LaTeX left)."""
     title, authors = plain_text(paper["title"]), list(plain_authors(paper["authors"]))
     return {**paper, "title": title, "authors": authors}
 

@@ -27,7 +27,7 @@ from apprise import Apprise, LogCapture, NotifyBase, NotifyFormat
 
 from papersift.ranking.daily import DailyPick, QuietDay
 from papersift.reader.delivery import BACKOFF, TRIES, send_kept, tried
-from papersift.reading.shown import Texts, missing_line, tldr_json
+from papersift.reading.shown import Texts, TldrShape, missing_line
 from papersift.services.listing import ABS_URL
 from papersift.settings import Settings, is_loopback
 from papersift.store import Store
@@ -120,14 +120,14 @@ def _md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
-def _tldr(tldr: dict[str, object]) -> str:
-    if not tldr["text"]:
+def _tldr(tldr: TldrShape) -> str:
+    if not tldr.text:
         return ""
-    by = "key sentence" if tldr["by"] == "extractive" else str(tldr["by"])
-    return f"TL;DR ({by}): {tldr['text']}"
+    by = "key sentence" if tldr.by == "extractive" else str(tldr.by)
+    return f"TL;DR ({by}): {tldr.text}"
 
 
-def paper_block(n: int, pick: DailyPick, tldr: dict[str, object], markdown: bool, cut: int = 0) -> str:
+def paper_block(n: int, pick: DailyPick, tldr: TldrShape, markdown: bool, cut: int = 0) -> str:
     """One paper as a message shows it: number and title, TL;DR, why, link (``cut``: the TL;DR and why at
     most that many characters, for a service whose limit one paper alone would pass)."""
     p = pick.paper
@@ -213,7 +213,7 @@ def compose(
         return Composed(title, (quiet.line(),), ())
     title = f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
     room = title + TITLE_RESERVE
-    tldrs = [tldr_json(p.paper, (texts or Texts()).get(p.paper, "tldr")) for p in picks]
+    tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
     blocks = []
     if missing := missing_line(tldrs):
         blocks.append(_md(missing) if markdown else missing)

@@ -1,37 +1,163 @@
-"""The JSON shape of each thing the faces show, in one place: a paper, a related hit, a search hit, a library
-entry, a daily pick and the lab's trending papers. The API (``web/``), the feeds (``records/feeds.py``,
-``reader/digest.py``)
-and the CLI build their JSON with these functions, so a field is added or renamed here once.
+"""The JSON shape of each thing the faces show, in one place, as pydantic models that make the JSON: a paper,
+a related hit, a search hit, a library entry, a daily pick and the lab's trending papers. The API (``web/``,
+which also gives them to OpenAPI), the feeds (``records/feeds.py``, ``reader/digest.py``) and the CLI build
+their JSON with these models (``Shape.of…(records).dump()``), so a field is added or renamed here once.
 
-A paper is its record (``record_json``) with what the reading layer adds (``reading/shown.py``: its
+A paper is its record (``RecordShape``) with what the reading layer adds (``reading/shown.py``: its
 ``tldr``, and ``zh`` in 中文; ``texts`` are the stored texts looked up for the papers shown, the extractive
-TL;DR without them); the others are a paper with what its ranking adds. ``position`` is how the caller
-numbers the items (``rank=`` for results, ``number=`` for a day's listing), plus anything the caller adds
-(``date=``, ``announced=``).
+TL;DR without them) and what is stored of its full text (``fulltext``, ``references``, ``cited_by``, ``code``,
+``citations``); the others are a paper with what its ranking adds. ``position`` is how the caller numbers the
+items (``rank=`` for results, ``number=`` for a day's listing), plus anything the caller adds (``date=``,
+``announced=``): extra keys, after the declared ones in the order given.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
+from pydantic import Field
+
+from papersift.ranking import understand
 from papersift.ranking.daily import DailyPick
 from papersift.ranking.pool import Hit
 from papersift.ranking.search import SearchResult
-from papersift.ranking.understand import Understood
-from papersift.reading.shown import Texts, reading_json
+from papersift.reading.shown import Shape, Texts, TldrShape, ZhShape
 from papersift.records.paper import Paper
 from papersift.services.lab import Popular
 from papersift.services.listing import ABS_URL, PDF_URL
 from papersift.sources.citetext import plain_authors
 from papersift.sources.fulltext import CodeLink, Reference
 from papersift.sources.references import safe_url
-from papersift.store.fulltext_rows import Citing, PaperLinks
+from papersift.store.fulltext_rows import CitationCount, Citing, FullTextInfo, PaperLinks
 from papersift.store.records import LibraryEntry
 
 
-def record_json(paper: Paper, **extra: Any) -> dict[str, Any]:
-    """A paper's record as JSON, without what the reading layer adds (the lab's trending papers; the base of
-    ``paper_json``)."""
+class FullTextShape(Shape):
+    """What was read of a paper's full text: from TeX or a PDF, its sections and words, the version read
+    and when."""
+
+    from_: str = Field(alias="from")
+    sections: int
+    words: int
+    version: int | None = None
+    fetched: str | None = None
+
+    @classmethod
+    def of(cls, info: FullTextInfo) -> Self:
+        return cls.model_validate(cls.data(info))
+
+    @staticmethod
+    def data(info: FullTextInfo) -> dict[str, Any]:
+        return {
+            "from": info.source,
+            "sections": info.sections,
+            "words": info.words,
+            "version": info.version or None,
+            "fetched": info.fetched.isoformat() if info.fetched else None,
+        }
+
+
+class ReferenceShape(Shape):
+    """One entry of a paper's reference list: the entry as written, what was read from it, and
+    ``resolved``, the store paper it names (null: none)."""
+
+    key: str
+    text: str
+    arxiv_id: str | None
+    doi: str | None
+    title: str | None
+    year: int | None
+    url: str | None
+    resolved: str | None
+
+    @classmethod
+    def of(cls, ref: Reference) -> Self:
+        return cls.model_validate(cls.data(ref))
+
+    @staticmethod
+    def data(ref: Reference) -> dict[str, Any]:
+        return dict(
+            key=ref.key,
+            text=ref.text,
+            arxiv_id=ref.arxiv_id,
+            doi=ref.doi,
+            title=ref.title,
+            year=ref.year,
+            url=safe_url(ref.url) if ref.url else None,
+            resolved=ref.resolved,
+        )
+
+
+class CitingShape(Shape):
+    """A store paper citing another: its id and title."""
+
+    id: str
+    title: str
+
+    @classmethod
+    def of(cls, citing: Citing) -> Self:
+        return cls.model_validate(cls.data(citing))
+
+    @staticmethod
+    def data(citing: Citing) -> dict[str, Any]:
+        return dict(id=citing.paper_id, title=citing.title)
+
+
+class CodeShape(Shape):
+    """A code or project link: its URL, host kind, and whether it is the paper's own."""
+
+    url: str
+    kind: str
+    own: bool
+
+    @classmethod
+    def of(cls, link: CodeLink) -> Self:
+        return cls.model_validate(cls.data(link))
+
+    @staticmethod
+    def data(link: CodeLink) -> dict[str, Any]:
+        return dict(url=link.url, kind=link.kind, own=link.own)
+
+
+class CitationsShape(Shape):
+    """Semantic Scholar's citation count (and reference count) of a paper, with the day it was asked."""
+
+    count: int
+    references: int | None
+    date: str
+
+    @classmethod
+    def of(cls, count: CitationCount) -> Self:
+        return cls.model_validate(cls.data(count))
+
+    @staticmethod
+    def data(count: CitationCount) -> dict[str, Any]:
+        return dict(count=count.citations, references=count.references, date=count.day.isoformat())
+
+
+class RecordShape(Shape):
+    """A paper's record, without what the reading layer adds (the base of every paper's JSON)."""
+
+    id: str
+    version: int | None
+    title: str
+    authors: list[str]
+    abstract: str
+    categories: list[str]
+    primary_category: str
+    announced: str | None
+    published: str | None
+    updated: str | None
+    comments: str | None
+    journal_ref: str | None
+    doi: str | None
+    license: str | None
+    abs_url: str
+    pdf_url: str
+
+
+def record_fields(paper: Paper) -> dict[str, Any]:
+    """The fields of ``RecordShape`` for ``paper``, to construct any model built on it."""
     return {
         "id": paper.id,
         "version": paper.version,
@@ -49,147 +175,222 @@ def record_json(paper: Paper, **extra: Any) -> dict[str, Any]:
         "license": paper.license,
         "abs_url": ABS_URL.format(paper.id),
         "pdf_url": PDF_URL.format(paper.id),
-        **extra,
     }
 
 
-def paper_json(paper: Paper, texts: Texts | None = None, **extra: Any) -> dict[str, Any]:
-    """A paper as every face shows it in JSON: its record, its TL;DR (and 中文 texts), its full text's
-    references, citing papers and code (``links_json``), what ``extra`` adds."""
-    links = texts.links.get(paper.id) if texts is not None else None
-    return record_json(paper, **reading_json(paper, texts), **links_json(links), **extra)
+def reading_fields(paper: Paper, texts: Texts) -> dict[str, Any]:
+    """What the reading layer adds to a paper's JSON: ``tldr``, and ``zh`` when the texts are in 中文."""
+    zh = texts.zh(paper)
+    return {"tldr": texts.tldr(paper)} if zh is None else {"tldr": texts.tldr(paper), "zh": zh}
 
 
-def reference_json(ref: Reference) -> dict[str, Any]:
-    """One reference of a paper: the entry as written, what was read from it, and ``resolved``, the store
-    paper it names (null: none)."""
-    return {
-        "key": ref.key,
-        "text": ref.text,
-        "arxiv_id": ref.arxiv_id,
-        "doi": ref.doi,
-        "title": ref.title,
-        "year": ref.year,
-        "url": safe_url(ref.url) if ref.url else None,
-        "resolved": ref.resolved,
-    }
+class PaperShape(RecordShape):
+    """A paper as every face shows it in JSON (every ``--format json`` output and every API list of papers):
+    its record, its TL;DR (and 中文 texts), what is stored of its full text: ``fulltext`` (null until read),
+    ``references``, ``cited_by`` (the store's papers citing it), ``code`` and ``citations`` (Semantic
+    Scholar's count with its date, or null); empty lists and nulls without them."""
+
+    tldr: TldrShape | None = None  # on every paper a face shows (reading/shown.py)
+    zh: ZhShape | None = None  # with ?lang=zh
+    fulltext: FullTextShape | None = None
+    references: list[ReferenceShape] = Field(default_factory=list)
+    cited_by: list[CitingShape] = Field(default_factory=list)
+    code: list[CodeShape] = Field(default_factory=list)
+    citations: CitationsShape | None = None
+    saved: bool | None = None  # the reader's own marks, on lists of papers (web/mine.py)
+    rating: int | None = None
+
+    @classmethod
+    def of(cls, paper: Paper, texts: Texts | None = None, **extra: Any) -> Self:
+        """``paper`` with its texts and full text's links (``texts``), then ``extra`` (a key of the record,
+        such as a feed's ``announced``, replaces its value)."""
+        texts = texts or Texts()
+        links = texts.links.get(paper.id) or PaperLinks()
+        fields = record_fields(paper) | reading_fields(paper, texts)
+        fields |= {
+            "fulltext": None if links.fulltext is None else FullTextShape.data(links.fulltext),
+            "references": [ReferenceShape.data(r) for r in links.references],
+            "cited_by": [CitingShape.data(c) for c in links.cited_by],
+            "code": [CodeShape.data(c) for c in links.code if safe_url(c.url)],
+            "citations": None if links.citations is None else CitationsShape.data(links.citations),
+        }
+        return cls.model_validate(fields | extra)  # one pass builds the nested shapes
 
 
-def cited_json(citing: Citing) -> dict[str, Any]:
-    """A store paper citing another: its id and title."""
-    return {"id": citing.paper_id, "title": citing.title}
+class ListedPaper(PaperShape):
+    """A listing's entry: its number in the day's listing and its kind (new, cross, replace…)."""
+
+    number: int
+    kind: str
 
 
-def code_json(link: CodeLink) -> dict[str, Any]:
-    """A code or project link: its URL, host kind, and whether it is the paper's own."""
-    return {"url": link.url, "kind": link.kind, "own": link.own}
+class SearchHitShape(PaperShape):
+    """A search result: its rank, score and the query terms it matched."""
+
+    rank: int
+    score: float
+    terms: list[str]
+
+    @classmethod
+    def of_hit(cls, hit: Hit, rank: int, texts: Texts | None = None) -> Self:
+        return cls.of(hit.paper, texts, rank=rank, score=round(hit.score, 4), terms=hit.terms)
 
 
-def links_json(links: PaperLinks | None) -> dict[str, Any]:
-    """What every paper's JSON carries of its full text: ``fulltext`` ({from, sections, words, version,
-    fetched} or null), ``references``, ``cited_by`` (the store's papers citing it), ``code`` and
-    ``citations`` (Semantic Scholar's count with its date, or null); empty lists and nulls without them."""
-    links = links or PaperLinks()
-    info, count = links.fulltext, links.citations
-    return {
-        "fulltext": None
-        if info is None
-        else {
-            "from": info.source,
-            "sections": info.sections,
-            "words": info.words,
-            "version": info.version or None,
-            "fetched": info.fetched.isoformat() if info.fetched else None,
-        },
-        "references": [reference_json(r) for r in links.references],
-        "cited_by": [cited_json(c) for c in links.cited_by],
-        "code": [code_json(c) for c in links.code if safe_url(c.url)],
-        "citations": None
-        if count is None
-        else {"count": count.citations, "references": count.references, "date": count.day.isoformat()},
-    }
+class RelatedHitShape(PaperShape):
+    """A related paper: its rank (when numbered), score, why it is related, the shared terms and authors."""
+
+    rank: int | None = None
+    score: float
+    why: list[str]
+    terms: list[str]
+    shared_authors: list[str]
+
+    @classmethod
+    def of_hit(cls, hit: Hit, texts: Texts | None = None, **position: Any) -> Self:
+        return cls.of(
+            hit.paper,
+            texts,
+            **position,
+            score=round(hit.score, 4),
+            why=hit.reasons(),
+            terms=hit.terms,
+            shared_authors=hit.authors,
+        )
 
 
-def related_hit_json(hit: Hit, texts: Texts | None = None, **position: Any) -> dict[str, Any]:
-    """A related paper: its score, why it is related, the shared terms and authors."""
-    return paper_json(
-        hit.paper,
-        texts,
-        **position,
-        score=round(hit.score, 4),
-        why=hit.reasons(),
-        terms=hit.terms,
-        shared_authors=hit.authors,
-    )
+class DailyPickShape(PaperShape):
+    """One of a reader's Daily Papers: its position (``number`` on a day's page, ``rank`` and ``date`` in
+    the CLI, ``announced`` in a feed), its score (null in arXiv order), why it is where it is, and how the
+    reader already saw it (``seen``: pushed, mailed, opened, read; shown only when asked for)."""
+
+    number: int | None = None
+    rank: int | None = None
+    date: str | None = None
+    score: float | None
+    why: list[str]
+    seen: list[str]
+
+    @classmethod
+    def of_pick(cls, pick: DailyPick, texts: Texts | None = None, **position: Any) -> Self:
+        score = None if pick.score is None else round(pick.score, 4)
+        why, seen = list(pick.reasons), list(pick.seen)
+        return cls.of(pick.paper, texts, **position, score=score, why=why, seen=seen)
 
 
-def understood_json(understood: Understood | None) -> dict[str, Any] | None:
+class Understood(Shape):
     """How a search query was read (``ranking.understand``): the text searched for, the original, the
     rewrites applied (one note each), the corrections, the translation, the acronyms and, for a query
     matching nothing, the nearest terms (or categories)."""
-    if understood is None:
-        return None
-    return {
-        "text_used": understood.text_used,
-        "original": understood.original,
-        "rewritten": understood.rewritten,
-        "verbatim": understood.verbatim,
-        "applied": list(understood.applied),
-        "corrections": [{"from": a, "to": b} for a, b in understood.corrections],
-        "translation": understood.translation,
-        "acronyms": [{"form": a, "other": b} for a, b in understood.acronyms],
-        "suggestions": list(understood.suggestions),
-        "highlight": understood.highlight,
-    }
+
+    text_used: str
+    original: str
+    rewritten: bool
+    verbatim: bool
+    applied: list[str]
+    corrections: list[dict[str, str]]  # {"from", "to"}
+    translation: str | None
+    acronyms: list[dict[str, str]]  # {"form", "other"}
+    suggestions: list[str]
+    highlight: list[str]
+
+    @classmethod
+    def of(cls, understood: understand.Understood | None) -> Self | None:
+        if understood is None:
+            return None
+        return cls.make(
+            text_used=understood.text_used,
+            original=understood.original,
+            rewritten=understood.rewritten,
+            verbatim=understood.verbatim,
+            applied=list(understood.applied),
+            corrections=[{"from": a, "to": b} for a, b in understood.corrections],
+            translation=understood.translation,
+            acronyms=[{"form": a, "other": b} for a, b in understood.acronyms],
+            suggestions=list(understood.suggestions),
+            highlight=understood.highlight,
+        )
 
 
-def search_result_json(result: SearchResult, query: str, results: list[dict[str, Any]]) -> dict[str, Any]:
-    """One query's results as the API and ``papersift search --format json`` give them."""
-    return {
-        "query": query,
-        "mode": result.mode,
-        "notes": list(dict.fromkeys(result.notes)),
-        "understood": understood_json(result.understood),
-        "results": results,
-    }
+class SearchResultShape(Shape):
+    """One query's results as ``papersift search --format json`` gives them."""
+
+    query: str
+    mode: str
+    notes: list[str]
+    understood: Understood | None
+    results: list[SearchHitShape]
+
+    @classmethod
+    def of(cls, result: SearchResult, query: str, results: list[SearchHitShape]) -> Self:
+        return cls.make(
+            query=query,
+            mode=result.mode,
+            notes=list(dict.fromkeys(result.notes)),
+            understood=Understood.of(result.understood),
+            results=results,
+        )
 
 
-def search_hit_json(hit: Hit, rank: int, texts: Texts | None = None) -> dict[str, Any]:
-    """A search result: its rank, score and the query terms it matched."""
-    return paper_json(hit.paper, texts, rank=rank, score=round(hit.score, 4), terms=hit.terms)
+class LibraryEntryShape(Shape):
+    """A library entry: ``library list --format json`` and ``/api/library``."""
+
+    key: str
+    id: str | None
+    title: str
+    authors: list[str]
+    year: int | None
+    doi: str | None
+    url: str | None
+    tags: list[str]
+    note: str
+    rating: int
+    read: bool
+    added: str | None
+    source: str
+
+    @classmethod
+    def of(cls, e: LibraryEntry) -> Self:
+        return cls.make(
+            key=e.key,
+            id=e.paper_id,
+            title=e.title,
+            authors=list(e.authors),
+            year=e.year,
+            doi=e.doi,
+            url=safe_url(e.url),  # an entry saved before imports checked their links shows none
+            tags=list(e.tags),
+            note=e.note,
+            rating=e.rating,
+            read=e.read,
+            added=e.added.isoformat() if e.added else None,
+            source=e.source,
+        )
 
 
-def daily_pick_json(pick: DailyPick, texts: Texts | None = None, **position: Any) -> dict[str, Any]:
-    """One of a reader's Daily Papers: its score (null in arXiv order), why it is where it is, and how the
-    reader already saw it (``seen``: pushed, mailed, opened, read; shown only when asked for)."""
-    score = None if pick.score is None else round(pick.score, 4)
-    return paper_json(
-        pick.paper, texts, **position, score=score, why=list(pick.reasons), seen=list(pick.seen)
-    )
+class TrendingPaper(RecordShape):
+    """A paper the lab saved or +1'd: its record, how many saved it and +1'd it, its TL;DR (and 中文)."""
+
+    saves: int
+    upvotes: int
+    tldr: TldrShape | None = None
+    zh: ZhShape | None = None
+
+    @classmethod
+    def of(cls, item: Popular, texts: Texts) -> Self:
+        return cls.make(
+            **record_fields(item.paper),
+            saves=item.saves,
+            upvotes=item.upvotes,
+            **reading_fields(item.paper, texts),
+        )
 
 
-def entry_json(e: LibraryEntry) -> dict[str, object]:
-    """The JSON shape of a library entry (``library list --format json``, ``/api/library``)."""
-    return {
-        "key": e.key,
-        "id": e.paper_id,
-        "title": e.title,
-        "authors": list(e.authors),
-        "year": e.year,
-        "doi": e.doi,
-        "url": safe_url(e.url),  # an entry saved before imports checked their links shows none
-        "tags": list(e.tags),
-        "note": e.note,
-        "rating": e.rating,
-        "read": e.read,
-        "added": e.added.isoformat() if e.added else None,
-        "source": e.source,
-    }
+class Trending(Shape):
+    """``/api/trending``: what the lab saved and +1'd over recent ``days``."""
 
+    days: int
+    papers: list[TrendingPaper]
 
-def trending_json(days: int, items: list[Popular]) -> dict[str, Any]:
-    """``/api/trending``: ``{"days", "papers": [{"id", "title", "saves", "upvotes", ...}]}``."""
-    return {
-        "days": days,
-        "papers": [record_json(p.paper, saves=p.saves, upvotes=p.upvotes) for p in items],
-    }
+    @classmethod
+    def of(cls, days: int, items: list[Popular], texts: Texts) -> Self:
+        return cls.make(days=days, papers=[TrendingPaper.of(p, texts) for p in items])

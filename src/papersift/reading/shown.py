@@ -1,5 +1,6 @@
 """Which texts a face shows for a paper, and their JSON (one shape for the CLI, the API, the pages and the
-feeds).
+feeds): the ``tldr`` and ``zh`` models (``TldrShape``, ``ZhShape``) make it, and ``Shape``, the base of every
+JSON shape model (``reader/shapes.py``), turns a model into its JSON-ready data (``dump``).
 
 ``lookup`` reads the stored texts of many papers at once (``Texts``). For each paper and kind the text of the
 configured model and current prompt is shown when stored (its failure too: a failure is shown as one, never
@@ -22,7 +23,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict
 
 from papersift.llm import client
 from papersift.reading import checks
@@ -46,6 +49,72 @@ class Texts:
 
     def get(self, paper: Paper, kind: str) -> Reading | None:
         return self.chosen.get((paper.id, kind))
+
+    def tldr(self, paper: Paper) -> TldrShape:
+        """The ``tldr`` shown for ``paper``: its stored text (or failure), else the key sentence."""
+        return TldrShape.of(paper, self.get(paper, "tldr"))
+
+    def zh(self, paper: Paper) -> ZhShape | None:
+        """The ``zh`` shown for ``paper`` when these texts are in 中文 (None: not asked for)."""
+        if self.lang != "zh":
+            return None
+        return ZhShape.of(self.get(paper, "title"), self.get(paper, "abstract"))
+
+
+class Shape(BaseModel):
+    """A JSON shape: built from trusted records (``model_construct``, no validation), its JSON the fields
+    set, in the order declared, then any extra keys in the order given. Objects whose keys the faces may
+    extend allow extra keys."""
+
+    model_config = ConfigDict(extra="allow")
+
+    @classmethod
+    def make(cls, **values: Any) -> Self:
+        return cls.model_validate(values)
+
+    def dump(self) -> dict[str, Any]:
+        """The shape as JSON-ready data: keys by their JSON names, those never set left out."""
+        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+class TldrShape(Shape):
+    """A paper's one-sentence TL;DR: ``text`` null and ``error`` set when it failed; ``by`` the model, or
+    ``extractive`` for the abstract's key sentence."""
+
+    text: str | None
+    lang: str
+    by: str | None
+    error: str | None
+
+    @classmethod
+    def of(cls, paper: Paper, reading: Reading | None) -> Self:
+        """The model's TL;DR (``reading``), its failure, or the extractive key sentence."""
+        if reading is not None:
+            return cls.make(
+                text=reading.text, lang=reading.key.lang, by=reading.key.model, error=reading.error
+            )
+        text = key_sentence(paper.abstract, paper.title)
+        error = None if text else "the abstract has no sentence to show"
+        return cls.make(text=text, lang="en", by=EXTRACTIVE, error=error)
+
+
+class ZhShape(Shape):
+    """A paper's 中文 title and abstract (null when not made or failed)."""
+
+    title: str | None
+    abstract: str | None
+    by: str | None
+    error: str | None
+
+    @classmethod
+    def of(cls, title: Reading | None, abstract: Reading | None) -> Self:
+        made = [r for r in (title, abstract) if r is not None]
+        return cls.make(
+            title=title.text if title is not None else None,
+            abstract=abstract.text if abstract is not None else None,
+            by=made[0].key.model if made else None,
+            error=next((r.error for r in made if r.error), None),
+        )
 
 
 def _choose(readings: list[Reading], current: tuple[str, str] | None) -> Reading | None:
@@ -89,44 +158,6 @@ def _checked(reading: Reading, paper: Paper) -> Reading:
     return dataclasses.replace(reading, state="failed", text=None, error=checks.error_line(verdict))
 
 
-def tldr_json(paper: Paper, reading: Reading | None) -> dict[str, Any]:
-    """The ``tldr`` of a paper's JSON: the model's, its failure, or the extractive key sentence."""
-    if reading is not None:
-        return {
-            "text": reading.text,
-            "lang": reading.key.lang,
-            "by": reading.key.model,
-            "error": reading.error,
-        }
-    text = key_sentence(paper.abstract, paper.title)
-    return {
-        "text": text,
-        "lang": "en",
-        "by": EXTRACTIVE,
-        "error": None if text else "the abstract has no sentence to show",
-    }
-
-
-def zh_json(title: Reading | None, abstract: Reading | None) -> dict[str, Any]:
-    """The ``zh`` of a paper's JSON: its 中文 title and abstract (null when not made or failed)."""
-    made = [r for r in (title, abstract) if r is not None]
-    return {
-        "title": title.text if title is not None else None,
-        "abstract": abstract.text if abstract is not None else None,
-        "by": made[0].key.model if made else None,
-        "error": next((r.error for r in made if r.error), None),
-    }
-
-
-def reading_json(paper: Paper, texts: Texts | None) -> dict[str, Any]:
-    """What the reading layer adds to a paper's JSON: ``tldr``, and ``zh`` when the texts are in 中文."""
-    texts = texts or Texts()
-    out: dict[str, Any] = {"tldr": tldr_json(paper, texts.get(paper, "tldr"))}
-    if texts.lang == "zh":
-        out["zh"] = zh_json(texts.get(paper, "title"), texts.get(paper, "abstract"))
-    return out
-
-
 def answer_json(answer: Answer) -> dict[str, Any]:
     """An answer to a question about papers: the text with its marks, which paper each mark is."""
     return {
@@ -148,9 +179,9 @@ def _given(answer: Answer, n: int) -> list[dict[str, object]]:
     return [p.json() for p in answer.sections[n - 1]] if n <= len(answer.sections) else []
 
 
-def missing_line(tldrs: list[dict[str, Any]]) -> str | None:
-    """How many of these TL;DRs (``tldr_json`` shapes) are missing and why, in one line (None: none is)."""
-    missing = [t.get("error") or "no text" for t in tldrs if not t.get("text")]
+def missing_line(tldrs: list[TldrShape]) -> str | None:
+    """How many of these TL;DRs are missing and why, in one line (None: none is)."""
+    missing = [t.error or "no text" for t in tldrs if not t.text]
     if not missing:
         return None
     why: dict[str, int] = {}

@@ -8,7 +8,7 @@ best over them for each measure, averaged over the papers; a paper a method wrot
 ROUGE is Google's rouge-score (the reimplementation of ROUGE-1.5.5 that SciTLDR's authors score with),
 with its Porter stemmer, and ``score_multi`` for the best over the targets.
 
-The methods: what writes the TL;DR a paper's JSON carries now (``reading/shown.py``'s ``tldr_json``: the
+The methods: what writes the TL;DR a paper's JSON carries now (``reading/shown.py``'s ``TldrShape``: the
 configured model's through ``reading/texts.py``'s ``make``, stored in the home's store like any other, or
 without a model the extractive key sentence, ``reading/extractive.py``); the extractive one beside a
 model's; ``lead-1`` (the first sentence); ``extractive-roles``, the role-rule choice the extractive TL;DR
@@ -36,7 +36,7 @@ import orjson
 
 from papersift.index.sentences import FACETS, roles, split_sentences
 from papersift.reading import extractive
-from papersift.reading.shown import missing_line, tldr_json
+from papersift.reading.shown import TldrShape, missing_line
 from papersift.records.paper import Paper
 from papersift.store.records import Reading
 
@@ -194,9 +194,9 @@ def roles_sentence(case: Case) -> str | None:
     return chosen if len(chosen) <= extractive.MAX_CHARS else chosen[: extractive.MAX_CHARS - 1] + "…"
 
 
-def shown_tldr(case: Case, reading: Reading | None) -> dict[str, Any]:
+def shown_tldr(case: Case, reading: Reading | None) -> TldrShape:
     """The ``tldr`` a paper's JSON carries, given its stored model text (None without a model)."""
-    return tldr_json(case.paper(), reading)
+    return TldrShape.of(case.paper(), reading)
 
 
 def evaluate_tldr(
@@ -219,7 +219,7 @@ def evaluate_tldr(
     missing = missing_line(shown)
     if missing:
         note(missing)
-    texts = [t["text"] if isinstance(t["text"], str) else None for t in shown]
+    texts = [t.text for t in shown]
     out = [mean_score(model[0] if model else extractive.EXTRACTIVE, cases, texts, score)]
     if model:
         extracted = [extractive.key_sentence(c.abstract, c.title) for c in cases]

@@ -28,7 +28,7 @@ def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs: str
 
 
 def atom_feed(title: str, feed_id: str, self_url: str, papers: list[dict[str, Any]]) -> bytes:
-    """A feed whose entries are papers in the ``paper_json`` shape, in the given order."""
+    """A feed whose entries are papers as ``reader/shapes.py`` makes their JSON, in the given order."""
     feed = etree.Element(f"{{{ATOM}}}feed", nsmap={None: ATOM})  # type: ignore[dict-item]
     _sub(feed, "title", title)
     _sub(feed, "id", feed_id)

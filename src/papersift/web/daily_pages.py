@@ -25,7 +25,7 @@ from papersift.ranking.daily import (
     min_score,
     quiet_day,
 )
-from papersift.reader.shapes import daily_pick_json
+from papersift.reader.shapes import DailyPickShape
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors
@@ -111,7 +111,7 @@ def daily_data(
             "show_seen": show_seen,
             "entries": [
                 {
-                    **daily_pick_json(p, texts, number=n),
+                    **DailyPickShape.of_pick(p, texts, number=n).dump(),
                     "below": limit is not None and p.score is not None and p.score < limit,
                 }
                 for n, p in enumerate(view.picks, 1)

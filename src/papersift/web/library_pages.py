@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 
 from papersift.ranking.daily import MIN_SCORE
 from papersift.reader.library import export_items, import_references, save_paper
-from papersift.reader.shapes import entry_json
+from papersift.reader.shapes import LibraryEntryShape
 from papersift.reader.zotero_sync import last_sync
 from papersift.records.paper import InvalidIdError, Paper, normalize_id
 from papersift.records.taxonomy import spelled
@@ -60,7 +60,7 @@ def library_data(state: AppState, reader: Account, tag: str | None) -> dict[str,
         "min_score": float(kept) if kept else None,
         "tags": [{"tag": t, "count": n} for t, n in tags],
         "interests": {k: list(getattr(interests, k)) for k in Interests.__slots__},
-        "entries": [entry_json(e) for e in entries],
+        "entries": [LibraryEntryShape.of(e).dump() for e in entries],
         "zotero": last_sync(store, reader),  # the last `library sync zotero` (SyncReport.as_json), or None
     }
 
@@ -99,7 +99,7 @@ def api_save(request: Request, web: Web, body: SaveRequest) -> dict[str, Any]:
     except StoreError:
         raise HTTPException(404, f"no paper {pid} in the store") from None
     assert saved is not None
-    return entry_json(saved)
+    return LibraryEntryShape.of(saved).dump()
 
 
 @router.delete("/api/library/{key:path}", responses=errors(401, 403, 404))

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from papersift.reader.shapes import paper_json
+from papersift.reader.shapes import ListedPaper
 from papersift.records.taxonomy import category_name
 from papersift.services.listing import listing_counts
 from papersift.web.categories import opening_category, picker, taxonomy_json
@@ -40,7 +40,9 @@ def listing_data(state: AppState, category: str, day: str | None, lang: str = "e
         **day_and_neighbours(days, when),
         "counts": listing_counts(entries),
         "picker": picker(listed, category, when.isoformat()),
-        "entries": [paper_json(e.paper, texts, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
+        "entries": [
+            ListedPaper.of(e.paper, texts, number=n, kind=e.kind).dump() for n, e in enumerate(entries, 1)
+        ],
     }
 
 

@@ -1,138 +1,27 @@
-"""The JSON API's response models: pydantic descriptions of the shapes the CLI and API already share
-(``reader/shapes.py``) and of each route's answer, so that a client generated from ``/openapi.json`` gets
-typed
-objects. They describe the JSON, they never make it: the handlers' dicts go out as they are, and
-``RESPONSES`` places each model in the OpenAPI document (``contract.openapi_without_422``). Objects whose
-keys the views may extend allow extra keys.
+"""The JSON API's route answers: pydantic descriptions of each route's answer, built of the shapes the CLI,
+the feeds and the API share (``reader/shapes.py``, whose models make that JSON), so that a client generated
+from ``/openapi.json`` gets typed objects. The route answers describe the JSON: the handlers' dicts (made by
+the shapes) go out as they are, and ``RESPONSES`` places each model in the OpenAPI document
+(``contract.openapi_without_422``). Objects whose keys the views may extend allow extra keys.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-
-class Shape(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-
-class TldrShape(Shape):
-    """A paper's one-sentence TL;DR (``reading.shown.tldr_json``): ``text`` null and ``error`` set when it
-    failed; ``by`` the model, or ``extractive`` for the abstract's key sentence."""
-
-    text: str | None
-    lang: str
-    by: str | None
-    error: str | None
-
-
-class ZhShape(Shape):
-    """A paper's 中文 title and abstract (``reading.shown.zh_json``; null when not made or failed)."""
-
-    title: str | None
-    abstract: str | None
-    by: str | None
-    error: str | None
-
-
-class FullTextShape(Shape):
-    """What was read of a paper's full text (``shapes.links_json``): from TeX or a PDF, its sections and
-    words, the version read and when."""
-
-    from_: str = Field(alias="from")
-    sections: int
-    words: int
-    version: int | None = None
-    fetched: str | None = None
-
-
-class ReferenceShape(Shape):
-    """One entry of a paper's reference list; ``resolved``: the store paper it names."""
-
-    key: str
-    text: str
-    arxiv_id: str | None
-    doi: str | None
-    title: str | None
-    year: int | None
-    url: str | None
-    resolved: str | None
-
-
-class CitingShape(Shape):
-    id: str
-    title: str
-
-
-class CodeShape(Shape):
-    url: str
-    kind: str
-    own: bool
-
-
-class CitationsShape(Shape):
-    """Semantic Scholar's citation count (and reference count) of a paper, with the day it was asked."""
-
-    count: int
-    references: int | None
-    date: str
-
-
-class PaperShape(Shape):
-    """A paper (``paper_json``): every ``--format json`` output and every API list of papers."""
-
-    id: str
-    version: int | None
-    title: str
-    authors: list[str]
-    abstract: str
-    categories: list[str]
-    primary_category: str
-    announced: str | None
-    published: str | None
-    updated: str | None
-    comments: str | None
-    journal_ref: str | None
-    doi: str | None
-    license: str | None
-    abs_url: str
-    pdf_url: str
-    saved: bool | None = None  # the reader's own marks, on lists of papers (web/mine.py)
-    rating: int | None = None
-    tldr: TldrShape | None = None  # on every paper a face shows (reading/shown.py)
-    zh: ZhShape | None = None  # with ?lang=zh
-    fulltext: FullTextShape | None = None  # full text (shapes.links_json): null until fetched
-    references: list[ReferenceShape] = []
-    cited_by: list[CitingShape] = []
-    code: list[CodeShape] = []
-    citations: CitationsShape | None = None
-
-
-class ListedPaper(PaperShape):
-    """A listing's entry: its number in the day's listing and its kind (new, cross, replace…)."""
-
-    number: int
-    kind: str
-
-
-class SearchHitShape(PaperShape):
-    rank: int
-    score: float
-    terms: list[str]
-
-
-class RelatedHitShape(PaperShape):
-    score: float
-    why: list[str]
-    terms: list[str]
-    shared_authors: list[str]
-
-
-class DailyPickShape(PaperShape):
-    number: int
-    score: float | None
-    why: list[str]
+from papersift.reader.shapes import (
+    DailyPickShape,
+    LibraryEntryShape,
+    ListedPaper,
+    PaperShape,
+    RelatedHitShape,
+    SearchHitShape,
+    Trending,
+    Understood,
+)
+from papersift.reading.shown import Shape
 
 
 class Counts(Shape):
@@ -150,21 +39,6 @@ class Listing(Shape):
     counts: Counts
     picker: Any = None
     entries: list[ListedPaper]
-
-
-class Understood(Shape):
-    """How a query was read (``shapes.understood_json``): the text searched for and what was rewritten."""
-
-    text_used: str
-    original: str
-    rewritten: bool
-    verbatim: bool
-    applied: list[str]
-    corrections: list[dict[str, str]]  # {"from", "to"}
-    translation: str | None
-    acronyms: list[dict[str, str]]  # {"form", "other"}
-    suggestions: list[str]
-    highlight: list[str]
 
 
 class Total(Shape):
@@ -222,24 +96,6 @@ class DailyAnswer(Shape):
     ranking: str
     reader: str | None
     entries: list[DailyPickShape]
-
-
-class LibraryEntryShape(Shape):
-    """A library entry (``entry_json``): ``library list --format json`` and ``/api/library``."""
-
-    key: str
-    id: str | None
-    title: str
-    authors: list[str]
-    year: int | None
-    doi: str | None
-    url: str | None
-    tags: list[str]
-    note: str
-    rating: int
-    read: bool
-    added: str | None
-    source: str
 
 
 class TagCount(Shape):
@@ -343,18 +199,6 @@ class TopicMap(Shape):
     date: str
     clusters: list[Cluster]
     points: list[MapPoint]
-
-
-class TrendingPaper(PaperShape):
-    saves: int
-    upvotes: int
-
-
-class Trending(Shape):
-    """What the lab saved and +1'd over recent days (``reader/shapes.py: trending_json``)."""
-
-    days: int
-    papers: list[TrendingPaper]
 
 
 # (method, path) → the model of its 200 answer

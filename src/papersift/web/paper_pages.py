@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException
 
 from papersift.index.sentences import FACETS
 from papersift.ranking.related import paper_query, related, text_query
-from papersift.reader.shapes import paper_json, related_hit_json
+from papersift.reader.shapes import PaperShape, RelatedHitShape
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.services.listing import paper_bibtex
 from papersift.store import Filters
@@ -56,12 +56,12 @@ def paper_data(
         hits = related(indexes, query, k=k, filters=Filters(category=category, since=since))
         texts = texts_for(state, [paper, *(h.paper for h in hits)], lang)
         return {
-            **paper_json(paper, texts),
+            **PaperShape.of(paper, texts).dump(),
             "faq": faq_html(state, paper, lang),
             "bibtex": paper_bibtex(paper),
             "facet": facet,
             "notes": query.notes,
-            "related": [related_hit_json(h, texts) for h in hits],
+            "related": [RelatedHitShape.of_hit(h, texts).dump() for h in hits],
         }
 
     made = texts_version(state)
@@ -78,7 +78,11 @@ def text_data(state: AppState, text: str, k: int, category: str | None = None) -
         indexes = state.indexes()
         query = text_query(indexes, text, translate=state.translate())
         hits = related(indexes, query, k=k, filters=Filters(category=category))
-        return {"query": query.label, "notes": query.notes, "results": [related_hit_json(h) for h in hits]}
+        return {
+            "query": query.label,
+            "notes": query.notes,
+            "results": [RelatedHitShape.of_hit(h).dump() for h in hits],
+        }
 
     key = ("text", text, str(k), category or "")
     return dict(state.cached(key, ranked, index=True))

@@ -11,7 +11,7 @@ from fastapi.responses import RedirectResponse
 from starlette.exceptions import HTTPException
 
 from papersift.ranking.search import MODES, Mode, search_page
-from papersift.reader.shapes import search_hit_json, understood_json
+from papersift.reader.shapes import SearchHitShape, Understood
 from papersift.records import taxonomy
 from papersift.records.paper import is_arxiv_id, normalize_id
 from papersift.store import Filters
@@ -81,7 +81,7 @@ def search_data(
             "page": page_no,
             "next_page": page_no + 1 if len(result.hits) == k else None,
             "notes": result.notes,
-            "understood": understood_json(result.understood),
+            "understood": None if (u := Understood.of(result.understood)) is None else u.dump(),
             "total": (
                 None
                 if result.total is None
@@ -89,7 +89,7 @@ def search_data(
             ),
             "shortened": cut,
             "unknown_category": unknown_category(category),
-            "results": [search_hit_json(h, r, texts) for r, h in enumerate(result.hits, first)],
+            "results": [SearchHitShape.of_hit(h, r, texts).dump() for r, h in enumerate(result.hits, first)],
         }
 
     version = texts_version(state)

@@ -25,8 +25,8 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from papersift.ranking.topics import MIN_TOPIC, Doc, TopicMap, listing_entries, map_json, topic_map
-from papersift.reader.shapes import paper_json, trending_json
-from papersift.reading.shown import lookup, reading_json
+from papersift.reader.shapes import ListedPaper, Trending
+from papersift.reading.shown import lookup
 from papersift.records.taxonomy import category_name
 from papersift.services.lab import TRENDING_DAYS, popular
 from papersift.store import ListingEntry
@@ -70,7 +70,7 @@ router = APIRouter()
 
 @dataclass(frozen=True, slots=True)
 class _Doc:
-    """What the map needs of a paper row (``paper_json`` dicts carry it)."""
+    """What the map needs of a paper row (``PaperShape`` dicts carry it)."""
 
     id: str
     title: str
@@ -294,7 +294,7 @@ def map_page_data(state: AppState, category: str, day: str, days: int) -> dict[s
         "category_name": category_name(category),
         "days": days,
         **day_and_neighbours(known, when),
-        "entries": [paper_json(e.paper, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
+        "entries": [ListedPaper.of(e.paper, number=n, kind=e.kind).dump() for n, e in enumerate(entries, 1)],
     }
 
 
@@ -322,11 +322,8 @@ def topics(request: Request, web: Web, category: str, day: DayPath, days: int = 
 def trending_data(state: AppState, days: int) -> dict[str, Any]:
     def compute() -> dict[str, Any]:
         items = popular(state.store, days, limit=50)
-        data = trending_json(days, items)
         texts = lookup(state.settings, state.store, [p.paper for p in items])  # each row's TL;DR
-        for row, item in zip(data["papers"], items, strict=True):
-            row |= reading_json(item.paper, texts)
-        return data
+        return Trending.of(days, items, texts).dump()
 
     result: dict[str, Any] = state.cached(("trending", str(days)), compute, personal=True)
     return result
