@@ -198,7 +198,7 @@ class Settings(BaseSettings):
     )
     model_cache: Path = Field(
         default_factory=_default_model_cache,
-        description="Models derived once per machine (the int8 model).",
+        description="Derived once per machine: the int8 model, the 中文 dictionary's compact file.",
         json_schema_extra={"shown": "$XDG_CACHE_HOME/papersift/models (~/.cache/…)"},
     )
     embed_batch: int = Field(default=16, ge=1, description="Texts per batch the model encodes.")
