@@ -1,10 +1,10 @@
 """``make test`` wall time on fresh clones of several revisions, one after the other in the same run.
 
-Each revision is cloned beside this checkout (so ``../shared`` is the data, as in CI), with an empty pip and
-npm cache of its own (as on a fresh machine: nothing built by an earlier clone is reused), and the user's
-papersift folder removed first (the suite fails if it changes that folder). Printed per revision: the whole
-``make test`` (install, lint, the suite) in seconds, pytest's own summary line and the exit status; with
-``--out`` the same as JSON lines.
+Each revision is cloned beside this checkout (so ``../shared`` is the data, as in CI), with an empty pip
+cache, npm cache and ``XDG_CACHE_HOME`` of its own (as on a fresh machine: nothing an earlier clone built or
+derived is reused), and the user's papersift folder removed first (the suite fails if it changes that
+folder). Printed per revision: the whole ``make test`` (install, lint, the suite) in seconds, pytest's own
+summary line and the exit status; with ``--out`` the same as JSON lines.
 
     python bench/make_test_time.py 6520cb8 HEAD [--out bench/out/make-test-time.jsonl]
 """
