@@ -21,7 +21,8 @@ from papersift.ranking import understand
 from papersift.ranking.daily import DailyPick
 from papersift.ranking.pool import Hit
 from papersift.ranking.search import SearchResult
-from papersift.reading.shown import Shape, Texts, TldrShape, ZhShape
+from papersift.reading.shown import Texts, TldrShape, ZhShape
+from papersift.records.json_model import Shape
 from papersift.records.paper import Paper
 from papersift.services.lab import Popular
 from papersift.services.listing import ABS_URL, PDF_URL
@@ -41,10 +42,6 @@ class FullTextShape(Shape):
     words: int
     version: int | None = None
     fetched: str | None = None
-
-    @classmethod
-    def of(cls, info: FullTextInfo) -> Self:
-        return cls.model_validate(cls.data(info))
 
     @staticmethod
     def data(info: FullTextInfo) -> dict[str, Any]:
@@ -110,10 +107,6 @@ class CodeShape(Shape):
     kind: str
     own: bool
 
-    @classmethod
-    def of(cls, link: CodeLink) -> Self:
-        return cls.model_validate(cls.data(link))
-
     @staticmethod
     def data(link: CodeLink) -> dict[str, Any]:
         return dict(url=link.url, kind=link.kind, own=link.own)
@@ -125,10 +118,6 @@ class CitationsShape(Shape):
     count: int
     references: int | None
     date: str
-
-    @classmethod
-    def of(cls, count: CitationCount) -> Self:
-        return cls.model_validate(cls.data(count))
 
     @staticmethod
     def data(count: CitationCount) -> dict[str, Any]:

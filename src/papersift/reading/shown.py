@@ -1,6 +1,6 @@
 """Which texts a face shows for a paper, and their JSON (one shape for the CLI, the API, the pages and the
-feeds): the ``tldr`` and ``zh`` models (``TldrShape``, ``ZhShape``) make it, and ``Shape``, the base of every
-JSON shape model (``reader/shapes.py``), turns a model into its JSON-ready data (``dump``).
+feeds): the ``tldr`` and ``zh`` models (``TldrShape``, ``ZhShape``, on ``records/json_model.py``'s ``Shape``)
+make it.
 
 ``lookup`` reads the stored texts of many papers at once (``Texts``). For each paper and kind the text of the
 configured model and current prompt is shown when stored (its failure too: a failure is shown as one, never
@@ -25,13 +25,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict
-
 from papersift.llm import client
 from papersift.reading import checks
 from papersift.reading.extractive import EXTRACTIVE, key_sentence
 from papersift.reading.prompts import PROMPT_VERSION
 from papersift.reading.texts import Answer
+from papersift.records.json_model import Shape
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
@@ -59,22 +58,6 @@ class Texts:
         if self.lang != "zh":
             return None
         return ZhShape.of(self.get(paper, "title"), self.get(paper, "abstract"))
-
-
-class Shape(BaseModel):
-    """A JSON shape: built from trusted records (``model_construct``, no validation), its JSON the fields
-    set, in the order declared, then any extra keys in the order given. Objects whose keys the faces may
-    extend allow extra keys."""
-
-    model_config = ConfigDict(extra="allow")
-
-    @classmethod
-    def make(cls, **values: Any) -> Self:
-        return cls.model_validate(values)
-
-    def dump(self) -> dict[str, Any]:
-        """The shape as JSON-ready data: keys by their JSON names, those never set left out."""
-        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
 class TldrShape(Shape):

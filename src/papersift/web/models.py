@@ -21,7 +21,7 @@ from papersift.reader.shapes import (
     Trending,
     Understood,
 )
-from papersift.reading.shown import Shape
+from papersift.records.json_model import Shape
 
 
 class Counts(Shape):
