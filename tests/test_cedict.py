@@ -37,8 +37,9 @@ def test_the_compact_file_is_made_once_and_read_by_every_later_process(small: No
     assert zh.senses("神经网络") == ["neural network"] and zh.implied("神经") == ["neural"]
     assert zh.words_with("network") == ["网络"] and zh.has("网络") and not zh.has("图")
     assert zh.longest == 4 and zh.senses("图") == [] and zh.implied("网络") == []
-    made = list((tmp_path / "zh").iterdir())
-    assert len(made) == 1 and made[0].name.startswith("cedict-")  # the stale one gone, no partial left
+    made = sorted((tmp_path / "zh").iterdir(), key=lambda p: p.suffix != ".sqlite")
+    assert len(made) == 2 and made[0].name.startswith("cedict-")  # the stale one gone, no partial left
+    assert made[1] == made[0].with_suffix(".lock")  # the lock its maker held
     cedict.dictionary.cache_clear()  # a later process: it reads the file, never makes it again
     stamp = made[0].stat().st_mtime_ns
     with pytest.MonkeyPatch.context() as patch:

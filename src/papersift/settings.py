@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -26,6 +25,7 @@ from pydantic_settings import (
     SettingsConfigDict,
 )
 
+from papersift.records.files import write_atomic
 from papersift.records.taxonomy import spelled
 
 
@@ -106,22 +106,8 @@ def save_home_config(home: Path, values: dict[str, Any]) -> Path:
             config[name] = str(value) if isinstance(value, Path) else value
     import orjson
 
-    home.mkdir(parents=True, exist_ok=True)
     path = home / CONFIG_NAME
-    fd, partial = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=home)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(orjson.dumps(config, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(partial, path)
-    finally:
-        Path(partial).unlink(missing_ok=True)
-    folder = os.open(home, os.O_RDONLY)
-    try:
-        os.fsync(folder)  # the rename itself survives a crash
-    finally:
-        os.close(folder)
+    write_atomic(path, orjson.dumps(config, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
     return path
 
 

