@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from papersift.llm.status import status_json
+from papersift.llm.status import status
 from papersift.reading import checks, texts
 from papersift.reading.passes import summarize
 from papersift.reading.shown import lookup
@@ -104,8 +104,8 @@ def test_a_failing_text_is_asked_again_then_stored_as_a_failure(
     ) as m:
         fixed = texts.make(settings_for(m.url), store, title, "tldr", "zh")
     assert fixed.state == "done" and fixed.text == "本文把上下文获取视为主动推断，并评测了前沿语言模型。"
-    status = status_json(settings_for(m.url), store)
-    assert status["checks"] == {"failed": 1, "reasons": {"wrong_language": 1}}
+    checked = status(settings_for(m.url), store).dump()
+    assert checked["checks"] == {"failed": 1, "reasons": {"wrong_language": 1}}
 
 
 def test_a_four_sentence_tldr_becomes_its_first_sentence_never_a_cut_word(
@@ -164,7 +164,7 @@ def test_summarize_reports_the_failed_checks_as_failures(
         "markup",
         "mixed_language",
     ]
-    counted = status_json(settings_for(m.url), store)["checks"]
+    counted = status(settings_for(m.url), store).dump()["checks"]
     assert counted == {"failed": 3, "reasons": {"markup": 1, "mixed_language": 1, "wrong_language": 1}}
 
 

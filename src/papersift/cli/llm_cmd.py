@@ -30,22 +30,22 @@ def llm_status(
     home: HomeOpt = None,
 ) -> None:
     """Where model calls go, today's token usage against the budget, and the latest failures."""
-    from papersift.llm.status import status_json
+    from papersift.llm.status import status
     from papersift.services.listing import json_line
 
     check_format(fmt)
     settings = load_settings(home)
     with opened(settings) as o:
-        status = status_json(settings, o.store, failures)
+        st = status(settings, o.store, failures)
     if fmt == "json":
-        typer.echo(json_line(status))
+        typer.echo(json_line(st.dump()))
         return
-    lo = status["local"]
+    lo = st.local
     if settings.llm_url:
-        where = f"endpoint: {status['endpoint']} (key {status['key']})"
-    elif lo["enabled"]:
-        state = f"running at {lo['url']}, pid {lo['pid']}" if lo["running"] else "not running (starts on use)"
-        if not lo["installed"]:
+        where = f"endpoint: {st.endpoint} (key {st.key})"
+    elif lo.enabled:
+        state = f"running at {lo.url}, pid {lo.pid}" if lo.running else "not running (starts on use)"
+        if not lo.installed:
             state = "not installed: pip install 'papersift[llm]'"
         where = f"endpoint: the local default, {state}"
     else:
@@ -54,32 +54,27 @@ def llm_status(
             "PAPERSIFT_LLM_LOCAL=true for the local default)"
         )
     typer.echo(where)
-    typer.echo(f"model: {status['model']}")
-    src = status["sources"]
-    key_from = f"key file {src['key_file']}" if src["key"] == "key file" else src["key"]
-    typer.echo(
-        f"from: url {src['url']}, model {src['model']}, key {key_from} (home config: {status['config']})"
-    )
-    if lo["running"] and lo["rss_bytes"]:
-        memory = lo["rss_bytes"] / 2**20
-        typer.echo(f"local server memory: {memory:.0f} MiB, stops after {lo['idle_minutes']:g} min idle")
-    today = status["today"]
-    budget = f" of {today['budget']}" if today["budget"] else " (no budget)"
-    typer.echo(f"today ({today['day']} UTC): {today['tokens']} tokens{budget}")
-    for u in today["models"]:
-        typer.echo(
-            f"  {u['model']}: {u['calls']} calls, {u['prompt_tokens']} in, {u['completion_tokens']} out"
-        )
-    checked = status["checks"]
-    if checked["failed"]:  # texts the model wrote that failed their checks (reading/checks.py)
-        reasons = ", ".join(f"{reason} {n}" for reason, n in checked["reasons"].items())
-        typer.echo(f"texts that failed their checks: {checked['failed']} ({reasons})")
-    if not status["failures"]:
+    typer.echo(f"model: {st.model}")
+    src = st.sources
+    key_from = f"key file {src.key_file}" if src.key == "key file" else src.key
+    typer.echo(f"from: url {src.url}, model {src.model}, key {key_from} (home config: {st.config})")
+    if lo.running and lo.rss_bytes:
+        memory = lo.rss_bytes / 2**20
+        typer.echo(f"local server memory: {memory:.0f} MiB, stops after {lo.idle_minutes:g} min idle")
+    today = st.today
+    budget = f" of {today.budget}" if today.budget else " (no budget)"
+    typer.echo(f"today ({today.day} UTC): {today.tokens} tokens{budget}")
+    for u in today.models:
+        typer.echo(f"  {u.model}: {u.calls} calls, {u.prompt_tokens} in, {u.completion_tokens} out")
+    if st.checks.failed:  # texts the model wrote that failed their checks (reading/checks.py)
+        reasons = ", ".join(f"{reason} {n}" for reason, n in st.checks.reasons.items())
+        typer.echo(f"texts that failed their checks: {st.checks.failed} ({reasons})")
+    if not st.failures:
         typer.echo("failures: none")
         return
-    typer.echo(f"failures (latest {len(status['failures'])}):")
-    for f in status["failures"]:
-        typer.echo(f"  {f['at'][:19]}  {f['model']}: {f['reason']}")
+    typer.echo(f"failures (latest {len(st.failures)}):")
+    for f in st.failures:
+        typer.echo(f"  {f.at[:19]}  {f.model}: {f.reason}")
 
 
 _FLAGS = (

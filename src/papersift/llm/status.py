@@ -1,5 +1,6 @@
-"""What ``papersift llm status`` shows, as one JSON shape: the endpoint (never the key), the model, the local
-default's state, today's token usage against the budget, and the latest failures.
+"""What ``papersift llm status`` shows, as one JSON shape (``LlmStatus``, whose models make the JSON): the
+endpoint (never the key), the model, the local default's state, today's token usage against the budget, and
+the latest failures.
 
 ``{"endpoint": URL | null, "model": str, "key": "set" | "unset", "available": bool,
 "sources": {"url", "model": "env" | "home config" | "argument" | "default", "key": "env" | "key file" |
@@ -16,11 +17,12 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx
 
 from papersift.llm import client, local
+from papersift.records.json_model import Shape
 from papersift.settings import CONFIG_NAME, origin
 
 if TYPE_CHECKING:
@@ -42,65 +44,126 @@ def shown_url(url: str) -> str:
     return f"{parsed.scheme}://{parsed.host}{port}{parsed.path}".rstrip("/")
 
 
-def sources(settings: Settings) -> dict[str, str | None]:
+class Sources(Shape):
+    """Where the endpoint's URL, the model and the key came from."""
+
+    url: str
+    model: str
+    key: str
+    key_file: str | None
+
+
+class LocalDefault(Shape):
+    """The local default model: enabled, installed, running (its URL, pid and memory), its idle limit."""
+
+    enabled: bool
+    installed: bool
+    running: bool
+    url: str | None
+    pid: int | None
+    rss_bytes: int | None
+    idle_minutes: float
+
+
+class ModelUsage(Shape):
+    model: str
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class Today(Shape):
+    day: str
+    tokens: int
+    budget: int | None
+    models: list[ModelUsage]
+
+
+class Failure(Shape):
+    at: str
+    model: str
+    reason: str
+
+
+class Checks(Shape):
+    failed: int
+    reasons: dict[str, int]
+
+
+class LlmStatus(Shape):
+    """The status of the language model in one configuration (see the module docstring)."""
+
+    endpoint: str | None
+    model: str
+    key: str
+    available: bool
+    sources: Sources
+    config: str
+    local: LocalDefault
+    today: Today
+    failures: list[Failure]
+    checks: Checks
+
+
+def sources(settings: Settings) -> Sources:
     """Where the endpoint's URL, the model and the key came from (``papersift llm setup`` saves the first two
     in the home's config; the key comes from the environment or a key file, never the home)."""
     key = origin(settings, "llm_key") if settings.llm_key else "unset"
-    return {
-        "url": origin(settings, "llm_url"),
-        "model": origin(settings, "llm_model"),
-        "key": key,
-        "key_file": str(settings.llm_key_file) if key == "key file" else None,
-    }
+    return Sources.make(
+        url=origin(settings, "llm_url"),
+        model=origin(settings, "llm_model"),
+        key=key,
+        key_file=str(settings.llm_key_file) if key == "key file" else None,
+    )
 
 
-def status_json(settings: Settings, store: Store, failures: int = 10) -> dict[str, Any]:
+def status(settings: Settings, store: Store, failures: int = 10) -> LlmStatus:
     """The status of the language model in this configuration (see the module docstring)."""
     day = datetime.now(UTC).date()
     usage = store.llm_usage(day)
     running = local.state(settings)
-    return {
-        "endpoint": shown_url(settings.llm_url) if settings.llm_url else running.url,
-        "model": client.model_name(settings),
-        "key": "set" if settings.llm_key and settings.llm_key.get_secret_value() else "unset",
-        "available": client.available(settings),
-        "sources": sources(settings),
-        "config": str(settings.home / CONFIG_NAME),
-        "local": {
-            "enabled": settings.llm_local and not settings.llm_url,
-            "installed": running.installed,
-            "running": running.running,
-            "url": running.url,
-            "pid": running.pid,
-            "rss_bytes": running.rss_bytes,
-            "idle_minutes": settings.llm_idle_minutes,
-        },
-        "today": {
-            "day": day.isoformat(),
-            "tokens": sum(u.tokens for u in usage),
-            "budget": settings.llm_daily_tokens or None,
-            "models": [
-                {
-                    "model": u.model,
-                    "calls": u.calls,
-                    "prompt_tokens": u.prompt_tokens,
-                    "completion_tokens": u.completion_tokens,
-                }
+    return LlmStatus.make(
+        endpoint=shown_url(settings.llm_url) if settings.llm_url else running.url,
+        model=client.model_name(settings),
+        key="set" if settings.llm_key and settings.llm_key.get_secret_value() else "unset",
+        available=client.available(settings),
+        sources=sources(settings),
+        config=str(settings.home / CONFIG_NAME),
+        local=LocalDefault.make(
+            enabled=settings.llm_local and not settings.llm_url,
+            installed=running.installed,
+            running=running.running,
+            url=running.url,
+            pid=running.pid,
+            rss_bytes=running.rss_bytes,
+            idle_minutes=settings.llm_idle_minutes,
+        ),
+        today=Today.make(
+            day=day.isoformat(),
+            tokens=sum(u.tokens for u in usage),
+            budget=settings.llm_daily_tokens or None,
+            models=[
+                ModelUsage.make(
+                    model=u.model,
+                    calls=u.calls,
+                    prompt_tokens=u.prompt_tokens,
+                    completion_tokens=u.completion_tokens,
+                )
                 for u in usage
             ],
-        },
-        "failures": [
-            {"at": f.at.isoformat(), "model": f.model, "reason": f.reason}
+        ),
+        failures=[
+            Failure.make(at=f.at.isoformat(), model=f.model, reason=f.reason)
             for f in store.llm_failures(failures)
         ],
-        "checks": _checks(store),
-    }
+        checks=_checks(store),
+    )
 
 
-def _checks(store: Store) -> dict[str, Any]:
+def _checks(store: Store) -> Checks:
     counts: dict[str, int] = {}
     for r in store.failed_readings(CHECKS_COUNTED):
         if found := _REASON.search(r.error or ""):
             counts[found.group(1)] = counts.get(found.group(1), 0) + 1
     ranked = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-    return {"failed": sum(counts.values()), "reasons": ranked}
+    return Checks.make(failed=sum(counts.values()), reasons=ranked)
