@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS
 
 _TOKEN = re.compile(r'(-?)"([^"]+)"|(-?)([\w][\w.+\'-]*\*?)', re.UNICODE)
 _WORD = re.compile(r"\w+", re.UNICODE)
