@@ -29,7 +29,7 @@ from papersift.records.paper import (
 )
 from papersift.records.schedule import derive_announced
 from papersift.store import PAPERS_CHANGED, Filters, IngestCounts, ListingEntry, StoreError
-from papersift.store.fts_query import fts_query
+from papersift.store.fts_query import keyword_query
 from papersift.store.rows import (
     COLUMN,
     COLUMN_NAMES,
@@ -331,10 +331,10 @@ class PaperTables(SqlBase):
             own, given = self._common_words(query), common
             if own is not None:
                 common = own if given is None else (lambda word: own(word) or given(word))
-        match = fts_query(query, author=filters.author, any_terms=any_terms, common=common)
-        if match is None:
+        parsed = keyword_query(query, author=filters.author, any_terms=any_terms, common=common)
+        if not parsed.searchable:
             return []
-        fts = self.dialect.full_text(match)
+        fts = self.dialect.full_text(parsed)
         where = [fts.where, "NOT p.deleted"]
         args: list[Any] = [fts.arg]
         if filters.category:
