@@ -15,6 +15,7 @@ from papersift.records.analyzer import (
     fold_letters,
     fold_title,
     index_words,
+    name_words,
     singular,
     singular_acronym,
     stem,
@@ -46,6 +47,10 @@ def test_fold_title_compares_letters_and_digits_only() -> None:
 
 def test_words_are_word_runs_as_written() -> None:
     assert words("β-decay's GNNs (2024)") == ["β", "decay", "s", "GNNs", "2024"]
+
+
+def test_name_words_are_a_names_folded_words_with_inner_hyphens_and_apostrophes() -> None:
+    assert name_words("Jean-Luc O'Néil, Jr. 3rd") == ["jean-luc", "o'neil", "jr", "rd"]
 
 
 def test_index_words_are_folded_ascii_tokens_of_two_characters_or_more() -> None:

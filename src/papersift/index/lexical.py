@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from papersift.records.analyzer import STOP_WORDS, fold, index_words
+from papersift.records.analyzer import STOP_WORDS, fold, index_words, name_words
 
 N_FEATURES = 1 << 20
 MAX_DF = 0.1  # a term in more than this share of papers says nothing about relatedness
@@ -36,7 +35,6 @@ QUERY_MAX_DF = 0.02  # query terms more common than this are left out of the ove
 # (and 0.5615 at 0.2, 0.5602 at 0.05, 0.5285 at 0.02)
 KEYWORD_MAX_DF = MAX_DF
 ARRAYS_VERSION = 3  # of the saved arrays' layout: other versions are not read
-_AUTHOR_PART = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 
 _ARRAYS = (
     "keys",
@@ -67,7 +65,7 @@ def term_slot(term: str) -> int:
 
 def author_key(name: str) -> str:
     """``"Jane Q. Doe"`` → ``"j doe"``: what two spellings of one author usually share."""
-    parts = _AUTHOR_PART.findall(fold(name))
+    parts = name_words(name)
     return f"{parts[0][:1]} {parts[-1]}" if parts else ""
 
 

@@ -28,14 +28,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from papersift.records.analyzer import fold, index_words, singular, singular_acronym
+from papersift.records.analyzer import fold, index_words, name_words, singular, singular_acronym
 from papersift.store import Store
 
 MIN_DF = 2  # a word in one paper only is a typo as often as not (the lexical arrays give it no weight)
 _VERSION = 3  # 3: long forms' last word by ``records.analyzer.singular`` ("analysis" kept whole)
 _PAREN = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-]{1,9})\s*\)")
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]]")
-_NAME_PART = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 
 
 def long_key(long_form: str) -> str:
@@ -100,7 +99,7 @@ def acronym_pairs(text: str) -> list[tuple[str, str]]:
 def _surnames(authors: Iterable[str]) -> set[str]:
     names: set[str] = set()
     for author in authors:
-        parts = _NAME_PART.findall(fold(author))
+        parts = name_words(author)
         if parts:
             names.add(parts[-1])
     return names

@@ -19,7 +19,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
 from papersift.index.indexes import Indexes
@@ -27,7 +26,7 @@ from papersift.ranking.acronyms import expand
 from papersift.ranking.query_form import HAN, TOKEN, mostly_other, script_of
 from papersift.ranking.spelling import corrected, near_words
 from papersift.ranking.to_english import Translate, to_english
-from papersift.records.analyzer import index_words
+from papersift.records.analyzer import index_words, words
 from papersift.records.paper import is_arxiv_id
 
 SENTENCE_WORDS = 8  # a query of more words is a sentence, not a topic (see ``understand``)
@@ -59,10 +58,10 @@ class Understood:
     @property
     def highlight(self) -> list[str]:
         """Words to mark in results: the query's and each acronym's other form."""
-        words = re.findall(r"\w+", self.text_used)
+        found = words(self.text_used)
         for _, other in self.acronyms:
-            words += re.findall(r"\w+", other)
-        return list(dict.fromkeys(words))
+            found += words(other)
+        return list(dict.fromkeys(found))
 
 
 def verbatim(query: str) -> Understood:

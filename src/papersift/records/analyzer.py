@@ -6,6 +6,7 @@
   "张伟" → "张伟"): what author names are compared as.
 - ``words``: the runs of word characters of a text as written (``\\w+``, any script): a query's words, a
   title's words.
+- ``name_words``: the folded words of an author's name (the lexical index's author keys, the surnames).
 - ``index_words``: the folded ASCII tokens the lexical index and its vocabulary read (``INDEX_TOKEN``: a
   letter or ``_`` then letters, digits or ``_``; one-letter tokens never): changing it changes every
   index's terms.
@@ -41,6 +42,7 @@ STOP_WORDS = frozenset(  # English function words: no evidence of topic
     without would yet you your""".split()
 )
 WORD = re.compile(r"\w+")
+NAME_PART = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")  # a name's word: letters, an inner ' or - kept
 _NOT_LETTER = re.compile(r"[\W_]+")
 INDEX_TOKEN = re.compile(r"\b[a-z_][a-z0-9_]+\b")  # on folded text: the lexical index's tokens
 # ``singular`` leaves a word of at most this many letters as it is ("gas", "bus", "has")
@@ -76,6 +78,12 @@ def words(text: str) -> list[str]:
 def index_words(text: str) -> list[str]:
     """The lexical index's tokens of ``text``: folded (``fold``), then ``INDEX_TOKEN``'s matches, in order."""
     return INDEX_TOKEN.findall(fold(text))
+
+
+def name_words(name: str) -> list[str]:
+    """The folded words of an author's name (``NAME_PART``): ``"Jean-Luc O'Néil, Jr."`` → jean-luc, o'neil,
+    jr: what the lexical index's author keys and the vocabulary's surnames read."""
+    return NAME_PART.findall(fold(name))
 
 
 def singular(word: str) -> str:
