@@ -3,7 +3,7 @@
 - ``fold``: accents folded to ASCII, lower-cased ("Schrödinger" → "schrodinger"); letters with no ASCII
   form are dropped. What the lexical index, its vocabulary, phrases and citation keys read.
 - ``fold_letters``: accents dropped, case folded, letters of other scripts kept ("Jérôme" → "jerome",
-  "张伟" → "张伟"): what author names are compared as.
+  "张伟" → "张伟"): what author names are compared as; ``fold_title`` a title's letters and digits so folded.
 - ``words``: the runs of word characters of a text as written (``\\w+``, any script): a query's words, a
   title's words.
 - ``name_words``: the folded words of an author's name (the lexical index's author keys, the surnames).
@@ -15,10 +15,11 @@
 - ``stem``/``stem_words``: the Snowball English stemmer (PyStemmer).
 - ``STOP_WORDS``: English function words, no evidence of topic.
 
-Who uses it: store (``fts_query``'s stop words, ``paper_rows``' title words), sources (``references``'
-citation keys), records (``names``), index (``lexical``'s terms and author keys, ``vocabulary``), ranking
-(``phrases``, ``spelling``, ``acronyms``, ``to_english``, ``understand``, ``related``, ``search``), reading
-(``extractive``'s stems, ``sections``, ``checks``) and web (``display_text``'s highlighting).
+Who uses it: records (``names``, ``query``'s words), sources (``references``' citation keys), store
+(``fts_query``'s stop words and words, ``paper_rows``' titles), services (``eprints``' titles), index
+(``lexical``'s terms and author keys, ``vocabulary``), ranking (``phrases``, ``spelling``, ``acronyms``,
+``to_english``, ``understand``, ``related``, ``search``), reading (``extractive``'s stems, ``sections``,
+``checks``) and web (``display_text``'s and the search page's highlighting).
 """
 
 from __future__ import annotations
