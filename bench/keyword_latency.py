@@ -38,7 +38,7 @@ WARM = 20
 
 
 def queries(home: Path, n: int) -> list[str]:
-    from papersift.records.words import STOP_WORDS
+    from papersift.records.analyzer import STOP_WORDS
     from papersift.settings import Settings
     from papersift.store import open_store
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from papersift.index.generations import open_current
 from papersift.index.pipeline import refresh
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS
 from papersift.settings import Settings
 from papersift.store import Store, VectorBatch
 

@@ -43,7 +43,7 @@ from synthetic import base_vectors, papers, real_papers, vector_slices
 from papersift.index.encoder import model_id
 from papersift.index.indexes import open_indexes
 from papersift.index.pipeline import refresh
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS
 from papersift.services.ingest import ingest_items
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore

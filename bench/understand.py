@@ -38,7 +38,7 @@ from pathlib import Path
 from papersift.index.indexes import Indexes
 from papersift.index.runtime import open_papersift
 from papersift.ranking.search import MODES, Mode, search
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS
 from papersift.settings import Settings
 
 SETS = Path(__file__).with_name("understand_sets.json")

@@ -12,7 +12,7 @@ import pytest
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import StoreError, open_store
-from papersift.store.fts_query import fts_query
+from papersift.store.fts_query import keyword_query
 from papersift.store.postgres import MIGRATIONS, PostgresStore, ts_query
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import as_papers, spread_records
@@ -37,9 +37,9 @@ def pg(pg_dsn: str) -> PostgresStore:
 
 def test_user_syntax_becomes_tsquery_syntax() -> None:
     def tsq(query: str, **kw: object) -> str:
-        match = fts_query(query, **kw)  # type: ignore[arg-type]
+        match = ts_query(keyword_query(query, **kw))  # type: ignore[arg-type]
         assert match is not None
-        return ts_query(match)
+        return match
 
     assert tsq("graph nets*") == "('graph') & ('nets':*)"
     assert tsq('"neural net" OR gnn') == "( ('neural' <-> 'net') | ('gnn') )"

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
-import unicodedata
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -26,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS, fold, index_words, name_words
 
 N_FEATURES = 1 << 20
 MAX_DF = 0.1  # a term in more than this share of papers says nothing about relatedness
@@ -37,8 +35,6 @@ QUERY_MAX_DF = 0.02  # query terms more common than this are left out of the ove
 # (and 0.5615 at 0.2, 0.5602 at 0.05, 0.5285 at 0.02)
 KEYWORD_MAX_DF = MAX_DF
 ARRAYS_VERSION = 3  # of the saved arrays' layout: other versions are not read
-_TOKEN = re.compile(r"\b[a-z_][a-z0-9_]+\b")
-_AUTHOR_PART = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 
 _ARRAYS = (
     "keys",
@@ -57,13 +53,9 @@ _ARRAYS = (
 )
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-
-
 def terms(text: str) -> list[str]:
     """Words (stop words dropped) and adjacent word pairs of ``text``, accent-folded and lower-cased."""
-    words = [w for w in _TOKEN.findall(_fold(text)) if w not in STOP_WORDS]
+    words = [w for w in index_words(text) if w not in STOP_WORDS]
     return words + [f"{a} {b}" for a, b in itertools.pairwise(words)]
 
 
@@ -73,7 +65,7 @@ def term_slot(term: str) -> int:
 
 def author_key(name: str) -> str:
     """``"Jane Q. Doe"`` → ``"j doe"``: what two spellings of one author usually share."""
-    parts = _AUTHOR_PART.findall(_fold(name))
+    parts = name_words(name)
     return f"{parts[0][:1]} {parts[-1]}" if parts else ""
 
 
@@ -159,7 +151,7 @@ class Lexical:
 
     def common(self, word: str) -> bool:
         """Whether ``word`` is in over ``KEYWORD_MAX_DF`` of the papers (any-word queries leave it out)."""
-        folded = _fold(word)
+        folded = fold(word)
         return bool(folded) and int(self._array("df")[term_slot(folded)]) > KEYWORD_MAX_DF * len(self)
 
     def row(self, position: int) -> tuple[np.ndarray, np.ndarray]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -29,38 +28,21 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from papersift.records.analyzer import fold, index_words, name_words, singular, singular_acronym
 from papersift.store import Store
 
 MIN_DF = 2  # a word in one paper only is a typo as often as not (the lexical arrays give it no weight)
-_VERSION = 2
-_WORD = re.compile(r"\b[a-z_][a-z0-9_]+\b")
+_VERSION = 3  # 3: long forms' last word by ``records.analyzer.singular`` ("analysis" kept whole)
 _PAREN = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-]{1,9})\s*\)")
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]]")
-_NAME_PART = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
-
-
-def fold(text: str) -> str:
-    """Accents folded, lower-cased: how the lexical arrays (and this vocabulary) read a word."""
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-
-
-def words_of(text: str) -> list[str]:
-    return _WORD.findall(fold(text))
 
 
 def long_key(long_form: str) -> str:
-    """A long form as it is looked up: folded words, the last one without a plural ``s``."""
-    words = words_of(long_form)
-    if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
-        words[-1] = words[-1][:-1]
+    """A long form as it is looked up: its index words (``index_words``), the last one ``singular``."""
+    words = index_words(long_form)
+    if words:
+        words[-1] = singular(words[-1])
     return " ".join(words)
-
-
-def short_key(short_form: str) -> str:
-    """A short form without a plural ``s`` ("GNNs" → "GNN")."""
-    if len(short_form) > 2 and short_form.endswith("s") and any(c.isupper() for c in short_form[:-1]):
-        return short_form[:-1]
-    return short_form
 
 
 def _match_start(short: str, long: str) -> int | None:
@@ -95,29 +77,29 @@ def acronym_pairs(text: str) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for m in _PAREN.finditer(text):
         short = m.group(1)
-        capitals = sum(c.isupper() for c in short_key(short))
+        capitals = sum(c.isupper() for c in singular_acronym(short))
         if capitals < 2 or short[0].isdigit():  # "GNN", "IoT", never "(In)" or "(Fig"
             continue
         before = text[: m.start()]
         cut = [e.end() for e in _CLAUSE_END.finditer(before)]
         clause = before[cut[-1] :] if cut else before
         words = clause.split()
-        n = len(short_key(short))
+        n = len(singular_acronym(short))
         window = " ".join(words[-min(n + 5, 2 * n) :])
-        start = _match_start(short_key(short), window)
+        start = _match_start(singular_acronym(short), window)
         if start is None:
             continue
         long_form = window[start:].strip(" ,-")
         if len(long_form.split()) < 2 or len(long_form) <= len(short) or short.lower() in long_form.lower():
             continue
-        pairs.append((short_key(short), long_form))
+        pairs.append((singular_acronym(short), long_form))
     return pairs
 
 
 def _surnames(authors: Iterable[str]) -> set[str]:
     names: set[str] = set()
     for author in authors:
-        parts = _NAME_PART.findall(fold(author))
+        parts = name_words(author)
         if parts:
             names.add(parts[-1])
     return names
@@ -136,7 +118,7 @@ class Counts:
     def add(self, rowid: int, title: str, abstract: str, authors: Iterable[str]) -> None:
         self.papers += 1
         self.last = max(self.last, rowid)
-        self.words.update(set(words_of(f"{title} {abstract}")))
+        self.words.update(set(index_words(f"{title} {abstract}")))
         for short, long_form in dict.fromkeys(acronym_pairs(f"{title}. {abstract}")):
             if len(key := long_key(long_form).split()) >= 2:  # words a query can be matched on
                 self.acronyms.setdefault(short, Counter())[" ".join(key)] += 1

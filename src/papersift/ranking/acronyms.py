@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from papersift.index.vocabulary import Vocabulary, long_key
 from papersift.ranking.query_form import TOKEN
+from papersift.records.analyzer import singular_acronym
 
 
 def expand(vocabulary: Vocabulary, text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -47,7 +48,7 @@ def expand(vocabulary: Vocabulary, text: str) -> tuple[str, list[tuple[str, str]
 
 def short_form(vocabulary: Vocabulary, token: str) -> tuple[str, str] | None:
     """(short form, its long form) when ``token`` is a short form the papers define."""
-    bare = token[:-1] if len(token) > 2 and token.endswith("s") and any(c.isupper() for c in token) else token
+    bare = singular_acronym(token)
     # a short form as the papers write it ("GNN", "ViT"), or all in lower case ("gnn"): never a
     # capitalised word ("Deep", "Data", "Non": a title's words are not DEEP, DATA or NON)
     forms = vocabulary.acronyms.get(bare) or (

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
 from papersift.index.lexical import Lexical, term_slot
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS, singular
+from papersift.records.analyzer import fold as fold  # how phrases spell a text (ranking/topics reads it here)
 
 MAX_WORDS = 4
 # a lone word is a term when the store's papers hold it at least ``TERM_RATIO`` times as often as English
@@ -62,11 +62,6 @@ _HIDDEN = re.compile(
     re.IGNORECASE,
 )
 _PIECE = re.compile(r"[^\W_]+(?:-[^\W_]+)*|[^\w\s-]")
-
-
-def fold(text: str) -> str:
-    """Accent-folded, lower-cased: how phrases spell a text."""
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
 
 
 def pieces(text: str) -> list[str]:
@@ -151,8 +146,7 @@ def best_phrases(candidates: Iterable[str], rarity: Callable[[str], float], n: i
 
 def _singular(phrase: str) -> str:
     """``language models`` → ``language model``: a phrase and its plural are one reason."""
-    words = phrase.split()
-    return " ".join(w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+    return " ".join(singular(w) for w in phrase.split())
 
 
 def shared_phrases(a: str, b: str, rarity: Callable[[str], float], n: int = 3) -> list[str]:

@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from papersift.records.query import QUERY_PARTS
+
 HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 KANA = re.compile(r"[\u3040-\u30ff]")
-TOKEN = re.compile(r'(-?)"([^"]*)"|(\S+)')
+TOKEN = QUERY_PARTS  # a query's parts as understanding rewrites them (``records.query``)
 
 
 def script_of(text: str) -> str:

@@ -52,9 +52,9 @@ from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
 from papersift.ranking.sentence_match import RERANK, SentenceWeights, best_pair, sentence_term
 from papersift.ranking.to_english import Translate
 from papersift.ranking.understand import SENTENCE_WORDS, understand
+from papersift.records.analyzer import STOP_WORDS
 from papersift.records.names import AuthorSet
 from papersift.records.paper import Paper, Submitted, first_submitted, months_between
-from papersift.records.words import STOP_WORDS
 from papersift.store import Filters
 
 W_DENSE = 0.5

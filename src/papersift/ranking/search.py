@@ -49,7 +49,9 @@ from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
 from papersift.ranking.sentence_match import SentenceWeights, sentence_term
 from papersift.ranking.to_english import Translate
 from papersift.ranking.understand import Understood, suggest, understand, verbatim
+from papersift.records.analyzer import words
 from papersift.records.paper import Paper, is_arxiv_id, normalize_id
+from papersift.records.query import query_tokens
 from papersift.store import Filters
 
 Mode = Literal["keyword", "semantic", "hybrid"]
@@ -70,19 +72,17 @@ DENSE_FLOOR = 0.3
 # an acronym; a real query always has some word the papers use
 UNKNOWN_WORDS_FLOOR = 0.45
 NO_GOOD_MATCHES = "no good matches"
-_TOKEN = re.compile(r'(-?)"([^"]+)"|(-?)([\w][\w.+\'-]*\*?)', re.UNICODE)
 
 
 def exclusions(query: str) -> tuple[str, re.Pattern[str] | None]:
     """The query without its ``-word`` / ``-"phrase"`` parts, and a pattern matching those parts (whole
     words, case-insensitive, plural and -ed/-ing forms too, as the keyword side's stemmer counts them)."""
     kept, parts = query, []
-    for m in _TOKEN.finditer(query):
-        if m.group(1) or m.group(3):
-            words = re.findall(r"\w+", m.group(2) or m.group(4) or "")
-            if words:
-                parts.append(r"\W+".join(re.escape(w) + r"(?:s|es|ed|ing)?" for w in words))
-            kept = kept.replace(m.group(0), " ", 1)
+    for token in query_tokens(query):
+        if token.negated:
+            if found := words(token.body):
+                parts.append(r"\W+".join(re.escape(w) + r"(?:s|es|ed|ing)?" for w in found))
+            kept = kept.replace(token.text, " ", 1)
     if not parts:
         return query, None
     return " ".join(kept.split()), re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)", re.IGNORECASE)

@@ -15,10 +15,10 @@ import re
 from functools import cache
 from typing import Any
 
-from papersift.index.vocabulary import Vocabulary, fold, words_of
+from papersift.index.vocabulary import Vocabulary
 from papersift.ranking.query_form import TOKEN
+from papersift.records.analyzer import STOP_WORDS, fold, index_words
 from papersift.records.paper import is_arxiv_id
-from papersift.records.words import STOP_WORDS
 
 KNOWN_DF = 3  # a word in this many papers is the corpus's own: never corrected
 COMMON_DF = 3  # a correction must be in at least this many papers…
@@ -35,7 +35,7 @@ def corrected(
     vocabulary: Vocabulary, text: str, author: str | None, skip: set[str]
 ) -> tuple[str, list[tuple[str, str]]]:
     """``text`` with its misspelled words corrected, and the (word, correction) pairs."""
-    protected = set(words_of(author or "")) | skip
+    protected = set(index_words(author or "")) | skip
     found: dict[str, str] = {}
     hopeless = 0
     unknown = 0

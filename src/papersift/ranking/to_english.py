@@ -19,10 +19,10 @@ import numpy as np
 
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import term_slot
-from papersift.index.vocabulary import Vocabulary, words_of
+from papersift.index.vocabulary import Vocabulary
 from papersift.ranking.cedict import Dictionary, dictionary
 from papersift.ranking.query_form import HAN
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS, index_words
 
 Translate = Callable[[str], str | None]
 
@@ -195,7 +195,7 @@ def _weight(vocabulary: Vocabulary, sense: str, indexes: Indexes | None = None) 
     """How much the store's papers use ``sense``: log of the document frequency of its rarest word and,
     for a sense of several words (with ``indexes``), of its rarest pair of neighbouring words, so a
     phrase counts as much as the papers write it whole ("map out a program" little, "planar graph" much)."""
-    words = [w for w in words_of(sense) if w not in STOP_WORDS] or words_of(sense)
+    words = [w for w in index_words(sense) if w not in STOP_WORDS] or index_words(sense)
     if not words:
         return 0.0
     least = min(vocabulary.df(w) for w in words)

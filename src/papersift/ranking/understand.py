@@ -19,15 +19,14 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
 from papersift.index.indexes import Indexes
-from papersift.index.vocabulary import words_of
 from papersift.ranking.acronyms import expand
 from papersift.ranking.query_form import HAN, TOKEN, mostly_other, script_of
 from papersift.ranking.spelling import corrected, near_words
 from papersift.ranking.to_english import Translate, to_english
+from papersift.records.analyzer import index_words, words
 from papersift.records.paper import is_arxiv_id
 
 SENTENCE_WORDS = 8  # a query of more words is a sentence, not a topic (see ``understand``)
@@ -59,10 +58,10 @@ class Understood:
     @property
     def highlight(self) -> list[str]:
         """Words to mark in results: the query's and each acronym's other form."""
-        words = re.findall(r"\w+", self.text_used)
+        found = words(self.text_used)
         for _, other in self.acronyms:
-            words += re.findall(r"\w+", other)
-        return list(dict.fromkeys(words))
+            found += words(other)
+        return list(dict.fromkeys(found))
 
 
 def verbatim(query: str) -> Understood:
@@ -94,7 +93,7 @@ def understand(
     elif script != "LATIN" and mostly_other(query):  # not the β of "β-decay"
         applied.append(f"not translated: no offline dictionary for {script.lower()} text")
     # the dictionary's words are its own spelling; the Latin words of a mixed query may be misspelled
-    dictionary_words = set(words_of(translation)) - set(words_of(query)) if translation else set()
+    dictionary_words = set(index_words(translation)) - set(index_words(query)) if translation else set()
     # a passage (a pasted abstract) is its authors' own spelling: correcting it would move its vector off
     # the stored vector of the same text
     corrections: list[tuple[str, str]] = []
@@ -111,7 +110,7 @@ def understand(
     )
     # the tf-idf side hashes terms into slots that real terms share, so a query of none but unknown words
     # would find "shared terms" by chance: it gets none (a query with a known word is kept whole)
-    known = wanted if any(vocabulary.df(w) > 0 for w in words_of(wanted)) else ""
+    known = wanted if any(vocabulary.df(w) > 0 for w in index_words(wanted)) else ""
     lexical_text = " ".join([known, *(other for _, other in acronyms)]).strip()
     return Understood(
         text_used=text,

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import TypedDict, Unpack
 
 from papersift.index.sentences import split_sentences
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS
 
 MAX_WORDS = {"en": 50, "zh": 120}  # a TL;DR's bound: English words, or 中文 characters
 MAX_CHARS = {"tldr": 600, "title": 400, "abstract": 8000, "faq": 8000, "ask": 5000, "topic": 80}

@@ -10,7 +10,7 @@ it says less than it seems to), and one that only says where the code is. An abs
 sentence has no extractive TL;DR (the paper's JSON says so in ``error``).
 
 The similarities read words, not vectors: lower-cased words outside math, without the project's stop
-words (``text.STOP_WORDS``), stemmed by the Snowball English stemmer (PyStemmer). ``title`` is the share of
+words, stemmed by the Snowball English stemmer (both ``records.analyzer``'s). ``title`` is the share of
 the title's words the sentence has; ``centroid`` the cosine of its tf-idf vector with the rest of the
 abstract's (idf over the abstract's own sentences). The MiniLM encoder was not used: a listing page scores
 every abstract it shows, and lexical similarity already beats Lead-1 by a wide margin.
@@ -43,10 +43,9 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
-import Stemmer
 
 from papersift.index.sentences import roles, split_sentences
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS, stem_words
 
 EXTRACTIVE = "extractive"  # the ``by`` of an extractive TL;DR
 MAX_CHARS = 400
@@ -171,10 +170,10 @@ _AUTHORS = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 
 
-def _terms(text: str, stemmer: Stemmer.Stemmer) -> list[str]:
+def _terms(text: str) -> list[str]:
     """The stemmed content words of ``text`` outside math."""
     words = _WORD.findall(_MATH.sub(" ", text.lower()))
-    return [str(w) for w in stemmer.stemWords([w for w in words if w not in STOP_WORDS and len(w) > 1])]
+    return stem_words(w for w in words if w not in STOP_WORDS and len(w) > 1)
 
 
 def sentence_features(title: str, sentences: Sequence[str]) -> np.ndarray:
@@ -183,9 +182,8 @@ def sentence_features(title: str, sentences: Sequence[str]) -> np.ndarray:
     out = np.zeros((n, len(FEATURES)))
     if not n:
         return out
-    stemmer = Stemmer.Stemmer("english")
-    terms = [_terms(s, stemmer) for s in sentences]
-    title_terms = set(_terms(title, stemmer))
+    terms = [_terms(s) for s in sentences]
+    title_terms = set(_terms(title))
     vocabulary = {t: i for i, t in enumerate(sorted({t for ts in terms for t in ts}))}
     counts = np.zeros((n, max(1, len(vocabulary))))
     for row, ts in enumerate(terms):

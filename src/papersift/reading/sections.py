@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from papersift.index.indexes import Indexes
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS
 from papersift.sources.fulltext import FullText
 
 Encode = Callable[[list[str]], np.ndarray]

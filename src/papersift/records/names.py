@@ -11,17 +11,12 @@ spell them out ("Xinyi" ≠ "Xinyue", "Jean-François" = "Jean François"), else
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from papersift.records.analyzer import fold_letters
+
 _PART = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
-
-
-def _fold(text: str) -> str:
-    """Accents dropped, case folded; letters of other scripts kept as they are."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +30,7 @@ class Name:
 
 def parse_name(name: str) -> Name:
     """``"Jean-François Quint"`` → Name("quint", "jeanfrancois", "jf"); ``"J.-F. Quint"`` → (…, "", "jf")."""
-    folded = _fold(name)
+    folded = fold_letters(name)
     if folded.count(",") == 1:  # "Quint, Jean-François"
         surname_part, given_part = folded.split(",")
         folded = f"{given_part} {surname_part}"

@@ -25,12 +25,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 
+from papersift.records.analyzer import fold_title
 from papersift.records.paper import InvalidIdError, Paper, normalize_id
 from papersift.services.harvest import ArxivClient, HarvestError
 from papersift.sources.fulltext import CodeLink, ExtractError, FullText, Reference
 from papersift.store import Store
 from papersift.store.fulltext_rows import FullTextInfo
-from papersift.store.records import fold_title
 
 TITLE_MATCH = 0.93  # folded-title similarity from which a reference names a store paper
 MIN_TITLE_CHARS = 20  # shorter folded titles ("Introduction", "Adam") match only exactly

@@ -6,13 +6,13 @@ years, tags, citation keys), and a stored ``Paper`` as a reference.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 from urllib.parse import quote
 
+from papersift.records.analyzer import fold
 from papersift.records.paper import InvalidIdError, Paper, clean_text, normalize_id
 from papersift.sources.citetext import clean_authors, plain_text
 
@@ -133,15 +133,11 @@ def split_tags(value: str | None) -> list[str]:
     return [t for t in (clean_text(p) for p in re.split(r"[,;]", value or "")) if t]
 
 
-def _ascii_word(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-
-
 def make_key(authors: Iterable[str], year: int | None, title: str) -> str:
     """A citation key in the usual ``lastYYYYword`` shape, stable for the same author, year and title."""
     first = plain_text(next(iter(clean_authors(authors)), ""))
-    last = re.sub(r"[^a-z]", "", _ascii_word(first.split()[-1] if first.split() else "")) or "anon"
-    word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", _ascii_word(plain_text(title)))), "paper")
+    last = re.sub(r"[^a-z]", "", fold(first.split()[-1] if first.split() else "")) or "anon"
+    word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", fold(plain_text(title)))), "paper")
     return f"{last}{year or ''}{word}"
 
 

@@ -1,24 +1,68 @@
-"""Turning what a user types into a safe FTS5 query: user syntax is never an SQL error.
+"""A parsed query (``records.query.ParsedQuery``) as the store searches it: narrowed for an any-word query
+(``keyword_query``) and written as a safe FTS5 MATCH expression (``fts5``): user syntax is never an SQL
+error. PostgreSQL writes the same parsed query as ``to_tsquery`` text (``store/postgres.ts_query``).
 
-Words become quoted FTS5 strings (so ``AND(``, stray ``"`` or ``*`` cannot break the parser); balanced
-``"quoted phrases"`` stay phrases, ``word*`` stays a prefix query, ``-word`` excludes, and a bare ``OR``
-between words means either. Everything else is an implicit AND, or, with ``any_terms`` (the keyword side
-of hybrid search, where a query may be a whole sentence), an OR of the words that are not stop words.
+Words become quoted FTS5 strings (so ``AND(``, stray ``"`` or ``*`` cannot break the parser); phrases stay
+phrases, prefixes prefix queries, exclusions ``NOT``, an ``OR`` group either. Everything else is an implicit
+AND, or, with ``any_terms`` (the keyword side of hybrid search, where a query may be a whole sentence), an OR
+of the words that are not stop words.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from papersift.records.words import STOP_WORDS
-
-_TOKEN = re.compile(r'(-?)"([^"]+)"|(-?)([\w][\w.+\'-]*\*?)', re.UNICODE)
-_WORD = re.compile(r"\w+", re.UNICODE)
+from papersift.records.analyzer import STOP_WORDS, words
+from papersift.records.query import AnyOf, Clause, ParsedQuery, parse_query
 
 
 def _quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
+
+
+def fts5_clause(clause: Clause) -> str:
+    """One clause in FTS5: ``"a b"``, ``"graph"*``, ``("a" OR "b")``."""
+    if isinstance(clause, AnyOf):
+        return "(" + " OR ".join(fts5_clause(c) for c in clause.options) + ")"
+    return _quote(" ".join(clause.words)) + ("*" if clause.prefix else "")
+
+
+def any_words(query: ParsedQuery, common: Callable[[str], bool] | None = None) -> ParsedQuery:
+    """An any-word query's include clauses narrowed: stop words and one-letter words left out (all of them
+    kept when nothing else is left), then one OR of those ``common`` is false for, or, when every one is
+    common, all of them (AND): a store that knows its term frequencies keeps an any-word query off the
+    longest posting lists. A clause is read as FTS5 writes it, its outer quotes stripped."""
+    keys = {clause: fts5_clause(clause).strip('"') for clause in query.include}
+    kept = [c for c in query.include if len(keys[c]) > 1 and keys[c].lower() not in STOP_WORDS]
+    kept = kept or list(query.include)
+    rare = [c for c in kept if common is None or not common(keys[c])]
+    include = (AnyOf(tuple(dict.fromkeys(rare))),) if rare else tuple(dict.fromkeys(kept))
+    return ParsedQuery(include, query.exclude, query.author)
+
+
+def keyword_query(
+    query: str,
+    *,
+    author: str | None = None,
+    any_terms: bool = False,
+    common: Callable[[str], bool] | None = None,
+) -> ParsedQuery:
+    """``query`` parsed once, as every backend searches it (``any_words`` with ``any_terms``)."""
+    parsed = parse_query(query, author=author, any_terms=any_terms)
+    return any_words(parsed, common) if any_terms else parsed
+
+
+def fts5(query: ParsedQuery) -> str | None:
+    """The FTS5 MATCH expression of ``query`` (None when nothing must match)."""
+    include = [fts5_clause(c) for c in query.include]
+    if query.author:
+        include.append("authors : " + _quote(" ".join(query.author)))
+    if not include:
+        return None
+    expr = " AND ".join(include)
+    for term in query.exclude:
+        expr = f"({expr}) NOT {fts5_clause(term)}"
+    return expr
 
 
 def fts_query(
@@ -28,54 +72,11 @@ def fts_query(
     any_terms: bool = False,
     common: Callable[[str], bool] | None = None,
 ) -> str | None:
-    """The FTS5 MATCH expression for ``query`` (None when nothing searchable is left).
-
-    With ``any_terms``, words for which ``common`` is true are left out like stop words, and when every
-    word is common, all of them must match: a store that knows its term frequencies keeps an any-word
-    query off the longest posting lists.
-    """
-    include: list[str] = []
-    exclude: list[str] = []
-    pending_or = False
-    for m in _TOKEN.finditer(query):
-        neg = bool(m.group(1) or m.group(3))
-        raw = m.group(2) or m.group(4) or ""
-        if raw == "OR" and include and not neg:
-            pending_or = True
-            continue
-        prefix = raw.endswith("*") and m.group(4) is not None
-        words = _WORD.findall(raw)
-        if not words:
-            continue
-        if any_terms and not neg and m.group(4) is not None and not prefix and len(words) > 1:
-            include.extend(_quote(w) for w in words)  # "quasi-one-dimensional": any of its words
-            continue
-        term = _quote(" ".join(words)) + ("*" if prefix else "")
-        if neg:
-            exclude.append(term)
-        elif pending_or:
-            include[-1] = f"({include[-1]} OR {term})"
-            pending_or = False
-        else:
-            include.append(term)
-    if any_terms:
-        kept = [t for t in include if len(t.strip('"')) > 1 and t.strip('"').lower() not in STOP_WORDS]
-        kept = kept or include
-        rare = [t for t in kept if common is None or not common(t.strip('"'))]
-        # every word common: the papers having them all
-        include = ["(" + " OR ".join(dict.fromkeys(rare)) + ")"] if rare else list(dict.fromkeys(kept))
-    if author:
-        names = _WORD.findall(author)
-        if names:
-            include.append("authors : " + _quote(" ".join(names)))
-    if not include:
-        return None
-    expr = " AND ".join(include)
-    for term in exclude:
-        expr = f"({expr}) NOT {term}"
-    return expr
+    """The FTS5 MATCH expression for what was typed (None when nothing searchable is left): ``fts5`` of
+    ``keyword_query``."""
+    return fts5(keyword_query(query, author=author, any_terms=any_terms, common=common))
 
 
 def plain_words(query: str) -> list[str]:
     """The words of ``query`` (what ``fts_query`` may quote one by one), in order, without repeats."""
-    return list(dict.fromkeys(_WORD.findall(query)))
+    return list(dict.fromkeys(words(query)))

@@ -9,7 +9,6 @@ rowid, a day's listing, announcement days, listed categories and keyword ``match
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import date
@@ -17,6 +16,7 @@ from typing import Any, cast
 
 import orjson
 
+from papersift.records.analyzer import fold_title, words
 from papersift.records.paper import (
     ANNOUNCE_KINDS,
     AnnounceKind,
@@ -29,8 +29,7 @@ from papersift.records.paper import (
 )
 from papersift.records.schedule import derive_announced
 from papersift.store import PAPERS_CHANGED, Filters, IngestCounts, ListingEntry, StoreError
-from papersift.store.fts_query import fts_query
-from papersift.store.records import fold_title
+from papersift.store.fts_query import keyword_query
 from papersift.store.rows import (
     COLUMN,
     COLUMN_NAMES,
@@ -332,10 +331,10 @@ class PaperTables(SqlBase):
             own, given = self._common_words(query), common
             if own is not None:
                 common = own if given is None else (lambda word: own(word) or given(word))
-        match = fts_query(query, author=filters.author, any_terms=any_terms, common=common)
-        if match is None:
+        parsed = keyword_query(query, author=filters.author, any_terms=any_terms, common=common)
+        if not parsed.searchable:
             return []
-        fts = self.dialect.full_text(match)
+        fts = self.dialect.full_text(parsed)
         where = [fts.where, "NOT p.deleted"]
         args: list[Any] = [fts.arg]
         if filters.category:
@@ -359,12 +358,13 @@ class PaperTables(SqlBase):
         return [(int(r["rowid"]), fts.sign * float(r["score"])) for r in rows]
 
     def paper_ids_by_title(self, title: str) -> list[str]:
-        """Stored papers whose title equals ``title`` up to case, spacing, punctuation and LaTeX braces."""
-        words = re.findall(r"\w+", title)
-        if not words:
+        """Stored papers whose title equals ``title`` up to case, accents, spacing, punctuation and LaTeX
+        braces."""
+        title_words = words(title)
+        if not title_words:
             return []
         # every word in the title finds the candidates; the folded titles decide
-        fts = self.dialect.title_words(words)
+        fts = self.dialect.title_words(title_words)
         rows = self._rows(
             f"SELECT p.id AS id, p.title AS title FROM {fts.source} WHERE {fts.where} AND NOT p.deleted "
             "LIMIT 200",

@@ -31,6 +31,7 @@ from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 
 from papersift.records.paper import ANNOUNCE_KINDS, Paper, is_exact_category
+from papersift.records.query import AnyOf, Clause, ParsedQuery, Term
 from papersift.store import StoreBusy, StoreError, schema
 from papersift.store.fts_query import plain_words
 from papersift.store.paper_rows import COLUMNS
@@ -43,6 +44,7 @@ _WEIGHTS = "'{0.1, 0.1, 0.3, 1.0}'"  # D, C (abstract), B (authors), A (title): 
 _INDEXED_CHARS = 100_000  # a tsvector holds at most 1 MB: huge abstracts are stored whole, indexed in part
 _MIGRATION_LOCK = 0x70617065  # pg_advisory_xact_lock key: one process migrates at a time
 COMMON_SHARE = 0.02  # any-word queries leave out words in more than this share of the papers
+_AUTHORS_WEIGHT = "B"  # of the authors column in the keyword index (``_SEARCH``)
 COMMON_AFTER = 50_000  # rows: below this every word is kept (few papers, short posting lists)
 STATS_MAX_AGE = 600.0  # seconds between reads of the planner's word frequencies
 _FTS_SOURCE = "papers p, to_tsquery('papersift', ?) q"
@@ -75,9 +77,12 @@ class PostgresDialect(Dialect):
             f"{category}.",
         ]
 
-    def full_text(self, match: str) -> FullText:
+    def full_text(self, query: ParsedQuery) -> FullText:
+        arg = ts_query(query)
+        if arg is None:
+            raise StoreError("a keyword query with nothing that must match")
         score = f"ts_rank_cd({_WEIGHTS}, p.search, q, 1)"
-        return FullText(_FTS_SOURCE, "p.search @@ q", score, "score DESC, p.rowid", ts_query(match))
+        return FullText(_FTS_SOURCE, "p.search @@ q", score, "score DESC, p.rowid", arg)
 
     def title_words(self, words: Sequence[str]) -> FullText:
         arg = " & ".join(f"'{w}':A" for w in words)
@@ -116,34 +121,31 @@ class _PgTx:
         self.cur.executemany(_pg(sql), list(rows))
 
 
-_FTS_TOKEN = re.compile(r'"((?:[^"]|"")*)"(\*?)|(\()|(\))|\b(AND|OR|NOT)\b|\b(title|authors)\s*:')
-_TS_OPERATORS = {"AND": "&", "OR": "|", "NOT": "& !"}
-_COLUMN_WEIGHTS = {"title": "A", "authors": "B"}
+def _ts_clause(clause: Clause, weight: str = "") -> str:
+    """One clause as ``to_tsquery`` text: a phrase's words joined by ``<->`` (``:*`` after a prefix's last
+    one, ``:weight`` restricting each to a column's weight), a group's options by ``|``."""
+    if isinstance(clause, AnyOf):
+        return "( " + " | ".join(_ts_clause(c) for c in clause.options) + " )"
+    quoted = [w.replace("\\", "\\\\").replace("'", "''") for w in clause.words]
+    terms = [f"'{w}'" + (":" + weight if weight else "") for w in quoted]
+    if clause.prefix:
+        terms[-1] = f"'{quoted[-1]}':*{weight}"
+    return "(" + " <-> ".join(terms) + ")"
 
 
-def ts_query(match: str) -> str:
-    """The ``to_tsquery`` text of an FTS5 expression from ``fts_query``: phrases, prefixes, AND/OR/NOT.
-
-    ``title : "…"`` and ``authors : "…"`` become phrases restricted to that column's weight (A, B).
-    """
-    out: list[str] = []
-    weight = ""
-    for m in _FTS_TOKEN.finditer(match):
-        phrase, star, opening, closing, operator, column = m.groups()
-        if column:
-            weight = _COLUMN_WEIGHTS[column]
-        elif phrase is not None:
-            words = [w.replace("\\", "\\\\").replace("'", "''") for w in phrase.replace('""', '"').split()]
-            terms = [f"'{w}'" + (":" + weight if weight else "") for w in words]
-            if star and terms:
-                terms[-1] = f"'{words[-1]}':*{weight}"
-            out.append("(" + " <-> ".join(terms) + ")" if terms else "")
-            weight = ""
-        elif opening or closing:
-            out.append(opening or closing)
-        else:
-            out.append(_TS_OPERATORS[operator])
-    return " ".join(t for t in out if t)
+def ts_query(query: ParsedQuery) -> str | None:
+    """The ``to_tsquery`` text of a parsed query (``fts_query.keyword_query``; None when nothing must
+    match): what ``fts_query.fts5`` writes for SQLite, in PostgreSQL's syntax, the author's words a phrase
+    in the authors' weight (B)."""
+    include = [_ts_clause(c) for c in query.include]
+    if query.author:
+        include.append(_ts_clause(Term(query.author), _AUTHORS_WEIGHT))
+    if not include:
+        return None
+    expr = " & ".join(include)
+    for term in query.exclude:
+        expr = f"( {expr} ) & ! {_ts_clause(term)}"
+    return expr
 
 
 def _display(dsn: str) -> str:

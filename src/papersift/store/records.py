@@ -92,11 +92,6 @@ def entry_key(paper_id: str | None, doi: str | None, title: str) -> str:
     return "ref:" + hashlib.blake2b(folded.encode(), digest_size=8).hexdigest()
 
 
-def fold_title(title: str) -> str:
-    """A title reduced to letters and digits, for matching an imported title to a stored paper."""
-    return re.sub(r"[\W_]+", "", title.casefold())
-
-
 READING_STATES = ("pending", "done", "failed")
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from papersift.records.paper import Paper
+from papersift.records.query import ParsedQuery
 
 NamedRow = Any  # a row read by name: ``sqlite3.Row`` or a psycopg ``dict_row``
 
@@ -77,8 +78,9 @@ class Dialect:
         """Papers whose space-separated ``column`` holds ``category`` (a class, or a whole archive)."""
         raise NotImplementedError
 
-    def full_text(self, match: str) -> FullText:
-        """The keyword query of an FTS5 expression (``query.fts_query``)."""
+    def full_text(self, query: ParsedQuery) -> FullText:
+        """The keyword query of a parsed query (``fts_query.keyword_query``) that has something that must
+        match (``searchable``), written in the backend's syntax."""
         raise NotImplementedError
 
     def title_words(self, words: Sequence[str]) -> FullText:

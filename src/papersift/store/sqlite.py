@@ -24,7 +24,9 @@ import numpy as np
 import orjson
 
 from papersift.records.paper import is_exact_category
+from papersift.records.query import ParsedQuery
 from papersift.store import StoreBusy, StoreError, schema
+from papersift.store.fts_query import fts5
 from papersift.store.rows import COLUMN, Row
 from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
 from papersift.store.tables import StoreTables
@@ -61,7 +63,10 @@ class SqliteDialect(Dialect):
             return f"(' ' || {column} || ' ') LIKE ?", [f"% {category} %"]
         return f"((' ' || {column} || ' ') LIKE ? OR {column} LIKE ?)", [f"% {category}.%", f"{category} %"]
 
-    def full_text(self, match: str) -> FullText:
+    def full_text(self, query: ParsedQuery) -> FullText:
+        match = fts5(query)
+        if match is None:
+            raise StoreError("a keyword query with nothing that must match")
         return FullText(
             _FTS_SOURCE, "papers_fts MATCH ?", "bm25(papers_fts, 10.0, 1.0, 3.0)", "score", match, -1.0
         )

@@ -11,7 +11,7 @@ from functools import lru_cache
 from markupsafe import Markup, escape
 from pylatexenc.latex2text import LatexNodes2Text
 
-from papersift.records.words import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS
 
 MATH = re.compile(r"(\$[^$]+\$)")
 _SPECIAL = re.compile(r"(?<!\\)([%&#])")  # TeX's comment / alignment / parameter characters: kept as text

@@ -3,7 +3,6 @@ handler; results are kept per store version and index generation."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -13,6 +12,7 @@ from starlette.exceptions import HTTPException
 from papersift.ranking.search import MODES, Mode, search_page
 from papersift.reader.shapes import SearchHitShape, Understood
 from papersift.records import taxonomy
+from papersift.records.analyzer import words
 from papersift.records.paper import is_arxiv_id, normalize_id
 from papersift.store import Filters
 from papersift.web.contract import DateParam
@@ -120,7 +120,7 @@ def search_papers(
         "category": category or "",
         "since": since or "",
     }
-    context |= {"hl": re.findall(r"\w+", q), "search_page": True, "verbatim": verbatim}
+    context |= {"hl": words(q), "search_page": True, "verbatim": verbatim}
     if not q.strip():
         return web.page(request, "search.html", 200, data=None, **context)
     if is_arxiv_id(q.strip()):  # an id or an arXiv URL opens the paper (a 404 there links arXiv)
