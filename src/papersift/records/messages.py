@@ -1,0 +1,137 @@
+"""What papersift says to a reader (reasons, notes, errors) as typed messages: a key, its arguments and the
+English template of each key. A ``Message`` is its English text (a ``str``: JSON, the CLI and every
+comparison see exactly that sentence) that still knows its key and arguments, so a face can say it in the
+reader's language from a catalog (``web/i18n.py``; the English template is the catalog's msgid).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+Arg = str | int | float
+
+# key → English template (python-format: %(name)s); the msgids of the catalogs under web/locale/
+ENGLISH: dict[str, str] = {
+    # why a paper is related, recommended or picked (ranking/pool.py, recommend.py, evidence.py)
+    "sentence_match": "%(mine)s ↔ %(theirs)s (%(cosine)s)",
+    "your_title": "your title",
+    "your_sentence": "your sentence %(n)s",
+    "their_title": "their title",
+    "their_sentence": "their sentence %(n)s",
+    "same_authors": "same authors: %(authors)s",
+    "shared_terms": "shared terms: %(terms)s",
+    "close_in_content": "close in content (%(score)s)",
+    "similar_wording": "similar wording (%(score)s)",
+    "same_category": "same category (%(category)s)",
+    "earlier_work": "earlier work",
+    "same_day_before": "the same day, submitted before",
+    "same_month_before": "the same month, submitted before",
+    "years_earlier_1": "%(n)s year earlier",
+    "years_earlier": "%(n)s years earlier",
+    "months_earlier_1": "%(n)s month earlier",
+    "months_earlier": "%(n)s months earlier",
+    "weeks_earlier_1": "%(n)s week earlier",
+    "weeks_earlier": "%(n)s weeks earlier",
+    "days_earlier_1": "%(n)s day earlier",
+    "days_earlier": "%(n)s days earlier",
+    "cites_same": "cites %(n)s of the same papers",
+    "cited_together_1": "cited together by %(n)s paper",
+    "cited_together": "cited together by %(n)s papers",
+    "cites_library_1": "cites %(n)s paper of your library",
+    "cites_library": "cites %(n)s papers of your library",
+    "cited_by_library_1": "cited by %(n)s paper of your library",
+    "cited_by_library": "cited by %(n)s papers of your library",
+    "followed_authors": "followed authors: %(authors)s",
+    "library_authors": "authors in your library: %(authors)s",
+    "close_to": "close to %(titles)s",
+    "followed_category": "followed category (%(category)s)",
+    # how a query or a text was read (ranking/understand.py, search.py, related.py)
+    "translated": "translated: %(query)s → %(translation)s",
+    "not_translated": "not translated: no offline dictionary for %(script)s text",
+    "corrected": "corrected: %(wrong)s → %(right)s",
+    "acronym": "acronym: %(form)s = %(other)s",
+    "text_cut": "text cut to the model's %(tokens)s-token window for the dense match (%(chars)s characters "
+    "given); key terms use the first 100,000 characters",
+    "no_facet_sentence": "no %(facet)s sentence found: the whole text is used",
+    "facet_background": "background",
+    "facet_method": "method",
+    "facet_result": "result",
+    "no_index_yet": "no index yet: keyword matches only (run `papersift embed`)",
+    "no_vectors_yet": "no vectors yet: keyword results only (run `papersift embed`)",
+    "an_arxiv_id": "an arXiv id: that paper",
+    "empty_query": "empty query",
+    "no_good_matches": "no good matches",
+    # what is missing or wrong (ranking/daily.py, the server's errors)
+    "no_followed_listings": "no listings for the followed categories yet",
+    "no_listing_of": "no listing of %(categories)s on %(day)s",
+    "no_listings_for": "no listings for %(category)s",
+    "all_categories": "all categories",
+    "not_in_store": "%(id)s is not in the store",
+    "not_on_arxiv": "%(id)s is not on arXiv",
+    "not_in_library": "%(key)s is not in your library",
+    "key_not_in_library": "that key is not in your library",
+    "text_empty": "the text is empty",
+    "mode_one_of": "mode must be one of %(modes)s",
+    "not_a_date": "not a date (YYYY-MM-DD): %(value)s",
+    "log_in_first": "log in first",
+    "stale_form": "the form is stale or comes from another site: reload the page and retry",
+    "wrong_login": "wrong name or password",
+    "too_many_logins": "too many failed logins for this name; try again in 15 minutes",
+    "no_such_feed": "no such feed",
+    "unknown_action": "unknown action %(action)s",
+    "file_too_big": "the file is over %(mb)s MB",
+    "not_an_arxiv_id": "not an arXiv id",
+    "not_found": "Not Found",
+    "method_not_allowed": "Method Not Allowed",
+    "offline": "offline: cannot reach %(host)s (%(problem)s)",
+    "store_busy": "the store is busy (%(problem)s); try again in a moment",
+    "and_more": "%(names)s and %(n)s more",
+    # a request's values that are not valid (the page's sentence for a validation error)
+    "invalid_date": "not a date (YYYY-MM-DD): %(value)s",
+    "invalid_choice": "%(where)s must be one of %(choices)s",
+    "invalid_number": "%(where)s: not a whole number: %(value)s",
+    "invalid_too_small": "%(where)s: at least %(limit)s",
+    "invalid_too_large": "%(where)s: at most %(limit)s",
+    "invalid_missing": "%(where)s: missing",
+    "invalid_too_long": "%(where)s: too long (at most %(limit)s characters)",
+    "invalid_value": "%(where)s: not a valid value",
+}
+
+
+class Message(str):
+    """A message: its English text, with the ``key`` and ``args`` it was made of (an argument may itself
+    be a Message: a face says it in the same language)."""
+
+    key: str
+    args: Mapping[str, Arg]
+
+    def __new__(cls, key: str, **args: Arg) -> Message:
+        self = super().__new__(cls, ENGLISH[key] % args)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "args", dict(args))
+        return self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a Message is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled (the page cache, a worker) as what it was made of
+        return (_remade, (self.key, dict(self.args)))
+
+    def english(self) -> str:
+        """The English sentence, a plain ``str``."""
+        return str.__str__(self)
+
+
+def _remade(key: str, args: dict[str, Arg]) -> Message:
+    return Message(key, **args)
+
+
+def say(key: str, **args: Arg) -> Message:
+    """The message ``key`` with ``args`` (the English template's placeholders)."""
+    return Message(key, **args)
+
+
+def counted(key: str, n: int, **args: Arg) -> Message:
+    """``key`` with the count ``n``: its singular form ``key_1`` when ``n`` is 1."""
+    return Message(f"{key}_1" if n == 1 else key, n=n, **args)
