@@ -48,8 +48,12 @@ class Hit:
         if self.match is not None and self.match[2] >= 0.5:
             mine, theirs, cosine = self.match
             out.append(
-                say("sentence_match", mine=_sentence_name("your", mine), theirs=_sentence_name("their", theirs),
-                    cosine=f"{cosine:.2f}")
+                say(
+                    "sentence_match",
+                    mine=_sentence_name("your", mine),
+                    theirs=_sentence_name("their", theirs),
+                    cosine=f"{cosine:.2f}",
+                )
             )
         if self.authors:
             out.append(say("same_authors", authors=", ".join(self.authors)))

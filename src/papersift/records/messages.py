@@ -65,27 +65,37 @@ ENGLISH: dict[str, str] = {
     # what is missing or wrong (ranking/daily.py, the server's errors)
     "no_followed_listings": "no listings for the followed categories yet",
     "no_listing_of": "no listing of %(categories)s on %(day)s",
+    "no_listing_on": "no %(category)s listing on %(day)s",
     "no_listings_for": "no listings for %(category)s",
     "all_categories": "all categories",
     "not_in_store": "%(id)s is not in the store",
+    "no_paper_in_store": "no paper %(id)s in the store",
     "not_on_arxiv": "%(id)s is not on arXiv",
-    "not_in_library": "%(key)s is not in your library",
+    "not_in_library": "%(entry)s is not in your library",
     "key_not_in_library": "that key is not in your library",
     "text_empty": "the text is empty",
     "mode_one_of": "mode must be one of %(modes)s",
     "not_a_date": "not a date (YYYY-MM-DD): %(value)s",
+    "not_a_number": "not a number: %(value)s",
     "log_in_first": "log in first",
     "stale_form": "the form is stale or comes from another site: reload the page and retry",
     "wrong_login": "wrong name or password",
-    "too_many_logins": "too many failed logins for this name; try again in 15 minutes",
+    "too_many_logins": "too many failed logins; try again in %(seconds)s seconds",
     "no_such_feed": "no such feed",
     "unknown_action": "unknown action %(action)s",
     "file_too_big": "the file is over %(mb)s MB",
     "not_an_arxiv_id": "not an arXiv id",
+    "not_arxiv_id": "not an arXiv id: %(raw)s",
+    "not_arxiv_id_month": "not an arXiv id: %(raw)s (month %(month)s)",
     "not_found": "Not Found",
     "method_not_allowed": "Method Not Allowed",
     "offline": "offline: cannot reach %(host)s (%(problem)s)",
     "store_busy": "the store is busy (%(problem)s); try again in a moment",
+    "no_model": "no language model is connected to this server: connect one with `papersift llm setup` on "
+    "its machine and restart `papersift serve` (README: Connecting a model, /help/model)",
+    "model_not_here": "no model may write here: %(what)s is not available",
+    "questions_an_hour": "at most %(n)s questions an hour from one address",
+    "ask_how_many": "ask about 1 to %(n)s papers",
     "and_more": "%(names)s and %(n)s more",
     # a request's values that are not valid (the page's sentence for a validation error)
     "invalid_date": "not a date (YYYY-MM-DD): %(value)s",
@@ -125,6 +135,12 @@ class Message(str):
 
 def _remade(key: str, args: dict[str, Arg]) -> Message:
     return Message(key, **args)
+
+
+def reason(error: BaseException) -> str:
+    """What ``error`` was raised saying: its Message as it is, else its text."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Message) else str(error)
 
 
 def say(key: str, **args: Arg) -> Message:

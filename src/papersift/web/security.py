@@ -39,6 +39,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from papersift.records.messages import say
 from papersift.settings import Settings
 from papersift.web.contract import allowed_methods, is_feed
 from papersift.web.i18n import TEXT
@@ -54,7 +55,7 @@ UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SAME_SITE = frozenset({"same-origin", "none"})  # Sec-Fetch-Site values of the reader's own requests
 READING_POSTS = ("/ask", "/summarize")  # posts a public read-only server takes with PAPERSIFT_READING_PUBLIC
 PRIVATE_PREFIXES = ("/library", "/api/library", "/api/recommend", "/feed/", "/login", "/logout")
-STALE = "the form is stale or comes from another site: reload the page and retry"
+STALE = say("stale_form")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
 # KaTeX sizes its output with style attributes: those (never <style> or script) are allowed inline
 CSP = (
