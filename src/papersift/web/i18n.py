@@ -4,7 +4,7 @@ translated). English is in the code, the msgids: ``INTERFACE``'s words (the msgc
 ``arXiv category``); the other languages are gettext catalogs, ``locale/<lang>/LC_MESSAGES/papersift.po`` (the
 template ``locale/papersift.pot``), read with Babel when first used. The pages' templates get the same
 catalog through Jinja's i18n extension (``_``, ``pgettext``), the interface words as ``t``, a message
-through the ``tr`` filter and a category's name through ``category_name``.
+through the ``tr`` filter and a category's name through ``arxiv_name``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 
 from papersift.records.messages import ENGLISH, Message
-from papersift.records.taxonomy import categories, category_name, groups
+from papersift.records.taxonomy import categories, groups
 
 LANGUAGES = ("en", "zh")
 DOMAIN = "papersift"
@@ -322,10 +322,9 @@ def said(text: Any, lang: str) -> Any:
     return translations(lang).pgettext(text.key, ENGLISH[text.key]) % args
 
 
-def category_named(cat: str, lang: str) -> str | None:
-    """The name of arXiv's category ``cat`` in ``lang`` (None: arXiv has no such category)."""
-    name = category_name(cat)
-    return None if name is None else translations(lang).pgettext(CATEGORY, name)
+def arxiv_name(name: str, lang: str) -> str:
+    """The English name of one of arXiv's categories or archives (``records/taxonomy.py``) in ``lang``."""
+    return translations(lang).pgettext(CATEGORY, name)
 
 
 def install(env: Environment) -> None:
@@ -346,7 +345,7 @@ def install(env: Environment) -> None:
     env.add_extension("jinja2.ext.i18n")
     env.install_gettext_callables(gettext, ngettext, newstyle=False, pgettext=pgettext)  # type: ignore[attr-defined]
     env.filters["tr"] = said
-    env.globals["category_name"] = category_named
+    env.filters["arxiv_name"] = arxiv_name
 
 
 def template() -> Catalog:
