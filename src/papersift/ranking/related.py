@@ -159,9 +159,7 @@ def text_query(
     understood = understand(indexes, text[:100_000], translate=translate, correct=short)
     if understood.text_used != understood.original:
         text = understood.text_used
-    query = Query(
-        label=text[:80], text=text, notes=[n for n in understood.applied if n.key != "acronym"]
-    )
+    query = Query(label=text[:80], text=text, notes=[n for n in understood.applied if n.key != "acronym"])
     if indexes.dense is not None:
         encoder = indexes.encoder()
         clipped, cut = encoder.clip(text)
