@@ -160,7 +160,7 @@ def faq_stream(request: Request, web: Web, paper_id: str, lang: str = "en") -> R
     lang = "zh" if lang == "zh" else "en"
     stored = faq_html(web.state, paper, lang)
     if stored["html"] is None and not may_generate(web.state.settings):
-        _refuse(web.state.settings, "the FAQ")
+        _refuse(web.state.settings, say("the_faq"))
     headers = {"cache-control": "no-store", "x-accel-buffering": "no"}
     return StreamingResponse(
         _faq_events(web.state, paper, lang), media_type="text/event-stream", headers=headers
@@ -186,7 +186,7 @@ def summarize_paper(request: Request, web: Web, paper_id: str, lang: str = Form(
     """Make the paper's TL;DR (and in 中文 its title and abstract) now; back to its page."""
     paper = _paper(web.state, paper_id)
     if not may_generate(web.state.settings):
-        _refuse(web.state.settings, "a TL;DR")
+        _refuse(web.state.settings, say("a_tldr"))
     with _own_store(web.state.settings) as store:
         summarize(web.state.settings, store, [paper], "zh" if lang == "zh" else "en", retry_failed=True)
     return RedirectResponse(f"/abs/{paper.id}", status_code=303)
@@ -201,7 +201,7 @@ class AskRequest(BaseModel):
 def _answer(request: Request, web: Site, ids: list[str], question: str, lang: str) -> dict[str, Any]:
     settings = web.state.settings
     if not may_generate(settings):
-        _refuse(settings, "an answer")
+        _refuse(settings, say("an_answer"))
     address = request.client.host if request.client else "unknown"
     limit: AskLimit = request.app.state.ask_limit
     if not limit.allow(address):
