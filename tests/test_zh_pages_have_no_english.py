@@ -60,7 +60,6 @@ def paper_strings(data: Any) -> set[str]:
                 "title",
                 "abstract",
                 "label",
-                "name",
                 "comments",
                 "translation",
                 "text_used",
