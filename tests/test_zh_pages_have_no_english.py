@@ -1,7 +1,8 @@
 """A 中文 page says nothing in English but paper text: on a real server over two real days of cs.AI, each
 kind of page under ``?lang=zh`` (a listing, Daily Papers, a paper with its related papers, a search with a
-correction, one with a translation, one with no results, the topic map, the library, the categories, and
-the error pages: an unknown id, a bad date, an unknown category) has no English word left once the papers'
+correction, one with a translation, one with no results, related papers of a text, the topic map, the
+library, the lab's trending papers, the categories, the login, the model help, and the error pages: an
+unknown id, a bad date, an unknown category) has no English word left once the papers'
 own text (titles, abstracts, authors, phrases, topic names, ids, dates, URLs) is taken out, but for names
 (arXiv, papersift, BibTeX, Atom…) and category codes."""
 
@@ -32,7 +33,8 @@ PAPER_TEXT = (
     "map-tip reader tag tags lang by"
 ).split()
 NAMES = frozenset(
-    "arXiv papersift BibTeX Atom TL DR pdf KaTeX LaTeX Zotero RIS CSL JSON YYYY MM DD README UTC API".split()
+    "arXiv papersift BibTeX Atom TL DR pdf KaTeX LaTeX Zotero RIS CSL JSON YYYY MM DD README UTC API URL"
+    " OpenAI Ollama llama cpp LM Studio vLLM".split()  # names of things: formats, programs, model servers
 )
 CODES = frozenset({c.id for c in categories()} | {a.id for g in groups() for a in g.archives})
 _CODE = re.compile(r"(?<![\w.-])[a-z][a-z-]*(?:\.[A-Za-z-]+)?(?![\w.-])")
@@ -94,7 +96,9 @@ def english_left(page: str, papers: set[str]) -> list[str]:
             *(el.get(a) or "" for el in body.iter() for a in ("title", "placeholder", "aria-label", "alt")),
         ]
     )
-    text = re.sub(r"https?://\S+|/\S*|“[^”]*”|`[^`]*`|\b\d{4}\.\d{4,5}(v\d+)?\b", " ", text)
+    text = re.sub(
+        r"https?://\S+|\b[A-Z]+(?:_[A-Z]+)+\b|/\S*|“[^”]*”|`[^`]*`|\b\d{4}\.\d{4,5}(v\d+)?\b", " ", text
+    )
     for s in sorted(papers, key=len, reverse=True):
         if len(s) > 1:
             text = text.replace(s, " ")
@@ -120,6 +124,13 @@ def test_every_zh_page_says_its_interface_in_chinese(site: httpx.Client, zh_home
         f"/map/cs.AI/{DAY}": (200, f"/api/map/cs.AI/{DAY}"),
         "/library": (200, "/api/library"),
         "/categories": (200, None),
+        "/trending": (200, "/api/trending"),
+        "/related?text=multi-agent+planning+with+language+models": (
+            200,
+            "/api/related?text=multi-agent+planning+with+language+models",
+        ),
+        "/login": (200, None),
+        "/help/model": (200, None),
         "/abs/2501.99999": (404, None),
         "/list/cs.LG/yesterday": (400, None),
         "/list/cs.AI/yesterday": (400, None),
