@@ -2,9 +2,9 @@
 kind of page under ``?lang=zh`` (a listing, Daily Papers, a paper with its related papers, a search with a
 correction, one with a translation, one with no results, related papers of a text, the topic map, the
 library, the lab's trending papers, the categories, the login, the model help, and the error pages: an
-unknown id, a bad date, an unknown category) has no English word left once the papers'
-own text (titles, abstracts, authors, phrases, topic names, ids, dates, URLs) is taken out, but for names
-(arXiv, papersift, BibTeX, Atom…) and category codes."""
+unknown id, a bad date, an unknown category, no such page, a method not allowed) has no English word left
+once the papers' own text (titles, abstracts, authors, phrases, topic names, ids, dates, URLs) is taken
+out, but for names (arXiv, papersift, BibTeX, Atom…) and category codes."""
 
 from __future__ import annotations
 
@@ -135,6 +135,8 @@ def test_every_zh_page_says_its_interface_in_chinese(site: httpx.Client, zh_home
         "/list/cs.LG/yesterday": (400, None),
         "/list/cs.AI/yesterday": (400, None),
         "/list/cs.XX": (404, None),
+        "/no/such/page": (404, None),
+        "/seen": (405, None),
     }
     everything = paper_strings(listing)
     left = {}

@@ -206,7 +206,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
     # a dead end (web/deadends.py) says where to go instead
     links, fetch = getattr(exc, "links", None), getattr(exc, "fetch", None)
     detail = exc.detail if isinstance(exc.detail, Message) else str(exc.detail)
-    if detail == HTTPStatus(exc.status_code).phrase and exc.status_code in _PHRASES:  # Starlette's own
+    if exc.status_code in _PHRASES and detail == HTTPStatus(exc.status_code).phrase:  # Starlette's own
         detail = say(_PHRASES[exc.status_code])
     return _error(request, exc.status_code, detail, exc.headers, links, fetch)
 
