@@ -200,7 +200,7 @@ def import_file(
     result = read_bibliography(raw.decode("utf-8-sig", errors="replace"))
     with web.state.writing() as store:
         report = import_references(store, reader, result.references, tags=_words(tag), source="import")
-    problems = [str(e) for e in [*result.errors, *report.errors]]
+    problems = [e.said() for e in [*result.errors, *report.errors]]
     summary = {
         "format": result.format,
         "read": report.read,
