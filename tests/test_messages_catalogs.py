@@ -20,6 +20,7 @@ from papersift.ranking.pool import how_much_earlier
 from papersift.reader.shapes import Understood
 from papersift.records.messages import ENGLISH, Message, reason, say
 from papersift.records.paper import InvalidIdError, normalize_id
+from papersift.sources.bibliography import read_bibliography
 from papersift.sources.citetext import author_line
 from papersift.web import i18n
 from papersift.web.i18n import LOCALE, catalog_path, said, template
@@ -61,6 +62,9 @@ def test_a_message_is_the_english_sentence_the_faces_said_before() -> None:
         match.key = "other"  # type: ignore[misc]
     with pytest.raises(InvalidIdError) as raised:
         normalize_id("2699.00001")
+    skipped = read_bibliography("2401.00001\nnot an id\n").errors[0]
+    assert skipped.said() == str(skipped) == "line 2: not an arXiv id or arXiv URL: 'not an id'"
+    assert said(skipped.said(), "zh") == "第 2 行：不是 arXiv 编号或 arXiv 网址：'not an id'"
     assert str(raised.value) == "not an arXiv id: '2699.00001' (month 99)"
     assert said(reason(raised.value), "zh") == "不是 arXiv 编号：'2699.00001'（月份 99）"
 
