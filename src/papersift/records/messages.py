@@ -129,7 +129,6 @@ ENGLISH: dict[str, str] = {
     "not_utf8": "%(path)s: not UTF-8 text (byte 0x%(byte)s on line %(line)s); save it as UTF-8",
     "not_an_arxiv_id_line": "not an arXiv id or arXiv URL: %(line)s",
     # a request's values that are not valid (the page's sentence for a validation error)
-    "invalid_date": "not a date (YYYY-MM-DD): %(value)s",
     "invalid_choice": "%(where)s must be one of %(choices)s",
     "invalid_number": "%(where)s: not a whole number: %(value)s",
     "invalid_too_small": "%(where)s: at least %(limit)s",

@@ -245,7 +245,7 @@ def _said(error: Mapping[str, Any]) -> Message:
     where = ".".join(str(p) for p in error["loc"][1:]) or "body"
     kind, ctx, value = error["type"], error.get("ctx") or {}, str(error.get("input", ""))[:80]
     if ctx.get("pattern") == DATE_PATTERN or (kind == "value_error" and where in ("date", "day", "since")):
-        return say("invalid_date", value=value)
+        return say("not_a_date", value=value)
     if kind == "literal_error":
         return say("invalid_choice", where=where, choices=str(ctx.get("expected", "")))
     if kind == "int_parsing":
