@@ -3,8 +3,9 @@ translated). English is in the code, the msgids: ``INTERFACE``'s words (the msgc
 ``records/messages.py``'s templates (the msgctxt is the message's key) and arXiv's category names (msgctxt
 ``arXiv category``); the other languages are gettext catalogs, ``locale/<lang>/LC_MESSAGES/papersift.po`` (the
 template ``locale/papersift.pot``), read with Babel when first used. The pages' templates get the same
-catalog through Jinja's i18n extension (``_``, ``pgettext``), the interface words as ``t``, a message
-through the ``tr`` filter and a category's name through ``arxiv_name``. A new msgid: say it in the code,
+catalog through Jinja's i18n extension (``pgettext("key", "English")``; every entry has its key as its
+context, so a bare ``_()`` finds none), the interface words as ``t``, a message through the ``tr`` filter
+and a category's name through ``arxiv_name``. A new msgid: say it in the code,
 write the template again (``template()``; ``tests/test_messages_catalogs.py`` says how) and translate it in
 each .po (the tests fail until every one is).
 """
