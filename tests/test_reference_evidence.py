@@ -25,7 +25,7 @@ from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.sources.fulltext import FullText, Reference, Section
 from papersift.store import Store, open_store
-from papersift.web.i18n import translate
+from papersift.web.i18n import said
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 
@@ -104,7 +104,11 @@ def test_coupling_is_scored_and_said_and_co_citation_said(home: Path, citation_c
     assert hit.coupling == 2 and hit.cocited == 1
     assert "cites 2 of the same papers" in hit.reasons() and "cited together by 1 paper" in hit.reasons()
     assert RelatedHitShape.of_hit(hit).dump()["why"] == hit.reasons()
-    zh = [translate(r, "zh") for r in ("cites 2 of the same papers", "cited together by 1 paper")]
+    zh = [
+        said(r, "zh")
+        for r in hit.reasons()
+        if r in ("cites 2 of the same papers", "cited together by 1 paper")
+    ]
     assert zh == ["引用了 2 篇相同的论文", "被 1 篇论文同时引用"]
     unchanged = [h for h in before if h.paper.id != low.paper.id and h.paper.id in after]
     assert all(after[h.paper.id].score == h.score for h in unchanged)  # only the coupled paper moved
@@ -145,7 +149,7 @@ def test_daily_papers_say_which_papers_of_your_library_they_cite_or_are_cited_by
     assert picks[new].reasons == ("cites 2 papers of your library", "cited by 1 paper of your library")
     assert picks[other].reasons == ()
     assert DailyPickShape.of_pick(picks[new]).dump()["why"] == list(picks[new].reasons)
-    assert [translate(r, "zh") for r in picks[new].reasons] == [
+    assert [said(r, "zh") for r in picks[new].reasons] == [
         "引用了你文库中的 2 篇论文",
         "被你文库中的 1 篇论文引用",
     ]

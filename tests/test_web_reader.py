@@ -11,11 +11,12 @@ import pytest
 
 from papersift.ranking.pool import Hit, how_much_earlier
 from papersift.ranking.recommend import Recommendation
+from papersift.records.messages import say
 from papersift.services.listing import listing_counts
 from papersift.settings import Settings
 from papersift.store import open_store
 from papersift.web.display_text import highlight, plain_text, tex_text
-from papersift.web.i18n import translate
+from papersift.web.i18n import said
 from tests.test_web_library import csrf
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
@@ -49,23 +50,26 @@ def test_every_reason_and_note_reads_in_chinese() -> None:
     english = re.compile(r"\b(same|shared|close|earlier|followed|authors|category|work|terms)\b")
     gaps = [how_much_earlier(*gap) for gap in ((0, None), (400, None), (None, 0), (None, 10), (None, 30))]
     for reason in [*hit.reasons(), *rec.reasons(), *gaps]:
-        assert not english.search(translate(reason, "zh")), reason
+        assert not english.search(said(reason, "zh")), reason
     notes = [
-        "text cut to the model's 256-token window for the dense match (300,000 characters given); "
-        "key terms use the first 100,000 characters",
-        "no index yet: keyword matches only (run `papersift embed`)",
-        "no vectors yet: keyword results only (run `papersift embed`)",
-        "an arXiv id: that paper",
-        "log in first",
-        "wrong name or password",
-        "too many failed logins for this name; try again in 15 minutes",
-        "the form is stale or comes from another site: reload the page and retry",
-        "no listings for cs.LG",
-        "2608.00001 is not in the store",
+        say("text_cut", tokens=256, chars="300,000"),
+        say("no_index_yet"),
+        say("no_vectors_yet"),
+        say("an_arxiv_id"),
+        say("log_in_first"),
+        say("wrong_login"),
+        say("too_many_logins", seconds=900),
+        say("stale_form"),
+        say("no_listings_for", category="cs.LG"),
+        say("not_in_store", id="2608.00001"),
     ]
+    assert notes[0] == (
+        "text cut to the model's 256-token window for the dense match (300,000 characters given); "
+        "key terms use the first 100,000 characters"
+    )
     for note in notes:
-        assert not re.search(r"\b[a-z]{4,}\b", translate(note, "zh").replace("papersift embed", "")), note
-    assert translate("earlier work", "en") == "earlier work"
+        assert not re.search(r"\b[a-z]{4,}\b", said(note, "zh").replace("papersift embed", "")), note
+    assert said(say("earlier_work"), "en") == "earlier work"
 
 
 def test_an_arxiv_id_search_opens_the_paper_and_its_api_has_one_result(

@@ -16,6 +16,7 @@ from typing import Literal
 from papersift.index.indexes import Indexes
 from papersift.ranking.evidence import library_citations, library_reasons
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
+from papersift.records.messages import Message, say
 from papersift.records.paper import Paper
 from papersift.records.schedule import announcement_time, is_listing_day, next_listing_day
 from papersift.store import Store, StoreError
@@ -76,7 +77,7 @@ class DailyPick:
 
     paper: Paper
     score: float | None
-    reasons: tuple[str, ...] = ()
+    reasons: tuple[Message, ...] = ()
     seen: tuple[str, ...] = ()  # how the reader saw it (pushed, mailed, opened, read): only with show_seen
 
 
@@ -206,10 +207,10 @@ def daily_picks(
     categories = tuple(followed or fallback)
     days = daily_days(store, categories)
     if not days:
-        raise NoDailyPapers("no listings for the followed categories yet")
+        raise NoDailyPapers(say("no_followed_listings"))
     when = day or days[-1]
     if when not in days:
-        raise NoDailyPapers(f"no listing of {', '.join(categories)} on {when}")
+        raise NoDailyPapers(say("no_listing_of", categories=", ".join(categories), day=when.isoformat()))
     picks = daily(store, indexes, reader, when, categories, k=k, show_seen=show_seen, digest_day=digest_day)
     return DailyView(categories, days, when, picks)
 

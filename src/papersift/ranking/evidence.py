@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from papersift.records.messages import Message, counted, say
 from papersift.sources.fulltext import Reference
 from papersift.store import Store
 
@@ -107,23 +108,19 @@ def library_citations(
     return out
 
 
-def _papers(n: int) -> str:
-    return f"{n} paper{'s' if n != 1 else ''}"
+def coupling_reason(n: int) -> Message:
+    return say("cites_same", n=n)
 
 
-def coupling_reason(n: int) -> str:
-    return f"cites {n} of the same papers"
+def cocited_reason(n: int) -> Message:
+    return counted("cited_together", n)
 
 
-def cocited_reason(n: int) -> str:
-    return f"cited together by {_papers(n)}"
-
-
-def library_reasons(cites: int, cited: int) -> list[str]:
+def library_reasons(cites: int, cited: int) -> list[Message]:
     """Why a paper matters to a reader's library, in words."""
     out = []
     if cites:
-        out.append(f"cites {_papers(cites)} of your library")
+        out.append(counted("cites_library", cites))
     if cited:
-        out.append(f"cited by {_papers(cited)} of your library")
+        out.append(counted("cited_by_library", cited))
     return out

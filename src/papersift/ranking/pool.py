@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from papersift.ranking.evidence import cocited_reason, coupling_reason
+from papersift.records.messages import Message, counted, say
 from papersift.records.paper import Paper
 from papersift.store import Filters, Store
 
@@ -41,58 +42,65 @@ class Hit:
     coupling: int = 0  # references shared with the query paper (bibliographic coupling)
     cocited: int = 0  # store papers citing both it and the query paper
 
-    def reasons(self) -> list[str]:
+    def reasons(self) -> list[Message]:
         """Why it is related, in words; never empty (at least how close it is in content or wording)."""
-        out = []
+        out: list[Message] = []
         if self.match is not None and self.match[2] >= 0.5:
             mine, theirs, cosine = self.match
-            out.append(f"{_sentence_name('your', mine)} ↔ {_sentence_name('their', theirs)} ({cosine:.2f})")
+            out.append(
+                say(
+                    "sentence_match",
+                    mine=_sentence_name("your", mine),
+                    theirs=_sentence_name("their", theirs),
+                    cosine=f"{cosine:.2f}",
+                )
+            )
         if self.authors:
-            out.append("same authors: " + ", ".join(self.authors))
+            out.append(say("same_authors", authors=", ".join(self.authors)))
         if self.coupling:
             out.append(coupling_reason(self.coupling))
         if self.cocited:
             out.append(cocited_reason(self.cocited))
         if self.terms:
-            out.append("shared terms: " + ", ".join(self.terms))
+            out.append(say("shared_terms", terms=", ".join(self.terms)))
         if self.dense is not None and self.dense >= 0.5:
-            out.append(f"close in content ({self.dense:.2f})")
+            out.append(say("close_in_content", score=f"{self.dense:.2f}"))
         if self.same_category:
-            out.append(f"same category ({self.paper.primary_category})")
+            out.append(say("same_category", category=self.paper.primary_category))
         if self.earlier:
             out.append(how_much_earlier(self.days_earlier, self.months_earlier))
-        if not any(r.startswith(("shared terms", "close in content", "same authors")) for r in out):
+        if not any(r.key in ("shared_terms", "close_in_content", "same_authors") for r in out):
             if self.dense is not None and self.dense > 0:
-                out.insert(0, f"close in content ({self.dense:.2f})")
+                out.insert(0, say("close_in_content", score=f"{self.dense:.2f}"))
             else:
-                out.insert(0, f"similar wording ({self.lexical:.2f})")
+                out.insert(0, say("similar_wording", score=f"{self.lexical:.2f}"))
         return out
 
 
-def how_much_earlier(days: int | None, months: int | None = None) -> str:
+def how_much_earlier(days: int | None, months: int | None = None) -> Message:
     """``3 years earlier``, ``2 weeks earlier``, ``the same day, submitted before``: what a gap means.
     ``months`` (a date known only to its month, ``paper.first_submitted``): said in months or years,
     never in days (``the same month, submitted before``)."""
     if months is not None:
         if months <= 0:
-            return "the same month, submitted before"
+            return say("same_month_before")
         if months >= 12:
             years = round(months / 12)
-            return f"{years} year{'s' if years != 1 else ''} earlier"
-        return f"{months} month{'s' if months != 1 else ''} earlier"
+            return counted("years_earlier", years)
+        return counted("months_earlier", months)
     if days is None:
-        return "earlier work"
+        return say("earlier_work")
     if days <= 0:
-        return "the same day, submitted before"
+        return say("same_day_before")
     for size, unit in ((365, "year"), (30, "month"), (7, "week"), (1, "day")):
         if days >= size:
             n = round(days / size) if size > 1 else days
-            return f"{n} {unit}{'s' if n != 1 else ''} earlier"
-    return "earlier work"
+            return counted(f"{unit}s_earlier", n)
+    return say("earlier_work")
 
 
-def _sentence_name(whose: str, number: int) -> str:
-    return f"{whose} title" if number == 0 else f"{whose} sentence {number}"
+def _sentence_name(whose: str, number: int) -> Message:
+    return say(f"{whose}_title") if number == 0 else say(f"{whose}_sentence", n=number)
 
 
 def admitted(

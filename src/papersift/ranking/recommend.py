@@ -56,6 +56,7 @@ from papersift.index.encoder import paper_text
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot
 from papersift.ranking.phrases import phrases, reason_phrases, word_rarity
+from papersift.records.messages import Message, say
 from papersift.records.names import AuthorSet
 from papersift.records.paper import Paper
 
@@ -128,19 +129,20 @@ class Recommendation:
     library_authors: tuple[str, ...] = ()  # its authors who also wrote papers in the library
     followed_category: str = ""
 
-    def reasons(self) -> list[str]:
-        out = []
+    def reasons(self) -> list[Message]:
+        out: list[Message] = []
         if self.followed_authors:
-            out.append("followed authors: " + ", ".join(self.followed_authors))
+            out.append(say("followed_authors", authors=", ".join(self.followed_authors)))
         if self.library_authors:
-            out.append("authors in your library: " + ", ".join(self.library_authors))
+            out.append(say("library_authors", authors=", ".join(self.library_authors)))
         shown = [c for c in self.closest[:REASONS_CLOSEST] if c[2] >= REASONS_MIN_SIMILARITY]
         if shown:
-            out.append("close to " + "; ".join(f"“{_cut(title, 70)}” ({sim:.2f})" for _, title, sim in shown))
+            titles = "; ".join(f"“{_cut(title, 70)}” ({sim:.2f})" for _, title, sim in shown)
+            out.append(say("close_to", titles=titles))
         if self.terms:
-            out.append("shared terms: " + ", ".join(self.terms))
+            out.append(say("shared_terms", terms=", ".join(self.terms)))
         if self.followed_category:
-            out.append(f"followed category ({self.followed_category})")
+            out.append(say("followed_category", category=self.followed_category))
         return out
 
 

@@ -53,6 +53,7 @@ from papersift.ranking.sentence_match import RERANK, SentenceWeights, best_pair,
 from papersift.ranking.to_english import Translate
 from papersift.ranking.understand import SENTENCE_WORDS, understand
 from papersift.records.analyzer import STOP_WORDS
+from papersift.records.messages import Message, say
 from papersift.records.names import AuthorSet
 from papersift.records.paper import Paper, Submitted, first_submitted, months_between
 from papersift.store import Filters
@@ -78,7 +79,7 @@ class Query:
     paper: Paper | None = None
     rowid: int | None = None
     vector: np.ndarray | None = None
-    notes: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
     sentences: np.ndarray | None = None  # the query's sentence vectors (rows), facet applied
     numbers: list[int] = field(default_factory=list)  # each row's sentence number (0: the title)
     facet: str | None = None
@@ -135,7 +136,7 @@ def _set_sentences(
     if code is not None:
         query.facet = FACETS[code]
         if not keep:
-            query.notes.append(f"no {FACETS[code]} sentence found: the whole text is used")
+            query.notes.append(say("no_facet_sentence", facet=say(f"facet_{FACETS[code]}")))
             keep = [i for i, c in enumerate(codes) if c != TITLE] or list(range(len(codes)))
         else:
             mean = np.asarray(vectors, np.float32)[keep].mean(axis=0)
@@ -158,17 +159,12 @@ def text_query(
     understood = understand(indexes, text[:100_000], translate=translate, correct=short)
     if understood.text_used != understood.original:
         text = understood.text_used
-    query = Query(
-        label=text[:80], text=text, notes=[n for n in understood.applied if not n.startswith("acronym:")]
-    )
+    query = Query(label=text[:80], text=text, notes=[n for n in understood.applied if n.key != "acronym"])
     if indexes.dense is not None:
         encoder = indexes.encoder()
         clipped, cut = encoder.clip(text)
         if cut:
-            query.notes.append(
-                f"text cut to the model's {encoder.max_tokens}-token window for the dense match "
-                f"({len(text):,} characters given); key terms use the first 100,000 characters"
-            )
+            query.notes.append(say("text_cut", tokens=encoder.max_tokens, chars=f"{len(text):,}"))
         query.vector = encoder.encode([clipped])[0]
         if indexes.sentences is not None or code is not None:
             texts = paper_sentences("", text[:100_000])[:64]
@@ -360,7 +356,7 @@ def _keyword_fallback(indexes: Indexes, query: Query, k: int, filters: Filters) 
             break
     if not words:
         return []
-    query.notes.append("no index yet: keyword matches only (run `papersift embed`)")
+    query.notes.append(say("no_index_yet"))
     query_id = query.paper.id if query.paper else None
     rows = searchers(indexes).keyword.candidates(Probe(keyword=" OR ".join(words)), k + 1, filters)
     papers = indexes.store.by_rowids([rowid for rowid, _ in rows])

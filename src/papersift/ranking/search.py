@@ -50,6 +50,7 @@ from papersift.ranking.sentence_match import SentenceWeights, sentence_term
 from papersift.ranking.to_english import Translate
 from papersift.ranking.understand import Understood, suggest, understand, verbatim
 from papersift.records.analyzer import words
+from papersift.records.messages import Message, say
 from papersift.records.paper import Paper, is_arxiv_id, normalize_id
 from papersift.records.query import query_tokens
 from papersift.store import Filters
@@ -71,7 +72,7 @@ DENSE_FLOOR = 0.3
 # no lexical evidence at all: a four-letter "zxqv" reached 0.33 on 3,584 real papers, word pieces echoing
 # an acronym; a real query always has some word the papers use
 UNKNOWN_WORDS_FLOOR = 0.45
-NO_GOOD_MATCHES = "no good matches"
+NO_GOOD_MATCHES = say("no_good_matches")
 
 
 def exclusions(query: str) -> tuple[str, re.Pattern[str] | None]:
@@ -96,7 +97,7 @@ def _excluded(paper: Paper, pattern: re.Pattern[str] | None) -> bool:
 class SearchResult:
     hits: list[Hit]
     mode: Mode
-    notes: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
     understood: Understood | None = None  # what the query was read as (``ranking.understand``)
     # how many papers have the query's words, up to the ``count`` asked for (None: not counted, as in
     # semantic mode); hybrid shows them first, then papers close in meaning
@@ -128,13 +129,13 @@ def search(
     filters = filters or Filters()
     query = query[:MAX_QUERY_CHARS]
     if not query.strip():
-        return SearchResult([], mode, ["empty query"], total=0 if count else None)
+        return SearchResult([], mode, [say("empty_query")], total=0 if count else None)
     if is_arxiv_id(query):  # that paper, or none: the words of an id match nothing worth showing
         pid = normalize_id(query)
         if (paper := indexes.store.get(pid)) is None:
-            return SearchResult([], mode, [f"{pid} is not in the store"], total=0 if count else None)
+            return SearchResult([], mode, [say("not_in_store", id=pid)], total=0 if count else None)
         hits = [Hit(paper, 0.0)] if offset == 0 else []
-        return SearchResult(hits, mode, ["an arXiv id: that paper"], total=min(1, count) if count else None)
+        return SearchResult(hits, mode, [say("an_arxiv_id")], total=min(1, count) if count else None)
     understood = (
         verbatim(query) if exact else understand(indexes, query, author=filters.author, translate=translate)
     )
@@ -182,10 +183,10 @@ def _search(
     sentence_weights: SentenceWeights,
     count: int = 0,
 ) -> SearchResult:
-    notes: list[str] = []
+    notes: list[Message] = []
     query = understood.keyword_text or understood.text_used
     if mode != "keyword" and indexes.dense is None:
-        notes.append("no vectors yet: keyword results only (run `papersift embed`)")
+        notes.append(say("no_vectors_yet"))
         if mode == "semantic" or indexes.lexical is None:
             mode = "keyword"
     want = offset + k

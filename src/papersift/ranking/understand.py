@@ -27,6 +27,7 @@ from papersift.ranking.query_form import HAN, TOKEN, mostly_other, script_of
 from papersift.ranking.spelling import corrected, near_words
 from papersift.ranking.to_english import Translate, to_english
 from papersift.records.analyzer import index_words, words
+from papersift.records.messages import Message, say
 from papersift.records.paper import is_arxiv_id
 
 SENTENCE_WORDS = 8  # a query of more words is a sentence, not a topic (see ``understand``)
@@ -39,7 +40,7 @@ class Understood:
 
     text_used: str
     original: str
-    applied: list[str] = field(default_factory=list)  # one note per rewrite, e.g. "corrected: a → b"
+    applied: list[Message] = field(default_factory=list)  # one note per rewrite, e.g. "corrected: a → b"
     corrections: list[tuple[str, str]] = field(default_factory=list)
     translation: str | None = None  # the English of a query in another script
     suggestions: list[str] = field(default_factory=list)  # near terms, for a query matching nothing
@@ -82,16 +83,16 @@ def understand(
     vocabulary = indexes.vocabulary
     if vocabulary is None or not query.strip() or is_arxiv_id(query.strip()):
         return replace(verbatim(query), verbatim=False)
-    applied: list[str] = []
+    applied: list[Message] = []
     text, translation, loose = query, None, False
     script = script_of(query)
     if HAN.search(query) or (script != "LATIN" and translate is not None):
         translation, loose = to_english(indexes, vocabulary, query, translate)
         if translation and translation != query:
-            applied.append(f"translated: {query} → {translation}")
+            applied.append(say("translated", query=query, translation=translation))
             text = translation
     elif script != "LATIN" and mostly_other(query):  # not the β of "β-decay"
-        applied.append(f"not translated: no offline dictionary for {script.lower()} text")
+        applied.append(say("not_translated", script=script.lower()))
     # the dictionary's words are its own spelling; the Latin words of a mixed query may be misspelled
     dictionary_words = set(index_words(translation)) - set(index_words(query)) if translation else set()
     # a passage (a pasted abstract) is its authors' own spelling: correcting it would move its vector off
@@ -99,12 +100,12 @@ def understand(
     corrections: list[tuple[str, str]] = []
     if correct and len(text.split()) <= PASSAGE_WORDS:
         text, corrections = corrected(vocabulary, text, author, skip=dictionary_words)
-    applied += [f"corrected: {a} → {b}" for a, b in corrections]
+    applied += [say("corrected", wrong=a, right=b) for a, b in corrections]
     # a sentence (a pasted citation, an abstract) already says what it means: its acronyms are left as
     # they are (on the dev citation sentences expanding them lowered MRR@10)
     sentence = len(text.split()) > SENTENCE_WORDS
     keyword_text, acronyms = (text, []) if sentence else expand(vocabulary, text)
-    applied += [f"acronym: {a} = {b}" for a, b in acronyms]
+    applied += [say("acronym", form=a, other=b) for a, b in acronyms]
     wanted = " ".join(  # the text but its -exclusions, as search's tf-idf side saw it before
         m.group(0) for m in TOKEN.finditer(text) if not (m.group(1) or (m.group(3) or "").startswith("-"))
     )

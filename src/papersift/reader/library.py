@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from papersift.records.messages import say
 from papersift.records.paper import Paper, is_arxiv_id, normalize_id
 from papersift.sources.references import (
     EntryError,
@@ -139,9 +140,7 @@ def import_references(
             report.kept += 1
             entries.append(entry_from_reference(ref, **extra))
         else:
-            report.errors.append(
-                EntryError(ref.line, f"entry {ref.key!r} has no title and no known arXiv id")
-            )
+            report.errors.append(EntryError(ref.line, say("entry_no_title_no_id", entry=repr(ref.key))))
     for start in range(0, len(entries), 1000):
         report.new += store.save_entries(reader.id, entries[start : start + 1000])
     return report

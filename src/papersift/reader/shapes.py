@@ -22,7 +22,7 @@ from papersift.ranking.daily import DailyPick
 from papersift.ranking.pool import Hit
 from papersift.ranking.search import SearchResult
 from papersift.reading.shown import Texts, TldrShape, ZhShape
-from papersift.records.json_model import Shape
+from papersift.records.json_model import Said, Shape
 from papersift.records.paper import Paper
 from papersift.services.lab import Popular
 from papersift.services.listing import ABS_URL, PDF_URL
@@ -228,9 +228,10 @@ class SearchHitShape(PaperShape):
 class RelatedHitShape(PaperShape):
     """A related paper: its rank (when numbered), score, why it is related, the shared terms and authors."""
 
+    said = ("why",)
     rank: int | None = None
     score: float
-    why: list[str]
+    why: list[Said]
     terms: list[str]
     shared_authors: list[str]
 
@@ -255,8 +256,9 @@ class DailyPickShape(PaperShape):
     number: int | None = None
     rank: int | None = None
     date: str | None = None
+    said = ("why",)
     score: float | None
-    why: list[str]
+    why: list[Said]
     seen: list[str]
 
     @classmethod
@@ -274,8 +276,9 @@ class Understood(Shape):
     text_used: str
     original: str
     rewritten: bool
+    said = ("applied",)
     verbatim: bool
-    applied: list[str]
+    applied: list[Said]
     corrections: list[dict[str, str]]  # {"from", "to"}
     translation: str | None
     acronyms: list[dict[str, str]]  # {"form", "other"}
@@ -304,8 +307,9 @@ class SearchResultShape(Shape):
     """One query's results as ``papersift search --format json`` gives them."""
 
     query: str
+    said = ("notes",)
     mode: str
-    notes: list[str]
+    notes: list[Said]
     understood: Understood | None
     results: list[SearchHitShape]
 

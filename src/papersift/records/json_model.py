@@ -1,12 +1,24 @@
 """The base of every JSON shape papersift shows (``reading/shown.py``'s texts, ``reader/shapes.py``'s papers
 and hits, ``web/models.py``'s route answers): a pydantic model that makes its JSON, one model per shape.
+``Said``: a text field that keeps a ``records.messages.Message`` as it is (its JSON the English text; a
+page's data the message, which the web says in the page's language).
 """
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PlainValidator, WithJsonSchema
+
+
+def _text(value: Any) -> str:
+    """A text as it is (a Message stays one)."""
+    if not isinstance(value, str):
+        raise ValueError("Input should be a valid string")
+    return value
+
+
+Said = Annotated[str, PlainValidator(_text), WithJsonSchema({"type": "string"})]
 
 
 class Shape(BaseModel):
@@ -14,6 +26,7 @@ class Shape(BaseModel):
     set, in the order declared, then any extra keys in the order given (the faces may extend an object)."""
 
     model_config = ConfigDict(extra="allow")
+    said: ClassVar[tuple[str, ...]] = ()  # the fields of list[Said]: dump() gives their messages as they are
 
     @classmethod
     def make(cls, **values: Any) -> Self:
@@ -21,4 +34,8 @@ class Shape(BaseModel):
 
     def dump(self) -> dict[str, Any]:
         """The shape as JSON-ready data: keys by their JSON names, those never set left out."""
-        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        data = self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        for name in self.said:  # the same English text, still knowing its message
+            if name in data:
+                data[name] = list(getattr(self, name))
+        return data

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Literal
 
+from papersift.records.messages import say
+
 AnnounceKind = Literal["new", "cross", "replace", "replace-cross"]
 ANNOUNCE_KINDS: tuple[AnnounceKind, ...] = ("new", "cross", "replace", "replace-cross")
 
@@ -54,12 +56,12 @@ def parse_id(raw: str) -> ArxivId:
     if m:
         month = int(text[2:4])
         if not 1 <= month <= 12:
-            raise InvalidIdError(f"not an arXiv id: {raw!r} (month {month:02d})")
+            raise InvalidIdError(say("not_arxiv_id_month", raw=repr(raw), month=f"{month:02d}"))
         return ArxivId(m["id"], int(m["v"]) if m["v"] else None)
     m = _OLD_ID.match(text)
     if m:
         return ArxivId(f"{m['archive'].lower()}/{m['num']}", int(m["v"]) if m["v"] else None)
-    raise InvalidIdError(f"not an arXiv id: {raw!r}")
+    raise InvalidIdError(say("not_arxiv_id", raw=repr(raw)))
 
 
 def normalize_id(raw: str) -> str:

@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from papersift.records.messages import say
 from papersift.settings import Settings
 from papersift.store import Store, StoreError
 from papersift.store.records import Account
@@ -41,7 +42,7 @@ class LoginThrottled(LoginError):
 
     def __init__(self, wait: float) -> None:
         self.wait = math.ceil(wait)
-        super().__init__(f"too many failed logins; try again in {self.wait} seconds")
+        super().__init__(say("too_many_logins", seconds=self.wait))
 
 
 def _hasher() -> PasswordHasher:
@@ -127,7 +128,7 @@ def finish_login(store: Store, name: str, address: str, reader: Account | None, 
     if not ok or reader is None:
         store.add_login_failure(name, address)
         store.prune_logins(datetime.now(UTC) - FAILURE_MEMORY)
-        raise LoginError("wrong name or password")
+        raise LoginError(say("wrong_login"))
     return reader
 
 

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from papersift.records.messages import say
 from papersift.records.paper import InvalidIdError, Paper, Parsed, RecordError, normalize_id
 from papersift.settings import Settings
 from papersift.sources.atom import parse_atom_page
@@ -149,7 +150,7 @@ class ArxivClient:
                 problem = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
                 if host not in self._reached and isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
                     # the first contact could not even connect: offline (or no such host), not a hiccup
-                    raise HarvestError(f"offline: cannot reach {host} ({problem})") from exc
+                    raise HarvestError(say("offline", host=host, problem=problem)) from exc
             finally:
                 self._last[host] = self._clock()
             if attempt == attempts:

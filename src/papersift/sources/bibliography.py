@@ -19,6 +19,7 @@ import re
 import zlib
 from pathlib import Path
 
+from papersift.records.messages import say
 from papersift.sources import open_bytes
 from papersift.sources.bibtex import read_bibtex
 from papersift.sources.csl import read_csl_json
@@ -113,8 +114,8 @@ def read_bibliography(text: str, fmt: str | None = None) -> ImportResult:
     else:
         fmt = detect_format(text)
         if fmt is None:
-            problem = "empty input" if not text.strip() else "unrecognised format"
-            message = f"{problem}: expected BibTeX, RIS, CSL-JSON or a list of arXiv ids, one a line"
+            problem = say("empty_input") if not text.strip() else say("unrecognised_format")
+            message = say("no_bibliography", problem=problem)
             return ImportResult([], [EntryError(0, message)], "")
     readers = {"bibtex": read_bibtex, "ris": read_ris, "csl-json": read_csl_json, "ids": _read_ids}
     references: list[Reference] = []
@@ -135,12 +136,12 @@ def read_bibliography_file(path: Path, fmt: str | None = None) -> ImportResult:
             data = stream.read()
     except (OSError, EOFError, zlib.error) as e:
         reason = getattr(e, "strerror", None) or e
-        return ImportResult([], [EntryError(0, f"{path}: cannot read: {reason}")], "")
+        return ImportResult([], [EntryError(0, say("cannot_read", path=str(path), reason=str(reason)))], "")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        message = f"{path}: not UTF-8 text (byte 0x{data[e.start]:02x} on line {line}); save it as UTF-8"
+        message = say("not_utf8", path=str(path), byte=f"{data[e.start]:02x}", line=line)
         return ImportResult([], [EntryError(line, message)], "")
     return read_bibliography(text, fmt)
 
@@ -152,4 +153,4 @@ def _read_ids(text: str) -> Read:
         if found is not None:
             yield Reference(found, "", (), None, "", None, found, None, None, (), "", n)
         elif line:
-            yield EntryError(n, f"not an arXiv id or arXiv URL: {line[:80]!r}")
+            yield EntryError(n, say("not_an_arxiv_id_line", line=repr(line[:80])))

@@ -11,6 +11,7 @@ from bibtexparser.exceptions import BlockAbortedException
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
 from bibtexparser.model import Entry, ParsingFailedBlock
 
+from papersift.records.messages import say
 from papersift.records.paper import clean_text
 from papersift.sources.latex import latex_to_unicode, unescape_bibtex
 from papersift.sources.references import (
@@ -66,7 +67,7 @@ def _reference_from_entry(entry: Entry) -> Reference | EntryError:
         f.setdefault(field.key.lower(), str(field.value))
     title = latex_to_unicode(f.get("title", ""))
     if not title:
-        return EntryError(line, f"BibTeX entry {entry.key!r} has no title; skipped")
+        return EntryError(line, say("bibtex_no_title", entry=repr(entry.key)))
     authors = _bibtex_names(f.get("author", ""))
     year = first_year(f.get("year"), f.get("date"))
     url = safe_url(unescape_bibtex(f.get("url", ""))) or safe_url(_find_url(f.get("howpublished")))
@@ -97,10 +98,10 @@ def _reference_from_entry(entry: Entry) -> Reference | EntryError:
 def _failed_block_error(block: ParsingFailedBlock) -> EntryError:
     line = (block.start_line or 0) + 1
     m = _KEY_IN_RAW.match((block.raw or "")[:300])
-    what = f"BibTeX entry {m[1]!r}" if m and m[1] else "BibTeX entry"
+    what = say("bibtex_entry_named", entry=repr(m[1])) if m and m[1] else say("bibtex_entry")
     error = block.error
     reason = error.abort_reason if isinstance(error, BlockAbortedException) else str(error)
-    return EntryError(line, f"{what} is malformed and was skipped: {' '.join(reason.split())}")
+    return EntryError(line, say("bibtex_malformed", what=what, reason=" ".join(reason.split())))
 
 
 def read_bibtex(text: str) -> Read:

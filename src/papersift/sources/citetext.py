@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from papersift.records.messages import say
 from papersift.records.paper import clean_text
 
 if TYPE_CHECKING:
@@ -469,4 +470,4 @@ def author_line(authors: Iterable[str], shown: int = 3) -> str:
     names = plain_authors(authors)
     if len(names) <= shown:
         return ", ".join(names)
-    return f"{', '.join(names[:shown])} and {len(names) - shown} more"
+    return say("and_more", names=", ".join(names[:shown]), n=len(names) - shown)  # a message, said per face

@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 
+from papersift.records.messages import say
 from papersift.records.paper import clean_text
 from papersift.sources.references import (
     EntryError,
@@ -46,12 +47,12 @@ def _csl_year(issued: Any) -> int | None:
 
 def _csl_reference(item: Any, index: int) -> Reference | EntryError:
     if not isinstance(item, dict):
-        return EntryError(0, f"CSL-JSON item {index} is not an object; skipped")
+        return EntryError(0, say("csl_not_object", index=index))
     title = clean_text(_str(item.get("title")))
     ident = _str(item.get("citation-key")) or _str(item.get("id"))
     if not title:
-        where = f"CSL-JSON item {index}" + (f" (id {ident!r})" if ident else "")
-        return EntryError(0, f"{where} has no title; skipped")
+        where = say("csl_item_id", index=index, id=repr(ident)) if ident else say("csl_item", index=index)
+        return EntryError(0, say("csl_no_title", where=where))
     people = item.get("author")
     authors = tuple(n for n in map(_csl_name, people if isinstance(people, list) else []) if n)
     year = _csl_year(item.get("issued"))
@@ -81,12 +82,12 @@ def read_csl_json(text: str) -> Read:
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError as e:
-        yield EntryError(e.lineno, f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}")
+        yield EntryError(e.lineno, say("csl_malformed", line=e.lineno, column=e.colno, problem=e.msg))
         return
     if isinstance(data, dict):  # one item, or {"items": [...]}
         data = [data] if "title" in data else data.get("items")
     if not isinstance(data, list):
-        yield EntryError(1, "CSL-JSON must be an array of items")
+        yield EntryError(1, say("csl_not_array"))
         return
     for index, item in enumerate(data, 1):
         yield _csl_reference(item, index)

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from papersift.records.analyzer import fold
+from papersift.records.messages import say
 from papersift.records.paper import InvalidIdError, Paper, clean_text, normalize_id
 from papersift.sources.citetext import clean_authors, plain_text
 
@@ -51,6 +52,10 @@ class EntryError:
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}" if self.line else self.message
+
+    def said(self) -> str:
+        """``str(self)``, as a message (``records/messages.py``) when its own is one."""
+        return say("entry_line", line=self.line, message=self.message) if self.line else self.message
 
 
 @dataclass(frozen=True, slots=True)

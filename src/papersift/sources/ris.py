@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from papersift.records.messages import say
 from papersift.records.paper import clean_text
 from papersift.sources.references import (
     EntryError,
@@ -37,7 +38,7 @@ def _ris_reference(tags: dict[str, list[str]], line: int) -> Reference | EntryEr
 
     title = clean_text(first("TI", "T1", "CT"))
     if not title:
-        return EntryError(line, "RIS record has no title (TI or T1); skipped")
+        return EntryError(line, say("ris_no_title"))
     authors = tuple(n for n in (_ris_name(v) for v in tags.get("AU", []) + tags.get("A1", [])) if n)
     year = first_year(first("PY"), first("Y1"), first("DA"))
     arxiv_texts = [v for t in _RIS_ARXIV_TAGS for v in tags.get(t, [])]
@@ -76,7 +77,7 @@ def _ris_records(text: str) -> Iterator[tuple[int, dict[str, list[str]]] | Entry
             if m and m[1] == "TY":
                 start, tags, last, bad, stray = n, {}, "", None, False
             elif m and not stray:
-                yield EntryError(n, f"RIS tag {m[1]} outside a record (no 'TY  - ' line before it); skipped")
+                yield EntryError(n, say("ris_stray_tag", tag=m[1]))
                 stray = m[1] != "ER"
             elif m and m[1] == "ER":
                 stray = False
@@ -86,21 +87,19 @@ def _ris_records(text: str) -> Iterator[tuple[int, dict[str, list[str]]] | Entry
                 tags[last][-1] += "\n" + line.strip()
             elif bad is None:
                 snippet = line.strip()[:60]
-                bad = EntryError(
-                    n, f"not a RIS 'XX  - value' line: {snippet!r}; record from line {start} skipped"
-                )
+                bad = EntryError(n, say("ris_bad_line", snippet=repr(snippet), start=start))
             continue
         tag, value = m[1], m[2] or ""
         if tag in ("TY", "ER"):
             if tag == "TY" and bad is None:
-                bad = EntryError(start, f"RIS record from line {start} has no 'ER  - ' line before line {n}")
+                bad = EntryError(start, say("ris_no_end", start=start, n=n))
             yield bad or (start, tags)
             start, tags, last, bad = (n if tag == "TY" else 0), {}, "", None
         else:
             tags.setdefault(tag, []).append(value)
             last = tag
     if start:
-        yield bad or EntryError(start, f"RIS record from line {start} is cut off: no 'ER  - ' line")
+        yield bad or EntryError(start, say("ris_cut_off", start=start))
 
 
 def read_ris(text: str) -> Read:

@@ -26,6 +26,7 @@ from papersift.ranking.daily import (
     quiet_day,
 )
 from papersift.reader.shapes import DailyPickShape
+from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors
@@ -44,7 +45,7 @@ def need_account(state: AppState, request: Request) -> Account:
     """The reader of the request, or 401."""
     reader = state.account(request)
     if reader is None:
-        raise HTTPException(401, "log in first")
+        raise HTTPException(401, say("log_in_first"))
     return reader
 
 
@@ -71,7 +72,7 @@ def view_or_quiet(
         days = followed_days(indexes.store, reader, fallback)
         quiet = quiet_day(days, wanted) if wanted is not None and days else None
         if quiet is None:
-            raise HTTPException(404, str(e)) from None
+            raise HTTPException(404, reason(e)) from None
         return quiet
 
 
@@ -224,7 +225,7 @@ def _mark_read(web: Web, request: Request, paper_id: str, read: bool) -> dict[st
     try:
         pid = normalize_id(paper_id)
     except InvalidIdError:
-        raise HTTPException(404, "not an arXiv id") from None
+        raise HTTPException(404, say("not_an_arxiv_id")) from None
     with web.state.writing() as store:
         if read:
             store.mark_seen(reader.id, [pid], "read")

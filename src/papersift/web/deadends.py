@@ -21,6 +21,7 @@ from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, Paper, normalize_id
 from papersift.records.taxonomy import is_known, spelled
 from papersift.services.harvest import ArxivClient, HarvestError, fetch_ids
@@ -50,7 +51,7 @@ def missing_paper(pid: str, online: bool = True) -> DeadEnd:
     that fetches it."""
     return DeadEnd(
         404,
-        f"{pid} is not in the store",
+        say("not_in_store", id=pid),
         [(f"arXiv:{pid}", f"https://arxiv.org/abs/{pid}")],
         fetch=pid if online else None,
     )
@@ -60,7 +61,8 @@ def missing_category(category: str) -> DeadEnd:
     """A category the store holds no listing of: every category it does hold, and arXiv's own listing
     (of a category arXiv has)."""
     arxiv = [(f"arXiv: {category}", f"https://arxiv.org/list/{category}/new")] if is_known(category) else []
-    return DeadEnd(404, f"no listings for {category}", [("all categories", "/categories"), *arxiv])
+    links = [(say("all_categories"), "/categories"), *arxiv]
+    return DeadEnd(404, say("no_listings_for", category=category), links)
 
 
 def missing_listing(category: str, when: date, days: list[date], base: str = "/list") -> DeadEnd:
@@ -68,7 +70,7 @@ def missing_listing(category: str, when: date, days: list[date], base: str = "/l
     before = [d for d in days if d < when][-1:]
     after = [d for d in days if d > when][:1]
     links = [(d.isoformat(), f"{base}/{category}/{d.isoformat()}") for d in (*before, *after)]
-    return DeadEnd(404, f"no {category} listing on {when}", links)
+    return DeadEnd(404, say("no_listing_on", category=category, day=when.isoformat()), links)
 
 
 def canonical_url(scope: Scope) -> str | None:
@@ -139,17 +141,17 @@ def fetch_paper(request: Request, web: Web, paper_id: str) -> RedirectResponse:
     try:
         pid = normalize_id(paper_id)
     except InvalidIdError as e:
-        raise HTTPException(404, str(e)) from e
+        raise HTTPException(404, reason(e)) from e
     if state.account(request) is None:
-        raise HTTPException(401, "log in first")
+        raise HTTPException(401, say("log_in_first"))
     if state.store.get(pid) is None:
         try:
             with ArxivClient(state.settings) as client:
                 found = [p for p in fetch_ids(client, [pid]) if isinstance(p, Paper)]
         except HarvestError as e:
-            raise HTTPException(503, str(e)) from e
+            raise HTTPException(503, reason(e)) from e
         if not found:
-            raise DeadEnd(404, f"{pid} is not on arXiv", [])
+            raise DeadEnd(404, say("not_on_arxiv", id=pid), [])
         with state.writing() as store:
             ingest_items(store, found)
     return RedirectResponse(f"/abs/{pid}", status_code=303)

@@ -11,6 +11,7 @@ from papersift.reader.digest import atom as digest_atom
 from papersift.reader.digest import feed_entry
 from papersift.reading.shown import lookup
 from papersift.records.feeds import atom_feed
+from papersift.records.messages import say
 from papersift.web.contract import feed_responses
 from papersift.web.daily_pages import picks_for
 from papersift.web.listings import listing_data
@@ -62,7 +63,7 @@ def private_feed(request: Request, web: Web, token: str) -> Response:
     state = web.state
     reader = state.store.account_by_token(token)
     if reader is None:
-        raise HTTPException(404, "no such feed")
+        raise HTTPException(404, say("no_such_feed"))
     view = picks_for(state, reader, None, state.settings.digest_k)
     texts = lookup(state.settings, state.store, [p.paper for p in view.picks])
     body = digest_atom(reader, view.day, view.picks, state.settings, texts, base_url(web, request))

@@ -21,6 +21,7 @@ from papersift.ranking.daily import MIN_SCORE
 from papersift.reader.library import export_items, import_references, save_paper
 from papersift.reader.shapes import LibraryEntryShape
 from papersift.reader.zotero_sync import last_sync
+from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, Paper, normalize_id
 from papersift.records.taxonomy import spelled
 from papersift.sources.bibliography import Reference, read_bibliography, to_bibtex, to_csl_json, to_ris
@@ -88,7 +89,7 @@ def api_save(request: Request, web: Web, body: SaveRequest) -> dict[str, Any]:
     try:
         pid = normalize_id(body.id)
     except InvalidIdError:
-        raise HTTPException(404, "not an arXiv id") from None
+        raise HTTPException(404, say("not_an_arxiv_id")) from None
     try:
         with web.state.writing() as store:
             tags = [t.strip() for t in body.tags if t.strip()]
@@ -97,7 +98,7 @@ def api_save(request: Request, web: Web, body: SaveRequest) -> dict[str, Any]:
                 store.update_entry(reader.id, entry.key, rating=body.rating)
             saved = store.library_entry(reader.id, entry.key)
     except StoreError:
-        raise HTTPException(404, f"no paper {pid} in the store") from None
+        raise HTTPException(404, say("no_paper_in_store", id=pid)) from None
     assert saved is not None
     return LibraryEntryShape.of(saved).dump()
 
@@ -108,7 +109,7 @@ def api_remove(request: Request, web: Web, key: str) -> dict[str, Any]:
     with web.state.writing() as store:
         removed = store.remove_entry(reader.id, key)
     if not removed:
-        raise HTTPException(404, "that key is not in your library")
+        raise HTTPException(404, say("key_not_in_library"))
     return {"removed": key}
 
 
@@ -129,7 +130,7 @@ def rate(
             if rating:
                 store.update_entry(reader.id, entry.key, rating=new)
     except StoreError as e:
-        raise HTTPException(404, str(e)) from e
+        raise HTTPException(404, reason(e)) from e
     return _done(request, next, {"key": entry.key, "saved": True, "rating": new if rating else entry.rating})
 
 
@@ -156,9 +157,9 @@ def edit(
         elif action in ("read", "unread"):
             found = store.update_entry(reader.id, key, read=action == "read")
         else:
-            raise HTTPException(400, f"unknown action {action!r}")
+            raise HTTPException(400, say("unknown_action", action=repr(action)))
     if not found:
-        raise HTTPException(404, f"{key} is not in your library")
+        raise HTTPException(404, say("not_in_library", entry=key))
     return _done(request, next, {"key": key, "action": action})
 
 
@@ -180,7 +181,7 @@ def interests(
     except ValueError:
         threshold = "nan"
     if threshold is not None and not math.isfinite(float(threshold)):
-        raise HTTPException(400, f"not a number: {min_score!r}")
+        raise HTTPException(400, say("not_a_number", value=repr(min_score)))
     with web.state.writing() as store:
         store.set_interests(reader.id, new)
         store.set_reader_setting(reader.id, MIN_SCORE, threshold)
@@ -195,11 +196,11 @@ def import_file(
     reader = need_account(web.state, request)
     raw = file.file.read(MAX_IMPORT + 1)
     if len(raw) > MAX_IMPORT:
-        raise HTTPException(400, f"the file is over {MAX_IMPORT // 1024 // 1024} MB")
+        raise HTTPException(400, say("file_too_big", mb=MAX_IMPORT // 1024 // 1024))
     result = read_bibliography(raw.decode("utf-8-sig", errors="replace"))
     with web.state.writing() as store:
         report = import_references(store, reader, result.references, tags=_words(tag), source="import")
-    problems = [str(e) for e in [*result.errors, *report.errors]]
+    problems = [e.said() for e in [*result.errors, *report.errors]]
     summary = {
         "format": result.format,
         "read": report.read,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 
+from papersift.records.messages import reason
 from papersift.services.accounts import (
     LoginError,
     LoginThrottled,
@@ -56,11 +57,11 @@ def login_post(
             reader = finish_login(store, name, address, reader, ok)
             token = open_session(store, settings, reader)
     except LoginThrottled as e:
-        page = web.page(request, "login.html", 429, next=back(next), error=str(e))
+        page = web.page(request, "login.html", 429, next=back(next), error=reason(e))
         page.headers["Retry-After"] = str(e.wait)
         return page
     except LoginError as e:
-        return web.page(request, "login.html", 401, next=back(next), error=str(e))
+        return web.page(request, "login.html", 401, next=back(next), error=reason(e))
     response = RedirectResponse(back(next), status_code=303)
     response.set_cookie(
         SESSION_COOKIE,

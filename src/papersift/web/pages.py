@@ -14,6 +14,7 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Annotated, Any, TypeVar, get_type_hints
 from urllib.parse import urlencode
 
@@ -24,13 +25,15 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from papersift.ranking.related import MAX_K
+from papersift.reading.checks import shown_error
+from papersift.records.messages import Message, say
 from papersift.services.demo import loading
 from papersift.sources.citetext import author_line
 from papersift.store import StoreBusy
 from papersift.web.assets import static_url
-from papersift.web.contract import allowed_methods, errors, is_feed
+from papersift.web.contract import DATE_PATTERN, allowed_methods, errors, is_feed
 from papersift.web.display_text import highlight, plain_text, tex_text
-from papersift.web.i18n import TEXT, pick_language, translate
+from papersift.web.i18n import TEXT, install, pick_language
 from papersift.web.state import ACCOUNT_MARK, CSRF_MARK, AppState, personalise
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
@@ -44,7 +47,8 @@ def make_templates(directory: Any, katex: bool) -> Jinja2Templates:
     env = templates.env
     env.globals |= {"author_line": author_line, "katex": katex, "static": static_url}
     env.globals["lang_href"] = lang_href
-    env.filters |= {"highlight": highlight, "tex": tex_text, "plain": plain_text, "tr": translate}
+    env.filters |= {"highlight": highlight, "tex": tex_text, "plain": plain_text, "failure": shown_error}
+    install(env)  # the catalogs: _(), the interface's words, the ``tr`` filter of messages, category names
     return templates
 
 
@@ -178,8 +182,10 @@ def _error(
     headers: Mapping[str, str] | None = None,
     links: list[tuple[str, str]] | None = None,
     fetch: str | None = None,
+    said: list[str] | None = None,
 ) -> Response:
-    """``{"error"[, "links"]}`` under ``/api/``, else the error page (with its links and fetch form)."""
+    """``{"error"[, "links"]}`` under ``/api/``, else the error page (with its links and fetch form;
+    ``said``: what the page says instead of ``message``, each a message in the page's language)."""
     if wants_json(request):
         body: dict[str, Any] = {"error": message}
         if links:
@@ -187,7 +193,7 @@ def _error(
         return JSONResponse(body, status_code=status, headers=headers)
     if is_feed(request.url.path):
         return PlainTextResponse(message + "\n", status_code=status, headers=headers)
-    context = {"status": status, "message": message, "links": links or [], "fetch": fetch}
+    context = {"status": status, "said": said or [message], "links": links or [], "fetch": fetch}
     response = site(request).page(request, "error.html", status, **context)
     response.headers.update(headers or {})  # e.g. a 405's Allow
     return response
@@ -199,17 +205,24 @@ async def http_error(request: Request, exc: Exception) -> Response:
         exc.headers = {"Allow": allowed_methods(request.app, request.url.path)}
     # a dead end (web/deadends.py) says where to go instead
     links, fetch = getattr(exc, "links", None), getattr(exc, "fetch", None)
-    return _error(request, exc.status_code, str(exc.detail), exc.headers, links, fetch)
+    detail = exc.detail if isinstance(exc.detail, Message) else str(exc.detail)
+    if exc.status_code in _PHRASES and detail == HTTPStatus(exc.status_code).phrase:  # Starlette's own
+        detail = say(_PHRASES[exc.status_code])
+    return _error(request, exc.status_code, detail, exc.headers, links, fetch)
+
+
+_PHRASES = {404: "not_found", 405: "method_not_allowed"}  # the statuses Starlette answers by their phrase
 
 
 async def store_busy(request: Request, exc: Exception) -> Response:
     """A read past the query time limit (interrupted) or a store locked too long: try again later."""
-    return _error(request, 503, f"the store is busy ({exc}); try again in a moment")
+    return _error(request, 503, say("store_busy", problem=str(exc)))
 
 
 async def bad_request(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    return _error(request, 400, "; ".join(_problem(e) for e in exc.errors()))
+    problems = exc.errors()
+    return _error(request, 400, "; ".join(map(_problem, problems)), said=[_said(e) for e in problems])
 
 
 ERROR_HANDLERS: dict[int | type[Exception], Callable[[Request, Exception], Any]] = {
@@ -225,6 +238,27 @@ def _problem(error: Mapping[str, Any]) -> str:
     if error["type"] == "literal_error":
         return f"{where} must be one of {error['ctx']['expected']}"
     return f"{where}: {error['msg']}"
+
+
+def _said(error: Mapping[str, Any]) -> Message:
+    """One validation error as the error page says it: a sentence of the catalogs (with the value given)."""
+    where = ".".join(str(p) for p in error["loc"][1:]) or "body"
+    kind, ctx, value = error["type"], error.get("ctx") or {}, str(error.get("input", ""))[:80]
+    if ctx.get("pattern") == DATE_PATTERN or (kind == "value_error" and where in ("date", "day", "since")):
+        return say("not_a_date", value=value)
+    if kind == "literal_error":
+        return say("invalid_choice", where=where, choices=str(ctx.get("expected", "")))
+    if kind == "int_parsing":
+        return say("invalid_number", where=where, value=value)
+    if kind in ("greater_than_equal", "greater_than"):
+        return say("invalid_too_small", where=where, limit=str(ctx.get("ge", ctx.get("gt", ""))))
+    if kind in ("less_than_equal", "less_than"):
+        return say("invalid_too_large", where=where, limit=str(ctx.get("le", ctx.get("lt", ""))))
+    if kind == "missing":
+        return say("invalid_missing", where=where)
+    if kind == "string_too_long":
+        return say("invalid_too_long", where=where, limit=str(ctx.get("max_length", "")))
+    return say("invalid_value", where=where)
 
 
 def lang_href(request: Request, lang: str) -> str:

@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 from papersift.index.sentences import FACETS
 from papersift.ranking.related import paper_query, related, text_query
 from papersift.reader.shapes import PaperShape, RelatedHitShape
+from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.services.listing import paper_bibtex
 from papersift.store import Filters
@@ -45,7 +46,7 @@ def paper_data(
     try:
         pid = normalize_id(raw_id)
     except InvalidIdError as e:
-        raise HTTPException(404, str(e)) from e
+        raise HTTPException(404, reason(e)) from e
 
     def ranked() -> dict[str, Any]:
         indexes = state.indexes()
@@ -72,7 +73,7 @@ def paper_data(
 def text_data(state: AppState, text: str, k: int, category: str | None = None) -> dict[str, Any]:
     """The papers related to ``text`` (what the text was read as, and any notes about it)."""
     if not text.strip():
-        raise HTTPException(400, "the text is empty")
+        raise HTTPException(400, say("text_empty"))
 
     def ranked() -> dict[str, Any]:
         indexes = state.indexes()

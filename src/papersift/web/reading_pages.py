@@ -8,7 +8,7 @@ A model is called for a request only when one is configured and, on a ``--public
 ``PAPERSIFT_READING_PUBLIC`` allows it; Ask is limited per client address (``ask_per_hour``). Generation
 uses a connection of its own (never the shared writer: a model call takes seconds). Without a model the
 pages say once what one would add and how to connect it (``/help/model``), and the endpoints that would
-call one answer 503 with that (``NO_MODEL``); with one a public server keeps to itself, 403.
+call one answer 503 with that (the message ``no_model``); with one a public server keeps to itself, 403.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from papersift.reading.passes import summarize
 from papersift.reading.prompts import MAX_PAPERS, MAX_QUESTION
 from papersift.reading.sections import encoder_of
 from papersift.reading.shown import Texts, answer_json, lookup
+from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, Paper, normalize_id
 from papersift.settings import Settings
 from papersift.store import Store, open_store
@@ -44,10 +45,6 @@ from papersift.web.state import AppState
 
 router = APIRouter()
 HOUR = 3600.0
-NO_MODEL = (
-    "no language model is connected to this server: connect one with `papersift llm setup` on its machine "
-    "and restart `papersift serve` (README: Connecting a model, /help/model)"
-)
 
 
 @dataclass
@@ -97,8 +94,8 @@ def _refuse(settings: Settings, what: str) -> None:
     """Raise why no model may write ``what`` here: none is connected (503), or a public server keeps its
     model to itself (403)."""
     if not has_model(settings):
-        raise HTTPException(503, NO_MODEL)
-    raise HTTPException(403, f"no model may write here: {what} is not available")
+        raise HTTPException(503, say("no_model"))
+    raise HTTPException(403, say("model_not_here", what=what))
 
 
 def may_generate(settings: Settings) -> bool:
@@ -110,10 +107,10 @@ def _paper(state: AppState, raw_id: str) -> Paper:
     try:
         pid = normalize_id(raw_id)
     except InvalidIdError as e:
-        raise HTTPException(404, str(e)) from e
+        raise HTTPException(404, reason(e)) from e
     paper = state.store.get(pid)
     if paper is None:
-        raise HTTPException(404, f"{pid} is not in the store")
+        raise HTTPException(404, say("not_in_store", id=pid))
     return paper
 
 
@@ -163,7 +160,7 @@ def faq_stream(request: Request, web: Web, paper_id: str, lang: str = "en") -> R
     lang = "zh" if lang == "zh" else "en"
     stored = faq_html(web.state, paper, lang)
     if stored["html"] is None and not may_generate(web.state.settings):
-        _refuse(web.state.settings, "the FAQ")
+        _refuse(web.state.settings, say("the_faq"))
     headers = {"cache-control": "no-store", "x-accel-buffering": "no"}
     return StreamingResponse(
         _faq_events(web.state, paper, lang), media_type="text/event-stream", headers=headers
@@ -189,7 +186,7 @@ def summarize_paper(request: Request, web: Web, paper_id: str, lang: str = Form(
     """Make the paper's TL;DR (and in 中文 its title and abstract) now; back to its page."""
     paper = _paper(web.state, paper_id)
     if not may_generate(web.state.settings):
-        _refuse(web.state.settings, "a TL;DR")
+        _refuse(web.state.settings, say("a_tldr"))
     with _own_store(web.state.settings) as store:
         summarize(web.state.settings, store, [paper], "zh" if lang == "zh" else "en", retry_failed=True)
     return RedirectResponse(f"/abs/{paper.id}", status_code=303)
@@ -204,13 +201,13 @@ class AskRequest(BaseModel):
 def _answer(request: Request, web: Site, ids: list[str], question: str, lang: str) -> dict[str, Any]:
     settings = web.state.settings
     if not may_generate(settings):
-        _refuse(settings, "an answer")
+        _refuse(settings, say("an_answer"))
     address = request.client.host if request.client else "unknown"
     limit: AskLimit = request.app.state.ask_limit
     if not limit.allow(address):
-        raise HTTPException(429, f"at most {limit.per_hour} questions an hour from one address")
+        raise HTTPException(429, say("questions_an_hour", n=limit.per_hour))
     if not ids or len(ids) > MAX_PAPERS:
-        raise HTTPException(400, f"ask about 1 to {MAX_PAPERS} papers")
+        raise HTTPException(400, say("ask_how_many", n=MAX_PAPERS))
     papers = [_paper(web.state, i) for i in dict.fromkeys(ids)]
     with _own_store(settings) as store:
         encode = encoder_of(web.state.indexes())

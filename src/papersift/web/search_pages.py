@@ -13,6 +13,7 @@ from papersift.ranking.search import MODES, Mode, search_page
 from papersift.reader.shapes import SearchHitShape, Understood
 from papersift.records import taxonomy
 from papersift.records.analyzer import words
+from papersift.records.messages import say
 from papersift.records.paper import is_arxiv_id, normalize_id
 from papersift.store import Filters
 from papersift.web.contract import DateParam
@@ -56,7 +57,7 @@ def search_data(
     """One page of results for ``q`` (``next_page`` is null on the last page); ``understood`` says how
     the query was read (``verbatim``: as typed)."""
     if mode not in MODES:
-        raise HTTPException(400, f"mode must be one of {', '.join(MODES)}")
+        raise HTTPException(400, say("mode_one_of", modes=", ".join(MODES)))
     filters = Filters(category=category or None, since=parse_day(since, 400) if since else None)
     q, cut = shortened(q)
 

@@ -39,9 +39,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from papersift.records.messages import say
 from papersift.settings import Settings
 from papersift.web.contract import allowed_methods, is_feed
-from papersift.web.i18n import TEXT
+from papersift.web.i18n import TEXT, pick_language, said
 
 SESSION_COOKIE = "papersift_session"
 CSRF_COOKIE = "papersift_csrf"
@@ -54,7 +55,7 @@ UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SAME_SITE = frozenset({"same-origin", "none"})  # Sec-Fetch-Site values of the reader's own requests
 READING_POSTS = ("/ask", "/summarize")  # posts a public read-only server takes with PAPERSIFT_READING_PUBLIC
 PRIVATE_PREFIXES = ("/library", "/api/library", "/api/recommend", "/feed/", "/login", "/logout")
-STALE = "the form is stale or comes from another site: reload the page and retry"
+STALE = say("stale_form")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
 # KaTeX sizes its output with style attributes: those (never <style> or script) are allowed inline
 CSP = (
@@ -217,17 +218,17 @@ class Guard(HttpMiddleware):
             and (method in UNSAFE or path.startswith(PRIVATE_PREFIXES))
         ):
             code = 403 if method in UNSAFE else 404
-            await refuse(scope, send, code, "this server is read-only" if code == 403 else "not found")
+            await refuse(scope, send, code, say("read_only") if code == 403 else say("no_such_page"))
             return
         limit = self.limits.get(path, MAX_BODY)
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
-            await refuse(scope, send, 413, f"the request is over {limit} bytes")
+            await refuse(scope, send, 413, say("request_too_big", limit=limit))
             return
         try:
             body = await _read_body(receive, limit)
         except TooLarge:
-            await refuse(scope, send, 413, f"the request is over {limit} bytes")
+            await refuse(scope, send, 413, say("request_too_big", limit=limit))
             return
 
         cookies = _cookies(headers)
@@ -241,7 +242,7 @@ class Guard(HttpMiddleware):
         if method in UNSAFE and not _method_not_allowed(scope, path, method):
             own = frozenset({(headers.get("host") or "").lower(), self.base_netloc})
             if cross_site(headers, own):
-                await refuse(scope, send, 403, "cross-site requests are refused")
+                await refuse(scope, send, 403, say("cross_site"))
                 return
             sent = headers.get(CSRF_HEADER) or await _form_token(scope, body)
             if sent is None or not hmac.compare_digest(sent.encode(), token.encode()):
@@ -280,13 +281,20 @@ def _method_not_allowed(scope: Scope, path: str, method: str) -> bool:
 
 
 async def refuse(scope: Scope, send: Send, status: int, message: str) -> None:
-    """A short error answer: ``{"error": ...}`` for the JSON API, a tiny HTML page for the rest."""
+    """A short error answer: ``{"error": ...}`` for the JSON API, a tiny HTML page for the rest (in the
+    request's language)."""
     if scope["path"].startswith("/api/"):
         body, kind = orjson.dumps({"error": message}), b"application/json"
     elif is_feed(scope["path"]):
         body, kind = (message + "\n").encode(), b"text/plain; charset=utf-8"
     else:
-        page = f"<!doctype html><title>{status}</title><p>{html.escape(message)}</p>\n"
+        request = Request(scope)
+        lang = pick_language(
+            request.query_params.get("lang"),
+            request.cookies.get("lang"),
+            request.headers.get("accept-language"),
+        )
+        page = f"<!doctype html><title>{status}</title><p>{html.escape(said(message, lang))}</p>\n"
         body, kind = page.encode(), b"text/html; charset=utf-8"
     await send(
         {

@@ -38,6 +38,7 @@ from papersift.ranking.to_english import Translate
 from papersift.ranking.topics import Namer
 from papersift.reading.query_translation import translator
 from papersift.reading.topic_names import topic_namer
+from papersift.records.messages import say
 from papersift.services.accounts import personal_account, session_account
 from papersift.services.demo import loading
 from papersift.services.harvest import reachable
@@ -215,4 +216,4 @@ def parse_day(value: str, status: int = 404) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise HTTPException(status, f"not a date (YYYY-MM-DD): {value!r}") from None
+        raise HTTPException(status, say("not_a_date", value=repr(value))) from None

@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException
 from papersift.ranking.topics import MIN_TOPIC, Doc, TopicMap, listing_entries, map_json, topic_map
 from papersift.reader.shapes import ListedPaper, Trending
 from papersift.reading.shown import lookup
+from papersift.records.messages import say
 from papersift.records.taxonomy import category_name
 from papersift.services.lab import TRENDING_DAYS, popular
 from papersift.store import ListingEntry
@@ -345,7 +346,7 @@ def set_counted(request: Request, web: Web, counted: int = Form(..., ge=0, le=1)
     """Opt in or out of being counted in the lab's signals (the CSRF middleware checks the form)."""
     reader = web.state.account(request)
     if reader is None:
-        raise HTTPException(401, "log in first")
+        raise HTTPException(401, say("log_in_first"))
     with web.state.writing() as store:
         store.set_counted(reader.id, bool(counted))
     return RedirectResponse("/trending", status_code=303)

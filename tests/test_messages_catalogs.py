@@ -1,0 +1,123 @@
+"""Typed messages and their catalogs: a Message is the English sentence the JSON and the CLI always said,
+the 中文 catalog translates every msgid the code says (the interface's words, every message, arXiv's
+category names) with the same placeholders, the committed template lists exactly those msgids, and the
+web's i18n holds no pattern over English sentences: a message is looked up by its key."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from jinja2 import DictLoader
+
+from papersift.ranking.evidence import cocited_reason, library_reasons
+from papersift.ranking.pool import how_much_earlier
+from papersift.reader.shapes import Understood
+from papersift.records.messages import ENGLISH, Message, reason, say
+from papersift.records.paper import InvalidIdError, normalize_id
+from papersift.sources.bibliography import read_bibliography
+from papersift.sources.citetext import author_line
+from papersift.web import i18n
+from papersift.web.i18n import LOCALE, catalog_path, said, template
+from papersift.web.pages import make_templates
+
+_PERCENT = re.compile(r"%\((\w+)\)s")
+_BRACE = re.compile(r"\{(\w+)\}")
+
+
+def _entries(path: Path) -> dict[tuple[str | None, str], str]:
+    with path.open("rb") as f:
+        return {(m.context, str(m.id)): str(m.string) for m in read_po(f) if m.id}
+
+
+def test_a_message_is_the_english_sentence_the_faces_said_before() -> None:
+    assert how_much_earlier(400) == "1 year earlier" and how_much_earlier(800) == "2 years earlier"
+    assert (
+        how_much_earlier(1) == "1 day earlier"
+        and how_much_earlier(None, 0) == "the same month, submitted before"
+    )
+    assert (
+        cocited_reason(1) == "cited together by 1 paper" and cocited_reason(3) == "cited together by 3 papers"
+    )
+    assert library_reasons(2, 1) == ["cites 2 papers of your library", "cited by 1 paper of your library"]
+    assert author_line(["A B", "C D", "E F", "G H", "I J"]) == "A B, C D, E F and 2 more"
+    assert say("text_cut", tokens=256, chars="300,000") == (
+        "text cut to the model's 256-token window for the dense match (300,000 characters given); "
+        "key terms use the first 100,000 characters"
+    )
+    match = say("sentence_match", mine=say("your_sentence", n=3), theirs=say("their_title"), cosine="0.61")
+    assert match == "your sentence 3 ↔ their title (0.61)" and match.key == "sentence_match"
+    again = pickle.loads(pickle.dumps(match))  # the page cache and the workers keep it a message
+    assert (
+        isinstance(again, Message)
+        and again.args == match.args
+        and said(again, "zh") == "你的第 3 句 ↔ 其标题（0.61）"
+    )
+    with pytest.raises(AttributeError):
+        match.key = "other"  # type: ignore[misc]
+    with pytest.raises(InvalidIdError) as raised:
+        normalize_id("2699.00001")
+    skipped = read_bibliography("2401.00001\nnot an id\n").errors[0]
+    assert skipped.said() == str(skipped) == "line 2: not an arXiv id or arXiv URL: 'not an id'"
+    assert said(skipped.said(), "zh") == "第 2 行：不是 arXiv 编号或 arXiv 网址：'not an id'"
+    assert str(raised.value) == "not an arXiv id: '2699.00001' (month 99)"
+    assert said(reason(raised.value), "zh") == "不是 arXiv 编号：'2699.00001'（月份 99）"
+
+
+def test_a_shapes_json_is_the_english_text_and_its_page_data_the_message() -> None:
+    note = say("corrected", wrong="agnets", right="agents")
+    shape = Understood.make(
+        text_used="agents", original="agnets", rewritten=True, verbatim=False, applied=[note],
+        corrections=[], translation=None, acronyms=[], suggestions=[], highlight=[],
+    )  # fmt: skip
+    assert shape.model_dump_json().count('"applied":["corrected: agnets → agents"]') == 1
+    (kept,) = shape.dump()["applied"]
+    assert kept == "corrected: agnets → agents" and isinstance(kept, Message)
+    assert said(kept, "zh") == "已更正拼写：agnets → agents" and said(kept, "en") == kept
+
+
+def test_the_chinese_catalog_translates_every_msgid_with_the_same_placeholders() -> None:
+    zh = _entries(catalog_path("zh"))
+    missing, wrong = [], []
+    for m in template():
+        if not m.id:
+            continue
+        english, chinese = str(m.id), zh.get((m.context, str(m.id)), "")
+        if not chinese:
+            missing.append((m.context, english))
+        for marks in (_PERCENT, _BRACE):
+            if set(marks.findall(english)) != set(marks.findall(chinese)):
+                wrong.append((m.context, english, chinese))
+    assert not missing and not wrong, (missing, wrong)
+    assert {key for key in ENGLISH} <= {ctx for ctx, _ in zh}  # every message key is a context in the catalog
+    assert i18n.TEXT["zh"]["search"] == "搜索" and i18n.TEXT["en"]["search"] == "Search"
+    assert i18n.arxiv_name("Machine Learning", "zh") == "机器学习"
+
+
+def test_the_committed_template_lists_exactly_the_msgids_the_code_says() -> None:
+    # to regenerate: babel.messages.pofile.write_po(open(LOCALE / "papersift.pot", "wb"), template())
+    committed = set(_entries(LOCALE / "papersift.pot"))
+    said_now = {(m.context, str(m.id)) for m in template() if m.id}
+    assert committed == said_now, (said_now - committed, committed - said_now)
+
+
+def test_the_web_translates_by_key_never_by_a_pattern_over_english() -> None:
+    tree = ast.parse(inspect.getsource(i18n))
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert "re" not in imported and "regex" not in imported
+    assert not hasattr(i18n, "translate")
+
+
+def test_the_templates_have_the_catalog_through_jinjas_i18n_extension(tmp_path: Path) -> None:
+    env = make_templates(tmp_path, katex=False).env
+    env.loader = DictLoader({"t.html": '{{ pgettext("search", "Search") }} · {{ note | tr(lang) }}'})
+    page = env.get_template("t.html")
+    note = say("no_listings_for", category="cs.XX")
+    assert page.render(lang="zh", note=note) == "搜索 · cs.XX 没有列表"
+    assert page.render(lang="en", note=note) == "Search · no listings for cs.XX"
