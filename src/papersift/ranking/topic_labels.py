@@ -76,9 +76,12 @@ class PhraseBook:
 
 def term_key(term: str) -> str:
     """A term with plural words made singular (``"language models"`` → ``"language model"``)."""
-    return " ".join(
-        w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in term.split()
-    )
+    return " ".join(map(_singular, term.split()))
+
+
+@cache
+def _singular(w: str) -> str:
+    return w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w
 
 
 _COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
@@ -109,12 +112,14 @@ def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
     written = [frozenset(phrases(_unhyphenated(t), NAME_WORDS)) for t in texts]
     column: dict[str, int] = {}
     variants: dict[str, set[str]] = {}
-    cells: set[tuple[int, int]] = set()
+    rows: list[int] = []
+    cols: list[int] = []
     for i, found in enumerate(written):
+        mine = {column.setdefault(term_key(p), len(column)) for p in found}
         for p in found:
-            key = term_key(p)
-            variants.setdefault(key, set()).add(p)
-            cells.add((i, column.setdefault(key, len(column))))
+            variants.setdefault(term_key(p), set()).add(p)
+        rows += [i] * len(mine)
+        cols += sorted(mine)
     size = len(lexical) if lexical is not None else 0
     df = lexical.arrays["df"] if lexical is not None and size else np.zeros(1 << 20)
 
@@ -123,25 +128,20 @@ def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
         pairs = [f"{a} {b}" for a, b in pairwise(words)] or words
         return float(min(df[term_slot(p)] for p in pairs))
 
-    background = np.array([max(map(store_df, variants[k])) / max(size, 1) for k in column])
+    held = np.bincount(cols, minlength=len(column))  # a key one paper holds names nothing
+    background = np.array([max(map(store_df, variants[k])) if held[j] > 1 else 0.0 for k, j in column.items()])
+    background /= max(size, 1)
     cats: dict[str, int] = {}
-    listed = {
-        (i, cats.setdefault(canonical(c), len(cats)))
-        for i, d in enumerate(papers)
-        for c in d.categories
-        if category_name(c)
-    }
+    listed = {(i, cats.setdefault(canonical(c), len(cats))) for i, d in enumerate(papers) for c in d.categories if category_name(c)}
     return PhraseBook(
-        list(column), column, _ones(cells, (len(papers), len(column))), background, variants, written, texts,
-        list(cats), _ones(listed, (len(papers), len(cats))), word_rarity(lexical),
+        list(column), column, _ones(rows, cols, (len(papers), len(column))), background, variants, written, texts,
+        list(cats), _ones([i for i, _ in listed], [j for _, j in listed], (len(papers), len(cats))), word_rarity(lexical),
     )  # fmt: skip
 
 
-def _ones(cells: set[tuple[int, int]], shape: tuple[int, int]) -> sp.csr_matrix:
-    rows, cols = zip(*sorted(cells), strict=True) if cells else ((), ())
-    return sp.csr_matrix(
-        (np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))), shape=shape
-    )
+def _ones(rows: list[int], cols: list[int], shape: tuple[int, int]) -> sp.csr_matrix:
+    """A ``shape`` matrix of ones at (``rows[i]``, ``cols[i]``)."""
+    return sp.csr_matrix((np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))), shape=shape)
 
 
 def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
@@ -157,7 +157,11 @@ def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
 
 def holding(book: PhraseBook, key: str) -> np.ndarray:
     """Which papers hold ``key`` (a boolean row)."""
-    return np.asarray(book.holds[:, book.column[key]].toarray().ravel() > 0)
+    if "csc" not in book.memo:
+        book.memo["csc"] = book.holds.tocsc()
+    csc, j, row = book.memo["csc"], book.column[key], np.zeros(book.holds.shape[0], bool)
+    row[csc.indices[csc.indptr[j] : csc.indptr[j + 1]]] = True
+    return row
 
 
 def shown(book: PhraseBook, key: str) -> str:
@@ -188,10 +192,12 @@ def tags(word: str) -> frozenset[str]:
 
 @cache
 def _own_word(word: str) -> bool:
-    """A word the lexicon lacks that English seldom writes: the field's own (``llms``, ``3dgs``)."""
+    """A word the lexicon lacks that English seldom writes, or letters and digits: the field's own (``llms``,
+    ``3d``)."""
     from wordfreq import zipf_frequency
 
-    return any(c.isalpha() for c in word) and float(zipf_frequency(word, "en")) < ZIPF_COMMON
+    mixed = any(c.isdigit() for c in word)
+    return any(c.isalpha() for c in word) and (mixed or float(zipf_frequency(word, "en")) < ZIPF_COMMON)
 
 
 def noun_phrase(book: PhraseBook, key: str) -> bool:
@@ -211,12 +217,13 @@ def noun_phrase(book: PhraseBook, key: str) -> bool:
 def lone_term(book: PhraseBook, word: str) -> bool:
     """Whether a lone word names a term: a noun or the field's own word, ``phrases.names_a_term``, in at
     most ``LABEL_MAX_DF`` of the store, no generic word of every abstract."""
-    found = tags(word)
-    return (
-        word not in GENERIC and word.isalpha() and len(word) >= 4 and not found & GRADED
-        and (bool(found & NOUN) or (not found and _own_word(word)))
-        and names_a_term(word, book.rarity) and book.background[book.column[word]] <= LABEL_MAX_DF
-    )  # fmt: skip
+    if ("term", word) not in book.memo:
+        found = tags(word) if word not in GENERIC and word.isalpha() and len(word) >= 4 else frozenset({"JJS"})
+        book.memo["term", word] = (
+            not found & GRADED and (bool(found & NOUN) or (not found and _own_word(word)))
+            and book.background[book.column[word]] <= LABEL_MAX_DF and names_a_term(word, book.rarity)
+        )  # fmt: skip
+    return bool(book.memo["term", word])
 
 
 def _longer(book: PhraseBook) -> dict[str, list[int]]:
@@ -229,16 +236,16 @@ def _longer(book: PhraseBook) -> dict[str, list[int]]:
                 found.setdefault(" ".join(words[:-cut]), []).append(j)
                 found.setdefault(" ".join(words[cut:]), []).append(j)
         book.memo["longer"] = found
-    return dict(book.memo["longer"])
+    return book.memo["longer"]  # type: ignore[no-any-return]
 
 
 def label_topics(
-    book: PhraseBook, labels: np.ndarray, categories: bool = False, only: set[int] | None = None
+    book: PhraseBook, labels: np.ndarray, categories: bool = False, only: set[int] | None = None, terms: bool = False
 ) -> Found:
     """Each topic's name and terms (keys; see module), largest topics choosing first; with ``categories``
     a topic no phrase names may be named by an arXiv category (``CATEGORY`` + its id); given ``only``,
-    just those topics, each as if it chose first."""
-    memo = ("labels", labels.astype(np.int64).tobytes(), categories, tuple(sorted(only or ())))
+    just those topics, each as if it chose first; with ``terms``, the terms too (else only the name)."""
+    memo = ("labels", labels.astype(np.int64).tobytes(), categories, tuple(sorted(only or ())), terms)
     if memo in book.memo:
         return dict(book.memo[memo])
     n, sizes = len(labels), np.bincount(labels)
@@ -246,12 +253,15 @@ def label_topics(
     counts, total = np.asarray((onehot @ book.holds).toarray()), np.asarray(book.holds.sum(axis=0)).ravel()
     listed = np.asarray((onehot @ book.listed).toarray())
     average, used, found = n / max(int((sizes > 0).sum()), 1), set[str](), Found()
+    # a key one paper holds is in a third of a topic of three papers at most: else only shared keys count
+    cols = np.flatnonzero(total >= (1 if min(sizes[sizes > 0]) <= 3 else 2))
     for topic in sorted((t for t in range(len(sizes)) if sizes[t]), key=lambda t: (-int(sizes[t]), t)):
         if only is not None and topic not in only:
             continue
-        share, rest = counts[topic] / sizes[topic], (total - counts[topic]) / max(n - sizes[topic], 1)
-        fit = np.flatnonzero((share >= MIN_SHARE) & (share >= CONTRAST * rest) & (rest < MIN_SHARE))
-        weight = share[fit] * np.log1p(average / (total[fit] + n * book.background[fit]))
+        inside = counts[topic][cols]
+        share, rest = inside / sizes[topic], (total[cols] - inside) / max(n - sizes[topic], 1)
+        fit = cols[(share >= MIN_SHARE) & (share >= CONTRAST * rest) & (rest < MIN_SHARE)]
+        weight = counts[topic][fit] / sizes[topic] * np.log1p(average / (total[fit] + n * book.background[fit]))
         score = {book.keys[j]: float(w) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)}
         ranked = sorted(score, key=lambda k: (-score[k], k))
         cats = (
@@ -259,7 +269,7 @@ def label_topics(
         )
         label = _label(book, ranked, counts[topic], used, cats)
         used.add(label) if label else None
-        found[topic] = (label, _terms(book, labels == topic, label, ranked, score, counts[topic]))
+        found[topic] = (label, _terms(book, labels == topic, label, ranked, score) if terms else ())
     book.memo[memo] = found
     return dict(found)
 
@@ -284,18 +294,11 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
                 return whole
         elif noun_phrase(book, key):
             return key
-    words = [k for k in ranked if " " not in k and k not in used and lone_term(book, k)]
-    return next(iter([c for c in cats if c not in used] + halves + words), "")
+    words = (k for k in ranked if " " not in k and k not in used and lone_term(book, k))
+    return next(iter([c for c in cats if c not in used] + halves), None) or next(words, "")
 
 
-def _terms(
-    book: PhraseBook,
-    mask: np.ndarray,
-    label: str,
-    ranked: list[str],
-    score: dict[str, float],
-    inside: np.ndarray,
-) -> tuple[str, ...]:
+def _terms(book: PhraseBook, mask: np.ndarray, label: str, ranked: list[str], score: dict[str, float]) -> tuple[str, ...]:
     """The name, then up to ``TERMS`` qualifying phrases by MMR: relevance (score, scaled to the best)
     against the most any picked term shares of papers with it (Jaccard), none inside another."""
     pool = [k for k in ranked[: 8 * TERMS] if (noun_phrase(book, k) if " " in k else lone_term(book, k))]

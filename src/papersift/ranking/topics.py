@@ -275,7 +275,7 @@ def name_topics(
 ) -> tuple[list[Topic], np.ndarray]:
     """Each topic (numbered as ``labels``) with its papers and terms as written, and the topic numbers once
     the groups no phrase names are pooled (``_pooled``)."""
-    found = label_topics(book, labels, categories=True)
+    found = label_topics(book, labels, categories=True, terms=True)
     asked = _model_names(namer, book, papers, labels, found) if namer is not None else None
     labels, found = (labels, asked) if asked is not None else _pooled(book, labels, found)
     keys = {k for _, ks in found.values() for k in ks}
