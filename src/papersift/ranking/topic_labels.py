@@ -47,6 +47,7 @@ MIN_SHARE = 1 / 3  # a name's phrase is in at least this share of the topic's pa
 CONTRAST = 1.5  # … and at least this many times as common in it as in the other papers of the set
 CATEGORY_CONTRAST = 3.0  # a category naming a topic: at least this many times as common in it
 CUT_SHORT = 0.6  # a phrase inside a longer one this share of its topic's holders hold is cut short
+NAME_MAX_DF = 0.2  # a phrase in more of the store than this is its field's vocabulary: names nothing
 LABEL_MAX_DF = 0.3  # a lone word in more of the store than this names nothing (``based``, ``propose``)
 ZIPF_COMMON = 4.0  # a word unknown to the lexicon this common in English is no term (numbers, fillers)
 MMR = 0.7  # the terms' weight of relevance against redundancy
@@ -129,10 +130,17 @@ def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
         return float(min(df[term_slot(p)] for p in pairs))
 
     held = np.bincount(cols, minlength=len(column))  # a key one paper holds names nothing
-    background = np.array([max(map(store_df, variants[k])) if held[j] > 1 else 0.0 for k, j in column.items()])
+    background = np.array(
+        [max(map(store_df, variants[k])) if held[j] > 1 else 0.0 for k, j in column.items()]
+    )
     background /= max(size, 1)
     cats: dict[str, int] = {}
-    listed = {(i, cats.setdefault(canonical(c), len(cats))) for i, d in enumerate(papers) for c in d.categories if category_name(c)}
+    listed = {
+        (i, cats.setdefault(canonical(c), len(cats)))
+        for i, d in enumerate(papers)
+        for c in d.categories
+        if category_name(c)
+    }
     return PhraseBook(
         list(column), column, _ones(rows, cols, (len(papers), len(column))), background, variants, written, texts,
         list(cats), _ones([i for i, _ in listed], [j for _, j in listed], (len(papers), len(cats))), word_rarity(lexical),
@@ -141,7 +149,9 @@ def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
 
 def _ones(rows: list[int], cols: list[int], shape: tuple[int, int]) -> sp.csr_matrix:
     """A ``shape`` matrix of ones at (``rows[i]``, ``cols[i]``)."""
-    return sp.csr_matrix((np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))), shape=shape)
+    return sp.csr_matrix(
+        (np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))), shape=shape
+    )
 
 
 def book_rows(book: PhraseBook, mask: np.ndarray) -> PhraseBook:
@@ -218,7 +228,9 @@ def lone_term(book: PhraseBook, word: str) -> bool:
     """Whether a lone word names a term: a noun or the field's own word, ``phrases.names_a_term``, in at
     most ``LABEL_MAX_DF`` of the store, no generic word of every abstract."""
     if ("term", word) not in book.memo:
-        found = tags(word) if word not in GENERIC and word.isalpha() and len(word) >= 4 else frozenset({"JJS"})
+        found = (
+            tags(word) if word not in GENERIC and word.isalpha() and len(word) >= 4 else frozenset({"JJS"})
+        )
         book.memo["term", word] = (
             not found & GRADED and (bool(found & NOUN) or (not found and _own_word(word)))
             and book.background[book.column[word]] <= LABEL_MAX_DF and names_a_term(word, book.rarity)
@@ -240,7 +252,11 @@ def _longer(book: PhraseBook) -> dict[str, list[int]]:
 
 
 def label_topics(
-    book: PhraseBook, labels: np.ndarray, categories: bool = False, only: set[int] | None = None, terms: bool = False
+    book: PhraseBook,
+    labels: np.ndarray,
+    categories: bool = False,
+    only: set[int] | None = None,
+    terms: bool = False,
 ) -> Found:
     """Each topic's name and terms (keys; see module), largest topics choosing first; with ``categories``
     a topic no phrase names may be named by an arXiv category (``CATEGORY`` + its id); given ``only``,
@@ -260,8 +276,15 @@ def label_topics(
             continue
         inside = counts[topic][cols]
         share, rest = inside / sizes[topic], (total[cols] - inside) / max(n - sizes[topic], 1)
-        fit = cols[(share >= MIN_SHARE) & (share >= CONTRAST * rest) & (rest < MIN_SHARE)]
-        weight = counts[topic][fit] / sizes[topic] * np.log1p(average / (total[fit] + n * book.background[fit]))
+        fit = cols[
+            (share >= MIN_SHARE)
+            & (share >= CONTRAST * rest)
+            & (rest < MIN_SHARE)
+            & (book.background[cols] <= NAME_MAX_DF)
+        ]
+        weight = (
+            counts[topic][fit] / sizes[topic] * np.log1p(average / (total[fit] + n * book.background[fit]))
+        )
         score = {book.keys[j]: float(w) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)}
         ranked = sorted(score, key=lambda k: (-score[k], k))
         cats = (
@@ -290,7 +313,12 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
         cut = max(longer.get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
         if cut is not None and inside[cut] >= CUT_SHORT * inside[book.column[key]]:
             whole = book.keys[cut]
-            if whole in fit and not _taken(whole, used) and noun_phrase(book, whole) and not _half(book, whole):
+            if (
+                whole in fit
+                and not _taken(whole, used)
+                and noun_phrase(book, whole)
+                and not _half(book, whole)
+            ):
                 return whole
         elif noun_phrase(book, key):
             return key
@@ -298,7 +326,9 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
     return next(iter([c for c in cats if c not in used] + halves), None) or next(words, "")
 
 
-def _terms(book: PhraseBook, mask: np.ndarray, label: str, ranked: list[str], score: dict[str, float]) -> tuple[str, ...]:
+def _terms(
+    book: PhraseBook, mask: np.ndarray, label: str, ranked: list[str], score: dict[str, float]
+) -> tuple[str, ...]:
     """The name, then up to ``TERMS`` qualifying phrases by MMR: relevance (score, scaled to the best)
     against the most any picked term shares of papers with it (Jaccard), none inside another."""
     pool = [k for k in ranked[: 8 * TERMS] if (noun_phrase(book, k) if " " in k else lone_term(book, k))]

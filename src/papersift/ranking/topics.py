@@ -216,30 +216,36 @@ def _trials(
 
 def settle(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[np.ndarray, int]:
     """Each topic of fewer than ``KEEP_GROUP`` papers no phrase names (smallest first) merged into the topic
-    of the nearest centre when that one is then named by a phrase and fewer papers are in unnamed topics;
-    the topic numbers and the papers moved."""
+    of the nearest centre, else dissolved (each paper to the nearest other centre; the topics that would
+    lose their name left out, in turn), when every topic receiving its papers is then named by a phrase and
+    fewer papers are in topics no phrase names; the topic numbers and the papers moved."""
     moved = 0
-    for _ in range(MOST_TOPICS):
+    for _ in range(MOST_TOPICS):  # each pass removes one topic
         sizes, left = np.bincount(labels), unphrased(book, labels)
-        lone = sorted(
-            (t for t, n in tl.unsettled(book, labels) if not tl.named(book, n) and sizes[t] < KEEP_GROUP),
-            key=lambda t: (int(sizes[t]), t),
-        )
-        for topic in lone:
+        lone = [t for t, n in tl.unsettled(book, labels) if not tl.named(book, n) and sizes[t] < KEEP_GROUP]
+        for topic in sorted(lone, key=lambda t: (int(sizes[t]), t)):
             members, others = (
                 np.flatnonzero(labels == topic),
                 [t for t in range(len(sizes)) if t != topic and sizes[t]],
             )
-            if not others:
-                continue
-            trial = labels.copy()
-            trial[members] = geo.nearest(vectors, labels, members, others)
-            trial = geo.by_first(trial)
-            if (
-                tl.named(book, label_topics(book, trial)[int(trial[members[0]])][0])
-                and unphrased(book, trial) < left
-            ):
-                labels, moved = trial, moved + len(members)
+            trial, merge, done = labels.copy(), True, False
+            for _ in range(MAX_TOPICS):  # merged, else dissolved among the topics still named
+                if not others:
+                    break
+                centres = np.stack([vectors[labels == t].mean(axis=0) for t in others])
+                points = vectors[members].mean(axis=0, keepdims=True) if merge else vectors[members]
+                trial[members] = np.array(others)[
+                    ((points[:, None, :] - centres[None]) ** 2).sum(axis=2).argmin(axis=1)
+                ]
+                renumbered, merge = geo.by_first(trial), False
+                names = label_topics(book, renumbered)
+                losing = {int(trial[i]) for i in members if not tl.named(book, names[int(renumbered[i])][0])}
+                if not losing:
+                    done = unphrased(book, renumbered) < left
+                    break
+                others = [t for t in others if t not in losing]
+            if done:
+                labels, moved = geo.by_first(trial), moved + len(members)
                 break
         else:
             return labels, moved
