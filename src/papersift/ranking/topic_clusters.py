@@ -1,13 +1,7 @@
-"""The topic map's geometry: papers as vectors, partitions of them, and the 2-D layout (scikit-learn's
-PCA, TruncatedSVD, KMeans and silhouette_score; fixed seeds, so the same rows give the same partition).
-
-* Features: each paper's stored dense vector (MiniLM), reduced to ``DIMENSIONS`` principal components;
-  without vectors, the papers' tf-idf rows (``tfidf_matrix``) reduced by a truncated SVD.
-* Partitions: k-means (k-means++, ``N_INIT`` starts) for each k of ``k_range``, scored by silhouette; a
-  topic of fewer than ``MIN_GROUP`` papers (a few outliers) joins the topic of the nearest centre.
-* Layout: the papers projected on the two principal axes of the topic centres (weighted by size, the
-  papers' own spread breaking ties), each drawn ``PULL`` of the way towards its topic's centre, in [0, 1]².
-"""
+"""The topic map's geometry, all scikit-learn: papers as vectors (PCA of their MiniLM vectors, else a
+truncated SVD of their tf-idf rows), k-means partitions scored by silhouette, and the 2-D layout (the
+papers on the principal axes of the size-weighted topic centres, each drawn ``PULL`` of the way to its
+centre, scaled to [0, 1]²). Every seed is fixed: the same rows give the same partition."""
 
 from __future__ import annotations
 
@@ -30,7 +24,7 @@ MIN_TOPIC = 10  # papers per topic the range of k is sized for
 MAX_TOPICS = 16
 MIN_GROUP = 4  # papers of a topic k-means finds, at least (fewer: outliers, ``absorbed``)
 SEED = 0
-N_INIT = 3  # k-means++ starts per k
+N_INIT = 3  # k-means++ starts per k (as the hand-written k-means had)
 SILHOUETTE_SAMPLE = 1500  # papers the silhouette is measured on (a fixed sample beyond that)
 PULL = 0.5  # how far each point is drawn towards its topic's centre
 
@@ -75,19 +69,17 @@ def tfidf_matrix(lexical: Lexical | None, rowids: np.ndarray, papers: Sequence[D
 
 def principal(vectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``vectors`` on the ``DIMENSIONS`` principal axes of the ``rows`` (a mask) among them."""
-    dims = min(DIMENSIONS, int(rows.sum()) - 1, vectors.shape[1])
-    pca = PCA(n_components=dims, svd_solver="full", random_state=SEED).fit(vectors[rows])
-    return np.asarray(pca.transform(vectors), np.float64)
+    pca = PCA(min(DIMENSIONS, int(rows.sum()) - 1, vectors.shape[1]), svd_solver="full", random_state=SEED)
+    return np.asarray(pca.fit(vectors[rows]).transform(vectors), np.float64)
 
 
 def latent(matrix: sp.csr_matrix) -> np.ndarray:
     """Tf-idf rows as unit vectors in their leading latent dimensions (a truncated SVD)."""
-    dims = max(1, min(DIMENSIONS * 2, matrix.shape[0] - 1))
-    reduced = TruncatedSVD(dims, algorithm="arpack", random_state=SEED).fit_transform(
-        matrix.astype(np.float64)
-    )
-    norms = np.linalg.norm(reduced, axis=1, keepdims=True)
-    return np.asarray(reduced / np.where(norms > 0, norms, 1.0))
+    if matrix.shape[0] < 2:
+        return np.zeros((matrix.shape[0], 1))
+    svd = TruncatedSVD(min(DIMENSIONS * 2, matrix.shape[0] - 1), algorithm="arpack", random_state=SEED)
+    reduced = svd.fit_transform(matrix.astype(np.float64))
+    return np.asarray(reduced / np.maximum(np.linalg.norm(reduced, axis=1, keepdims=True), 1e-12))
 
 
 def k_range(n: int) -> range:
@@ -100,24 +92,21 @@ def k_range(n: int) -> range:
 
 
 def kmeans(x: np.ndarray, k: int, init: np.ndarray | None = None) -> np.ndarray:
-    """k-means labels of ``x`` (k-means++ from a fixed seed, or started from the centres ``init``)."""
+    """k-means labels of ``x``: k-means++ from a fixed seed, or 10 steps from the centres ``init``."""
+    model = KMeans(k, init="k-means++", n_init=N_INIT, random_state=SEED)
     if init is not None:
         model = KMeans(k, init=init, n_init=1, max_iter=10, random_state=SEED)
-    else:
-        model = KMeans(k, init="k-means++", n_init=N_INIT, random_state=SEED)
     return by_first(np.asarray(model.fit_predict(x), np.int64))
 
 
 def partitions(x: np.ndarray, ks: range) -> list[tuple[float, np.ndarray]]:
     """Each k's k-means labels of ``x`` with their silhouette (on a fixed sample of a large set)."""
     sample = SILHOUETTE_SAMPLE if len(x) > SILHOUETTE_SAMPLE else None
-    tried = []
-    for k in ks:
-        labels = kmeans(x, k)
-        fit = len(set(labels.tolist())) > 1
-        score = silhouette_score(x, labels, sample_size=sample, random_state=SEED) if fit else -1.0
-        tried.append((float(score), labels))
-    return tried
+    tried = [kmeans(x, k) for k in ks]
+    return [
+        (float(silhouette_score(x, t, sample_size=sample, random_state=SEED)) if t.max() else -1.0, t)
+        for t in tried
+    ]
 
 
 def by_first(labels: np.ndarray) -> np.ndarray:
@@ -130,8 +119,8 @@ def by_first(labels: np.ndarray) -> np.ndarray:
 
 def nearest(vectors: np.ndarray, labels: np.ndarray, members: np.ndarray, others: list[int]) -> int:
     """Of the topics ``others``, the one whose centre is nearest the centre of ``members``."""
-    centre = vectors[members].mean(axis=0)
-    return others[int(np.argmin([((vectors[labels == t].mean(axis=0) - centre) ** 2).sum() for t in others]))]
+    gaps = [((vectors[labels == t].mean(axis=0) - vectors[members].mean(axis=0)) ** 2).sum() for t in others]
+    return others[int(np.argmin(gaps))]
 
 
 def absorbed(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -143,8 +132,7 @@ def absorbed(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
         others = [t for t in range(len(sizes)) if sizes[t] >= MIN_GROUP]
         if not small or not others:
             return labels
-        members = np.flatnonzero(labels == small[0])
-        labels = labels.copy()
+        labels, members = labels.copy(), np.flatnonzero(labels == small[0])
         labels[members] = nearest(vectors, labels, members, others)
         labels = by_first(labels)
 
@@ -159,17 +147,15 @@ def nearest_topic(tfidf: sp.csr_matrix, labels: np.ndarray, has: np.ndarray) -> 
 def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarray:
     """2-D positions in [0, 1]² (see module); papers without a vector sit near their topic's centre."""
     n = len(labels)
-    if vectors.shape[1] < 2:  # two or three papers reduce to fewer than two dimensions: pad with zeros
-        vectors = np.hstack([vectors, np.zeros((n, 2 - vectors.shape[1]))])
-    topics = sorted(set(labels.tolist()))
-    mean = vectors[has].mean(axis=0)
+    vectors = np.hstack([vectors, np.zeros((n, max(0, 2 - vectors.shape[1])))])  # two or three papers
+    topics, mean = sorted(set(labels.tolist())), vectors[has].mean(axis=0)
     inside = [(labels == t) & has for t in topics]
     centroids = np.stack([vectors[m].mean(axis=0) if m.any() else mean for m in inside])
     sizes = np.array([float(m.sum()) for m in inside])
     # between-topic spread weighted 3× over the papers' own: the axes that set the topics apart
     stacked = np.vstack([(centroids - mean) * 3.0 * np.sqrt(sizes)[:, None], vectors[has] - mean])
     axes = np.linalg.svd(stacked, full_matrices=False)[2][:2]
-    axes = axes * np.where(axes[np.arange(len(axes)), np.abs(axes).argmax(axis=1)] < 0, -1.0, 1.0)[:, None]
+    axes *= np.where(axes[np.arange(2), np.abs(axes).argmax(axis=1)] < 0, -1.0, 1.0)[:, None]  # fixed signs
     where = {t: i for i, t in enumerate(topics)}
     centre_of = ((centroids - mean) @ axes.T)[[where[int(t)] for t in labels]]
     points = centre_of + PULL * ((vectors - mean) @ axes.T - centre_of)
@@ -177,6 +163,5 @@ def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarr
     for i in np.flatnonzero(~has):  # no vector: a fixed jitter (from its position) around the centre
         angle = (zlib.crc32(str(i).encode()) % 3600) / 3600 * 2 * math.pi
         points[i] = centre_of[i] + spread * np.array([math.cos(angle), math.sin(angle)])
-    low, high = points.min(axis=0), points.max(axis=0)
-    span = np.where(high - low > 0, high - low, 1.0)
-    return np.asarray((points - low) / span) if n > 1 else np.full((n, 2), 0.5)
+    low, span = points.min(axis=0), np.ptp(points, axis=0)
+    return np.asarray((points - low) / np.where(span > 0, span, 1.0)) if n > 1 else np.full((n, 2), 0.5)

@@ -1,25 +1,19 @@
 """The day at a glance: any set of papers (a listing, Daily Papers, a search's results) grouped into topics,
-each named by its most distinctive phrase, every paper placed on a 2-D map. The geometry is
-``topic_clusters``' (PCA, k-means, silhouette, layout), the names ``topic_labels``' (c-TF-IDF, parts of
-speech, MMR); this module forms the topics from both and owns the map's records and JSON.
+each named by its most distinctive phrase, every paper on a 2-D map. Geometry: ``topic_clusters``; names:
+``topic_labels``; this module forms the topics from both and owns the map's records and JSON.
 
-* Papers without a vector join the topic whose papers' mean tf-idf row is nearest theirs; when no two
-  papers have one, the tf-idf rows are clustered instead.
-* Every k of ``k_range`` whose silhouette is within ``NAME_SLACK`` of the best is refined (``refine``): a
-  topic no phrase of two to five words names, or holding over ``BLOB`` of the set, is split in two (k-means,
-  or 2-means started from the papers holding one of its best phrases; parts of ``MIN_PART`` papers or
-  more, at most ``MAX_TOPICS`` topics) or, under ``MERGE_BELOW`` papers, merged into the topic of the
-  nearest centre, whenever that leaves fewer papers in such topics. The refined partition leaving the
-  fewest is kept (ties: fewer topics; without phrases, the smallest k within ``SLACK``). Then (``settle``)
-  a small topic still unnamed is merged into its nearest topic when that one stays named; if unnamed
-  topics are left, they are refined once more with room for ``MOST_TOPICS`` topics.
+* Each k of ``k_range`` within ``NAME_SLACK`` of the best silhouette is refined (``refine``): a topic no
+  phrase of two to five words names, or holding over ``BLOB`` of the set, is split in two (k-means, or
+  2-means from the papers holding one of its best phrases; parts of ``MIN_PART`` papers or more, at most
+  ``MAX_TOPICS`` topics) or, under ``MERGE_BELOW`` papers, merged into the nearest topic, while that
+  leaves fewer papers in such topics. The partition leaving the fewest is kept (ties: fewer topics), then
+  refined once more with room for ``MOST_TOPICS``. Without phrases: the fewest topics within ``SLACK``.
 * A paper of a group no name fits that writes a named topic's name joins it (``claimed``); the groups no
-  phrase or category names are pooled as the day's other papers, one unnamed group, listed last
-  (``_pooled``). A ``namer`` (the configured model) names every topic instead (none pooled).
-* Same papers, same map: the input is put in id order first and every seed is fixed.
-
-On the busiest whole-archive day of the 300k file this agrees with the papers' primary categories better
-than k-means on tf-idf (``bench/topics.py`` reports both).
+  phrase or category names are the day's other papers, one unnamed group, last (``_pooled``). A ``namer``
+  (the configured model) names every topic instead. Papers without a vector join the topic whose mean
+  tf-idf row is nearest theirs; when no two have one, the tf-idf rows are clustered.
+* Same papers, same map: the input is put in id order and every seed is fixed. On the busiest day of the
+  300k file this agrees with the primary categories better than k-means on tf-idf (``bench/topics.py``).
 """
 
 from __future__ import annotations
@@ -38,7 +32,15 @@ from papersift.ranking.phrases import occurs, phrases
 from papersift.ranking.topic_clusters import MAX_TOPICS, tfidf_matrix
 from papersift.ranking.topic_clusters import MIN_TOPIC as MIN_TOPIC
 from papersift.ranking.topic_clusters import Doc as Doc
-from papersift.ranking.topic_labels import PhraseBook, label_topics, name_key, phrase_book, shown, unphrased
+from papersift.ranking.topic_labels import (
+    Found,
+    PhraseBook,
+    label_topics,
+    name_key,
+    phrase_book,
+    shown,
+    unphrased,
+)
 from papersift.ranking.topic_labels import name_keys as name_keys
 from papersift.ranking.topic_labels import term_key as term_key
 from papersift.records.taxonomy import category_named
@@ -47,8 +49,8 @@ from papersift.store import ListingEntry, Store
 Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
 SLACK = NAME_SLACK = 0.01  # silhouette a smaller k, or one whose topics phrases name better, may give up
 MIN_PART = MIN_TOPIC // 2  # papers of each part of a split topic, at least
-MERGE_BELOW = KEEP_GROUP = 2 * MIN_TOPIC  # an unnamed topic this small may join its nearest
-MOST_TOPICS = 24  # topics a day may reach by splitting a large group no phrase names (after ``settle``)
+MERGE_BELOW = 2 * MIN_TOPIC  # an unnamed topic this small may join its nearest
+MOST_TOPICS = 24  # topics a day may reach by splitting a large group no phrase names (the second pass)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,7 @@ class TopicMap:
 
     topics: list[Topic]
     points: list[Point]
-    moved: int = 0  # papers moved out of topics no phrase names (``settle``, ``claimed``)
+    moved: int = 0  # papers moved out of topics no phrase names (``claimed``)
 
 
 def map_json(category: str, day: str, tmap: TopicMap) -> dict[str, object]:
@@ -88,17 +90,15 @@ def listing_entries(store: Store, category: str, when: date, days: int = 1) -> l
     """The listings of ``category`` on the ``days`` days ending ``when``, each paper once (its first row)."""
     seen: dict[str, ListingEntry] = {}
     for day in store.announcement_days(category):
-        if when - timedelta(days=days - 1) <= day <= when:
-            for entry in store.listing(category, day):
-                seen.setdefault(entry.paper.id, entry)
+        for entry in store.listing(category, day) if when - timedelta(days=days - 1) <= day <= when else []:
+            seen.setdefault(entry.paper.id, entry)
     return list(seen.values())
 
 
 def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = None) -> TopicMap:
     """Group ``papers`` into topics, name them, and lay them out (deterministic for the same papers).
     ``namer``: labels from the configured model; without one, or when it fails, the key phrases name them."""
-    unique = {p.id: p for p in papers}
-    ordered = [unique[i] for i in sorted(unique)]
+    ordered = sorted({p.id: p for p in papers}.values(), key=lambda p: p.id)
     if not ordered:
         return TopicMap([], [])
     rowids = np.array([indexes.store.rowid(p.id) or -1 for p in ordered], dtype=np.int64)
@@ -108,7 +108,10 @@ def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = Non
         book = phrase_book(indexes.lexical, ordered)
         if dense is not None and has.sum() >= 2:
             reduced, labels = geo.principal(dense, has), np.full(len(ordered), -1)
-            labels[has], moved = clustered(reduced[has], book=tl.book_rows(book, has))
+            mine = (
+                book if has.all() else phrase_book(indexes.lexical, [ordered[i] for i in np.flatnonzero(has)])
+            )
+            labels[has], moved = clustered(reduced[has], book=mine)
             if not has.all():
                 labels[~has] = geo.nearest_topic(tfidf_matrix(indexes.lexical, rowids, ordered), labels, has)
         else:  # fewer than two papers with vectors: their words alone
@@ -126,23 +129,19 @@ def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = Non
     order = sorted(
         range(len(topics)), key=lambda t: (not topics[t].label, -len(topics[t].papers), topics[t].papers[0])
     )
-    rank, position = {old: new for new, old in enumerate(order)}, {p.id: i for i, p in enumerate(ordered)}
-    points: dict[str, Point] = {}
-    for paper in papers:
-        i = position[paper.id]
-        points.setdefault(
-            paper.id,
-            Point(
-                paper.id, round(float(coords[i][0]), 4), round(float(coords[i][1]), 4), rank[int(labels[i])]
-            ),
-        )
-    return TopicMap([topics[t] for t in order], list(points.values()), moved)
+    rank, where = {old: new for new, old in enumerate(order)}, {p.id: i for i, p in enumerate(ordered)}
+    xy = {
+        i: (round(float(coords[n][0]), 4), round(float(coords[n][1]), 4), rank[int(labels[n])])
+        for i, n in where.items()
+    }
+    points = [Point(i, *xy[i]) for i in dict.fromkeys(p.id for p in papers)]
+    return TopicMap([topics[t] for t in order], points, moved)
 
 
 def clustered(
     vectors: np.ndarray, ks: range | None = None, book: PhraseBook | None = None
 ) -> tuple[np.ndarray, int]:
-    """Topic numbers for papers' (reduced) vectors (see module), and the papers ``settle`` moved."""
+    """Topic numbers for papers' (reduced) vectors (see module), and the papers moved (``claimed`` moves)."""
     ks = ks or geo.k_range(len(vectors))
     if ks == range(1, 2):
         return np.zeros(len(vectors), np.int64), 0
@@ -151,39 +150,28 @@ def clustered(
     if book is None:  # the fewest topics within SLACK of the best silhouette
         return geo.absorbed(vectors, next(labels for score, labels in tried if score >= top - SLACK)), 0
     fits = [
-        refine(vectors, geo.absorbed(vectors, labels), book)
-        for score, labels in tried
-        if score >= top - NAME_SLACK
+        refine(vectors, geo.absorbed(vectors, t), book) for score, t in tried if score >= top - NAME_SLACK
     ]
-    settled, moved = settle(
-        vectors, min(fits, key=lambda labels: (unphrased(book, labels), int(labels.max()))), book
-    )
-    if unphrased(book, settled):  # groups no phrase names are left: they may split beyond MAX_TOPICS
-        settled, more = settle(vectors, refine(vectors, settled, book, MOST_TOPICS), book)
-        moved += more
-    return settled, moved
+    best = min(fits, key=lambda labels: (unphrased(book, labels), int(labels.max())))
+    return (refine(vectors, best, book, MOST_TOPICS) if unphrased(book, best) else best), 0
 
 
 def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int = MAX_TOPICS) -> np.ndarray:
     """``labels`` with topics no phrase names (or too large) split or merged (see module) while that leaves
-    fewer papers in such topics: of a topic's trials, the one leaving the fewest."""
+    fewer papers in such topics: of a topic's trials (one of whose changed topics is named), the best."""
     left = unphrased(book, labels)
     for _ in range(2 * most):  # each step splits or merges one topic
-        step: tuple[np.ndarray, int] | None = None
+        step: tuple[int, np.ndarray] | None = None
         for topic, _name in tl.unsettled(book, labels) if left else []:
             for trial, parts in _trials(vectors, labels, topic, book, most):
-                names = label_topics(
-                    book, trial, only=parts
-                )  # a trial no changed topic of which is named: no
-                if any(tl.named(book, names[t][0]) for t in parts) and unphrased(book, trial) < (
-                    step[1] if step else left
-                ):
-                    step = (trial, unphrased(book, trial))
+                names = label_topics(book, trial, only=parts)
+                fewer = unphrased(book, trial) if any(tl.named(book, names[t][0]) for t in parts) else left
+                step = (fewer, trial) if fewer < (step[0] if step else left) else step
             if step is not None:
                 break
         if step is None:
             break
-        labels, left = step
+        left, labels = step
     return geo.by_first(labels)
 
 
@@ -193,79 +181,39 @@ def _trials(
     """The partitions ``refine`` tries for one topic, each with the topics it changes."""
     members, count = np.flatnonzero(labels == topic), int(labels.max()) + 1
     out: list[tuple[np.ndarray, set[int]]] = []
-    if len(members) >= 2 * MIN_PART and count < most:
-        x = vectors[members]
-        held = [h for h in tl.seeds(book, labels, members) if 0 < h.sum() < len(h)]
-        for half in [geo.kmeans(x, 2)] + [
-            geo.kmeans(x, 2, np.stack([x[~h].mean(axis=0), x[h].mean(axis=0)])) for h in held
-        ]:
-            split = labels.copy()
-            split[members[half == 1]] = count
-            if min(np.bincount(half, minlength=2)) >= MIN_PART and not any(
-                np.array_equal(split, o) for o, _ in out
-            ):
-                out.append((split, {topic, count}))
+    x, held = vectors[members], [h for h in tl.seeds(book, labels, members) if 0 < h.sum() < len(h)]
+    starts = [None, *(np.stack([x[~h].mean(axis=0), x[h].mean(axis=0)]) for h in held)]
+    for half in (
+        (geo.kmeans(x, 2, s) for s in starts) if len(members) >= 2 * MIN_PART and count < most else []
+    ):
+        split = labels.copy()
+        split[members[half == 1]] = count
+        if min(np.bincount(half, minlength=2)) >= MIN_PART and not any(
+            np.array_equal(split, o) for o, _ in out
+        ):
+            out.append((split, {topic, count}))
     others = [t for t in range(count) if t != topic and (labels == t).any()]
     if len(members) < MERGE_BELOW and others:
         merged = labels.copy()
         merged[members] = geo.nearest(vectors, labels, members, others)
-        merged = geo.by_first(merged)
-        out.append((merged, {int(merged[members[0]])}))
+        out.append((geo.by_first(merged), {int(geo.by_first(merged)[members[0]])}))
     return out
-
-
-def settle(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[np.ndarray, int]:
-    """Each topic of fewer than ``KEEP_GROUP`` papers no phrase names (smallest first) merged into the topic
-    of the nearest centre, else dissolved (each paper to the nearest other centre; the topics that would
-    lose their name left out, in turn), when every topic receiving its papers is then named by a phrase and
-    fewer papers are in topics no phrase names; the topic numbers and the papers moved."""
-    moved = 0
-    for _ in range(MOST_TOPICS):  # each pass removes one topic
-        sizes, left = np.bincount(labels), unphrased(book, labels)
-        lone = [t for t, n in tl.unsettled(book, labels) if not tl.named(book, n) and sizes[t] < KEEP_GROUP]
-        for topic in sorted(lone, key=lambda t: (int(sizes[t]), t)):
-            members, others = (
-                np.flatnonzero(labels == topic),
-                [t for t in range(len(sizes)) if t != topic and sizes[t]],
-            )
-            trial, merge, done = labels.copy(), True, False
-            for _ in range(MAX_TOPICS):  # merged, else dissolved among the topics still named
-                if not others:
-                    break
-                centres = np.stack([vectors[labels == t].mean(axis=0) for t in others])
-                points = vectors[members].mean(axis=0, keepdims=True) if merge else vectors[members]
-                trial[members] = np.array(others)[
-                    ((points[:, None, :] - centres[None]) ** 2).sum(axis=2).argmin(axis=1)
-                ]
-                renumbered, merge = geo.by_first(trial), False
-                names = label_topics(book, renumbered)
-                losing = {int(trial[i]) for i in members if not tl.named(book, names[int(renumbered[i])][0])}
-                if not losing:
-                    done = unphrased(book, renumbered) < left
-                    break
-                others = [t for t in others if t not in losing]
-            if done:
-                labels, moved = geo.by_first(trial), moved + len(members)
-                break
-        else:
-            return labels, moved
-    return labels, moved
 
 
 def claimed(
     vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, movable: np.ndarray
 ) -> tuple[np.ndarray, int]:
     """``labels`` with each paper (of those ``movable``) of a topic no phrase or category names joining the
-    nearest topic (by centre) whose name it holds, while that topic stays within ``BLOB`` of the set; also
-    the papers moved."""
+    nearest topic (by centre) whose name it holds (writes, or lists), while that topic stays within
+    ``BLOB`` of the set; also the papers moved."""
     found = label_topics(book, labels, categories=True)
     names = sorted(t for t, (name, _) in found.items() if tl.named(book, name))
     if not names or len(names) == len(found):
         return labels, 0
-    holders = np.stack([
-        book.listed[:, book.categories.index(found[t][0].removeprefix(tl.CATEGORY))].toarray().ravel() > 0
-        if found[t][0].startswith(tl.CATEGORY) else tl.holding(book, found[t][0]) for t in names
-    ], axis=1)  # fmt: skip
+    lists = {tl.CATEGORY + c: book.listed[:, j].toarray().ravel() > 0 for j, c in enumerate(book.categories)}
+    holders = np.stack(
+        [lists[n] if n in lists else tl.holding(book, n) for n in (found[t][0] for t in names)], 1
+    )
     centres = np.stack([vectors[(labels == t) & movable].mean(axis=0) for t in names])
     sizes, out, moved = np.bincount(labels)[names], labels.copy(), 0
     for i in np.flatnonzero(movable & ~np.isin(labels, names)).tolist():
@@ -280,7 +228,7 @@ def name_topics(
     book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
 ) -> tuple[list[Topic], np.ndarray]:
     """Each topic (numbered as ``labels``) with its papers and terms as written, and the topic numbers once
-    the groups no phrase names are pooled (``_pooled``)."""
+    the groups no phrase names are pooled (``_pooled``; not when ``namer`` names them)."""
     found = label_topics(book, labels, categories=True, terms=True)
     asked = _model_names(namer, book, papers, labels, found) if namer is not None else None
     labels, found = (labels, asked) if asked is not None else _pooled(book, labels, found)
@@ -291,26 +239,23 @@ def name_topics(
         texts = [f"{papers[int(i)].title} {papers[int(i)].abstract}" for i in members]
         label = shown(book, found[t][0]) if found[t][0] in keys else found[t][0]
         if label and category_named(label) is None and not any(occurs(label, x) for x in texts):
-            label = _written_form(label, texts)  # the day's commonest form no paper of the topic writes
-        terms = [shown(book, k) if k in keys else k for k in found[t][1]]
-        terms = [label if label and name_key(k) == name_key(label) else k for k in terms]
+            forms = (
+                p for x in texts for p in phrases(x, tl.NAME_WORDS) if occurs(p, x)
+            )  # one the topic writes
+            label = next(
+                (p for p in forms if name_key(p) == name_key(label) and p.count(" ") == label.count(" ")),
+                label,
+            )
+        terms = [
+            label if label and name_key(shown(book, k)) == name_key(label) else shown(book, k)
+            for k in found[t][1]
+        ]
         terms = [k for k in terms if k == label or any(occurs(k, x) for x in texts)]
         topics.append(Topic(label, tuple(terms), tuple(papers[int(i)].id for i in members)))
     return topics, labels
 
 
-def _written_form(label: str, texts: list[str]) -> str:
-    """``label`` as one of ``texts`` writes it as a phrase of its own (the same name key), else itself."""
-    for text in texts:
-        for p in phrases(text, tl.NAME_WORDS):
-            if name_key(p) == name_key(label) and len(p.split()) == len(label.split()) and occurs(p, text):
-                return p
-    return label
-
-
-def _pooled(
-    book: PhraseBook, labels: np.ndarray, found: dict[int, tuple[str, tuple[str, ...]]]
-) -> tuple[np.ndarray, dict[int, tuple[str, tuple[str, ...]]]]:
+def _pooled(book: PhraseBook, labels: np.ndarray, found: Found) -> tuple[np.ndarray, Found]:
     """Every topic no phrase or category names pooled into one unnamed topic, its terms their words."""
     sizes = np.bincount(labels)
     rest = sorted(
@@ -318,9 +263,7 @@ def _pooled(
     )
     if not rest:
         return labels, found
-    pooled = labels.copy()
-    pooled[np.isin(labels, rest)] = rest[0]
-    pooled = geo.by_first(pooled)
+    pooled = geo.by_first(np.where(np.isin(labels, rest), rest[0], labels))
     renumber = {t: int(pooled[np.flatnonzero(labels == t)[0]]) for t in found if t not in rest[1:]}
     out = {renumber[t]: found[t] for t in found if t not in rest}
     words = [name or next(iter(terms), "") for name, terms in (found[t] for t in rest)]
@@ -329,26 +272,15 @@ def _pooled(
 
 
 def _model_names(
-    namer: Namer,
-    book: PhraseBook,
-    papers: Sequence[Doc],
-    labels: np.ndarray,
-    found: dict[int, tuple[str, tuple[str, ...]]],
-) -> dict[int, tuple[str, tuple[str, ...]]] | None:
+    namer: Namer, book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, found: Found
+) -> Found | None:
     """Labels from ``namer`` (given each topic's phrases as written and its first titles); ``None`` when it
     fails (the phrases name the topics)."""
-    topics = sorted(found)
-    asked = [
-        (
-            [shown(book, k) for k in found[t][1]],
-            [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12],
-        )
-        for t in topics
-    ]
+    titles = {t: [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12] for t in sorted(found)}
     try:
-        names = namer(asked)
+        names = namer([([shown(book, k) for k in found[t][1]], titles[t]) for t in titles])
     except Exception:  # a model that fails names nothing: the phrases name the topics
         return None
-    if len(names) != len(topics):
+    if len(names) != len(titles):
         return None
-    return {t: (n.strip()[:60] or found[t][0], found[t][1]) for t, n in zip(topics, names, strict=True)}
+    return {t: (n.strip()[:60] or found[t][0], found[t][1]) for t, n in zip(titles, names, strict=True)}
