@@ -281,9 +281,9 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
                 return wider[0]
             halves.append(key)
             continue
-        cut = max(book.memo["longer"].get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
-        if cut is not None and inside[cut] >= CUT_SHORT * inside[book.column[key]]:
-            whole = book.keys[cut]
+        most = max(book.memo["longer"].get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
+        if most is not None and inside[most] >= CUT_SHORT * inside[book.column[key]]:
+            whole = book.keys[most]
             if (
                 whole in fit
                 and not _taken(whole, used)
