@@ -36,7 +36,7 @@ import scipy.sparse as sp
 from papersift.index.lexical import Lexical, term_slot
 from papersift.ranking.phrases import GENERIC, fold, names_a_term, phrases, word_rarity
 from papersift.ranking.topic_clusters import MIN_TOPIC, Doc
-from papersift.records.taxonomy import canonical, category_name
+from papersift.records.taxonomy import canonical, category_name, category_named
 from papersift.records.words import STOP_WORDS
 
 NAME_WORDS = 5  # words of a name at most
@@ -131,7 +131,7 @@ def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
             (i, cats.setdefault(canonical(c), len(cats)))
             for i, d in enumerate(papers)
             for c in d.categories
-            if category_name(c)
+            if category_named(category_name(c) or "") == canonical(c)  # a name of its own (not Machine Learning)
         }
     )
     lists = _ones([i for i, _ in listed], [j for _, j in listed], (len(papers), len(cats)))

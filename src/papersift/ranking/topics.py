@@ -120,9 +120,8 @@ def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = Non
                 np.ones(len(ordered), bool),
             )
             labels, moved = clustered(reduced, book=book)
-        if namer is None:  # a paper of a group no phrase names that writes a named topic's name joins it
-            labels, more = claimed(reduced, labels, book, has)
-            moved += more
+        labels, more = claimed(reduced, labels, book, has)  # a paper writing a named topic's name joins it
+        moved += more
         coords = geo.layout(reduced, labels, has)
         topics, labels = name_topics(book, ordered, labels, namer)
     # topics largest first (ties: the first paper id), the other papers last; points in the caller's order
