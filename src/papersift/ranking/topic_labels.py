@@ -1,30 +1,29 @@
 """Topic names: which phrases of a set of papers name which of its topics, and how a name is shown.
 
-* Candidates: each paper's phrases (``phrases.phrases``: up to ``NAME_WORDS`` words of one run; hyphens
-  read as spaces unless the compound holds a stop word), plurals folded (``name_keys``). Background: the
-  share of the store's papers writing each (the lexical arrays' word and pair document frequencies).
-* A phrase qualifies for a topic when at least a third of its papers hold it, ``CONTRAST`` times the
-  share of the rest of the set, under a third of the rest, and at most ``NAME_MAX_DF`` of the store (on
-  2026-05-12 "language models", 27% of the month's store, named a mixed group: NMI 0.367 at 0.25, 0.393 at
-  0.2). Score: class-based TF-IDF with the store as background, share in the topic × log(1 + papers per
-  topic / (papers of the set holding it + the store's share × the set's size)).
+* Candidates: each paper's phrases (``phrases.phrases``, up to ``NAME_WORDS`` words; hyphens read as
+  spaces unless the compound holds a stop word), plurals folded (``name_keys``); background: the share
+  of the store's papers writing each (the lexical arrays' word and pair document frequencies).
+* A phrase qualifies for a topic when a third of its papers hold it, ``CONTRAST`` times the share of the
+  rest of the set, under a third of the rest, and at most ``NAME_MAX_DF`` of the store (on 2026-05-12
+  "language models", 27% of the month's store, named a mixed group: NMI 0.367 at 0.25, 0.393 at 0.2).
+  Score: class-based TF-IDF with the store as background: share in the topic × log(1 + papers per topic
+  / (papers of the set holding it + the store's share × the set's size)).
 * A name is a noun phrase by lemminflect's lexicon (``tags``: the Penn tags of every reading of a word):
   its last word a noun or gerund, the others nouns, adjectives or participles, none a superlative or
-  comparative (``strongest baseline``) nor a bare count; a word the lexicon lacks is the field's own
-  (``llms``, ``3d``) unless English writes it often (wordfreq Zipf ≥ ``ZIPF_COMMON``: ``four``, ``via``).
+  comparative (``strongest baseline``) nor a count; a word the lexicon lacks is the field's own (``llms``,
+  ``3d``) unless English writes it often (wordfreq Zipf ≥ ``ZIPF_COMMON``: ``four``, ``via``).
 * A phrase opening or ending a longer one that ``CUT_SHORT`` of its topic's holders hold is that one cut
-  short: the longer names the topic if it qualifies, else neither (``percentage points`` of ``5
-  percentage points``). One shown as a hyphenated compound (``multi-agent``) names through the best
-  qualifying phrase holding it, else only after every phrase and arXiv category (``CATEGORY_CONTRAST``),
-  before a lone word that names a term (``phrases.names_a_term``). Each name once a day, none the opening
-  words of another's, largest topics first. Terms: the name, then the qualifying phrases by maximal
-  marginal relevance (``MMR``: score against the share of papers shared with a picked term).
+  short: the longer names the topic if it qualifies, else neither (``percentage points`` of ``5 percentage
+  points``). One shown as a hyphenated compound (``multi-agent``) names through the best qualifying phrase
+  holding it, else after every phrase and arXiv category (``CATEGORY_CONTRAST``), before a lone word that
+  names a term (``phrases.names_a_term``). Each name once a day, none the opening words of another's,
+  largest topics first. Terms: the name, then qualifying phrases by maximal marginal relevance (``MMR``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import islice, pairwise
@@ -32,6 +31,8 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.preprocessing import MultiLabelBinarizer
 
 from papersift.index.lexical import Lexical, term_slot
 from papersift.ranking.phrases import GENERIC, fold, names_a_term, phrases, word_rarity
@@ -46,7 +47,7 @@ CATEGORY_CONTRAST = 3.0  # a category naming a topic: at least this many times a
 CUT_SHORT = 0.6  # a phrase inside a longer one this share of its topic's holders hold is cut short
 NAME_MAX_DF = 0.2  # a phrase in more of the store than this is its field's vocabulary: names nothing
 ZIPF_COMMON = 4.0  # a word unknown to the lexicon this common in English is no term (numbers, fillers)
-MMR = 0.7  # the terms' weight of relevance against redundancy
+MMR = 0.7  # the terms' weight of relevance (score) against redundancy (papers shared with a picked term)
 TERMS = 5  # terms listed per topic
 BLOB = 0.5  # a topic holding more of the set than this is split like one no phrase names
 CATEGORY = "arxiv:"  # a name key of this prefix is an arXiv category's (``arxiv:eess.AS``)
@@ -61,24 +62,21 @@ class PhraseBook:
     keys: list[str]
     column: dict[str, int]
     holds: sp.csr_matrix  # papers × keys: 1 where the paper holds the phrase
-    background: np.ndarray  # each key's share of the store's papers (0 without the lexical arrays)
-    variants: dict[str, set[str]]  # each key's phrases before plurals are folded
-    written: list[frozenset[str]]  # each paper's phrases before plurals are folded
     texts: list[str]  # each paper's title and abstract
     categories: list[str]  # the arXiv categories the papers list (canonical ids), one per column
     listed: sp.csr_matrix  # papers × categories
-    rarity: Any  # a word's idf in the store (``phrases.word_rarity``)
-    memo: dict[object, Any] = field(default_factory=dict)
-
-
-def term_key(term: str) -> str:
-    """A term with plural words made singular (``"language models"`` → ``"language model"``)."""
-    return " ".join(map(_singular, term.split()))
+    lexical: Lexical | None  # the store's lexical arrays: the background
+    memo: dict[Any, Any] = field(default_factory=dict)
 
 
 @cache
 def _singular(w: str) -> str:
     return w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def term_key(term: str) -> str:
+    """A term with plural words made singular (``"language models"`` → ``"language model"``)."""
+    return " ".join(map(_singular, term.split()))
 
 
 def _unhyphenated(text: str) -> str:
@@ -101,58 +99,45 @@ def name_key(label: str) -> str:
 
 
 def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
-    """The ``PhraseBook`` of ``papers`` (each text's phrases found once)."""
+    """The ``PhraseBook`` of ``papers`` (each text's phrases found once; a category by a name of its own:
+    not "Machine Learning", both cs.LG and stat.ML)."""
     texts = [f"{d.title}. {d.abstract}" for d in papers]  # no phrase runs from the title into the abstract
-    written = [frozenset(phrases(_unhyphenated(t), NAME_WORDS)) for t in texts]
-    column: dict[str, int] = {}
-    variants: dict[str, set[str]] = {}
-    rows: list[int] = []
-    cols: list[int] = []
-    for i, found in enumerate(written):
-        for p in found:
-            variants.setdefault(term_key(p), set()).add(p)
-        mine = sorted({column.setdefault(term_key(p), len(column)) for p in found})
-        rows, cols = rows + [i] * len(mine), cols + mine
-    size = len(lexical) if lexical is not None else 0
-    df = lexical.arrays["df"] if lexical is not None and size else np.zeros(1 << 20)
-
-    def store_df(phrase: str) -> float:  # the arrays hold words and adjacent pairs: an upper bound
-        return float(
-            min(df[term_slot(p)] for p in [" ".join(w) for w in pairwise(phrase.split())] or [phrase])
+    try:
+        counter = CountVectorizer(analyzer=name_keys, binary=True)
+        holds, keys = (
+            counter.fit_transform(texts).astype(np.float64),
+            counter.get_feature_names_out().tolist(),
         )
-
-    held = np.bincount(cols, minlength=len(column))  # a key one paper holds names no topic of four
-    background = np.array(
-        [max(map(store_df, variants[k])) if held[j] > 1 else 0.0 for k, j in column.items()]
-    )
-    cats: dict[str, int] = {}
-    listed = sorted(
-        {
-            (i, cats.setdefault(canonical(c), len(cats)))
-            for i, d in enumerate(papers)
-            for c in d.categories
-            if category_named(category_name(c) or "") == canonical(c)  # a name of its own (not Machine Learning)
-        }
-    )
-    lists = _ones([i for i, _ in listed], [j for _, j in listed], (len(papers), len(cats)))
-    holds = _ones(rows, cols, (len(papers), len(column)))
+    except ValueError:  # no phrase at all
+        holds, keys = sp.csr_matrix((len(texts), 0)), []
+    named = [
+        {canonical(c) for c in d.categories if category_named(category_name(c) or "") == canonical(c)}
+        for d in papers
+    ]
+    binarizer = MultiLabelBinarizer(sparse_output=True)
+    listed = sp.csr_matrix(binarizer.fit_transform(named), dtype=np.float64)
     return PhraseBook(
-        list(column), column, holds, background / max(size, 1), variants, written, texts, list(cats), lists,
-        word_rarity(lexical),
-    )  # fmt: skip
-
-
-def _ones(rows: Sequence[int], cols: Sequence[int], shape: tuple[int, int]) -> sp.csr_matrix:
-    """A matrix of ones at (``rows[i]``, ``cols[i]``): which paper holds or lists what."""
-    return sp.csr_matrix(
-        (np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))), shape=shape
+        keys, {k: j for j, k in enumerate(keys)}, holds, texts, list(binarizer.classes_), listed, lexical
     )
+
+
+def background(book: PhraseBook, key: str) -> float:
+    """The share of the store's papers writing ``key`` as the book's papers write it most (the lexical
+    arrays hold words and adjacent pairs: the rarest pair's; 0 without the arrays)."""
+    if not book.lexical or not len(book.lexical):
+        return 0.0
+    if ("df", key) not in book.memo:
+        words = shown(book, key).replace("-", " ").split()
+        pairs = [" ".join(pair) for pair in pairwise(words)] or words
+        book.memo["df", key] = min(float(book.lexical.arrays["df"][term_slot(p)]) for p in pairs)
+    return float(book.memo["df", key]) / len(book.lexical)
 
 
 def holding(book: PhraseBook, key: str) -> np.ndarray:
     """Which papers hold ``key`` (a boolean row)."""
-    csc = book.memo.setdefault("csc", book.holds.tocsc())
-    row, j = np.zeros(book.holds.shape[0], bool), book.column[key]
+    if "csc" not in book.memo:
+        book.memo["csc"] = book.holds.tocsc()
+    csc, row, j = book.memo["csc"], np.zeros(len(book.texts), bool), book.column[key]
     row[csc.indices[csc.indptr[j] : csc.indptr[j + 1]]] = True
     return row
 
@@ -162,12 +147,11 @@ def shown(book: PhraseBook, key: str) -> str:
     if key.startswith(CATEGORY):
         return category_name(key.removeprefix(CATEGORY)) or key
     if ("shown", key) not in book.memo:
-        forms: dict[str, int] = {}
-        for i in np.flatnonzero(holding(book, key)).tolist() if key in book.column else []:
-            for p in book.variants[key] & book.written[i]:
-                pattern = r"\b" + r"(?:-|\s+)".join(map(re.escape, p.split())) + r"\b"
-                for f in [re.sub(r"\s+", " ", f) for f in re.findall(pattern, fold(book.texts[i]))] or [p]:
-                    forms[f] = forms.get(f, 0) + 1
+        pattern = r"\b" + r"(?:-|\s+)".join(re.escape(w) + "s?" for w in key.split()) + r"\b"  # plurals
+        held = np.flatnonzero(holding(book, key)) if key in book.column else []
+        forms = Counter(
+            re.sub(r"\s+", " ", f) for i in held for f in re.findall(pattern, fold(book.texts[i]))
+        )
         book.memo["shown", key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
     return str(book.memo["shown", key])
 
@@ -177,9 +161,9 @@ def tags(word: str) -> frozenset[str]:
     """The Penn tags of every reading lemminflect's lexicon knows ``word`` by (empty if it knows none)."""
     import lemminflect
 
-    readings = [lemma for lemmas in lemminflect.getAllLemmas(word).values() for lemma in lemmas]
+    lemmas = [lemma for found in lemminflect.getAllLemmas(word).values() for lemma in found]
     return frozenset(
-        t for r in readings for t, forms in lemminflect.getAllInflections(r).items() if word in forms
+        t for r in lemmas for t, forms in lemminflect.getAllInflections(r).items() if word in forms
     )
 
 
@@ -194,14 +178,9 @@ def _own_word(word: str) -> bool:
 
 def noun_phrase(book: PhraseBook, key: str) -> bool:
     """Whether a phrase of two or more words reads as a noun phrase (see module), as its papers write it."""
-    words = shown(book, key).replace("-", " ").split()
-    read = [(w, tags(w)) for w in words]
-    head, last = read[-1]
-    if (
-        len(words) < 2
-        or last & GRADED
-        or not (last & NOUN or (not last and head.isalpha() and _own_word(head)))
-    ):
+    read = [(w, tags(w)) for w in shown(book, key).replace("-", " ").split()]
+    (head, last), fits = read[-1], len(read) > 1 and not read[-1][1] & GRADED
+    if not fits or not (last & NOUN or (not last and head.isalpha() and _own_word(head))):
         return False
     return all(
         not t & GRADED and (t & MODIFIER or (not t and not w.isdigit() and _own_word(w)))
@@ -210,14 +189,13 @@ def noun_phrase(book: PhraseBook, key: str) -> bool:
 
 
 def lone_term(book: PhraseBook, word: str) -> bool:
-    """Whether a lone word names a term: a noun or the field's own word, no generic word of every abstract,
-    and ``phrases.names_a_term``."""
+    """Whether a lone word names a term: a noun or the field's own word, not generic, ``names_a_term``."""
     if ("term", word) not in book.memo:
         found = (
             tags(word) if word not in GENERIC and word.isalpha() and len(word) >= 4 else frozenset({"JJS"})
         )
         fit = not found & GRADED and (bool(found & NOUN) or (not found and _own_word(word)))
-        book.memo["term", word] = fit and names_a_term(word, book.rarity)
+        book.memo["term", word] = fit and names_a_term(word, word_rarity(book.lexical))
     return bool(book.memo["term", word])
 
 
@@ -237,19 +215,19 @@ def label_topics(
     n, sizes = len(labels), np.bincount(labels)
     onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(len(sizes), n))
     counts, total = np.asarray((onehot @ book.holds).toarray()), np.asarray(book.holds.sum(axis=0)).ravel()
-    listed = np.asarray((onehot @ book.listed).toarray())
-    average, used, found = n / max(int((sizes > 0).sum()), 1), set[str](), Found()
+    listed, average = np.asarray((onehot @ book.listed).toarray()), n / max(int((sizes > 0).sum()), 1)
     # a key one paper holds is in a third of a topic of three papers at most: else only shared keys count
-    cols = np.flatnonzero(
-        (total >= (1 if min(sizes[sizes > 0]) <= 3 else 2)) & (book.background <= NAME_MAX_DF)
-    )
+    cols = np.flatnonzero(total >= 1 + (min(sizes[sizes > 0]) > 3))
+    used, found = set[str](), Found()
     for topic in sorted(
         (t for t in range(len(sizes)) if sizes[t] and t in (only or {t})), key=lambda t: -sizes[t]
     ):
         size, inside = int(sizes[topic]), counts[topic]
         share, rest = inside[cols] / size, (total[cols] - inside[cols]) / max(n - size, 1)
         fit = cols[(share >= MIN_SHARE) & (share >= CONTRAST * rest) & (rest < MIN_SHARE)]
-        weight = inside[fit] / size * np.log1p(average / (total[fit] + n * book.background[fit]))
+        common = np.array([background(book, book.keys[j]) for j in fit])
+        fit, common = fit[common <= NAME_MAX_DF], common[common <= NAME_MAX_DF]
+        weight = inside[fit] / size * np.log1p(average / (total[fit] + n * common))
         score = {book.keys[j]: float(w) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)}
         ranked = sorted(score, key=lambda k: (-score[k], k))
         share, rest = listed[topic] / size, (listed.sum(axis=0) - listed[topic]) / max(n - size, 1)
@@ -266,13 +244,13 @@ def label_topics(
 
 def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[str], cats: list[str]) -> str:
     """A topic's name from its qualifying keys, best first (see module); ``""`` when none fits."""
-    halves, fit = [], set(ranked)
     if "longer" not in book.memo:  # each phrase: the columns of the longer keys opening or ending with it
         longer = book.memo["longer"] = {}
         for j, words in enumerate(k.split() for k in book.keys):
             for cut in range(1, len(words) - 1):
                 for part in (" ".join(words[:-cut]), " ".join(words[cut:])):
                     longer.setdefault(part, []).append(j)
+    halves, fit = [], set(ranked)
     for key in (k for k in ranked if " " in k and not _taken(k, used)):
         if _half(book, key):  # a modifier: the best qualifying noun phrase holding it, else a last resort
             wider = [k for k in ranked if f" {key} " in f" {k} " and k != key and not _taken(k, used)]
@@ -282,20 +260,18 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
             halves.append(key)
             continue
         most = max(book.memo["longer"].get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
-        if most is not None and inside[most] >= CUT_SHORT * inside[book.column[key]]:
-            whole = book.keys[most]
-            if (
-                whole in fit
-                and not _taken(whole, used)
-                and noun_phrase(book, whole)
-                and not _half(book, whole)
-            ):
+        if most is None or inside[most] < CUT_SHORT * inside[book.column[key]]:
+            if noun_phrase(book, key):
+                return key
+        elif (whole := str(book.keys[most])) in fit and not _taken(whole, used) and noun_phrase(book, whole):
+            if not _half(book, whole):
                 return whole
-        elif noun_phrase(book, key):
-            return key
-    lone = (k for k in ranked if " " not in k and k not in used and lone_term(book, k))
     last = [c for c in cats if c not in used] + halves
-    return last[0] if last else next(lone, "")
+    return (
+        last[0]
+        if last
+        else next((k for k in ranked if " " not in k and k not in used and lone_term(book, k)), "")
+    )
 
 
 def _terms(
@@ -311,12 +287,13 @@ def _terms(
         overlap = [(held[k] & held[p]).sum() / (held[k] | held[p]).sum() for p in picked if p in held]
         return MMR * score[k] / top - (1 - MMR) * max(overlap, default=0.0)
 
-    while len(picked) < TERMS:
-        pool = [k for k in pool if not any(f" {k} " in f" {p} " or f" {p} " in f" {k} " for p in picked)]
-        if not pool:
-            break
+    while len(picked) < TERMS and (pool := [k for k in pool if not any(_inside(k, p) for p in picked)]):
         picked.append(max(pool, key=lambda k: (gain(k), k)))
     return tuple(picked)
+
+
+def _inside(a: str, b: str) -> bool:
+    return f" {a} " in f" {b} " or f" {b} " in f" {a} "
 
 
 def _taken(name: str, used: set[str]) -> bool:
@@ -328,8 +305,7 @@ def _taken(name: str, used: set[str]) -> bool:
 
 def _half(book: PhraseBook, key: str) -> bool:
     """Whether a phrase is shown as one hyphenated compound (``multi-agent``): half a phrase."""
-    form = shown(book, key)
-    return " " not in form and "-" in form
+    return " " not in shown(book, key) and "-" in shown(book, key)
 
 
 def named(book: PhraseBook, name: str) -> bool:
@@ -341,8 +317,11 @@ def unsettled(book: PhraseBook, labels: np.ndarray) -> list[tuple[int, str]]:
     """The topics (largest first) no phrase names, and one holding over ``BLOB`` of a set big enough for two
     topics (most of the day in one topic draws no map), with their names."""
     sizes, n, found = np.bincount(labels), len(labels), label_topics(book, labels)
-    blob = {t for t in found if n >= 2 * MIN_TOPIC and sizes[t] > BLOB * n}
-    out = [(t, name) for t, (name, _) in found.items() if not named(book, name) or t in blob]
+    out = [
+        (t, name)
+        for t, (name, _) in found.items()
+        if not named(book, name) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB
+    ]
     return sorted(out, key=lambda x: (-int(sizes[x[0]]), x[0]))
 
 
