@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import islice, pairwise
@@ -104,21 +105,16 @@ def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
     texts = [f"{d.title}. {d.abstract}" for d in papers]  # no phrase runs from the title into the abstract
     try:
         counter = CountVectorizer(analyzer=name_keys, binary=True)
-        holds, keys = (
-            counter.fit_transform(texts).astype(np.float64),
-            counter.get_feature_names_out().tolist(),
-        )
+        holds = counter.fit_transform(texts).astype(np.float64)
+        keys = counter.get_feature_names_out().tolist()
     except ValueError:  # no phrase at all
         holds, keys = sp.csr_matrix((len(texts), 0)), []
-    named = [
-        {canonical(c) for c in d.categories if category_named(category_name(c) or "") == canonical(c)}
-        for d in papers
-    ]
+    own = [{canonical(c) for c in d.categories} for d in papers]
+    named = [{c for c in cs if category_named(category_name(c) or "") == c} for cs in own]
     binarizer = MultiLabelBinarizer(sparse_output=True)
     listed = sp.csr_matrix(binarizer.fit_transform(named), dtype=np.float64)
-    return PhraseBook(
-        keys, {k: j for j, k in enumerate(keys)}, holds, texts, list(binarizer.classes_), listed, lexical
-    )
+    column = {k: j for j, k in enumerate(keys)}
+    return PhraseBook(keys, column, holds, texts, list(binarizer.classes_), listed, lexical)
 
 
 def background(book: PhraseBook, key: str) -> float:
@@ -148,10 +144,9 @@ def shown(book: PhraseBook, key: str) -> str:
         return category_name(key.removeprefix(CATEGORY)) or key
     if ("shown", key) not in book.memo:
         pattern = r"\b" + r"(?:-|\s+)".join(re.escape(w) + "s?" for w in key.split()) + r"\b"  # plurals
-        held = np.flatnonzero(holding(book, key)) if key in book.column else []
-        forms = Counter(
-            re.sub(r"\s+", " ", f) for i in held for f in re.findall(pattern, fold(book.texts[i]))
-        )
+        held = np.flatnonzero(holding(book, key)).tolist() if key in book.column else []
+        found = [f for i in held for f in re.findall(pattern, fold(book.texts[i]))]
+        forms = Counter(re.sub(r"\s+", " ", f) for f in found)
         book.memo["shown", key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
     return str(book.memo["shown", key])
 
@@ -162,9 +157,8 @@ def tags(word: str) -> frozenset[str]:
     import lemminflect
 
     lemmas = [lemma for found in lemminflect.getAllLemmas(word).values() for lemma in found]
-    return frozenset(
-        t for r in lemmas for t, forms in lemminflect.getAllInflections(r).items() if word in forms
-    )
+    inflections = [lemminflect.getAllInflections(lemma).items() for lemma in lemmas]
+    return frozenset(t for found in inflections for t, forms in found if word in forms)
 
 
 @cache
@@ -182,18 +176,15 @@ def noun_phrase(book: PhraseBook, key: str) -> bool:
     (head, last), fits = read[-1], len(read) > 1 and not read[-1][1] & GRADED
     if not fits or not (last & NOUN or (not last and head.isalpha() and _own_word(head))):
         return False
-    return all(
-        not t & GRADED and (t & MODIFIER or (not t and not w.isdigit() and _own_word(w)))
-        for w, t in read[:-1]
-    )
+    own = [not t and not w.isdigit() and _own_word(w) for w, t in read[:-1]]
+    return all(not t & GRADED and (t & MODIFIER or o) for (_, t), o in zip(read[:-1], own, strict=True))
 
 
 def lone_term(book: PhraseBook, word: str) -> bool:
     """Whether a lone word names a term: a noun or the field's own word, not generic, ``names_a_term``."""
     if ("term", word) not in book.memo:
-        found = (
-            tags(word) if word not in GENERIC and word.isalpha() and len(word) >= 4 else frozenset({"JJS"})
-        )
+        plain = word not in GENERIC and word.isalpha() and len(word) >= 4
+        found = tags(word) if plain else frozenset({"JJS"})
         fit = not found & GRADED and (bool(found & NOUN) or (not found and _own_word(word)))
         book.memo["term", word] = fit and names_a_term(word, word_rarity(book.lexical))
     return bool(book.memo["term", word])
@@ -203,13 +194,13 @@ def label_topics(
     book: PhraseBook,
     labels: np.ndarray,
     categories: bool = False,
-    only: set[int] | None = None,
+    only: Iterable[int] = (),
     terms: bool = False,
 ) -> Found:
     """Each topic's name (and with ``terms`` its terms; keys, see module), largest topics choosing first;
     with ``categories`` an arXiv category (``CATEGORY`` + its id) may name one no phrase names; given
     ``only``, just those topics, each as if it chose first."""
-    memo = (labels.astype(np.int64).tobytes(), categories, tuple(sorted(only or ())), terms)
+    memo = (labels.astype(np.int64).tobytes(), categories, tuple(sorted(only)), terms)
     if memo in book.memo:
         return dict(book.memo[memo])
     n, sizes = len(labels), np.bincount(labels)
@@ -219,9 +210,8 @@ def label_topics(
     # a key one paper holds is in a third of a topic of three papers at most: else only shared keys count
     cols = np.flatnonzero(total >= 1 + (min(sizes[sizes > 0]) > 3))
     used, found = set[str](), Found()
-    for topic in sorted(
-        (t for t in range(len(sizes)) if sizes[t] and t in (only or {t})), key=lambda t: -sizes[t]
-    ):
+    chosen = [t for t in range(len(sizes)) if sizes[t] and t in (set(only) or {t})]
+    for topic in sorted(chosen, key=lambda t: -sizes[t]):
         size, inside = int(sizes[topic]), counts[topic]
         share, rest = inside[cols] / size, (total[cols] - inside[cols]) / max(n - size, 1)
         fit = cols[(share >= MIN_SHARE) & (share >= CONTRAST * rest) & (rest < MIN_SHARE)]
@@ -231,10 +221,8 @@ def label_topics(
         score = {book.keys[j]: float(w) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)}
         ranked = sorted(score, key=lambda k: (-score[k], k))
         share, rest = listed[topic] / size, (listed.sum(axis=0) - listed[topic]) / max(n - size, 1)
-        cats = np.flatnonzero(
-            (share >= MIN_SHARE) & (share >= CATEGORY_CONTRAST * rest) & categories
-        ).tolist()
-        cats.sort(key=lambda j: (-share[j] * share[j] / (share[j] + rest[j]), book.categories[j]))
+        fits = np.flatnonzero((share >= MIN_SHARE) & (share >= CATEGORY_CONTRAST * rest) & categories)
+        cats = sorted(fits, key=lambda j: (-share[j] * share[j] / (share[j] + rest[j]), book.categories[j]))
         label = _label(book, ranked, inside, used, [CATEGORY + book.categories[j] for j in cats])
         used |= {label} - {""}
         found[topic] = (label, _terms(book, labels == topic, label, ranked, score) if terms else ())
@@ -260,18 +248,14 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
             halves.append(key)
             continue
         most = max(book.memo["longer"].get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
-        if most is None or inside[most] < CUT_SHORT * inside[book.column[key]]:
-            if noun_phrase(book, key):
-                return key
-        elif (whole := str(book.keys[most])) in fit and not _taken(whole, used) and noun_phrase(book, whole):
-            if not _half(book, whole):
-                return whole
+        whole = (
+            key if most is None or inside[most] < CUT_SHORT * inside[book.column[key]] else book.keys[most]
+        )
+        if whole in fit and not _taken(whole, used) and noun_phrase(book, whole) and not _half(book, whole):
+            return str(whole)
     last = [c for c in cats if c not in used] + halves
-    return (
-        last[0]
-        if last
-        else next((k for k in ranked if " " not in k and k not in used and lone_term(book, k)), "")
-    )
+    lone = (k for k in ranked if " " not in k and k not in used and lone_term(book, k))
+    return last[0] if last else next(lone, "")
 
 
 def _terms(
@@ -298,9 +282,8 @@ def _inside(a: str, b: str) -> bool:
 
 def _taken(name: str, used: set[str]) -> bool:
     """Whether the day has used ``name``, a name opening with it or one it opens with."""
-    return any(
-        u == name or (" " in u and (u.startswith(f"{name} ") or name.startswith(f"{u} "))) for u in used
-    )
+    opens = any(" " in u and (u.startswith(f"{name} ") or name.startswith(f"{u} ")) for u in used)
+    return name in used or opens
 
 
 def _half(book: PhraseBook, key: str) -> bool:
@@ -317,11 +300,8 @@ def unsettled(book: PhraseBook, labels: np.ndarray) -> list[tuple[int, str]]:
     """The topics (largest first) no phrase names, and one holding over ``BLOB`` of a set big enough for two
     topics (most of the day in one topic draws no map), with their names."""
     sizes, n, found = np.bincount(labels), len(labels), label_topics(book, labels)
-    out = [
-        (t, name)
-        for t, (name, _) in found.items()
-        if not named(book, name) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB
-    ]
+    blob = {t for t in found if 2 * MIN_TOPIC <= n < sizes[t] / BLOB}
+    out = [(t, name) for t, (name, _) in found.items() if not named(book, name) or t in blob]
     return sorted(out, key=lambda x: (-int(sizes[x[0]]), x[0]))
 
 
@@ -337,7 +317,5 @@ def seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray, most: int =
     rest = (np.asarray(book.holds.sum(axis=0)).ravel() - inside) / max(len(labels) - len(members), 1)
     fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= CONTRAST * rest)).tolist()
     keys = (book.keys[j] for j in sorted(fit, key=lambda j: (-int(inside[j]), book.keys[j])))
-    return [
-        holding(book, k)[members]
-        for k in islice((k for k in keys if " " in k and noun_phrase(book, k)), most)
-    ]
+    found = islice((k for k in keys if " " in k and noun_phrase(book, k)), most)
+    return [holding(book, k)[members] for k in found]
