@@ -32,15 +32,7 @@ from papersift.ranking.phrases import occurs, phrases
 from papersift.ranking.topic_clusters import MAX_TOPICS, tfidf_matrix
 from papersift.ranking.topic_clusters import MIN_TOPIC as MIN_TOPIC
 from papersift.ranking.topic_clusters import Doc as Doc
-from papersift.ranking.topic_labels import (
-    Found,
-    PhraseBook,
-    label_topics,
-    name_key,
-    phrase_book,
-    shown,
-    unphrased,
-)
+from papersift.ranking.topic_labels import PhraseBook, label_topics, name_key, phrase_book, shown, unphrased
 from papersift.ranking.topic_labels import name_keys as name_keys
 from papersift.ranking.topic_labels import term_key as term_key
 from papersift.records.taxonomy import category_named
@@ -108,32 +100,27 @@ def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = Non
         book = phrase_book(indexes.lexical, ordered)
         if dense is not None and has.sum() >= 2:
             reduced, labels = geo.principal(dense, has), np.full(len(ordered), -1)
-            mine = (
-                book if has.all() else phrase_book(indexes.lexical, [ordered[i] for i in np.flatnonzero(has)])
-            )
+            vectored = [ordered[i] for i in np.flatnonzero(has)]
+            mine = book if has.all() else phrase_book(indexes.lexical, vectored)
             labels[has], moved = clustered(reduced[has], book=mine)
             if not has.all():
                 labels[~has] = geo.nearest_topic(tfidf_matrix(indexes.lexical, rowids, ordered), labels, has)
         else:  # fewer than two papers with vectors: their words alone
-            reduced, has = (
-                geo.latent(tfidf_matrix(indexes.lexical, rowids, ordered)),
-                np.ones(len(ordered), bool),
-            )
+            reduced = geo.latent(tfidf_matrix(indexes.lexical, rowids, ordered))
+            has = np.ones(len(ordered), bool)
             labels, moved = clustered(reduced, book=book)
         labels, more = claimed(reduced, labels, book, has)  # a paper writing a named topic's name joins it
         moved += more
         coords = geo.layout(reduced, labels, has)
         topics, labels = name_topics(book, ordered, labels, namer)
     # topics largest first (ties: the first paper id), the other papers last; points in the caller's order
-    order = sorted(
-        range(len(topics)), key=lambda t: (not topics[t].label, -len(topics[t].papers), topics[t].papers[0])
-    )
+    keys = [(not t.label, -len(t.papers), t.papers) for t in topics]
+    order = sorted(range(len(topics)), key=keys.__getitem__)
     rank, where = {old: new for new, old in enumerate(order)}, {p.id: i for i, p in enumerate(ordered)}
-    xy = {
-        i: (round(float(coords[n][0]), 4), round(float(coords[n][1]), 4), rank[int(labels[n])])
-        for i, n in where.items()
-    }
-    points = [Point(i, *xy[i]) for i in dict.fromkeys(p.id for p in papers)]
+    points = []
+    for i in dict.fromkeys(p.id for p in papers):
+        x, y = (round(float(c), 4) for c in coords[where[i]])
+        points.append(Point(i, x, y, rank[int(labels[where[i]])]))
     return TopicMap([topics[t] for t in order], points, moved)
 
 
@@ -148,9 +135,7 @@ def clustered(
     top = max(score for score, _ in tried)
     if book is None:  # the fewest topics within SLACK of the best silhouette
         return geo.absorbed(vectors, next(labels for score, labels in tried if score >= top - SLACK)), 0
-    fits = [
-        refine(vectors, geo.absorbed(vectors, t), book) for score, t in tried if score >= top - NAME_SLACK
-    ]
+    fits = [refine(vectors, geo.absorbed(vectors, t), book) for s, t in tried if s >= top - NAME_SLACK]
     best = min(fits, key=lambda labels: (unphrased(book, labels), int(labels.max())))
     return (refine(vectors, best, book, MOST_TOPICS) if unphrased(book, best) else best), 0
 
@@ -182,15 +167,11 @@ def _trials(
     out: list[tuple[np.ndarray, set[int]]] = []
     x, held = vectors[members], [h for h in tl.seeds(book, labels, members) if 0 < h.sum() < len(h)]
     starts = [None, *(np.stack([x[~h].mean(axis=0), x[h].mean(axis=0)]) for h in held)]
-    for half in (
-        (geo.kmeans(x, 2, s) for s in starts) if len(members) >= 2 * MIN_PART and count < most else []
-    ):
+    for half in (geo.kmeans(x, 2, s) for s in starts) if len(x) >= 2 * MIN_PART and count < most else []:
         split = labels.copy()
         split[members[half == 1]] = count
-        if min(np.bincount(half, minlength=2)) >= MIN_PART and not any(
-            np.array_equal(split, o) for o, _ in out
-        ):
-            out.append((split, {topic, count}))
+        new = not any(np.array_equal(split, o) for o, _ in out)
+        out += [(split, {topic, count})] if new and min(np.bincount(half, minlength=2)) >= MIN_PART else []
     others = [t for t in range(count) if t != topic and (labels == t).any()]
     if len(members) < MERGE_BELOW and others:
         merged = labels.copy()
@@ -238,28 +219,19 @@ def name_topics(
         texts = [f"{papers[int(i)].title} {papers[int(i)].abstract}" for i in members]
         label = shown(book, found[t][0]) if found[t][0] in keys else found[t][0]
         if label and category_named(label) is None and not any(occurs(label, x) for x in texts):
-            forms = (
-                p for x in texts for p in phrases(x, tl.NAME_WORDS) if occurs(p, x)
-            )  # one the topic writes
-            label = next(
-                (p for p in forms if name_key(p) == name_key(label) and p.count(" ") == label.count(" ")),
-                label,
-            )
-        terms = [
-            label if label and name_key(shown(book, k)) == name_key(label) else shown(book, k)
-            for k in found[t][1]
-        ]
+            forms = [p for x in texts for p in phrases(x, tl.NAME_WORDS) if occurs(p, x)]  # the topic's
+            label = next((p for p in forms if name_key(p) == name_key(label) and len(p) == len(label)), label)
+        terms = [shown(book, k) for k in found[t][1]]
+        terms = [label if label and name_key(k) == name_key(label) else k for k in terms]
         terms = [k for k in terms if k == label or any(occurs(k, x) for x in texts)]
         topics.append(Topic(label, tuple(terms), tuple(papers[int(i)].id for i in members)))
     return topics, labels
 
 
-def _pooled(book: PhraseBook, labels: np.ndarray, found: Found) -> tuple[np.ndarray, Found]:
+def _pooled(book: PhraseBook, labels: np.ndarray, found: tl.Found) -> tuple[np.ndarray, tl.Found]:
     """Every topic no phrase or category names pooled into one unnamed topic, its terms their words."""
     sizes = np.bincount(labels)
-    rest = sorted(
-        (t for t, (name, _) in found.items() if not tl.named(book, name)), key=lambda t: (-sizes[t], t)
-    )
+    rest = sorted((t for t, (n, _) in found.items() if not tl.named(book, n)), key=lambda t: (-sizes[t], t))
     if not rest:
         return labels, found
     pooled = geo.by_first(np.where(np.isin(labels, rest), rest[0], labels))
@@ -271,8 +243,8 @@ def _pooled(book: PhraseBook, labels: np.ndarray, found: Found) -> tuple[np.ndar
 
 
 def _model_names(
-    namer: Namer, book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, found: Found
-) -> Found | None:
+    namer: Namer, book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, found: tl.Found
+) -> tl.Found | None:
     """Labels from ``namer`` (given each topic's phrases as written and its first titles); ``None`` when it
     fails (the phrases name the topics)."""
     titles = {t: [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12] for t in sorted(found)}
