@@ -83,8 +83,7 @@ def latent(matrix: sp.csr_matrix) -> np.ndarray:
 
 
 def k_range(n: int) -> range:
-    """The numbers of topics tried for ``n`` papers: from about √(n/4) to ``MAX_TOPICS`` (at least
-    ``MIN_TOPIC`` papers each); ``range(1, 2)`` when there are too few papers for two topics."""
+    """The numbers of topics tried for ``n`` papers: about √(n/4) to ``MAX_TOPICS``, ``MIN_TOPIC`` each."""
     if n < 2 * MIN_TOPIC:
         return range(1, 2)
     top = min(MAX_TOPICS, n // MIN_TOPIC)
@@ -124,8 +123,7 @@ def nearest(vectors: np.ndarray, labels: np.ndarray, members: np.ndarray, others
 
 
 def absorbed(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """``labels`` with each topic of fewer than ``MIN_GROUP`` papers merged into the topic of the nearest
-    centre, smallest first."""
+    """``labels``, each topic under ``MIN_GROUP`` papers merged into the nearest topic, smallest first."""
     while True:
         sizes = np.bincount(labels)
         small = [t for t in np.argsort(sizes, kind="stable").tolist() if 0 < sizes[t] < MIN_GROUP]

@@ -70,14 +70,11 @@ class PhraseBook:
     memo: dict[Any, Any] = field(default_factory=dict)
 
 
-@cache
-def _singular(w: str) -> str:
-    return w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w
-
-
 def term_key(term: str) -> str:
     """A term with plural words made singular (``"language models"`` → ``"language model"``)."""
-    return " ".join(map(_singular, term.split()))
+    return " ".join(
+        w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in term.split()
+    )
 
 
 def _unhyphenated(text: str) -> str:
@@ -271,13 +268,12 @@ def _terms(
         overlap = [(held[k] & held[p]).sum() / (held[k] | held[p]).sum() for p in picked if p in held]
         return MMR * score[k] / top - (1 - MMR) * max(overlap, default=0.0)
 
-    while len(picked) < TERMS and (pool := [k for k in pool if not any(_inside(k, p) for p in picked)]):
+    while len(picked) < TERMS:
+        pool = [k for k in pool if not any(f" {k} " in f" {p} " or f" {p} " in f" {k} " for p in picked)]
+        if not pool:
+            break
         picked.append(max(pool, key=lambda k: (gain(k), k)))
     return tuple(picked)
-
-
-def _inside(a: str, b: str) -> bool:
-    return f" {a} " in f" {b} " or f" {b} " in f" {a} "
 
 
 def _taken(name: str, used: set[str]) -> bool:

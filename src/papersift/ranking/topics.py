@@ -220,7 +220,8 @@ def name_topics(
         label = shown(book, found[t][0]) if found[t][0] in keys else found[t][0]
         if label and category_named(label) is None and not any(occurs(label, x) for x in texts):
             forms = [p for x in texts for p in phrases(x, tl.NAME_WORDS) if occurs(p, x)]  # the topic's
-            label = next((p for p in forms if name_key(p) == name_key(label) and len(p) == len(label)), label)
+            same = [p for p in forms if name_key(p) == name_key(label) and p.count(" ") == label.count(" ")]
+            label = next(iter(same), label)
         terms = [shown(book, k) for k in found[t][1]]
         terms = [label if label and name_key(k) == name_key(label) else k for k in terms]
         terms = [k for k in terms if k == label or any(occurs(k, x) for x in texts)]
