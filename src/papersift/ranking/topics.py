@@ -1,19 +1,13 @@
-"""The day at a glance: any set of papers (a listing, Daily Papers, a search's results) grouped into topics,
-each named by its most distinctive phrase, every paper on a 2-D map. Geometry: ``topic_clusters``; names:
-``topic_labels``; this module forms the topics from both and owns the map's records and JSON.
-
-* Each k of ``k_range`` within ``NAME_SLACK`` of the best silhouette is refined (``refine``): a topic no
-  phrase of two to five words names, or holding over ``BLOB`` of the set, is split in two (k-means, or
-  2-means from the papers holding one of its best phrases; parts of ``MIN_PART`` papers or more, at most
-  ``MAX_TOPICS`` topics) or, under ``MERGE_BELOW`` papers, merged into the nearest topic, while that
-  leaves fewer papers in such topics. The partition leaving the fewest is kept (ties: fewer topics), then
-  refined once more with room for ``MOST_TOPICS``. Without phrases: the fewest topics within ``SLACK``.
-* A paper of a group no name fits that writes a named topic's name joins it (``claimed``); the groups no
-  phrase or category names are the day's other papers, one unnamed group, last (``_pooled``). A ``namer``
-  (the configured model) names every topic instead. Papers without a vector join the topic whose mean
-  tf-idf row is nearest theirs; when no two have one, the tf-idf rows are clustered.
-* Same papers, same map: the input is put in id order and every seed is fixed. On the busiest day of the
-  300k file this agrees with the primary categories better than k-means on tf-idf (``bench/topics.py``).
+"""The day at a glance: any set of papers grouped into topics, each named by its most distinctive phrase,
+every paper on a 2-D map (geometry: ``topic_clusters``; names: ``topic_labels``). Each k within
+``NAME_SLACK`` of the best silhouette is refined (``refine``): a topic no phrase names, or holding over
+``BLOB`` of the set, is split in two (k-means, or 2-means from the papers holding one of its best phrases;
+parts of ``MIN_PART`` or more, at most ``MAX_TOPICS`` topics) or, under ``MERGE_BELOW`` papers, merged into
+the nearest, while fewer papers are left in such topics; the partition leaving the fewest is kept, then
+refined with room for ``MOST_TOPICS``. A paper of a group no name fits that writes a named topic's name
+joins it (``claimed``); the groups still unnamed are the day's other papers, one group, last. Papers
+without a vector join the topic of the nearest mean tf-idf row. Same papers, same map (id order, fixed
+seeds); on the busiest day of the 300k file it agrees with the categories better than k-means on tf-idf.
 """
 
 from __future__ import annotations
@@ -207,11 +201,18 @@ def claimed(
 def name_topics(
     book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
 ) -> tuple[list[Topic], np.ndarray]:
-    """Each topic (numbered as ``labels``) with its papers and terms as written, and the topic numbers once
-    the groups no phrase names are pooled (``_pooled``; not when ``namer`` names them)."""
+    """Each topic with its papers and terms as written, and the topic numbers once the groups no phrase
+    names are pooled (``_pooled``; unless ``namer``, given each topic's phrases and titles, names them)."""
     found = label_topics(book, labels, categories=True, terms=True)
-    asked = _model_names(namer, book, papers, labels, found) if namer is not None else None
-    labels, found = (labels, asked) if asked is not None else _pooled(book, labels, found)
+    titles = {t: [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12] for t in sorted(found)}
+    try:  # a model that fails, or answers too few names, names nothing: the phrases name the topics
+        names = namer([([shown(book, k) for k in found[t][1]], titles[t]) for t in titles]) if namer else []
+    except Exception:
+        names = []
+    if len(names) == len(titles):
+        found = {t: (n.strip()[:60] or found[t][0], found[t][1]) for t, n in zip(titles, names, strict=True)}
+    else:
+        labels, found = _pooled(book, labels, found)
     keys = {k for _, ks in found.values() for k in ks}
     topics = []
     for t in sorted(found):
@@ -241,18 +242,3 @@ def _pooled(book: PhraseBook, labels: np.ndarray, found: tl.Found) -> tuple[np.n
     words = [name or next(iter(terms), "") for name, terms in (found[t] for t in rest)]
     out[renumber[rest[0]]] = ("", tuple(dict.fromkeys(w for w in words if w))[: tl.TERMS])
     return pooled, out
-
-
-def _model_names(
-    namer: Namer, book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, found: tl.Found
-) -> tl.Found | None:
-    """Labels from ``namer`` (given each topic's phrases as written and its first titles); ``None`` when it
-    fails (the phrases name the topics)."""
-    titles = {t: [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12] for t in sorted(found)}
-    try:
-        names = namer([([shown(book, k) for k in found[t][1]], titles[t]) for t in titles])
-    except Exception:  # a model that fails names nothing: the phrases name the topics
-        return None
-    if len(names) != len(titles):
-        return None
-    return {t: (n.strip()[:60] or found[t][0], found[t][1]) for t, n in zip(titles, names, strict=True)}
