@@ -142,7 +142,12 @@ def shown(book: PhraseBook, key: str) -> str:
     if ("shown", key) not in book.memo:
         pattern = r"\b" + r"(?:-|\s+)".join(re.escape(w) + "s?" for w in key.split()) + r"\b"  # plurals
         held = np.flatnonzero(holding(book, key)).tolist() if key in book.column else []
-        found = [f for i in held for f in re.findall(pattern, fold(book.texts[i]))]
+        folded = book.memo.setdefault("folded", {})  # each text folded once
+        found = [
+            f
+            for i in held
+            for f in re.findall(pattern, folded.get(i) or folded.setdefault(i, fold(book.texts[i])))
+        ]
         forms = Counter(re.sub(r"\s+", " ", f) for f in found)
         book.memo["shown", key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
     return str(book.memo["shown", key])
