@@ -15,6 +15,7 @@ import scipy.sparse as sp
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA, TruncatedSVD
 from sklearn.metrics import silhouette_score
+from sklearn.preprocessing import normalize
 
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
@@ -78,8 +79,7 @@ def latent(matrix: sp.csr_matrix) -> np.ndarray:
     if matrix.shape[0] < 2:
         return np.zeros((matrix.shape[0], 1))
     svd = TruncatedSVD(min(DIMENSIONS * 2, matrix.shape[0] - 1), algorithm="arpack", random_state=SEED)
-    reduced = svd.fit_transform(matrix.astype(np.float64))
-    return np.asarray(reduced / np.maximum(np.linalg.norm(reduced, axis=1, keepdims=True), 1e-12))
+    return np.asarray(normalize(svd.fit_transform(matrix.astype(np.float64))))
 
 
 def k_range(n: int) -> range:
@@ -100,11 +100,9 @@ def kmeans(x: np.ndarray, k: int, init: np.ndarray | None = None) -> np.ndarray:
 
 def partitions(x: np.ndarray, ks: range) -> list[tuple[float, np.ndarray]]:
     """Each k's k-means labels of ``x`` with their silhouette (on a fixed sample of a large set)."""
-    sample = SILHOUETTE_SAMPLE if len(x) > SILHOUETTE_SAMPLE else None
-    tried = [kmeans(x, k) for k in ks]
+    sample, tried = SILHOUETTE_SAMPLE if len(x) > SILHOUETTE_SAMPLE else None, [kmeans(x, k) for k in ks]
     return [
-        (float(silhouette_score(x, t, sample_size=sample, random_state=SEED)) if t.max() else -1.0, t)
-        for t in tried
+        (silhouette_score(x, t, sample_size=sample, random_state=SEED) if t.max() else -1.0, t) for t in tried
     ]
 
 
@@ -144,8 +142,8 @@ def nearest_topic(tfidf: sp.csr_matrix, labels: np.ndarray, has: np.ndarray) -> 
 
 def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarray:
     """2-D positions in [0, 1]² (see module); papers without a vector sit near their topic's centre."""
-    n = len(labels)
-    vectors = np.hstack([vectors, np.zeros((n, max(0, 2 - vectors.shape[1])))])  # two or three papers
+    n = len(labels)  # two or three papers: fewer than two dimensions, padded
+    vectors = np.hstack([vectors, np.zeros((n, max(0, 2 - vectors.shape[1])))])
     topics, mean = sorted(set(labels.tolist())), vectors[has].mean(axis=0)
     inside = [(labels == t) & has for t in topics]
     centroids = np.stack([vectors[m].mean(axis=0) if m.any() else mean for m in inside])

@@ -250,9 +250,8 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
             halves.append(key)
             continue
         most = max(book.memo["longer"].get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
-        whole = (
-            key if most is None or inside[most] < CUT_SHORT * inside[book.column[key]] else book.keys[most]
-        )
+        cut = most is not None and inside[most] >= CUT_SHORT * inside[book.column[key]]
+        whole = book.keys[most or 0] if cut else key
         if whole in fit and not _taken(whole, used) and noun_phrase(book, whole) and not _half(book, whole):
             return str(whole)
     last = [c for c in cats if c not in used] + halves
