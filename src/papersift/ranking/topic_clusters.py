@@ -101,9 +101,10 @@ def kmeans(x: np.ndarray, k: int, init: np.ndarray | None = None) -> np.ndarray:
 def partitions(x: np.ndarray, ks: range) -> list[tuple[float, np.ndarray]]:
     """Each k's k-means labels of ``x`` with their silhouette (on a fixed sample of a large set)."""
     sample, tried = SILHOUETTE_SAMPLE if len(x) > SILHOUETTE_SAMPLE else None, [kmeans(x, k) for k in ks]
-    return [
-        (silhouette_score(x, t, sample_size=sample, random_state=SEED) if t.max() else -1.0, t) for t in tried
+    score = [
+        silhouette_score(x, t, sample_size=sample, random_state=SEED) if t.max() else -1.0 for t in tried
     ]
+    return list(zip(score, tried, strict=True))
 
 
 def by_first(labels: np.ndarray) -> np.ndarray:

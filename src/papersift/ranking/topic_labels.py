@@ -72,9 +72,8 @@ class PhraseBook:
 
 def term_key(term: str) -> str:
     """A term with plural words made singular (``"language models"`` → ``"language model"``)."""
-    return " ".join(
-        w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in term.split()
-    )
+    words = term.split()
+    return " ".join(w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words)
 
 
 def _unhyphenated(text: str) -> str:
@@ -143,11 +142,8 @@ def shown(book: PhraseBook, key: str) -> str:
         pattern = r"\b" + r"(?:-|\s+)".join(re.escape(w) + "s?" for w in key.split()) + r"\b"  # plurals
         held = np.flatnonzero(holding(book, key)).tolist() if key in book.column else []
         folded = book.memo.setdefault("folded", {})  # each text folded once
-        found = [
-            f
-            for i in held
-            for f in re.findall(pattern, folded.get(i) or folded.setdefault(i, fold(book.texts[i])))
-        ]
+        texts = [folded.get(i) or folded.setdefault(i, fold(book.texts[i])) for i in held]
+        found = [f for text in texts for f in re.findall(pattern, text)]
         forms = Counter(re.sub(r"\s+", " ", f) for f in found)
         book.memo["shown", key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
     return str(book.memo["shown", key])

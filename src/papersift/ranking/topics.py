@@ -185,9 +185,8 @@ def claimed(
     if not names or len(names) == len(found):
         return labels, 0
     lists = {tl.CATEGORY + c: book.listed[:, j].toarray().ravel() > 0 for j, c in enumerate(book.categories)}
-    holders = np.stack(
-        [lists[n] if n in lists else tl.holding(book, n) for n in (found[t][0] for t in names)], 1
-    )
+    taken = [found[t][0] for t in names]
+    holders = np.stack([lists[n] if n in lists else tl.holding(book, n) for n in taken], axis=1)
     centres = np.stack([vectors[(labels == t) & movable].mean(axis=0) for t in names])
     sizes, out, moved = np.bincount(labels)[names], labels.copy(), 0
     for i in np.flatnonzero(movable & ~np.isin(labels, names)).tolist():
