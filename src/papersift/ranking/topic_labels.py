@@ -1,0 +1,324 @@
+"""Topic names: which phrases of a set of papers name which of its topics, and how a name is shown.
+
+* Candidates: each paper's phrases (``phrases.phrases``, up to ``NAME_WORDS`` words; hyphens read as
+  spaces unless the compound holds a stop word), plurals folded (``name_keys``); background: the share
+  of the store's papers writing each as shown (the lexical arrays' word and pair document frequencies).
+* A phrase qualifies for a topic when a third of its papers hold it, ``CONTRAST`` times the share of the
+  rest of the set, under a third of the rest, and at most ``NAME_MAX_DF`` of the store. Score: class-based
+  TF-IDF with the store as background: share in the topic × log(1 + papers per topic / (papers of the set
+  holding it + the store's share × the set's size)); the name is the best that fits (below), the terms
+  the name and then the others by maximal marginal relevance (``MMR``: score against papers shared).
+* A name is a noun phrase by lemminflect's lexicon (``tags``: the Penn tags of a word's readings): last
+  word a noun or gerund, the others nouns, adjectives or participles, none a superlative or comparative
+  (``strongest baseline``), no count; a word the lexicon lacks is the field's own (``llms``, ``3d``) unless
+  English writes it often (wordfreq Zipf ≥ ``ZIPF_COMMON``: ``four``, ``state-of-the-art``).
+* A phrase opening or ending a longer one that ``CUT_SHORT`` of its topic's holders hold is that one cut
+  short: the longer names the topic if it qualifies, else neither. One shown as a hyphenated compound
+  (``multi-agent``) names through the best qualifying phrase holding it, else after every phrase and arXiv
+  category (``CATEGORY_CONTRAST``), before a lone word that names a term (``phrases.names_a_term``). Each
+  name once a day, none the opening words of another's, largest topics first.
+
+Measured on the busiest cs.LG, cs.CV and cs.CL days (``bench/topic_names.py``'s store), each rule off:
+without the parts of speech 12 names become "across multiple", "gemini 1", "pansharpening aims",
+"performance across", "state-of-the-art performance"…; without the Zipf rule 4 ("state-of-the-art
+llms"); without cut-short 12 ("large vision", "light image", "magnetic resonance", "multimodal large
+language"); without ``NAME_MAX_DF`` "language models" is a name again (on 2026-05-12, 27% of the month's
+store, it named a mixed group: NMI vs categories 0.367 at 0.25, 0.393 at 0.2, 0.437 at 0.15 but 42% of the
+day then unnamed); MMR changes 20 terms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import islice, pairwise
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.preprocessing import MultiLabelBinarizer
+
+from papersift.index.lexical import Lexical, term_slot
+from papersift.ranking.phrases import GENERIC, fold, names_a_term, phrases, word_rarity
+from papersift.ranking.topic_clusters import MIN_TOPIC, Doc
+from papersift.records.taxonomy import canonical, category_name, category_named
+from papersift.records.words import STOP_WORDS
+
+NAME_WORDS = 5  # words of a name at most
+MIN_SHARE = 1 / 3  # a name's phrase is in at least this share of the topic's papers
+CONTRAST = 1.5  # … and at least this many times as common in it as in the other papers of the set
+CATEGORY_CONTRAST = 3.0  # a category naming a topic: at least this many times as common in it
+CUT_SHORT = 0.6  # a phrase inside a longer one this share of its topic's holders hold is cut short
+NAME_MAX_DF = 0.2  # a phrase in more of the store than this is its field's vocabulary: names nothing
+ZIPF_COMMON = 4.0  # a word unknown to the lexicon this common in English is no term (numbers, fillers)
+MMR = 0.7  # the terms' weight of relevance (score) against redundancy (papers shared with a picked term)
+TERMS = 5  # terms listed per topic
+BLOB = 0.5  # a topic holding more of the set than this is split like one no phrase names
+CATEGORY = "arxiv:"  # a name key of this prefix is an arXiv category's (``arxiv:eess.AS``)
+NOUN, MODIFIER, GRADED = {"NN", "NNS", "VBG"}, {"NN", "JJ", "VBN", "VBG"}, {"JJS", "JJR", "RBS", "RBR"}
+Found = dict[int, tuple[str, tuple[str, ...]]]  # topic → (name key, term keys)
+
+
+@dataclass(frozen=True, slots=True)
+class PhraseBook:
+    """A set of papers' candidate names: which paper holds which phrase (``name_keys``, one column each)."""
+
+    keys: list[str]
+    column: dict[str, int]
+    holds: sp.csr_matrix  # papers × keys: 1 where the paper holds the phrase
+    texts: list[str]  # each paper's title and abstract
+    categories: list[str]  # the arXiv categories the papers list (canonical ids), one per column
+    listed: sp.csr_matrix  # papers × categories
+    lexical: Lexical | None  # the store's lexical arrays: the background
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+
+def term_key(term: str) -> str:
+    """A term with plural words made singular (``"language models"`` → ``"language model"``)."""
+    words = term.split()
+    return " ".join(w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+
+
+def _unhyphenated(text: str) -> str:
+    """Hyphens between words as spaces, except in a compound holding a stop word (``chain-of-thought``)."""
+
+    def split(m: re.Match[str]) -> str:
+        return m[0] if any(p.lower() in STOP_WORDS for p in m[0].split("-")) else m[0].replace("-", " ")
+
+    return re.sub(r"[^\W\d_]+(?:-[^\W\d_]+)+", split, text)
+
+
+def name_keys(text: str) -> set[str]:
+    """The phrases a topic may be named by in ``text``, plurals folded ("a paper holds the name")."""
+    return {term_key(p) for p in phrases(_unhyphenated(text), NAME_WORDS)}
+
+
+def name_key(label: str) -> str:
+    """A topic's name as ``name_keys`` spells it (``Multi-Agent Systems`` → ``multi agent system``)."""
+    return term_key(" ".join(_unhyphenated(fold(label)).split()))
+
+
+def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
+    """The ``PhraseBook`` of ``papers`` (each text's phrases found once; a category by a name of its own:
+    not "Machine Learning", both cs.LG and stat.ML)."""
+    texts = [f"{d.title}. {d.abstract}" for d in papers]  # no phrase runs from the title into the abstract
+    try:
+        counter = CountVectorizer(analyzer=name_keys, binary=True)
+        holds = counter.fit_transform(texts).astype(np.float64)
+        keys = counter.get_feature_names_out().tolist()
+    except ValueError:  # no phrase at all
+        holds, keys = sp.csr_matrix((len(texts), 0)), []
+    own = [{canonical(c) for c in d.categories} for d in papers]
+    named = [{c for c in cs if category_named(category_name(c) or "") == c} for cs in own]
+    binarizer = MultiLabelBinarizer(sparse_output=True)
+    listed = sp.csr_matrix(binarizer.fit_transform(named), dtype=np.float64)
+    column = {k: j for j, k in enumerate(keys)}
+    return PhraseBook(keys, column, holds, texts, list(binarizer.classes_), listed, lexical)
+
+
+def background(book: PhraseBook, key: str) -> float:
+    """The share of the store's papers writing ``key`` as the book's papers write it most (the lexical
+    arrays hold words and adjacent pairs: the rarest pair's; 0 without the arrays)."""
+    if not book.lexical or not len(book.lexical):
+        return 0.0
+    if ("df", key) not in book.memo:
+        words = shown(book, key).replace("-", " ").split()
+        pairs = [" ".join(pair) for pair in pairwise(words)] or words
+        book.memo["df", key] = min(float(book.lexical.arrays["df"][term_slot(p)]) for p in pairs)
+    return float(book.memo["df", key]) / len(book.lexical)
+
+
+def holding(book: PhraseBook, key: str) -> np.ndarray:
+    """Which papers hold ``key`` (a boolean row)."""
+    if "csc" not in book.memo:
+        book.memo["csc"] = book.holds.tocsc()
+    csc, row, j = book.memo["csc"], np.zeros(len(book.texts), bool), book.column[key]
+    row[csc.indices[csc.indptr[j] : csc.indptr[j + 1]]] = True
+    return row
+
+
+def shown(book: PhraseBook, key: str) -> str:
+    """``key`` as the book's papers holding it write it most often (a category: its name)."""
+    if key.startswith(CATEGORY):
+        return category_name(key.removeprefix(CATEGORY)) or key
+    if ("shown", key) not in book.memo:
+        pattern = r"\b" + r"(?:-|\s+)".join(re.escape(w) + "s?" for w in key.split()) + r"\b"  # plurals
+        held = np.flatnonzero(holding(book, key)).tolist() if key in book.column else []
+        folded = book.memo.setdefault("folded", {})  # each text folded once
+        texts = [folded.get(i) or folded.setdefault(i, fold(book.texts[i])) for i in held]
+        found = [f for text in texts for f in re.findall(pattern, text)]
+        forms = Counter(re.sub(r"\s+", " ", f) for f in found)
+        book.memo["shown", key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
+    return str(book.memo["shown", key])
+
+
+@cache
+def tags(word: str) -> frozenset[str]:
+    """The Penn tags of every reading lemminflect's lexicon knows ``word`` by (empty if it knows none)."""
+    import lemminflect
+
+    lemmas = [lemma for found in lemminflect.getAllLemmas(word).values() for lemma in found]
+    inflections = [lemminflect.getAllInflections(lemma).items() for lemma in lemmas]
+    return frozenset(t for found in inflections for t, forms in found if word in forms)
+
+
+@cache
+def _own_word(word: str) -> bool:
+    """A word the lexicon lacks that is letters and digits (``3d``) or seldom English (``llms``)."""
+    from wordfreq import zipf_frequency
+
+    mixed = any(c.isdigit() for c in word)
+    return any(c.isalpha() for c in word) and (mixed or float(zipf_frequency(word, "en")) < ZIPF_COMMON)
+
+
+def noun_phrase(book: PhraseBook, key: str) -> bool:
+    """Whether a phrase of two or more words reads as a noun phrase (see module), as its papers write it."""
+    read = [(w, tags(w)) for w in shown(book, key).replace("-", " ").split()]
+    (head, last), fits = read[-1], len(read) > 1 and not read[-1][1] & GRADED
+    if not fits or not (last & NOUN or (not last and head.isalpha() and _own_word(head))):
+        return False
+    own = [not t and not w.isdigit() and _own_word(w) for w, t in read[:-1]]
+    return all(not t & GRADED and (t & MODIFIER or o) for (_, t), o in zip(read[:-1], own, strict=True))
+
+
+def lone_term(book: PhraseBook, word: str) -> bool:
+    """Whether a lone word names a term: a noun or the field's own word, not generic, ``names_a_term``."""
+    if ("term", word) not in book.memo:
+        plain = word not in GENERIC and word.isalpha() and len(word) >= 4
+        found = tags(word) if plain else frozenset({"JJS"})
+        fit = not found & GRADED and (bool(found & NOUN) or (not found and _own_word(word)))
+        book.memo["term", word] = fit and names_a_term(word, word_rarity(book.lexical))
+    return bool(book.memo["term", word])
+
+
+def label_topics(
+    book: PhraseBook,
+    labels: np.ndarray,
+    categories: bool = False,
+    only: Iterable[int] = (),
+    terms: bool = False,
+) -> Found:
+    """Each topic's name (and with ``terms`` its terms; keys, see module), largest topics choosing first;
+    with ``categories`` an arXiv category (``CATEGORY`` + its id) may name one no phrase names; given
+    ``only``, just those topics, each as if it chose first."""
+    memo = (labels.astype(np.int64).tobytes(), categories, tuple(sorted(only)), terms)
+    if memo in book.memo:
+        return dict(book.memo[memo])
+    n, sizes = len(labels), np.bincount(labels)
+    onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(len(sizes), n))
+    counts, total = np.asarray((onehot @ book.holds).toarray()), np.asarray(book.holds.sum(axis=0)).ravel()
+    listed, average = np.asarray((onehot @ book.listed).toarray()), n / max(int((sizes > 0).sum()), 1)
+    # a key one paper holds is in a third of a topic of three papers at most: else only shared keys count
+    cols = np.flatnonzero(total >= 1 + (min(sizes[sizes > 0]) > 3))
+    used, found = set[str](), Found()
+    chosen = [t for t in range(len(sizes)) if sizes[t] and t in (set(only) or {t})]
+    for topic in sorted(chosen, key=lambda t: -sizes[t]):
+        size, inside = int(sizes[topic]), counts[topic]
+        share, rest = inside[cols] / size, (total[cols] - inside[cols]) / max(n - size, 1)
+        fit = cols[(share >= MIN_SHARE) & (share >= CONTRAST * rest) & (rest < MIN_SHARE)]
+        common = np.array([background(book, book.keys[j]) for j in fit])
+        fit, common = fit[common <= NAME_MAX_DF], common[common <= NAME_MAX_DF]
+        weight = inside[fit] / size * np.log1p(average / (total[fit] + n * common))
+        score = {book.keys[j]: float(w) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)}
+        ranked = sorted(score, key=lambda k: (-score[k], k))
+        share, rest = listed[topic] / size, (listed.sum(axis=0) - listed[topic]) / max(n - size, 1)
+        fits = np.flatnonzero((share >= MIN_SHARE) & (share >= CATEGORY_CONTRAST * rest) & categories)
+        cats = sorted(fits, key=lambda j: (-share[j] * share[j] / (share[j] + rest[j]), book.categories[j]))
+        label = _label(book, ranked, inside, used, [CATEGORY + book.categories[j] for j in cats])
+        used |= {label} - {""}
+        found[topic] = (label, _terms(book, labels == topic, label, ranked, score) if terms else ())
+    book.memo[memo] = found
+    return dict(found)
+
+
+def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[str], cats: list[str]) -> str:
+    """A topic's name from its qualifying keys, best first (see module); ``""`` when none fits."""
+    if "longer" not in book.memo:  # each phrase: the columns of the longer keys opening or ending with it
+        longer = book.memo["longer"] = {}
+        for j, words in enumerate(k.split() for k in book.keys):
+            for cut in range(1, len(words) - 1):
+                for part in (" ".join(words[:-cut]), " ".join(words[cut:])):
+                    longer.setdefault(part, []).append(j)
+    halves, fit = [], set(ranked)
+    for key in (k for k in ranked if " " in k and not _taken(k, used)):
+        if _half(book, key):  # a modifier: the best qualifying noun phrase holding it, else a last resort
+            wider = [k for k in ranked if f" {key} " in f" {k} " and k != key and not _taken(k, used)]
+            wider = [k for k in wider if noun_phrase(book, k) and not _half(book, k)]
+            if wider:
+                return wider[0]
+            halves.append(key)
+            continue
+        most = max(book.memo["longer"].get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
+        cut = most is not None and inside[most] >= CUT_SHORT * inside[book.column[key]]
+        whole = book.keys[most or 0] if cut else key
+        if whole in fit and not _taken(whole, used) and noun_phrase(book, whole) and not _half(book, whole):
+            return str(whole)
+    last = [c for c in cats if c not in used] + halves
+    lone = (k for k in ranked if " " not in k and k not in used and lone_term(book, k))
+    return last[0] if last else next(lone, "")
+
+
+def _terms(
+    book: PhraseBook, mask: np.ndarray, label: str, ranked: list[str], score: dict[str, float]
+) -> tuple[str, ...]:
+    """The name, then up to ``TERMS`` qualifying phrases by MMR: relevance (score, scaled to the best)
+    against the most any picked term shares of papers with it (Jaccard), none inside another."""
+    pool = [k for k in ranked[: 8 * TERMS] if (noun_phrase(book, k) if " " in k else lone_term(book, k))]
+    picked, top = [label] if label else [], max(score.values(), default=1.0)
+    held = {k: mask & holding(book, k) for k in pool + [p for p in picked if p in book.column]}
+
+    def gain(k: str) -> float:
+        overlap = [(held[k] & held[p]).sum() / (held[k] | held[p]).sum() for p in picked if p in held]
+        return MMR * score[k] / top - (1 - MMR) * max(overlap, default=0.0)
+
+    while len(picked) < TERMS:
+        pool = [k for k in pool if not any(f" {k} " in f" {p} " or f" {p} " in f" {k} " for p in picked)]
+        if not pool:
+            break
+        picked.append(max(pool, key=lambda k: (gain(k), k)))
+    return tuple(picked)
+
+
+def _taken(name: str, used: set[str]) -> bool:
+    """Whether the day has used ``name``, a name opening with it or one it opens with."""
+    opens = any(" " in u and (u.startswith(f"{name} ") or name.startswith(f"{u} ")) for u in used)
+    return name in used or opens
+
+
+def _half(book: PhraseBook, key: str) -> bool:
+    """Whether a phrase is shown as one hyphenated compound (``multi-agent``): half a phrase."""
+    return " " not in shown(book, key) and "-" in shown(book, key)
+
+
+def named(book: PhraseBook, name: str) -> bool:
+    """Whether a name (a key) is a phrase of two to five words, not one hyphenated compound, or a category."""
+    return name.startswith(CATEGORY) or (2 <= len(name.split()) <= NAME_WORDS and not _half(book, name))
+
+
+def unsettled(book: PhraseBook, labels: np.ndarray) -> list[tuple[int, str]]:
+    """The topics (largest first) no phrase names, and one holding over ``BLOB`` of a set big enough for two
+    topics (most of the day in one topic draws no map), with their names."""
+    sizes, n, found = np.bincount(labels), len(labels), label_topics(book, labels)
+    blob = {t for t in found if 2 * MIN_TOPIC <= n < sizes[t] / BLOB}
+    out = [(t, name) for t, (name, _) in found.items() if not named(book, name) or t in blob]
+    return sorted(out, key=lambda x: (-int(sizes[x[0]]), x[0]))
+
+
+def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
+    """Papers in ``unsettled`` topics, those of unnamed topics counted twice."""
+    return sum(int((labels == t).sum()) * (1 + (not name)) for t, name in unsettled(book, labels))
+
+
+def seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray, most: int = 4) -> list[np.ndarray]:
+    """For a topic's ``members``: which of them hold each of its ``most`` most held noun phrases (by three
+    or more of them, ``CONTRAST`` times as large a share of them as of the rest)."""
+    inside = np.asarray(book.holds[members].sum(axis=0)).ravel()
+    rest = (np.asarray(book.holds.sum(axis=0)).ravel() - inside) / max(len(labels) - len(members), 1)
+    fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= CONTRAST * rest)).tolist()
+    keys = (book.keys[j] for j in sorted(fit, key=lambda j: (-int(inside[j]), book.keys[j])))
+    found = islice((k for k in keys if " " in k and noun_phrase(book, k)), most)
+    return [holding(book, k)[members] for k in found]
