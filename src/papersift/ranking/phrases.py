@@ -24,8 +24,7 @@ from functools import cache
 from typing import Any
 
 from papersift.index.lexical import Lexical, term_slot
-from papersift.records.analyzer import STOP_WORDS, singular
-from papersift.records.analyzer import fold as fold  # how phrases spell a text (ranking/topics reads it here)
+from papersift.records.analyzer import STOP_WORDS, fold, singular
 
 MAX_WORDS = 4
 # a lone word is a term when the store's papers hold it at least ``TERM_RATIO`` times as often as English

@@ -43,10 +43,10 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.preprocessing import MultiLabelBinarizer
 
 from papersift.index.lexical import Lexical, term_slot
-from papersift.ranking.phrases import GENERIC, fold, names_a_term, phrases, word_rarity
+from papersift.ranking.phrases import GENERIC, names_a_term, phrases, word_rarity
 from papersift.ranking.topic_clusters import MIN_TOPIC, Doc
+from papersift.records.analyzer import STOP_WORDS, fold
 from papersift.records.taxonomy import canonical, category_name, category_named
-from papersift.records.words import STOP_WORDS
 
 NAME_WORDS = 5  # words of a name at most
 MIN_SHARE = 1 / 3  # a name's phrase is in at least this share of the topic's papers
