@@ -8,19 +8,8 @@ import orjson
 
 from papersift.records.messages import say
 from papersift.records.paper import clean_text
-from papersift.sources.references import (
-    EntryError,
-    Read,
-    Reference,
-    bare_arxiv_id,
-    clean_pages,
-    find_arxiv_id,
-    first_year,
-    make_key,
-    normalize_doi,
-    safe_url,
-    split_tags,
-)
+from papersift.sources import references as ref
+from papersift.sources.references import EntryError, Read, Reference
 
 
 def _str(value: Any) -> str:
@@ -38,11 +27,11 @@ def _csl_name(person: Any) -> str:
 
 def _csl_year(issued: Any) -> int | None:
     if not isinstance(issued, dict):
-        return first_year(_str(issued))
+        return ref.first_year(_str(issued))
     parts = issued.get("date-parts")
     if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-        return first_year(parts[0][0])
-    return first_year(_str(issued.get("raw")), _str(issued.get("literal")))
+        return ref.first_year(parts[0][0])
+    return ref.first_year(_str(issued.get("raw")), _str(issued.get("literal")))
 
 
 def _csl_reference(item: Any, index: int) -> Reference | EntryError:
@@ -60,21 +49,23 @@ def _csl_reference(item: Any, index: int) -> Reference | EntryError:
     is_preprint = "arxiv" in " ".join(_str(item.get(k)).lower() for k in ("publisher", "archive", "source"))
     texts = [_str(item.get(k)) for k in ("URL", "DOI", "note", "container-title", "archive_location")]
     return Reference(
-        key=ident if ident and "://" not in ident else make_key(authors, year, title),  # not Zotero's URIs
+        key=ident
+        if ident and "://" not in ident
+        else ref.make_key(authors, year, title),  # not Zotero's URIs
         title=title,
         authors=authors,
         year=year,
         abstract=clean_text(_str(item.get("abstract"))),
-        doi=normalize_doi(_str(item.get("DOI"))),
-        arxiv_id=find_arxiv_id(number, *texts) or (bare_arxiv_id(number) if is_preprint else None),
-        url=safe_url(_str(item.get("URL"))),
+        doi=ref.normalize_doi(_str(item.get("DOI"))),
+        arxiv_id=ref.find_arxiv_id(number, *texts) or (ref.bare_arxiv_id(number) if is_preprint else None),
+        url=ref.safe_url(_str(item.get("URL"))),
         venue=clean_text(_str(item.get("container-title"))) or None,
-        tags=tuple(split_tags(_str(item.get("keyword")))),
+        tags=tuple(ref.split_tags(_str(item.get("keyword")))),
         note=_str(item.get("note")).strip(),
         line=0,
         volume=clean_text(_str(item.get("volume"))),
         issue=clean_text(_str(item.get("issue"))),
-        pages=clean_pages(_str(item.get("page"))),
+        pages=ref.clean_pages(_str(item.get("page"))),
     )
 
 

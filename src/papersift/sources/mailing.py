@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import IO, Literal
 
+from papersift.records import paper
 from papersift.records.paper import (
     AnnounceKind,
     Announcement,
@@ -34,9 +35,6 @@ from papersift.records.paper import (
     Parsed,
     RecordError,
     Version,
-    clean_text,
-    parse_id,
-    split_authors,
 )
 from papersift.records.schedule import next_listing_day
 
@@ -94,7 +92,7 @@ class RawRecord:
 
     @property
     def abstract(self) -> str:
-        return clean_text("\n".join(self.abstract_lines))
+        return paper.clean_text("\n".join(self.abstract_lines))
 
     @property
     def locator(self) -> str:
@@ -279,7 +277,7 @@ def revised_at(record: RawRecord) -> datetime | None:
 
 
 def _optional(record: RawRecord, key: str) -> str | None:
-    return clean_text(record.fields.get(key)) or None
+    return paper.clean_text(record.fields.get(key)) or None
 
 
 def paper_from_record(record: RawRecord, source: str) -> Paper | RecordError:
@@ -287,10 +285,10 @@ def paper_from_record(record: RawRecord, source: str) -> Paper | RecordError:
     if record.id_text is None:
         return RecordError(source, record.locator, "record has no arXiv id line")
     try:
-        arxiv_id = parse_id(record.id_text)
+        arxiv_id = paper.parse_id(record.id_text)
     except InvalidIdError as e:
         return RecordError(source, record.locator, str(e))
-    title = clean_text(record.fields.get("Title"))
+    title = paper.clean_text(record.fields.get("Title"))
     if not title:
         return RecordError(source, record.locator, "record has no Title")
     if not record.header_done:
@@ -311,7 +309,7 @@ def paper_from_record(record: RawRecord, source: str) -> Paper | RecordError:
     return Paper(
         id=arxiv_id.id,
         title=title,
-        authors=split_authors(record.fields.get("Authors", "")),
+        authors=paper.split_authors(record.fields.get("Authors", "")),
         abstract=record.abstract,
         categories=categories,
         version=version,

@@ -7,17 +7,8 @@ from collections.abc import Iterator
 
 from papersift.records.messages import say
 from papersift.records.paper import clean_text
-from papersift.sources.references import (
-    EntryError,
-    Read,
-    Reference,
-    clean_pages,
-    find_arxiv_id,
-    first_year,
-    make_key,
-    normalize_doi,
-    safe_url,
-)
+from papersift.sources import references as ref
+from papersift.sources.references import EntryError, Read, Reference
 
 _RIS_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
 _RIS_MULTILINE = frozenset({"AB", "N2", "N1"})  # prose tags whose values may run on over plain lines
@@ -40,24 +31,24 @@ def _ris_reference(tags: dict[str, list[str]], line: int) -> Reference | EntryEr
     if not title:
         return EntryError(line, say("ris_no_title"))
     authors = tuple(n for n in (_ris_name(v) for v in tags.get("AU", []) + tags.get("A1", [])) if n)
-    year = first_year(first("PY"), first("Y1"), first("DA"))
+    year = ref.first_year(first("PY"), first("Y1"), first("DA"))
     arxiv_texts = [v for t in _RIS_ARXIV_TAGS for v in tags.get(t, [])]
     return Reference(
-        key=first("ID").strip() or make_key(authors, year, title),
+        key=first("ID").strip() or ref.make_key(authors, year, title),
         title=title,
         authors=authors,
         year=year,
         abstract=clean_text(first("AB", "N2")),
-        doi=normalize_doi(first("DO")),
-        arxiv_id=find_arxiv_id(*arxiv_texts),
-        url=safe_url(first("UR")),
+        doi=ref.normalize_doi(first("DO")),
+        arxiv_id=ref.find_arxiv_id(*arxiv_texts),
+        url=ref.safe_url(first("UR")),
         venue=clean_text(first("T2", "JF", "JO", "J2")) or None,
         tags=tuple(t for v in tags.get("KW", []) for t in map(clean_text, v.split(";")) if t),
         note="\n\n".join(v.strip() for v in tags.get("N1", []) if v.strip()),
         line=line,
         volume=clean_text(first("VL")),
         issue=clean_text(first("IS", "CP")),
-        pages=clean_pages("-".join(p for p in (first("SP").strip(), first("EP").strip()) if p)),
+        pages=ref.clean_pages("-".join(p for p in (first("SP").strip(), first("EP").strip()) if p)),
     )
 
 

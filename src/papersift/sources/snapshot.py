@@ -13,16 +13,8 @@ from typing import IO, Any
 
 import orjson
 
-from papersift.records.paper import (
-    InvalidIdError,
-    Paper,
-    Parsed,
-    RecordError,
-    Version,
-    clean_text,
-    parse_id,
-    split_authors,
-)
+from papersift.records import paper
+from papersift.records.paper import InvalidIdError, Paper, Parsed, RecordError, Version
 
 
 def _date(value: Any) -> date | None:
@@ -34,7 +26,7 @@ def _date(value: Any) -> date | None:
 
 
 def _text(value: Any) -> str | None:
-    return clean_text(value) or None if isinstance(value, str) else None
+    return paper.clean_text(value) or None if isinstance(value, str) else None
 
 
 def _strings(value: Any, name: str) -> list[str]:
@@ -66,7 +58,7 @@ def _kaggle_authors(rec: dict[str, Any]) -> list[str]:
             isinstance(p, list) and len(p) >= 3 and all(isinstance(x, str) for x in p) for p in parsed
         ):
             raise ValueError("authors_parsed must be a list of [last, first, suffix] lists")
-        return [clean_text(" ".join(p for p in (f, k, s) if p)) for k, f, s, *_ in parsed]
+        return [paper.clean_text(" ".join(p for p in (f, k, s) if p)) for k, f, s, *_ in parsed]
     return _authors(rec.get("authors"))
 
 
@@ -74,7 +66,7 @@ def _authors(value: Any) -> list[str]:
     """A list of names, or arXiv's one-line author field."""
     if not value:
         return []
-    return split_authors(value) if isinstance(value, str) else _strings(value, "authors")
+    return paper.split_authors(value) if isinstance(value, str) else _strings(value, "authors")
 
 
 def _version(value: Any) -> int | None:
@@ -90,7 +82,7 @@ def paper_from_record(rec: dict[str, Any], source: str) -> Paper:
     of the wrong JSON type included)."""
     if not isinstance(rec["id"], str):
         raise ValueError("id must be text")
-    arxiv_id = parse_id(rec["id"])
+    arxiv_id = paper.parse_id(rec["id"])
     title = _text(rec.get("title"))
     if not title:
         raise ValueError("no title")
@@ -110,7 +102,7 @@ def paper_from_record(rec: dict[str, Any], source: str) -> Paper:
             id=arxiv_id.id,
             title=title,
             authors=_kaggle_authors(rec),
-            abstract=clean_text(rec.get("abstract") if isinstance(rec.get("abstract"), str) else ""),
+            abstract=paper.clean_text(rec.get("abstract") if isinstance(rec.get("abstract"), str) else ""),
             categories=list(cats),
             version=max((v.version for v in versions), default=arxiv_id.version),
             comments=_text(rec.get("comments")),
@@ -126,7 +118,7 @@ def paper_from_record(rec: dict[str, Any], source: str) -> Paper:
         id=arxiv_id.id,
         title=title,
         authors=_authors(rec.get("authors")),
-        abstract=clean_text(rec.get("abstract") if isinstance(rec.get("abstract"), str) else ""),
+        abstract=paper.clean_text(rec.get("abstract") if isinstance(rec.get("abstract"), str) else ""),
         categories=list(cats),
         version=arxiv_id.version or _version(rec.get("version")),
         comments=_text(rec.get("comments")),
@@ -190,7 +182,7 @@ def iter_day_listings(stream: IO[bytes], name: str = "") -> Iterator[DayListing]
             category = rec.get("category")
             if not isinstance(category, str) or not category:
                 raise ValueError("no category")
-            ids = tuple(parse_id(i).id for i in _strings(rec.get("ids"), "ids"))
+            ids = tuple(paper.parse_id(i).id for i in _strings(rec.get("ids"), "ids"))
             day = _date(rec.get("date"))
             if day is None:
                 raise ValueError("no date")
