@@ -45,7 +45,7 @@ def test_listed_categories_counts_rows_in_all_and_on_one_day(store: Store) -> No
 
 def test_picker_groups_in_taxonomy_order_with_archive_links_and_odd_ids_last() -> None:
     listed = {"stat.ML": 0, "cs.LG": 5, "cs.AI": 2, "hep-th": 1, "astro-ph": 0, "chao-dyn": 0, "na": 3}
-    sections = picker(listed, "cs.LG", "2026-01-20")
+    sections = [s.dump() for s in picker(listed, "cs.LG", "2026-01-20")]
     assert [s["name"] for s in sections] == ["Computer Science", "Physics", "Statistics", None]
     cs = sections[0]["categories"]
     assert [i["id"] for i in cs] == ["cs", "cs.AI", "cs.LG"]

@@ -244,15 +244,6 @@ class QuietDay:
         }[self.reason]
         return f"{why} The next listing is {then}, announced {at}."
 
-    def json(self) -> dict[str, str]:
-        return {
-            "date": self.day.isoformat(),
-            "reason": self.reason,
-            "next": self.next_day.isoformat(),
-            "announced": self.announced.isoformat(),
-            "line": self.line(),
-        }
-
 
 def quiet_day(days: Sequence[date], day: date) -> QuietDay | None:
     """Why ``day`` has no listing among ``days`` (the stored listing days, oldest first) and when the next

@@ -1,7 +1,7 @@
 """The base of every JSON shape papersift shows (``reading/shown.py``'s texts, ``reader/shapes.py``'s papers
 and hits, ``web/models.py``'s route answers): a pydantic model that makes its JSON, one model per shape.
 ``Said``: a text field that keeps a ``records.messages.Message`` as it is (its JSON the English text; a
-page's data the message, which the web says in the page's language).
+page's data the message, which the web says in the page's language), in a shape or any shape nested in it.
 """
 
 from __future__ import annotations
@@ -35,7 +35,22 @@ class Shape(BaseModel):
     def dump(self) -> dict[str, Any]:
         """The shape as JSON-ready data: keys by their JSON names, those never set left out."""
         data = self.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        for name in self.said:  # the same English text, still knowing its message
-            if name in data:
-                data[name] = list(getattr(self, name))
+        self._keep_said(data)
         return data
+
+    def _keep_said(self, data: dict[str, Any]) -> None:
+        """``data`` (this shape's JSON) given back the messages of its ``said`` fields and of the shapes in it
+        (the same English text, still knowing its message)."""
+        for name, field in type(self).model_fields.items():
+            key = field.alias or name
+            if key not in data:
+                continue
+            value = getattr(self, name)
+            if name in self.said:
+                data[key] = list(value)
+            elif isinstance(value, Shape):
+                value._keep_said(data[key])
+            elif isinstance(value, list):
+                for item, item_data in zip(value, data[key], strict=True):
+                    if isinstance(item, Shape):
+                        item._keep_said(item_data)

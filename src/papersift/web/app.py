@@ -20,6 +20,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
@@ -47,6 +48,7 @@ from papersift.web import (
 from papersift.web.assets import CacheHeaders
 from papersift.web.contract import errors, openapi_without_422
 from papersift.web.display_text import highlight as highlight  # the pages' filter (tests use it from here)
+from papersift.web.models import Health
 from papersift.web.pages import ERROR_HANDLERS, Site, Web, make_templates
 from papersift.web.security import Guard, SecurityHeaders, allowed_hosts, server_secret
 from papersift.web.state import AppState, open_state
@@ -91,9 +93,9 @@ def warm(state: AppState) -> None:
         print(f"papersift: warning: {e}", file=sys.stderr, flush=True)
 
 
-def healthz(web: Web) -> dict[str, str]:
+def healthz(web: Web) -> dict[str, Any]:
     """``ready`` once the indexes and the query model are loaded, ``loading`` before."""
-    return dict(web.health)
+    return Health.make(**web.health).dump()
 
 
 def create_app(settings: Settings, announce: str | None = None) -> FastAPI:

@@ -1,4 +1,5 @@
-"""The category picker of the listing pages and the ``/categories`` taxonomy, as template-ready data.
+"""The category picker of the listing pages and the ``/categories`` taxonomy, as their models
+(``web/models.py``: ``PickerSection``, ``Categories``).
 
 Both take the store's listed categories (``Store.listed_categories``) and lay them out in arXiv's
 taxonomy order: groups, then archives, then categories. Ids the store has that arXiv no longer lists
@@ -8,21 +9,29 @@ taxonomy order: groups, then archives, then categories. Ids the store has that a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from papersift.records.taxonomy import archive_of, categories, category, category_name, groups
 from papersift.services.listing import listing_counts
 from papersift.store import Store
+from papersift.web.models import (
+    ArchiveShape,
+    Categories,
+    CategoryShape,
+    GroupShape,
+    OldCategory,
+    PickerItem,
+    PickerSection,
+)
 
 _ARCHIVES = {a.id: a for g in groups() for a in g.archives}
 _GROUP_OF = {a.id: g.id for g in groups() for a in g.archives}
 _ARCHIVE_ORDER = {aid: i for i, aid in enumerate(_ARCHIVES)}
 _CATEGORY_ORDER = {c.id: i for i, c in enumerate(categories())}
 
-_Sortable = tuple[tuple[int, int, str], dict[str, Any]]
+_Sortable = tuple[tuple[int, int, str], PickerItem]
 
 
-def picker(listed: Mapping[str, int], current: str, day: str) -> list[dict[str, Any]]:
+def picker(listed: Mapping[str, int], current: str, day: str) -> list[PickerSection]:
     """Sections (one per group) of links to every listed category, with its number of papers on ``day``.
 
     ``listed`` maps each category with listings to its count that day (``listed_categories(day)``).
@@ -44,68 +53,71 @@ def picker(listed: Mapping[str, int], current: str, day: str) -> list[dict[str, 
         key = (_ARCHIVE_ORDER[archive], 1 + order, cat)
         sections.setdefault(_GROUP_OF[archive], []).append((key, _item(cat, count, current, day)))
     for archive, count in archive_counts.items():
-        item = {**_item(archive, count, current, day), "count": None, "archive": True}
-        # no count: an archive's listing shows each paper once, not the sum of its classes
+        item = _item(archive, count, current, day, archive=True)
         sections.setdefault(_GROUP_OF[archive], []).append(((_ARCHIVE_ORDER[archive], 0, archive), item))
     named = [(g.id, g.name, g.name_zh) for g in groups()] + [("", None, None)]
     return [
-        {"id": gid, "name": name, "name_zh": zh, "categories": [i for _, i in sorted(sections[gid])]}
+        PickerSection.make(
+            id=gid,
+            name=name,
+            name_zh=zh,
+            categories=[i for _, i in sorted(sections[gid], key=lambda s: s[0])],
+        )
         for gid, name, zh in named
         if gid in sections
     ]
 
 
-def _item(cat: str, count: int, current: str, day: str) -> dict[str, Any]:
-    return {
-        "id": cat,
-        "name": category_name(cat),
-        "count": count,
-        "href": f"/list/{cat}/{day}" if count else f"/list/{cat}",
-        "current": cat == current,
-        "archive": False,
-    }
+def _item(cat: str, count: int, current: str, day: str, archive: bool = False) -> PickerItem:
+    """A category's link (``archive``: the whole archive's, with no count: an archive's listing shows each
+    paper once, not the sum of its classes)."""
+    return PickerItem.make(
+        id=cat,
+        name=category_name(cat),
+        count=None if archive else count,
+        href=f"/list/{cat}/{day}" if count else f"/list/{cat}",
+        current=cat == current,
+        archive=archive,
+    )
 
 
-def taxonomy_json(listed: Mapping[str, int]) -> dict[str, Any]:
+def taxonomy(listed: Mapping[str, int]) -> Categories:
     """arXiv's whole taxonomy with each category's number of stored announcement rows (0 for none).
 
     ``other`` holds the listed ids that are not current categories, with the id they are filed under now.
     """
     known = _CATEGORY_ORDER.keys()
     listed_archives = {archive_of(c) for c, n in listed.items() if n}
-    return {
-        "groups": [
-            {
-                "id": g.id,
-                "name": g.name,
-                "name_zh": g.name_zh,
-                "archives": [
-                    {
-                        "id": a.id,
-                        "name": a.name,
-                        "flat": a.flat,
-                        "listed": a.id in listed_archives,
-                        "categories": [
-                            {
-                                "id": c.id,
-                                "name": c.name,
-                                "alias_of": c.alias_of,
-                                "listings": listed.get(c.id, 0),
-                            }
+    return Categories.make(
+        groups=[
+            GroupShape.make(
+                id=g.id,
+                name=g.name,
+                name_zh=g.name_zh,
+                archives=[
+                    ArchiveShape.make(
+                        id=a.id,
+                        name=a.name,
+                        flat=a.flat,
+                        listed=a.id in listed_archives,
+                        categories=[
+                            CategoryShape.make(
+                                id=c.id, name=c.name, alias_of=c.alias_of, listings=listed.get(c.id, 0)
+                            )
                             for c in a.categories
                         ],
-                    }
+                    )
                     for a in g.archives
                 ],
-            }
+            )
             for g in groups()
         ],
-        "other": [
-            {"id": c, "name": category_name(c), "now": _now(c), "listings": n}
+        other=[
+            OldCategory.make(id=c, name=category_name(c), now=_now(c), listings=n)
             for c, n in sorted(listed.items())
             if c not in known
         ],
-    }
+    )
 
 
 def _now(cat: str) -> str | None:

@@ -25,13 +25,13 @@ from papersift.ranking.daily import (
     min_score,
     quiet_day,
 )
-from papersift.reader.shapes import DailyPickShape
 from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors
 from papersift.web.i18n import TEXT
 from papersift.web.login import back
+from papersift.web.models import DailyAnswer, DailyEntry, NewSince, Quiet
 from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.reading_pages import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, day_and_neighbours, parse_day
@@ -90,34 +90,33 @@ def daily_data(
         view = view_or_quiet(state, reader, day, k, show_seen)
         if isinstance(view, QuietDay):
             days = followed_days(state.store, reader, state.settings.default_categories)
-            return {
+            return DailyAnswer.make(
                 **day_and_neighbours(days, view.day),
-                "categories": [],
-                "ranking": "arXiv order",
-                "reader": reader.name if reader else None,
-                "quiet": view.json(),
-                "min_score": None,
-                "show_seen": show_seen,
-                "entries": [],
-            }
+                categories=[],
+                ranking="arXiv order",
+                reader=reader.name if reader else None,
+                quiet=Quiet.of(view),
+                min_score=None,
+                show_seen=show_seen,
+                entries=[],
+            ).dump()
         texts = texts_for(state, (p.paper for p in view.picks), lang)
         limit = min_score(state.store, reader)
-        return {
+        return DailyAnswer.make(
             **day_and_neighbours(view.days, view.day),
-            "categories": list(view.categories),
-            "ranking": view.ranking,
-            "reader": reader.name if reader else None,
-            "quiet": None,
-            "min_score": limit,
-            "show_seen": show_seen,
-            "entries": [
-                {
-                    **DailyPickShape.of_pick(p, texts, number=n).dump(),
-                    "below": limit is not None and p.score is not None and p.score < limit,
-                }
+            categories=list(view.categories),
+            ranking=view.ranking,
+            reader=reader.name if reader else None,
+            quiet=None,
+            min_score=limit,
+            show_seen=show_seen,
+            entries=[
+                DailyEntry.of_pick(
+                    p, texts, number=n, below=limit is not None and p.score is not None and p.score < limit
+                )
                 for n, p in enumerate(view.picks, 1)
             ],
-        }
+        ).dump()
 
     result: dict[str, Any] = state.cached(
         (
@@ -136,7 +135,7 @@ def daily_data(
     return result
 
 
-def since_last_visit(state: AppState, reader: Account | None) -> dict[str, Any] | None:
+def since_last_visit(state: AppState, reader: Account | None) -> NewSince | None:
     """What is new since the reader's last visit of Daily Papers: the listing days after the latest one
     they saw before (and how many papers those hold), kept until a newer listing comes; this visit is
     remembered. None for no reader, a first visit or nothing new."""
@@ -161,13 +160,14 @@ def since_last_visit(state: AppState, reader: Account | None) -> dict[str, Any] 
     if not newer:
         return None
     papers = sum(len(day_papers(store, categories, d)) for d in newer)
-    return {"since": since, "days": [d.isoformat() for d in newer], "papers": papers}
+    return NewSince.make(since=since, days=[d.isoformat() for d in newer], papers=papers)
 
 
 def _daily(request: Request, web: Web, day: str | None) -> Answer:
     show_seen = request.query_params.get("seen") in ("1", "true", "yes")
     data = daily_data(web.state, request, day, lang=reading_lang(web, request), show_seen=show_seen)
-    data = {**data, "new": since_last_visit(web.state, web.state.account(request))}
+    new = since_last_visit(web.state, web.state.account(request))
+    data = {**data, "new": None if new is None else new.dump()}  # DailyAnswer's last field, per visit
     if wants_json(request):
         return data
     lang = web.language(request)

@@ -30,6 +30,7 @@ from papersift.store.records import Account, Interests
 from papersift.web.contract import MAX_TAG, SaveRequest, errors
 from papersift.web.daily_pages import need_account
 from papersift.web.login import back
+from papersift.web.models import LibraryAnswer, Removed, TagCount
 from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.state import AppState
 
@@ -55,15 +56,15 @@ def library_data(state: AppState, reader: Account, tag: str | None) -> dict[str,
     tags = store.tags(reader.id)
     interests = store.interests(reader.id)
     kept = store.reader_setting(reader.id, MIN_SCORE)
-    return {
-        "reader": reader.name,
-        "tag": tag,
-        "min_score": float(kept) if kept else None,
-        "tags": [{"tag": t, "count": n} for t, n in tags],
-        "interests": {k: list(getattr(interests, k)) for k in Interests.__slots__},
-        "entries": [LibraryEntryShape.of(e).dump() for e in entries],
-        "zotero": last_sync(store, reader),  # the last `library sync zotero` (SyncReport.as_json), or None
-    }
+    return LibraryAnswer.make(
+        reader=reader.name,
+        tag=tag,
+        min_score=float(kept) if kept else None,
+        tags=[TagCount.make(tag=t, count=n) for t, n in tags],
+        interests={k: list(getattr(interests, k)) for k in Interests.__slots__},
+        entries=[LibraryEntryShape.of(e) for e in entries],
+        zotero=last_sync(store, reader),  # the last `library sync zotero` (SyncReport.as_json), or None
+    ).dump()
 
 
 @twin(router, "/library", 401, 404, page=())
@@ -110,7 +111,7 @@ def api_remove(request: Request, web: Web, key: str) -> dict[str, Any]:
         removed = store.remove_entry(reader.id, key)
     if not removed:
         raise HTTPException(404, say("key_not_in_library"))
-    return {"removed": key}
+    return Removed.make(removed=key).dump()
 
 
 @router.post("/library/rate", include_in_schema=False)

@@ -11,10 +11,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from papersift.reader.shapes import ListedPaper
 from papersift.records.taxonomy import category_name
 from papersift.services.listing import listing_counts
-from papersift.web.categories import opening_category, picker, taxonomy_json
+from papersift.web.categories import opening_category, picker, taxonomy
 from papersift.web.contract import DateParam, DayPath
 from papersift.web.deadends import missing_category, missing_listing
 from papersift.web.mine import with_state
+from papersift.web.models import Listing
 from papersift.web.pages import Answer, Site, Web, twin, wants_json
 from papersift.web.reading_pages import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, day_and_neighbours, parse_day
@@ -34,16 +35,14 @@ def listing_data(state: AppState, category: str, day: str | None, lang: str = "e
         raise missing_listing(category, when, days)
     texts = texts_for(state, (e.paper for e in entries), lang)
     listed = dict(store.listed_categories(when))
-    return {
-        "category": category,
-        "category_name": category_name(category),
+    return Listing.make(
+        category=category,
+        category_name=category_name(category),
         **day_and_neighbours(days, when),
-        "counts": listing_counts(entries),
-        "picker": picker(listed, category, when.isoformat()),
-        "entries": [
-            ListedPaper.of(e.paper, texts, number=n, kind=e.kind).dump() for n, e in enumerate(entries, 1)
-        ],
-    }
+        counts=listing_counts(entries),
+        picker=picker(listed, category, when.isoformat()),
+        entries=[ListedPaper.of(e.paper, texts, number=n, kind=e.kind) for n, e in enumerate(entries, 1)],
+    ).dump()
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -93,7 +92,7 @@ def categories(request: Request, web: Web) -> Answer:
     state = web.state
 
     def data() -> dict[str, Any]:
-        return taxonomy_json(dict(state.store.listed_categories()))
+        return taxonomy(dict(state.store.listed_categories())).dump()
 
     if wants_json(request):
         return dict(state.cached(("api-categories",), data))

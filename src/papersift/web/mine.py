@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from papersift.web.contract import errors
+from papersift.web.models import Mine
 from papersift.web.pages import Web
 from papersift.web.state import AppState
 
@@ -46,5 +47,5 @@ def with_state(state: AppState, request: Request, data: dict[str, Any], field: s
 def api_mine(request: Request, web: Web) -> JSONResponse:
     """The reader's saved papers and ratings (``{"reader": null}`` when nobody is logged in)."""
     ratings = reader_ratings(web.state, request)
-    body = {"reader": ratings is not None, "ratings": ratings or {}}
-    return JSONResponse(body, headers={"Cache-Control": PRIVATE})
+    body = Mine.make(reader=ratings is not None, ratings=ratings or {})
+    return JSONResponse(body.dump(), headers={"Cache-Control": PRIVATE})

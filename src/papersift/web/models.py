@@ -1,8 +1,10 @@
-"""The JSON API's route answers: pydantic descriptions of each route's answer, built of the shapes the CLI,
-the feeds and the API share (``reader/shapes.py``, whose models make that JSON), so that a client generated
-from ``/openapi.json`` gets typed objects. The route answers describe the JSON: the handlers' dicts (made by
-the shapes) go out as they are, and ``RESPONSES`` places each model in the OpenAPI document
-(``contract.openapi_without_422``). Objects whose keys the views may extend allow extra keys.
+"""The JSON API's route answers: one pydantic model per answer, built of the shapes the CLI, the feeds and
+the API share (``reader/shapes.py``), that makes the route's JSON: each handler builds its answer with
+``Model.make(…)`` (nested shapes in the same pass) and gives its ``.dump()`` (the page's data too, cached
+as it is), so the JSON's fields, their order and the OpenAPI document cannot drift apart. ``RESPONSES``
+places each model in the OpenAPI document (``contract.openapi_without_422``), so that a client generated
+from ``/openapi.json`` gets typed objects. Objects whose keys the views may extend allow extra keys; the
+``notes`` and ``why`` lists keep their typed messages (``Said``), which the pages say in their language.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from papersift.ranking.daily import QuietDay
 from papersift.reader.shapes import (
     DailyPickShape,
     LibraryEntryShape,
@@ -21,13 +24,34 @@ from papersift.reader.shapes import (
     Trending,
     Understood,
 )
-from papersift.records.json_model import Shape
+from papersift.records.json_model import Said, Shape
 
 
 class Counts(Shape):
     new: int
     cross: int
     replace: int
+
+
+class PickerItem(Shape):
+    """A link of the category picker: a category (or a whole archive's listing, ``count`` null) with its
+    number of papers that day."""
+
+    id: str
+    name: str | None  # None: an id unknown to arXiv's taxonomy
+    count: int | None
+    href: str
+    current: bool
+    archive: bool
+
+
+class PickerSection(Shape):
+    """A group of the category picker (``id`` "" and no name: the ids unknown to arXiv's taxonomy)."""
+
+    id: str
+    name: str | None
+    name_zh: str | None
+    categories: list[PickerItem]
 
 
 class Listing(Shape):
@@ -37,7 +61,7 @@ class Listing(Shape):
     previous: str | None
     next: str | None
     counts: Counts
-    picker: Any = None
+    picker: list[PickerSection]
     entries: list[ListedPaper]
 
 
@@ -63,11 +87,12 @@ class UnknownCategory(Shape):
 
 
 class SearchAnswer(Shape):
+    said = ("notes",)
     query: str
     mode: str
     page: int
     next_page: int | None
-    notes: list[str]
+    notes: list[Said]
     understood: Understood | None = None
     total: Total | None = None
     shortened: Shortened | None = None
@@ -75,17 +100,62 @@ class SearchAnswer(Shape):
     results: list[SearchHitShape]
 
 
+class Faq(Shape):
+    """A paper's stored FAQ as safe HTML (``html`` null when none is stored; ``error`` when it failed)."""
+
+    html: str | None
+    error: str | None
+
+
 class PaperPage(PaperShape):
+    said = ("notes",)
+    faq: Faq
     bibtex: str
     facet: str | None
-    notes: list[str]
+    notes: list[Said]
     related: list[RelatedHitShape]
 
 
 class RelatedAnswer(Shape):
+    said = ("notes",)
     query: str
-    notes: list[str]
+    notes: list[Said]
     results: list[RelatedHitShape]
+
+
+class Quiet(Shape):
+    """A day with no listing (``ranking.daily.QuietDay``): why (weekend, holiday, not_yet), the next listing
+    day, when arXiv announces it, and all of it in one English ``line``."""
+
+    date: str
+    reason: str
+    next: str
+    announced: str
+    line: str
+
+    @classmethod
+    def of(cls, quiet: QuietDay) -> Quiet:
+        return cls.make(
+            date=quiet.day.isoformat(),
+            reason=quiet.reason,
+            next=quiet.next_day.isoformat(),
+            announced=quiet.announced.isoformat(),
+            line=quiet.line(),
+        )
+
+
+class DailyEntry(DailyPickShape):
+    """A Daily Papers pick, ``below`` the reader's threshold or not."""
+
+    below: bool
+
+
+class NewSince(Shape):
+    """What is new since the reader's last visit: the listing days after it and their papers."""
+
+    since: str
+    days: list[str]
+    papers: int
 
 
 class DailyAnswer(Shape):
@@ -95,7 +165,11 @@ class DailyAnswer(Shape):
     categories: list[str]
     ranking: str
     reader: str | None
-    entries: list[DailyPickShape]
+    quiet: Quiet | None
+    min_score: float | None
+    show_seen: bool
+    entries: list[DailyEntry]
+    new: NewSince | None = None  # on /api/daily (not /api/recommend)
 
 
 class TagCount(Shape):
@@ -122,6 +196,7 @@ class ZoteroSyncShape(Shape):
 class LibraryAnswer(Shape):
     reader: str
     tag: str | None
+    min_score: float | None
     tags: list[TagCount]
     interests: dict[str, list[str]]
     entries: list[LibraryEntryShape]
@@ -165,13 +240,13 @@ class GroupShape(Shape):
 
 class OldCategory(Shape):
     id: str
-    name: str
+    name: str | None  # None: an id unknown to arXiv's taxonomy
     now: str | None  # the current category an old id is filed under
     listings: int
 
 
 class Categories(Shape):
-    """arXiv's taxonomy with the store's counts (``web/categories.py: taxonomy_json``)."""
+    """arXiv's taxonomy with the store's counts (``web/categories.py: taxonomy``)."""
 
     groups: list[GroupShape]
     other: list[OldCategory]

@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException
 
 from papersift.index.sentences import FACETS
 from papersift.ranking.related import paper_query, related, text_query
-from papersift.reader.shapes import PaperShape, RelatedHitShape
+from papersift.reader.shapes import RelatedHitShape
 from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.services.listing import paper_bibtex
@@ -22,6 +22,7 @@ from papersift.web.contract import DateParam
 from papersift.web.daily_pages import mark_opened
 from papersift.web.deadends import missing_paper
 from papersift.web.i18n import TEXT
+from papersift.web.models import Faq, PaperPage, RelatedAnswer
 from papersift.web.pages import TOP_K, Answer, Web, twin, wants_json
 from papersift.web.reading_pages import faq_html, reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, parse_day
@@ -56,14 +57,15 @@ def paper_data(
         query = paper_query(indexes, paper, facet=facet)
         hits = related(indexes, query, k=k, filters=Filters(category=category, since=since))
         texts = texts_for(state, [paper, *(h.paper for h in hits)], lang)
-        return {
-            **PaperShape.of(paper, texts).dump(),
-            "faq": faq_html(state, paper, lang),
-            "bibtex": paper_bibtex(paper),
-            "facet": facet,
-            "notes": query.notes,
-            "related": [RelatedHitShape.of_hit(h, texts).dump() for h in hits],
-        }
+        return PaperPage.of(
+            paper,
+            texts,
+            faq=Faq.make(**faq_html(state, paper, lang)),
+            bibtex=paper_bibtex(paper),
+            facet=facet,
+            notes=query.notes,
+            related=[RelatedHitShape.of_hit(h, texts) for h in hits],
+        ).dump()
 
     made = texts_version(state)
     key = ("paper", pid, str(k), category or "", since.isoformat() if since else "", facet or "", lang, made)
@@ -79,11 +81,9 @@ def text_data(state: AppState, text: str, k: int, category: str | None = None) -
         indexes = state.indexes()
         query = text_query(indexes, text, translate=state.translate())
         hits = related(indexes, query, k=k, filters=Filters(category=category))
-        return {
-            "query": query.label,
-            "notes": query.notes,
-            "results": [RelatedHitShape.of_hit(h).dump() for h in hits],
-        }
+        return RelatedAnswer.make(
+            query=query.label, notes=query.notes, results=[RelatedHitShape.of_hit(h) for h in hits]
+        ).dump()
 
     key = ("text", text, str(k), category or "")
     return dict(state.cached(key, ranked, index=True))

@@ -17,6 +17,7 @@ from papersift.records.messages import say
 from papersift.records.paper import is_arxiv_id, normalize_id
 from papersift.store import Filters
 from papersift.web.contract import DateParam
+from papersift.web.models import SearchAnswer, Shortened, Total, UnknownCategory
 from papersift.web.pages import TOP_K, Answer, Web, twin, wants_json
 from papersift.web.reading_pages import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, parse_day
@@ -26,21 +27,21 @@ TOTAL_CAP = 100  # results counted for a query's total (more: "100+ results")
 QUERY_CHARS = 1000  # a longer query is searched by its first this many characters, and the page says so
 
 
-def shortened(q: str) -> tuple[str, dict[str, int] | None]:
-    """``q`` cut to ``QUERY_CHARS`` at a word's end (what the page then says: ``{from, to}``), or as is."""
+def shortened(q: str) -> tuple[str, Shortened | None]:
+    """``q`` cut to ``QUERY_CHARS`` at a word's end (and what the page says of it: from, to), or as is."""
     if len(q) <= QUERY_CHARS:
         return q, None
     cut = q[:QUERY_CHARS]
     if not q[QUERY_CHARS].isspace() and " " in cut:
         cut = cut.rsplit(" ", 1)[0]
-    return cut.rstrip(), {"from": len(q), "to": len(cut.rstrip())}
+    return cut.rstrip(), Shortened.make(**{"from": len(q), "to": len(cut.rstrip())})
 
 
-def unknown_category(category: str | None) -> dict[str, Any] | None:
+def unknown_category(category: str | None) -> UnknownCategory | None:
     """For a filter naming no arXiv category (``cs.FOO``): it and the nearest ids arXiv has; else None."""
     if not category or taxonomy.is_known(category):
         return None
-    return {"category": category, "nearest": taxonomy.nearest(category)}
+    return UnknownCategory.make(category=category, nearest=taxonomy.nearest(category))
 
 
 def search_data(
@@ -76,22 +77,19 @@ def search_data(
         )
         first = (page_no - 1) * k + 1
         texts = texts_for(state, (h.paper for h in result.hits), lang)
-        return {
-            "query": q,
-            "mode": result.mode,
-            "page": page_no,
-            "next_page": page_no + 1 if len(result.hits) == k else None,
-            "notes": result.notes,
-            "understood": None if (u := Understood.of(result.understood)) is None else u.dump(),
-            "total": (
-                None
-                if result.total is None
-                else {"count": min(result.total, TOTAL_CAP), "capped": result.total > TOTAL_CAP}
-            ),
-            "shortened": cut,
-            "unknown_category": unknown_category(category),
-            "results": [SearchHitShape.of_hit(h, r, texts).dump() for r, h in enumerate(result.hits, first)],
-        }
+        total, cap = result.total, TOTAL_CAP
+        return SearchAnswer.make(
+            query=q,
+            mode=result.mode,
+            page=page_no,
+            next_page=page_no + 1 if len(result.hits) == k else None,
+            notes=result.notes,
+            understood=Understood.of(result.understood),
+            total=None if total is None else Total.make(count=min(total, cap), capped=total > cap),
+            shortened=cut,
+            unknown_category=unknown_category(category),
+            results=[SearchHitShape.of_hit(h, r, texts) for r, h in enumerate(result.hits, first)],
+        ).dump()
 
     version = texts_version(state)
     key = ("search", q, mode, category or "", since or "", str(page_no), str(k), str(verbatim), lang, version)
