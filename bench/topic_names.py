@@ -1,15 +1,15 @@
 """Topic names of real busy days (``python bench/topic_names.py``; ``make bench-topic-names``).
 
-For each category asked (default cs.LG, cs.CV, cs.CL) the busiest announcement day of the 300k file by its
-numbers (the most papers listing the category that day, new and cross-lists), every such paper ingested
-and embedded (MiniLM) into one store in ``--home`` (built once, reused), then the day's topic map
-(``topic_map``, as ``papersift topics CAT --date DAY`` draws it). Printed per day: each topic's size and
-name, then the share of names that are phrases of two to five words as shown (``multi-agent`` is one
-word) and of those that are an arXiv category's name, the share meeting the one-third rule (the name's
-phrase, or its category, in at least a third of its topic's papers and in a smaller share of the day's others)
-the number of lone generic words (``GENERIC``) among the names and of unnamed topics, the papers the last
-resort moved out of topics no phrase names (``TopicMap.moved``), and the time ``topic_map`` takes (median
-of 5, indexes warm).
+For each category asked (default cs.LG, cs.CV, cs.CL; an archive such as astro-ph counts its subject classes)
+its ``--days`` busiest announcement days of the 300k file by their numbers (the most papers listing the
+category that day, new and cross-lists; ``--days 2 cs.LG cs.CV cs.CL cs.AI astro-ph``: 10 days), every such
+paper ingested and embedded (MiniLM) into one store in ``--home`` (built once, reused), then the day's topic
+map (``topic_map``, as ``papersift topics CAT --date DAY`` draws it). Printed per day: each topic's size and
+name, then the share of names that are phrases of two to five words as shown (``multi-agent`` is one word) and
+of those that are an arXiv category's name, the share meeting the one-third rule (the name's phrase, or its
+category, in at least a third of its topic's papers and in a smaller share of the day's others) the number of
+lone generic words (``GENERIC``) among the names and of unnamed topics, the papers the last resort moved out
+of topics no phrase names (``TopicMap.moved``), and the time ``topic_map`` takes (median of 5, indexes warm).
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "arxiv-300k.jsonl.gz"
 
 
-def busiest_days(categories: list[str]) -> dict[str, str]:
-    """Each category's busiest announcement day of the 300k file (ties: the later day)."""
+def busiest_days(categories: list[str], n: int = 1) -> list[tuple[str, str]]:
+    """Each category's ``n`` busiest announcement days of the 300k file (ties: the later day); an archive
+    (``astro-ph``) counts the papers of its subject classes."""
     counts: dict[str, Counter[str]] = {c: Counter() for c in categories}
     with gzip.open(DATA, "rb") as f:
         for line in f:
@@ -47,13 +48,17 @@ def busiest_days(categories: list[str]) -> dict[str, str]:
                 continue
             record = orjson.loads(line)
             day = record.get("announced")
-            for c in record["categories"]:
-                if day and c in counts:
+            for c in categories:
+                if day and any(_in(c, listed) for listed in record["categories"]):
                     counts[c][day] += 1
-    return {c: max(counts[c], key=lambda d: (counts[c][d], d)) for c in categories}
+    return [(c, d) for c in categories for d in sorted(counts[c], key=lambda d: (-counts[c][d], d))[:n]]
 
 
-def build(home: Path, days: dict[str, str]) -> None:
+def _in(category: str, listed: str) -> bool:
+    return listed == category or ("." not in category and listed.startswith(category + "."))
+
+
+def build(home: Path, days: list[tuple[str, str]]) -> None:
     if (home / "papersift.db").exists():
         return
     home.mkdir(parents=True, exist_ok=True)
@@ -63,7 +68,8 @@ def build(home: Path, days: dict[str, str]) -> None:
             if b'"announced": null' in line:
                 continue
             record = orjson.loads(line)
-            if any(record.get("announced") == d and c in record["categories"] for c, d in days.items()):
+            listed = record["categories"]
+            if any(record.get("announced") == d and any(_in(c, x) for x in listed) for c, d in days):
                 w.write(orjson.dumps(record) + b"\n")
     env = {**os.environ, "PAPERSIFT_HOME": str(home)}
     cli = [sys.executable, "-m", "papersift.cli"]
@@ -74,14 +80,15 @@ def build(home: Path, days: dict[str, str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--home", type=Path, default=Path("/tmp/papersift-bench-topic-names"))
+    parser.add_argument("--days", type=int, default=1, help="the busiest days of each category")
     parser.add_argument("categories", nargs="*", default=["cs.LG", "cs.CV", "cs.CL"])
     args = parser.parse_args()
-    days = busiest_days(args.categories)
+    days = busiest_days(args.categories, args.days)
     build(args.home, days)
     settings = Settings(home=args.home)
     store = open_store(settings)
     indexes = open_indexes(store, settings)
-    for category, day in days.items():
+    for category, day in days:
         papers = [e.paper for e in listing_entries(store, category, date.fromisoformat(day))]
         times = []
         for _ in range(5):  # clustering and naming (the indexes warm): median of 5
