@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from papersift.index.indexes import Indexes
+from papersift.ranking import map_shapes as shapes
 from papersift.ranking import topic_clusters as geo
 from papersift.ranking import topic_labels as tl
 from papersift.ranking.phrases import occurs, phrases
@@ -63,11 +65,11 @@ class TopicMap:
     moved: int = 0  # papers moved out of topics no phrase names (``claimed``)
 
 
-def map_json(category: str, day: str, tmap: TopicMap) -> dict[str, object]:
-    """The map's JSON (``papersift topics --format json``, ``/api/map/...``)."""
-    clusters = [{"label": t.label, "terms": list(t.terms), "papers": list(t.papers)} for t in tmap.topics]
+def map_json(category: str, day: str, tmap: TopicMap) -> dict[str, Any]:
+    """The map's JSON (``map_shapes.TopicMap``)."""
+    clusters = [{"label": t.label, "terms": t.terms, "papers": t.papers} for t in tmap.topics]
     points = [{"id": p.id, "x": p.x, "y": p.y, "cluster": p.cluster} for p in tmap.points]
-    return {"category": category, "date": day, "clusters": clusters, "points": points}
+    return shapes.TopicMap.make(category=category, date=day, clusters=clusters, points=points).dump()
 
 
 def listing_entries(store: Store, category: str, when: date, days: int = 1) -> list[ListingEntry]:
@@ -133,7 +135,7 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int 
     left = unphrased(book, labels)
     for _ in range(2 * most):  # each step splits or merges one topic
         step: tuple[int, np.ndarray] | None = None
-        for topic, _name in tl.unsettled(book, labels) if left else []:
+        for topic in tl.unsettled(book, labels) if left else []:
             for trial, parts in _trials(vectors, labels, topic, book, most):
                 names = label_topics(book, trial, only=parts)
                 fewer = unphrased(book, trial) if any(tl.named(book, names[t][0]) for t in parts) else left
@@ -195,7 +197,7 @@ def name_topics(
 ) -> tuple[list[Topic], np.ndarray]:
     """Each topic with its papers and terms as written, and the topic numbers once the groups no phrase
     names are pooled (``_pooled``; unless ``namer``, given each topic's phrases and titles, names them)."""
-    found = label_topics(book, labels, categories=True, terms=True)
+    found = label_topics(book, labels, categories=True)
     titles = {t: [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12] for t in sorted(found)}
     try:  # a model that fails, or answers too few names, names nothing: the phrases name the topics
         names = namer([([shown(book, k) for k in found[t][1]], titles[t]) for t in titles]) if namer else []
