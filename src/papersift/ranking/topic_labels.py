@@ -96,8 +96,7 @@ def name_key(label: str) -> str:
 
 
 def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
-    """The ``PhraseBook`` of ``papers`` (each text's phrases found once; a category by a name of its own:
-    not "Machine Learning", both cs.LG and stat.ML)."""
+    """The ``PhraseBook`` of ``papers`` (categories by a name of their own: not cs.LG's and stat.ML's)."""
     texts = [f"{d.title}. {d.abstract}" for d in papers]  # no phrase runs from the title into the abstract
     try:
         counter = CountVectorizer(analyzer=name_keys, binary=True)
@@ -114,8 +113,7 @@ def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
 
 
 def background(book: PhraseBook, key: str) -> float:
-    """The share of the store's papers writing ``key`` as the book's papers write it most (the lexical
-    arrays hold words and adjacent pairs: the rarest pair's; 0 without the arrays)."""
+    """The share of the store writing ``key`` as shown (its rarest word pair's; 0 without the arrays)."""
     if not book.lexical or not len(book.lexical):
         return 0.0
     if ("df", key) not in book.memo:
@@ -189,9 +187,8 @@ def lone_term(book: PhraseBook, word: str) -> bool:
 def label_topics(
     book: PhraseBook, labels: np.ndarray, categories: bool = False, only: Iterable[int] = ()
 ) -> Found:
-    """Each topic's name (keys, see module), largest topics choosing first; with ``categories`` (the final
-    names) an arXiv category (``CATEGORY`` + its id) may name one no phrase names, and the terms are found;
-    given ``only``, just those topics, each as if it chose first."""
+    """Each topic's name (keys, see module), largest first; with ``categories`` (the final names) a category
+    may name one no phrase names, and the terms are found; given ``only``, those topics, each as if first."""
     memo = (labels.astype(np.int64).tobytes(), categories, tuple(sorted(only)))
     if memo in book.memo:
         return dict(book.memo[memo])
@@ -252,8 +249,7 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
 def _terms(
     book: PhraseBook, mask: np.ndarray, label: str, ranked: list[str], score: dict[str, float]
 ) -> Keys:
-    """The name, then up to ``TERMS`` qualifying phrases by MMR: relevance (score, scaled to the best)
-    against the most any picked term shares of papers with it (Jaccard), none inside another."""
+    """The name, then up to ``TERMS`` phrases by MMR: score against papers shared (Jaccard), none nested."""
     pool = [k for k in ranked[: 8 * TERMS] if (noun_phrase(book, k) if " " in k else lone_term(book, k))]
     picked, top = [label] if label else [], max(score.values(), default=1.0)
     held = {k: mask & holding(book, k) for k in pool + [p for p in picked if p in book.column]}
@@ -287,9 +283,8 @@ def named(book: PhraseBook, name: str) -> bool:
 
 
 def unsettled(book: PhraseBook, labels: np.ndarray) -> list[int]:
-    """The topics (largest first) no phrase names, and one holding over ``BLOB`` of a set big enough for two
-    topics (most of the day in one topic draws no map)."""
-    sizes, n, found = np.bincount(labels), len(labels), label_topics(book, labels)
+    """The topics (largest first) no phrase names, or over ``BLOB`` of a set of two topics or more."""
+    sizes, found, n = np.bincount(labels), label_topics(book, labels), len(labels)
     out = [
         t for t, (name, _) in found.items() if not named(book, name) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB
     ]
@@ -303,8 +298,7 @@ def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
 
 
 def seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray, most: int = 4) -> list[np.ndarray]:
-    """For a topic's ``members``: which of them hold each of its ``most`` most held noun phrases (by three
-    or more of them, ``CONTRAST`` times as large a share of them as of the rest)."""
+    """Which of a topic's ``members`` hold each of its ``most`` most held distinctive noun phrases."""
     inside = np.asarray(book.holds[members].sum(axis=0)).ravel()
     rest = (np.asarray(book.holds.sum(axis=0)).ravel() - inside) / max(len(labels) - len(members), 1)
     fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= CONTRAST * rest)).tolist()

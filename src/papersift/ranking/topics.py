@@ -37,6 +37,7 @@ NAME_SLACK = 0.01  # silhouette a k whose topics phrases name better may give up
 MIN_PART = MIN_TOPIC // 2  # papers of each part of a split topic, at least
 MERGE_BELOW = 2 * MIN_TOPIC  # an unnamed topic this small may join its nearest
 MOST_TOPICS = 24  # topics a day may reach by splitting a large group no phrase names (the second pass)
+Trial = tuple[np.ndarray, set[int]]  # a partition and the topics it changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +83,8 @@ def listing_entries(store: Store, category: str, when: date, days: int = 1) -> l
 
 
 def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = None) -> TopicMap:
-    """Group ``papers`` into topics, name them, and lay them out (deterministic for the same papers).
-    ``namer``: labels from the configured model; without one, or when it fails, the key phrases name them."""
+    """Group ``papers`` into topics, name them (``namer``: the configured model's labels; without one, or
+    when it fails, the key phrases), and lay them out."""
     ordered = sorted({p.id: p for p in papers}.values(), key=lambda p: p.id)
     if not ordered:
         return TopicMap([], [])
@@ -130,8 +131,8 @@ def clustered(vectors: np.ndarray, book: PhraseBook) -> np.ndarray:
 
 
 def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int = MAX_TOPICS) -> np.ndarray:
-    """``labels`` with topics no phrase names (or too large) split or merged (see module) while that leaves
-    fewer papers in such topics: of a topic's trials (one of whose changed topics is named), the best."""
+    """``labels`` with the ``unsettled`` topics split or merged (see module) while that leaves fewer papers
+    in such topics: of a topic's trials (one of whose changed topics is named), the best."""
     left = unphrased(book, labels)
     for _ in range(2 * most):  # each step splits or merges one topic
         step: tuple[int, np.ndarray] | None = None
@@ -148,12 +149,10 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int 
     return geo.by_first(labels)
 
 
-def _trials(
-    vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook, most: int
-) -> list[tuple[np.ndarray, set[int]]]:
+def _trials(vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook, most: int) -> list[Trial]:
     """The partitions ``refine`` tries for one topic, each with the topics it changes."""
     members, count = np.flatnonzero(labels == topic), int(labels.max()) + 1
-    out: list[tuple[np.ndarray, set[int]]] = []
+    out: list[Trial] = []
     x, held = vectors[members], [h for h in tl.seeds(book, labels, members) if 0 < h.sum() < len(h)]
     starts = [None, *(np.stack([x[~h].mean(axis=0), x[h].mean(axis=0)]) for h in held)]
     for half in (geo.kmeans(x, 2, s) for s in starts) if len(x) >= 2 * MIN_PART and count < most else []:
@@ -172,9 +171,8 @@ def _trials(
 def claimed(
     vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, movable: np.ndarray
 ) -> tuple[np.ndarray, int]:
-    """``labels`` with each paper (of those ``movable``) of a topic no phrase or category names joining the
-    nearest topic (by centre) whose name it holds (writes, or lists), while that topic stays within
-    ``BLOB`` of the set; also the papers moved."""
+    """``labels`` with each ``movable`` paper of an unnamed topic joining the nearest topic whose name it
+    writes (or category it lists) while that stays within ``BLOB`` of the set; and the papers moved."""
     found = label_topics(book, labels, categories=True)
     names = sorted(t for t, (name, _) in found.items() if tl.named(book, name))
     if not names or len(names) == len(found):
@@ -195,8 +193,8 @@ def claimed(
 def name_topics(
     book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
 ) -> tuple[list[Topic], np.ndarray]:
-    """Each topic with its papers and terms as written, and the topic numbers once the groups no phrase
-    names are pooled (``_pooled``; unless ``namer``, given each topic's phrases and titles, names them)."""
+    """Each ``Topic`` with its terms as written, and the topic numbers once the unnamed groups are pooled
+    (``_pooled``; unless ``namer``, given each topic's phrases and titles, names them)."""
     found = label_topics(book, labels, categories=True)
     titles = {t: [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12] for t in sorted(found)}
     try:  # a model that fails, or answers too few names, names nothing: the phrases name the topics
