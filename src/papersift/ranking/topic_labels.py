@@ -138,9 +138,8 @@ def shown(book: PhraseBook, key: str) -> str:
         pattern = r"\b" + r"(?:-|\s+)".join(re.escape(w) + "s?" for w in key.split()) + r"\b"  # plurals
         held = np.flatnonzero(holding(book, key)).tolist() if key in book.column else []
         folded = book.memo.setdefault("folded", {})  # each text folded once
-        texts = [folded.get(i) or folded.setdefault(i, fold(book.texts[i])) for i in held]
-        found = [f for text in texts for f in re.findall(pattern, text)]
-        forms = Counter(re.sub(r"\s+", " ", f) for f in found)
+        texts = "\0".join(folded.get(i) or folded.setdefault(i, fold(book.texts[i])) for i in held)
+        forms = Counter(re.sub(r"\s+", " ", f) for f in re.findall(pattern, texts))
         book.memo["shown", key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
     return str(book.memo["shown", key])
 
