@@ -16,10 +16,10 @@ import pytest
 
 from papersift.index.indexes import Indexes
 from papersift.ranking.phrases import occurs
+from papersift.ranking.topic_clusters import absorbed, kmeans
 from papersift.ranking.topics import (
     TopicMap,
     claimed,
-    clustered,
     label_topics,
     listing_entries,
     name_key,
@@ -413,7 +413,8 @@ def test_a_few_outlying_papers_join_the_nearest_topic() -> None:
     rows = [[rng.normal(0, 0.05), rng.normal(0, 0.05)] for _ in range(30)]
     rows += [[5 + rng.normal(0, 0.05), rng.normal(0, 0.05)] for _ in range(30)]
     rows += [[2.5 + rng.normal(0, 0.05), 4 + rng.normal(0, 0.05)] for _ in range(3)]
-    labels, _ = clustered(np.array(rows), ks=range(3, 4))
+    vectors = np.array(rows)
+    labels = absorbed(vectors, kmeans(vectors, 3))
     assert min(np.bincount(labels)) >= 4 and len(set(labels[:30].tolist())) == 1
 
 

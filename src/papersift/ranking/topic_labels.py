@@ -1,30 +1,21 @@
 """Topic names: which phrases of a set of papers name which of its topics, and how a name is shown.
 
-* Candidates: each paper's phrases (``phrases.phrases``, up to ``NAME_WORDS`` words; hyphens read as
-  spaces unless the compound holds a stop word), plurals folded (``name_keys``); background: the share
-  of the store's papers writing each as shown (the lexical arrays' word and pair document frequencies).
-* A phrase qualifies for a topic when a third of its papers hold it, ``CONTRAST`` times the share of the
-  rest of the set, under a third of the rest, and at most ``NAME_MAX_DF`` of the store. Score: class-based
-  TF-IDF with the store as background: share in the topic × log(1 + papers per topic / (papers of the set
-  holding it + the store's share × the set's size)); the name is the best that fits (below), the terms
-  the name and then the others by maximal marginal relevance (``MMR``: score against papers shared).
-* A name is a noun phrase by lemminflect's lexicon (``tags``: the Penn tags of a word's readings): last
-  word a noun or gerund, the others nouns, adjectives or participles, none a superlative or comparative
-  (``strongest baseline``), no count; a word the lexicon lacks is the field's own (``llms``, ``3d``) unless
-  English writes it often (wordfreq Zipf ≥ ``ZIPF_COMMON``: ``four``, ``state-of-the-art``).
-* A phrase opening or ending a longer one that ``CUT_SHORT`` of its topic's holders hold is that one cut
-  short: the longer names the topic if it qualifies, else neither. One shown as a hyphenated compound
-  (``multi-agent``) names through the best qualifying phrase holding it, else after every phrase and arXiv
-  category (``CATEGORY_CONTRAST``), before a lone word that names a term (``phrases.names_a_term``). Each
-  name once a day, none the opening words of another's, largest topics first.
+* Candidates: each paper's phrases (``phrases.phrases``, up to ``NAME_WORDS`` words; hyphens as spaces unless
+  the compound holds a stop word), plurals folded (``name_keys``); background: the share of the store writing
+  each (the lexical arrays' word and pair document frequencies).
+* A phrase qualifies for a topic when ``MIN_SHARE`` of its papers hold it, ``CONTRAST`` times the share of the
+  rest, under ``MIN_SHARE`` of the rest, in at most ``NAME_MAX_DF`` of the store. Score: c-TF-IDF, the store
+  as background; the terms: the name, then the others by maximal marginal relevance (``MMR``).
+* A name is a noun phrase by lemminflect's lexicon (``tags``; no superlative or comparative, no count); a word
+  the lexicon lacks is the field's own (``llms``) unless English writes it often (Zipf ≥ ``ZIPF_COMMON``).
+* A phrase opening or ending a longer one ``CUT_SHORT`` of its holders hold names only as the longer one. A
+  hyphenated compound (``multi-agent``) names through the best phrase holding it, else after every phrase and
+  category (``CATEGORY_CONTRAST``), before a lone word (``phrases.names_a_term``). Each name once a day.
 
-Measured on the busiest cs.LG, cs.CV and cs.CL days (``bench/topic_names.py``'s store), each rule off:
-without the parts of speech 12 names become "across multiple", "gemini 1", "pansharpening aims",
-"performance across", "state-of-the-art performance"…; without the Zipf rule 4 ("state-of-the-art
-llms"); without cut-short 12 ("large vision", "light image", "magnetic resonance", "multimodal large
-language"); without ``NAME_MAX_DF`` "language models" is a name again (on 2026-05-12, 27% of the month's
-store, it named a mixed group: NMI vs categories 0.367 at 0.25, 0.393 at 0.2, 0.437 at 0.15 but 42% of the
-day then unnamed); MMR changes 20 terms.
+Each rule off, on the busiest cs.LG, cs.CV and cs.CL days (``bench/topic_names.py``): no parts of speech,
+12 names become "across multiple", "performance across"…; no Zipf rule, 4 ("state-of-the-art llms"); no
+cut-short, 12 ("large vision", "magnetic resonance"); no ``NAME_MAX_DF``, "language models" names a mixed
+group on 2026-05-12 (NMI 0.367 at 0.25, 0.393 at 0.2, 0.437 at 0.15 but 42% unnamed); MMR changes 20 terms.
 """
 
 from __future__ import annotations
@@ -60,7 +51,8 @@ TERMS = 5  # terms listed per topic
 BLOB = 0.5  # a topic holding more of the set than this is split like one no phrase names
 CATEGORY = "arxiv:"  # a name key of this prefix is an arXiv category's (``arxiv:eess.AS``)
 NOUN, MODIFIER, GRADED = {"NN", "NNS", "VBG"}, {"NN", "JJ", "VBN", "VBG"}, {"JJS", "JJR", "RBS", "RBR"}
-Found = dict[int, tuple[str, tuple[str, ...]]]  # topic → (name key, term keys)
+Keys = tuple[str, ...]
+Found = dict[int, tuple[str, Keys]]  # topic → (name key, term keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +62,7 @@ class PhraseBook:
     keys: list[str]
     column: dict[str, int]
     holds: sp.csr_matrix  # papers × keys: 1 where the paper holds the phrase
+    by_key: sp.csc_matrix  # the same, by column
     texts: list[str]  # each paper's title and abstract
     categories: list[str]  # the arXiv categories the papers list (canonical ids), one per column
     listed: sp.csr_matrix  # papers × categories
@@ -103,8 +96,7 @@ def name_key(label: str) -> str:
 
 
 def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
-    """The ``PhraseBook`` of ``papers`` (each text's phrases found once; a category by a name of its own:
-    not "Machine Learning", both cs.LG and stat.ML)."""
+    """The ``PhraseBook`` of ``papers`` (categories by a name of their own: not cs.LG's and stat.ML's)."""
     texts = [f"{d.title}. {d.abstract}" for d in papers]  # no phrase runs from the title into the abstract
     try:
         counter = CountVectorizer(analyzer=name_keys, binary=True)
@@ -116,13 +108,12 @@ def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
     named = [{c for c in cs if category_named(category_name(c) or "") == c} for cs in own]
     binarizer = MultiLabelBinarizer(sparse_output=True)
     listed = sp.csr_matrix(binarizer.fit_transform(named), dtype=np.float64)
-    column = {k: j for j, k in enumerate(keys)}
-    return PhraseBook(keys, column, holds, texts, list(binarizer.classes_), listed, lexical)
+    column, classes = {k: j for j, k in enumerate(keys)}, list(binarizer.classes_)
+    return PhraseBook(keys, column, holds, holds.tocsc(), texts, classes, listed, lexical)
 
 
 def background(book: PhraseBook, key: str) -> float:
-    """The share of the store's papers writing ``key`` as the book's papers write it most (the lexical
-    arrays hold words and adjacent pairs: the rarest pair's; 0 without the arrays)."""
+    """The share of the store writing ``key`` as shown (its rarest word pair's; 0 without the arrays)."""
     if not book.lexical or not len(book.lexical):
         return 0.0
     if ("df", key) not in book.memo:
@@ -134,9 +125,7 @@ def background(book: PhraseBook, key: str) -> float:
 
 def holding(book: PhraseBook, key: str) -> np.ndarray:
     """Which papers hold ``key`` (a boolean row)."""
-    if "csc" not in book.memo:
-        book.memo["csc"] = book.holds.tocsc()
-    csc, row, j = book.memo["csc"], np.zeros(len(book.texts), bool), book.column[key]
+    row, csc, j = np.zeros(len(book.texts), bool), book.by_key, book.column[key]
     row[csc.indices[csc.indptr[j] : csc.indptr[j + 1]]] = True
     return row
 
@@ -149,9 +138,8 @@ def shown(book: PhraseBook, key: str) -> str:
         pattern = r"\b" + r"(?:-|\s+)".join(re.escape(w) + "s?" for w in key.split()) + r"\b"  # plurals
         held = np.flatnonzero(holding(book, key)).tolist() if key in book.column else []
         folded = book.memo.setdefault("folded", {})  # each text folded once
-        texts = [folded.get(i) or folded.setdefault(i, fold(book.texts[i])) for i in held]
-        found = [f for text in texts for f in re.findall(pattern, text)]
-        forms = Counter(re.sub(r"\s+", " ", f) for f in found)
+        texts = "\0".join(folded.get(i) or folded.setdefault(i, fold(book.texts[i])) for i in held)
+        forms = Counter(re.sub(r"\s+", " ", f) for f in re.findall(pattern, texts))
         book.memo["shown", key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
     return str(book.memo["shown", key])
 
@@ -196,16 +184,11 @@ def lone_term(book: PhraseBook, word: str) -> bool:
 
 
 def label_topics(
-    book: PhraseBook,
-    labels: np.ndarray,
-    categories: bool = False,
-    only: Iterable[int] = (),
-    terms: bool = False,
+    book: PhraseBook, labels: np.ndarray, categories: bool = False, only: Iterable[int] = ()
 ) -> Found:
-    """Each topic's name (and with ``terms`` its terms; keys, see module), largest topics choosing first;
-    with ``categories`` an arXiv category (``CATEGORY`` + its id) may name one no phrase names; given
-    ``only``, just those topics, each as if it chose first."""
-    memo = (labels.astype(np.int64).tobytes(), categories, tuple(sorted(only)), terms)
+    """Each topic's name (keys, see module), largest first; with ``categories`` (the final names) a category
+    may name one no phrase names, and the terms are found; given ``only``, those topics, each as if first."""
+    memo = (labels.astype(np.int64).tobytes(), categories, tuple(sorted(only)))
     if memo in book.memo:
         return dict(book.memo[memo])
     n, sizes = len(labels), np.bincount(labels)
@@ -230,7 +213,7 @@ def label_topics(
         cats = sorted(fits, key=lambda j: (-share[j] * share[j] / (share[j] + rest[j]), book.categories[j]))
         label = _label(book, ranked, inside, used, [CATEGORY + book.categories[j] for j in cats])
         used |= {label} - {""}
-        found[topic] = (label, _terms(book, labels == topic, label, ranked, score) if terms else ())
+        found[topic] = (label, _terms(book, labels == topic, label, ranked, score) if categories else ())
     book.memo[memo] = found
     return dict(found)
 
@@ -264,9 +247,8 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
 
 def _terms(
     book: PhraseBook, mask: np.ndarray, label: str, ranked: list[str], score: dict[str, float]
-) -> tuple[str, ...]:
-    """The name, then up to ``TERMS`` qualifying phrases by MMR: relevance (score, scaled to the best)
-    against the most any picked term shares of papers with it (Jaccard), none inside another."""
+) -> Keys:
+    """The name, then up to ``TERMS`` phrases by MMR: score against papers shared (Jaccard), none nested."""
     pool = [k for k in ranked[: 8 * TERMS] if (noun_phrase(book, k) if " " in k else lone_term(book, k))]
     picked, top = [label] if label else [], max(score.values(), default=1.0)
     held = {k: mask & holding(book, k) for k in pool + [p for p in picked if p in book.column]}
@@ -299,23 +281,23 @@ def named(book: PhraseBook, name: str) -> bool:
     return name.startswith(CATEGORY) or (2 <= len(name.split()) <= NAME_WORDS and not _half(book, name))
 
 
-def unsettled(book: PhraseBook, labels: np.ndarray) -> list[tuple[int, str]]:
-    """The topics (largest first) no phrase names, and one holding over ``BLOB`` of a set big enough for two
-    topics (most of the day in one topic draws no map), with their names."""
-    sizes, n, found = np.bincount(labels), len(labels), label_topics(book, labels)
-    blob = {t for t in found if 2 * MIN_TOPIC <= n < sizes[t] / BLOB}
-    out = [(t, name) for t, (name, _) in found.items() if not named(book, name) or t in blob]
-    return sorted(out, key=lambda x: (-int(sizes[x[0]]), x[0]))
+def unsettled(book: PhraseBook, labels: np.ndarray) -> list[int]:
+    """The topics (largest first) no phrase names, or over ``BLOB`` of a set of two topics or more."""
+    sizes, found, n = np.bincount(labels), label_topics(book, labels), len(labels)
+    out = [
+        t for t, (name, _) in found.items() if not named(book, name) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB
+    ]
+    return sorted(out, key=lambda t: (-int(sizes[t]), t))
 
 
 def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
     """Papers in ``unsettled`` topics, those of unnamed topics counted twice."""
-    return sum(int((labels == t).sum()) * (1 + (not name)) for t, name in unsettled(book, labels))
+    found, sizes = label_topics(book, labels), np.bincount(labels)
+    return sum(int(sizes[t]) * (1 + (not found[t][0])) for t in unsettled(book, labels))
 
 
 def seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray, most: int = 4) -> list[np.ndarray]:
-    """For a topic's ``members``: which of them hold each of its ``most`` most held noun phrases (by three
-    or more of them, ``CONTRAST`` times as large a share of them as of the rest)."""
+    """Which of a topic's ``members`` hold each of its ``most`` most held distinctive noun phrases."""
     inside = np.asarray(book.holds[members].sum(axis=0)).ravel()
     rest = (np.asarray(book.holds.sum(axis=0)).ravel() - inside) / max(len(labels) - len(members), 1)
     fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= CONTRAST * rest)).tolist()

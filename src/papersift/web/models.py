@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from papersift.ranking.daily import QuietDay
+from papersift.ranking.map_shapes import TopicMap
 from papersift.reader.shapes import (
     DailyPickShape,
     LibraryEntryShape,
@@ -250,30 +251,6 @@ class Categories(Shape):
 
     groups: list[GroupShape]
     other: list[OldCategory]
-
-
-class Cluster(Shape):
-    """A topic; one labelled ``""`` (at most one, last) is the day's other papers, no phrase naming them."""
-
-    label: str
-    terms: list[str]
-    papers: list[str]
-
-
-class MapPoint(Shape):
-    id: str
-    x: float
-    y: float
-    cluster: int
-
-
-class TopicMap(Shape):
-    """A day's topic map (``ranking/topics.py: map_json``)."""
-
-    category: str
-    date: str
-    clusters: list[Cluster]
-    points: list[MapPoint]
 
 
 # (method, path) → the model of its 200 answer
