@@ -8,6 +8,7 @@ reader, and turns a truncated or corrupt file into a RecordError after the good 
 from __future__ import annotations
 
 import gzip
+import importlib
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -48,37 +49,25 @@ def detect(head: bytes, name: str = "") -> str:
     raise UnknownFormatError("unknown format (not a snapshot, OAI-PMH, API, RSS, mailing or .abs)")
 
 
+# Each format's reader: (module, function), imported when first asked for
+_READERS: dict[str, tuple[str, str]] = {
+    "snapshot": ("snapshot", "iter_snapshot"),
+    "oai": ("oai", "iter_oai"),
+    "atom": ("atom", "iter_atom"),
+    "rss": ("rss", "iter_feed"),
+    "mailing": ("mailing", "iter_mailing"),
+    "abs": ("abs", "iter_abs"),
+    "listing": ("abs", "iter_listing_file"),
+}
+
+
 def reader(fmt: str) -> Reader:
     """The reader function for a format name."""
-    if fmt == "snapshot":
-        from papersift.sources.snapshot import iter_snapshot
-
-        return iter_snapshot
-    if fmt == "oai":
-        from papersift.sources.oai import iter_oai
-
-        return iter_oai
-    if fmt == "atom":
-        from papersift.sources.atom import iter_atom
-
-        return iter_atom
-    if fmt == "rss":
-        from papersift.sources.rss import iter_feed
-
-        return iter_feed
-    if fmt == "mailing":
-        from papersift.sources.mailing import iter_mailing
-
-        return iter_mailing
-    if fmt == "abs":
-        from papersift.sources.abs import iter_abs
-
-        return iter_abs
-    if fmt == "listing":
-        from papersift.sources.abs import iter_listing_file
-
-        return iter_listing_file
-    raise UnknownFormatError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
+    if fmt not in _READERS:
+        raise UnknownFormatError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
+    module, function = _READERS[fmt]
+    found: Reader = getattr(importlib.import_module(f"papersift.sources.{module}"), function)
+    return found
 
 
 def open_bytes(path: Path) -> IO[bytes]:
