@@ -52,17 +52,32 @@ def keyword_query(
     return any_words(parsed, common) if any_terms else parsed
 
 
-def fts5(query: ParsedQuery) -> str | None:
-    """The FTS5 MATCH expression of ``query`` (None when nothing must match)."""
-    include = [fts5_clause(c) for c in query.include]
+def match_expression(
+    query: ParsedQuery,
+    clause: Callable[[Clause], str],
+    author: Callable[[tuple[str, ...]], str],
+    conjunction: str,
+    excluding: str,
+) -> str | None:
+    """``query`` in a backend's syntax (None when nothing must match): its clauses written by ``clause`` and
+    its author's words by ``author``, joined by ``conjunction``; then each exclusion by the ``excluding``
+    template (``{0}`` the expression so far, ``{1}`` the excluded clause)."""
+    include = [clause(c) for c in query.include]
     if query.author:
-        include.append("authors : " + _quote(" ".join(query.author)))
+        include.append(author(query.author))
     if not include:
         return None
-    expr = " AND ".join(include)
+    expr = conjunction.join(include)
     for term in query.exclude:
-        expr = f"({expr}) NOT {fts5_clause(term)}"
+        expr = excluding.format(expr, clause(term))
     return expr
+
+
+def fts5(query: ParsedQuery) -> str | None:
+    """The FTS5 MATCH expression of ``query`` (None when nothing must match)."""
+    return match_expression(
+        query, fts5_clause, lambda author: "authors : " + _quote(" ".join(author)), " AND ", "({0}) NOT {1}"
+    )
 
 
 def fts_query(

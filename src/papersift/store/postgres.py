@@ -33,7 +33,7 @@ from psycopg.rows import dict_row
 from papersift.records.paper import ANNOUNCE_KINDS, Paper, is_exact_category
 from papersift.records.query import AnyOf, Clause, ParsedQuery, Term
 from papersift.store import StoreBusy, StoreError, schema
-from papersift.store.fts_query import plain_words
+from papersift.store.fts_query import match_expression, plain_words
 from papersift.store.paper_rows import COLUMNS
 from papersift.store.rows import Row
 from papersift.store.sql import Dialect, FullText, NamedRow, Result, Tx
@@ -137,15 +137,9 @@ def ts_query(query: ParsedQuery) -> str | None:
     """The ``to_tsquery`` text of a parsed query (``fts_query.keyword_query``; None when nothing must
     match): what ``fts_query.fts5`` writes for SQLite, in PostgreSQL's syntax, the author's words a phrase
     in the authors' weight (B)."""
-    include = [_ts_clause(c) for c in query.include]
-    if query.author:
-        include.append(_ts_clause(Term(query.author), _AUTHORS_WEIGHT))
-    if not include:
-        return None
-    expr = " & ".join(include)
-    for term in query.exclude:
-        expr = f"( {expr} ) & ! {_ts_clause(term)}"
-    return expr
+    return match_expression(
+        query, _ts_clause, lambda author: _ts_clause(Term(author), _AUTHORS_WEIGHT), " & ", "( {0} ) & ! {1}"
+    )
 
 
 def _display(dsn: str) -> str:
