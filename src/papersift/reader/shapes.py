@@ -228,7 +228,6 @@ class SearchHitShape(PaperShape):
 class RelatedHitShape(PaperShape):
     """A related paper: its rank (when numbered), score, why it is related, the shared terms and authors."""
 
-    said = ("why",)
     rank: int | None = None
     score: float
     why: list[Said]
@@ -256,7 +255,6 @@ class DailyPickShape(PaperShape):
     number: int | None = None
     rank: int | None = None
     date: str | None = None
-    said = ("why",)
     score: float | None
     why: list[Said]
     seen: list[str]
@@ -276,7 +274,6 @@ class Understood(Shape):
     text_used: str
     original: str
     rewritten: bool
-    said = ("applied",)
     verbatim: bool
     applied: list[Said]
     corrections: list[dict[str, str]]  # {"from", "to"}
@@ -307,7 +304,6 @@ class SearchResultShape(Shape):
     """One query's results as ``papersift search --format json`` gives them."""
 
     query: str
-    said = ("notes",)
     mode: str
     notes: list[Said]
     understood: Understood | None

@@ -6,7 +6,7 @@ page's data the message, which the web says in the page's language), in a shape 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Self
+from typing import Annotated, Any, ClassVar, Self, get_args
 
 from pydantic import BaseModel, ConfigDict, PlainValidator, WithJsonSchema
 
@@ -26,7 +26,12 @@ class Shape(BaseModel):
     set, in the order declared, then any extra keys in the order given (the faces may extend an object)."""
 
     model_config = ConfigDict(extra="allow")
-    said: ClassVar[tuple[str, ...]] = ()  # the fields of list[Said]: dump() gives their messages as they are
+    said: ClassVar[tuple[str, ...]] = ()  # its fields of list[Said] (read off the annotations, once a class)
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls.said = tuple(n for n, f in cls.model_fields.items() if Said in get_args(f.annotation))
 
     @classmethod
     def make(cls, **values: Any) -> Self:

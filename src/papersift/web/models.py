@@ -88,7 +88,6 @@ class UnknownCategory(Shape):
 
 
 class SearchAnswer(Shape):
-    said = ("notes",)
     query: str
     mode: str
     page: int
@@ -109,7 +108,6 @@ class Faq(Shape):
 
 
 class PaperPage(PaperShape):
-    said = ("notes",)
     faq: Faq
     bibtex: str
     facet: str | None
@@ -118,7 +116,6 @@ class PaperPage(PaperShape):
 
 
 class RelatedAnswer(Shape):
-    said = ("notes",)
     query: str
     notes: list[Said]
     results: list[RelatedHitShape]
