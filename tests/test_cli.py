@@ -184,3 +184,21 @@ def test_help_keeps_bracketed_words_as_written() -> None:
 def test_home_may_come_before_the_command(home: Path) -> None:
     result = run_cli("--home", str(home), "list", "cs.AI", "--format", "json", home=Path("/nonexistent"))
     assert result.stdout.strip()
+
+
+def test_the_cli_says_its_messages_in_the_readers_language(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    zh = {"PAPERSIFT_LANG": "zh"}
+    bad = run_cli("related", "notanid", "2101.99999", home=home, env=zh, check=False)
+    assert bad.returncode == 1
+    assert "错误：不是 arXiv 编号：'notanid'" in bad.stderr and "错误：库中没有 2101.99999" in bad.stderr
+    english = run_cli("related", "notanid", home=home, check=False)
+    assert "error: not an arXiv id: 'notanid'" in english.stderr
+    as_json = run_cli("related", "notanid", "--format", "json", home=home, env=zh, check=False)
+    assert json.loads(as_json.stdout)["error"] == "not an arXiv id: 'notanid'"  # JSON is never translated
+    monkeypatch.delenv("PAPERSIFT_LANG")  # the locale, as gettext reads it, picks the language
+    chinese = run_cli("recommend", "-k", "3", home=home, env={"LANG": "zh_CN.UTF-8", "LC_ALL": ""})
+    assert re.search(r"为 me 选出 \d+ 篇论文", chinese.stderr), chinese.stderr
+    c_locale = run_cli("recommend", "-k", "3", home=home, env={"LANG": "zh_CN.UTF-8", "LC_ALL": "C.UTF-8"})
+    assert re.search(r"\d+ papers for me on", c_locale.stderr), c_locale.stderr

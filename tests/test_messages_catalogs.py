@@ -95,12 +95,13 @@ def test_the_chinese_catalog_translates_every_msgid_with_the_same_placeholders()
                 wrong.append((m.context, english, chinese))
     assert not missing and not wrong, (missing, wrong)
     assert {key for key in ENGLISH} <= {ctx for ctx, _ in zh}  # every message key is a context in the catalog
-    assert i18n.TEXT["zh"]["search"] == "搜索" and i18n.TEXT["en"]["search"] == "Search"
+    assert i18n.interface("zh")["search"] == "搜索" and i18n.interface("en")["search"] == "Search"
     assert i18n.arxiv_name("Machine Learning", "zh") == "机器学习"
 
 
 def test_the_committed_template_lists_exactly_the_msgids_the_code_says() -> None:
-    # to regenerate: babel.messages.pofile.write_po(open(LOCALE / "papersift.pot", "wb"), template())
+    # to regenerate: babel.messages.pofile.write_po(open(LOCALE / "papersift.pot", "wb"), template(),
+    # width=110)
     committed = set(_entries(LOCALE / "papersift.pot"))
     said_now = {(m.context, str(m.id)) for m in template() if m.id}
     assert committed == said_now, (said_now - committed, committed - said_now)

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from papersift.ranking.topics import Point, Topic, TopicMap
-from papersift.web.i18n import TEXT
+from papersift.web.i18n import interface
 from papersift.web.topic_pages import map_view
 from tests.support.data import DAILY_DAYS, day_records
 from tests.support.processes import run_cli, serving
@@ -209,4 +209,4 @@ def test_the_days_other_papers_are_drawn_grey_under_the_topics_and_unlabelled() 
     for drawing in view["drawings"]:
         assert [p["colour"] for p in drawing["points"]] == ["t-other"] * 2 + ["t0"] * 3  # grey ones first
         assert [label["label"] for label in drawing["labels"]] == ["graph neural networks"]
-    assert TEXT["en"]["other_topic"] == "other papers" and TEXT["zh"]["other_topic"] == "其他论文"
+    assert interface("en")["other_topic"] == "other papers" and interface("zh")["other_topic"] == "其他论文"

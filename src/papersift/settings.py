@@ -51,6 +51,15 @@ def _default_home() -> Path:
     return Path.home() / ".local" / "share" / "papersift"
 
 
+def _locale_language() -> Literal["en", "zh"]:
+    """zh where the first of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set names Chinese (gettext's
+    order), else en."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if value := os.environ.get(name):
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
 def _default_model_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "papersift" / "models"
 
@@ -213,6 +222,11 @@ class Settings(BaseSettings):
         default=False, description="Reader accounts with logins (a lab server); else one reader."
     )
     reader: str = Field(default="me", description="The CLI's reader (and the single-user web reader).")
+    lang: Literal["en", "zh"] = Field(
+        default_factory=_locale_language,
+        description="The CLI's language, en or zh: its messages and labels (JSON stays as it is).",
+        json_schema_extra={"shown": "zh under a Chinese locale (LANG=zh_CN…), else en"},
+    )
     base_url: str = Field(
         default="http://127.0.0.1:8000", description="The public address: links in digests, feeds."
     )

@@ -5,7 +5,8 @@ test, so nothing the suite runs (in process or in a child process) reaches the u
 (``settings.model_cache``) is one session-wide temporary folder: a copy of the user's when there is one,
 else derived there once per run (about 10 s).
 
-arXiv's addresses (``PAPERSIFT_OAI_URL``, ``_API_URL``, ``_RSS_URL``) point at a closed port on 127.0.0.1.
+The CLI's language is English (``PAPERSIFT_LANG``), whatever the machine's locale. arXiv's addresses
+(``PAPERSIFT_OAI_URL``, ``_API_URL``, ``_RSS_URL``) point at a closed port on 127.0.0.1.
 
 The real home is snapshotted (every file under the two folders, with its size and mtime) when the plugin
 loads and again when the session ends; a difference fails the run.
@@ -85,6 +86,7 @@ def sandboxed_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
     with pytest.MonkeyPatch.context() as patch:
         _point_home_at(patch, tmp_path_factory.mktemp("session-home"))
         patch.setenv("PAPERSIFT_MODEL_CACHE", str(models))
+        patch.setenv("PAPERSIFT_LANG", "en")  # the CLI speaks English whatever the machine's locale
         nowhere = f"http://127.0.0.1:{_closed_port()}"  # a test that means arXiv serves it itself
         for name, path in ARXIV_URLS.items():
             patch.setenv(name, nowhere + path)

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Protocol
 
 import typer
 
+from papersift.cli.language import ENGLISH, Speech
+
 if TYPE_CHECKING:
     from rich.progress import Progress
 
@@ -102,9 +104,10 @@ ReaderOpt = Annotated[
 ]
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
-    """``error: MESSAGE`` on stderr and exit with ``code`` (2: the command line itself was wrong)."""
-    typer.echo(f"error: {message}", err=True)
+def fail(message: str, code: int = 1, say: Speech = ENGLISH) -> NoReturn:
+    """``error: MESSAGE`` on stderr (said in ``say``'s language) and exit with ``code`` (2: the command line
+    itself was wrong)."""
+    typer.echo(say.line("error", message=message), err=True)
     raise typer.Exit(code)
 
 
@@ -148,9 +151,9 @@ class Opened:
             self._indexes = self.papersift.indexes()
         if self._indexes.dense is None and not self._noted:
             self._noted = True
-            typer.echo(
-                "note: no vectors yet: run `papersift embed` (keyword evidence only until then)", err=True
-            )
+            from papersift.records.messages import say
+
+            typer.echo(Speech(self.settings.lang).line("note", note=say("no_vectors_yet")), err=True)
         return self._indexes
 
     def account(self, name: str | None) -> Account:
@@ -178,16 +181,18 @@ def opened(settings: Settings, *, warm: bool = False, kept: Keeper | None = None
     ``kept``: the resident helper's open stores and indexes (the command's context object), used instead
     and left open."""
     from papersift.index.runtime import open_papersift
+    from papersift.records.messages import reason
     from papersift.store import StoreError
 
+    say = Speech(settings.lang)
     try:
         handle = kept.open(settings) if kept is not None else Opened(open_papersift(settings, warm=warm))
     except StoreError as e:
-        fail(str(e))
+        fail(reason(e), say=say)
     try:
         yield handle
     except StoreError as e:
-        fail(str(e))
+        fail(reason(e), say=say)
     finally:
         handle.close()
 

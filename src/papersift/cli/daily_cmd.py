@@ -23,6 +23,7 @@ from papersift.cli.common import (
     parse_day,
     progress_bar,
 )
+from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
     from papersift.ranking.daily import DailyPick
@@ -115,7 +116,9 @@ def _picks(
     o: Opened, who: Account, day: date | None, k: int, show_seen: bool = False
 ) -> tuple[date, list[DailyPick]]:
     from papersift.ranking.daily import NoDailyPapers, daily_picks, followed_days, quiet_day
+    from papersift.records.messages import reason
 
+    say = Speech(o.settings.lang)
     try:
         view = daily_picks(
             o.store, o.indexes, who, o.settings.default_categories, day, k=k, show_seen=show_seen
@@ -124,7 +127,7 @@ def _picks(
         quiet = quiet_day(followed_days(o.store, who, o.settings.default_categories), day) if day else None
         if quiet is not None:
             fail(quiet.line())
-        fail(f"{e} (sync or ingest first)")
+        fail(say.line("sync_first", problem=reason(e)), say=say)
     return view.day, view.picks
 
 
@@ -151,6 +154,7 @@ def recommend(
         who = o.account(reader)
         when, picks = _picks(o, who, parse_day(day, "--date"), k, show_seen)
         limit = min_score(o.store, who, threshold)
+        say = Speech(o.settings.lang)
     cut = False
     for n, pick in enumerate(picks, 1):
         below = limit is not None and pick.score is not None and pick.score < limit
@@ -160,16 +164,16 @@ def recommend(
             )
             continue
         if below and not cut:
-            typer.echo(f"----- below your threshold ({limit:g}): not pushed or mailed -----")
+            typer.echo(say.line("below_threshold", limit=f"{limit:g}"))
             cut = True
-        seen = f"  (seen: {', '.join(pick.seen)})" if pick.seen else ""
+        seen = f"  {say.line('seen', how=', '.join(pick.seen))}" if pick.seen else ""
         typer.echo(f"#{n:02d} {pick.paper.id}  {pick.paper.title}{seen}")
         typer.echo(f"     {author_line(pick.paper.authors)}  [{', '.join(pick.paper.categories)}]")
         if pick.reasons:
-            score = f" (score {pick.score:.2f})" if pick.score is not None else ""
-            typer.echo(f"     why: {'; '.join(pick.reasons)}{score}")
+            score = f" ({say.line('score', score=f'{pick.score:.2f}')})" if pick.score is not None else ""
+            typer.echo(f"     {say.line('why', reasons=say.joined(pick.reasons))}{score}")
     if fmt == "text":
-        typer.echo(f"{len(picks)} papers for {who.name} on {when}", err=True)
+        typer.echo(say.line("picks", n=len(picks), reader=who.name, day=when), err=True)
 
 
 def _zotero_first(store: Store, settings: Settings, who: Account) -> bool:

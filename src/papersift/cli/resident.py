@@ -48,7 +48,19 @@ if TYPE_CHECKING:
 
 FORWARDED = ("search", "related")  # the commands a helper answers
 ENV_PREFIX = "PAPERSIFT_"
-ENV_NAMES = ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "COLUMNS", "LINES", "NO_COLOR", "TERM")
+# the homes, the terminal, and the locale (settings.lang: the language of the output)
+ENV_NAMES = (
+    "HOME",
+    "XDG_CACHE_HOME",
+    "XDG_DATA_HOME",
+    "COLUMNS",
+    "LINES",
+    "NO_COLOR",
+    "TERM",
+    "LC_ALL",
+    "LC_MESSAGES",
+    "LANG",
+)
 CONNECT_SECONDS = 2.0  # a helper that does not accept within this is treated as absent
 REQUEST_SECONDS = 10.0  # a client that does not send its command within this is dropped
 ANSWER_SECONDS = 120.0  # a helper that has not answered one query by then is stuck: the command runs here

@@ -19,6 +19,7 @@ from papersift.cli.common import (
     opened,
     parse_day,
 )
+from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
     from papersift.ranking.understand import Understood
@@ -71,6 +72,7 @@ def search(
     else:
         queries = lines_of(queries_from)
     settings = load_settings(home)
+    say = Speech(settings.lang)
     # the model loads beside the indexes unless no text is encoded (keyword mode, an arXiv id)
     warm = mode != "keyword" and not (query is not None and is_arxiv_id(query))
     with opened(settings, warm=warm, kept=ctx.obj) as o:
@@ -85,10 +87,10 @@ def search(
             result = search_page(
                 indexes, text, page, k, mode=mode, filters=filters, exact=exact, translate=translate
             )
-            for note in _understood_notes(result.understood):
+            for note in _understood_notes(result.understood, say):
                 typer.echo(note, err=True)
             for note in dict.fromkeys(result.notes):
-                typer.echo(f"note: {note}", err=True)
+                typer.echo(say.line("note", note=note), err=True)
             first = (page - 1) * k + 1
             if queries_from is not None:
                 results = [SearchHitShape.of_hit(h, rank) for rank, h in enumerate(result.hits, first)]
@@ -97,29 +99,29 @@ def search(
                 for rank, h in enumerate(result.hits, first):
                     typer.echo(json_line(SearchHitShape.of_hit(h, rank).dump()))
             elif not result.hits:
-                typer.echo("no results", err=True)
+                typer.echo(say.line("no_results"), err=True)
             for rank, h in enumerate(result.hits if fmt == "text" and queries_from is None else [], first):
                 p = h.paper
                 typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
                 typer.echo(
                     f"     {author_line(p.authors)} · {' '.join(p.categories)} · "
-                    f"{p.announced or p.published or ''} · score {h.score:.2f}"
+                    f"{p.announced or p.published or ''} · {say.line('score', score=f'{h.score:.2f}')}"
                     + (f" · {', '.join(h.terms)}" if h.terms else "")
                 )
 
 
-def _understood_notes(understood: Understood | None) -> list[str]:
+def _understood_notes(understood: Understood | None, say: Speech) -> list[str]:
     """What the text output says of a rewritten query: what was searched for, what was done, the way back,
     and for a query matching nothing the nearest terms."""
     if understood is None:
         return []
     lines: list[str] = []
     if understood.rewritten:
-        lines.append(f"searched for: {understood.text_used}")
-        lines += [f"note: {note}" for note in understood.applied]
-        lines.append(f"search instead for: {understood.original} (--exact)")
+        lines.append(say.line("searched_for", query=understood.text_used))
+        lines += [say.line("note", note=note) for note in understood.applied]
+        lines.append(say.line("search_instead", query=understood.original))
     if understood.suggestions:
-        lines.append(f"nearest terms: {', '.join(understood.suggestions)}")
+        lines.append(say.line("nearest_terms", terms=", ".join(understood.suggestions)))
     return lines
 
 
@@ -144,6 +146,7 @@ def related(
     from papersift.ranking.related import related as run
     from papersift.reader.shapes import RelatedHitShape
     from papersift.reading.query_translation import translator
+    from papersift.records.messages import reason, say
     from papersift.records.paper import InvalidIdError, normalize_id
     from papersift.services.listing import json_line
     from papersift.sources.citetext import author_line
@@ -158,6 +161,7 @@ def related(
     if text is not None and not text.strip():
         fail("--text is empty", 2)
     settings = load_settings(home)
+    speech = Speech(settings.lang)
     batch = ids_from is not None or len(wanted) > 1
     failed = False
     with opened(settings, warm=text is not None, kept=ctx.obj) as o:
@@ -170,40 +174,38 @@ def related(
             try:
                 pid = normalize_id(raw)
             except InvalidIdError as e:
-                queries.append(str(e))
+                queries.append(reason(e))
                 continue
             paper = o.store.get(pid)
-            queries.append(
-                paper_query(indexes, paper, facet=facet) if paper else f"{pid} is not in the store"
-            )
+            queries.append(paper_query(indexes, paper, facet=facet) if paper else say("not_in_store", id=pid))
         for raw, query in zip(wanted or [text or ""], queries, strict=True):
             if isinstance(query, str):
                 failed = True
-                typer.echo(f"error: {query}", err=True)
+                typer.echo(speech.line("error", message=query), err=True)
                 if fmt == "json" or batch:
                     typer.echo(json_line({"query": raw, "error": query, "results": []}))
                 continue
             for note in query.notes:
-                typer.echo(f"note: {note}", err=True)
+                typer.echo(speech.line("note", note=note), err=True)
             hits = run(indexes, query, k=k, filters=Filters(category=category, since=when))
             if fmt == "json" or batch:
                 results = [RelatedHitShape.of_hit(h, rank=rank).dump() for rank, h in enumerate(hits, 1)]
                 typer.echo(json_line({"query": query.label, "results": results}))
                 continue
             head = f"[{query.paper.id}] {query.paper.title}" if query.paper else f'"{query.label}"'
-            typer.echo(f"Related to {head}")
+            typer.echo(speech.line("related_to", paper=head))
             for rank, h in enumerate(hits, 1):
                 p = h.paper
                 typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
                 typer.echo(
                     f"     {author_line(p.authors)} · {' '.join(p.categories)} · "
-                    f"{p.announced or p.published or ''} · score {h.score:.3f}"
+                    f"{p.announced or p.published or ''} · {speech.line('score', score=f'{h.score:.3f}')}"
                 )
                 snippet = " ".join(p.abstract.split())
                 typer.echo(f"     {snippet[:160]}{'…' if len(snippet) > 160 else ''}")
                 if h.reasons():
-                    typer.echo(f"     why: {'; '.join(h.reasons())}")
+                    typer.echo(f"     {speech.line('why', reasons=speech.joined(h.reasons()))}")
             if not hits:
-                typer.echo("no related papers found", err=True)
+                typer.echo(speech.line("no_related"), err=True)
     if failed:
         raise typer.Exit(1)

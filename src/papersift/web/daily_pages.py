@@ -29,7 +29,7 @@ from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors
-from papersift.web.i18n import TEXT
+from papersift.web.i18n import interface
 from papersift.web.login import back
 from papersift.web.models import DailyAnswer, DailyEntry, NewSince, Quiet
 from papersift.web.pages import Answer, Web, twin, wants_json
@@ -177,7 +177,7 @@ def _daily(request: Request, web: Web, day: str | None) -> Answer:
 
 def quiet_text(quiet: dict[str, Any], lang: str) -> str:
     """A quiet day's sentence in the page's language."""
-    t = TEXT[lang]
+    t = interface(lang)
     day, following = date.fromisoformat(quiet["date"]), date.fromisoformat(quiet["next"])
     announced = quiet["announced"][:16].replace("T", " ")
     return t["quiet_" + quiet["reason"]].format(

@@ -13,20 +13,20 @@ each .po (the tests fail until every one is).
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from gettext import NullTranslations
 from io import BytesIO
 from pathlib import Path
-from typing import Any
-
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
-from jinja2 import Environment, pass_context
-from jinja2.runtime import Context
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from papersift.records.messages import ENGLISH, Message
 from papersift.records.taxonomy import categories, groups
+
+if TYPE_CHECKING:  # Babel and Jinja load with the first catalog or page (the CLI's English needs neither)
+    from babel.messages.catalog import Catalog
+    from jinja2 import Environment
+    from jinja2.runtime import Context
 
 LANGUAGES = ("en", "zh")
 DOMAIN = "papersift"
@@ -273,6 +273,21 @@ INTERFACE: dict[str, str] = {
     "weekday_5": "Saturday",
     "weekday_6": "Sunday",
     "sections_read": "sections read",
+    # the CLI's text output (cli/language.py)
+    "cli_error": "error: {message}",
+    "cli_note": "note: {note}",
+    "cli_why": "why: {reasons}",
+    "cli_score": "score {score}",
+    "cli_searched_for": "searched for: {query}",
+    "cli_search_instead": "search instead for: {query} (--exact)",
+    "cli_nearest_terms": "nearest terms: {terms}",
+    "cli_no_results": "no results",
+    "cli_related_to": "Related to {paper}",
+    "cli_no_related": "no related papers found",
+    "cli_below_threshold": "----- below your threshold ({limit}): not pushed or mailed -----",
+    "cli_seen": "(seen: {how})",
+    "cli_picks": "{n} papers for {reader} on {day}",
+    "cli_sync_first": "{problem} (sync or ingest first)",
 }
 
 
@@ -299,6 +314,10 @@ def translations(lang: str) -> NullTranslations:
     """The catalog of ``lang`` (English: the msgids as they are), compiled in memory from its .po."""
     if lang == "en":
         return NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
     with catalog_path(lang).open("rb") as f:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
     compiled = BytesIO()
@@ -307,13 +326,11 @@ def translations(lang: str) -> NullTranslations:
     return Translations(compiled, domain=DOMAIN)
 
 
-def interface(lang: str) -> dict[str, str]:
-    """``INTERFACE`` in ``lang``."""
+@functools.cache
+def interface(lang: str) -> Mapping[str, str]:
+    """``INTERFACE`` in ``lang`` (read from its catalog when first asked for, then kept)."""
     found = translations(lang)
-    return {key: found.pgettext(key, english) for key, english in INTERFACE.items()}
-
-
-TEXT: dict[str, dict[str, str]] = {lang: interface(lang) for lang in LANGUAGES}
+    return MappingProxyType({key: found.pgettext(key, english) for key, english in INTERFACE.items()})
 
 
 def said(text: Any, lang: str) -> Any:
@@ -332,6 +349,7 @@ def arxiv_name(name: str, lang: str) -> str:
 
 def install(env: Environment) -> None:
     """Jinja's i18n extension over these catalogs, in the language of the page rendered (its ``lang``)."""
+    from jinja2 import pass_context
 
     @pass_context
     def gettext(context: Context, message: str) -> str:
@@ -353,6 +371,8 @@ def install(env: Environment) -> None:
 
 def template() -> Catalog:
     """The catalog template: every msgid the code says (the interface, the messages, the category names)."""
+    from babel.messages.catalog import Catalog
+
     catalog = Catalog(project=DOMAIN, domain=DOMAIN, fuzzy=False)
     for key, english in INTERFACE.items():
         catalog.add(english, context=key)

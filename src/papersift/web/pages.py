@@ -33,7 +33,7 @@ from papersift.store import StoreBusy
 from papersift.web.assets import static_url
 from papersift.web.contract import DATE_PATTERN, allowed_methods, errors, is_feed
 from papersift.web.display_text import highlight, plain_text, tex_text
-from papersift.web.i18n import TEXT, install, pick_language
+from papersift.web.i18n import install, interface, pick_language
 from papersift.web.state import ACCOUNT_MARK, CSRF_MARK, AppState, personalise
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
@@ -71,7 +71,7 @@ class Site:
     def render(self, request: Request, name: str, **context: Any) -> bytes:
         """A template with the personal markers left in (see ``web/state.py``): safe to cache."""
         lang = self.language(request)
-        context = {"t": TEXT[lang], "lang": lang, "csrf": CSRF_MARK, "account": ACCOUNT_MARK, **context}
+        context = {"t": interface(lang), "lang": lang, "csrf": CSRF_MARK, "account": ACCOUNT_MARK, **context}
         context.setdefault("demo_loading", loading(self.state.settings.home))  # the offline demo's banner
         return bytes(self.templates.TemplateResponse(request, name, context).body)
 

@@ -21,7 +21,7 @@ from papersift.store import Filters
 from papersift.web.contract import DateParam
 from papersift.web.daily_pages import mark_opened
 from papersift.web.deadends import missing_paper
-from papersift.web.i18n import TEXT
+from papersift.web.i18n import interface
 from papersift.web.models import Faq, PaperPage, RelatedAnswer
 from papersift.web.pages import TOP_K, Answer, Web, twin, wants_json
 from papersift.web.reading_pages import faq_html, reading_lang, texts_for, texts_version
@@ -132,7 +132,7 @@ def _with_reader_entry(request: Request, web: Web, page: HTMLResponse, paper_id:
     if entry is None or not (entry.tags or entry.note):
         return page
     lang = web.language(request)
-    html = web.templates.get_template("_reader_entry.html").render(entry=entry, t=TEXT[lang])
+    html = web.templates.get_template("_reader_entry.html").render(entry=entry, t=interface(lang))
     body = bytes(page.body).replace(ENTRY_MARK, html.encode())
     return HTMLResponse(body, status_code=page.status_code)
 

@@ -42,7 +42,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from papersift.records.messages import say
 from papersift.settings import Settings
 from papersift.web.contract import allowed_methods, is_feed
-from papersift.web.i18n import TEXT, pick_language, said
+from papersift.web.i18n import LANGUAGES, pick_language, said
 
 SESSION_COOKIE = "papersift_session"
 CSRF_COOKIE = "papersift_csrf"
@@ -322,7 +322,7 @@ class SecurityHeaders(HttpMiddleware):
                 headers["X-Content-Type-Options"] = "nosniff"
                 headers["Referrer-Policy"] = "no-referrer"
                 lang = request.query_params.get("lang")
-                if lang in TEXT:
+                if lang in LANGUAGES:
                     cookies = Response()
                     cookies.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
                     for name, value in cookies.raw_headers:

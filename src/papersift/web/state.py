@@ -45,7 +45,7 @@ from papersift.services.harvest import reachable
 from papersift.settings import Settings
 from papersift.store import Store, papers_version
 from papersift.store.records import Account
-from papersift.web.i18n import TEXT
+from papersift.web.i18n import interface
 from papersift.web.security import SESSION_COOKIE
 
 CACHE_ENTRIES = 2_000  # listing data and pages kept per worker
@@ -180,7 +180,7 @@ def open_state(settings: Settings) -> AppState:
 
 
 def account_html(reader: Account | None, settings: Settings, lang: str, csrf: str) -> str:
-    t = TEXT[lang]
+    t = interface(lang)
     if reader is None:
         return f'<a href="/login">{html.escape(t["login"])}</a>'
     links = f'<a href="/library">{html.escape(t["library"])}</a>'
