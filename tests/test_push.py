@@ -41,6 +41,9 @@ def home(tmp_path: Path, records: list[dict[str, object]]) -> Path:
     return tmp_path
 
 
+NEXT = "The next listing is Monday 2026-08-24, announced 2026-08-23 20:00 US-Eastern (2026-08-24 00:00 UTC)"
+
+
 def picks(records: list[dict[str, object]]) -> list[DailyPick]:
     return [
         DailyPick(p, 1.0 - n / 100, (f"close to liked paper {n}",)) for n, p in enumerate(as_papers(records))
@@ -128,8 +131,8 @@ def test_a_weekend_push_names_the_next_listing(home: Path) -> None:
         assert "push: 1 sent" in ran.stdout
         (msg,) = server.messages()
     assert msg["title"] == "papersift: no arXiv listing for Sat 22 Aug 2026"
-    assert "arXiv announces nothing for Saturday 22 Aug 2026" in msg["message"]
-    assert "The next listing is Monday 24 Aug 2026, announced Sun 23 Aug 20:00 US-Eastern" in msg["message"]
+    assert "arXiv announces nothing for Saturday 2026-08-22" in msg["message"]
+    assert NEXT in msg["message"]
 
 
 def test_push_urls_are_secrets_never_shown_whole() -> None:
@@ -161,6 +164,6 @@ def test_the_cron_sends_the_day_then_on_a_weekend_a_note_naming_the_next_listing
     assert saturday is not None and saturday.quiet is not None and saturday.picks == []
     note = queue_email(store, settings, me, saturday.day, saturday.picks, saturday.note, saturday.subject)
     assert note.subject == "papersift: no arXiv listing for Sat 22 Aug 2026" and note.papers == ()
-    assert "The next listing is Monday 24 Aug 2026, announced Sun 23 Aug 20:00 US-Eastern" in note.text
+    assert NEXT in note.text
     assert "No new papers in your categories" not in note.text and "The next listing" in note.html
     store.close()

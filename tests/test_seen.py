@@ -138,5 +138,5 @@ def test_a_weekend_page_and_digest_name_the_next_listing(home: Path) -> None:
         assert web.get("/daily/2026-08-19").status_code == 404  # before anything stored: nothing known
     md = home / "weekend.md"
     ran = invoke("digest", "--markdown", str(md), "--date", "2026-08-23", home=home)
-    assert "arXiv announces nothing for Sunday 23 Aug 2026" in ran.stderr
-    assert "The next listing is Monday 24 Aug 2026" in ran.stderr
+    assert "arXiv announces nothing for Sunday 2026-08-23" in ran.stderr
+    assert "The next listing is Monday 2026-08-24" in ran.stderr

@@ -126,7 +126,7 @@ def _picks(
     except NoDailyPapers as e:
         quiet = quiet_day(followed_days(o.store, who, o.settings.default_categories), day) if day else None
         if quiet is not None:
-            fail(quiet.line())
+            fail(quiet.line(), say=say)
         fail(say.line("sync_first", problem=reason(e)), say=say)
     return view.day, view.picks
 

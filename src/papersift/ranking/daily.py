@@ -232,17 +232,15 @@ class QuietDay:
     next_day: date
     announced: datetime  # aware (US-Eastern), the evening before ``next_day``
 
-    def line(self) -> str:
-        """The day and the next announcement in one English sentence (digests, pushes, the CLI)."""
-        when, then = f"{self.day:%A %d %b %Y}", f"{self.next_day:%A %d %b %Y}"
-        at = f"{self.announced:%a %d %b %H:%M} US-Eastern ({self.announced.astimezone(UTC):%a %H:%M} UTC)"
+    def line(self) -> Message:
+        """The day and the next announcement in one sentence, a message (the page, digests, pushes and the
+        CLI say it in their reader's language)."""
+        at, utc = f"{self.announced:%Y-%m-%d %H:%M}", f"{self.announced.astimezone(UTC):%Y-%m-%d %H:%M}"
+        when = {"weekday": say(f"weekday_{self.day.weekday()}"), "day": self.day.isoformat()}
         if self.reason == "not_yet":
-            return f"No listing for {when} yet: arXiv announces it {at}."
-        why = {
-            "weekend": f"arXiv announces nothing for {when}: it lists new papers Monday to Friday.",
-            "holiday": f"arXiv announced nothing for {when} (a holiday).",
-        }[self.reason]
-        return f"{why} The next listing is {then}, announced {at}."
+            return say("quiet_not_yet", **when, announced=at, utc=utc)
+        then = {"next_weekday": say(f"weekday_{self.next_day.weekday()}"), "next": self.next_day.isoformat()}
+        return say(f"quiet_{self.reason}", **when, **then, announced=at, utc=utc)
 
 
 def quiet_day(days: Sequence[date], day: date) -> QuietDay | None:

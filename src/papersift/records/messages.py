@@ -68,6 +68,20 @@ ENGLISH: dict[str, str] = {
     "no_listing_on": "no %(category)s listing on %(day)s",
     "no_listings_for": "no listings for %(category)s",
     "all_categories": "all categories",
+    # a day with no listing (ranking/daily.py QuietDay): the page, digests, pushes and the CLI
+    "quiet_weekend": "arXiv announces nothing for %(weekday)s %(day)s: it lists new papers Monday to Friday. "
+    "The next listing is %(next_weekday)s %(next)s, announced %(announced)s US-Eastern (%(utc)s UTC).",
+    "quiet_holiday": "arXiv announced nothing for %(weekday)s %(day)s (a holiday). The next listing is "
+    "%(next_weekday)s %(next)s, announced %(announced)s US-Eastern (%(utc)s UTC).",
+    "quiet_not_yet": "No listing for %(weekday)s %(day)s yet: arXiv announces it %(announced)s US-Eastern "
+    "(%(utc)s UTC).",
+    "weekday_0": "Monday",
+    "weekday_1": "Tuesday",
+    "weekday_2": "Wednesday",
+    "weekday_3": "Thursday",
+    "weekday_4": "Friday",
+    "weekday_5": "Saturday",
+    "weekday_6": "Sunday",
     "not_in_store": "%(id)s is not in the store",
     "no_paper_in_store": "no paper %(id)s in the store",
     "not_on_arxiv": "%(id)s is not on arXiv",

@@ -7,7 +7,7 @@ marks a paper read with ``POST /seen`` (the rows' button and the ``r`` key) or `
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request, Response
@@ -29,7 +29,7 @@ from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors
-from papersift.web.i18n import interface
+from papersift.web.i18n import said
 from papersift.web.login import back
 from papersift.web.models import DailyAnswer, DailyEntry, NewSince, Quiet
 from papersift.web.pages import Answer, Web, twin, wants_json
@@ -176,17 +176,10 @@ def _daily(request: Request, web: Web, day: str | None) -> Answer:
 
 
 def quiet_text(quiet: dict[str, Any], lang: str) -> str:
-    """A quiet day's sentence in the page's language."""
-    t = interface(lang)
+    """A quiet day's sentence (its ``Quiet`` JSON) in the page's language."""
     day, following = date.fromisoformat(quiet["date"]), date.fromisoformat(quiet["next"])
-    announced = quiet["announced"][:16].replace("T", " ")
-    return t["quiet_" + quiet["reason"]].format(
-        day=day.isoformat(),
-        weekday=t["weekday_" + str(day.weekday())],
-        next=following.isoformat(),
-        next_weekday=t["weekday_" + str(following.weekday())],
-        announced=announced,
-    )
+    again = QuietDay(day, quiet["reason"], following, datetime.fromisoformat(quiet["announced"]))
+    return str(said(again.line(), lang))
 
 
 @twin(router, "/daily", 404)

@@ -256,22 +256,6 @@ INTERFACE: dict[str, str] = {
     "seen_read": "read",
     "mark_read_title": "Mark read: it leaves your Daily Papers (key r)",
     "new_since": "New since your last visit ({since}): {days} listing days, {papers} papers",
-    "quiet_weekend": (
-        "arXiv announces nothing for {weekday} {day}: it lists new papers Monday to Friday. The "
-        "next listing is {next_weekday} {next}, announced {announced} US-Eastern."
-    ),
-    "quiet_holiday": (
-        "arXiv announced nothing for {weekday} {day} (a holiday). The next listing is "
-        "{next_weekday} {next}, announced {announced} US-Eastern."
-    ),
-    "quiet_not_yet": "No listing for {weekday} {day} yet: arXiv announces it {announced} US-Eastern.",
-    "weekday_0": "Monday",
-    "weekday_1": "Tuesday",
-    "weekday_2": "Wednesday",
-    "weekday_3": "Thursday",
-    "weekday_4": "Friday",
-    "weekday_5": "Saturday",
-    "weekday_6": "Sunday",
     "sections_read": "sections read",
     # the CLI's text output (cli/language.py)
     "cli_error": "error: {message}",
