@@ -31,7 +31,7 @@ from papersift.reading.shown import Texts, TldrShape, missing_line
 from papersift.services.listing import ABS_URL
 from papersift.settings import Settings, is_loopback
 from papersift.store import Store
-from papersift.store.records import Account, Digest
+from papersift.store.records import Account, Digest, DigestText
 
 PART_BREAK = "\f"  # between the kept messages of one push (never in a message)
 TITLE_RESERVE = " (99/99)"  # what the part numbers may add to a title
@@ -259,7 +259,9 @@ def _notify(target: Target, title: str, body: str, fmt: NotifyFormat) -> str | N
 def queue(store: Store, target: Target, reader: Account, day: date, composed: Composed) -> Digest:
     """Keep a composed push for sending (or the one already kept for that day and service)."""
     text = PART_BREAK.join(composed.parts)
-    return store.queue_digest(reader.id, day, target.channel, composed.title, text, "", composed.papers)
+    return store.queue_digest(
+        reader.id, day, target.channel, DigestText(composed.title, text, "", composed.papers)
+    )
 
 
 def deliver(store: Store, found: Sequence[Target], *, backoff: float = BACKOFF) -> tuple[int, list[str]]:

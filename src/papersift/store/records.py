@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import TypedDict
 
 RATINGS = (-1, 0, 1)
 _SPACE = re.compile(r"\s+")
@@ -26,6 +28,14 @@ class Account:
     feed_token: str
     email: str | None = None
     created: datetime | None = None
+
+
+class AccountChanges(TypedDict, total=False):
+    """What ``update_account`` may change of an account (None: kept as it is)."""
+
+    password_hash: str | None
+    email: str | None
+    feed_token: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +62,17 @@ class LibraryEntry:
     pages: str = ""  # "123-130" or an article number
 
 
+class EntryChanges(TypedDict, total=False):
+    """What ``update_entry`` may change of a library entry: its rating, note and read mark (None: kept as they
+    are), and the tags added and removed."""
+
+    rating: int | None
+    note: str | None
+    read: bool | None
+    add_tags: Sequence[str]
+    remove_tags: Sequence[str]
+
+
 @dataclass(frozen=True, slots=True)
 class Interests:
     """What a reader follows (categories, authors) and the keywords a paper must or must never contain."""
@@ -63,6 +84,17 @@ class Interests:
     languages: tuple[
         str, ...
     ] = ()  # what the reader reads besides English ("zh"): their TL;DRs and 中文 made too
+
+
+@dataclass(frozen=True, slots=True)
+class DigestText:
+    """A digest as composed (``queue_digest`` keeps it until sent): its subject, plain text and HTML (a push:
+    ""), and the papers it carries."""
+
+    subject: str
+    text: str
+    html: str
+    papers: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
