@@ -21,17 +21,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apprise import Apprise, LogCapture, NotifyBase, NotifyFormat
 
-from papersift.ranking.daily import DailyPick, QuietDay
+from papersift.ranking.daily import DailyPick
 from papersift.reader.delivery import BACKOFF, TRIES, send_kept, tried
 from papersift.reading.shown import Texts, TldrShape, missing_line
 from papersift.services.listing import ABS_URL
 from papersift.settings import Settings, is_loopback
 from papersift.store import Store
 from papersift.store.records import Account, Digest, DigestText
+
+if TYPE_CHECKING:
+    from papersift.reader.digest import DigestDay
 
 PART_BREAK = "\f"  # between the kept messages of one push (never in a message)
 TITLE_RESERVE = " (99/99)"  # what the part numbers may add to a title
@@ -194,23 +197,16 @@ def pack(plugin: NotifyBase, title: str, blocks: Sequence[str]) -> list[str]:
 
 
 def compose(
-    target: Target,
-    reader: Account,
-    day: date,
-    picks: Sequence[DailyPick],
-    settings: Settings,
-    texts: Texts | None = None,
-    *,
-    quiet: QuietDay | None = None,
-    note: str | None = None,
+    target: Target, reader: Account, today: DigestDay, settings: Settings, texts: Texts | None = None
 ) -> Composed:
-    """The push of ``day`` for ``target``: the picks with title, TL;DR, why and link, in as many messages
-    as the service's limits need; a day arXiv announced nothing (``quiet``) says so and names the next
-    listing; a day with no picks says why (``note``)."""
+    """The push of ``today`` for ``target``: its picks with title, TL;DR, why and link, in as many messages
+    as the service's limits need; a day arXiv announced nothing (``today.quiet``) says so and names the next
+    listing; a day with no picks says why (``today.note``)."""
     plugin, markdown = target.plugin, target.markdown
-    if quiet is not None:
+    day, picks = today.day, today.picks
+    if today.quiet is not None:
         title = f"papersift: no arXiv listing for {day:%a %d %b %Y}"
-        return Composed(title, (quiet.line(),), ())
+        return Composed(title, (today.quiet.line(),), ())
     title = f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
     room = title + TITLE_RESERVE
     tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
@@ -218,7 +214,7 @@ def compose(
     if missing := missing_line(tldrs):
         blocks.append(_md(missing) if markdown else missing)
     if not picks:
-        blocks.append(note or "No new papers for you today.")
+        blocks.append(today.note or "No new papers for you today.")
     for n, (pick, tldr) in enumerate(zip(picks, tldrs, strict=True), 1):
         block, cut = paper_block(n, pick, tldr, markdown), 400
         while not fits(plugin, room, block) and cut > 20:
