@@ -35,7 +35,7 @@ from papersift.ranking.daily import (
     min_score,
     quiet_day,
 )
-from papersift.reader.delivery import send_kept, tried
+from papersift.reader.delivery import Sending, tried
 from papersift.reader.shapes import DailyPickShape
 from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, TldrShape, lookup, missing_line
@@ -300,20 +300,16 @@ def _send_once(settings: Settings, msg: EmailMessage) -> None:
 
 def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
     """Send every queued e-mail digest (oldest first): (sent, errors). Failures stay queued."""
-    sent, errors = 0, []
+    sending = Sending(store, DigestError, "mailed", "resent on the next run")
     for digest in store.unsent_digests("email"):
         reader = store.account_by_id(digest.reader)
         if reader is None or not reader.email:
             store.mark_digest(digest.id, sent=False, error="the reader has no e-mail address")
-            errors.append(f"digest {digest.id}: no e-mail address for reader {digest.reader}")
+            sending.errors.append(f"digest {digest.id}: no e-mail address for reader {digest.reader}")
             continue
         mailed = partial(send, settings, message(settings, reader.email, digest))
-        failed = send_kept(store, digest, mailed, DigestError, "mailed")
-        if failed is None:
-            sent += 1
-        else:
-            errors.append(f"{reader.name} {digest.day}: {failed} (kept; resent on the next run)")
-    return sent, errors
+        sending.send(digest, mailed, f"{reader.name} {digest.day}")
+    return sending.sent, sending.errors
 
 
 def papers_ahead(

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from apprise import Apprise, LogCapture, NotifyBase, NotifyFormat
 
 from papersift.ranking.daily import DailyPick
-from papersift.reader.delivery import BACKOFF, TRIES, send_kept, tried
+from papersift.reader.delivery import BACKOFF, TRIES, Sending, tried
 from papersift.reading.shown import Texts, TldrShape, missing_line
 from papersift.services.listing import ABS_URL
 from papersift.settings import Settings, is_loopback
@@ -263,16 +263,12 @@ def queue(store: Store, target: Target, reader: Account, day: date, composed: Co
 def deliver(store: Store, found: Sequence[Target], *, backoff: float = BACKOFF) -> tuple[int, list[str]]:
     """Send every kept push of the configured services (oldest first): (sent, errors). A failure stays
     kept, with its reason, for the next run; a pushed paper is marked seen."""
-    sent, errors = 0, []
+    sending = Sending(store, PushError, "pushed", "tried again on the next run")
     for t in found:
         for digest in store.unsent_digests(t.channel):
             pushed = partial(send, t, digest.subject, digest.text.split(PART_BREAK), backoff=backoff)
-            failed = send_kept(store, digest, pushed, PushError, "pushed")
-            if failed is None:
-                sent += 1
-            else:
-                errors.append(f"push {digest.day}: {failed} (kept; tried again on the next run)")
-    return sent, errors
+            sending.send(digest, pushed, f"push {digest.day}")
+    return sending.sent, sending.errors
 
 
 def measure(composed: Composed, target: Target) -> dict[str, Any]:
