@@ -87,17 +87,6 @@ class Interests:
 
 
 @dataclass(frozen=True, slots=True)
-class DigestText:
-    """A digest as composed (``queue_digest`` keeps it until sent): its subject, plain text and HTML (a push:
-    ""), and the papers it carries."""
-
-    subject: str
-    text: str
-    html: str
-    papers: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class Digest:
     """One reader's digest of one day for one channel, kept until sent (so a failed send is never lost)."""
 
@@ -112,6 +101,17 @@ class Digest:
     attempts: int = 0
     error: str | None = None
     papers: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class DigestText:
+    """A digest as composed (``queue_digest`` keeps it until sent): its subject, plain text and HTML (a push:
+    ""), and the papers it carries."""
+
+    subject: str
+    text: str
+    html: str
+    papers: tuple[str, ...]
 
 
 def entry_key(paper_id: str | None, doi: str | None, title: str) -> str:
