@@ -80,7 +80,7 @@ def main() -> None:
             for url in (server.json_url(), server.ntfy_url()):
                 plugin = Apprise.instantiate(url)
                 service = target(url, plugin)
-                made = compose(service, me, today.day, today.picks, settings, texts)
+                made = compose(service, me, today, settings, texts)
                 before = len(server.taken)
                 send(service, made.title, made.parts)
                 got = server.taken[before:]
@@ -99,7 +99,7 @@ def main() -> None:
         for name, url in COMPOSED.items():
             plugin = Apprise.instantiate(url)
             service = target(url, plugin)
-            made = compose(service, me, today.day, today.picks, settings, texts)
+            made = compose(service, me, today, settings, texts)
             rows.append(
                 (
                     name,

@@ -13,7 +13,7 @@ from papersift.services.accounts import LoginError, create_account, login, open_
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography, to_bibtex
 from papersift.store import Store, StoreError
-from papersift.store.records import Interests, LibraryEntry, entry_key
+from papersift.store.records import DigestText, Interests, LibraryEntry, entry_key
 from tests.test_store import paper
 
 
@@ -87,8 +87,8 @@ def test_interests_round_trip(store: Store) -> None:
 def test_a_digest_is_queued_once_per_reader_day_and_channel_until_sent(store: Store) -> None:
     r = store.add_account("r", None, "t")
     day = date(2026, 1, 21)
-    first = store.queue_digest(r.id, day, "email", "s", "text", "<p>html</p>", ["2601.00001"])
-    again = store.queue_digest(r.id, day, "email", "other", "other", "other", [])
+    first = store.queue_digest(r.id, day, "email", DigestText("s", "text", "<p>html</p>", ("2601.00001",)))
+    again = store.queue_digest(r.id, day, "email", DigestText("other", "other", "other", ()))
     assert again.id == first.id and again.subject == "s" and again.papers == ("2601.00001",)
     assert [d.id for d in store.unsent_digests("email")] == [first.id]
     store.mark_digest(first.id, sent=False, error="connection refused")

@@ -12,7 +12,7 @@ import pytest
 from papersift.records.paper import Announcement, Deleted
 from papersift.store.migrate import TABLES, verify
 from papersift.store.postgres import PostgresStore
-from papersift.store.records import LibraryEntry
+from papersift.store.records import DigestText, LibraryEntry
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import as_papers, spread_records
 from tests.support.keyword import keyword_ids
@@ -38,7 +38,7 @@ def sqlite_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> 
     )
     store.add_session(ada.id, "session-hash", datetime(2099, 1, 1, tzinfo=UTC))
     store.queue_digest(
-        ada.id, date(2026, 1, 21), "email", "Your papers", "text", "<p>html</p>", [papers[1].id]
+        ada.id, date(2026, 1, 21), "email", DigestText("Your papers", "text", "<p>html</p>", (papers[1].id,))
     )
     store.add_llm_usage(date(2026, 1, 21), "deepseek-chat", 1200, 80)
     store.add_llm_failure(

@@ -14,6 +14,7 @@ import pytest
 from apprise import Apprise
 
 from papersift.ranking.daily import DailyPick
+from papersift.reader.digest import DigestDay
 from papersift.reader.push import Target, compose, fits, send, target, targets
 from papersift.settings import Settings
 from papersift.store.records import Account
@@ -92,7 +93,7 @@ def test_a_push_is_split_under_a_small_limit_never_cutting_a_paper(records: list
     with PushServer() as server:
         service = one(server.json_url())
         service.plugin.body_maxlen = 1500  # a service that takes little
-        made = compose(service, ME, DAY, picks(records)[:20], Settings())
+        made = compose(service, ME, DigestDay(DAY, picks(records)[:20]), Settings())
         assert len(made.parts) > 3 and all(
             fits(service.plugin, made.title + " (99/99)", p) for p in made.parts
         )

@@ -293,9 +293,7 @@ def _queue_push(o: Opened, who: Account, today: DigestDay, service: Target) -> N
     from papersift.reader.push import compose, queue
 
     texts = digest_texts(o.store, o.settings, today.picks)
-    made = compose(
-        service, who, today.day, today.picks, o.settings, texts, quiet=today.quiet, note=today.note
-    )
+    made = compose(service, who, today, o.settings, texts)
     kept = queue(o.store, service, who, today.day, made)
     if kept.sent:
         when = f"{kept.sent:%Y-%m-%d %H:%M}"

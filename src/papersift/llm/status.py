@@ -129,33 +129,18 @@ def status(settings: Settings, store: Store, failures: int = 10) -> LlmStatus:
         available=client.available(settings),
         sources=sources(settings),
         config=str(settings.home / CONFIG_NAME),
-        local=LocalDefault.make(
+        local=LocalDefault.made_of(
+            running,
             enabled=settings.llm_local and not settings.llm_url,
-            installed=running.installed,
-            running=running.running,
-            url=running.url,
-            pid=running.pid,
-            rss_bytes=running.rss_bytes,
             idle_minutes=settings.llm_idle_minutes,
         ),
         today=Today.make(
             day=day.isoformat(),
             tokens=sum(u.tokens for u in usage),
             budget=settings.llm_daily_tokens or None,
-            models=[
-                ModelUsage.make(
-                    model=u.model,
-                    calls=u.calls,
-                    prompt_tokens=u.prompt_tokens,
-                    completion_tokens=u.completion_tokens,
-                )
-                for u in usage
-            ],
+            models=[ModelUsage.made_of(u) for u in usage],
         ),
-        failures=[
-            Failure.make(at=f.at.isoformat(), model=f.model, reason=f.reason)
-            for f in store.llm_failures(failures)
-        ],
+        failures=[Failure.made_of(f, at=f.at.isoformat()) for f in store.llm_failures(failures)],
         checks=_checks(store),
     )
 

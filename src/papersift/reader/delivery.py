@@ -1,12 +1,13 @@
 """Sending what a digest or a push kept, for ``digest.py`` (e-mail) and ``push.py`` (Apprise): a message tried
 a few times with backoff, and a kept digest marked sent (its papers seen) or failed with its reason, kept for
-the next run.
+the next run (``Sending`` counts a run's).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from papersift.store import Store
 from papersift.store.records import Digest
@@ -29,16 +30,27 @@ def tried(attempt: Callable[[], str | None], tries: int = TRIES, backoff: float 
     return reason
 
 
-def send_kept(
-    store: Store, digest: Digest, send: Callable[[], object], failure: type[Exception], seen: str
-) -> str | None:
-    """Send a kept digest (``send``): marked sent, its papers marked seen (``seen``: how), and None; or, when
-    ``send`` raises ``failure``, marked failed with the reason, which is returned (it stays kept)."""
-    try:
-        send()
-    except failure as e:
-        store.mark_digest(digest.id, sent=False, error=str(e))
-        return str(e)
-    store.mark_digest(digest.id, sent=True)
-    store.mark_seen(digest.reader, digest.papers, seen, digest.day)
-    return None
+@dataclass
+class Sending:
+    """One run's sending of kept digests: how many were sent, and a line per failure (each stays kept, its
+    reason with it, for the next run: ``again`` says how)."""
+
+    store: Store
+    failure: type[Exception]  # what a failed send raises
+    seen: str  # how a sent digest's papers were seen
+    again: str
+    sent: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def send(self, digest: Digest, send: Callable[[], object], who: str) -> None:
+        """Send a kept digest (``send``): marked sent, its papers marked seen, and counted; or, when ``send``
+        raises ``failure``, marked failed with the reason, and ``who: reason (kept; again)`` noted."""
+        try:
+            send()
+        except self.failure as e:
+            self.store.mark_digest(digest.id, sent=False, error=str(e))
+            self.errors.append(f"{who}: {e} (kept; {self.again})")
+            return
+        self.store.mark_digest(digest.id, sent=True)
+        self.store.mark_seen(digest.reader, digest.papers, self.seen, digest.day)
+        self.sent += 1

@@ -35,7 +35,7 @@ from papersift.ranking.daily import (
     min_score,
     quiet_day,
 )
-from papersift.reader.delivery import send_kept, tried
+from papersift.reader.delivery import Sending, tried
 from papersift.reader.shapes import DailyPickShape
 from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, TldrShape, lookup, missing_line
@@ -48,7 +48,7 @@ from papersift.services.listing import ABS_URL, PDF_URL
 from papersift.settings import Settings, SmtpSecurity, is_loopback
 from papersift.sources.citetext import author_line, plain_authors, plain_text
 from papersift.store import Store
-from papersift.store.records import Account, Digest
+from papersift.store.records import Account, Digest, DigestText
 
 if TYPE_CHECKING:
     from papersift.index.indexes import Indexes
@@ -60,16 +60,6 @@ class DigestError(RuntimeError):
     """A digest could not be delivered (it stays queued and is retried on the next run)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Composed:
-    """A digest as composed: its subject, plain text and HTML, and the papers it carries."""
-
-    subject: str
-    text: str
-    html: str
-    papers: tuple[str, ...]
-
-
 def compose(
     reader: Account,
     day: date,
@@ -79,7 +69,7 @@ def compose(
     texts: Texts | None = None,
     note: str | None = None,
     subject: str | None = None,
-) -> Composed:
+) -> DigestText:
     """The digest's subject, plain text and HTML (every paper text escaped), each paper's TL;DR (and how
     many are missing, and why), with what the lab read; ``note`` says why there are no papers (a day arXiv
     announced nothing, everything seen or below the threshold)."""
@@ -138,7 +128,7 @@ def compose(
         f"<html><body><h2>{html.escape(subject)}</h2>{notes}<ol>{''.join(items)}</ol>{lab}"
         f'<p><a href="{html.escape(link)}">All of today\'s papers</a></p></body></html>'
     )
-    return Composed(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
+    return DigestText(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
 
 
 def _tldr_text(tldr: TldrShape) -> str:
@@ -193,7 +183,7 @@ def queue_email(
     for lang in store.interests(reader.id).languages:  # the reader's 中文 made before it is sent, too
         digest_texts(store, settings, picks, lang)
     made = compose(reader, day, picks, settings, lab_week(store), texts, note, subject)
-    return store.queue_digest(reader.id, day, "email", made.subject, made.text, made.html, made.papers)
+    return store.queue_digest(reader.id, day, "email", made)
 
 
 def lab_week(store: Store) -> list[Popular]:
@@ -310,20 +300,16 @@ def _send_once(settings: Settings, msg: EmailMessage) -> None:
 
 def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
     """Send every queued e-mail digest (oldest first): (sent, errors). Failures stay queued."""
-    sent, errors = 0, []
+    sending = Sending(store, DigestError, "mailed", "resent on the next run")
     for digest in store.unsent_digests("email"):
         reader = store.account_by_id(digest.reader)
         if reader is None or not reader.email:
             store.mark_digest(digest.id, sent=False, error="the reader has no e-mail address")
-            errors.append(f"digest {digest.id}: no e-mail address for reader {digest.reader}")
+            sending.errors.append(f"digest {digest.id}: no e-mail address for reader {digest.reader}")
             continue
         mailed = partial(send, settings, message(settings, reader.email, digest))
-        failed = send_kept(store, digest, mailed, DigestError, "mailed")
-        if failed is None:
-            sent += 1
-        else:
-            errors.append(f"{reader.name} {digest.day}: {failed} (kept; resent on the next run)")
-    return sent, errors
+        sending.send(digest, mailed, f"{reader.name} {digest.day}")
+    return sending.sent, sending.errors
 
 
 def papers_ahead(

@@ -21,17 +21,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apprise import Apprise, LogCapture, NotifyBase, NotifyFormat
 
-from papersift.ranking.daily import DailyPick, QuietDay
-from papersift.reader.delivery import BACKOFF, TRIES, send_kept, tried
+from papersift.ranking.daily import DailyPick
+from papersift.reader.delivery import BACKOFF, TRIES, Sending, tried
 from papersift.reading.shown import Texts, TldrShape, missing_line
 from papersift.services.listing import ABS_URL
 from papersift.settings import Settings, is_loopback
 from papersift.store import Store
-from papersift.store.records import Account, Digest
+from papersift.store.records import Account, Digest, DigestText
+
+if TYPE_CHECKING:
+    from papersift.reader.digest import DigestDay
 
 PART_BREAK = "\f"  # between the kept messages of one push (never in a message)
 TITLE_RESERVE = " (99/99)"  # what the part numbers may add to a title
@@ -194,23 +197,16 @@ def pack(plugin: NotifyBase, title: str, blocks: Sequence[str]) -> list[str]:
 
 
 def compose(
-    target: Target,
-    reader: Account,
-    day: date,
-    picks: Sequence[DailyPick],
-    settings: Settings,
-    texts: Texts | None = None,
-    *,
-    quiet: QuietDay | None = None,
-    note: str | None = None,
+    target: Target, reader: Account, today: DigestDay, settings: Settings, texts: Texts | None = None
 ) -> Composed:
-    """The push of ``day`` for ``target``: the picks with title, TL;DR, why and link, in as many messages
-    as the service's limits need; a day arXiv announced nothing (``quiet``) says so and names the next
-    listing; a day with no picks says why (``note``)."""
+    """The push of ``today`` for ``target``: its picks with title, TL;DR, why and link, in as many messages
+    as the service's limits need; a day arXiv announced nothing (``today.quiet``) says so and names the next
+    listing; a day with no picks says why (``today.note``)."""
     plugin, markdown = target.plugin, target.markdown
-    if quiet is not None:
+    day, picks = today.day, today.picks
+    if today.quiet is not None:
         title = f"papersift: no arXiv listing for {day:%a %d %b %Y}"
-        return Composed(title, (quiet.line(),), ())
+        return Composed(title, (today.quiet.line(),), ())
     title = f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
     room = title + TITLE_RESERVE
     tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
@@ -218,7 +214,7 @@ def compose(
     if missing := missing_line(tldrs):
         blocks.append(_md(missing) if markdown else missing)
     if not picks:
-        blocks.append(note or "No new papers for you today.")
+        blocks.append(today.note or "No new papers for you today.")
     for n, (pick, tldr) in enumerate(zip(picks, tldrs, strict=True), 1):
         block, cut = paper_block(n, pick, tldr, markdown), 400
         while not fits(plugin, room, block) and cut > 20:
@@ -259,22 +255,20 @@ def _notify(target: Target, title: str, body: str, fmt: NotifyFormat) -> str | N
 def queue(store: Store, target: Target, reader: Account, day: date, composed: Composed) -> Digest:
     """Keep a composed push for sending (or the one already kept for that day and service)."""
     text = PART_BREAK.join(composed.parts)
-    return store.queue_digest(reader.id, day, target.channel, composed.title, text, "", composed.papers)
+    return store.queue_digest(
+        reader.id, day, target.channel, DigestText(composed.title, text, "", composed.papers)
+    )
 
 
 def deliver(store: Store, found: Sequence[Target], *, backoff: float = BACKOFF) -> tuple[int, list[str]]:
     """Send every kept push of the configured services (oldest first): (sent, errors). A failure stays
     kept, with its reason, for the next run; a pushed paper is marked seen."""
-    sent, errors = 0, []
+    sending = Sending(store, PushError, "pushed", "tried again on the next run")
     for t in found:
         for digest in store.unsent_digests(t.channel):
             pushed = partial(send, t, digest.subject, digest.text.split(PART_BREAK), backoff=backoff)
-            failed = send_kept(store, digest, pushed, PushError, "pushed")
-            if failed is None:
-                sent += 1
-            else:
-                errors.append(f"push {digest.day}: {failed} (kept; tried again on the next run)")
-    return sent, errors
+            sending.send(digest, pushed, f"push {digest.day}")
+    return sending.sent, sending.errors
 
 
 def measure(composed: Composed, target: Target) -> dict[str, Any]:

@@ -71,18 +71,9 @@ class ReferenceShape(Shape):
     def of(cls, ref: Reference) -> Self:
         return cls.model_validate(cls.data(ref))
 
-    @staticmethod
-    def data(ref: Reference) -> dict[str, Any]:
-        return dict(
-            key=ref.key,
-            text=ref.text,
-            arxiv_id=ref.arxiv_id,
-            doi=ref.doi,
-            title=ref.title,
-            year=ref.year,
-            url=safe_url(ref.url) if ref.url else None,
-            resolved=ref.resolved,
-        )
+    @classmethod
+    def data(cls, ref: Reference) -> dict[str, Any]:
+        return cls.data_of(ref, url=safe_url(ref.url) if ref.url else None)
 
 
 class CitingShape(Shape):
@@ -107,9 +98,9 @@ class CodeShape(Shape):
     kind: str
     own: bool
 
-    @staticmethod
-    def data(link: CodeLink) -> dict[str, Any]:
-        return dict(url=link.url, kind=link.kind, own=link.own)
+    @classmethod
+    def data(cls, link: CodeLink) -> dict[str, Any]:
+        return cls.data_of(link)
 
 
 class CitationsShape(Shape):

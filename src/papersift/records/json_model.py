@@ -37,6 +37,16 @@ class Shape(BaseModel):
     def make(cls, **values: Any) -> Self:
         return cls.model_validate(values)
 
+    @classmethod
+    def data_of(cls, source: object, **given: Any) -> dict[str, Any]:
+        """The shape's fields as ``source``'s attributes of the same names, but those ``given``."""
+        return {name: getattr(source, name) for name in cls.model_fields if name not in given} | given
+
+    @classmethod
+    def made_of(cls, source: object, **given: Any) -> Self:
+        """The shape of ``source`` (``data_of``)."""
+        return cls.model_validate(cls.data_of(source, **given))
+
     def dump(self) -> dict[str, Any]:
         """The shape as JSON-ready data: keys by their JSON names, those never set left out."""
         data = self.model_dump(mode="json", by_alias=True, exclude_unset=True)

@@ -57,7 +57,23 @@ _LEGACY_TITLE = re.compile(
 _TAG = re.compile(r"<[^>]*>")
 _KINDS: dict[str, AnnounceKind] = {kind: kind for kind in ANNOUNCE_KINDS}
 
-ItemReader = Callable[[etree._Element, str, str, date | None, list[str], int], Parsed]
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """Where an item stands: the feed document (``source``), the item's 1-based place in it, and what the feed
+    says of all its items: the listing day and the feed categories."""
+
+    source: str
+    position: int
+    day: date | None
+    feed: list[str]
+
+    @property
+    def locator(self) -> str:
+        return f"item {self.position}"
+
+
+ItemReader = Callable[[etree._Element, _Where], Parsed]
 
 
 def _strip_html(text: str | None) -> str:
@@ -129,10 +145,10 @@ def _paper(
     )
 
 
-def _announce(paper: Paper, day: date | None, feed: list[str], kind: AnnounceKind, position: int) -> Paper:
+def _announce(paper: Paper, day: date | None, where: _Where, kind: AnnounceKind) -> Paper:
     if day is not None:
-        category = _listing_category(feed, paper.categories)
-        paper.listings = [Announcement(day, category, kind, position)]
+        category = _listing_category(where.feed, paper.categories)
+        paper.listings = [Announcement(day, category, kind, where.position)]
         if kind in ("new", "cross"):
             paper.announced = day
     return paper
@@ -148,15 +164,7 @@ def _id_of(*candidates: str | None) -> ArxivId | None:
     return None
 
 
-def _current_item(
-    item: etree._Element,
-    source: str,
-    locator: str,
-    day: date | None,
-    feed: list[str],
-    position: int,
-    atom: bool,
-) -> Parsed:
+def _current_item(item: etree._Element, where: _Where, atom: bool) -> Parsed:
     """One RSS 2.0 ``<item>`` or Atom ``<entry>`` of today's feeds."""
     description = xml.text(item, "summary" if atom else "description") or ""
     m = _DESCRIPTION.match(description)
@@ -168,59 +176,52 @@ def _current_item(
         link, guid = xml.text(item, "link"), xml.text(item, "guid")
     arxiv_id = _id_of(m["id"] if m else None, guid, link)
     if arxiv_id is None:
-        return RecordError(source, locator, "item has no arXiv id")
-    where = f"{arxiv_id.id} ({locator})"
+        return RecordError(where.source, where.locator, "item has no arXiv id")
+    named = f"{arxiv_id.id} ({where.locator})"
     title = clean_text(xml.text(item, "title"))
     if not title:
-        return RecordError(source, where, "item has no title")
+        return RecordError(where.source, named, "item has no title")
     raw_kind = (xml.text(item, "announce_type") or (m["kind"] if m else "new")).strip().lower()
     kind = _KINDS.get(raw_kind)
     if kind is None:
-        return RecordError(source, where, f"unknown announce type {raw_kind!r}")
+        return RecordError(where.source, named, f"unknown announce type {raw_kind!r}")
     if atom:
         categories = [c.get("term", "") for c in xml.children(item, "category") if c.get("term")]
         names = [clean_text(xml.text(a, "name")) for a in xml.children(item, "author")]
         creator = xml.text(item, "creator")
         authors = split_authors(creator) if creator else [n for n in names if n]
-        day = _iso_date(xml.text(item, "published")) or day
+        day = _iso_date(xml.text(item, "published")) or where.day
     else:
         categories = [clean_text(c.text) for c in xml.children(item, "category") if c.text]
         authors = split_authors(xml.text(item, "creator") or "")
-        day = _rfc822_date(xml.text(item, "pubDate")) or day
+        day = _rfc822_date(xml.text(item, "pubDate")) or where.day
     abstract = clean_text(m["abstract"]) if m else clean_text(description)
-    paper = _paper(arxiv_id, title, abstract, authors, categories, source)
+    paper = _paper(arxiv_id, title, abstract, authors, categories, where.source)
     paper.license = xml.optional(item, "rights")
     paper.doi = xml.optional(item, "DOI")
     paper.journal_ref = xml.optional(item, "journal_reference")
-    return _announce(paper, day, feed, kind, position)
+    return _announce(paper, day, where, kind)
 
 
 _rss_item: ItemReader = partial(_current_item, atom=False)
 _atom_item: ItemReader = partial(_current_item, atom=True)
 
 
-def _legacy_item(
-    item: etree._Element,
-    source: str,
-    locator: str,
-    day: date | None,
-    feed: list[str],
-    position: int,
-) -> Parsed:
+def _legacy_item(item: etree._Element, where: _Where) -> Parsed:
     """One RSS 1.0 ``<item>``: ``Title. (arXiv:1805.06430v2 [nucl-th] UPDATED)``."""
     raw_title = xml.text(item, "title") or ""
     m = _LEGACY_TITLE.match(raw_title)
     arxiv_id = _id_of(m["id"] if m else None, item.get(f"{{{_RDF}}}about"), xml.text(item, "link"))
     if arxiv_id is None:
-        return RecordError(source, locator, "item has no arXiv id")
+        return RecordError(where.source, where.locator, "item has no arXiv id")
     title = clean_text(m["title"] if m else raw_title)
     if not title:
-        return RecordError(source, f"{arxiv_id.id} ({locator})", "item has no title")
+        return RecordError(where.source, f"{arxiv_id.id} ({where.locator})", "item has no title")
     flag = m["flag"] if m else None
     bracket = m["cat"].strip() if m else ""
     # The bracket names the primary category, except on a CROSS LISTED item (there: this feed).
     categories = [bracket] if bracket and flag != "CROSS LISTED" else []
-    home = not feed or any(bracket == f or bracket.startswith(f + ".") for f in feed)
+    home = not where.feed or any(bracket == f or bracket.startswith(f + ".") for f in where.feed)
     kind: AnnounceKind
     if flag == "CROSS LISTED":
         kind = "cross"
@@ -230,8 +231,8 @@ def _legacy_item(
         kind = "new" if home else "cross"
     authors = split_authors(_strip_html(xml.text(item, "creator")))
     abstract = _strip_html(xml.text(item, "description"))
-    paper = _paper(arxiv_id, title, abstract, authors, categories, source)
-    return _announce(paper, day, feed, kind, position)
+    paper = _paper(arxiv_id, title, abstract, authors, categories, where.source)
+    return _announce(paper, where.day, where, kind)
 
 
 def _legacy_day(text: str | None) -> date | None:
@@ -312,11 +313,11 @@ def iter_feed(stream: IO[bytes], source: str) -> Iterator[Parsed]:
 
 def _read_item(item: etree._Element, head: _FeedHead, source: str, position: int) -> Parsed:
     """Read one item; anything unexpected in it becomes a RecordError naming the item."""
-    locator = f"item {position}"
+    where = _Where(source, position, head.day, head.feed)
     try:
-        return head.reader(item, source, locator, head.day, head.feed, position)
+        return head.reader(item, where)
     except (ValueError, TypeError, AttributeError) as e:
-        return RecordError(source, locator, f"unreadable item: {e}")
+        return RecordError(source, where.locator, f"unreadable item: {e}")
 
 
 def parse_feed(data: bytes, source: str) -> list[Parsed]:

@@ -8,11 +8,12 @@ are never read or changed through another reader's calls.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Unpack
 
 import orjson
 
 from papersift.store import StoreError
-from papersift.store.records import Account, Interests
+from papersift.store.records import Account, AccountChanges, Interests
 from papersift.store.rows import account_from_row, now, parse_ts
 from papersift.store.sql import SqlBase
 
@@ -56,21 +57,10 @@ class AccountTables(SqlBase):
     def accounts(self) -> list[Account]:
         return [account_from_row(r) for r in self._rows(f"SELECT {_READER} FROM readers ORDER BY id")]
 
-    def update_account(
-        self,
-        reader_id: int,
-        *,
-        password_hash: str | None = None,
-        email: str | None = None,
-        feed_token: str | None = None,
-    ) -> None:
+    def update_account(self, reader_id: int, **changes: Unpack[AccountChanges]) -> None:
         with self._tx() as tx:
-            for column, value in (
-                ("password_hash", password_hash),
-                ("email", email),
-                ("feed_token", feed_token),
-            ):
-                if value is not None:
+            for column in ("password_hash", "email", "feed_token"):
+                if (value := changes.get(column)) is not None:
                     tx.execute(f"UPDATE readers SET {column} = ? WHERE id = ?", (value, reader_id))
 
     def add_session(self, reader_id: int, token_hash: str, expires: datetime) -> None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
-from typing import Any
+from typing import Any, Unpack
 
 import orjson
 
-from papersift.store.records import Digest, LibraryEntry
+from papersift.store.records import Digest, DigestText, EntryChanges, LibraryEntry
 from papersift.store.rows import (
     DIGEST_COLUMNS,
     ENTRY_COLUMNS,
@@ -95,24 +95,15 @@ class LibraryTables(SqlBase):
         )
         return [entry_from_row(r) for r in rows]
 
-    def update_entry(
-        self,
-        reader_id: int,
-        key: str,
-        *,
-        rating: int | None = None,
-        note: str | None = None,
-        read: bool | None = None,
-        add_tags: Sequence[str] = (),
-        remove_tags: Sequence[str] = (),
-    ) -> bool:
+    def update_entry(self, reader_id: int, key: str, **changes: Unpack[EntryChanges]) -> bool:
         """Change one entry; False when the reader has no such entry."""
         if self.library_entry(reader_id, key) is None:
             return False
+        rating, read = changes.get("rating"), changes.get("read")
         with self._tx() as tx:
             for column, value in (
                 ("rating", None if rating is None else check_rating(rating)),
-                ("note", note),
+                ("note", changes.get("note")),
                 ("read", None if read is None else int(read)),
             ):
                 if value is not None:
@@ -120,10 +111,10 @@ class LibraryTables(SqlBase):
                         f"UPDATE library SET {column} = ? WHERE reader = ? AND key = ?",
                         (value, reader_id, key),
                     )
-            tx.executemany(_ADD_TAGS, [(reader_id, key, t) for t in add_tags])
+            tx.executemany(_ADD_TAGS, [(reader_id, key, t) for t in changes.get("add_tags", ())])
             tx.executemany(
                 "DELETE FROM tags WHERE reader = ? AND key = ? AND tag = ?",
-                [(reader_id, key, t) for t in remove_tags],
+                [(reader_id, key, t) for t in changes.get("remove_tags", ())],
             )
         return True
 
@@ -140,23 +131,14 @@ class LibraryTables(SqlBase):
         return [(r["tag"], int(r["n"])) for r in rows]
 
     # -- digests --------------------------------------------------------------------------------
-    def queue_digest(
-        self,
-        reader_id: int,
-        day: date,
-        channel: str,
-        subject: str,
-        text: str,
-        html: str,
-        papers: Sequence[str],
-    ) -> Digest:
+    def queue_digest(self, reader_id: int, day: date, channel: str, made: DigestText) -> Digest:
         """Keep a digest for sending; one per (reader, day, channel), later calls return the kept one."""
         kept = (reader_id, day.isoformat(), channel)
         with self._tx() as tx:
             tx.execute(
                 "INSERT INTO digests (reader, day, channel, subject, text, html, papers) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (*kept, subject, text, html, orjson.dumps(list(papers)).decode()),
+                (*kept, made.subject, made.text, made.html, orjson.dumps(list(made.papers)).decode()),
             )
             row = self._digest(tx, kept)
         return digest_from_row(row)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, Unpack
 
 import numpy as np
 
@@ -19,7 +19,18 @@ from papersift.records.paper import Paper, Parsed
 from papersift.sources.fulltext import CodeLink, FullText, Reference
 from papersift.store.fulltext_rows import CitationCount, Citing, FullTextInfo, PaperLinks
 from papersift.store.llm_usage import ModelFailure, ModelUsage
-from papersift.store.records import Account, Digest, Interests, LibraryEntry, Reading, ReadingKey, Seen
+from papersift.store.records import (
+    Account,
+    AccountChanges,
+    Digest,
+    DigestText,
+    EntryChanges,
+    Interests,
+    LibraryEntry,
+    Reading,
+    ReadingKey,
+    Seen,
+)
 from papersift.store.signals import Signal
 
 if TYPE_CHECKING:  # the package's face imports this module: its records are imported back for types only
@@ -142,14 +153,7 @@ class AccountStore(Protocol):
 
     def accounts(self) -> list[Account]: ...
 
-    def update_account(
-        self,
-        reader_id: int,
-        *,
-        password_hash: str | None = None,
-        email: str | None = None,
-        feed_token: str | None = None,
-    ) -> None: ...
+    def update_account(self, reader_id: int, **changes: Unpack[AccountChanges]) -> None: ...
 
     def add_session(self, reader_id: int, token_hash: str, expires: datetime) -> None: ...
 
@@ -192,17 +196,7 @@ class LibraryStore(Protocol):
         """A reader's entries, newest first (only those tagged ``tag`` when given)."""
         ...
 
-    def update_entry(
-        self,
-        reader_id: int,
-        key: str,
-        *,
-        rating: int | None = None,
-        note: str | None = None,
-        read: bool | None = None,
-        add_tags: Sequence[str] = (),
-        remove_tags: Sequence[str] = (),
-    ) -> bool:
+    def update_entry(self, reader_id: int, key: str, **changes: Unpack[EntryChanges]) -> bool:
         """Change one entry; False when the reader has no such entry."""
         ...
 
@@ -210,16 +204,7 @@ class LibraryStore(Protocol):
 
     def tags(self, reader_id: int) -> list[tuple[str, int]]: ...
 
-    def queue_digest(
-        self,
-        reader_id: int,
-        day: date,
-        channel: str,
-        subject: str,
-        text: str,
-        html: str,
-        papers: Sequence[str],
-    ) -> Digest:
+    def queue_digest(self, reader_id: int, day: date, channel: str, made: DigestText) -> Digest:
         """Keep a digest until sent; one per (reader, day, channel), later calls return the kept one."""
         ...
 

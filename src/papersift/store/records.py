@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import TypedDict
 
 RATINGS = (-1, 0, 1)
 _SPACE = re.compile(r"\s+")
@@ -26,6 +28,14 @@ class Account:
     feed_token: str
     email: str | None = None
     created: datetime | None = None
+
+
+class AccountChanges(TypedDict, total=False):
+    """What ``update_account`` may change of an account (None: kept as it is)."""
+
+    password_hash: str | None
+    email: str | None
+    feed_token: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +60,17 @@ class LibraryEntry:
     volume: str = ""  # bibliographic fields of the venue, "" where unknown
     issue: str = ""
     pages: str = ""  # "123-130" or an article number
+
+
+class EntryChanges(TypedDict, total=False):
+    """What ``update_entry`` may change of a library entry: its rating, note and read mark (None: kept as they
+    are), and the tags added and removed."""
+
+    rating: int | None
+    note: str | None
+    read: bool | None
+    add_tags: Sequence[str]
+    remove_tags: Sequence[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +101,17 @@ class Digest:
     attempts: int = 0
     error: str | None = None
     papers: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class DigestText:
+    """A digest as composed (``queue_digest`` keeps it until sent): its subject, plain text and HTML (a push:
+    ""), and the papers it carries."""
+
+    subject: str
+    text: str
+    html: str
+    papers: tuple[str, ...]
 
 
 def entry_key(paper_id: str | None, doi: str | None, title: str) -> str:

@@ -6,10 +6,11 @@ the reader rows.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import fields
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -19,6 +20,7 @@ from papersift.store.records import RATINGS, Account, Digest, LibraryEntry
 from papersift.store.sql import NamedRow
 
 Row = tuple[Any, ...]  # a row to write, in ``COLUMN_NAMES`` order
+R = TypeVar("R")
 
 COLUMN_NAMES = [
     "rowid",
@@ -63,24 +65,27 @@ def _versions(text: str) -> list[Version]:
     return [Version(v, datetime.fromisoformat(t) if t else None, s) for v, t, s in orjson.loads(text)]
 
 
+def _record(kind: Callable[..., R], row: NamedRow, names: Iterable[str], **read: Callable[[Any], Any]) -> R:
+    """A record of ``row``'s columns ``names`` (read by name), each the field of the same name, through
+    ``read``'s function where it names one."""
+    return kind(**{n: read[n](row[n]) if n in read else row[n] for n in names})
+
+
+_PAPER_FIELDS = [n for n in COLUMN_NAMES if n not in ("rowid", "primary_category")]  # Paper's but listings
+
+
 def paper_from_row(row: NamedRow) -> Paper:
     """Rebuild a Paper from a row of the papers table's columns, read by name."""
-    return Paper(
-        id=row["id"],
-        title=row["title"],
-        authors=orjson.loads(row["authors"]),
-        abstract=row["abstract"],
-        categories=row["categories"].split(),
-        version=row["version"],
-        comments=row["comments"],
-        journal_ref=row["journal_ref"],
-        doi=row["doi"],
-        license=row["license"],
-        versions=_versions(row["versions"]),
-        published=as_date(row["published"]),
-        updated=as_date(row["updated"]),
-        announced=as_date(row["announced"]),
-        source=row["source"],
+    return _record(
+        Paper,
+        row,
+        _PAPER_FIELDS,
+        authors=orjson.loads,
+        categories=str.split,
+        versions=_versions,
+        published=as_date,
+        updated=as_date,
+        announced=as_date,
     )
 
 
@@ -270,54 +275,38 @@ def parse_ts(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+_ACCOUNT_FIELDS = [f.name for f in fields(Account)]
+
+
+def _json_tuple(text: str) -> tuple[Any, ...]:
+    return tuple(orjson.loads(text))
+
+
 def account_from_row(row: NamedRow) -> Account:
-    return Account(
-        row["id"],
-        row["name"],
-        row["password_hash"],
-        row["feed_token"],
-        row["email"],
-        parse_ts(row["created"]),
-    )
+    return _record(Account, row, _ACCOUNT_FIELDS, created=parse_ts)
 
 
 def digest_from_row(row: NamedRow) -> Digest:
-    return Digest(
-        id=row["id"],
-        reader=row["reader"],
-        day=date.fromisoformat(row["day"]),
-        channel=row["channel"],
-        subject=row["subject"],
-        text=row["text"],
-        html=row["html"],
-        sent=parse_ts(row["sent"]),
-        attempts=row["attempts"],
-        error=row["error"],
-        papers=tuple(orjson.loads(row["papers"])),
+    return _record(
+        Digest,
+        row,
+        DIGEST_COLUMNS.split(", "),
+        day=date.fromisoformat,
+        sent=parse_ts,
+        papers=_json_tuple,
     )
 
 
 def entry_from_row(r: NamedRow) -> LibraryEntry:
     """A ``library`` row (``ENTRY_COLUMNS``, and ``tags`` as a JSON text array) as a record."""
-    return LibraryEntry(
-        key=r["key"],
-        paper_id=r["paper_id"],
-        title=r["title"],
-        authors=tuple(orjson.loads(r["authors"])),
-        abstract=r["abstract"],
-        year=r["year"],
-        doi=r["doi"],
-        url=r["url"],
-        venue=r["venue"],
-        note=r["note"],
-        rating=r["rating"],
-        read=bool(r["read"]),
-        added=parse_ts(r["added"]),
-        source=r["source"],
-        tags=tuple(orjson.loads(r["tags"])),
-        volume=r["volume"],
-        issue=r["issue"],
-        pages=r["pages"],
+    return _record(
+        LibraryEntry,
+        r,
+        [*ENTRY_COLUMNS.split(", "), "tags"],
+        authors=_json_tuple,
+        read=bool,
+        added=parse_ts,
+        tags=_json_tuple,
     )
 
 
