@@ -90,6 +90,21 @@ def _evaluate(
         typer.echo(text)
 
 
+def _citation_eval(kind: str, data: Path, corpus: Path, split: str, fmt: str, home: Path | None) -> None:
+    """``eval related`` (``data``: relevance lines, against tf-idf) or ``eval search`` (citation
+    sentences, against BM25)."""
+    from papersift.ranking import evaluate as ev
+
+    def run(indexes: Indexes) -> list[Score]:
+        if kind == "related":
+            return ev.evaluate_related(indexes, ev.read_relevance(data), split=split)
+        return ev.evaluate_search(indexes, ev.read_contexts(data), split=split)
+
+    _evaluate(
+        data, corpus, fmt, home, run, "tfidf-arxiv-sanity" if kind == "related" else "bm25", split=split
+    )
+
+
 @eval_app.command("related")
 def eval_related(
     relevance: RelevanceOpt,
@@ -99,17 +114,7 @@ def eval_related(
     home: HomeOpt = None,
 ) -> None:
     """Related papers vs tf-idf (arxiv-sanity-lite), BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
-    from papersift.ranking.evaluate import evaluate_related, read_relevance
-
-    _evaluate(
-        relevance,
-        corpus,
-        fmt,
-        home,
-        lambda ix: evaluate_related(ix, read_relevance(relevance), split=split),
-        "tfidf-arxiv-sanity",
-        split=split,
-    )
+    _citation_eval("related", relevance, corpus, split, fmt, home)
 
 
 @eval_app.command("recommend")
@@ -166,17 +171,7 @@ def eval_search(
     home: HomeOpt = None,
 ) -> None:
     """Search by citation sentence vs BM25, dense cosine and RRF: nDCG@10, Recall@10, MRR."""
-    from papersift.ranking.evaluate import evaluate_search, read_contexts
-
-    _evaluate(
-        contexts,
-        corpus,
-        fmt,
-        home,
-        lambda ix: evaluate_search(ix, read_contexts(contexts), split=split),
-        "bm25",
-        split=split,
-    )
+    _citation_eval("search", contexts, corpus, split, fmt, home)
 
 
 @eval_app.command("tldr")
