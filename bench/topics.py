@@ -28,7 +28,8 @@ import numpy as np
 import orjson
 
 from papersift.index.runtime import open_papersift
-from papersift.ranking.topics import map_json, term_key, tfidf_matrix, topic_map
+from papersift.ranking.topic_labels import term_key
+from papersift.ranking.topics import map_json, tfidf_matrix, topic_map
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -84,7 +85,7 @@ def main() -> None:
     ids = [pt.id for pt in tmap.points]
     truth = [primary[i] for i in ids]
     ours = [pt.cluster for pt in tmap.points]
-    k = len(tmap.topics)
+    k = len(tmap.clusters)
     rowids = np.array([store.rowid(i) for i in ids], dtype=np.int64)
     by_id = {p.id: p for p in papers}
     tfidf = tfidf_matrix(indexes.lexical, rowids, [by_id[i] for i in ids])
@@ -105,7 +106,7 @@ def main() -> None:
     from papersift.index.lexical import terms
 
     held = 0
-    for topic in tmap.topics:
+    for topic in tmap.clusters:
         sets = [{term_key(t) for t in terms(bags[i])} for i in topic.papers]  # plurals folded
         held += all(sum(term_key(term) in s for s in sets) * 2 >= len(sets) for term in topic.terms)
         print(f"  {len(topic.papers):4d}  {topic.label or '(no common terms)'}  [{'; '.join(topic.terms)}]")

@@ -16,18 +16,15 @@ import pytest
 
 from papersift.index.indexes import Indexes
 from papersift.ranking.phrases import occurs
-from papersift.ranking.topic_clusters import absorbed, kmeans
+from papersift.ranking.topic_labels import label_topics, name_key, name_keys, phrase_book, shown
 from papersift.ranking.topics import (
     TopicMap,
+    absorbed,
     claimed,
-    label_topics,
+    kmeans,
     listing_entries,
-    name_key,
-    name_keys,
     name_topics,
-    phrase_book,
     refine,
-    shown,
     topic_map,
     unphrased,
 )
@@ -69,12 +66,12 @@ def day_papers(indexes: Indexes) -> list[Paper]:
 
 def check_cover(tmap: TopicMap, ids: list[str]) -> None:
     """Every paper in exactly one topic; one point each, inside the unit square, in its topic."""
-    clustered = [pid for topic in tmap.topics for pid in topic.papers]
+    clustered = [pid for topic in tmap.clusters for pid in topic.papers]
     assert sorted(clustered) == sorted(ids) and len(set(clustered)) == len(ids)
     assert [p.id for p in tmap.points] == ids
     for point in tmap.points:
         assert 0.0 <= point.x <= 1.0 and 0.0 <= point.y <= 1.0
-        assert point.id in tmap.topics[point.cluster].papers
+        assert point.id in tmap.clusters[point.cluster].papers
 
 
 def test_every_paper_of_a_real_listing_is_in_exactly_one_topic(
@@ -83,10 +80,10 @@ def test_every_paper_of_a_real_listing_is_in_exactly_one_topic(
     assert len(day_papers) >= 50
     tmap = topic_map(indexes, day_papers)
     check_cover(tmap, [p.id for p in day_papers])
-    assert len(tmap.topics) >= 2
-    sizes = [len(t.papers) for t in tmap.topics if t.label]  # largest first, the other papers last
+    assert len(tmap.clusters) >= 2
+    sizes = [len(t.papers) for t in tmap.clusters if t.label]  # largest first, the other papers last
     assert sizes == sorted(sizes, reverse=True)
-    assert all(t.label for t in tmap.topics[: len(sizes)])
+    assert all(t.label for t in tmap.clusters[: len(sizes)])
 
 
 def test_topic_names_are_phrases_a_third_of_the_topic_has_and_the_rest_of_the_day_less(
@@ -106,10 +103,12 @@ def check_names(tmap: TopicMap, papers: list[Paper]) -> None:
     least a third of its topic's papers and in a smaller share of the other papers; no two topics share a
     name; the papers no name fits, one unnamed group, last."""
     bags = {p.id: name_keys(f"{p.title} {p.abstract}") for p in papers}
-    named = [t for t in tmap.topics if t.label]
+    named = [t for t in tmap.clusters if t.label]
     assert named, "a real day's topics have names"
     assert len({t.label for t in named}) == len(named)
-    assert tmap.topics[: len(named)] == named and len(tmap.topics) - len(named) <= 1  # one other group, last
+    assert (
+        tmap.clusters[: len(named)] == named and len(tmap.clusters) - len(named) <= 1
+    )  # one other group, last
     for topic in named:
         words = topic.label.split()
         key, category = name_key(topic.label), category_named(topic.label)
@@ -133,7 +132,7 @@ def check_names(tmap: TopicMap, papers: list[Paper]) -> None:
 def test_the_same_papers_give_the_same_map_in_any_order(day_papers: list[Paper], indexes: Indexes) -> None:
     first = topic_map(indexes, day_papers)
     again = topic_map(indexes, list(reversed(day_papers)))
-    assert again.topics == first.topics
+    assert again.clusters == first.clusters
     assert sorted(again.points, key=lambda p: p.id) == sorted(first.points, key=lambda p: p.id)
 
 
@@ -151,7 +150,7 @@ def test_papers_without_vectors_are_placed_by_their_terms(day_papers: list[Paper
     others = [Unstored(f"new-{p.id}", p.title, p.abstract) for p in day_papers[:5]]
     tmap = topic_map(indexes, [*day_papers, *others])
     check_cover(tmap, [p.id for p in day_papers] + [o.id for o in others])
-    where = {pid: n for n, topic in enumerate(tmap.topics) for pid in topic.papers}
+    where = {pid: n for n, topic in enumerate(tmap.clusters) for pid in topic.papers}
     # the same text lands in the same topic as its stored twin, found through tf-idf alone
     assert sum(where[o.id] == where[o.id.removeprefix("new-")] for o in others) >= 3
 
@@ -160,16 +159,16 @@ def test_without_any_vectors_the_tfidf_rows_make_the_map(day_papers: list[Paper]
     lexical_only = replace(indexes, dense=None)
     tmap = topic_map(lexical_only, day_papers)
     check_cover(tmap, [p.id for p in day_papers])
-    assert len(tmap.topics) >= 2
+    assert len(tmap.clusters) >= 2
     assert topic_map(lexical_only, day_papers) == tmap
 
 
 def test_too_few_papers_make_one_topic(day_papers: list[Paper], indexes: Indexes) -> None:
     tmap = topic_map(indexes, day_papers[:4])
-    assert len(tmap.topics) == 1 and len(tmap.points) == 4
-    assert topic_map(indexes, []) == TopicMap([], [])
+    assert len(tmap.clusters) == 1 and len(tmap.points) == 4
+    assert topic_map(indexes, []) == TopicMap.make(category="", date="", clusters=[], points=[])
     alone = topic_map(indexes, day_papers[:1])  # one paper, with a vector: a one-paper topic, no crash
-    assert [t.papers for t in alone.topics] == [(day_papers[0].id,)] and len(alone.points) == 1
+    assert [t.papers for t in alone.clusters] == [[day_papers[0].id]] and len(alone.points) == 1
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -179,7 +178,7 @@ def test_two_or_three_papers_make_a_map_without_failing(
     for papers in (day_papers[:n], [*day_papers[: n - 1], Unstored("new-1", "A title", "Its abstract.")]):
         tmap = topic_map(indexes, papers)
         check_cover(tmap, [p.id for p in papers])
-        assert len(tmap.topics) == 1
+        assert len(tmap.clusters) == 1
 
 
 def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -> None:
@@ -209,8 +208,10 @@ def test_a_configured_model_names_the_topics_and_a_failing_one_leaves_the_phrase
         named = topic_map(indexes, day_papers, namer=topic_namer(Settings(home=tmp_path, llm_url=llm.url())))
         failing = topic_namer(Settings(home=tmp_path, llm_url=llm.url("fail"), llm_retries=0))
         kept = topic_map(indexes, day_papers, namer=failing)
-    assert {t.label for t in named.topics} == {f"model topic {n}" for n in range(1, len(named.topics) + 1)}
-    assert [t.label for t in kept.topics] == [t.label for t in phrased.topics]
+    assert {t.label for t in named.clusters} == {
+        f"model topic {n}" for n in range(1, len(named.clusters) + 1)
+    }
+    assert [t.label for t in kept.clusters] == [t.label for t in phrased.clusters]
     assert topic_namer(Settings(home=tmp_path)) is None
     with pytest.raises(ValueError):
         parse('["one name"]', 2)
@@ -431,7 +432,7 @@ def test_the_groups_no_phrase_names_are_the_days_other_papers_one_unnamed_group(
     book, labels = phrase_book(None, docs), np.array([0] * 12 + [1] * 12 + [2] * 12)
     topics, pooled = name_topics(book, docs, labels)
     assert [(t.label, len(t.papers)) for t in topics] == [("graph neural networks", 12), ("", 24)]
-    assert topics[1].terms == ("speech",) and set(topics[1].papers) == {d.id for d in docs[12:]}
+    assert topics[1].terms == ["speech"] and set(topics[1].papers) == {d.id for d in docs[12:]}
     assert pooled.tolist() == [0] * 12 + [1] * 24
     named, kept = name_topics(
         book, docs, labels, namer=lambda asked: [f"group {n}" for n in range(len(asked))]

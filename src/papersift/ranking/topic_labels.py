@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import islice, pairwise
-from typing import Any
+from itertools import pairwise
+from typing import Any, Protocol
 
 import numpy as np
 import scipy.sparse as sp
@@ -39,7 +39,6 @@ from sklearn.preprocessing import MultiLabelBinarizer
 
 from papersift.index.lexical import Lexical, term_slot
 from papersift.ranking.phrases import GENERIC, fields_word, names_a_term, phrases, word_rarity
-from papersift.ranking.topic_clusters import MIN_TOPIC, Doc
 from papersift.records.analyzer import STOP_WORDS, fold
 from papersift.records.taxonomy import canonical, category_name, category_named
 
@@ -52,12 +51,24 @@ NAME_MAX_DF = 0.2  # a phrase in more of the store than this is its field's voca
 ZIPF_COMMON = 4.0  # a word unknown to the lexicon this common in English is no term (numbers, fillers)
 MMR = 0.7  # the terms' weight of relevance (score) against redundancy (papers shared with a picked term)
 TERMS = 5  # terms listed per topic
-BLOB = 0.5  # a topic holding more of the set than this is split like one no phrase names
 CATEGORY = "arxiv:"  # a name key of this prefix is an arXiv category's (``arxiv:eess.AS``)
 NOUN, MODIFIER, GRADED = {"NN", "NNS", "VBG"}, {"NN", "JJ", "VBN", "VBG"}, {"JJS", "JJR", "RBS", "RBR"}
 VERBAL, COUNT = {"VBG", "VBN"}, re.compile(r"\d+(?:[.,]\d+)?(?:[kmbt]|x)?")  # "offering"; "58m", "7b", "12"
 Keys = tuple[str, ...]
 Found = dict[int, tuple[str, Keys]]  # topic → (name key, term keys)
+
+
+class Doc(Protocol):
+    """What the map reads of a paper (a ``Paper`` is one)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def abstract(self) -> str: ...
+    @property
+    def categories(self) -> Sequence[str]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +140,11 @@ def background(book: PhraseBook, key: str) -> float:
 
 
 def holding(book: PhraseBook, key: str) -> np.ndarray:
-    """Which papers hold ``key`` (a boolean row)."""
+    """Which papers hold ``key`` (a boolean row; a category's key: list it)."""
+    if key.startswith(CATEGORY):
+        return np.asarray(
+            book.listed[:, book.categories.index(key.removeprefix(CATEGORY))].toarray().ravel() > 0
+        )
     row, csc, j = np.zeros(len(book.texts), bool), book.by_key, book.column[key]
     row[csc.indices[csc.indptr[j] : csc.indptr[j + 1]]] = True
     return row
@@ -293,28 +308,3 @@ def _half(book: PhraseBook, key: str) -> bool:
 def named(book: PhraseBook, name: str) -> bool:
     """Whether a name (a key) is a phrase of two to five words, not one hyphenated compound, or a category."""
     return name.startswith(CATEGORY) or (2 <= len(name.split()) <= NAME_WORDS and not _half(book, name))
-
-
-def unsettled(book: PhraseBook, labels: np.ndarray) -> list[int]:
-    """The topics (largest first) no phrase names, or over ``BLOB`` of a set of two topics or more."""
-    sizes, found, n = np.bincount(labels), label_topics(book, labels), len(labels)
-    out = [
-        t for t, (name, _) in found.items() if not named(book, name) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB
-    ]
-    return sorted(out, key=lambda t: (-int(sizes[t]), t))
-
-
-def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
-    """Papers in ``unsettled`` topics, those of unnamed topics counted twice."""
-    found, sizes = label_topics(book, labels), np.bincount(labels)
-    return sum(int(sizes[t]) * (1 + (not found[t][0])) for t in unsettled(book, labels))
-
-
-def seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray, most: int = 4) -> list[np.ndarray]:
-    """Which of a topic's ``members`` hold each of its ``most`` most held distinctive noun phrases."""
-    inside = np.asarray(book.holds[members].sum(axis=0)).ravel()
-    rest = (np.asarray(book.holds.sum(axis=0)).ravel() - inside) / max(len(labels) - len(members), 1)
-    fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= CONTRAST * rest)).tolist()
-    keys = (book.keys[j] for j in sorted(fit, key=lambda j: (-int(inside[j]), book.keys[j])))
-    found = islice((k for k in keys if " " in k and noun_phrase(book, k)), most)
-    return [holding(book, k)[members] for k in found]

@@ -1,80 +1,86 @@
-"""The day at a glance: papers grouped into topics, each named by its most distinctive phrase, every paper on
-a 2-D map (geometry: ``topic_clusters``; names: ``topic_labels``). Of the ks within ``NAME_SLACK`` of the
-best silhouette, the ``REFINED`` leaving the fewest papers unnamed are refined (all of them: the same
-2026-05-12 map, 12% of cs.CV's busy day unnamed, not 14%, in twice the time; 2: "project page" names one):
-a topic no phrase names, or over ``BLOB`` of the set, is split in two (k-means, or 2-means from the holders
-of one of its best phrases; parts of ``MIN_PART``+) or, under ``MERGE_BELOW`` papers, merged into the
-nearest, while that leaves fewer papers in such topics; the best partition is refined again up to
-``MOST_TOPICS``. A paper of an unnamed group that writes a named topic's name joins it (``claimed``); the
-rest are the day's other papers, one group, last. Same papers, same map (id order, fixed seeds); on
-2026-05-12 (809 papers) NMI vs the categories 0.393 (k-means on tf-idf: 0.101).
+"""The day at a glance: papers grouped into topics (scikit-learn), each named by its most distinctive phrase
+(``topic_labels``), every paper on a 2-D map; its JSON is ``TopicMap`` (``papersift topics``, ``/map``).
+Same papers, same map (id order, fixed seeds). On 2026-05-12 (809 papers) NMI vs the categories 0.390
+(k-means on tf-idf: 0.101); unnamed shares are of ``bench/topic_names.py``'s 10 busy days. Each rule:
+
+* Vectors: MiniLM's on ``DIMENSIONS`` principal axes (none: a truncated SVD of the tf-idf rows); a paper
+  without one joins the topic whose mean tf-idf row is most like its own.
+* k-means (``N_INIT`` starts; 1: NMI 0.372, 14.1% unnamed, "autonomous driving" lost) for k from √(n/4) to
+  ``MAX_TOPICS``, silhouette-scored; a topic under ``MIN_GROUP`` papers joins the nearest (an outlier).
+* Of the ks within ``NAME_SLACK`` of the best silhouette, the ``REFINED`` leaving the fewest papers unnamed
+  are refined (2: "project page" names one; 1: cs.CV 14% unnamed, not 12%): a topic no phrase names or over
+  ``BLOB`` of the set is split (k-means, or 2-means from the holders of one of its phrases; parts of
+  ``MIN_PART``+) or, under ``MERGE_BELOW``, merged into the nearest while fewer papers stay unnamed; the
+  best again up to ``MOST_TOPICS``.
+* A paper of an unnamed topic writing a named topic's name joins the nearest such (``claimed``) up to
+  ``BLOB``; the rest are the day's other papers, one group, last.
+* Layout: the principal axes of the size-weighted topic centres, each paper ``PULL`` of the way to its own.
 """
 
 from __future__ import annotations
 
+import math
+import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import partial
+from itertools import islice
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
+from sklearn.cluster import KMeans
+from sklearn.decomposition import PCA, TruncatedSVD
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.metrics import silhouette_score
+from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from papersift.index.indexes import Indexes
-from papersift.ranking import map_shapes as shapes
-from papersift.ranking import topic_clusters as geo
+from papersift.index.lexical import N_FEATURES, Lexical, terms
 from papersift.ranking import topic_labels as tl
 from papersift.ranking.phrases import occurs, phrases
-from papersift.ranking.topic_clusters import MAX_TOPICS, tfidf_matrix
-from papersift.ranking.topic_clusters import MIN_TOPIC as MIN_TOPIC
-from papersift.ranking.topic_clusters import Doc as Doc
-from papersift.ranking.topic_labels import PhraseBook, label_topics, name_key, phrase_book, shown, unphrased
-from papersift.ranking.topic_labels import name_keys as name_keys
-from papersift.ranking.topic_labels import term_key as term_key
+from papersift.ranking.topic_labels import Doc, PhraseBook, label_topics, name_key, named, shown
+from papersift.records.json_model import Shape
 from papersift.records.taxonomy import category_named
 from papersift.store import ListingEntry, Store
 
 Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
-NAME_SLACK = 0.01  # silhouette a k whose topics phrases name better may give up
-REFINED = 3  # of those ks, the ones refined (see module)
-MIN_PART = MIN_TOPIC // 2  # papers of each part of a split topic, at least
-MERGE_BELOW = 2 * MIN_TOPIC  # an unnamed topic this small may join its nearest
-MOST_TOPICS = 24  # topics a day may reach by splitting a large group no phrase names (the second pass)
+DIMENSIONS, SEED, N_INIT = 24, 0, 3  # principal axes; k-means' fixed seed and k-means++ starts per k
+MIN_TOPIC, MAX_TOPICS, MOST_TOPICS = 10, 16, 24  # papers per topic the ks are sized for; ks; after splits
+MIN_GROUP, MIN_PART, MERGE_BELOW = 4, MIN_TOPIC // 2, 2 * MIN_TOPIC  # see module
+NAME_SLACK, REFINED, BLOB, PULL = 0.01, 3, 0.5, 0.5
+SILHOUETTE_SAMPLE = 1500  # papers the silhouette is measured on (a fixed sample beyond that)
 Trial = tuple[np.ndarray, set[int]]  # a partition and the topics it changed
 
 
-@dataclass(frozen=True, slots=True)
-class Topic:
-    """One cluster: its label, its distinctive terms (best first) and its papers' ids."""
+class Cluster(Shape):
+    """A topic; one labelled ``""`` (at most one, last) is the day's other papers, no phrase naming them."""
 
     label: str
-    terms: tuple[str, ...]
-    papers: tuple[str, ...]
+    terms: list[str]
+    papers: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class Point:
+class MapPoint(Shape):
     id: str
     x: float
     y: float
     cluster: int
 
 
-@dataclass(frozen=True, slots=True)
-class TopicMap:
-    """Topics largest first; one point per paper, in the order the papers came."""
+class TopicMap(Shape):
+    """A day's topics, largest first, and one point per paper in the order the papers came (``topic_map``
+    leaves ``category`` and ``date`` to ``map_json``)."""
 
-    topics: list[Topic]
-    points: list[Point]
-    moved: int = 0  # papers moved out of topics no phrase names (``claimed``)
+    category: str
+    date: str
+    clusters: list[Cluster]
+    points: list[MapPoint]
 
 
 def map_json(category: str, day: str, tmap: TopicMap) -> dict[str, Any]:
-    """The map's JSON (``map_shapes.TopicMap``)."""
-    clusters = [{"label": t.label, "terms": t.terms, "papers": t.papers} for t in tmap.topics]
-    points = [{"id": p.id, "x": p.x, "y": p.y, "cluster": p.cluster} for p in tmap.points]
-    return shapes.TopicMap.make(category=category, date=day, clusters=clusters, points=points).dump()
+    return tmap.model_copy(update={"category": category, "date": day}).dump()
 
 
 def listing_entries(store: Store, category: str, when: date, days: int = 1) -> list[ListingEntry]:
@@ -91,50 +97,127 @@ def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = Non
     when it fails, the key phrases), and lay them out."""
     ordered = sorted({p.id: p for p in papers}.values(), key=lambda p: p.id)
     if not ordered:
-        return TopicMap([], [])
+        return TopicMap.make(category="", date="", clusters=[], points=[])
     rowids = np.array([indexes.store.rowid(p.id) or -1 for p in ordered], dtype=np.int64)
+    dense = np.zeros((len(ordered), 1))
+    if indexes.dense is not None:
+        dense = np.asarray(indexes.dense.vectors(np.where(rowids >= 0, rowids, 0)), np.float64)
+        dense[rowids < 0] = 0.0
+        dense /= np.where((norms := np.linalg.norm(dense, axis=1, keepdims=True)) > 0, norms, 1.0)
+    has, book = np.linalg.norm(dense, axis=1) > 0, tl.phrase_book(indexes.lexical, ordered)
     with threadpool_limits(limits=1):  # small products: threads fighting over busy cores cost seconds
-        dense = geo.dense_rows(indexes, rowids)
-        has = np.linalg.norm(dense, axis=1) > 0 if dense is not None else np.zeros(len(ordered), bool)
-        book = phrase_book(indexes.lexical, ordered)
-        if dense is not None and has.sum() >= 2:
-            reduced, labels = geo.principal(dense, has), np.full(len(ordered), -1)
-            vectored = [ordered[i] for i in np.flatnonzero(has)]
-            mine = book if has.all() else phrase_book(indexes.lexical, vectored)
+        if has.sum() >= 2:
+            pca = PCA(
+                min(DIMENSIONS, int(has.sum()) - 1, dense.shape[1]), svd_solver="full", random_state=SEED
+            )
+            reduced, labels = np.asarray(pca.fit(dense[has]).transform(dense)), np.full(len(has), -1)
+            mine = (
+                book
+                if has.all()
+                else tl.phrase_book(indexes.lexical, [ordered[i] for i in np.flatnonzero(has)])
+            )
             labels[has] = clustered(reduced[has], mine)
-            if not has.all():
-                labels[~has] = geo.nearest_topic(tfidf_matrix(indexes.lexical, rowids, ordered), labels, has)
-        else:  # fewer than two papers with vectors: their words alone
-            reduced = geo.latent(tfidf_matrix(indexes.lexical, rowids, ordered))
-            has = np.ones(len(ordered), bool)
+            if not has.all():  # the others: the topic whose mean tf-idf row is most like theirs
+                rows = tfidf_matrix(indexes.lexical, rowids, ordered)
+                means = sp.vstack(
+                    [sp.csr_matrix(rows[labels == t].mean(axis=0)) for t in range(labels.max() + 1)]
+                )
+                labels[~has] = (rows[~has] @ means.T).toarray().argmax(axis=1)
+        else:  # fewer than two papers with vectors: a truncated SVD of their tf-idf rows
+            rows, has = tfidf_matrix(indexes.lexical, rowids, ordered), np.ones(len(ordered), bool)
+            svd = TruncatedSVD(
+                max(1, min(DIMENSIONS * 2, len(has) - 1)), algorithm="arpack", random_state=SEED
+            )
+            reduced = (
+                normalize(svd.fit_transform(rows.astype(np.float64))) if len(has) > 1 else np.zeros((1, 1))
+            )
             labels = clustered(reduced, book)
-        labels, moved = claimed(reduced, labels, book, has)  # a paper writing a named topic's name joins it
-        coords = geo.layout(reduced, labels, has)
-        topics, labels = name_topics(book, ordered, labels, namer)
+        labels, _ = claimed(reduced, labels, book, has)  # a paper writing a named topic's name joins it
+        coords = layout(reduced, labels, has)
+        clusters, labels = name_topics(book, ordered, labels, namer)
     # topics largest first (ties: the first paper id), the other papers last; points in the caller's order
-    keys = [(not t.label, -len(t.papers), t.papers) for t in topics]
-    order = sorted(range(len(topics)), key=keys.__getitem__)
+    order = sorted(
+        range(len(clusters)),
+        key=lambda t: (not clusters[t].label, -len(clusters[t].papers), clusters[t].papers),
+    )
     rank, where = {old: new for new, old in enumerate(order)}, {p.id: i for i, p in enumerate(ordered)}
-    points = []
-    for i in dict.fromkeys(p.id for p in papers):
-        x, y = (round(float(c), 4) for c in coords[where[i]])
-        points.append(Point(i, x, y, rank[int(labels[where[i]])]))
-    return TopicMap([topics[t] for t in order], points, moved)
+    points = [
+        {
+            "id": i,
+            "x": round(float(coords[where[i], 0]), 4),
+            "y": round(float(coords[where[i], 1]), 4),
+            "cluster": rank[int(labels[where[i]])],
+        }
+        for i in dict.fromkeys(p.id for p in papers)
+    ]
+    return TopicMap.make(category="", date="", clusters=[clusters[t] for t in order], points=points)
+
+
+def tfidf_matrix(lexical: Lexical | None, rowids: np.ndarray, papers: Sequence[Doc]) -> sp.csr_matrix:
+    """The papers' unit tf-idf rows: the store's (a paper not in its arrays: its text, weighed alike); without
+    the arrays, the set's own."""
+    texts = [f"{p.title} {p.abstract}" for p in papers]
+    if lexical is None:
+        return sp.csr_matrix(TfidfVectorizer(analyzer=terms).fit_transform(texts), dtype=np.float32)
+    at = lexical.positions(rowids).tolist()
+    rows = [lexical.row(i) if i >= 0 else lexical.vectorize(text) for i, text in zip(at, texts, strict=True)]
+    slots, weights = np.concatenate([s for s, _ in rows]), np.concatenate([w for _, w in rows])
+    ends = np.cumsum([0] + [len(s) for s, _ in rows])
+    out = sp.csr_matrix((weights.astype(np.float32), slots, ends), shape=(len(rows), N_FEATURES))
+    out.sum_duplicates()
+    return out
 
 
 def clustered(vectors: np.ndarray, book: PhraseBook) -> np.ndarray:
     """Topic numbers for papers' (reduced) vectors (see module)."""
-    ks = geo.k_range(len(vectors))
-    if ks == range(1, 2):
-        return np.zeros(len(vectors), np.int64)
-    tried = geo.partitions(vectors, ks)
-    top = max(score for score, _ in tried)
-    near = sorted(
-        (geo.absorbed(vectors, t) for s, t in tried if s >= top - NAME_SLACK), key=partial(unphrased, book)
-    )
-    fits = [refine(vectors, labels, book) for labels in near[:REFINED]]
+    n, top = len(vectors), min(MAX_TOPICS, len(vectors) // MIN_TOPIC)
+    if top < 2:
+        return np.zeros(n, np.int64)
+    tried = [kmeans(vectors, k) for k in range(max(2, min(top, round(math.sqrt(n / 4)))), top + 1)]
+    sample = SILHOUETTE_SAMPLE if n > SILHOUETTE_SAMPLE else None
+    score = [
+        silhouette_score(vectors, t, sample_size=sample, random_state=SEED) if t.max() else -1.0
+        for t in tried
+    ]
+    near = [absorbed(vectors, t) for s, t in zip(score, tried, strict=True) if s >= max(score) - NAME_SLACK]
+    fits = [refine(vectors, labels, book) for labels in sorted(near, key=partial(unphrased, book))[:REFINED]]
     best = min(fits, key=lambda labels: (unphrased(book, labels), int(labels.max())))
     return refine(vectors, best, book, MOST_TOPICS) if unphrased(book, best) else best
+
+
+def kmeans(x: np.ndarray, k: int, init: np.ndarray | None = None) -> np.ndarray:
+    """k-means labels of ``x``: k-means++ from a fixed seed, or 10 steps from the centres ``init``."""
+    model = KMeans(k, init="k-means++", n_init=N_INIT, random_state=SEED)
+    if init is not None:
+        model = KMeans(k, init=init, n_init=1, max_iter=10, random_state=SEED)
+    return by_first(np.asarray(model.fit_predict(x), np.int64))
+
+
+def by_first(labels: np.ndarray) -> np.ndarray:
+    """Topics numbered 0, 1, … by their first paper: the same partition always gets the same numbers."""
+    values, first = np.unique(labels, return_index=True)
+    renumber = np.zeros(int(values.max()) + 1 if len(values) else 0, np.int64)
+    renumber[values[np.argsort(first)]] = np.arange(len(values))
+    return np.asarray(renumber[labels], np.int64)
+
+
+def nearest(vectors: np.ndarray, labels: np.ndarray, members: np.ndarray, others: list[int]) -> int:
+    """Of the topics ``others``, the one whose centre is nearest the centre of ``members``."""
+    gaps = [((vectors[labels == t].mean(axis=0) - vectors[members].mean(axis=0)) ** 2).sum() for t in others]
+    return others[int(np.argmin(gaps))]
+
+
+def absorbed(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """``labels``, each topic under ``MIN_GROUP`` papers merged into the nearest topic, smallest first."""
+    while True:
+        sizes = np.bincount(labels)
+        small = [t for t in np.argsort(sizes, kind="stable").tolist() if 0 < sizes[t] < MIN_GROUP]
+        others = [t for t in range(len(sizes)) if sizes[t] >= MIN_GROUP]
+        if not small or not others:
+            return labels
+        labels, members = labels.copy(), np.flatnonzero(labels == small[0])
+        labels[members] = nearest(vectors, labels, members, others)
+        labels = by_first(labels)
 
 
 def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int = MAX_TOPICS) -> np.ndarray:
@@ -143,26 +226,26 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int 
     left = unphrased(book, labels)
     for _ in range(2 * most):  # each step splits or merges one topic
         step: tuple[int, np.ndarray] | None = None
-        for topic in tl.unsettled(book, labels) if left else []:
+        for topic in unsettled(book, labels) if left else []:
             for trial, parts in _trials(vectors, labels, topic, book, most):
                 names = label_topics(book, trial, only=parts)
-                fewer = unphrased(book, trial) if any(tl.named(book, names[t][0]) for t in parts) else left
+                fewer = unphrased(book, trial) if any(named(book, names[t][0]) for t in parts) else left
                 step = (fewer, trial) if fewer < (step[0] if step else left) else step
             if step is not None:
                 break
         if step is None:
             break
         left, labels = step
-    return geo.by_first(labels)
+    return by_first(labels)
 
 
 def _trials(vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook, most: int) -> list[Trial]:
     """The partitions ``refine`` tries for one topic, each with the topics it changes."""
     members, count = np.flatnonzero(labels == topic), int(labels.max()) + 1
     out: list[Trial] = []
-    x, held = vectors[members], [h for h in tl.seeds(book, labels, members) if 0 < h.sum() < len(h)]
+    x, held = vectors[members], [h for h in seeds(book, labels, members) if 0 < h.sum() < len(h)]
     starts = [None, *(np.stack([x[~h].mean(axis=0), x[h].mean(axis=0)]) for h in held)]
-    for half in (geo.kmeans(x, 2, s) for s in starts) if len(x) >= 2 * MIN_PART and count < most else []:
+    for half in (kmeans(x, 2, s) for s in starts) if len(x) >= 2 * MIN_PART and count < most else []:
         split = labels.copy()
         split[members[half == 1]] = count
         new = not any(np.array_equal(split, o) for o, _ in out)
@@ -170,9 +253,36 @@ def _trials(vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBoo
     others = [t for t in range(count) if t != topic and (labels == t).any()]
     if len(members) < MERGE_BELOW and others:
         merged = labels.copy()
-        merged[members] = geo.nearest(vectors, labels, members, others)
-        out.append((geo.by_first(merged), {int(geo.by_first(merged)[members[0]])}))
+        merged[members] = nearest(vectors, labels, members, others)
+        out.append((by_first(merged), {int(by_first(merged)[members[0]])}))
     return out
+
+
+def unsettled(book: PhraseBook, labels: np.ndarray) -> list[int]:
+    """The topics (largest first) no phrase names, or over ``BLOB`` of a set of two topics or more."""
+    sizes, found, n = np.bincount(labels), label_topics(book, labels), len(labels)
+    out = [
+        t for t, (name, _) in found.items() if not named(book, name) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB
+    ]
+    return sorted(out, key=lambda t: (-int(sizes[t]), t))
+
+
+def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
+    """Papers in ``unsettled`` topics, those of unnamed topics counted twice."""
+    found, sizes = label_topics(book, labels), np.bincount(labels)
+    return sum(int(sizes[t]) * (1 + (not found[t][0])) for t in unsettled(book, labels))
+
+
+def seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
+    """Which of a topic's ``members`` hold each of its four most held distinctive noun phrases."""
+    inside = np.asarray(book.holds[members].sum(axis=0)).ravel()
+    rest = (np.asarray(book.holds.sum(axis=0)).ravel() - inside) / max(len(labels) - len(members), 1)
+    fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= tl.CONTRAST * rest)).tolist()
+    keys = (book.keys[j] for j in sorted(fit, key=lambda j: (-int(inside[j]), book.keys[j])))
+    return [
+        tl.holding(book, k)[members]
+        for k in islice((k for k in keys if " " in k and tl.noun_phrase(book, k)), 4)
+    ]
 
 
 def claimed(
@@ -181,27 +291,46 @@ def claimed(
     """``labels`` with each ``movable`` paper of an unnamed topic joining the nearest topic whose name it
     writes (or category it lists) while that stays within ``BLOB`` of the set; and the papers moved."""
     found = label_topics(book, labels, categories=True)
-    names = sorted(t for t, (name, _) in found.items() if tl.named(book, name))
+    names = sorted(t for t, (name, _) in found.items() if named(book, name))
     if not names or len(names) == len(found):
         return labels, 0
-    lists = {tl.CATEGORY + c: book.listed[:, j].toarray().ravel() > 0 for j, c in enumerate(book.categories)}
-    taken = [found[t][0] for t in names]
-    holders = np.stack([lists[n] if n in lists else tl.holding(book, n) for n in taken], axis=1)
+    holders = np.stack([tl.holding(book, found[t][0]) for t in names], axis=1)
     centres = np.stack([vectors[(labels == t) & movable].mean(axis=0) for t in names])
     sizes, out, moved = np.bincount(labels)[names], labels.copy(), 0
     for i in np.flatnonzero(movable & ~np.isin(labels, names)).tolist():
-        fits = np.flatnonzero(holders[i] & (sizes + 1 <= tl.BLOB * len(labels)))
+        fits = np.flatnonzero(holders[i] & (sizes + 1 <= BLOB * len(labels)))
         if fits.size:
             c = int(fits[np.argmin(((centres[fits] - vectors[i]) ** 2).sum(axis=1))])
             out[i], sizes[c], moved = names[c], sizes[c] + 1, moved + 1
-    return geo.by_first(out), moved
+    return by_first(out), moved
+
+
+def layout(vectors: np.ndarray, labels: np.ndarray, has: np.ndarray) -> np.ndarray:
+    """2-D positions in [0, 1]² (see module); papers without a vector sit near their topic's centre."""
+    n = len(labels)  # two or three papers: fewer than two dimensions, padded
+    vectors = np.hstack([vectors, np.zeros((n, max(0, 2 - vectors.shape[1])))])
+    mean, inside = vectors[has].mean(axis=0), [(labels == t) & has for t in range(labels.max() + 1)]
+    centroids = np.stack([vectors[m].mean(axis=0) if m.any() else mean for m in inside])
+    sizes = np.array([float(m.sum()) for m in inside])
+    # between-topic spread weighted 3× over the papers' own: the axes that set the topics apart
+    stacked = np.vstack([(centroids - mean) * 3.0 * np.sqrt(sizes)[:, None], vectors[has] - mean])
+    axes = np.linalg.svd(stacked, full_matrices=False)[2][:2]
+    axes *= np.where(axes[np.arange(2), np.abs(axes).argmax(axis=1)] < 0, -1.0, 1.0)[:, None]  # fixed signs
+    centre_of = ((centroids - mean) @ axes.T)[labels]
+    points = centre_of + PULL * ((vectors - mean) @ axes.T - centre_of)
+    spread = float(np.abs(points[has] - centre_of[has]).mean())
+    for i in np.flatnonzero(~has):  # no vector: a fixed jitter (from its position) around the centre
+        angle = (zlib.crc32(str(i).encode()) % 3600) / 3600 * 2 * math.pi
+        points[i] = centre_of[i] + spread * np.array([math.cos(angle), math.sin(angle)])
+    low, span = points.min(axis=0), np.ptp(points, axis=0)
+    return np.asarray((points - low) / np.where(span > 0, span, 1.0)) if n > 1 else np.full((n, 2), 0.5)
 
 
 def name_topics(
     book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
-) -> tuple[list[Topic], np.ndarray]:
-    """Each ``Topic`` with its terms as written, and the topic numbers once the unnamed groups are pooled
-    (``_pooled``; unless ``namer``, given each topic's phrases and titles, names them)."""
+) -> tuple[list[Cluster], np.ndarray]:
+    """Each topic's ``Cluster``, its terms as written, and the topic numbers once the unnamed groups are
+    pooled (``_pooled``; unless ``namer``, given each topic's phrases and titles, names them)."""
     found = label_topics(book, labels, categories=True)
     titles = {t: [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12] for t in sorted(found)}
     try:  # a model that fails, or answers too few names, names nothing: the phrases name the topics
@@ -213,7 +342,7 @@ def name_topics(
     else:
         labels, found = _pooled(book, labels, found)
     keys = {k for _, ks in found.values() for k in ks}
-    topics = []
+    clusters = []
     for t in sorted(found):
         members = np.flatnonzero(labels == t)
         texts = [f"{papers[int(i)].title} {papers[int(i)].abstract}" for i in members]
@@ -225,17 +354,17 @@ def name_topics(
         terms = [shown(book, k) for k in found[t][1]]
         terms = [label if label and name_key(k) == name_key(label) else k for k in terms]
         terms = [k for k in terms if k == label or any(occurs(k, x) for x in texts)]
-        topics.append(Topic(label, tuple(terms), tuple(papers[int(i)].id for i in members)))
-    return topics, labels
+        clusters.append(Cluster.make(label=label, terms=terms, papers=[papers[int(i)].id for i in members]))
+    return clusters, labels
 
 
 def _pooled(book: PhraseBook, labels: np.ndarray, found: tl.Found) -> tuple[np.ndarray, tl.Found]:
     """Every topic no phrase or category names pooled into one unnamed topic, its terms their words."""
     sizes = np.bincount(labels)
-    rest = sorted((t for t, (n, _) in found.items() if not tl.named(book, n)), key=lambda t: (-sizes[t], t))
+    rest = sorted((t for t, (n, _) in found.items() if not named(book, n)), key=lambda t: (-sizes[t], t))
     if not rest:
         return labels, found
-    pooled = geo.by_first(np.where(np.isin(labels, rest), rest[0], labels))
+    pooled = by_first(np.where(np.isin(labels, rest), rest[0], labels))
     renumber = {t: int(pooled[np.flatnonzero(labels == t)[0]]) for t in found if t not in rest[1:]}
     out = {renumber[t]: found[t] for t in found if t not in rest}
     words = [name or next(iter(terms), "") for name, terms in (found[t] for t in rest)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from functools import partial
 from typing import Any
@@ -24,7 +24,8 @@ from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
-from papersift.ranking.topics import MIN_TOPIC, Doc, TopicMap, listing_entries, map_json, topic_map
+from papersift.ranking.topic_labels import Doc
+from papersift.ranking.topics import MIN_TOPIC, TopicMap, listing_entries, map_json, topic_map
 from papersift.reader.shapes import ListedPaper, Trending
 from papersift.reading.shown import lookup
 from papersift.records.messages import say
@@ -114,7 +115,7 @@ def map_view(tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = LIS
             "colour": colour(n, bool(topic.label)),
             "papers": [{"id": i, "title": titles.get(i, i)} for i in topic.papers],
         }
-        for n, topic in enumerate(tmap.topics)
+        for n, topic in enumerate(tmap.clusters)
     ]
     return {"topics": topics, "drawings": [_drawing(tmap, titles, topics, size) for size in sizes]}
 
@@ -214,7 +215,7 @@ def topic_view(
     except (ValueError, np.linalg.LinAlgError) as e:  # never a page lost to its map
         print(f"papersift: warning: no topic map: {e}", file=sys.stderr, flush=True)
         return None
-    if len(tmap.topics) < 2:
+    if len(tmap.clusters) < 2:
         return None
     return map_view(tmap, {d.id: d.title for d in docs}, MAP_PAGE_SIZES if large else LISTING_SIZES)
 
@@ -239,17 +240,16 @@ def day_topic_view(
     except (ValueError, np.linalg.LinAlgError) as e:
         print(f"papersift: warning: no topic map: {e}", file=sys.stderr, flush=True)
         return None
-    kept = [n for n, t in enumerate(whole.topics) if shown & set(t.papers)]
+    kept = [n for n, t in enumerate(whole.clusters) if shown & set(t.papers)]
     if len(kept) < 2:
         return None
     renumber = {old: new for new, old in enumerate(kept)}
-    tmap = TopicMap(
-        [
-            replace(whole.topics[n], papers=tuple(p for p in whole.topics[n].papers if p in shown))
-            for n in kept
-        ],
-        [replace(p, cluster=renumber[p.cluster]) for p in whole.points if p.id in shown],
-    )
+    clusters = [
+        whole.clusters[n].model_copy(update={"papers": [p for p in whole.clusters[n].papers if p in shown]})
+        for n in kept
+    ]
+    points = [p.model_copy(update={"cluster": renumber[p.cluster]}) for p in whole.points if p.id in shown]
+    tmap = whole.model_copy(update={"clusters": clusters, "points": points})
     return map_view(tmap, {str(e["id"]): str(e.get("title", "")) for e in entries})
 
 
