@@ -457,10 +457,10 @@ def test_a_paper_no_phrase_groups_joins_the_nearest_topic_whose_name_it_writes()
     vectors = np.concatenate([rng.normal(c, 0.1, (12, 2)) for c in (0.0, 3.0, 6.0)])
     labels = np.array([0] * 12 + [1] * 12 + [2] * 12)
     book = phrase_book(None, docs)
-    joined, moved = claimed(vectors, labels, book, np.ones(36, bool))
+    joined, moved = claimed(vectors, labels, book)
     assert moved == 4 and joined[12:15].tolist() == [0] * 3 and joined[15] == joined[24]
     assert len(set(joined[16:24].tolist())) == 1 and joined[16] not in {joined[0], joined[24]}
     # 7 of topic 1 write "graph neural networks" (under a third of the rest: still topic 0's name); 6 join
     many = docs[:12] + [doc(12 + i, "Graph neural networks." if i < 7 else "") for i in range(12)] + docs[24:]
-    grown, moved = claimed(vectors, labels, phrase_book(None, many), np.ones(36, bool))
+    grown, moved = claimed(vectors, labels, phrase_book(None, many))
     assert moved == 6 and np.bincount(grown)[grown[0]] == 18  # half the day, no more
