@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -136,18 +136,13 @@ def test_the_same_papers_give_the_same_map_in_any_order(day_papers: list[Paper],
     assert sorted(again.points, key=lambda p: p.id) == sorted(first.points, key=lambda p: p.id)
 
 
-@dataclass(frozen=True)
-class Unstored:
+def unstored(id: str, title: str, abstract: str, categories: tuple[str, ...] = ()) -> Paper:
     """A real paper's text under an id the store does not have: no vector, no tf-idf row."""
-
-    id: str
-    title: str
-    abstract: str
-    categories: tuple[str, ...] = ()
+    return Paper(id, title, [], abstract, list(categories))
 
 
 def test_papers_without_vectors_are_placed_by_their_terms(day_papers: list[Paper], indexes: Indexes) -> None:
-    others = [Unstored(f"new-{p.id}", p.title, p.abstract) for p in day_papers[:5]]
+    others = [unstored(f"new-{p.id}", p.title, p.abstract) for p in day_papers[:5]]
     tmap = topic_map(indexes, [*day_papers, *others])
     check_cover(tmap, [p.id for p in day_papers] + [o.id for o in others])
     where = {pid: n for n, topic in enumerate(tmap.clusters) for pid in topic.papers}
@@ -175,7 +170,7 @@ def test_too_few_papers_make_one_topic(day_papers: list[Paper], indexes: Indexes
 def test_two_or_three_papers_make_a_map_without_failing(
     n: int, day_papers: list[Paper], indexes: Indexes
 ) -> None:
-    for papers in (day_papers[:n], [*day_papers[: n - 1], Unstored("new-1", "A title", "Its abstract.")]):
+    for papers in (day_papers[:n], [*day_papers[: n - 1], unstored("new-1", "A title", "Its abstract.")]):
         tmap = topic_map(indexes, papers)
         check_cover(tmap, [p.id for p in papers])
         assert len(tmap.clusters) == 1
@@ -237,7 +232,7 @@ def test_a_topic_no_phrase_names_is_split_by_the_papers_holding_one_of_its_phras
     for i in range(30):
         held = i < 8
         docs.append(
-            Unstored(
+            unstored(
                 f"a{i:02d}",
                 f"{_word(3 * i).capitalize()} and speech.",
                 f"The speech of {_word(3 * i + 1)}." + (" Speech recognition." if held else ""),
@@ -248,7 +243,7 @@ def test_a_topic_no_phrase_names_is_split_by_the_papers_holding_one_of_its_phras
         )
     for i in range(30):
         docs.append(
-            Unstored(f"b{i:02d}", f"Graph neural networks of {_word(3 * i + 2)}.", "Graph neural networks.")
+            unstored(f"b{i:02d}", f"Graph neural networks of {_word(3 * i + 2)}.", "Graph neural networks.")
         )
         rows.append([rng.normal(0, 0.05), rng.normal(0, 0.05), 10.0 + rng.normal(0, 0.05)])
     vectors, book = np.array(rows), phrase_book(None, docs)
@@ -263,8 +258,8 @@ def test_a_topic_no_phrase_names_is_split_by_the_papers_holding_one_of_its_phras
 
 def test_a_hyphenated_modifier_names_a_topic_only_when_no_other_phrase_does() -> None:
     # 12 papers: 8 say "high-resolution", 5 "remote sensing" (one of them both); the other 12 neither
-    def doc(i: int, text: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+    def doc(i: int, text: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
 
     texts = [f"High-resolution {_word(100 + i)}." for i in range(7)]
     texts += ["High-resolution remote sensing."] + ["Remote sensing."] * 4
@@ -285,8 +280,8 @@ def test_a_topic_no_phrase_names_is_named_by_the_category_a_third_of_its_papers_
     # topic 0: 12 papers sharing no phrase, all listed in cs.CL, 5 of them also in eess.AS (math.IT as
     # cs.IT: an alias counts as its canonical id); topic 1: 12 papers on graph neural networks, cs.CL and
     # cs.LG. The day's own category (cs.CL, every paper) never names a topic; only the last naming asks
-    def doc(i: int, text: str, categories: tuple[str, ...]) -> Unstored:
-        return Unstored(
+    def doc(i: int, text: str, categories: tuple[str, ...]) -> unstored:
+        return unstored(
             f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.", categories
         )
 
@@ -318,8 +313,8 @@ def test_a_topic_no_phrase_names_is_named_by_the_category_a_third_of_its_papers_
 def test_a_phrase_a_third_of_the_rest_of_the_day_holds_names_no_topic() -> None:
     # "large language models": in every paper of topic 0 and in half of topic 1's (three times as common
     # in topic 0, yet a third of the rest of the day holds it: it tells topic 0 from nothing)
-    def doc(i: int, text: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+    def doc(i: int, text: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
 
     llm = [doc(i, "Large language models.") for i in range(12)]
     graphs = [
@@ -352,8 +347,8 @@ def test_a_phrase_a_third_of_the_rest_of_the_day_holds_names_no_topic() -> None:
     ],
 )
 def test_a_topic_is_never_named_by_a_clause_a_cut_number_or_a_verb(text: str, junk: str) -> None:
-    def doc(i: int, body: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
+    def doc(i: int, body: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
 
     topic = [doc(i, text.format(w=_word(100 + i))) for i in range(12)]
     graphs = [doc(12 + i, "Graph neural networks.") for i in range(12)]
@@ -371,12 +366,12 @@ def test_a_topic_of_most_of_the_day_is_split_into_the_groups_its_phrases_name() 
     for i in range(40):
         subject = "Speech recognition" if i < 20 else "Machine translation"
         docs.append(
-            Unstored(f"a{i:02d}", f"{subject} of {_word(2 * i)}.", f"Sequence models. {_word(2 * i + 1)}.")
+            unstored(f"a{i:02d}", f"{subject} of {_word(2 * i)}.", f"Sequence models. {_word(2 * i + 1)}.")
         )
         rows.append([(0.0 if i < 20 else 1.0) + rng.normal(0, 0.05), rng.normal(0, 0.05)])
     for i in range(10):
         docs.append(
-            Unstored(f"b{i:02d}", f"Graph neural networks of {_word(200 + i)}.", "Graph neural networks.")
+            unstored(f"b{i:02d}", f"Graph neural networks of {_word(200 + i)}.", "Graph neural networks.")
         )
         rows.append([rng.normal(0, 0.05), 5.0 + rng.normal(0, 0.05)])
     book, labels = phrase_book(None, docs), np.array([0] * 40 + [1] * 10)
@@ -391,8 +386,8 @@ def test_a_topic_of_most_of_the_day_is_split_into_the_groups_its_phrases_name() 
 def test_a_phrase_cut_short_of_a_longer_one_names_no_topic() -> None:
     # "large language" in 4 of 12 papers (a third), 3 of them "large language models" (a quarter): the
     # longer phrase cut short, not a name
-    def doc(i: int, body: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
+    def doc(i: int, body: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
 
     bodies = ["Large language models."] * 3 + ["Large language tasks."] + [_word(100 + i) for i in range(8)]
     topic = [doc(i, b) for i, b in enumerate(bodies)]
@@ -402,7 +397,7 @@ def test_a_phrase_cut_short_of_a_longer_one_names_no_topic() -> None:
 
 
 def test_no_phrase_runs_from_a_title_into_its_abstract() -> None:
-    book = phrase_book(None, [Unstored("p1", "Robust Graph Networks", "Language models read graphs.")])
+    book = phrase_book(None, [unstored("p1", "Robust Graph Networks", "Language models read graphs.")])
     assert "graph network" in book.column and "language model" in book.column
     assert not any("network language" in key for key in book.column)
 
@@ -423,8 +418,8 @@ def test_the_groups_no_phrase_names_are_the_days_other_papers_one_unnamed_group(
     # topic 0: graph neural networks; topic 1: 12 papers sharing only the word "speech"; topic 2: 12 sharing
     # nothing. A lone word names no topic: 1 and 2 are pooled into one unnamed group, its words its terms;
     # a configured model names every group itself (none pooled)
-    def doc(i: int, text: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+    def doc(i: int, text: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
 
     docs = [doc(i, "Graph neural networks.") for i in range(12)]
     docs += [doc(12 + i, f"Speech of {_word(300 + i)}.") for i in range(12)]
@@ -444,8 +439,8 @@ def test_a_paper_no_phrase_groups_joins_the_nearest_topic_whose_name_it_writes()
     # topic 0: 12 papers on graph neural networks; topic 1: 12 sharing no phrase, 3 of them also writing
     # "graph neural networks", 1 "speech recognition" (topic 2's name): they join those topics, the rest
     # stay the day's other papers. A topic grows only up to BLOB of the day
-    def doc(i: int, text: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+    def doc(i: int, text: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
 
     docs = [doc(i, "Graph neural networks.") for i in range(12)]
     docs += [

@@ -1,25 +1,23 @@
-"""Topic names: which phrases of a set of papers name which of its topics, and how a name is shown.
+"""Topic names: which phrases of a set of papers name which of its topics, how a name is shown. Each rule,
+with what it keeps out (``bench/topic_names.py``: the busiest cs.LG, cs.CV, cs.CL days; later, 10 busy days):
 
-* Candidates: each paper's phrases (``phrases.phrases``, up to ``NAME_WORDS`` words; hyphens as spaces unless
-  the compound holds a stop word), plurals folded (``name_keys``); background: the share of the store writing
-  each (the lexical arrays' word and pair document frequencies).
-* A phrase qualifies for a topic when ``MIN_SHARE`` of its papers hold it, ``CONTRAST`` times the share of the
-  rest, under ``MIN_SHARE`` of the rest, in at most ``NAME_MAX_DF`` of the store. Score: c-TF-IDF, the store
-  as background; the terms: the name, then the others by maximal marginal relevance (``MMR``).
-* A name is a noun phrase by lemminflect's lexicon (``tags``; no superlative or comparative, no count); a word
-  the lexicon lacks is the field's own (``llms``) unless English writes it often (Zipf ≥ ``ZIPF_COMMON``).
-* A phrase opening or ending a longer one ``CUT_SHORT`` of its holders hold names only as the longer one. A
-  hyphenated compound (``multi-agent``) names through the best phrase holding it, else after every phrase and
-  category (``CATEGORY_CONTRAST``), before a lone word (``phrases.names_a_term``). Each name once a day.
-
-Each rule off, on the busiest cs.LG, cs.CV and cs.CL days (``bench/topic_names.py``): no parts of speech,
-12 names become "across multiple", "performance across"…; no Zipf rule, 4 ("state-of-the-art llms"); no
-cut-short, 12 ("large vision", "magnetic resonance"); no ``NAME_MAX_DF``, "language models" names a mixed
-group on 2026-05-12 (NMI 0.367 at 0.25, 0.393 at 0.2, 0.437 at 0.15 but 42% unnamed); MMR changes 20 terms.
-On the 10 busiest days (cs.LG, cs.CV, cs.CL, cs.AI, astro-ph ×2), each rule drops: a count (``COUNT``),
-"58m parameters"; a verb phrase (``VERBAL`` + adjective, not the field's word), "offering critical contextual
-signals"; a generic head or head's modifier with only common adjectives (``phrases.fields_word``), "original
-models", "specific layers", "various forms" (unnamed 15.5% → 15.8%; "knowledge graphs" lost to another k).
+* Candidates: each paper's phrases of up to ``NAME_WORDS`` words (``phrases.phrases``; a hyphen a space
+  unless its compound holds a stop word), plurals folded (``name_keys``).
+* In ``MIN_SHARE`` of the topic's papers, ``CONTRAST``× the rest of the day's share and under ``MIN_SHARE``
+  of it; scored by c-TF-IDF with the store as background (the lexical arrays' word pair document
+  frequencies). In over ``NAME_MAX_DF`` of the store, none: "language models" named a mixed group
+  (2026-05-12 NMI 0.367 at 0.25, 0.393 at 0.2; 0.437 at 0.15 but 42% unnamed).
+* A noun phrase by lemminflect's lexicon (``tags``): 12 names like "across multiple" out; a word it lacks is
+  the field's own unless English writes it often (Zipf ≥ ``ZIPF_COMMON``): 4 like "state-of-the-art llms".
+* No superlative or comparative; no count (``COUNT``): "58m parameters"; no verb phrase (``VERBAL`` +
+  adjective, not the field's word): "offering critical contextual signals"; a generic head or head's modifier
+  needs a noun or the field's word (``phrases.fields_word``): "original models", "specific layers" (unnamed
+  15.5% → 15.8%).
+* A phrase opening or ending a longer one ``CUT_SHORT`` of its holders hold names as the longer one: 12
+  like "large vision", "magnetic resonance".
+* A hyphenated compound (``multi-agent``) names through the best phrase holding it, else after every phrase
+  and category (``CATEGORY_CONTRAST``), before a lone word (``term``); each name once a day.
+* Terms: the name, then the others by maximal marginal relevance (``MMR``; without, 20 terms change).
 """
 
 from __future__ import annotations
@@ -30,16 +28,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import pairwise
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
-from sklearn.preprocessing import MultiLabelBinarizer
 
 from papersift.index.lexical import Lexical, term_slot
 from papersift.ranking.phrases import GENERIC, fields_word, names_a_term, phrases, word_rarity
 from papersift.records.analyzer import STOP_WORDS, fold
+from papersift.records.paper import Paper
 from papersift.records.taxonomy import canonical, category_name, category_named
 
 NAME_WORDS = 5  # words of a name at most
@@ -58,46 +56,30 @@ Keys = tuple[str, ...]
 Found = dict[int, tuple[str, Keys]]  # topic → (name key, term keys)
 
 
-class Doc(Protocol):
-    """What the map reads of a paper (a ``Paper`` is one)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def title(self) -> str: ...
-    @property
-    def abstract(self) -> str: ...
-    @property
-    def categories(self) -> Sequence[str]: ...
-
-
 @dataclass(frozen=True, slots=True)
 class PhraseBook:
     """A set of papers' candidate names: which paper holds which phrase (``name_keys``, one column each)."""
 
     keys: list[str]
     column: dict[str, int]
-    holds: sp.csr_matrix  # papers × keys: 1 where the paper holds the phrase
+    holds: sp.csr_matrix  # papers × keys: 1 where the paper holds the phrase (or lists the category)
     by_key: sp.csc_matrix  # the same, by column
     texts: list[str]  # each paper's title and abstract
-    categories: list[str]  # the arXiv categories the papers list (canonical ids), one per column
-    listed: sp.csr_matrix  # papers × categories
+    listing: np.ndarray  # which keys are arXiv categories' (``CATEGORY``)
     lexical: Lexical | None  # the store's lexical arrays: the background
     memo: dict[Any, Any] = field(default_factory=dict)
 
 
 def term_key(term: str) -> str:
     """A term with plural words made singular (``"language models"`` → ``"language model"``)."""
-    words = term.split()
-    return " ".join(w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+    return " ".join(
+        w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in term.split()
+    )
 
 
 def _unhyphenated(text: str) -> str:
     """Hyphens between words as spaces, except in a compound holding a stop word (``chain-of-thought``)."""
-
-    def split(m: re.Match[str]) -> str:
-        return m[0] if any(p.lower() in STOP_WORDS for p in m[0].split("-")) else m[0].replace("-", " ")
-
+    split = lambda m: m[0] if STOP_WORDS & {*m[0].lower().split("-")} else m[0].replace("-", " ")  # noqa: E731
     return re.sub(r"[^\W\d_]+(?:-[^\W\d_]+)+", split, text)
 
 
@@ -111,21 +93,24 @@ def name_key(label: str) -> str:
     return term_key(" ".join(_unhyphenated(fold(label)).split()))
 
 
-def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
-    """The ``PhraseBook`` of ``papers`` (categories by a name of their own: not cs.LG's and stat.ML's)."""
+def phrase_book(lexical: Lexical | None, papers: Sequence[Paper]) -> PhraseBook:
+    """The ``PhraseBook`` of ``papers``: their phrases, and as ``CATEGORY`` keys the categories they list that
+    have a name of their own (not cs.LG's and stat.ML's)."""
     texts = [f"{d.title}. {d.abstract}" for d in papers]  # no phrase runs from the title into the abstract
+    lists = [
+        {CATEGORY + c for c in map(canonical, d.categories) if category_named(category_name(c) or "") == c}
+        for d in papers
+    ]
     try:
-        counter = CountVectorizer(analyzer=name_keys, binary=True)
-        holds = counter.fit_transform(texts).astype(np.float64)
+        counter = CountVectorizer(analyzer=lambda keys: keys, binary=True)
+        holds = counter.fit_transform([name_keys(t) | c for t, c in zip(texts, lists, strict=True)]).astype(
+            np.float64
+        )
         keys = counter.get_feature_names_out().tolist()
     except ValueError:  # no phrase at all
         holds, keys = sp.csr_matrix((len(texts), 0)), []
-    own = [{canonical(c) for c in d.categories} for d in papers]
-    named = [{c for c in cs if category_named(category_name(c) or "") == c} for cs in own]
-    binarizer = MultiLabelBinarizer(sparse_output=True)
-    listed = sp.csr_matrix(binarizer.fit_transform(named), dtype=np.float64)
-    column, classes = {k: j for j, k in enumerate(keys)}, list(binarizer.classes_)
-    return PhraseBook(keys, column, holds, holds.tocsc(), texts, classes, listed, lexical)
+    listing = np.array([k.startswith(CATEGORY) for k in keys], bool)
+    return PhraseBook(keys, {k: j for j, k in enumerate(keys)}, holds, holds.tocsc(), texts, listing, lexical)
 
 
 def background(book: PhraseBook, key: str) -> float:
@@ -140,11 +125,7 @@ def background(book: PhraseBook, key: str) -> float:
 
 
 def holding(book: PhraseBook, key: str) -> np.ndarray:
-    """Which papers hold ``key`` (a boolean row; a category's key: list it)."""
-    if key.startswith(CATEGORY):
-        return np.asarray(
-            book.listed[:, book.categories.index(key.removeprefix(CATEGORY))].toarray().ravel() > 0
-        )
+    """Which papers hold ``key`` (a boolean row)."""
     row, csc, j = np.zeros(len(book.texts), bool), book.by_key, book.column[key]
     row[csc.indices[csc.indptr[j] : csc.indptr[j + 1]]] = True
     return row
@@ -223,24 +204,23 @@ def label_topics(
     n, sizes = len(labels), np.bincount(labels)
     onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(len(sizes), n))
     counts, total = np.asarray((onehot @ book.holds).toarray()), np.asarray(book.holds.sum(axis=0)).ravel()
-    listed, average = np.asarray((onehot @ book.listed).toarray()), n / max(int((sizes > 0).sum()), 1)
+    average, listing = n / max(int((sizes > 0).sum()), 1), book.listing & categories
     # a key one paper holds is in a third of a topic of three papers at most: else only shared keys count
-    cols = np.flatnonzero(total >= 1 + (min(sizes[sizes > 0]) > 3))
+    usable = (total >= 1 + (min(sizes[sizes > 0]) > 3)) & ~book.listing
     used, found = set[str](), Found()
     chosen = [t for t in range(len(sizes)) if sizes[t] and t in (set(only) or {t})]
     for topic in sorted(chosen, key=lambda t: -sizes[t]):
         size, inside = int(sizes[topic]), counts[topic]
-        share, rest = inside[cols] / size, (total[cols] - inside[cols]) / max(n - size, 1)
-        fit = cols[(share >= MIN_SHARE) & (share >= CONTRAST * rest) & (rest < MIN_SHARE)]
+        share, rest = inside / size, (total - inside) / max(n - size, 1)
+        fit = np.flatnonzero(usable & (share >= MIN_SHARE) & (share >= CONTRAST * rest) & (rest < MIN_SHARE))
         common = np.array([background(book, book.keys[j]) for j in fit])
         fit, common = fit[common <= NAME_MAX_DF], common[common <= NAME_MAX_DF]
         weight = inside[fit] / size * np.log1p(average / (total[fit] + n * common))
         score = {book.keys[j]: float(w) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)}
         ranked = sorted(score, key=lambda k: (-score[k], k))
-        share, rest = listed[topic] / size, (listed.sum(axis=0) - listed[topic]) / max(n - size, 1)
-        fits = np.flatnonzero((share >= MIN_SHARE) & (share >= CATEGORY_CONTRAST * rest) & categories)
-        cats = sorted(fits, key=lambda j: (-share[j] * share[j] / (share[j] + rest[j]), book.categories[j]))
-        label = _label(book, ranked, inside, used, [CATEGORY + book.categories[j] for j in cats])
+        cats = np.flatnonzero(listing & (share >= MIN_SHARE) & (share >= CATEGORY_CONTRAST * rest)).tolist()
+        cats.sort(key=lambda j: (-share[j] * share[j] / (share[j] + rest[j]), book.keys[j]))
+        label = _label(book, ranked, inside, used, [book.keys[j] for j in cats])
         used |= {label} - {""}
         found[topic] = (label, _terms(book, labels == topic, label, ranked, score) if categories else ())
     book.memo[memo] = found
@@ -256,9 +236,15 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
                 for part in (" ".join(words[:-cut]), " ".join(words[cut:])):
                     longer.setdefault(part, []).append(j)
     halves, fit = [], set(ranked)
-    for key in (k for k in ranked if " " in k and not _taken(k, used)):
+
+    def taken(k: str) -> bool:  # a name of the day, or one opening with it or it opens with
+        return k in used or any(
+            (" " in u and f"{k} ".startswith(f"{u} ")) or u.startswith(f"{k} ") for u in used
+        )
+
+    for key in (k for k in ranked if " " in k and not taken(k)):
         if _half(book, key):  # a modifier: the best qualifying noun phrase holding it, else a last resort
-            wider = [k for k in ranked if f" {key} " in f" {k} " and k != key and not _taken(k, used)]
+            wider = [k for k in ranked if f" {key} " in f" {k} " and k != key and not taken(k)]
             wider = [k for k in wider if noun_phrase(book, k) and not _half(book, k)]
             if wider:
                 return wider[0]
@@ -267,7 +253,7 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
         most = max(book.memo["longer"].get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
         cut = most is not None and inside[most] >= CUT_SHORT * inside[book.column[key]]
         whole = book.keys[most or 0] if cut else key
-        if whole in fit and not _taken(whole, used) and noun_phrase(book, whole) and not _half(book, whole):
+        if whole in fit and not taken(whole) and noun_phrase(book, whole) and not _half(book, whole):
             return str(whole)
     last = [c for c in cats if c not in used] + halves
     lone = (k for k in ranked if " " not in k and k not in used and lone_term(book, k))
@@ -280,7 +266,10 @@ def _terms(
     """The name, then up to ``TERMS`` phrases by MMR: score against papers shared (Jaccard), none nested."""
     pool = [k for k in ranked[: 8 * TERMS] if (noun_phrase(book, k) if " " in k else lone_term(book, k))]
     picked, top = [label] if label else [], max(score.values(), default=1.0)
-    held = {k: mask & holding(book, k) for k in pool + [p for p in picked if p in book.column]}
+    held = {
+        k: mask & holding(book, k)
+        for k in pool + [p for p in picked if p in book.column and CATEGORY not in p]
+    }
 
     def gain(k: str) -> float:
         overlap = [(held[k] & held[p]).sum() / (held[k] | held[p]).sum() for p in picked if p in held]
@@ -292,12 +281,6 @@ def _terms(
             break
         picked.append(max(pool, key=lambda k: (gain(k), k)))
     return tuple(picked)
-
-
-def _taken(name: str, used: set[str]) -> bool:
-    """Whether the day has used ``name``, a name opening with it or one it opens with."""
-    opens = any(" " in u and (u.startswith(f"{name} ") or name.startswith(f"{u} ")) for u in used)
-    return name in used or opens
 
 
 def _half(book: PhraseBook, key: str) -> bool:

@@ -3,7 +3,8 @@
 Same papers, same map (id order, fixed seeds). On 2026-05-12 (809 papers) NMI vs the categories 0.390
 (k-means on tf-idf: 0.101); unnamed shares are of ``bench/topic_names.py``'s 10 busy days. Each rule:
 
-* Vectors: MiniLM's on ``DIMENSIONS`` principal axes (none: a truncated SVD of the tf-idf rows); a paper
+* Vectors: MiniLM's on ``DIMENSIONS`` principal axes (none: a truncated SVD of the tf-idf rows; no store
+  arrays: the set's own sublinear tf-idf, NMI 0.286, unweighted words 0.243); a paper
   without one takes the mean of its 3 nearest papers' by tf-idf (2026-05-12, 5-33% of the vectors hidden:
   NMI 0.365, the hidden papers' 0.398, 282 unnamed; joining the nearest tf-idf centroid: 0.337, 0.265, 351).
 * k-means (``N_INIT`` starts; 1: NMI 0.372, 14.1% unnamed, "autonomous driving" lost) for k from √(n/4) to
@@ -39,10 +40,10 @@ from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, terms
 from papersift.ranking import topic_labels as tl
-from papersift.ranking.phrases import occurs, phrases
-from papersift.ranking.topic_labels import Doc, PhraseBook, label_topics, name_key, named, shown
+from papersift.ranking.phrases import occurs
+from papersift.ranking.topic_labels import PhraseBook, label_topics, name_key, named, shown
 from papersift.records.json_model import Shape
-from papersift.records.taxonomy import category_named
+from papersift.records.paper import Paper
 from papersift.store import ListingEntry, Store
 
 Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
@@ -51,7 +52,6 @@ MIN_TOPIC, MAX_TOPICS, MOST_TOPICS = 10, 16, 24  # papers per topic the ks are s
 MIN_GROUP, MIN_PART, MERGE_BELOW = 4, MIN_TOPIC // 2, 2 * MIN_TOPIC  # see module
 NAME_SLACK, REFINED, BLOB, PULL = 0.01, 3, 0.5, 0.5
 SILHOUETTE_SAMPLE = 1500  # papers the silhouette is measured on (a fixed sample beyond that)
-Trial = tuple[np.ndarray, set[int]]  # a partition and the topics it changed
 
 
 class Cluster(Shape):
@@ -92,7 +92,7 @@ def listing_entries(store: Store, category: str, when: date, days: int = 1) -> l
     return list(seen.values())
 
 
-def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = None) -> TopicMap:
+def topic_map(indexes: Indexes, papers: Sequence[Paper], namer: Namer | None = None) -> TopicMap:
     """Group ``papers`` into topics, name them (``namer``: the configured model's labels; without one, or
     when it fails, the key phrases), and lay them out."""
     ordered = sorted({p.id: p for p in papers}.values(), key=lambda p: p.id)
@@ -114,7 +114,7 @@ def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = Non
     return TopicMap.make(category="", date="", clusters=[clusters[t] for t in order], points=points)
 
 
-def _vectors(indexes: Indexes, papers: Sequence[Doc]) -> np.ndarray:
+def _vectors(indexes: Indexes, papers: Sequence[Paper]) -> np.ndarray:
     """The papers' vectors (see module), in the order given."""
     n, rowids = len(papers), np.array([indexes.store.rowid(p.id) or -1 for p in papers], dtype=np.int64)
     dense = np.zeros((n, 1))
@@ -136,12 +136,14 @@ def _vectors(indexes: Indexes, papers: Sequence[Doc]) -> np.ndarray:
     return np.asarray(pca.fit(dense).transform(dense), np.float64)
 
 
-def tfidf_matrix(lexical: Lexical | None, rowids: np.ndarray, papers: Sequence[Doc]) -> sp.csr_matrix:
+def tfidf_matrix(lexical: Lexical | None, rowids: np.ndarray, papers: Sequence[Paper]) -> sp.csr_matrix:
     """The papers' unit tf-idf rows: the store's (a paper not in its arrays: its text, weighed alike); without
     the arrays, the set's own."""
     texts = [f"{p.title} {p.abstract}" for p in papers]
     if lexical is None:
-        return sp.csr_matrix(TfidfVectorizer(analyzer=terms).fit_transform(texts), dtype=np.float32)
+        return sp.csr_matrix(
+            TfidfVectorizer(analyzer=terms, sublinear_tf=True).fit_transform(texts), dtype=np.float32
+        )
     at = lexical.positions(rowids).tolist()
     rows = [lexical.row(i) if i >= 0 else lexical.vectorize(text) for i, text in zip(at, texts, strict=True)]
     slots, weights = np.concatenate([s for s, _ in rows]), np.concatenate([w for _, w in rows])
@@ -170,18 +172,14 @@ def clustered(vectors: np.ndarray, book: PhraseBook) -> np.ndarray:
 
 def kmeans(x: np.ndarray, k: int, init: np.ndarray | None = None) -> np.ndarray:
     """k-means labels of ``x``: k-means++ from a fixed seed, or 10 steps from the centres ``init``."""
-    model = KMeans(k, init="k-means++", n_init=N_INIT, random_state=SEED)
-    if init is not None:
-        model = KMeans(k, init=init, n_init=1, max_iter=10, random_state=SEED)
-    return by_first(np.asarray(model.fit_predict(x), np.int64))
+    again = {"init": init, "n_init": 1, "max_iter": 10} if init is not None else {"n_init": N_INIT}
+    return by_first(np.asarray(KMeans(k, random_state=SEED, **again).fit_predict(x), np.int64))
 
 
 def by_first(labels: np.ndarray) -> np.ndarray:
     """Topics numbered 0, 1, … by their first paper: the same partition always gets the same numbers."""
-    values, first = np.unique(labels, return_index=True)
-    renumber = np.zeros(int(values.max()) + 1 if len(values) else 0, np.int64)
-    renumber[values[np.argsort(first)]] = np.arange(len(values))
-    return np.asarray(renumber[labels], np.int64)
+    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
+    return np.asarray(np.argsort(np.argsort(first))[inverse.ravel()], np.int64)
 
 
 def nearest(vectors: np.ndarray, labels: np.ndarray, members: np.ndarray, others: list[int]) -> int:
@@ -209,7 +207,7 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int 
     left = unphrased(book, labels)
     for _ in range(2 * most):  # each step splits or merges one topic
         step: tuple[int, np.ndarray] | None = None
-        for topic in unsettled(book, labels) if left else []:
+        for topic in unsettled(book, labels)[0] if left else []:
             for trial, parts in _trials(vectors, labels, topic, book, most):
                 names = label_topics(book, trial, only=parts)
                 fewer = unphrased(book, trial) if any(named(book, names[t][0]) for t in parts) else left
@@ -222,11 +220,22 @@ def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int 
     return by_first(labels)
 
 
-def _trials(vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook, most: int) -> list[Trial]:
+def _trials(
+    vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook, most: int
+) -> list[tuple[np.ndarray, set[int]]]:
     """The partitions ``refine`` tries for one topic, each with the topics it changes."""
     members, count = np.flatnonzero(labels == topic), int(labels.max()) + 1
-    out: list[Trial] = []
-    x, held = vectors[members], [h for h in seeds(book, labels, members) if 0 < h.sum() < len(h)]
+    out: list[tuple[np.ndarray, set[int]]] = []
+    # the holders of each of its four most held distinctive noun phrases: 2-means starts
+    inside = np.asarray(book.holds[members].sum(axis=0)).ravel()
+    rest = (np.asarray(book.holds.sum(axis=0)).ravel() - inside) / max(len(labels) - len(members), 1)
+    fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= tl.CONTRAST * rest)).tolist()
+    keys = (book.keys[j] for j in sorted(fit, key=lambda j: (-int(inside[j]), book.keys[j])))
+    phrased = islice((k for k in keys if " " in k and tl.noun_phrase(book, k)), 4)
+    x, held = (
+        vectors[members],
+        [h for h in (tl.holding(book, k)[members] for k in phrased) if 0 < h.sum() < len(h)],
+    )
     starts = [None, *(np.stack([x[~h].mean(axis=0), x[h].mean(axis=0)]) for h in held)]
     for half in (kmeans(x, 2, s) for s in starts) if len(x) >= 2 * MIN_PART and count < most else []:
         split = labels.copy()
@@ -241,31 +250,20 @@ def _trials(vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBoo
     return out
 
 
-def unsettled(book: PhraseBook, labels: np.ndarray) -> list[int]:
-    """The topics (largest first) no phrase names, or over ``BLOB`` of a set of two topics or more."""
+def unsettled(book: PhraseBook, labels: np.ndarray) -> tuple[list[int], int]:
+    """The topics (largest first) no phrase names, or over ``BLOB`` of a set of two topics or more; and the
+    papers in them, those of unnamed topics counted twice."""
     sizes, found, n = np.bincount(labels), label_topics(book, labels), len(labels)
     out = [
         t for t, (name, _) in found.items() if not named(book, name) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB
     ]
-    return sorted(out, key=lambda t: (-int(sizes[t]), t))
+    return sorted(out, key=lambda t: (-sizes[t], t)), sum(
+        int(sizes[t]) * (1 + (not found[t][0])) for t in out
+    )
 
 
 def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
-    """Papers in ``unsettled`` topics, those of unnamed topics counted twice."""
-    found, sizes = label_topics(book, labels), np.bincount(labels)
-    return sum(int(sizes[t]) * (1 + (not found[t][0])) for t in unsettled(book, labels))
-
-
-def seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
-    """Which of a topic's ``members`` hold each of its four most held distinctive noun phrases."""
-    inside = np.asarray(book.holds[members].sum(axis=0)).ravel()
-    rest = (np.asarray(book.holds.sum(axis=0)).ravel() - inside) / max(len(labels) - len(members), 1)
-    fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= tl.CONTRAST * rest)).tolist()
-    keys = (book.keys[j] for j in sorted(fit, key=lambda j: (-int(inside[j]), book.keys[j])))
-    return [
-        tl.holding(book, k)[members]
-        for k in islice((k for k in keys if " " in k and tl.noun_phrase(book, k)), 4)
-    ]
+    return unsettled(book, labels)[1]
 
 
 def claimed(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[np.ndarray, int]:
@@ -303,10 +301,11 @@ def layout(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 
 def name_topics(
-    book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
+    book: PhraseBook, papers: Sequence[Paper], labels: np.ndarray, namer: Namer | None = None
 ) -> tuple[list[Cluster], np.ndarray]:
-    """Each topic's ``Cluster``, its terms as written, and the topic numbers once the unnamed groups are
-    pooled (``_pooled``; unless ``namer``, given each topic's phrases and titles, names them)."""
+    """Each topic's ``Cluster`` (its terms as written) and the papers' cluster numbers once every topic no
+    phrase or category names is pooled into one, its terms their words (unless ``namer``, given each topic's
+    phrases and titles, names them all)."""
     found = label_topics(book, labels, categories=True)
     titles = {t: [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12] for t in sorted(found)}
     try:  # a model that fails, or answers too few names, names nothing: the phrases name the topics
@@ -315,34 +314,20 @@ def name_topics(
         names = []
     if len(names) == len(titles):
         found = {t: (n.strip()[:60] or found[t][0], found[t][1]) for t, n in zip(titles, names, strict=True)}
-    else:
-        labels, found = _pooled(book, labels, found)
-    keys = {k for _, ks in found.values() for k in ks}
+    elif rest := [t for t, (n, _) in found.items() if not named(book, n)]:
+        rest.sort(key=lambda t: (-int((labels == t).sum()), t))
+        words = dict.fromkeys(w for w in (n or next(iter(ks), "") for n, ks in (found[t] for t in rest)) if w)
+        labels = np.where(np.isin(labels, rest), rest[0], labels)
+        found = {t: v for t, v in found.items() if t not in rest} | {rest[0]: ("", tuple(words)[: tl.TERMS])}
+    keys, labels = {k for _, ks in found.values() for k in ks}, np.searchsorted(sorted(found), labels)
     clusters = []
-    for t in sorted(found):
-        members = np.flatnonzero(labels == t)
+    for n, (name, ks) in enumerate(found[t] for t in sorted(found)):
+        members = np.flatnonzero(labels == n)
         texts = [f"{papers[int(i)].title} {papers[int(i)].abstract}" for i in members]
-        label = shown(book, found[t][0]) if found[t][0] in keys else found[t][0]
-        if label and category_named(label) is None and not any(occurs(label, x) for x in texts):
-            forms = [p for x in texts for p in phrases(x, tl.NAME_WORDS) if occurs(p, x)]  # the topic's
-            same = [p for p in forms if name_key(p) == name_key(label) and p.count(" ") == label.count(" ")]
-            label = next(iter(same), label)
-        terms = [shown(book, k) for k in found[t][1]]
-        terms = [label if label and name_key(k) == name_key(label) else k for k in terms]
+        label = shown(book, name) if name in keys else name
+        terms = [
+            label if label and name_key(k) == name_key(label) else k for k in (shown(book, k) for k in ks)
+        ]
         terms = [k for k in terms if k == label or any(occurs(k, x) for x in texts)]
         clusters.append(Cluster.make(label=label, terms=terms, papers=[papers[int(i)].id for i in members]))
     return clusters, labels
-
-
-def _pooled(book: PhraseBook, labels: np.ndarray, found: tl.Found) -> tuple[np.ndarray, tl.Found]:
-    """Every topic no phrase or category names pooled into one unnamed topic, its terms their words."""
-    sizes = np.bincount(labels)
-    rest = sorted((t for t, (n, _) in found.items() if not named(book, n)), key=lambda t: (-sizes[t], t))
-    if not rest:
-        return labels, found
-    pooled = by_first(np.where(np.isin(labels, rest), rest[0], labels))
-    renumber = {t: int(pooled[np.flatnonzero(labels == t)[0]]) for t in found if t not in rest[1:]}
-    out = {renumber[t]: found[t] for t in found if t not in rest}
-    words = [name or next(iter(terms), "") for name, terms in (found[t] for t in rest)]
-    out[renumber[rest[0]]] = ("", tuple(dict.fromkeys(w for w in words if w))[: tl.TERMS])
-    return pooled, out

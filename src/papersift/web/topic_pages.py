@@ -24,11 +24,11 @@ from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
-from papersift.ranking.topic_labels import Doc
 from papersift.ranking.topics import MIN_TOPIC, TopicMap, listing_entries, map_json, topic_map
 from papersift.reader.shapes import ListedPaper, Trending
 from papersift.reading.shown import lookup
 from papersift.records.messages import say
+from papersift.records.paper import Paper
 from papersift.records.taxonomy import category_name
 from papersift.services.lab import TRENDING_DAYS, popular
 from papersift.store import ListingEntry
@@ -70,23 +70,15 @@ LISTING_SIZES, MAP_PAGE_SIZES = (SMALL, MID, PHONE), (WIDE, MIDDLE, NARROW)
 router = APIRouter()
 
 
-@dataclass(frozen=True, slots=True)
-class _Doc:
-    """What the map needs of a paper row (``PaperShape`` dicts carry it)."""
-
-    id: str
-    title: str
-    abstract: str
-    categories: tuple[str, ...]
-
-
-def _docs(entries: Sequence[dict[str, Any]]) -> list[_Doc]:
+def _docs(entries: Sequence[dict[str, Any]]) -> list[Paper]:
+    """The papers of a page's rows (``PaperShape`` dicts), as much of them as the map reads."""
     return [
-        _Doc(
+        Paper(
             str(e["id"]),
             str(e.get("title", "")),
+            [],
             str(e.get("abstract", "")),
-            tuple(str(c) for c in e.get("categories") or ()),
+            list(e.get("categories") or ()),
         )
         for e in entries
     ]
@@ -191,7 +183,7 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return a[0] < b[2] + GAP and b[0] < a[2] + GAP and a[1] < b[3] + GAP and b[1] < a[3] + GAP
 
 
-def compute_map(state: AppState, docs: Sequence[Doc]) -> TopicMap:
+def compute_map(state: AppState, docs: Sequence[Paper]) -> TopicMap:
     """The topic map of ``docs`` (kept per set of papers and index generation)."""
     key = hashlib.blake2b(" ".join(sorted(d.id for d in docs)).encode(), digest_size=16).hexdigest()
 
@@ -227,7 +219,7 @@ def day_topic_view(
     listings of ``categories``, drawn with only the page's papers. What a reader saves or rates changes
     which papers are shown, never the topics or where they sit (the map's input is the day's listings)."""
     shown = {str(e["id"]) for e in entries}
-    docs: dict[str, Doc] = {}
+    docs: dict[str, Paper] = {}
     for category in categories:
         for entry in state.store.listing(category, parse_day(day)):
             docs.setdefault(entry.paper.id, entry.paper)
