@@ -396,6 +396,23 @@ def test_a_phrase_cut_short_of_a_longer_one_names_no_topic() -> None:
     assert label_topics(phrase_book(None, topic + graphs), labels)[0][0] != "large language"
 
 
+def test_one_papers_phrase_names_no_topic() -> None:
+    # a topic of one paper (what ``claimed`` may leave of a topic no phrase names) holds its own phrases,
+    # and its category, alone: no name; two papers sharing the phrase name theirs
+    def doc(i: int, text: str, categories: tuple[str, ...] = ("cs.CL",)) -> Paper:
+        return unstored(
+            f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.", categories
+        )
+
+    graphs = [doc(i, "Graph neural networks.") for i in range(12)]
+    alone = doc(12, "Raster data captures.", ("cs.CL", "q-bio.NC"))
+    names = label_topics(phrase_book(None, [*graphs, alone]), np.array([0] * 12 + [1]), categories=True)
+    assert names[0][0] == "graph neural network" and names[1][0] == ""
+    pair = [alone, doc(13, "Raster data captures.")]
+    names = label_topics(phrase_book(None, [*graphs, *pair]), np.array([0] * 12 + [1] * 2), categories=True)
+    assert names[1][0] == "raster data capture"
+
+
 def test_no_phrase_runs_from_a_title_into_its_abstract() -> None:
     book = phrase_book(None, [unstored("p1", "Robust Graph Networks", "Language models read graphs.")])
     assert "graph network" in book.column and "language model" in book.column

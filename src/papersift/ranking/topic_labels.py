@@ -1,22 +1,24 @@
-"""Topic names: which phrases of a set of papers name which of its topics, how a name is shown. Each rule,
-with what it keeps out (``bench/topic_names.py``: the busiest cs.LG, cs.CV, cs.CL days; later, 10 busy days):
+"""Topic names: which phrases of a set of papers name which of its topics, and how a name is shown. Each
+rule with what it keeps out (``bench/topic_names.py``: the busiest cs.LG, cs.CV, cs.CL days, later 10 days):
 
-* Candidates: each paper's phrases of up to ``NAME_WORDS`` words (``phrases.phrases``; a hyphen a space
-  unless its compound holds a stop word), plurals folded (``name_keys``).
-* In ``MIN_SHARE`` of the topic's papers, ``CONTRAST``× the rest of the day's share and under ``MIN_SHARE``
-  of it; scored by c-TF-IDF with the store as background (the lexical arrays' word pair document
-  frequencies). In over ``NAME_MAX_DF`` of the store, none: "language models" named a mixed group
-  (2026-05-12 NMI 0.367 at 0.25, 0.393 at 0.2; 0.437 at 0.15 but 42% unnamed).
-* A noun phrase by lemminflect's lexicon (``tags``): 12 names like "across multiple" out; a word it lacks is
-  the field's own unless English writes it often (Zipf ≥ ``ZIPF_COMMON``): 4 like "state-of-the-art llms".
-* No superlative or comparative; no count (``COUNT``): "58m parameters"; no verb phrase (``VERBAL`` +
-  adjective, not the field's word): "offering critical contextual signals"; a generic head or head's modifier
-  needs a noun or the field's word (``phrases.fields_word``): "original models", "specific layers" (unnamed
-  15.5% → 15.8%).
-* A phrase opening or ending a longer one ``CUT_SHORT`` of its holders hold names as the longer one: 12
-  like "large vision", "magnetic resonance".
+* Candidates: each paper's phrases (``phrases.phrases``) of up to ``NAME_WORDS`` words, a hyphen a space
+  unless its compound holds a stop word, plurals folded (``name_keys``); and its named categories.
+* A name is in ``MIN_SHARE`` of its topic's papers and two at least (else one-paper topics left by
+  ``claimed``: "raster data captures"), ``CONTRAST``× the rest of the day's share, under ``MIN_SHARE`` of it.
+* Scored by c-TF-IDF against the day and the store (the lexical arrays' word pair frequencies); in over
+  ``NAME_MAX_DF`` of the store, none ("language models" named a mixed group: 2026-05-12 NMI 0.367 at 0.25,
+  0.393 at 0.2; at 0.15, 0.437 but 42% unnamed).
+* A noun phrase by lemminflect's lexicon (``tags``; else 12 like "across multiple"): no superlative or
+  comparative, no count (``COUNT``: "58m parameters"), no verb phrase (``VERBAL`` + adjective: "offering
+  critical contextual signals"); a generic head or its modifier needs a noun or the field's word
+  (``phrases.fields_word``: "original models", "specific layers"; unnamed 15.5% → 15.8%).
+* A word the lexicon lacks is the field's own unless English writes it often (Zipf ≥ ``ZIPF_COMMON``; else
+  4 like "state-of-the-art llms").
+* A phrase opening or ending a longer one ``CUT_SHORT`` of its holders hold names as the longer one (else
+  12 like "large vision", "magnetic resonance").
 * A hyphenated compound (``multi-agent``) names through the best phrase holding it, else after every phrase
-  and category (``CATEGORY_CONTRAST``), before a lone word (``term``); each name once a day.
+  and category (``CATEGORY_CONTRAST``), then a lone word (``lone_term``; without, 16.2% unnamed): the last
+  two name no topic, yet mark it nearer a name while topics are formed. Each name once a day.
 * Terms: the name, then the others by maximal marginal relevance (``MMR``; without, 20 terms change).
 """
 
@@ -205,20 +207,19 @@ def label_topics(
     onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(len(sizes), n))
     counts, total = np.asarray((onehot @ book.holds).toarray()), np.asarray(book.holds.sum(axis=0)).ravel()
     average, listing = n / max(int((sizes > 0).sum()), 1), book.listing & categories
-    # a key one paper holds is in a third of a topic of three papers at most: else only shared keys count
-    usable = (total >= 1 + (min(sizes[sizes > 0]) > 3)) & ~book.listing
     used, found = set[str](), Found()
     chosen = [t for t in range(len(sizes)) if sizes[t] and t in (set(only) or {t})]
     for topic in sorted(chosen, key=lambda t: -sizes[t]):
         size, inside = int(sizes[topic]), counts[topic]
         share, rest = inside / size, (total - inside) / max(n - size, 1)
-        fit = np.flatnonzero(usable & (share >= MIN_SHARE) & (share >= CONTRAST * rest) & (rest < MIN_SHARE))
+        held = (inside >= 2) & (share >= MIN_SHARE)  # a name is shared: one paper's phrase names nothing
+        fit = np.flatnonzero(held & ~book.listing & (share >= CONTRAST * rest) & (rest < MIN_SHARE))
         common = np.array([background(book, book.keys[j]) for j in fit])
         fit, common = fit[common <= NAME_MAX_DF], common[common <= NAME_MAX_DF]
         weight = inside[fit] / size * np.log1p(average / (total[fit] + n * common))
         score = {book.keys[j]: float(w) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)}
         ranked = sorted(score, key=lambda k: (-score[k], k))
-        cats = np.flatnonzero(listing & (share >= MIN_SHARE) & (share >= CATEGORY_CONTRAST * rest)).tolist()
+        cats = np.flatnonzero(listing & held & (share >= CATEGORY_CONTRAST * rest)).tolist()
         cats.sort(key=lambda j: (-share[j] * share[j] / (share[j] + rest[j]), book.keys[j]))
         label = _label(book, ranked, inside, used, [book.keys[j] for j in cats])
         used |= {label} - {""}
