@@ -55,8 +55,7 @@ TERMS = 5  # terms listed per topic
 CATEGORY = "arxiv:"  # a name key of this prefix is an arXiv category's (``arxiv:eess.AS``)
 NOUN, MODIFIER, GRADED = {"NN", "NNS", "VBG"}, {"NN", "JJ", "VBN", "VBG"}, {"JJS", "JJR", "RBS", "RBR"}
 VERBAL, COUNT = {"VBG", "VBN"}, re.compile(r"\d+(?:[.,]\d+)?(?:[kmbt]|x)?")  # "offering"; "58m", "7b", "12"
-Keys = tuple[str, ...]
-Found = dict[int, tuple[str, Keys]]  # topic → (name key, term keys)
+Found = dict[int, tuple[str, tuple[str, ...]]]  # topic → (name key, term keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,41 +94,25 @@ def name_key(label: str) -> str:
 
 
 def phrase_book(lexical: Lexical | None, papers: Sequence[Paper]) -> PhraseBook:
-    """The ``PhraseBook`` of ``papers``: their phrases, and as ``CATEGORY`` keys the categories they list that
-    have a name of their own (not cs.LG's and stat.ML's)."""
-    texts = [f"{d.title}. {d.abstract}" for d in papers]  # no phrase runs from the title into the abstract
-    lists = [
-        {CATEGORY + c for c in map(canonical, d.categories) if category_named(category_name(c) or "") == c}
-        for d in papers
-    ]
+    """The ``PhraseBook`` of ``papers``: their phrases and, as ``CATEGORY`` keys, their named categories."""
+
+    def held(d: Paper) -> set[str]:  # a paper's keys (no phrase runs from the title into the abstract)
+        listed = {c for c in map(canonical, d.categories) if category_named(category_name(c) or "") == c}
+        return name_keys(f"{d.title}. {d.abstract}") | {CATEGORY + c for c in listed}
+
     try:
-        counter = CountVectorizer(analyzer=lambda keys: keys, binary=True)
-        holds = counter.fit_transform([name_keys(t) | c for t, c in zip(texts, lists, strict=True)]).astype(
-            np.float64
-        )
-        keys = counter.get_feature_names_out().tolist()
+        counter = CountVectorizer(analyzer=held, binary=True)
+        holds, keys = counter.fit_transform(papers), counter.get_feature_names_out().tolist()
     except ValueError:  # no phrase at all
-        holds, keys = sp.csr_matrix((len(texts), 0)), []
+        holds, keys = sp.csr_matrix((len(papers), 0)), []
+    texts, holds = [f"{d.title}. {d.abstract}" for d in papers], sp.csr_matrix(holds, dtype=np.float64)
     listing = np.array([k.startswith(CATEGORY) for k in keys], bool)
     return PhraseBook(keys, {k: j for j, k in enumerate(keys)}, holds, holds.tocsc(), texts, listing, lexical)
 
 
-def background(book: PhraseBook, key: str) -> float:
-    """The share of the store writing ``key`` as shown (its rarest word pair's; 0 without the arrays)."""
-    if not book.lexical or not len(book.lexical):
-        return 0.0
-    if ("df", key) not in book.memo:
-        words = shown(book, key).replace("-", " ").split()
-        pairs = [" ".join(pair) for pair in pairwise(words)] or words
-        book.memo["df", key] = min(float(book.lexical.arrays["df"][term_slot(p)]) for p in pairs)
-    return float(book.memo["df", key]) / len(book.lexical)
-
-
 def holding(book: PhraseBook, key: str) -> np.ndarray:
     """Which papers hold ``key`` (a boolean row)."""
-    row, csc, j = np.zeros(len(book.texts), bool), book.by_key, book.column[key]
-    row[csc.indices[csc.indptr[j] : csc.indptr[j + 1]]] = True
-    return row
+    return np.asarray(book.by_key[:, book.column[key]].toarray().ravel() > 0)
 
 
 def shown(book: PhraseBook, key: str) -> str:
@@ -149,11 +132,10 @@ def shown(book: PhraseBook, key: str) -> str:
 @cache
 def tags(word: str) -> frozenset[str]:
     """The Penn tags of every reading lemminflect's lexicon knows ``word`` by (empty if it knows none)."""
-    import lemminflect
+    from lemminflect import getAllInflections, getAllLemmas
 
-    lemmas = [lemma for found in lemminflect.getAllLemmas(word).values() for lemma in found]
-    inflections = [lemminflect.getAllInflections(lemma).items() for lemma in lemmas]
-    return frozenset(t for found in inflections for t, forms in found if word in forms)
+    lemmas = (lemma for found in getAllLemmas(word).values() for lemma in found)
+    return frozenset(t for lemma in lemmas for t, forms in getAllInflections(lemma).items() if word in forms)
 
 
 @cache
@@ -185,8 +167,7 @@ def noun_phrase(book: PhraseBook, key: str) -> bool:
 
 
 def lone_term(book: PhraseBook, word: str) -> bool:
-    """Whether a lone word names a term: a noun or the field's own word of 4+ letters as written, not generic,
-    ``names_a_term``."""
+    """Whether a lone word is a term: a noun or the field's own, 4+ letters, not generic, ``names_a_term``."""
     if ("term", word) not in book.memo:
         plain = word not in GENERIC and word.isalpha() and len(shown(book, word)) >= 4
         found = tags(word) if plain else frozenset({"JJS"})
@@ -198,8 +179,8 @@ def lone_term(book: PhraseBook, word: str) -> bool:
 def label_topics(
     book: PhraseBook, labels: np.ndarray, categories: bool = False, only: Iterable[int] = ()
 ) -> Found:
-    """Each topic's name (keys, see module), largest first; with ``categories`` (the final names) a category
-    may name one no phrase names, and the terms are found; given ``only``, those topics, each as if first."""
+    """Each topic's name and, with ``categories`` (the final naming: a category may name one), its terms;
+    largest first (``only``: those topics, each as if first; see module)."""
     memo = (labels.astype(np.int64).tobytes(), categories, tuple(sorted(only)))
     if memo in book.memo:
         return dict(book.memo[memo])
@@ -207,14 +188,22 @@ def label_topics(
     onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(len(sizes), n))
     counts, total = np.asarray((onehot @ book.holds).toarray()), np.asarray(book.holds.sum(axis=0)).ravel()
     average, listing = n / max(int((sizes > 0).sum()), 1), book.listing & categories
-    used, found = set[str](), Found()
+    used, found, stored = set[str](), Found(), len(book.lexical) if book.lexical else 0
+
+    def background(key: str) -> float:  # the share of the store writing it as shown: its rarest word pair's
+        if not book.lexical or not stored:
+            return 0.0
+        words = shown(book, key).replace("-", " ").split()
+        pairs = [" ".join(pair) for pair in pairwise(words)] or words
+        return min(float(book.lexical.arrays["df"][term_slot(p)]) for p in pairs) / stored
+
     chosen = [t for t in range(len(sizes)) if sizes[t] and t in (set(only) or {t})]
     for topic in sorted(chosen, key=lambda t: -sizes[t]):
         size, inside = int(sizes[topic]), counts[topic]
         share, rest = inside / size, (total - inside) / max(n - size, 1)
         held = (inside >= 2) & (share >= MIN_SHARE)  # a name is shared: one paper's phrase names nothing
         fit = np.flatnonzero(held & ~book.listing & (share >= CONTRAST * rest) & (rest < MIN_SHARE))
-        common = np.array([background(book, book.keys[j]) for j in fit])
+        common = np.array([background(book.keys[j]) for j in fit])
         fit, common = fit[common <= NAME_MAX_DF], common[common <= NAME_MAX_DF]
         weight = inside[fit] / size * np.log1p(average / (total[fit] + n * common))
         score = {book.keys[j]: float(w) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)}
@@ -263,14 +252,11 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
 
 def _terms(
     book: PhraseBook, mask: np.ndarray, label: str, ranked: list[str], score: dict[str, float]
-) -> Keys:
+) -> tuple[str, ...]:
     """The name, then up to ``TERMS`` phrases by MMR: score against papers shared (Jaccard), none nested."""
     pool = [k for k in ranked[: 8 * TERMS] if (noun_phrase(book, k) if " " in k else lone_term(book, k))]
     picked, top = [label] if label else [], max(score.values(), default=1.0)
-    held = {
-        k: mask & holding(book, k)
-        for k in pool + [p for p in picked if p in book.column and CATEGORY not in p]
-    }
+    held = {k: mask & holding(book, k) for k in [*pool, label] if k in book.column and CATEGORY not in k}
 
     def gain(k: str) -> float:
         overlap = [(held[k] & held[p]).sum() / (held[k] | held[p]).sum() for p in picked if p in held]

@@ -1,21 +1,21 @@
-"""The day at a glance: papers grouped into topics (scikit-learn), each named by its most distinctive phrase
-(``topic_labels``), every paper on a 2-D map; its JSON is ``TopicMap`` (``papersift topics``, ``/map``).
-Same papers, same map (id order, fixed seeds). On 2026-05-12 (809 papers) NMI vs the categories 0.390
-(k-means on tf-idf: 0.101); unnamed shares are of ``bench/topic_names.py``'s 10 busy days. Each rule:
+"""The day at a glance: papers grouped into topics, each named by its most distinctive phrase
+(``topic_labels``), on a 2-D map; its JSON ``TopicMap``. All scikit-learn; same papers, same map (id order,
+fixed seeds). Each rule, measured on 2026-05-12 (809 papers: NMI vs the categories 0.390; k-means on tf-idf
+0.101) and on ``bench/topic_names.py``'s 10 busy days (unnamed share 15.6%):
 
-* Vectors: MiniLM's on ``DIMENSIONS`` principal axes (none: a truncated SVD of the tf-idf rows; no store
-  arrays: the set's own sublinear tf-idf, NMI 0.286, unweighted words 0.243); a paper
-  without one takes the mean of its 3 nearest papers' by tf-idf (2026-05-12, 5-33% of the vectors hidden:
-  NMI 0.365, the hidden papers' 0.398, 282 unnamed; joining the nearest tf-idf centroid: 0.337, 0.265, 351).
+* Vectors: MiniLM's on ``DIMENSIONS`` principal axes; a paper without one the mean of its 3 nearest papers'
+  by tf-idf (5-33% of 2026-05-12's hidden: NMI 0.365, 282 unnamed; the topic of the nearest tf-idf centroid:
+  0.337, 351); under 2 with one, a truncated SVD of the tf-idf rows (without the store's arrays the set's
+  own, sublinear: NMI 0.286; unweighted 0.243).
 * k-means (``N_INIT`` starts; 1: NMI 0.372, 14.1% unnamed, "autonomous driving" lost) for k from √(n/4) to
-  ``MAX_TOPICS``, silhouette-scored; a topic under ``MIN_GROUP`` papers joins the nearest (an outlier).
-* Of the ks within ``NAME_SLACK`` of the best silhouette, the ``REFINED`` leaving the fewest papers unnamed
-  are refined (2: "project page" names one; 1: cs.CV 14% unnamed, not 12%): a topic no phrase names or over
-  ``BLOB`` of the set is split (k-means, or 2-means from the holders of one of its phrases; parts of
-  ``MIN_PART``+) or, under ``MERGE_BELOW``, merged into the nearest while fewer papers stay unnamed; the
-  best again up to ``MOST_TOPICS``.
-* A paper of an unnamed topic writing a named topic's name joins the nearest such (``claimed``) up to
-  ``BLOB``; the rest are the day's other papers, one group, last.
+  ``MAX_TOPICS``, by silhouette; a topic under ``MIN_GROUP`` papers joins the nearest (an outlier).
+* The ``REFINED`` ks within ``NAME_SLACK`` of the best silhouette leaving the fewest unnamed are refined (1:
+  cs.CV 14% unnamed, not 12%): a topic no phrase names or over ``BLOB`` of the set is split, by k-means or
+  2-means from the holders of one of its phrases (without: 26.4% unnamed), parts of ``MIN_PART``+, or under
+  ``MERGE_BELOW`` merged into the nearest, while fewer stay unnamed; the best again up to ``MOST_TOPICS``
+  (without: 23.6% unnamed).
+* ``claimed``: a paper of an unnamed topic writing a named topic's name joins the nearest such up to
+  ``BLOB`` (without: NMI 0.273, 23.0% unnamed); the rest, one group last, are the day's other papers.
 * Layout: the principal axes of the size-weighted topic centres, each paper ``PULL`` of the way to its own.
 """
 
@@ -50,8 +50,7 @@ Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, ti
 DIMENSIONS, SEED, N_INIT = 24, 0, 3  # principal axes; k-means' fixed seed and k-means++ starts per k
 MIN_TOPIC, MAX_TOPICS, MOST_TOPICS = 10, 16, 24  # papers per topic the ks are sized for; ks; after splits
 MIN_GROUP, MIN_PART, MERGE_BELOW = 4, MIN_TOPIC // 2, 2 * MIN_TOPIC  # see module
-NAME_SLACK, REFINED, BLOB, PULL = 0.01, 3, 0.5, 0.5
-SILHOUETTE_SAMPLE = 1500  # papers the silhouette is measured on (a fixed sample beyond that)
+NAME_SLACK, REFINED, BLOB, PULL, SILHOUETTE_SAMPLE = 0.01, 3, 0.5, 0.5, 1500  # the last: a fixed sample
 
 
 class Cluster(Shape):
@@ -70,8 +69,7 @@ class MapPoint(Shape):
 
 
 class TopicMap(Shape):
-    """A day's topics, largest first, and one point per paper in the order the papers came (``topic_map``
-    leaves ``category`` and ``date`` to ``map_json``)."""
+    """A day's topics, largest first, and a point per paper in the order given (``date``: ``map_json``'s)."""
 
     category: str
     date: str
@@ -93,8 +91,7 @@ def listing_entries(store: Store, category: str, when: date, days: int = 1) -> l
 
 
 def topic_map(indexes: Indexes, papers: Sequence[Paper], namer: Namer | None = None) -> TopicMap:
-    """Group ``papers`` into topics, name them (``namer``: the configured model's labels; without one, or
-    when it fails, the key phrases), and lay them out."""
+    """The map of ``papers``: their topics, named by ``namer`` (the configured model) or their phrases."""
     ordered = sorted({p.id: p for p in papers}.values(), key=lambda p: p.id)
     if not ordered:
         return TopicMap.make(category="", date="", clusters=[], points=[])
@@ -137,8 +134,7 @@ def _vectors(indexes: Indexes, papers: Sequence[Paper]) -> np.ndarray:
 
 
 def tfidf_matrix(lexical: Lexical | None, rowids: np.ndarray, papers: Sequence[Paper]) -> sp.csr_matrix:
-    """The papers' unit tf-idf rows: the store's (a paper not in its arrays: its text, weighed alike); without
-    the arrays, the set's own."""
+    """The papers' unit tf-idf rows: the store's arrays' (else their text weighed alike), or the set's own."""
     texts = [f"{p.title} {p.abstract}" for p in papers]
     if lexical is None:
         return sp.csr_matrix(
@@ -146,11 +142,9 @@ def tfidf_matrix(lexical: Lexical | None, rowids: np.ndarray, papers: Sequence[P
         )
     at = lexical.positions(rowids).tolist()
     rows = [lexical.row(i) if i >= 0 else lexical.vectorize(text) for i, text in zip(at, texts, strict=True)]
-    slots, weights = np.concatenate([s for s, _ in rows]), np.concatenate([w for _, w in rows])
+    slots, weights = map(np.concatenate, zip(*rows, strict=True))
     ends = np.cumsum([0] + [len(s) for s, _ in rows])
-    out = sp.csr_matrix((weights.astype(np.float32), slots, ends), shape=(len(rows), N_FEATURES))
-    out.sum_duplicates()
-    return out
+    return sp.csr_matrix((weights.astype(np.float32), slots, ends), shape=(len(rows), N_FEATURES))
 
 
 def clustered(vectors: np.ndarray, book: PhraseBook) -> np.ndarray:
@@ -202,12 +196,11 @@ def absorbed(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 
 def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int = MAX_TOPICS) -> np.ndarray:
-    """``labels`` with the ``unsettled`` topics split or merged (see module) while that leaves fewer papers
-    in such topics: of a topic's trials (one of whose changed topics is named), the best."""
+    """``labels`` with unsettled topics split or merged while fewer papers are ``unphrased`` (see module)."""
     left = unphrased(book, labels)
     for _ in range(2 * most):  # each step splits or merges one topic
         step: tuple[int, np.ndarray] | None = None
-        for topic in unsettled(book, labels)[0] if left else []:
+        for topic in unsettled(book, labels) if left else []:
             for trial, parts in _trials(vectors, labels, topic, book, most):
                 names = label_topics(book, trial, only=parts)
                 fewer = unphrased(book, trial) if any(named(book, names[t][0]) for t in parts) else left
@@ -232,16 +225,13 @@ def _trials(
     fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= tl.CONTRAST * rest)).tolist()
     keys = (book.keys[j] for j in sorted(fit, key=lambda j: (-int(inside[j]), book.keys[j])))
     phrased = islice((k for k in keys if " " in k and tl.noun_phrase(book, k)), 4)
-    x, held = (
-        vectors[members],
-        [h for h in (tl.holding(book, k)[members] for k in phrased) if 0 < h.sum() < len(h)],
-    )
+    x = vectors[members]
+    held = [h for h in (tl.holding(book, k)[members] for k in phrased) if 0 < h.sum() < len(h)]
     starts = [None, *(np.stack([x[~h].mean(axis=0), x[h].mean(axis=0)]) for h in held)]
     for half in (kmeans(x, 2, s) for s in starts) if len(x) >= 2 * MIN_PART and count < most else []:
         split = labels.copy()
         split[members[half == 1]] = count
-        new = not any(np.array_equal(split, o) for o, _ in out)
-        out += [(split, {topic, count})] if new and min(np.bincount(half, minlength=2)) >= MIN_PART else []
+        out += [(split, {topic, count})] if min(np.bincount(half, minlength=2)) >= MIN_PART else []
     others = [t for t in range(count) if t != topic and (labels == t).any()]
     if len(members) < MERGE_BELOW and others:
         merged = labels.copy()
@@ -250,25 +240,21 @@ def _trials(
     return out
 
 
-def unsettled(book: PhraseBook, labels: np.ndarray) -> tuple[list[int], int]:
-    """The topics (largest first) no phrase names, or over ``BLOB`` of a set of two topics or more; and the
-    papers in them, those of unnamed topics counted twice."""
+def unsettled(book: PhraseBook, labels: np.ndarray) -> list[int]:
+    """The topics (largest first) no phrase names, or over ``BLOB`` of a set of two topics or more."""
     sizes, found, n = np.bincount(labels), label_topics(book, labels), len(labels)
-    out = [
-        t for t, (name, _) in found.items() if not named(book, name) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB
-    ]
-    return sorted(out, key=lambda t: (-sizes[t], t)), sum(
-        int(sizes[t]) * (1 + (not found[t][0])) for t in out
-    )
+    out = [t for t, (k, _) in found.items() if not named(book, k) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB]
+    return sorted(out, key=lambda t: (-sizes[t], t))
 
 
 def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
-    return unsettled(book, labels)[1]
+    """Papers in ``unsettled`` topics, those of unnamed topics counted twice."""
+    sizes, found = np.bincount(labels), label_topics(book, labels)
+    return sum(int(sizes[t]) * (1 + (not found[t][0])) for t in unsettled(book, labels))
 
 
 def claimed(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[np.ndarray, int]:
-    """``labels`` with each paper of an unnamed topic joining the nearest topic whose name it
-    writes (or category it lists) while that stays within ``BLOB`` of the set; and the papers moved."""
+    """``labels`` after the papers of unnamed topics joined named ones (see module); and how many did."""
     found = label_topics(book, labels, categories=True)
     names = sorted(t for t, (name, _) in found.items() if named(book, name))
     if not names or len(names) == len(found):
@@ -303,9 +289,7 @@ def layout(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
 def name_topics(
     book: PhraseBook, papers: Sequence[Paper], labels: np.ndarray, namer: Namer | None = None
 ) -> tuple[list[Cluster], np.ndarray]:
-    """Each topic's ``Cluster`` (its terms as written) and the papers' cluster numbers once every topic no
-    phrase or category names is pooled into one, its terms their words (unless ``namer``, given each topic's
-    phrases and titles, names them all)."""
+    """Each topic's ``Cluster`` and the papers' cluster numbers, the unnamed pooled (unless ``namer``)."""
     found = label_topics(book, labels, categories=True)
     titles = {t: [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12] for t in sorted(found)}
     try:  # a model that fails, or answers too few names, names nothing: the phrases name the topics
