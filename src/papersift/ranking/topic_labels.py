@@ -17,9 +17,9 @@ rule with what it keeps out (``bench/topic_names.py``: the busiest cs.LG, cs.CV,
   4 like "state-of-the-art llms").
 * A phrase opening or ending a longer one ``CUT_SHORT`` of its holders hold names as the longer one (else
   12 like "large vision", "magnetic resonance").
-* A hyphenated compound (``multi-agent``) names through the best phrase holding it, else after every phrase
-  and category (``CATEGORY_CONTRAST``), then a lone word (``lone_term``; without, 16.2% unnamed): the last
-  two name no topic, yet mark it nearer a name while topics are formed. Each name once a day.
+* A hyphenated compound (``multi-agent``) names through the best phrase holding it (alone, none of the 10
+  days' topics). Last a category (``CATEGORY_CONTRAST``), then a lone word (``lone_term``): no name, but
+  nearer one while topics are formed (without, 16.2% unnamed). Each name once a day.
 * Terms: the name, then the others by maximal marginal relevance (``MMR``; without, 20 terms change).
 """
 
@@ -225,7 +225,7 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
             for cut in range(1, len(words) - 1):
                 for part in (" ".join(words[:-cut]), " ".join(words[cut:])):
                     longer.setdefault(part, []).append(j)
-    halves, fit = [], set(ranked)
+    fit = set(ranked)
 
     def taken(k: str) -> bool:  # a name of the day, or one opening with it or it opens with
         return k in used or any(
@@ -233,19 +233,18 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
         )
 
     for key in (k for k in ranked if " " in k and not taken(k)):
-        if _half(book, key):  # a modifier: the best qualifying noun phrase holding it, else a last resort
+        if _half(book, key):  # a modifier: the best qualifying noun phrase holding it
             wider = [k for k in ranked if f" {key} " in f" {k} " and k != key and not taken(k)]
             wider = [k for k in wider if noun_phrase(book, k) and not _half(book, k)]
             if wider:
                 return wider[0]
-            halves.append(key)
             continue
         most = max(book.memo["longer"].get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
         cut = most is not None and inside[most] >= CUT_SHORT * inside[book.column[key]]
         whole = book.keys[most or 0] if cut else key
         if whole in fit and not taken(whole) and noun_phrase(book, whole) and not _half(book, whole):
             return str(whole)
-    last = [c for c in cats if c not in used] + halves
+    last = [c for c in cats if c not in used]
     lone = (k for k in ranked if " " not in k and k not in used and lone_term(book, k))
     return last[0] if last else next(lone, "")
 
