@@ -28,8 +28,8 @@ import numpy as np
 import orjson
 
 from papersift.index.runtime import open_papersift
-from papersift.ranking.topic_labels import term_key
 from papersift.ranking.topics import map_json, tfidf_matrix, topic_map
+from papersift.records.analyzer import singular
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -57,6 +57,10 @@ def build(home: Path) -> None:
     started = time.perf_counter()
     subprocess.run([*cli, "embed", "--limit", "809"], env=env, check=True)
     print(f"built {home} (embedding took {time.perf_counter() - started:.0f} s)")
+
+
+def _folded(term: str) -> str:
+    return " ".join(map(singular, term.split()))
 
 
 def day_papers(settings: Settings) -> list[Paper]:
@@ -107,8 +111,8 @@ def main() -> None:
 
     held = 0
     for topic in tmap.clusters:
-        sets = [{term_key(t) for t in terms(bags[i])} for i in topic.papers]  # plurals folded
-        held += all(sum(term_key(term) in s for s in sets) * 2 >= len(sets) for term in topic.terms)
+        sets = [{_folded(t) for t in terms(bags[i])} for i in topic.papers]  # plurals folded
+        held += all(sum(_folded(term) in s for s in sets) * 2 >= len(sets) for term in topic.terms)
         print(f"  {len(topic.papers):4d}  {topic.label or '(no common terms)'}  [{'; '.join(topic.terms)}]")
     print(f"topics whose every label term is in >= half their papers: {held}/{k}")
     again = topic_map(indexes, list(reversed(papers)))

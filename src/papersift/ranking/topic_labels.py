@@ -66,31 +66,29 @@ class PhraseBook:
     column: dict[str, int]
     holds: sp.csr_matrix  # papers × keys: 1 where the paper holds the phrase (or lists the category)
     by_key: sp.csc_matrix  # the same, by column
-    texts: list[str]  # each paper's title and abstract
+    texts: list[str]  # each paper's title and abstract, folded
     listing: np.ndarray  # which keys are arXiv categories' (``CATEGORY``)
     lexical: Lexical | None  # the store's lexical arrays: the background
     memo: dict[Any, Any] = field(default_factory=dict)
 
 
-def term_key(term: str) -> str:
-    """A term with plural words made singular (``"language models"`` → ``"language model"``)."""
-    return " ".join(map(singular, term.split()))
-
-
 def _unhyphenated(text: str) -> str:
     """Hyphens between words as spaces, except in a compound holding a stop word (``chain-of-thought``)."""
-    split = lambda m: m[0] if STOP_WORDS & {*m[0].lower().split("-")} else m[0].replace("-", " ")  # noqa: E731
-    return re.sub(r"[^\W\d_]+(?:-[^\W\d_]+)+", split, text)
+    return re.sub(
+        r"[^\W\d_]+(?:-[^\W\d_]+)+",
+        lambda m: m[0] if STOP_WORDS & {*m[0].lower().split("-")} else m[0].replace("-", " "),
+        text,
+    )
 
 
 def name_keys(text: str) -> set[str]:
     """The phrases a topic may be named by in ``text``, plurals folded ("a paper holds the name")."""
-    return {term_key(p) for p in phrases(_unhyphenated(text), NAME_WORDS)}
+    return {" ".join(map(singular, p.split())) for p in phrases(_unhyphenated(text), NAME_WORDS)}
 
 
 def name_key(label: str) -> str:
     """A topic's name as ``name_keys`` spells it (``Multi-Agent Systems`` → ``multi agent system``)."""
-    return term_key(" ".join(_unhyphenated(fold(label)).split()))
+    return " ".join(map(singular, _unhyphenated(fold(label)).split()))
 
 
 def phrase_book(lexical: Lexical | None, papers: Sequence[Paper]) -> PhraseBook:
@@ -105,7 +103,7 @@ def phrase_book(lexical: Lexical | None, papers: Sequence[Paper]) -> PhraseBook:
         holds, keys = counter.fit_transform(papers), counter.get_feature_names_out().tolist()
     except ValueError:  # no phrase at all
         holds, keys = sp.csr_matrix((len(papers), 0)), []
-    texts, holds = [f"{d.title}. {d.abstract}" for d in papers], sp.csr_matrix(holds, dtype=np.float64)
+    texts, holds = [fold(f"{d.title}. {d.abstract}") for d in papers], sp.csr_matrix(holds, dtype=np.float64)
     listing = np.array([k.startswith(CATEGORY) for k in keys], bool)
     return PhraseBook(keys, {k: j for j, k in enumerate(keys)}, holds, holds.tocsc(), texts, listing, lexical)
 
@@ -122,8 +120,7 @@ def shown(book: PhraseBook, key: str) -> str:
     if ("shown", key) not in book.memo:
         pattern = r"\b" + r"(?:-|\s+)".join(re.escape(w) + "s?" for w in key.split()) + r"\b"  # plurals
         held = np.flatnonzero(holding(book, key)).tolist() if key in book.column else []
-        folded = book.memo.setdefault("folded", {})  # each text folded once
-        texts = "\0".join(folded.get(i) or folded.setdefault(i, fold(book.texts[i])) for i in held)
+        texts = "\0".join(book.texts[i] for i in held)
         forms = Counter(re.sub(r"\s+", " ", f) for f in re.findall(pattern, texts))
         book.memo["shown", key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
     return str(book.memo["shown", key])
@@ -235,8 +232,7 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
     for key in (k for k in ranked if " " in k and not taken(k)):
         if _half(book, key):  # a modifier: the best qualifying noun phrase holding it
             wider = [k for k in ranked if f" {key} " in f" {k} " and k != key and not taken(k)]
-            wider = [k for k in wider if noun_phrase(book, k) and not _half(book, k)]
-            if wider:
+            if wider := [k for k in wider if noun_phrase(book, k) and not _half(book, k)]:
                 return wider[0]
             continue
         most = max(book.memo["longer"].get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
@@ -244,9 +240,8 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
         whole = book.keys[most or 0] if cut else key
         if whole in fit and not taken(whole) and noun_phrase(book, whole) and not _half(book, whole):
             return str(whole)
-    last = [c for c in cats if c not in used]
     lone = (k for k in ranked if " " not in k and k not in used and lone_term(book, k))
-    return last[0] if last else next(lone, "")
+    return next((c for c in cats if c not in used), None) or next(lone, "")
 
 
 def _terms(

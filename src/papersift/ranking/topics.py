@@ -7,15 +7,16 @@ fixed seeds). Each rule, measured on 2026-05-12 (809 papers: NMI vs the categori
   by tf-idf (5-33% of 2026-05-12's hidden: NMI 0.365, 282 unnamed; the topic of the nearest tf-idf centroid:
   0.337, 351); under 2 with one, a truncated SVD of the tf-idf rows (without the store's arrays the set's
   own, sublinear: NMI 0.286; unweighted 0.243).
-* k-means (``N_INIT`` starts; 1: NMI 0.372, 14.1% unnamed, "autonomous driving" lost) for k from √(n/4) to
-  ``MAX_TOPICS``, by silhouette; a topic under ``MIN_GROUP`` papers joins the nearest (an outlier).
+* k-means (``N_INIT`` starts; 1: NMI 0.380, 14.4% unnamed, but "prior work", "critical challenge" name
+  topics and "autonomous driving" none) for k from √(n/4) to ``MAX_TOPICS``, by silhouette; a topic under
+  ``MIN_GROUP`` papers joins the nearest (an outlier; else 14.6% unnamed but "powerful tools").
 * The ``REFINED`` ks within ``NAME_SLACK`` of the best silhouette leaving the fewest unnamed are refined (1:
-  cs.CV 14% unnamed, not 12%): a topic no phrase names or over ``BLOB`` of the set is split, by k-means or
-  2-means from the holders of one of its phrases (without: 26.4% unnamed), parts of ``MIN_PART``+, or under
-  ``MERGE_BELOW`` merged into the nearest, while fewer stay unnamed; the best again up to ``MOST_TOPICS``
-  (without: 23.6% unnamed).
+  NMI 0.437, 14.4%, but "bearing molecules", "unlike prior"): a topic no phrase names or over ``BLOB`` of
+  the set is split, by k-means or 2-means from the holders of one of its phrases (without: 26.4% unnamed),
+  parts of ``MIN_PART``+, or under ``MERGE_BELOW`` merged into the nearest (without: 17.0%), while fewer stay
+  unnamed; the best again up to ``MOST_TOPICS`` (without: 23.7%).
 * ``claimed``: a paper of an unnamed topic writing a named topic's name joins the nearest such up to
-  ``BLOB`` (without: NMI 0.273, 23.0% unnamed); the rest, one group last, are the day's other papers.
+  ``BLOB`` (without: NMI 0.273, 22.9% unnamed); the rest, one group last, are the day's other papers.
 * Layout: the principal axes of the size-weighted topic centres, each paper ``PULL`` of the way to its own.
 """
 
