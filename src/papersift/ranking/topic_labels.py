@@ -166,9 +166,8 @@ def noun_phrase(book: PhraseBook, key: str) -> bool:
 def lone_term(book: PhraseBook, word: str) -> bool:
     """Whether a lone word is a term: a noun or the field's own, 4+ letters, not generic, ``names_a_term``."""
     if ("term", word) not in book.memo:
-        plain = word not in GENERIC and word.isalpha() and len(shown(book, word)) >= 4
-        found = tags(word) if plain else frozenset({"JJS"})
-        fit = not found & GRADED and (bool(found & NOUN) or (not found and _own_word(word)))
+        plain, found = word not in GENERIC and word.isalpha() and len(shown(book, word)) >= 4, tags(word)
+        fit = plain and not found & GRADED and (bool(found & NOUN) or (not found and _own_word(word)))
         book.memo["term", word] = fit and names_a_term(word, word_rarity(book.lexical))
     return bool(book.memo["term", word])
 
