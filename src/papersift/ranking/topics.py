@@ -3,10 +3,9 @@
 fixed seeds). Each rule, measured on 2026-05-12 (809 papers: NMI vs the categories 0.390; k-means on tf-idf
 0.101) and on ``bench/topic_names.py``'s 10 busy days (unnamed share 15.6%):
 
-* Vectors: MiniLM's on ``DIMENSIONS`` principal axes; a paper without one the mean of its 3 nearest papers'
-  by tf-idf (5-33% of 2026-05-12's hidden: NMI 0.365, 282 unnamed; the topic of the nearest tf-idf centroid:
-  0.337, 351); under 2 with one, a truncated SVD of the tf-idf rows (without the store's arrays the set's
-  own, sublinear: NMI 0.286; unweighted 0.243).
+* Vectors: MiniLM's on ``DIMENSIONS`` principal axes; a paper without one the mean of its 3 nearest by
+  tf-idf (5-33% of 2026-05-12's hidden: NMI 0.365, 282 unnamed; the nearest tf-idf centroid's topic: 0.337,
+  351); under 2 with one, a truncated SVD of the tf-idf rows (no store arrays: the set's, sublinear, 0.286).
 * k-means (``N_INIT`` starts; 1: NMI 0.380, 14.4% unnamed, but "prior work", "critical challenge" name
   topics and "autonomous driving" none) for k from √(n/4) to ``MAX_TOPICS``, by silhouette; a topic under
   ``MIN_GROUP`` papers joins the nearest (an outlier; else 14.6% unnamed but "powerful tools").
@@ -17,6 +16,7 @@ fixed seeds). Each rule, measured on 2026-05-12 (809 papers: NMI vs the categori
   unnamed; the best again up to ``MOST_TOPICS`` (without: 23.7%).
 * ``claimed``: a paper of an unnamed topic writing a named topic's name joins the nearest such up to
   ``BLOB`` (without: NMI 0.273, 22.9% unnamed); the rest, one group last, are the day's other papers.
+* A name as its topic writes it (else "vision transformer" names papers writing "vision transformers").
 * Layout: the principal axes of the size-weighted topic centres, each paper ``PULL`` of the way to its own.
 """
 
@@ -41,10 +41,11 @@ from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import N_FEATURES, Lexical, terms
 from papersift.ranking import topic_labels as tl
-from papersift.ranking.phrases import occurs
+from papersift.ranking.phrases import occurs, phrases
 from papersift.ranking.topic_labels import PhraseBook, label_topics, name_key, named, shown
 from papersift.records.json_model import Shape
 from papersift.records.paper import Paper
+from papersift.records.taxonomy import category_named
 from papersift.store import ListingEntry, Store
 
 Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
@@ -310,6 +311,12 @@ def name_topics(
         members = np.flatnonzero(labels == n)
         texts = [f"{papers[int(i)].title} {papers[int(i)].abstract}" for i in members]
         label = shown(book, name) if name in keys else name
+        if label and category_named(label) is None and not any(occurs(label, x) for x in texts):
+            key, gaps = name_key(label), label.count(" ")  # as its papers write it ("vision transformers")
+            forms = {
+                p for x in texts for p in phrases(x, tl.NAME_WORDS) if occurs(p, x) and p.count(" ") == gaps
+            }
+            label = min((p for p in forms if name_key(p) == key), default=label)
         terms = [
             label if label and name_key(k) == name_key(label) else k for k in (shown(book, k) for k in ks)
         ]
