@@ -312,14 +312,13 @@ def name_topics(
         texts = [f"{papers[int(i)].title} {papers[int(i)].abstract}" for i in members]
         label = shown(book, name) if name in keys else name
         if label and category_named(label) is None and not any(occurs(label, x) for x in texts):
-            key, gaps = name_key(label), label.count(" ")  # as its papers write it ("vision transformers")
+            key = name_key(label)  # as its papers write it ("vision transformers")
             forms = {
-                p for x in texts for p in phrases(x, tl.NAME_WORDS) if occurs(p, x) and p.count(" ") == gaps
+                p for x in texts for p in phrases(x, tl.NAME_WORDS) if name_key(p) == key and occurs(p, x)
             }
-            label = min((p for p in forms if name_key(p) == key), default=label)
-        terms = [
-            label if label and name_key(k) == name_key(label) else k for k in (shown(book, k) for k in ks)
-        ]
+            label = min((p for p in forms if p.count(" ") == label.count(" ")), default=label)
+        terms = [shown(book, k) for k in ks]
+        terms = [label if label and name_key(k) == name_key(label) else k for k in terms]
         terms = [k for k in terms if k == label or any(occurs(k, x) for x in texts)]
         clusters.append(Cluster.make(label=label, terms=terms, papers=[papers[int(i)].id for i in members]))
     return clusters, labels
