@@ -9,7 +9,7 @@ name, then the share of names that are phrases of two to five words as shown (``
 of those that are an arXiv category's name, the share meeting the one-third rule (the name's phrase, or its
 category, in at least a third of its topic's papers and in a smaller share of the day's others) the number of
 lone generic words (``GENERIC``) among the names and of unnamed topics, the papers the last resort moved out
-of topics no phrase names (``TopicMap.moved``), and the time ``topic_map`` takes (median of 5, indexes warm).
+of topics no phrase names (``topics.claimed``), and the time ``topic_map`` takes (median of 5, indexes warm).
 """
 
 from __future__ import annotations
@@ -24,12 +24,15 @@ import time
 from collections import Counter
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import orjson
 
 from papersift.index.indexes import open_indexes
+from papersift.ranking import topics
 from papersift.ranking.phrases import GENERIC
-from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
+from papersift.ranking.topic_labels import name_key, name_keys
+from papersift.ranking.topics import listing_entries, topic_map
 from papersift.records.taxonomy import canonical, category_named
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -77,6 +80,18 @@ def build(home: Path, days: list[tuple[str, str]]) -> None:
     subprocess.run([*cli, "embed"], env=env, check=True)
 
 
+MOVED: list[int] = []  # the papers each map's ``claimed`` moved
+
+
+def _counted(*args: Any) -> tuple[Any, int]:
+    labels, moved = CLAIMED(*args)
+    MOVED.append(moved)
+    return labels, moved
+
+
+CLAIMED, topics.claimed = topics.claimed, _counted
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--home", type=Path, default=Path("/tmp/papersift-bench-topic-names"))
@@ -98,12 +113,12 @@ def main() -> None:
         bags = {p.id: name_keys(f"{p.title} {p.abstract}") for p in papers}
         phrased = held = generic = named_by_category = 0
         print(
-            f"{category} {day}: {len(papers)} papers, {len(tmap.topics)} topics; topic_map median "
+            f"{category} {day}: {len(papers)} papers, {len(tmap.clusters)} topics; topic_map median "
             f"{statistics.median(times) * 1000:.0f} ms (min {min(times) * 1000:.0f})"
         )
-        named = [t for t in tmap.topics if t.label]
-        others = sum(len(t.papers) for t in tmap.topics if not t.label)
-        for topic in tmap.topics:
+        named = [t for t in tmap.clusters if t.label]
+        others = sum(len(t.papers) for t in tmap.clusters if not t.label)
+        for topic in tmap.clusters:
             if not topic.label:
                 print(f"  {len(topic.papers):4d}  {'(other papers)':40s} [{'; '.join(topic.terms)}]")
                 continue
@@ -128,7 +143,7 @@ def main() -> None:
             f"  names of 2-5 words as shown: {phrased}/{k}; arXiv category names: {named_by_category}/{k}; "
             f"meeting the one-third rule: {held}/{k}; lone generic words: {generic}; "
             f"other papers (no phrase names their group): {others} ({others / len(papers):.0%}); "
-            f"papers moved out of topics no phrase names: {tmap.moved}"
+            f"papers moved out of topics no phrase names: {MOVED[-1]}"
         )
     store.close()
 

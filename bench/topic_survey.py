@@ -85,12 +85,14 @@ def main() -> None:
             started = time.perf_counter()
             tmap = topic_map(indexes, papers)
             times.append(time.perf_counter() - started)
-            largest.append(max((len(t.papers) for t in tmap.topics if t.label), default=0) / len(papers))
-            rest = sum(len(t.papers) for t in tmap.topics if not t.label)
+            largest.append(max((len(t.papers) for t in tmap.clusters if t.label), default=0) / len(papers))
+            rest = sum(len(t.papers) for t in tmap.clusters if not t.label)
             other.append(rest / len(papers))
-            lone.append(sum(len(t.papers) for t in tmap.topics if name_kind(t.label) == "word") / len(papers))
+            lone.append(
+                sum(len(t.papers) for t in tmap.clusters if name_kind(t.label) == "word") / len(papers)
+            )
             shown = []
-            for topic in tmap.topics:
+            for topic in tmap.clusters:
                 if not topic.label:
                     shown.append(f"(other papers) {rest} [{', '.join(topic.terms)}]")
                     continue

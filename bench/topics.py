@@ -28,7 +28,8 @@ import numpy as np
 import orjson
 
 from papersift.index.runtime import open_papersift
-from papersift.ranking.topics import map_json, term_key, tfidf_matrix, topic_map
+from papersift.ranking.topics import map_json, tfidf_matrix, topic_map
+from papersift.records.analyzer import singular
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -58,6 +59,10 @@ def build(home: Path) -> None:
     print(f"built {home} (embedding took {time.perf_counter() - started:.0f} s)")
 
 
+def _folded(term: str) -> str:
+    return " ".join(map(singular, term.split()))
+
+
 def day_papers(settings: Settings) -> list[Paper]:
     store = open_store(settings)
     papers = [p for _, p in store.iter_rows() if p.announced and p.announced.isoformat() == DAY]
@@ -84,7 +89,7 @@ def main() -> None:
     ids = [pt.id for pt in tmap.points]
     truth = [primary[i] for i in ids]
     ours = [pt.cluster for pt in tmap.points]
-    k = len(tmap.topics)
+    k = len(tmap.clusters)
     rowids = np.array([store.rowid(i) for i in ids], dtype=np.int64)
     by_id = {p.id: p for p in papers}
     tfidf = tfidf_matrix(indexes.lexical, rowids, [by_id[i] for i in ids])
@@ -105,9 +110,9 @@ def main() -> None:
     from papersift.index.lexical import terms
 
     held = 0
-    for topic in tmap.topics:
-        sets = [{term_key(t) for t in terms(bags[i])} for i in topic.papers]  # plurals folded
-        held += all(sum(term_key(term) in s for s in sets) * 2 >= len(sets) for term in topic.terms)
+    for topic in tmap.clusters:
+        sets = [{_folded(t) for t in terms(bags[i])} for i in topic.papers]  # plurals folded
+        held += all(sum(_folded(term) in s for s in sets) * 2 >= len(sets) for term in topic.terms)
         print(f"  {len(topic.papers):4d}  {topic.label or '(no common terms)'}  [{'; '.join(topic.terms)}]")
     print(f"topics whose every label term is in >= half their papers: {held}/{k}")
     again = topic_map(indexes, list(reversed(papers)))

@@ -17,7 +17,8 @@ import pytest
 from papersift.index.indexes import Indexes
 from papersift.ranking.phrases import occurs
 from papersift.ranking.related import paper_query, related
-from papersift.ranking.topics import listing_entries, name_key, name_keys, topic_map
+from papersift.ranking.topic_labels import name_key, name_keys
+from papersift.ranking.topics import listing_entries, topic_map
 from papersift.records.taxonomy import category_named
 from tests.support.data import write_jsonl
 from tests.support.processes import run_cli
@@ -79,17 +80,17 @@ def test_every_topic_name_of_the_busiest_days_is_a_phrase_a_third_of_its_topic_h
     for category, day in busy[0].items():
         papers = [e.paper for e in listing_entries(indexes.store, category, date.fromisoformat(day))]
         tmap = topic_map(indexes, papers)
-        assert len(tmap.topics) >= 3, (category, day)
+        assert len(tmap.clusters) >= 3, (category, day)
         check_names(tmap, papers)  # each name in at least a third of its topic's papers, fewer elsewhere
         # every name two to five words as shown ("multi-agent" is one word) or an arXiv category's name;
         # the groups no such name fits (cs.CL's: about language models, sharing no phrase beyond "large
         # language model") are the day's other papers, one unnamed group, last, under a third of the day
-        named = [t for t in tmap.topics if t.label]
+        named = [t for t in tmap.clusters if t.label]
         assert all(2 <= len(t.label.split()) <= 5 or category_named(t.label) for t in named), [
             t.label for t in named
         ]
-        assert tmap.topics[: len(named)] == named and len(tmap.topics) - len(named) <= 1
-        others = sum(len(t.papers) for t in tmap.topics if not t.label)
+        assert tmap.clusters[: len(named)] == named and len(tmap.clusters) - len(named) <= 1
+        others = sum(len(t.papers) for t in tmap.clusters if not t.label)
         assert others < len(papers) / 3, (category, day, others)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -16,18 +16,15 @@ import pytest
 
 from papersift.index.indexes import Indexes
 from papersift.ranking.phrases import occurs
-from papersift.ranking.topic_clusters import absorbed, kmeans
+from papersift.ranking.topic_labels import label_topics, name_key, name_keys, named, phrase_book, shown
 from papersift.ranking.topics import (
     TopicMap,
+    absorbed,
     claimed,
-    label_topics,
+    kmeans,
     listing_entries,
-    name_key,
-    name_keys,
     name_topics,
-    phrase_book,
     refine,
-    shown,
     topic_map,
     unphrased,
 )
@@ -69,12 +66,12 @@ def day_papers(indexes: Indexes) -> list[Paper]:
 
 def check_cover(tmap: TopicMap, ids: list[str]) -> None:
     """Every paper in exactly one topic; one point each, inside the unit square, in its topic."""
-    clustered = [pid for topic in tmap.topics for pid in topic.papers]
+    clustered = [pid for topic in tmap.clusters for pid in topic.papers]
     assert sorted(clustered) == sorted(ids) and len(set(clustered)) == len(ids)
     assert [p.id for p in tmap.points] == ids
     for point in tmap.points:
         assert 0.0 <= point.x <= 1.0 and 0.0 <= point.y <= 1.0
-        assert point.id in tmap.topics[point.cluster].papers
+        assert point.id in tmap.clusters[point.cluster].papers
 
 
 def test_every_paper_of_a_real_listing_is_in_exactly_one_topic(
@@ -83,10 +80,10 @@ def test_every_paper_of_a_real_listing_is_in_exactly_one_topic(
     assert len(day_papers) >= 50
     tmap = topic_map(indexes, day_papers)
     check_cover(tmap, [p.id for p in day_papers])
-    assert len(tmap.topics) >= 2
-    sizes = [len(t.papers) for t in tmap.topics if t.label]  # largest first, the other papers last
+    assert len(tmap.clusters) >= 2
+    sizes = [len(t.papers) for t in tmap.clusters if t.label]  # largest first, the other papers last
     assert sizes == sorted(sizes, reverse=True)
-    assert all(t.label for t in tmap.topics[: len(sizes)])
+    assert all(t.label for t in tmap.clusters[: len(sizes)])
 
 
 def test_topic_names_are_phrases_a_third_of_the_topic_has_and_the_rest_of_the_day_less(
@@ -106,10 +103,12 @@ def check_names(tmap: TopicMap, papers: list[Paper]) -> None:
     least a third of its topic's papers and in a smaller share of the other papers; no two topics share a
     name; the papers no name fits, one unnamed group, last."""
     bags = {p.id: name_keys(f"{p.title} {p.abstract}") for p in papers}
-    named = [t for t in tmap.topics if t.label]
+    named = [t for t in tmap.clusters if t.label]
     assert named, "a real day's topics have names"
     assert len({t.label for t in named}) == len(named)
-    assert tmap.topics[: len(named)] == named and len(tmap.topics) - len(named) <= 1  # one other group, last
+    assert (
+        tmap.clusters[: len(named)] == named and len(tmap.clusters) - len(named) <= 1
+    )  # one other group, last
     for topic in named:
         words = topic.label.split()
         key, category = name_key(topic.label), category_named(topic.label)
@@ -133,25 +132,20 @@ def check_names(tmap: TopicMap, papers: list[Paper]) -> None:
 def test_the_same_papers_give_the_same_map_in_any_order(day_papers: list[Paper], indexes: Indexes) -> None:
     first = topic_map(indexes, day_papers)
     again = topic_map(indexes, list(reversed(day_papers)))
-    assert again.topics == first.topics
+    assert again.clusters == first.clusters
     assert sorted(again.points, key=lambda p: p.id) == sorted(first.points, key=lambda p: p.id)
 
 
-@dataclass(frozen=True)
-class Unstored:
+def unstored(id: str, title: str, abstract: str, categories: tuple[str, ...] = ()) -> Paper:
     """A real paper's text under an id the store does not have: no vector, no tf-idf row."""
-
-    id: str
-    title: str
-    abstract: str
-    categories: tuple[str, ...] = ()
+    return Paper(id, title, [], abstract, list(categories))
 
 
 def test_papers_without_vectors_are_placed_by_their_terms(day_papers: list[Paper], indexes: Indexes) -> None:
-    others = [Unstored(f"new-{p.id}", p.title, p.abstract) for p in day_papers[:5]]
+    others = [unstored(f"new-{p.id}", p.title, p.abstract) for p in day_papers[:5]]
     tmap = topic_map(indexes, [*day_papers, *others])
     check_cover(tmap, [p.id for p in day_papers] + [o.id for o in others])
-    where = {pid: n for n, topic in enumerate(tmap.topics) for pid in topic.papers}
+    where = {pid: n for n, topic in enumerate(tmap.clusters) for pid in topic.papers}
     # the same text lands in the same topic as its stored twin, found through tf-idf alone
     assert sum(where[o.id] == where[o.id.removeprefix("new-")] for o in others) >= 3
 
@@ -160,26 +154,26 @@ def test_without_any_vectors_the_tfidf_rows_make_the_map(day_papers: list[Paper]
     lexical_only = replace(indexes, dense=None)
     tmap = topic_map(lexical_only, day_papers)
     check_cover(tmap, [p.id for p in day_papers])
-    assert len(tmap.topics) >= 2
+    assert len(tmap.clusters) >= 2
     assert topic_map(lexical_only, day_papers) == tmap
 
 
 def test_too_few_papers_make_one_topic(day_papers: list[Paper], indexes: Indexes) -> None:
     tmap = topic_map(indexes, day_papers[:4])
-    assert len(tmap.topics) == 1 and len(tmap.points) == 4
-    assert topic_map(indexes, []) == TopicMap([], [])
+    assert len(tmap.clusters) == 1 and len(tmap.points) == 4
+    assert topic_map(indexes, []) == TopicMap.make(category="", date="", clusters=[], points=[])
     alone = topic_map(indexes, day_papers[:1])  # one paper, with a vector: a one-paper topic, no crash
-    assert [t.papers for t in alone.topics] == [(day_papers[0].id,)] and len(alone.points) == 1
+    assert [t.papers for t in alone.clusters] == [[day_papers[0].id]] and len(alone.points) == 1
 
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_two_or_three_papers_make_a_map_without_failing(
     n: int, day_papers: list[Paper], indexes: Indexes
 ) -> None:
-    for papers in (day_papers[:n], [*day_papers[: n - 1], Unstored("new-1", "A title", "Its abstract.")]):
+    for papers in (day_papers[:n], [*day_papers[: n - 1], unstored("new-1", "A title", "Its abstract.")]):
         tmap = topic_map(indexes, papers)
         check_cover(tmap, [p.id for p in papers])
-        assert len(tmap.topics) == 1
+        assert len(tmap.clusters) == 1
 
 
 def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -> None:
@@ -209,8 +203,10 @@ def test_a_configured_model_names_the_topics_and_a_failing_one_leaves_the_phrase
         named = topic_map(indexes, day_papers, namer=topic_namer(Settings(home=tmp_path, llm_url=llm.url())))
         failing = topic_namer(Settings(home=tmp_path, llm_url=llm.url("fail"), llm_retries=0))
         kept = topic_map(indexes, day_papers, namer=failing)
-    assert {t.label for t in named.topics} == {f"model topic {n}" for n in range(1, len(named.topics) + 1)}
-    assert [t.label for t in kept.topics] == [t.label for t in phrased.topics]
+    assert {t.label for t in named.clusters} == {
+        f"model topic {n}" for n in range(1, len(named.clusters) + 1)
+    }
+    assert [t.label for t in kept.clusters] == [t.label for t in phrased.clusters]
     assert topic_namer(Settings(home=tmp_path)) is None
     with pytest.raises(ValueError):
         parse('["one name"]', 2)
@@ -236,7 +232,7 @@ def test_a_topic_no_phrase_names_is_split_by_the_papers_holding_one_of_its_phras
     for i in range(30):
         held = i < 8
         docs.append(
-            Unstored(
+            unstored(
                 f"a{i:02d}",
                 f"{_word(3 * i).capitalize()} and speech.",
                 f"The speech of {_word(3 * i + 1)}." + (" Speech recognition." if held else ""),
@@ -247,7 +243,7 @@ def test_a_topic_no_phrase_names_is_split_by_the_papers_holding_one_of_its_phras
         )
     for i in range(30):
         docs.append(
-            Unstored(f"b{i:02d}", f"Graph neural networks of {_word(3 * i + 2)}.", "Graph neural networks.")
+            unstored(f"b{i:02d}", f"Graph neural networks of {_word(3 * i + 2)}.", "Graph neural networks.")
         )
         rows.append([rng.normal(0, 0.05), rng.normal(0, 0.05), 10.0 + rng.normal(0, 0.05)])
     vectors, book = np.array(rows), phrase_book(None, docs)
@@ -262,8 +258,8 @@ def test_a_topic_no_phrase_names_is_split_by_the_papers_holding_one_of_its_phras
 
 def test_a_hyphenated_modifier_names_a_topic_only_when_no_other_phrase_does() -> None:
     # 12 papers: 8 say "high-resolution", 5 "remote sensing" (one of them both); the other 12 neither
-    def doc(i: int, text: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+    def doc(i: int, text: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
 
     texts = [f"High-resolution {_word(100 + i)}." for i in range(7)]
     texts += ["High-resolution remote sensing."] + ["Remote sensing."] * 4
@@ -275,17 +271,17 @@ def test_a_hyphenated_modifier_names_a_topic_only_when_no_other_phrase_does() ->
     texts = ["Multi-agent systems."] * 5 + [f"Multi-agent {_word(100 + i)}." for i in range(7)]
     book = phrase_book(None, [doc(i, t) for i, t in enumerate(texts)] + others)
     assert label_topics(book, labels)[0][0] == "multi agent system"
-    # … kept when nothing else qualifies
+    # … and no name when nothing else qualifies: half a phrase names nothing
     book = phrase_book(None, [doc(i, f"Fine-grained {_word(100 + i)}.") for i in range(12)] + others)
-    assert label_topics(book, labels)[0][0] == "fine grained"
+    assert not named(book, label_topics(book, labels)[0][0])
 
 
 def test_a_topic_no_phrase_names_is_named_by_the_category_a_third_of_its_papers_list() -> None:
     # topic 0: 12 papers sharing no phrase, all listed in cs.CL, 5 of them also in eess.AS (math.IT as
     # cs.IT: an alias counts as its canonical id); topic 1: 12 papers on graph neural networks, cs.CL and
     # cs.LG. The day's own category (cs.CL, every paper) never names a topic; only the last naming asks
-    def doc(i: int, text: str, categories: tuple[str, ...]) -> Unstored:
-        return Unstored(
+    def doc(i: int, text: str, categories: tuple[str, ...]) -> unstored:
+        return unstored(
             f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.", categories
         )
 
@@ -317,8 +313,8 @@ def test_a_topic_no_phrase_names_is_named_by_the_category_a_third_of_its_papers_
 def test_a_phrase_a_third_of_the_rest_of_the_day_holds_names_no_topic() -> None:
     # "large language models": in every paper of topic 0 and in half of topic 1's (three times as common
     # in topic 0, yet a third of the rest of the day holds it: it tells topic 0 from nothing)
-    def doc(i: int, text: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+    def doc(i: int, text: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
 
     llm = [doc(i, "Large language models.") for i in range(12)]
     graphs = [
@@ -351,8 +347,8 @@ def test_a_phrase_a_third_of_the_rest_of_the_day_holds_names_no_topic() -> None:
     ],
 )
 def test_a_topic_is_never_named_by_a_clause_a_cut_number_or_a_verb(text: str, junk: str) -> None:
-    def doc(i: int, body: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
+    def doc(i: int, body: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
 
     topic = [doc(i, text.format(w=_word(100 + i))) for i in range(12)]
     graphs = [doc(12 + i, "Graph neural networks.") for i in range(12)]
@@ -370,12 +366,12 @@ def test_a_topic_of_most_of_the_day_is_split_into_the_groups_its_phrases_name() 
     for i in range(40):
         subject = "Speech recognition" if i < 20 else "Machine translation"
         docs.append(
-            Unstored(f"a{i:02d}", f"{subject} of {_word(2 * i)}.", f"Sequence models. {_word(2 * i + 1)}.")
+            unstored(f"a{i:02d}", f"{subject} of {_word(2 * i)}.", f"Sequence models. {_word(2 * i + 1)}.")
         )
         rows.append([(0.0 if i < 20 else 1.0) + rng.normal(0, 0.05), rng.normal(0, 0.05)])
     for i in range(10):
         docs.append(
-            Unstored(f"b{i:02d}", f"Graph neural networks of {_word(200 + i)}.", "Graph neural networks.")
+            unstored(f"b{i:02d}", f"Graph neural networks of {_word(200 + i)}.", "Graph neural networks.")
         )
         rows.append([rng.normal(0, 0.05), 5.0 + rng.normal(0, 0.05)])
     book, labels = phrase_book(None, docs), np.array([0] * 40 + [1] * 10)
@@ -390,8 +386,8 @@ def test_a_topic_of_most_of_the_day_is_split_into_the_groups_its_phrases_name() 
 def test_a_phrase_cut_short_of_a_longer_one_names_no_topic() -> None:
     # "large language" in 4 of 12 papers (a third), 3 of them "large language models" (a quarter): the
     # longer phrase cut short, not a name
-    def doc(i: int, body: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
+    def doc(i: int, body: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
 
     bodies = ["Large language models."] * 3 + ["Large language tasks."] + [_word(100 + i) for i in range(8)]
     topic = [doc(i, b) for i, b in enumerate(bodies)]
@@ -400,8 +396,25 @@ def test_a_phrase_cut_short_of_a_longer_one_names_no_topic() -> None:
     assert label_topics(phrase_book(None, topic + graphs), labels)[0][0] != "large language"
 
 
+def test_one_papers_phrase_names_no_topic() -> None:
+    # a topic of one paper (what ``claimed`` may leave of a topic no phrase names) holds its own phrases,
+    # and its category, alone: no name; two papers sharing the phrase name theirs
+    def doc(i: int, text: str, categories: tuple[str, ...] = ("cs.CL",)) -> Paper:
+        return unstored(
+            f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.", categories
+        )
+
+    graphs = [doc(i, "Graph neural networks.") for i in range(12)]
+    alone = doc(12, "Raster data captures.", ("cs.CL", "q-bio.NC"))
+    names = label_topics(phrase_book(None, [*graphs, alone]), np.array([0] * 12 + [1]), categories=True)
+    assert names[0][0] == "graph neural network" and names[1][0] == ""
+    pair = [alone, doc(13, "Raster data captures.")]
+    names = label_topics(phrase_book(None, [*graphs, *pair]), np.array([0] * 12 + [1] * 2), categories=True)
+    assert names[1][0] == "raster data capture"
+
+
 def test_no_phrase_runs_from_a_title_into_its_abstract() -> None:
-    book = phrase_book(None, [Unstored("p1", "Robust Graph Networks", "Language models read graphs.")])
+    book = phrase_book(None, [unstored("p1", "Robust Graph Networks", "Language models read graphs.")])
     assert "graph network" in book.column and "language model" in book.column
     assert not any("network language" in key for key in book.column)
 
@@ -422,8 +435,8 @@ def test_the_groups_no_phrase_names_are_the_days_other_papers_one_unnamed_group(
     # topic 0: graph neural networks; topic 1: 12 papers sharing only the word "speech"; topic 2: 12 sharing
     # nothing. A lone word names no topic: 1 and 2 are pooled into one unnamed group, its words its terms;
     # a configured model names every group itself (none pooled)
-    def doc(i: int, text: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+    def doc(i: int, text: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
 
     docs = [doc(i, "Graph neural networks.") for i in range(12)]
     docs += [doc(12 + i, f"Speech of {_word(300 + i)}.") for i in range(12)]
@@ -431,7 +444,7 @@ def test_the_groups_no_phrase_names_are_the_days_other_papers_one_unnamed_group(
     book, labels = phrase_book(None, docs), np.array([0] * 12 + [1] * 12 + [2] * 12)
     topics, pooled = name_topics(book, docs, labels)
     assert [(t.label, len(t.papers)) for t in topics] == [("graph neural networks", 12), ("", 24)]
-    assert topics[1].terms == ("speech",) and set(topics[1].papers) == {d.id for d in docs[12:]}
+    assert topics[1].terms == ["speech"] and set(topics[1].papers) == {d.id for d in docs[12:]}
     assert pooled.tolist() == [0] * 12 + [1] * 24
     named, kept = name_topics(
         book, docs, labels, namer=lambda asked: [f"group {n}" for n in range(len(asked))]
@@ -443,8 +456,8 @@ def test_a_paper_no_phrase_groups_joins_the_nearest_topic_whose_name_it_writes()
     # topic 0: 12 papers on graph neural networks; topic 1: 12 sharing no phrase, 3 of them also writing
     # "graph neural networks", 1 "speech recognition" (topic 2's name): they join those topics, the rest
     # stay the day's other papers. A topic grows only up to BLOB of the day
-    def doc(i: int, text: str) -> Unstored:
-        return Unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
+    def doc(i: int, text: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{text} {_word(2 * i + 1)}.")
 
     docs = [doc(i, "Graph neural networks.") for i in range(12)]
     docs += [
@@ -456,10 +469,10 @@ def test_a_paper_no_phrase_groups_joins_the_nearest_topic_whose_name_it_writes()
     vectors = np.concatenate([rng.normal(c, 0.1, (12, 2)) for c in (0.0, 3.0, 6.0)])
     labels = np.array([0] * 12 + [1] * 12 + [2] * 12)
     book = phrase_book(None, docs)
-    joined, moved = claimed(vectors, labels, book, np.ones(36, bool))
+    joined, moved = claimed(vectors, labels, book)
     assert moved == 4 and joined[12:15].tolist() == [0] * 3 and joined[15] == joined[24]
     assert len(set(joined[16:24].tolist())) == 1 and joined[16] not in {joined[0], joined[24]}
     # 7 of topic 1 write "graph neural networks" (under a third of the rest: still topic 0's name); 6 join
     many = docs[:12] + [doc(12 + i, "Graph neural networks." if i < 7 else "") for i in range(12)] + docs[24:]
-    grown, moved = claimed(vectors, labels, phrase_book(None, many), np.ones(36, bool))
+    grown, moved = claimed(vectors, labels, phrase_book(None, many))
     assert moved == 6 and np.bincount(grown)[grown[0]] == 18  # half the day, no more

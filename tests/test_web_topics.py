@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from papersift.ranking.topics import Point, Topic, TopicMap
+from papersift.ranking.topics import TopicMap
 from papersift.web.i18n import interface
 from papersift.web.topic_pages import map_view
 from tests.support.data import DAILY_DAYS, day_records
@@ -196,14 +196,19 @@ def test_daily_papers_carry_each_paper_and_its_title_once(lab: httpx.Client) -> 
 
 
 def test_the_days_other_papers_are_drawn_grey_under_the_topics_and_unlabelled() -> None:
-    tmap = TopicMap(
-        [
-            Topic("graph neural networks", ("graph neural networks",), ("a", "b", "c")),
-            Topic("", ("speech", "budget"), ("d", "e")),  # the groups no phrase names: one, last
-        ],
-        [Point(i, x, x, cluster) for i, x, cluster in (("d", 0.1, 1), ("a", 0.5, 0), ("e", 0.9, 1))]
-        + [Point(i, 0.5, 0.6, 0) for i in ("b", "c")],
-    )
+    clusters = [
+        {"label": "graph neural networks", "terms": ["graph neural networks"], "papers": ["a", "b", "c"]},
+        {
+            "label": "",
+            "terms": ["speech", "budget"],
+            "papers": ["d", "e"],
+        },  # the groups no phrase names: one, last
+    ]
+    points = [
+        {"id": i, "x": x, "y": x, "cluster": c} for i, x, c in (("d", 0.1, 1), ("a", 0.5, 0), ("e", 0.9, 1))
+    ]
+    points += [{"id": i, "x": 0.5, "y": 0.6, "cluster": 0} for i in ("b", "c")]
+    tmap = TopicMap.make(category="", date="", clusters=clusters, points=points)
     view = map_view(tmap, {})
     assert [t["colour"] for t in view["topics"]] == ["t0", "t-other"]
     for drawing in view["drawings"]:

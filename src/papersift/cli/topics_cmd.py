@@ -46,8 +46,8 @@ def topics(
         return
     titles = {e.paper.id: e.paper.title for e in entries}
     span = f"{when - timedelta(days=days - 1)} … {when}" if days > 1 else str(when)
-    typer.echo(f"{category} {span}: {len(entries)} papers in {len(tmap.topics)} topics")
-    for n, topic in enumerate(tmap.topics, 1):
+    typer.echo(f"{category} {span}: {len(entries)} papers in {len(tmap.clusters)} topics")
+    for n, topic in enumerate(tmap.clusters, 1):
         typer.echo(f"\n{n}. {topic.label or '(other papers)'} · {len(topic.papers)}")
         if topic.terms:
             typer.echo(f"   terms: {', '.join(topic.terms)}")

@@ -1,46 +1,46 @@
-"""Topic names: which phrases of a set of papers name which of its topics, and how a name is shown.
+"""Topic names: which phrases of a set of papers name which of its topics, and how a name is shown. Each
+rule with what it keeps out (``bench/topic_names.py``: the busiest cs.LG, cs.CV, cs.CL days, later 10 days):
 
-* Candidates: each paper's phrases (``phrases.phrases``, up to ``NAME_WORDS`` words; hyphens as spaces unless
-  the compound holds a stop word), plurals folded (``name_keys``); background: the share of the store writing
-  each (the lexical arrays' word and pair document frequencies).
-* A phrase qualifies for a topic when ``MIN_SHARE`` of its papers hold it, ``CONTRAST`` times the share of the
-  rest, under ``MIN_SHARE`` of the rest, in at most ``NAME_MAX_DF`` of the store. Score: c-TF-IDF, the store
-  as background; the terms: the name, then the others by maximal marginal relevance (``MMR``).
-* A name is a noun phrase by lemminflect's lexicon (``tags``; no superlative or comparative, no count); a word
-  the lexicon lacks is the field's own (``llms``) unless English writes it often (Zipf ≥ ``ZIPF_COMMON``).
-* A phrase opening or ending a longer one ``CUT_SHORT`` of its holders hold names only as the longer one. A
-  hyphenated compound (``multi-agent``) names through the best phrase holding it, else after every phrase and
-  category (``CATEGORY_CONTRAST``), before a lone word (``phrases.names_a_term``). Each name once a day.
-
-Each rule off, on the busiest cs.LG, cs.CV and cs.CL days (``bench/topic_names.py``): no parts of speech,
-12 names become "across multiple", "performance across"…; no Zipf rule, 4 ("state-of-the-art llms"); no
-cut-short, 12 ("large vision", "magnetic resonance"); no ``NAME_MAX_DF``, "language models" names a mixed
-group on 2026-05-12 (NMI 0.367 at 0.25, 0.393 at 0.2, 0.437 at 0.15 but 42% unnamed); MMR changes 20 terms.
-On the 10 busiest days (cs.LG, cs.CV, cs.CL, cs.AI, astro-ph ×2), each rule drops: a count (``COUNT``),
-"58m parameters"; a verb phrase (``VERBAL`` + adjective, not the field's word), "offering critical contextual
-signals"; a generic head or head's modifier with only common adjectives (``phrases.fields_word``), "original
-models", "specific layers", "various forms" (unnamed 15.5% → 15.8%; "knowledge graphs" lost to another k).
+* Candidates: each paper's phrases (``phrases.phrases``) of up to ``NAME_WORDS`` words, a hyphen a space
+  unless its compound holds a stop word, plurals folded by the analyzer's rule (``singular``; a rule of its
+  own left 15.8% unnamed, not 15.6%, and named "computer vision" on cs.CV); and its named categories.
+* A name is in ``MIN_SHARE`` of its topic's papers and two at least (else one-paper topics left by
+  ``claimed``: "raster data captures"), ``CONTRAST``× the rest of the day's share, under ``MIN_SHARE`` of it.
+* Scored by c-TF-IDF against the day and the store (the lexical arrays' word pair frequencies); in over
+  ``NAME_MAX_DF`` of the store, none ("language models" named a mixed group: 2026-05-12 NMI 0.367 at 0.25,
+  0.393 at 0.2; at 0.15, 0.437 but 42% unnamed).
+* A noun phrase by lemminflect's lexicon (``tags``; else 12 like "across multiple"): no superlative or
+  comparative, no count (``COUNT``: "58m parameters"), no verb phrase (``VERBAL`` + adjective: "offering
+  critical contextual signals"); a generic head or its modifier needs a noun or the field's word
+  (``phrases.fields_word``: "original models", "specific layers"; unnamed 15.5% → 15.8%).
+* A word the lexicon lacks is the field's own unless English writes it often (Zipf ≥ ``ZIPF_COMMON``; else
+  4 like "state-of-the-art llms").
+* A phrase opening or ending a longer one ``CUT_SHORT`` of its holders hold names as the longer one (else
+  12 like "large vision", "magnetic resonance").
+* A hyphenated compound (``multi-agent``) names through the best phrase holding it (alone, none of the 10
+  days' topics). Last a category (``CATEGORY_CONTRAST``), then a lone word (``lone_term``): no name, but
+  nearer one while topics are formed (without, 16.2% unnamed). Each name once a day.
+* Terms: the name, then the others by maximal marginal relevance (``MMR``; without, 20 terms change).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import islice, pairwise
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
-from sklearn.preprocessing import MultiLabelBinarizer
 
 from papersift.index.lexical import Lexical, term_slot
 from papersift.ranking.phrases import GENERIC, fields_word, names_a_term, phrases, word_rarity
-from papersift.ranking.topic_clusters import MIN_TOPIC, Doc
-from papersift.records.analyzer import STOP_WORDS, fold
+from papersift.records.analyzer import STOP_WORDS, fold, singular
+from papersift.records.paper import Paper
 from papersift.records.taxonomy import canonical, category_name, category_named
 
 NAME_WORDS = 5  # words of a name at most
@@ -52,12 +52,10 @@ NAME_MAX_DF = 0.2  # a phrase in more of the store than this is its field's voca
 ZIPF_COMMON = 4.0  # a word unknown to the lexicon this common in English is no term (numbers, fillers)
 MMR = 0.7  # the terms' weight of relevance (score) against redundancy (papers shared with a picked term)
 TERMS = 5  # terms listed per topic
-BLOB = 0.5  # a topic holding more of the set than this is split like one no phrase names
 CATEGORY = "arxiv:"  # a name key of this prefix is an arXiv category's (``arxiv:eess.AS``)
 NOUN, MODIFIER, GRADED = {"NN", "NNS", "VBG"}, {"NN", "JJ", "VBN", "VBG"}, {"JJS", "JJR", "RBS", "RBR"}
 VERBAL, COUNT = {"VBG", "VBN"}, re.compile(r"\d+(?:[.,]\d+)?(?:[kmbt]|x)?")  # "offering"; "58m", "7b", "12"
-Keys = tuple[str, ...]
-Found = dict[int, tuple[str, Keys]]  # topic → (name key, term keys)
+Found = dict[int, tuple[str, tuple[str, ...]]]  # topic → (name key, term keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,73 +64,53 @@ class PhraseBook:
 
     keys: list[str]
     column: dict[str, int]
-    holds: sp.csr_matrix  # papers × keys: 1 where the paper holds the phrase
+    holds: sp.csr_matrix  # papers × keys: 1 where the paper holds the phrase (or lists the category)
     by_key: sp.csc_matrix  # the same, by column
-    texts: list[str]  # each paper's title and abstract
-    categories: list[str]  # the arXiv categories the papers list (canonical ids), one per column
-    listed: sp.csr_matrix  # papers × categories
+    texts: list[str]  # each paper's title and abstract, folded
+    listing: np.ndarray  # which keys are arXiv categories' (``CATEGORY``)
     lexical: Lexical | None  # the store's lexical arrays: the background
     memo: dict[Any, Any] = field(default_factory=dict)
 
 
-def term_key(term: str) -> str:
-    """A term with plural words made singular (``"language models"`` → ``"language model"``)."""
-    words = term.split()
-    return " ".join(w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words)
-
-
 def _unhyphenated(text: str) -> str:
     """Hyphens between words as spaces, except in a compound holding a stop word (``chain-of-thought``)."""
-
-    def split(m: re.Match[str]) -> str:
-        return m[0] if any(p.lower() in STOP_WORDS for p in m[0].split("-")) else m[0].replace("-", " ")
-
-    return re.sub(r"[^\W\d_]+(?:-[^\W\d_]+)+", split, text)
+    return re.sub(
+        r"[^\W\d_]+(?:-[^\W\d_]+)+",
+        lambda m: m[0] if STOP_WORDS & {*m[0].lower().split("-")} else m[0].replace("-", " "),
+        text,
+    )
 
 
 def name_keys(text: str) -> set[str]:
     """The phrases a topic may be named by in ``text``, plurals folded ("a paper holds the name")."""
-    return {term_key(p) for p in phrases(_unhyphenated(text), NAME_WORDS)}
+    return {" ".join(map(singular, p.split())) for p in phrases(_unhyphenated(text), NAME_WORDS)}
 
 
 def name_key(label: str) -> str:
     """A topic's name as ``name_keys`` spells it (``Multi-Agent Systems`` → ``multi agent system``)."""
-    return term_key(" ".join(_unhyphenated(fold(label)).split()))
+    return " ".join(map(singular, _unhyphenated(fold(label)).split()))
 
 
-def phrase_book(lexical: Lexical | None, papers: list[Doc]) -> PhraseBook:
-    """The ``PhraseBook`` of ``papers`` (categories by a name of their own: not cs.LG's and stat.ML's)."""
-    texts = [f"{d.title}. {d.abstract}" for d in papers]  # no phrase runs from the title into the abstract
+def phrase_book(lexical: Lexical | None, papers: Sequence[Paper]) -> PhraseBook:
+    """The ``PhraseBook`` of ``papers``: their phrases and, as ``CATEGORY`` keys, their named categories."""
+
+    def held(d: Paper) -> set[str]:  # a paper's keys (no phrase runs from the title into the abstract)
+        listed = {c for c in map(canonical, d.categories) if category_named(category_name(c) or "") == c}
+        return name_keys(f"{d.title}. {d.abstract}") | {CATEGORY + c for c in listed}
+
     try:
-        counter = CountVectorizer(analyzer=name_keys, binary=True)
-        holds = counter.fit_transform(texts).astype(np.float64)
-        keys = counter.get_feature_names_out().tolist()
+        counter = CountVectorizer(analyzer=held, binary=True)
+        holds, keys = counter.fit_transform(papers), counter.get_feature_names_out().tolist()
     except ValueError:  # no phrase at all
-        holds, keys = sp.csr_matrix((len(texts), 0)), []
-    own = [{canonical(c) for c in d.categories} for d in papers]
-    named = [{c for c in cs if category_named(category_name(c) or "") == c} for cs in own]
-    binarizer = MultiLabelBinarizer(sparse_output=True)
-    listed = sp.csr_matrix(binarizer.fit_transform(named), dtype=np.float64)
-    column, classes = {k: j for j, k in enumerate(keys)}, list(binarizer.classes_)
-    return PhraseBook(keys, column, holds, holds.tocsc(), texts, classes, listed, lexical)
-
-
-def background(book: PhraseBook, key: str) -> float:
-    """The share of the store writing ``key`` as shown (its rarest word pair's; 0 without the arrays)."""
-    if not book.lexical or not len(book.lexical):
-        return 0.0
-    if ("df", key) not in book.memo:
-        words = shown(book, key).replace("-", " ").split()
-        pairs = [" ".join(pair) for pair in pairwise(words)] or words
-        book.memo["df", key] = min(float(book.lexical.arrays["df"][term_slot(p)]) for p in pairs)
-    return float(book.memo["df", key]) / len(book.lexical)
+        holds, keys = sp.csr_matrix((len(papers), 0)), []
+    texts, holds = [fold(f"{d.title}. {d.abstract}") for d in papers], sp.csr_matrix(holds, dtype=np.float64)
+    listing = np.array([k.startswith(CATEGORY) for k in keys], bool)
+    return PhraseBook(keys, {k: j for j, k in enumerate(keys)}, holds, holds.tocsc(), texts, listing, lexical)
 
 
 def holding(book: PhraseBook, key: str) -> np.ndarray:
     """Which papers hold ``key`` (a boolean row)."""
-    row, csc, j = np.zeros(len(book.texts), bool), book.by_key, book.column[key]
-    row[csc.indices[csc.indptr[j] : csc.indptr[j + 1]]] = True
-    return row
+    return np.asarray(book.by_key[:, book.column[key]].toarray().ravel() > 0)
 
 
 def shown(book: PhraseBook, key: str) -> str:
@@ -142,8 +120,7 @@ def shown(book: PhraseBook, key: str) -> str:
     if ("shown", key) not in book.memo:
         pattern = r"\b" + r"(?:-|\s+)".join(re.escape(w) + "s?" for w in key.split()) + r"\b"  # plurals
         held = np.flatnonzero(holding(book, key)).tolist() if key in book.column else []
-        folded = book.memo.setdefault("folded", {})  # each text folded once
-        texts = "\0".join(folded.get(i) or folded.setdefault(i, fold(book.texts[i])) for i in held)
+        texts = "\0".join(book.texts[i] for i in held)
         forms = Counter(re.sub(r"\s+", " ", f) for f in re.findall(pattern, texts))
         book.memo["shown", key] = max(forms, key=lambda f: (forms[f], f)) if forms else key
     return str(book.memo["shown", key])
@@ -152,11 +129,10 @@ def shown(book: PhraseBook, key: str) -> str:
 @cache
 def tags(word: str) -> frozenset[str]:
     """The Penn tags of every reading lemminflect's lexicon knows ``word`` by (empty if it knows none)."""
-    import lemminflect
+    from lemminflect import getAllInflections, getAllLemmas
 
-    lemmas = [lemma for found in lemminflect.getAllLemmas(word).values() for lemma in found]
-    inflections = [lemminflect.getAllInflections(lemma).items() for lemma in lemmas]
-    return frozenset(t for found in inflections for t, forms in found if word in forms)
+    lemmas = (lemma for found in getAllLemmas(word).values() for lemma in found)
+    return frozenset(t for lemma in lemmas for t, forms in getAllInflections(lemma).items() if word in forms)
 
 
 @cache
@@ -188,11 +164,10 @@ def noun_phrase(book: PhraseBook, key: str) -> bool:
 
 
 def lone_term(book: PhraseBook, word: str) -> bool:
-    """Whether a lone word names a term: a noun or the field's own word, not generic, ``names_a_term``."""
+    """Whether a lone word is a term: a noun or the field's own, 4+ letters, not generic, ``names_a_term``."""
     if ("term", word) not in book.memo:
-        plain = word not in GENERIC and word.isalpha() and len(word) >= 4
-        found = tags(word) if plain else frozenset({"JJS"})
-        fit = not found & GRADED and (bool(found & NOUN) or (not found and _own_word(word)))
+        plain, found = word not in GENERIC and word.isalpha() and len(shown(book, word)) >= 4, tags(word)
+        fit = plain and not found & GRADED and (bool(found & NOUN) or (not found and _own_word(word)))
         book.memo["term", word] = fit and names_a_term(word, word_rarity(book.lexical))
     return bool(book.memo["term", word])
 
@@ -200,32 +175,38 @@ def lone_term(book: PhraseBook, word: str) -> bool:
 def label_topics(
     book: PhraseBook, labels: np.ndarray, categories: bool = False, only: Iterable[int] = ()
 ) -> Found:
-    """Each topic's name (keys, see module), largest first; with ``categories`` (the final names) a category
-    may name one no phrase names, and the terms are found; given ``only``, those topics, each as if first."""
+    """Each topic's name and, with ``categories`` (the final naming: a category may name one), its terms;
+    largest first (``only``: those topics, each as if first; see module)."""
     memo = (labels.astype(np.int64).tobytes(), categories, tuple(sorted(only)))
     if memo in book.memo:
         return dict(book.memo[memo])
     n, sizes = len(labels), np.bincount(labels)
     onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(len(sizes), n))
     counts, total = np.asarray((onehot @ book.holds).toarray()), np.asarray(book.holds.sum(axis=0)).ravel()
-    listed, average = np.asarray((onehot @ book.listed).toarray()), n / max(int((sizes > 0).sum()), 1)
-    # a key one paper holds is in a third of a topic of three papers at most: else only shared keys count
-    cols = np.flatnonzero(total >= 1 + (min(sizes[sizes > 0]) > 3))
-    used, found = set[str](), Found()
+    average, listing = n / max(int((sizes > 0).sum()), 1), book.listing & categories
+    used, found, stored = set[str](), Found(), len(book.lexical) if book.lexical else 0
+
+    def background(key: str) -> float:  # the share of the store writing it as shown: its rarest word pair's
+        if not book.lexical or not stored:
+            return 0.0
+        words = shown(book, key).replace("-", " ").split()
+        pairs = [" ".join(pair) for pair in pairwise(words)] or words
+        return min(float(book.lexical.arrays["df"][term_slot(p)]) for p in pairs) / stored
+
     chosen = [t for t in range(len(sizes)) if sizes[t] and t in (set(only) or {t})]
     for topic in sorted(chosen, key=lambda t: -sizes[t]):
         size, inside = int(sizes[topic]), counts[topic]
-        share, rest = inside[cols] / size, (total[cols] - inside[cols]) / max(n - size, 1)
-        fit = cols[(share >= MIN_SHARE) & (share >= CONTRAST * rest) & (rest < MIN_SHARE)]
-        common = np.array([background(book, book.keys[j]) for j in fit])
+        share, rest = inside / size, (total - inside) / max(n - size, 1)
+        held = (inside >= 2) & (share >= MIN_SHARE)  # a name is shared: one paper's phrase names nothing
+        fit = np.flatnonzero(held & ~book.listing & (share >= CONTRAST * rest) & (rest < MIN_SHARE))
+        common = np.array([background(book.keys[j]) for j in fit])
         fit, common = fit[common <= NAME_MAX_DF], common[common <= NAME_MAX_DF]
         weight = inside[fit] / size * np.log1p(average / (total[fit] + n * common))
         score = {book.keys[j]: float(w) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)}
         ranked = sorted(score, key=lambda k: (-score[k], k))
-        share, rest = listed[topic] / size, (listed.sum(axis=0) - listed[topic]) / max(n - size, 1)
-        fits = np.flatnonzero((share >= MIN_SHARE) & (share >= CATEGORY_CONTRAST * rest) & categories)
-        cats = sorted(fits, key=lambda j: (-share[j] * share[j] / (share[j] + rest[j]), book.categories[j]))
-        label = _label(book, ranked, inside, used, [CATEGORY + book.categories[j] for j in cats])
+        cats = np.flatnonzero(listing & held & (share >= CATEGORY_CONTRAST * rest)).tolist()
+        cats.sort(key=lambda j: (-share[j] * share[j] / (share[j] + rest[j]), book.keys[j]))
+        label = _label(book, ranked, inside, used, [book.keys[j] for j in cats])
         used |= {label} - {""}
         found[topic] = (label, _terms(book, labels == topic, label, ranked, score) if categories else ())
     book.memo[memo] = found
@@ -240,32 +221,35 @@ def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[st
             for cut in range(1, len(words) - 1):
                 for part in (" ".join(words[:-cut]), " ".join(words[cut:])):
                     longer.setdefault(part, []).append(j)
-    halves, fit = [], set(ranked)
-    for key in (k for k in ranked if " " in k and not _taken(k, used)):
-        if _half(book, key):  # a modifier: the best qualifying noun phrase holding it, else a last resort
-            wider = [k for k in ranked if f" {key} " in f" {k} " and k != key and not _taken(k, used)]
-            wider = [k for k in wider if noun_phrase(book, k) and not _half(book, k)]
-            if wider:
+    fit = set(ranked)
+
+    def taken(k: str) -> bool:  # a name of the day, or one opening with it or it opens with
+        return k in used or any(
+            (" " in u and f"{k} ".startswith(f"{u} ")) or u.startswith(f"{k} ") for u in used
+        )
+
+    for key in (k for k in ranked if " " in k and not taken(k)):
+        if _half(book, key):  # a modifier: the best qualifying noun phrase holding it
+            wider = [k for k in ranked if f" {key} " in f" {k} " and k != key and not taken(k)]
+            if wider := [k for k in wider if noun_phrase(book, k) and not _half(book, k)]:
                 return wider[0]
-            halves.append(key)
             continue
         most = max(book.memo["longer"].get(key, []), key=lambda j: (inside[j], book.keys[j]), default=None)
         cut = most is not None and inside[most] >= CUT_SHORT * inside[book.column[key]]
         whole = book.keys[most or 0] if cut else key
-        if whole in fit and not _taken(whole, used) and noun_phrase(book, whole) and not _half(book, whole):
+        if whole in fit and not taken(whole) and noun_phrase(book, whole) and not _half(book, whole):
             return str(whole)
-    last = [c for c in cats if c not in used] + halves
     lone = (k for k in ranked if " " not in k and k not in used and lone_term(book, k))
-    return last[0] if last else next(lone, "")
+    return next((c for c in cats if c not in used), None) or next(lone, "")
 
 
 def _terms(
     book: PhraseBook, mask: np.ndarray, label: str, ranked: list[str], score: dict[str, float]
-) -> Keys:
+) -> tuple[str, ...]:
     """The name, then up to ``TERMS`` phrases by MMR: score against papers shared (Jaccard), none nested."""
     pool = [k for k in ranked[: 8 * TERMS] if (noun_phrase(book, k) if " " in k else lone_term(book, k))]
     picked, top = [label] if label else [], max(score.values(), default=1.0)
-    held = {k: mask & holding(book, k) for k in pool + [p for p in picked if p in book.column]}
+    held = {k: mask & holding(book, k) for k in [*pool, label] if k in book.column and CATEGORY not in k}
 
     def gain(k: str) -> float:
         overlap = [(held[k] & held[p]).sum() / (held[k] | held[p]).sum() for p in picked if p in held]
@@ -279,12 +263,6 @@ def _terms(
     return tuple(picked)
 
 
-def _taken(name: str, used: set[str]) -> bool:
-    """Whether the day has used ``name``, a name opening with it or one it opens with."""
-    opens = any(" " in u and (u.startswith(f"{name} ") or name.startswith(f"{u} ")) for u in used)
-    return name in used or opens
-
-
 def _half(book: PhraseBook, key: str) -> bool:
     """Whether a phrase is shown as one hyphenated compound (``multi-agent``): half a phrase."""
     return " " not in shown(book, key) and "-" in shown(book, key)
@@ -293,28 +271,3 @@ def _half(book: PhraseBook, key: str) -> bool:
 def named(book: PhraseBook, name: str) -> bool:
     """Whether a name (a key) is a phrase of two to five words, not one hyphenated compound, or a category."""
     return name.startswith(CATEGORY) or (2 <= len(name.split()) <= NAME_WORDS and not _half(book, name))
-
-
-def unsettled(book: PhraseBook, labels: np.ndarray) -> list[int]:
-    """The topics (largest first) no phrase names, or over ``BLOB`` of a set of two topics or more."""
-    sizes, found, n = np.bincount(labels), label_topics(book, labels), len(labels)
-    out = [
-        t for t, (name, _) in found.items() if not named(book, name) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB
-    ]
-    return sorted(out, key=lambda t: (-int(sizes[t]), t))
-
-
-def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
-    """Papers in ``unsettled`` topics, those of unnamed topics counted twice."""
-    found, sizes = label_topics(book, labels), np.bincount(labels)
-    return sum(int(sizes[t]) * (1 + (not found[t][0])) for t in unsettled(book, labels))
-
-
-def seeds(book: PhraseBook, labels: np.ndarray, members: np.ndarray, most: int = 4) -> list[np.ndarray]:
-    """Which of a topic's ``members`` hold each of its ``most`` most held distinctive noun phrases."""
-    inside = np.asarray(book.holds[members].sum(axis=0)).ravel()
-    rest = (np.asarray(book.holds.sum(axis=0)).ravel() - inside) / max(len(labels) - len(members), 1)
-    fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= CONTRAST * rest)).tolist()
-    keys = (book.keys[j] for j in sorted(fit, key=lambda j: (-int(inside[j]), book.keys[j])))
-    found = islice((k for k in keys if " " in k and noun_phrase(book, k)), most)
-    return [holding(book, k)[members] for k in found]

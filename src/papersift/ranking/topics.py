@@ -1,80 +1,86 @@
-"""The day at a glance: papers grouped into topics, each named by its most distinctive phrase, every paper on
-a 2-D map (geometry: ``topic_clusters``; names: ``topic_labels``). Of the ks within ``NAME_SLACK`` of the
-best silhouette, the ``REFINED`` leaving the fewest papers unnamed are refined (all of them: the same
-2026-05-12 map, 12% of cs.CV's busy day unnamed, not 14%, in twice the time; 2: "project page" names one):
-a topic no phrase names, or over ``BLOB`` of the set, is split in two (k-means, or 2-means from the holders
-of one of its best phrases; parts of ``MIN_PART``+) or, under ``MERGE_BELOW`` papers, merged into the
-nearest, while that leaves fewer papers in such topics; the best partition is refined again up to
-``MOST_TOPICS``. A paper of an unnamed group that writes a named topic's name joins it (``claimed``); the
-rest are the day's other papers, one group, last. Same papers, same map (id order, fixed seeds); on
-2026-05-12 (809 papers) NMI vs the categories 0.393 (k-means on tf-idf: 0.101).
+"""The day at a glance: papers grouped into topics, each named by its most distinctive phrase
+(``topic_labels``), on a 2-D map; its JSON ``TopicMap``. All scikit-learn; same papers, same map (id order,
+fixed seeds). Each rule, measured on 2026-05-12 (809 papers: NMI vs the categories 0.390; k-means on tf-idf
+0.101) and on ``bench/topic_names.py``'s 10 busy days (unnamed share 15.6%):
+
+* Vectors: MiniLM's on ``DIMENSIONS`` principal axes; a paper without one the mean of its 3 nearest by
+  tf-idf (5-33% of 2026-05-12's hidden: NMI 0.365, 282 unnamed; the nearest tf-idf centroid's topic: 0.337,
+  351); under 2 with one, a truncated SVD of the tf-idf rows (no store arrays: the set's, sublinear, 0.286).
+* k-means (``N_INIT`` starts; 1: NMI 0.380, 14.4% unnamed, but "prior work", "critical challenge" name
+  topics and "autonomous driving" none) for k from √(n/4) to ``MAX_TOPICS``, by silhouette; a topic under
+  ``MIN_GROUP`` papers joins the nearest (an outlier; else 14.6% unnamed but "powerful tools").
+* The ``REFINED`` ks within ``NAME_SLACK`` of the best silhouette leaving the fewest unnamed are refined (1:
+  NMI 0.437, 14.4%, but "bearing molecules", "unlike prior"): a topic no phrase names or over ``BLOB`` of
+  the set is split, by k-means or 2-means from the holders of one of its phrases (without: 26.4% unnamed),
+  parts of ``MIN_PART``+, or under ``MERGE_BELOW`` merged into the nearest (without: 17.0%), while fewer stay
+  unnamed; the best again up to ``MOST_TOPICS`` (without: 23.7%).
+* ``claimed``: a paper of an unnamed topic writing a named topic's name joins the nearest such up to
+  ``BLOB`` (without: NMI 0.273, 22.9% unnamed); the rest, one group last, are the day's other papers.
+* A name as its topic writes it (else "vision transformer" names papers writing "vision transformers").
+* Layout: the principal axes of the size-weighted topic centres, each paper ``PULL`` of the way to its own.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import partial
+from itertools import islice
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
+from sklearn.cluster import KMeans
+from sklearn.decomposition import PCA, TruncatedSVD
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.metrics import silhouette_score
+from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from papersift.index.indexes import Indexes
-from papersift.ranking import map_shapes as shapes
-from papersift.ranking import topic_clusters as geo
+from papersift.index.lexical import N_FEATURES, Lexical, terms
 from papersift.ranking import topic_labels as tl
 from papersift.ranking.phrases import occurs, phrases
-from papersift.ranking.topic_clusters import MAX_TOPICS, tfidf_matrix
-from papersift.ranking.topic_clusters import MIN_TOPIC as MIN_TOPIC
-from papersift.ranking.topic_clusters import Doc as Doc
-from papersift.ranking.topic_labels import PhraseBook, label_topics, name_key, phrase_book, shown, unphrased
-from papersift.ranking.topic_labels import name_keys as name_keys
-from papersift.ranking.topic_labels import term_key as term_key
+from papersift.ranking.topic_labels import PhraseBook, label_topics, name_key, named, shown
+from papersift.records.json_model import Shape
+from papersift.records.paper import Paper
 from papersift.records.taxonomy import category_named
 from papersift.store import ListingEntry, Store
 
 Namer = Callable[[list[tuple[list[str], list[str]]]], list[str]]  # (phrases, titles) per topic → labels
-NAME_SLACK = 0.01  # silhouette a k whose topics phrases name better may give up
-REFINED = 3  # of those ks, the ones refined (see module)
-MIN_PART = MIN_TOPIC // 2  # papers of each part of a split topic, at least
-MERGE_BELOW = 2 * MIN_TOPIC  # an unnamed topic this small may join its nearest
-MOST_TOPICS = 24  # topics a day may reach by splitting a large group no phrase names (the second pass)
-Trial = tuple[np.ndarray, set[int]]  # a partition and the topics it changed
+DIMENSIONS, SEED, N_INIT = 24, 0, 3  # principal axes; k-means' fixed seed and k-means++ starts per k
+MIN_TOPIC, MAX_TOPICS, MOST_TOPICS = 10, 16, 24  # papers per topic the ks are sized for; ks; after splits
+MIN_GROUP, MIN_PART, MERGE_BELOW = 4, MIN_TOPIC // 2, 2 * MIN_TOPIC  # see module
+NAME_SLACK, REFINED, BLOB, PULL, SILHOUETTE_SAMPLE = 0.01, 3, 0.5, 0.5, 1500  # the last: a fixed sample
 
 
-@dataclass(frozen=True, slots=True)
-class Topic:
-    """One cluster: its label, its distinctive terms (best first) and its papers' ids."""
+class Cluster(Shape):
+    """A topic; one labelled ``""`` (at most one, last) is the day's other papers, no phrase naming them."""
 
     label: str
-    terms: tuple[str, ...]
-    papers: tuple[str, ...]
+    terms: list[str]
+    papers: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class Point:
+class MapPoint(Shape):
     id: str
     x: float
     y: float
     cluster: int
 
 
-@dataclass(frozen=True, slots=True)
-class TopicMap:
-    """Topics largest first; one point per paper, in the order the papers came."""
+class TopicMap(Shape):
+    """A day's topics, largest first, and a point per paper in the order given (``date``: ``map_json``'s)."""
 
-    topics: list[Topic]
-    points: list[Point]
-    moved: int = 0  # papers moved out of topics no phrase names (``claimed``)
+    category: str
+    date: str
+    clusters: list[Cluster]
+    points: list[MapPoint]
 
 
 def map_json(category: str, day: str, tmap: TopicMap) -> dict[str, Any]:
-    """The map's JSON (``map_shapes.TopicMap``)."""
-    clusters = [{"label": t.label, "terms": t.terms, "papers": t.papers} for t in tmap.topics]
-    points = [{"id": p.id, "x": p.x, "y": p.y, "cluster": p.cluster} for p in tmap.points]
-    return shapes.TopicMap.make(category=category, date=day, clusters=clusters, points=points).dump()
+    return tmap.model_copy(update={"category": category, "date": day}).dump()
 
 
 def listing_entries(store: Store, category: str, when: date, days: int = 1) -> list[ListingEntry]:
@@ -86,122 +92,206 @@ def listing_entries(store: Store, category: str, when: date, days: int = 1) -> l
     return list(seen.values())
 
 
-def topic_map(indexes: Indexes, papers: Sequence[Doc], namer: Namer | None = None) -> TopicMap:
-    """Group ``papers`` into topics, name them (``namer``: the configured model's labels; without one, or
-    when it fails, the key phrases), and lay them out."""
+def topic_map(indexes: Indexes, papers: Sequence[Paper], namer: Namer | None = None) -> TopicMap:
+    """The map of ``papers``: their topics, named by ``namer`` (the configured model) or their phrases."""
     ordered = sorted({p.id: p for p in papers}.values(), key=lambda p: p.id)
     if not ordered:
-        return TopicMap([], [])
-    rowids = np.array([indexes.store.rowid(p.id) or -1 for p in ordered], dtype=np.int64)
+        return TopicMap.make(category="", date="", clusters=[], points=[])
     with threadpool_limits(limits=1):  # small products: threads fighting over busy cores cost seconds
-        dense = geo.dense_rows(indexes, rowids)
-        has = np.linalg.norm(dense, axis=1) > 0 if dense is not None else np.zeros(len(ordered), bool)
-        book = phrase_book(indexes.lexical, ordered)
-        if dense is not None and has.sum() >= 2:
-            reduced, labels = geo.principal(dense, has), np.full(len(ordered), -1)
-            vectored = [ordered[i] for i in np.flatnonzero(has)]
-            mine = book if has.all() else phrase_book(indexes.lexical, vectored)
-            labels[has] = clustered(reduced[has], mine)
-            if not has.all():
-                labels[~has] = geo.nearest_topic(tfidf_matrix(indexes.lexical, rowids, ordered), labels, has)
-        else:  # fewer than two papers with vectors: their words alone
-            reduced = geo.latent(tfidf_matrix(indexes.lexical, rowids, ordered))
-            has = np.ones(len(ordered), bool)
-            labels = clustered(reduced, book)
-        labels, moved = claimed(reduced, labels, book, has)  # a paper writing a named topic's name joins it
-        coords = geo.layout(reduced, labels, has)
-        topics, labels = name_topics(book, ordered, labels, namer)
+        vectors, book = _vectors(indexes, ordered), tl.phrase_book(indexes.lexical, ordered)
+        labels, _ = claimed(vectors, clustered(vectors, book), book)  # writing a named topic's name: joins it
+        coords = layout(vectors, labels)
+        clusters, labels = name_topics(book, ordered, labels, namer)
     # topics largest first (ties: the first paper id), the other papers last; points in the caller's order
-    keys = [(not t.label, -len(t.papers), t.papers) for t in topics]
-    order = sorted(range(len(topics)), key=keys.__getitem__)
+    order = sorted(range(len(clusters)), key=lambda t: (not clusters[t].label, -len(clusters[t].papers)))
     rank, where = {old: new for new, old in enumerate(order)}, {p.id: i for i, p in enumerate(ordered)}
-    points = []
-    for i in dict.fromkeys(p.id for p in papers):
-        x, y = (round(float(c), 4) for c in coords[where[i]])
-        points.append(Point(i, x, y, rank[int(labels[where[i]])]))
-    return TopicMap([topics[t] for t in order], points, moved)
+    xy = [(round(float(x), 4), round(float(y), 4)) for x, y in coords]
+    points = [
+        {"id": i, "x": xy[where[i]][0], "y": xy[where[i]][1], "cluster": rank[int(labels[where[i]])]}
+        for i in dict.fromkeys(p.id for p in papers)
+    ]
+    return TopicMap.make(category="", date="", clusters=[clusters[t] for t in order], points=points)
+
+
+def _vectors(indexes: Indexes, papers: Sequence[Paper]) -> np.ndarray:
+    """The papers' vectors (see module), in the order given."""
+    n, rowids = len(papers), np.array([indexes.store.rowid(p.id) or -1 for p in papers], dtype=np.int64)
+    dense = np.zeros((n, 1))
+    if indexes.dense is not None:
+        dense = np.asarray(indexes.dense.vectors(np.where(rowids >= 0, rowids, 0)), np.float64)
+        dense[rowids < 0] = 0.0
+        dense /= np.where((norms := np.linalg.norm(dense, axis=1, keepdims=True)) > 0, norms, 1.0)
+    has = np.linalg.norm(dense, axis=1) > 0
+    if n < 2:
+        return np.zeros((n, 1))
+    rows = tfidf_matrix(indexes.lexical, rowids, papers) if not has.all() else sp.csr_matrix((n, 1))
+    if has.sum() < 2:  # words alone: the tf-idf rows' leading latent dimensions
+        svd = TruncatedSVD(min(2 * DIMENSIONS, n - 1), algorithm="arpack", random_state=SEED)
+        return np.asarray(normalize(svd.fit_transform(rows.astype(np.float64))))
+    if not has.all():  # a paper without a vector: the mean of its three nearest papers' by tf-idf
+        near = np.argsort(-(rows[~has] @ rows[has].T).toarray(), axis=1, kind="stable")[:, :3]
+        dense[~has] = normalize(dense[has][near].mean(axis=1))
+    pca = PCA(min(DIMENSIONS, n - 1, dense.shape[1]), svd_solver="full", random_state=SEED)
+    return np.asarray(pca.fit(dense).transform(dense), np.float64)
+
+
+def tfidf_matrix(lexical: Lexical | None, rowids: np.ndarray, papers: Sequence[Paper]) -> sp.csr_matrix:
+    """The papers' unit tf-idf rows: the store's arrays' (else their text weighed alike), or the set's own."""
+    texts = [f"{p.title} {p.abstract}" for p in papers]
+    if lexical is None:
+        return sp.csr_matrix(
+            TfidfVectorizer(analyzer=terms, sublinear_tf=True).fit_transform(texts), dtype=np.float32
+        )
+    at = lexical.positions(rowids).tolist()
+    rows = [lexical.row(i) if i >= 0 else lexical.vectorize(text) for i, text in zip(at, texts, strict=True)]
+    slots, weights = map(np.concatenate, zip(*rows, strict=True))
+    ends = np.cumsum([0] + [len(s) for s, _ in rows])
+    return sp.csr_matrix((weights.astype(np.float32), slots, ends), shape=(len(rows), N_FEATURES))
 
 
 def clustered(vectors: np.ndarray, book: PhraseBook) -> np.ndarray:
     """Topic numbers for papers' (reduced) vectors (see module)."""
-    ks = geo.k_range(len(vectors))
-    if ks == range(1, 2):
-        return np.zeros(len(vectors), np.int64)
-    tried = geo.partitions(vectors, ks)
-    top = max(score for score, _ in tried)
-    near = sorted(
-        (geo.absorbed(vectors, t) for s, t in tried if s >= top - NAME_SLACK), key=partial(unphrased, book)
-    )
-    fits = [refine(vectors, labels, book) for labels in near[:REFINED]]
+    n, top = len(vectors), min(MAX_TOPICS, len(vectors) // MIN_TOPIC)
+    if top < 2:
+        return np.zeros(n, np.int64)
+    tried = [kmeans(vectors, k) for k in range(max(2, min(top, round(math.sqrt(n / 4)))), top + 1)]
+    sample = SILHOUETTE_SAMPLE if n > SILHOUETTE_SAMPLE else None
+    score = [
+        silhouette_score(vectors, t, sample_size=sample, random_state=SEED) if t.max() else -1.0
+        for t in tried
+    ]
+    near = [absorbed(vectors, t) for s, t in zip(score, tried, strict=True) if s >= max(score) - NAME_SLACK]
+    fits = [refine(vectors, labels, book) for labels in sorted(near, key=partial(unphrased, book))[:REFINED]]
     best = min(fits, key=lambda labels: (unphrased(book, labels), int(labels.max())))
     return refine(vectors, best, book, MOST_TOPICS) if unphrased(book, best) else best
 
 
+def kmeans(x: np.ndarray, k: int, init: np.ndarray | None = None) -> np.ndarray:
+    """k-means labels of ``x``: k-means++ from a fixed seed, or 10 steps from the centres ``init``."""
+    again = {"init": init, "n_init": 1, "max_iter": 10} if init is not None else {"n_init": N_INIT}
+    return by_first(np.asarray(KMeans(k, random_state=SEED, **again).fit_predict(x), np.int64))
+
+
+def by_first(labels: np.ndarray) -> np.ndarray:
+    """Topics numbered 0, 1, … by their first paper: the same partition always gets the same numbers."""
+    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
+    return np.asarray(np.argsort(np.argsort(first))[inverse.ravel()], np.int64)
+
+
+def nearest(vectors: np.ndarray, labels: np.ndarray, members: np.ndarray, others: list[int]) -> int:
+    """Of the topics ``others``, the one whose centre is nearest the centre of ``members``."""
+    gaps = [((vectors[labels == t].mean(axis=0) - vectors[members].mean(axis=0)) ** 2).sum() for t in others]
+    return others[int(np.argmin(gaps))]
+
+
+def absorbed(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """``labels``, each topic under ``MIN_GROUP`` papers merged into the nearest topic, smallest first."""
+    while True:
+        sizes = np.bincount(labels)
+        small = [t for t in np.argsort(sizes, kind="stable").tolist() if 0 < sizes[t] < MIN_GROUP]
+        others = [t for t in range(len(sizes)) if sizes[t] >= MIN_GROUP]
+        if not small or not others:
+            return labels
+        labels, members = labels.copy(), np.flatnonzero(labels == small[0])
+        labels[members] = nearest(vectors, labels, members, others)
+        labels = by_first(labels)
+
+
 def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int = MAX_TOPICS) -> np.ndarray:
-    """``labels`` with the ``unsettled`` topics split or merged (see module) while that leaves fewer papers
-    in such topics: of a topic's trials (one of whose changed topics is named), the best."""
+    """``labels`` with unsettled topics split or merged while fewer papers are ``unphrased`` (see module)."""
     left = unphrased(book, labels)
     for _ in range(2 * most):  # each step splits or merges one topic
         step: tuple[int, np.ndarray] | None = None
-        for topic in tl.unsettled(book, labels) if left else []:
+        for topic in unsettled(book, labels) if left else []:
             for trial, parts in _trials(vectors, labels, topic, book, most):
                 names = label_topics(book, trial, only=parts)
-                fewer = unphrased(book, trial) if any(tl.named(book, names[t][0]) for t in parts) else left
+                fewer = unphrased(book, trial) if any(named(book, names[t][0]) for t in parts) else left
                 step = (fewer, trial) if fewer < (step[0] if step else left) else step
             if step is not None:
                 break
         if step is None:
             break
         left, labels = step
-    return geo.by_first(labels)
+    return by_first(labels)
 
 
-def _trials(vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook, most: int) -> list[Trial]:
+def _trials(
+    vectors: np.ndarray, labels: np.ndarray, topic: int, book: PhraseBook, most: int
+) -> list[tuple[np.ndarray, set[int]]]:
     """The partitions ``refine`` tries for one topic, each with the topics it changes."""
     members, count = np.flatnonzero(labels == topic), int(labels.max()) + 1
-    out: list[Trial] = []
-    x, held = vectors[members], [h for h in tl.seeds(book, labels, members) if 0 < h.sum() < len(h)]
+    out: list[tuple[np.ndarray, set[int]]] = []
+    # the holders of each of its four most held distinctive noun phrases: 2-means starts
+    inside = np.asarray(book.holds[members].sum(axis=0)).ravel()
+    rest = (np.asarray(book.holds.sum(axis=0)).ravel() - inside) / max(len(labels) - len(members), 1)
+    fit = np.flatnonzero((inside >= 3) & (inside / len(members) >= tl.CONTRAST * rest)).tolist()
+    keys = (book.keys[j] for j in sorted(fit, key=lambda j: (-int(inside[j]), book.keys[j])))
+    phrased = islice((k for k in keys if " " in k and tl.noun_phrase(book, k)), 4)
+    x = vectors[members]
+    held = [h for h in (tl.holding(book, k)[members] for k in phrased) if 0 < h.sum() < len(h)]
     starts = [None, *(np.stack([x[~h].mean(axis=0), x[h].mean(axis=0)]) for h in held)]
-    for half in (geo.kmeans(x, 2, s) for s in starts) if len(x) >= 2 * MIN_PART and count < most else []:
+    for half in (kmeans(x, 2, s) for s in starts) if len(x) >= 2 * MIN_PART and count < most else []:
         split = labels.copy()
         split[members[half == 1]] = count
-        new = not any(np.array_equal(split, o) for o, _ in out)
-        out += [(split, {topic, count})] if new and min(np.bincount(half, minlength=2)) >= MIN_PART else []
+        out += [(split, {topic, count})] if min(np.bincount(half, minlength=2)) >= MIN_PART else []
     others = [t for t in range(count) if t != topic and (labels == t).any()]
     if len(members) < MERGE_BELOW and others:
         merged = labels.copy()
-        merged[members] = geo.nearest(vectors, labels, members, others)
-        out.append((geo.by_first(merged), {int(geo.by_first(merged)[members[0]])}))
+        merged[members] = nearest(vectors, labels, members, others)
+        out.append((by_first(merged), {int(by_first(merged)[members[0]])}))
     return out
 
 
-def claimed(
-    vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, movable: np.ndarray
-) -> tuple[np.ndarray, int]:
-    """``labels`` with each ``movable`` paper of an unnamed topic joining the nearest topic whose name it
-    writes (or category it lists) while that stays within ``BLOB`` of the set; and the papers moved."""
+def unsettled(book: PhraseBook, labels: np.ndarray) -> list[int]:
+    """The topics (largest first) no phrase names, or over ``BLOB`` of a set of two topics or more."""
+    sizes, found, n = np.bincount(labels), label_topics(book, labels), len(labels)
+    out = [t for t, (k, _) in found.items() if not named(book, k) or 2 * MIN_TOPIC <= n < sizes[t] / BLOB]
+    return sorted(out, key=lambda t: (-sizes[t], t))
+
+
+def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
+    """Papers in ``unsettled`` topics, those of unnamed topics counted twice."""
+    sizes, found = np.bincount(labels), label_topics(book, labels)
+    return sum(int(sizes[t]) * (1 + (not found[t][0])) for t in unsettled(book, labels))
+
+
+def claimed(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[np.ndarray, int]:
+    """``labels`` after the papers of unnamed topics joined named ones (see module); and how many did."""
     found = label_topics(book, labels, categories=True)
-    names = sorted(t for t, (name, _) in found.items() if tl.named(book, name))
+    names = sorted(t for t, (name, _) in found.items() if named(book, name))
     if not names or len(names) == len(found):
         return labels, 0
-    lists = {tl.CATEGORY + c: book.listed[:, j].toarray().ravel() > 0 for j, c in enumerate(book.categories)}
-    taken = [found[t][0] for t in names]
-    holders = np.stack([lists[n] if n in lists else tl.holding(book, n) for n in taken], axis=1)
-    centres = np.stack([vectors[(labels == t) & movable].mean(axis=0) for t in names])
+    holders = np.stack([tl.holding(book, found[t][0]) for t in names], axis=1)
+    centres = np.stack([vectors[labels == t].mean(axis=0) for t in names])
     sizes, out, moved = np.bincount(labels)[names], labels.copy(), 0
-    for i in np.flatnonzero(movable & ~np.isin(labels, names)).tolist():
-        fits = np.flatnonzero(holders[i] & (sizes + 1 <= tl.BLOB * len(labels)))
+    for i in np.flatnonzero(~np.isin(labels, names)).tolist():
+        fits = np.flatnonzero(holders[i] & (sizes + 1 <= BLOB * len(labels)))
         if fits.size:
             c = int(fits[np.argmin(((centres[fits] - vectors[i]) ** 2).sum(axis=1))])
             out[i], sizes[c], moved = names[c], sizes[c] + 1, moved + 1
-    return geo.by_first(out), moved
+    return by_first(out), moved
+
+
+def layout(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """2-D positions in [0, 1]² (see module)."""
+    n = len(labels)  # two or three papers: fewer than two dimensions, padded
+    vectors = np.hstack([vectors, np.zeros((n, max(0, 2 - vectors.shape[1])))])
+    mean, sizes = vectors.mean(axis=0), np.bincount(labels)
+    centroids = np.stack([vectors[labels == t].mean(axis=0) for t in range(len(sizes))])
+    # between-topic spread weighted 3× over the papers' own: the axes that set the topics apart
+    stacked = np.vstack([(centroids - mean) * 3.0 * np.sqrt(sizes)[:, None], vectors - mean])
+    axes = np.linalg.svd(stacked, full_matrices=False)[2][:2]
+    axes *= np.where(axes[np.arange(2), np.abs(axes).argmax(axis=1)] < 0, -1.0, 1.0)[:, None]  # fixed signs
+    centre_of = ((centroids - mean) @ axes.T)[labels]
+    points = centre_of + PULL * ((vectors - mean) @ axes.T - centre_of)
+    low, span = points.min(axis=0), np.ptp(points, axis=0)
+    return np.asarray((points - low) / np.where(span > 0, span, 1.0)) if n > 1 else np.full((n, 2), 0.5)
 
 
 def name_topics(
-    book: PhraseBook, papers: Sequence[Doc], labels: np.ndarray, namer: Namer | None = None
-) -> tuple[list[Topic], np.ndarray]:
-    """Each ``Topic`` with its terms as written, and the topic numbers once the unnamed groups are pooled
-    (``_pooled``; unless ``namer``, given each topic's phrases and titles, names them)."""
+    book: PhraseBook, papers: Sequence[Paper], labels: np.ndarray, namer: Namer | None = None
+) -> tuple[list[Cluster], np.ndarray]:
+    """Each topic's ``Cluster`` and the papers' cluster numbers, the unnamed pooled (unless ``namer``)."""
     found = label_topics(book, labels, categories=True)
     titles = {t: [papers[int(i)].title for i in np.flatnonzero(labels == t)][:12] for t in sorted(found)}
     try:  # a model that fails, or answers too few names, names nothing: the phrases name the topics
@@ -210,34 +300,25 @@ def name_topics(
         names = []
     if len(names) == len(titles):
         found = {t: (n.strip()[:60] or found[t][0], found[t][1]) for t, n in zip(titles, names, strict=True)}
-    else:
-        labels, found = _pooled(book, labels, found)
-    keys = {k for _, ks in found.values() for k in ks}
-    topics = []
-    for t in sorted(found):
-        members = np.flatnonzero(labels == t)
+    elif rest := [t for t, (n, _) in found.items() if not named(book, n)]:
+        rest.sort(key=lambda t: (-int((labels == t).sum()), t))
+        words = dict.fromkeys(w for w in (n or next(iter(ks), "") for n, ks in (found[t] for t in rest)) if w)
+        labels = np.where(np.isin(labels, rest), rest[0], labels)
+        found = {t: v for t, v in found.items() if t not in rest} | {rest[0]: ("", tuple(words)[: tl.TERMS])}
+    keys, labels = {k for _, ks in found.values() for k in ks}, np.searchsorted(sorted(found), labels)
+    clusters = []
+    for n, (name, ks) in enumerate(found[t] for t in sorted(found)):
+        members = np.flatnonzero(labels == n)
         texts = [f"{papers[int(i)].title} {papers[int(i)].abstract}" for i in members]
-        label = shown(book, found[t][0]) if found[t][0] in keys else found[t][0]
+        label = shown(book, name) if name in keys else name
         if label and category_named(label) is None and not any(occurs(label, x) for x in texts):
-            forms = [p for x in texts for p in phrases(x, tl.NAME_WORDS) if occurs(p, x)]  # the topic's
-            same = [p for p in forms if name_key(p) == name_key(label) and p.count(" ") == label.count(" ")]
-            label = next(iter(same), label)
-        terms = [shown(book, k) for k in found[t][1]]
+            key = name_key(label)  # as its papers write it ("vision transformers")
+            forms = {
+                p for x in texts for p in phrases(x, tl.NAME_WORDS) if name_key(p) == key and occurs(p, x)
+            }
+            label = min((p for p in forms if p.count(" ") == label.count(" ")), default=label)
+        terms = [shown(book, k) for k in ks]
         terms = [label if label and name_key(k) == name_key(label) else k for k in terms]
         terms = [k for k in terms if k == label or any(occurs(k, x) for x in texts)]
-        topics.append(Topic(label, tuple(terms), tuple(papers[int(i)].id for i in members)))
-    return topics, labels
-
-
-def _pooled(book: PhraseBook, labels: np.ndarray, found: tl.Found) -> tuple[np.ndarray, tl.Found]:
-    """Every topic no phrase or category names pooled into one unnamed topic, its terms their words."""
-    sizes = np.bincount(labels)
-    rest = sorted((t for t, (n, _) in found.items() if not tl.named(book, n)), key=lambda t: (-sizes[t], t))
-    if not rest:
-        return labels, found
-    pooled = geo.by_first(np.where(np.isin(labels, rest), rest[0], labels))
-    renumber = {t: int(pooled[np.flatnonzero(labels == t)[0]]) for t in found if t not in rest[1:]}
-    out = {renumber[t]: found[t] for t in found if t not in rest}
-    words = [name or next(iter(terms), "") for name, terms in (found[t] for t in rest)]
-    out[renumber[rest[0]]] = ("", tuple(dict.fromkeys(w for w in words if w))[: tl.TERMS])
-    return pooled, out
+        clusters.append(Cluster.make(label=label, terms=terms, papers=[papers[int(i)].id for i in members]))
+    return clusters, labels

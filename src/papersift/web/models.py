@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from papersift.ranking.daily import QuietDay
-from papersift.ranking.map_shapes import TopicMap
+from papersift.ranking.topics import TopicMap
 from papersift.reader.shapes import (
     DailyPickShape,
     LibraryEntryShape,

@@ -4,7 +4,8 @@ above every listing and Daily Papers, ``/trending`` and ``/api/trending``, and t
 The map is SVG drawn by the server (``_topic_map.html``); ``static/topics.js`` only adds the hover card and
 the chips that filter the listing below it. Templates reach the map and the counts through two Jinja
 globals, ``topic_view(entries)`` and ``lab_counts(entries)``, so a listing page computes them once per store
-version with the rest of the page (maps are also kept per set of papers in the state's cache).
+version with the rest of the page (maps are also kept per set of papers in the state's cache). The map
+page's data is its JSON twin's (``map_data``) with the rows it lists and its drawing.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from functools import partial
 from typing import Any
@@ -24,10 +25,11 @@ from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
-from papersift.ranking.topics import MIN_TOPIC, Doc, TopicMap, listing_entries, map_json, topic_map
+from papersift.ranking.topics import MIN_TOPIC, TopicMap, listing_entries, map_json, topic_map
 from papersift.reader.shapes import ListedPaper, Trending
 from papersift.reading.shown import lookup
 from papersift.records.messages import say
+from papersift.records.paper import Paper
 from papersift.records.taxonomy import category_name
 from papersift.services.lab import TRENDING_DAYS, popular
 from papersift.store import ListingEntry
@@ -69,23 +71,15 @@ LISTING_SIZES, MAP_PAGE_SIZES = (SMALL, MID, PHONE), (WIDE, MIDDLE, NARROW)
 router = APIRouter()
 
 
-@dataclass(frozen=True, slots=True)
-class _Doc:
-    """What the map needs of a paper row (``PaperShape`` dicts carry it)."""
-
-    id: str
-    title: str
-    abstract: str
-    categories: tuple[str, ...]
-
-
-def _docs(entries: Sequence[dict[str, Any]]) -> list[_Doc]:
+def _docs(entries: Sequence[dict[str, Any]]) -> list[Paper]:
+    """The papers of a page's rows (``PaperShape`` dicts), as much of them as the map reads."""
     return [
-        _Doc(
+        Paper(
             str(e["id"]),
             str(e.get("title", "")),
+            [],
             str(e.get("abstract", "")),
-            tuple(str(c) for c in e.get("categories") or ()),
+            list(e.get("categories") or ()),
         )
         for e in entries
     ]
@@ -114,7 +108,7 @@ def map_view(tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = LIS
             "colour": colour(n, bool(topic.label)),
             "papers": [{"id": i, "title": titles.get(i, i)} for i in topic.papers],
         }
-        for n, topic in enumerate(tmap.topics)
+        for n, topic in enumerate(tmap.clusters)
     ]
     return {"topics": topics, "drawings": [_drawing(tmap, titles, topics, size) for size in sizes]}
 
@@ -190,7 +184,7 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return a[0] < b[2] + GAP and b[0] < a[2] + GAP and a[1] < b[3] + GAP and b[1] < a[3] + GAP
 
 
-def compute_map(state: AppState, docs: Sequence[Doc]) -> TopicMap:
+def compute_map(state: AppState, docs: Sequence[Paper]) -> TopicMap:
     """The topic map of ``docs`` (kept per set of papers and index generation)."""
     key = hashlib.blake2b(" ".join(sorted(d.id for d in docs)).encode(), digest_size=16).hexdigest()
 
@@ -201,22 +195,20 @@ def compute_map(state: AppState, docs: Sequence[Doc]) -> TopicMap:
     return result
 
 
-def topic_view(
-    state: AppState, entries: Sequence[dict[str, Any]], large: bool = False
-) -> dict[str, Any] | None:
-    """The map of a page's papers (None when there are too few papers for more than one topic): drawn
-    at a listing's sizes, or ``large`` (the map page's: a desktop's, a tablet's and a phone's drawing)."""
-    docs = _docs(entries)
-    if len({d.id for d in docs}) < 2 * MIN_TOPIC:  # too few papers for two topics: no map to draw
-        return None
+def _safe_map(state: AppState, docs: Sequence[Paper]) -> TopicMap | None:
+    """The map of ``docs``; None when it fails: never a page lost to its map."""
     try:
-        tmap = compute_map(state, docs)
-    except (ValueError, np.linalg.LinAlgError) as e:  # never a page lost to its map
+        return compute_map(state, docs)
+    except (ValueError, np.linalg.LinAlgError) as e:
         print(f"papersift: warning: no topic map: {e}", file=sys.stderr, flush=True)
         return None
-    if len(tmap.topics) < 2:
-        return None
-    return map_view(tmap, {d.id: d.title for d in docs}, MAP_PAGE_SIZES if large else LISTING_SIZES)
+
+
+def topic_view(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The map of a listing's papers, drawn at a listing's sizes (None: too few papers for two topics)."""
+    docs = _docs(entries)
+    tmap = _safe_map(state, docs) if len({d.id for d in docs}) >= 2 * MIN_TOPIC else None
+    return map_view(tmap, {d.id: d.title for d in docs}) if tmap and len(tmap.clusters) > 1 else None
 
 
 def day_topic_view(
@@ -226,30 +218,23 @@ def day_topic_view(
     listings of ``categories``, drawn with only the page's papers. What a reader saves or rates changes
     which papers are shown, never the topics or where they sit (the map's input is the day's listings)."""
     shown = {str(e["id"]) for e in entries}
-    docs: dict[str, Doc] = {}
+    docs: dict[str, Paper] = {}
     for category in categories:
         for entry in state.store.listing(category, parse_day(day)):
             docs.setdefault(entry.paper.id, entry.paper)
     for doc in _docs(entries):  # a pick from elsewhere still has its place
         docs.setdefault(doc.id, doc)
-    if len(docs) < 2 * MIN_TOPIC:
-        return None
-    try:
-        whole = compute_map(state, list(docs.values()))
-    except (ValueError, np.linalg.LinAlgError) as e:
-        print(f"papersift: warning: no topic map: {e}", file=sys.stderr, flush=True)
-        return None
-    kept = [n for n, t in enumerate(whole.topics) if shown & set(t.papers)]
-    if len(kept) < 2:
+    whole = _safe_map(state, list(docs.values())) if len(docs) >= 2 * MIN_TOPIC else None
+    kept = [n for n, t in enumerate(whole.clusters) if shown & set(t.papers)] if whole else []
+    if whole is None or len(kept) < 2:
         return None
     renumber = {old: new for new, old in enumerate(kept)}
-    tmap = TopicMap(
-        [
-            replace(whole.topics[n], papers=tuple(p for p in whole.topics[n].papers if p in shown))
-            for n in kept
-        ],
-        [replace(p, cluster=renumber[p.cluster]) for p in whole.points if p.id in shown],
-    )
+    clusters = [
+        whole.clusters[n].model_copy(update={"papers": [p for p in whole.clusters[n].papers if p in shown]})
+        for n in kept
+    ]
+    points = [p.model_copy(update={"cluster": renumber[p.cluster]}) for p in whole.points if p.id in shown]
+    tmap = whole.model_copy(update={"clusters": clusters, "points": points})
     return map_view(tmap, {str(e["id"]): str(e.get("title", "")) for e in entries})
 
 
@@ -280,22 +265,28 @@ def _listed(
     return known, when, entries
 
 
-def map_data(state: AppState, category: str, day: str, days: int) -> dict[str, Any]:
-    """The map as the API gives it: ``{"category", "date", "clusters", "points"}``."""
-    _, when, entries = _listed(state, category, day, days)
-    tmap = compute_map(state, [e.paper for e in entries])
-    return map_json(category, when.isoformat(), tmap)
-
-
-def map_page_data(state: AppState, category: str, day: str, days: int) -> dict[str, Any]:
-    """The papers the map page lists under its map (the template draws the map from them)."""
+def map_data(state: AppState, category: str, day: str, days: int, page: bool = False) -> dict[str, Any]:
+    """The map as the API gives it, ``TopicMap``'s JSON; the page's data (``page``) is the same with the
+    papers it lists under the map, the days around it and its drawing (``map_view``; none of one topic)."""
     known, when, entries = _listed(state, category, day, days)
-    return {
-        "category": category,
+    docs = [e.paper for e in entries]
+    tmap = _safe_map(state, docs) if page else compute_map(state, docs)
+    data = map_json(
+        category, when.isoformat(), tmap or TopicMap.make(category="", date="", clusters=[], points=[])
+    )
+    if not page:
+        return data
+    drawn = (
+        map_view(tmap, {d.id: d.title for d in docs}, MAP_PAGE_SIZES)
+        if tmap and len(tmap.clusters) > 1
+        else None
+    )
+    return data | {
         "category_name": category_name(category),
         "days": days,
         **day_and_neighbours(known, when),
         "entries": [ListedPaper.of(e.paper, number=n, kind=e.kind).dump() for n, e in enumerate(entries, 1)],
+        "drawn": drawn,
     }
 
 
@@ -314,7 +305,7 @@ def topics(request: Request, web: Web, category: str, day: DayPath, days: int = 
         request,
         "map.html",
         ("map", category, day, str(days)),
-        lambda: map_page_data(state, category, day, days),
+        lambda: map_data(state, category, day, days, page=True),
         index=True,
         personal=state.settings.accounts,
     )
