@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Self, get_args
 
 from pydantic import BaseModel, ConfigDict, PlainValidator, WithJsonSchema
+from pydantic.fields import FieldInfo
 
 
 def _text(value: Any) -> str:
@@ -21,17 +22,22 @@ def _text(value: Any) -> str:
 Said = Annotated[str, PlainValidator(_text), WithJsonSchema({"type": "string"})]
 
 
+def _said(field: FieldInfo) -> bool:
+    """Whether a field is a ``Said`` (pydantic keeps an Annotated field's validators as its metadata)."""
+    return any(getattr(m, "func", None) is _text for m in field.metadata)
+
+
 class Shape(BaseModel):
     """A JSON shape: built by ``make`` (validated, nested shapes built in the same pass), its JSON the fields
     set, in the order declared, then any extra keys in the order given (the faces may extend an object)."""
 
     model_config = ConfigDict(extra="allow")
-    said: ClassVar[tuple[str, ...]] = ()  # its fields of list[Said] (read off the annotations, once a class)
+    said: ClassVar[tuple[str, ...]] = ()  # its fields of Said or list[Said] (read off the annotations, once)
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
-        cls.said = tuple(n for n, f in cls.model_fields.items() if Said in get_args(f.annotation))
+        cls.said = tuple(n for n, f in cls.model_fields.items() if Said in get_args(f.annotation) or _said(f))
 
     @classmethod
     def make(cls, **values: Any) -> Self:
@@ -62,7 +68,7 @@ class Shape(BaseModel):
                 continue
             value = getattr(self, name)
             if name in self.said:
-                data[key] = list(value)
+                data[key] = list(value) if isinstance(value, list) else value
             elif isinstance(value, Shape):
                 value._keep_said(data[key])
             elif isinstance(value, list):

@@ -7,7 +7,7 @@ marks a paper read with ``POST /seen`` (the rows' button and the ``r`` key) or `
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request, Response
@@ -171,15 +171,8 @@ def _daily(request: Request, web: Web, day: str | None) -> Answer:
     if wants_json(request):
         return data
     lang = web.language(request)
-    quiet = quiet_text(data["quiet"], lang) if data["quiet"] else None
+    quiet = said(data["quiet"]["line"], lang) if data["quiet"] else None
     return web.page(request, "daily.html", data=data, quiet_line=quiet)
-
-
-def quiet_text(quiet: dict[str, Any], lang: str) -> str:
-    """A quiet day's sentence (its ``Quiet`` JSON) in the page's language."""
-    day, following = date.fromisoformat(quiet["date"]), date.fromisoformat(quiet["next"])
-    again = QuietDay(day, quiet["reason"], following, datetime.fromisoformat(quiet["announced"]))
-    return str(said(again.line(), lang))
 
 
 @twin(router, "/daily", 404)

@@ -123,13 +123,13 @@ class RelatedAnswer(Shape):
 
 class Quiet(Shape):
     """A day with no listing (``ranking.daily.QuietDay``): why (weekend, holiday, not_yet), the next listing
-    day, when arXiv announces it, and all of it in one English ``line``."""
+    day, when arXiv announces it, and all of it in one ``line`` (a message: its JSON the English sentence)."""
 
     date: str
     reason: str
     next: str
     announced: str
-    line: str
+    line: Said
 
     @classmethod
     def of(cls, quiet: QuietDay) -> Quiet:

@@ -75,11 +75,11 @@ def _docs(entries: Sequence[dict[str, Any]]) -> list[Paper]:
     """The papers of a page's rows (``PaperShape`` dicts), as much of them as the map reads."""
     return [
         Paper(
-            str(e["id"]),
-            str(e.get("title", "")),
-            [],
-            str(e.get("abstract", "")),
-            list(e.get("categories") or ()),
+            id=str(e["id"]),
+            title=str(e.get("title", "")),
+            authors=[],
+            abstract=str(e.get("abstract", "")),
+            categories=list(e.get("categories") or ()),
         )
         for e in entries
     ]
@@ -204,11 +204,17 @@ def _safe_map(state: AppState, docs: Sequence[Paper]) -> TopicMap | None:
         return None
 
 
+def _drawn(tmap: TopicMap | None, docs: Sequence[Paper], sizes: Sequence[Size]) -> dict[str, Any] | None:
+    """``map_view`` of ``tmap`` at ``sizes``; None when there is no map or one topic only."""
+    return map_view(tmap, {d.id: d.title for d in docs}, sizes) if tmap and len(tmap.clusters) > 1 else None
+
+
 def topic_view(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     """The map of a listing's papers, drawn at a listing's sizes (None: too few papers for two topics)."""
     docs = _docs(entries)
-    tmap = _safe_map(state, docs) if len({d.id for d in docs}) >= 2 * MIN_TOPIC else None
-    return map_view(tmap, {d.id: d.title for d in docs}) if tmap and len(tmap.clusters) > 1 else None
+    return _drawn(
+        _safe_map(state, docs) if len({d.id for d in docs}) >= 2 * MIN_TOPIC else None, docs, LISTING_SIZES
+    )
 
 
 def day_topic_view(
@@ -276,17 +282,12 @@ def map_data(state: AppState, category: str, day: str, days: int, page: bool = F
     )
     if not page:
         return data
-    drawn = (
-        map_view(tmap, {d.id: d.title for d in docs}, MAP_PAGE_SIZES)
-        if tmap and len(tmap.clusters) > 1
-        else None
-    )
     return data | {
         "category_name": category_name(category),
         "days": days,
         **day_and_neighbours(known, when),
         "entries": [ListedPaper.of(e.paper, number=n, kind=e.kind).dump() for n, e in enumerate(entries, 1)],
-        "drawn": drawn,
+        "drawn": _drawn(tmap, docs, MAP_PAGE_SIZES),
     }
 
 
