@@ -20,6 +20,7 @@ from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.rows import now
+from papersift.web.i18n import said
 from tests.llm_server import completion, fake_model
 from tests.model_outputs import BAD, GOOD, Output, outputs, papers
 
@@ -43,7 +44,7 @@ def test_every_bad_output_fails_for_its_reason(shared_data: Path, records: dict[
     for o in outputs(shared_data, BAD):
         found = verdict(o, records)
         assert found.reason == o.reason, (o.name, found)
-        assert found.sentence("en") and found.sentence("zh") != found.sentence("en"), o.name
+        assert found.sentence() and said(found.sentence(), "zh") != found.sentence(), o.name
         assert checks.from_error(checks.error_line(found)) == found  # stored and read back
 
 
@@ -54,15 +55,15 @@ def test_no_good_output_is_rejected(shared_data: Path, records: dict[str, dict[s
 
 def test_a_failure_is_said_in_english_and_chinese() -> None:
     wrong = checks.fail("wrong_language", asked="zh", got="en")
-    assert wrong.sentence("en") == "the model answered in English where 中文 was asked"
-    assert wrong.sentence("zh") == "要求用中文，模型却用英文作答"
+    assert wrong.sentence() == "the model answered in English where 中文 was asked"
+    assert said(wrong.sentence(), "zh") == "要求用中文，模型却用英文作答"
     line = checks.error_line(wrong)
     assert (
         line
         == 'the model answered in English where 中文 was asked [check wrong_language(asked="zh", got="en")]'
     )
-    assert checks.shown_error(line, "zh") == "要求用中文，模型却用英文作答"
-    assert checks.shown_error("the endpoint answered 429 three times", "zh") == (
+    assert said(checks.shown_error(line), "zh") == "要求用中文，模型却用英文作答"
+    assert said(checks.shown_error("the endpoint answered 429 three times"), "zh") == (
         "the endpoint answered 429 three times"  # not a check: as it is
     )
     tag = checks.fail("markup", tag='<a href="x">')

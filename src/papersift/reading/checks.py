@@ -1,5 +1,6 @@
 """The checks every model text passes before it is stored or shown: one set of rules per kind of text, each
-rule a reason with its arguments (``Verdict``), said as a sentence in English and in 中文.
+rule a reason with its arguments (``Verdict``), said to a reader as a message (``check_<reason>`` in
+``records/messages.py``; its 中文 is the catalog's).
 
 The rules, by reason (``check(kind, text, …)`` runs the ones that fit the kind):
 
@@ -28,8 +29,9 @@ The rules, by reason (``check(kind, text, …)`` runs the ones that fit the kind
   naming no paper or section given).
 
 A failed text is stored as a failure whose error is ``error_line``: the English sentence, then the reason
-in brackets (``… [check wrong_language(asked="zh", got="en")]``), which ``from_error`` reads back to say it
-in 中文 on a 中文 page and ``papersift llm status`` counts per reason (``llm/status.py`` reads that form).
+in brackets (``… [check wrong_language(asked="zh", got="en")]``), which ``from_error`` reads back so that a
+page says it as its message, in the page's language, and ``papersift llm status`` counts per reason
+(``llm/status.py`` reads that form).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from typing import TypedDict, Unpack
 
 from papersift.index.sentences import split_sentences
 from papersift.records.analyzer import STOP_WORDS
+from papersift.records.messages import ENGLISH, Arg, say
 
 MAX_WORDS = {"en": 50, "zh": 120}  # a TL;DR's bound: English words, or 中文 characters
 MAX_CHARS = {"tldr": 600, "title": 400, "abstract": 8000, "faq": 8000, "ask": 5000, "topic": 80}
@@ -50,41 +53,7 @@ EN_SHARE = 0.3  # an English text: at most this share of CJK
 ABSTRACT_RATIO = (0.8, 4.0)  # a translated abstract's units per source word
 TITLE_RATIO = 4.0
 
-LANGUAGE_NAME = {"en": ("English", "英文"), "zh": ("中文", "中文")}
-SENTENCES: dict[str, tuple[str, str]] = {  # reason → (English, 中文), formatted with the arguments
-    "empty": ("the model answered with no text", "模型没有给出任何文字"),
-    "markup": (
-        "the model's text carries markup or a prompt tag: {tag}",
-        "模型的文字带有标记或提示词标签：{tag}",
-    ),
-    "too_long": (
-        "the text is too long: {size} {unit}, at most {limit}",
-        "文字过长：{size} {unit_zh}，上限 {limit}",
-    ),
-    "cut_off": ("the text is cut off mid-sentence: “{end}”", "文字在句中被截断：“{end}”"),
-    "wrong_language": (
-        "the model answered in {got_en} where {asked_en} was asked",
-        "要求用{asked_zh}，模型却用{got_zh}作答",
-    ),
-    "mixed_language": ("the 中文 text mixes in English: “{words}”", "中文文字夹杂英文句子：“{words}”"),
-    "several_sentences": (
-        "the TL;DR is {count} sentences, not one",
-        "TL;DR 有 {count} 句，而不是一句",
-    ),
-    "copies_title": ("the TL;DR repeats the title", "TL;DR 只是重复了标题"),
-    "copies_abstract": ("the TL;DR copies a sentence of the abstract", "TL;DR 照抄了摘要中的句子"),
-    "math_lost": ("the translation lost the math {span}", "译文丢失了公式 {span}"),
-    "length_off": (
-        "the translation is not about as long as its source ({ratio}× its length)",
-        "译文与原文长度不相称（为原文的 {ratio} 倍）",
-    ),
-    "no_marks": ("the answer cites no paper with a [n] mark", "回答没有用 [n] 标注出处"),
-    "unknown_mark": (
-        "the answer cites [{mark}], which names none of the {given} given",
-        "回答引用了 [{mark}]，但只给出了 {given} 篇",
-    ),
-}
-UNITS = {"words": "词", "characters": "字"}
+_PLACES = re.compile(r"%\((\w+)\)s")  # a message template's placeholders
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,22 +75,19 @@ class Verdict:
         inner = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in self.args)
         return f"{self.reason}({inner})"
 
-    def sentence(self, lang: str = "en") -> str:
-        """The failure said to a reader in ``lang`` (``""`` when it passed)."""
+    def sentence(self) -> str:
+        """The failure said to a reader (``""`` when it passed): the message ``check_<reason>``, its
+        language (``asked``, ``got``) and unit arguments messages too, so a face says it in the reader's
+        language."""
         if self.reason is None:
             return ""
-        values = dict(self.args)
-        for key in ("asked", "got"):
-            en, zh = LANGUAGE_NAME.get(values.get(key, ""), (values.get(key, ""), values.get(key, "")))
-            values[f"{key}_en"], values[f"{key}_zh"] = en, zh
-        values["unit_zh"] = UNITS.get(values.get("unit", ""), values.get("unit", ""))
-        en_form, zh_form = SENTENCES[self.reason]
-        return (zh_form if lang == "zh" else en_form).format_map(_Blank(values))
-
-
-class _Blank(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return ""
+        key = f"check_{self.reason}"
+        values: dict[str, Arg] = {name: "" for name in _PLACES.findall(ENGLISH[key])}  # any it lacks: ""
+        values.update(self.args)
+        for name, kind in (("asked", "language"), ("got", "language"), ("unit", "unit")):
+            if f"{kind}_{values.get(name)}" in ENGLISH:
+                values[name] = say(f"{kind}_{values[name]}")
+        return say(key, **values)
 
 
 PASS = Verdict()
@@ -133,7 +99,7 @@ def fail(reason: str, **args: object) -> Verdict:
 
 def error_line(verdict: Verdict) -> str:
     """How a failed check is stored (the readings' error): the English sentence, then the reason."""
-    return f"{verdict.sentence('en')} [check {verdict.call()}]"
+    return f"{verdict.sentence()} [check {verdict.call()}]"
 
 
 _STORED = re.compile(r"\[check (\w+)\((.*)\)\]$")
@@ -143,15 +109,16 @@ _ARG = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*")')
 def from_error(error: str | None) -> Verdict | None:
     """The verdict a stored error says (None: the error is not a failed check, e.g. the endpoint's 429)."""
     found = _STORED.search(error or "")
-    if found is None or found.group(1) not in SENTENCES:
+    if found is None or f"check_{found.group(1)}" not in ENGLISH:
         return None
     return Verdict(found.group(1), tuple((k, str(json.loads(v))) for k, v in _ARG.findall(found.group(2))))
 
 
-def shown_error(error: str | None, lang: str = "en") -> str:
-    """A stored error as a reader sees it: a failed check said in ``lang``, anything else as it is."""
+def shown_error(error: str | None) -> str:
+    """A stored error as a reader sees it: a failed check as its message (a face says it in the reader's
+    language), anything else as it is."""
     verdict = from_error(error)
-    return error or "" if verdict is None else verdict.sentence(lang)
+    return error or "" if verdict is None else verdict.sentence()
 
 
 # --- what a text is made of ---------------------------------------------------------------------------

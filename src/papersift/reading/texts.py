@@ -129,7 +129,7 @@ def checked(
     first, verdict = ask(messages)
     if verdict.ok:
         return first, None
-    again = prompts.stricter(messages, first, kind, lang, verdict.sentence("en"), given)
+    again = prompts.stricter(messages, first, kind, lang, verdict.sentence(), given)
     second, retried = ask(again)
     if retried.ok:
         return second, None
