@@ -29,7 +29,7 @@ import numpy as np
 
 from papersift.index.pipeline import embed_missing, refresh, sentence_source
 from papersift.index.runtime import Papersift, open_papersift
-from papersift.ranking.evaluate import read_contexts, read_relevance, related_score, search_score
+from papersift.ranking.evaluate import ScoreLine, read_contexts, read_relevance, related_score, search_score
 from papersift.ranking.related import Weights
 from papersift.ranking.sentence_match import SentenceWeights
 from papersift.services.ingest import ingest_paths
@@ -93,7 +93,8 @@ def main() -> None:
                     started = time.perf_counter()
                     weights = Weights(sentence=SentenceWeights(best=weight))
                     score = related_score(indexes, gold, weights, split)
-                    line = {"task": "related", "sentence_weight": weight, "split": split, **score.json()}
+                    line = {"task": "related", "sentence_weight": weight, "split": split}
+                    line.update(ScoreLine.made_of(score).dump())
                     lines.append(line)
                     _print(line, started)
             _chosen(lines, "sentence_weight", "nDCG@10")
@@ -111,7 +112,7 @@ def main() -> None:
                     weights = SentenceWeights(best=best, mean=mean)
                     score = search_score(indexes, contexts, vectors, weights, split)
                     line = {"task": "search", "sentence_weights": [best, mean], "split": split}
-                    line.update(score.json())
+                    line.update(ScoreLine.made_of(score).dump())
                     lines.append(line)
                     _print(line, started)
             _chosen(lines, "sentence_weights", "Recall@10")

@@ -23,6 +23,7 @@ from papersift.reading.tldr_eval import (
     LEAD,
     ORACLE,
     ROLES,
+    TldrLine,
     fit_weights,
     halves,
     lead_sentence,
@@ -109,7 +110,8 @@ def test_eval_tldr_prints_a_json_line_per_method(tmp_path: Path) -> None:
     cases = read_cases(data)
     score = rouge()
     shown = [Texts().tldr(Paper(c.id, c.title, [], c.abstract, [])).text for c in cases]
-    assert rows[0]["ROUGE-1"] == mean_score(EXTRACTIVE, cases, shown, score).json()["ROUGE-1"]
+    shown_score = mean_score(EXTRACTIVE, cases, shown, score)
+    assert rows[0]["ROUGE-1"] == TldrLine.made_of(shown_score).dump()["ROUGE-1"]
     table = invoke("eval", "tldr", "--data", str(data), home=tmp_path, env=NO_MODEL).stdout
     assert table.splitlines()[0].split()[:4] == ["method", "ROUGE-1", "ROUGE-2", "ROUGE-L"]
     assert len(table.splitlines()) == 5

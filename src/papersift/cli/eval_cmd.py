@@ -24,6 +24,7 @@ from papersift.cli.common import (
 if TYPE_CHECKING:
     from papersift.index.indexes import Indexes
     from papersift.ranking.evaluate import Score
+    from papersift.records.json_model import Shape
 
 eval_app = typer.Typer(
     help="Measure ranking quality on citation data, and TL;DRs against gold ones, with baselines.",
@@ -61,12 +62,14 @@ def _evaluate(
     home: Path | None,
     run: Callable[[Indexes], list[Score]],
     reference: str | tuple[str, ...],
-    line: Callable[[Score], dict[str, object]] | None = None,
+    line: type[Shape] | None = None,
     unit: str = "queries",
     split: str = "all",
     table: Callable[[list[Score]], list[str]] | None = None,
 ) -> None:
-    """Check the inputs, run on a fresh store of ``corpus``, print against ``reference``."""
+    """Check the inputs, run on a fresh store of ``corpus``, print against ``reference`` (JSON: a ``line``
+    a score, ``ScoreLine`` unless named)."""
+    from papersift.ranking.evaluate import ScoreLine
     from papersift.ranking.harness import evaluate_fresh, score_table
     from papersift.services.listing import json_line
 
@@ -84,7 +87,7 @@ def _evaluate(
     )
     if fmt == "json":
         for score in scores:
-            typer.echo(json_line(line(score) if line else score.json()))
+            typer.echo(json_line((line or ScoreLine).made_of(score).dump()))
         return
     for text in table(scores) if table else score_table(scores, reference, unit):
         typer.echo(text)
@@ -133,7 +136,7 @@ def eval_recommend(
     home: HomeOpt = None,
 ) -> None:
     """Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily per library size."""
-    from papersift.ranking.evaluate import SPLITS, evaluate_recommend, read_relevance, reader_line
+    from papersift.ranking.evaluate import SPLITS, ReaderLine, evaluate_recommend, read_relevance
     from papersift.ranking.harness import recommend_table
 
     if half not in SPLITS:
@@ -157,7 +160,7 @@ def eval_recommend(
         home,
         lambda ix: evaluate_recommend(ix, gold, seed=seed, split=half, sizes=sizes),
         (),
-        reader_line,
+        ReaderLine,
         table=recommend_table,
     )
 
@@ -187,7 +190,7 @@ def eval_tldr(
     against gold TL;DRs, the best over each paper's."""
     from papersift.llm import client
     from papersift.reading.texts import make
-    from papersift.reading.tldr_eval import evaluate_tldr, read_cases, score_table
+    from papersift.reading.tldr_eval import TldrLine, evaluate_tldr, read_cases, score_table
     from papersift.services.listing import json_line
 
     check_format(fmt)
@@ -218,7 +221,7 @@ def eval_tldr(
             )
     if fmt == "json":
         for score in scores:
-            typer.echo(json_line(score.json()))
+            typer.echo(json_line(TldrLine.made_of(score).dump()))
         return
     for line in score_table(scores):
         typer.echo(line)

@@ -33,11 +33,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import orjson
+from pydantic import AfterValidator, Field
 
 from papersift.index.indexes import Indexes
 from papersift.ranking.recommend import LibraryItem, Profile, recommend
@@ -51,6 +53,7 @@ from papersift.ranking.simulated_readers import (
     reader_split,
     simulate_readers,
 )
+from papersift.records.json_model import Shape
 from papersift.records.paper import Paper
 
 K = 10
@@ -67,14 +70,30 @@ class Score:
     queries: int
     library_size: int = 0  # ``recommend``: the simulated readers' library size (0 elsewhere)
 
-    def json(self) -> dict[str, Any]:
-        return {
-            "method": self.method,
-            "nDCG@10": round(self.ndcg, 4),
-            "Recall@10": round(self.recall, 4),
-            "MRR": round(self.mrr, 4),
-            "queries": self.queries,
-        }
+
+Measure = Annotated[float, AfterValidator(partial(round, ndigits=4))]  # a measure as a JSON line gives it
+
+
+class ScoreLine(Shape):
+    """``eval related`` and ``eval search``'s JSON line of a ``Score``: the method, nDCG@10, Recall@10, MRR
+    and how many queries."""
+
+    method: str
+    ndcg: Measure = Field(alias="nDCG@10")
+    recall: Measure = Field(alias="Recall@10")
+    mrr: Measure = Field(alias="MRR")
+    queries: int
+
+
+class ReaderLine(Shape):
+    """``eval recommend``'s JSON line of a ``Score``: the method, the library size, nDCG@10, Recall@10 and
+    how many readers."""
+
+    method: str
+    library_size: int
+    ndcg: Measure = Field(alias="nDCG@10")
+    recall: Measure = Field(alias="R@10")
+    queries: int = Field(alias="readers")
 
 
 def metrics(ranked: list[str], relevant: set[str], k: int = K) -> tuple[float, float, float]:
@@ -408,15 +427,3 @@ def evaluate_recommend(
                 progress(1)
         out += [replace(_mean(method, r), library_size=n) for method, r in rows.items()]
     return out
-
-
-def reader_line(score: Score) -> dict[str, Any]:
-    """``eval recommend``'s JSON line: the method, the library size, nDCG@10, Recall@10 and how many
-    readers."""
-    return {
-        "method": score.method,
-        "library_size": score.library_size,
-        "nDCG@10": round(score.ndcg, 4),
-        "R@10": round(score.recall, 4),
-        "readers": score.queries,
-    }

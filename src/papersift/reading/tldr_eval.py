@@ -28,15 +28,18 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import orjson
+from pydantic import AfterValidator, Field
 
 from papersift.index.sentences import FACETS, roles, split_sentences
 from papersift.reading import extractive
 from papersift.reading.shown import TldrShape, missing_line
+from papersift.records.json_model import Shape
 from papersift.records.paper import Paper
 from papersift.store.records import Reading
 
@@ -69,14 +72,19 @@ class TldrScore:
     rougeL: float
     papers: int
 
-    def json(self) -> dict[str, Any]:
-        return {
-            "method": self.method,
-            "ROUGE-1": round(self.rouge1, 2),
-            "ROUGE-2": round(self.rouge2, 2),
-            "ROUGE-L": round(self.rougeL, 2),
-            "papers": self.papers,
-        }
+
+Rouged = Annotated[float, AfterValidator(partial(round, ndigits=2))]  # a ROUGE F1 (×100) in a JSON line
+
+
+class TldrLine(Shape):
+    """``eval tldr``'s JSON line of a ``TldrScore``: the method, its ROUGE-1/2/L F1 (×100) and how many
+    papers."""
+
+    method: str
+    rouge1: Rouged = Field(alias="ROUGE-1")
+    rouge2: Rouged = Field(alias="ROUGE-2")
+    rougeL: Rouged = Field(alias="ROUGE-L")
+    papers: int
 
 
 def _case(record: Any) -> Case:

@@ -28,10 +28,12 @@ def _said(field: FieldInfo) -> bool:
 
 
 class Shape(BaseModel):
-    """A JSON shape: built by ``make`` (validated, nested shapes built in the same pass), its JSON the fields
-    set, in the order declared, then any extra keys in the order given (the faces may extend an object)."""
+    """A JSON shape: built by ``make`` (validated, nested shapes built in the same pass; a field whose JSON
+    name is not a Python name, ``Field(alias=…)``, given by either), its JSON the fields set, in the order
+    declared, by their JSON names, then any extra keys in the order given (the faces may extend an
+    object)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", validate_by_name=True)
     said: ClassVar[tuple[str, ...]] = ()  # its fields of Said or list[Said] (read off the annotations, once)
 
     @classmethod
