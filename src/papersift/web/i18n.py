@@ -272,6 +272,87 @@ INTERFACE: dict[str, str] = {
     "cli_seen": "(seen: {how})",
     "cli_picks": "{n} papers for {reader} on {day}",
     "cli_sync_first": "{problem} (sync or ingest first)",
+    "cli_more_failed": "error: … and {n} more failed records",
+    "cli_counts": "{what}: {new} new, {updated} updated, {skipped} skipped, {failed} failed",
+    "cli_counts_deleted": (
+        "{what}: {new} new, {updated} updated, {skipped} skipped, {failed} failed, {deleted} deleted"
+    ),
+    "cli_fulltext_stopped": "error: fulltext: {problem} (rerun to resume)",
+    "cli_harvest_stopped": "harvest stopped (rerun to resume): {problem}",
+    "cli_sync_asking": "sync: asking {url} for {categories}",
+    "cli_waiting": "waiting: {line}",
+    "cli_new_updated": "{what}: {new} new, {updated} updated",
+    "cli_interest_categories": "categories: {values}",
+    "cli_interest_authors": "authors: {values}",
+    "cli_interest_must": "must: {values}",
+    "cli_interest_never": "never: {values}",
+    "cli_interest_languages": "languages: {values}",
+    "cli_interest_min_score": "min score: {value}",
+    "cli_zotero_failed": "error: zotero: {problem} (continuing with the library as it is)",
+    "cli_below_left_out": "{n} papers below your threshold ({limit}) left out",
+    "cli_atom_written": "atom: {n} papers written to {path}",
+    "cli_markdown_written": "markdown: {n} papers written to {path}",
+    "cli_email_already_sent": "email: the {day} digest was already sent to {to} ({at})",
+    "cli_email_sending": (
+        "email: sending through SMTP {host}:{port} (an unreachable server is retried for a few seconds)"
+    ),
+    "cli_email_sent": "email: {n} digest(s) sent",
+    "cli_no_push_services": (
+        "no push services: set PAPERSIFT_PUSH to Apprise URLs (json://, ntfy://, feishu://, …)"
+    ),
+    "cli_push_already_sent": "push: the {day} push to {to} was already sent ({at})",
+    "cli_push_sent": "push: {n} sent to {services} service(s)",
+    "cli_digest_sent_at": "sent {at}",
+    "cli_digest_failed": "failed",
+    "cli_digest_waiting": "waiting",
+    "cli_digest_row": "{day}  {channel} {n} papers  {state} ({tries} tries)",
+    "cli_nothing_sent": "nothing mailed or pushed for {reader} yet",
+    "cli_sync_failed": "error: sync: {problem} (continuing with what is stored)",
+    "cli_embedded": "embed: {n} papers",
+    "cli_digests_sent": "digests: {n} sent, {kept} kept for the next run",
+    "cli_not_in_library": "{paper} is not in {reader}'s library",
+    "cli_saved": "saved {entry}: {title}",
+    "cli_removed": "removed {paper}",
+    "cli_tags": "{entry}: {tags}",
+    "cli_no_tags": "{entry}: (no tags)",
+    "cli_rated": "{entry}: rated {rating}",
+    "cli_noted": "noted",
+    "cli_neither_id_nor_entry": "error: {paper} is neither an arXiv id nor in your library",
+    "cli_marked_read": "marked {n} as read",
+    "cli_marked_unread": "marked {n} as unread",
+    "cli_papers": "{n} papers",
+    "cli_papers_tagged": "{n} papers tagged {tag}",
+    "cli_entry_skipped": "error: {where}: {problem} (skipped)",
+    "cli_more_skipped": "error: … and {n} more skipped entries",
+    "cli_imported": (
+        "import ({format}): {read} entries read, {linked} linked to arXiv papers, {kept} kept with "
+        "their own text, {new} new in the library, {skipped} skipped"
+    ),
+    "cli_exported": "exported {n} entries to {path}",
+    "cli_arxiv_offline_sync": "arXiv: {problem} (items kept with their own text; linked by a later sync)",
+    "cli_library_status": "{reader}: {n} entries ({linked} arXiv papers), {zotero} from Zotero",
+    "cli_never_synced": "zotero: never synced (papersift library sync zotero --user ID)",
+    "cli_last_sync": (
+        "last sync {at} ({seconds} s, {requests} requests): {items} items read, {matched} matched, "
+        "{kept} kept with their own text, {removed} removed"
+    ),
+    "cli_build_waiting": "{problem}; waiting for it to finish (Ctrl-C to stop)",
+    "cli_embedded_of": "embedded {n} of {todo}",
+    "cli_store_busy_embed": (
+        "the store: {problem}; the previous index generation keeps serving, run `papersift embed` again"
+    ),
+    "cli_embed_done": "embed: {n} papers embedded; index: {papers} papers, {vectors} vectors",
+    "cli_embed_done_rate": "embed: {n} papers embedded ({rate}/s); index: {papers} papers, {vectors} vectors",
+    "cli_no_listing_day": "no {category} listing on {day}",
+    "cli_no_listing_days": "no {category} listing on {day} or the {before} days before",
+    "cli_topics": "{category} {span}: {n} papers in {topics} topics",
+    "cli_other_papers": "(other papers)",
+    "cli_terms": "terms: {terms}",
+    "cli_not_stored_offline": "{ids} not in the store and arXiv not reached: {problem}",
+    "cli_fulltext_stopped_resume": "fulltext stopped (rerun to resume): {problem}",
+    "cli_resolved": "resolve: {n} references resolved now",
+    "cli_enrich_stopped": "enrich stopped: {problem}",
+    "cli_enriched": "enrich: {n} of {of} papers counted by Semantic Scholar",
 }
 
 
