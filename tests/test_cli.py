@@ -216,10 +216,15 @@ def test_the_cli_says_its_summaries_in_the_readers_language(tmp_path: Path) -> N
         status = run_cli("digest", "status", home=home, env=lang)
         said = (ingested.stdout, saved.stdout, listed.stderr, status.stdout)
         if lang is zh:
-            assert said == ("ingest：新增 1，更新 0，跳过 0，失败 1\n", "已收藏 2601.00001：ok\n", "1 篇论文\n",
-                            "尚未给 me 发过邮件或推送\n")  # fmt: skip
+            chinese = (
+                "ingest：新增 1，更新 0，跳过 0，失败 1",
+                "已收藏 2601.00001：ok",
+                "1 篇论文",
+                "尚未给 me 发过邮件或推送",
+            )
+            assert said == tuple(f"{line}\n" for line in chinese)
             assert ingested.stderr.startswith("错误：")
         else:  # English as it always was
-            assert said == ("ingest: 1 new, 0 updated, 0 skipped, 1 failed\n", "saved 2601.00001: ok\n",
-                            "1 papers\n", "nothing mailed or pushed for me yet\n")  # fmt: skip
+            english = ("ingest: 1 new, 0 updated, 0 skipped, 1 failed", "saved 2601.00001: ok", "1 papers")
+            assert said == tuple(f"{line}\n" for line in (*english, "nothing mailed or pushed for me yet"))
             assert ingested.stderr.startswith("error: ")

@@ -353,6 +353,29 @@ INTERFACE: dict[str, str] = {
     "cli_resolved": "resolve: {n} references resolved now",
     "cli_enrich_stopped": "enrich stopped: {problem}",
     "cli_enriched": "enrich: {n} of {of} papers counted by Semantic Scholar",
+    "cli_llm_endpoint": "endpoint: {endpoint} (key {secret})",
+    "cli_llm_local_running": "running at {url}, pid {pid}",
+    "cli_llm_local_stopped": "not running (starts on use)",
+    "cli_llm_local_not_installed": "not installed: pip install 'papersift[llm]'",
+    "cli_llm_endpoint_local": "endpoint: the local default, {state}",
+    "cli_llm_endpoint_none": (
+        "endpoint: none (connect one: papersift llm setup; or set PAPERSIFT_LLM_URL, or "
+        "PAPERSIFT_LLM_LOCAL=true for the local default)"
+    ),
+    "cli_llm_model": "model: {model}",
+    "cli_llm_key_file": "key file {path}",
+    "cli_llm_from": "from: url {url}, model {model}, key {secret} (home config: {config})",
+    "cli_llm_local_memory": "local server memory: {memory} MiB, stops after {idle} min idle",
+    "cli_llm_today_budget": "today ({day} UTC): {tokens} tokens of {budget}",
+    "cli_llm_today": "today ({day} UTC): {tokens} tokens (no budget)",
+    "cli_llm_usage": "  {model}: {calls} calls, {prompt} in, {completion} out",
+    "cli_llm_checks_failed": "texts that failed their checks: {n} ({reasons})",
+    "cli_llm_no_failures": "failures: none",
+    "cli_llm_failures": "failures (latest {n}):",
+    "cli_llm_not_listed": "note: {url} does not list {model}; trying it anyway",
+    "cli_llm_test_call": "test call: {model} at {url} answered {reply}",
+    "cli_llm_saved": "saved in {path}: url {url}, model {model} (key: {secret}; never written to the home)",
+    "cli_llm_env_wins": "note: {name} is set here and wins over the saved value",
 }
 
 
