@@ -202,3 +202,29 @@ def test_the_cli_says_its_messages_in_the_readers_language(
     assert re.search(r"为 me 选出 \d+ 篇论文", chinese.stderr), chinese.stderr
     c_locale = run_cli("recommend", "-k", "3", home=home, env={"LANG": "zh_CN.UTF-8", "LC_ALL": "C.UTF-8"})
     assert re.search(r"\d+ papers for me on", c_locale.stderr), c_locale.stderr
+
+
+def test_the_cli_says_its_summaries_in_the_readers_language(tmp_path: Path) -> None:
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text('{"id": "2601.00001", "title": "ok", "categories": ["cs.LG"]}\n{broken\n')
+    zh, en = {"PAPERSIFT_LANG": "zh"}, {"PAPERSIFT_LANG": "en"}
+    for lang, home in ((zh, tmp_path / "zh"), (en, tmp_path / "en")):
+        ingested = run_cli("ingest", str(papers), home=home, env=lang, check=False)
+        assert ingested.returncode == 1
+        saved = run_cli("library", "add", "2601.00001", home=home, env=lang)
+        listed = run_cli("library", "list", home=home, env=lang)
+        status = run_cli("digest", "status", home=home, env=lang)
+        said = (ingested.stdout, saved.stdout, listed.stderr, status.stdout)
+        if lang is zh:
+            chinese = (
+                "ingest：新增 1，更新 0，跳过 0，失败 1",
+                "已收藏 2601.00001：ok",
+                "1 篇论文",
+                "尚未给 me 发过邮件或推送",
+            )
+            assert said == tuple(f"{line}\n" for line in chinese)
+            assert ingested.stderr.startswith("错误：")
+        else:  # English as it always was
+            english = ("ingest: 1 new, 0 updated, 0 skipped, 1 failed", "saved 2601.00001: ok", "1 papers")
+            assert said == tuple(f"{line}\n" for line in (*english, "nothing mailed or pushed for me yet"))
+            assert ingested.stderr.startswith("error: ")

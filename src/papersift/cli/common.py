@@ -145,6 +145,11 @@ class Opened:
         return self.papersift.store
 
     @property
+    def say(self) -> Speech:
+        """How this command says things: in the reader's language (``settings.lang``)."""
+        return Speech(self.settings.lang)
+
+    @property
     def indexes(self) -> Indexes:
         """The indexes over ``store`` (a note on stderr when nothing is embedded yet)."""
         if self._indexes is None:
@@ -248,25 +253,27 @@ def progress_bar() -> Progress:
     )
 
 
-def report(counts: IngestCounts, what: str) -> None:
-    """The failed records (the first 50) on stderr, then one line of counts."""
+def report(counts: IngestCounts, what: str, say: Speech = ENGLISH) -> None:
+    """The failed records (the first 50) on stderr, then one line of counts (said in ``say``'s language)."""
     for err in counts.errors[:50]:
-        typer.echo(f"error: {err}", err=True)
+        typer.echo(say.line("error", message=err), err=True)
     if len(counts.errors) > 50:
-        typer.echo(f"error: … and {len(counts.errors) - 50} more failed records", err=True)
-    typer.echo(
-        f"{what}: {counts.new} new, {counts.updated} updated, {counts.skipped} skipped, "
-        f"{counts.failed} failed" + (f", {counts.deleted} deleted" if counts.deleted else "")
-    )
+        typer.echo(say.line("more_failed", n=len(counts.errors) - 50), err=True)
+    n = {"what": what, "new": counts.new, "updated": counts.updated, "skipped": counts.skipped}
+    if counts.deleted:
+        typer.echo(say.line("counts_deleted", **n, failed=counts.failed, deleted=counts.deleted))
+    else:
+        typer.echo(say.line("counts", **n, failed=counts.failed))
 
 
 def fulltext_pass(o: Opened) -> None:
     """After ``sync`` / ``daily``: the full text of each reader's top Daily Papers and saved papers
     (``digest.fulltext_ahead``); one line, or why it stopped (the command goes on)."""
     from papersift.reader.digest import fulltext_ahead
+    from papersift.records.messages import reason
     from papersift.services.harvest import HarvestError
 
     try:
-        typer.echo(fulltext_ahead(o.store, o.indexes, o.settings, o.store.accounts()).line())
+        typer.echo(o.say(fulltext_ahead(o.store, o.indexes, o.settings, o.store.accounts()).line()))
     except HarvestError as e:
-        typer.echo(f"error: fulltext: {e} (rerun to resume)", err=True)
+        typer.echo(o.say.line("fulltext_stopped", problem=reason(e)), err=True)

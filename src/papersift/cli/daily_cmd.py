@@ -83,11 +83,13 @@ def follow(
         if threshold is not None:
             o.store.set_reader_setting(who.id, MIN_SCORE, _threshold(threshold))
         kept = o.store.reader_setting(who.id, MIN_SCORE)
+    say = o.say
     for label, values in (("categories", now.categories), ("authors", now.authors)):
-        typer.echo(f"{label}: {', '.join(values) or '-'}")
-    typer.echo(f"must: {', '.join(now.must) or '-'}\nnever: {', '.join(now.never) or '-'}")
-    typer.echo(f"languages: {', '.join(('en', *now.languages))}")
-    typer.echo(f"min score: {kept or '-'}")
+        typer.echo(say.line(f"interest_{label}", values=", ".join(values) or "-"))
+    typer.echo(say.line("interest_must", values=", ".join(now.must) or "-"))
+    typer.echo(say.line("interest_never", values=", ".join(now.never) or "-"))
+    typer.echo(say.line("interest_languages", values=", ".join(("en", *now.languages))))
+    typer.echo(say.line("interest_min_score", value=kept or "-"))
 
 
 def _threshold(value: str) -> str | None:
@@ -181,16 +183,18 @@ def _zotero_first(store: Store, settings: Settings, who: Account) -> bool:
     (they are the CLI reader's); a failure is said and the day goes on with the library as it is (False)."""
     from papersift.reader.zotero_api import ZoteroError
     from papersift.reader.zotero_sync import configured, sync_configured
+    from papersift.records.messages import reason
 
     if not configured(settings) or who.name != settings.reader:
         return True
+    say = Speech(settings.lang)
     try:
         report = sync_configured(store, settings, who)
     except ZoteroError as e:
-        typer.echo(f"error: zotero: {e} (continuing with the library as it is)", err=True)
+        typer.echo(say.line("zotero_failed", problem=reason(e)), err=True)
         return False
     if report is not None:
-        typer.echo(report.line())
+        typer.echo(say(report.line()))
     return True
 
 
@@ -219,6 +223,7 @@ def digest(
     from papersift.reader.digest import atom as atom_bytes
     from papersift.reader.digest import deliver, digest_day, digest_texts, lab_week, queue_email
     from papersift.reader.digest import markdown as markdown_text
+    from papersift.records.messages import reason
 
     if action is not None:
         if action != "status":
@@ -230,6 +235,7 @@ def digest(
     settings = load_settings(home)
     services = _push_targets(settings) if push else []
     errors: list[str] = []
+    say = Speech(settings.lang)
     with opened(settings) as o:
         who = o.account(reader)
         _zotero_first(o.store, settings, who)
@@ -238,37 +244,32 @@ def digest(
                 o.store, o.indexes, settings, who, parse_day(day, "--date"), threshold=threshold
             )
         except NoDailyPapers as e:
-            fail(f"{e} (sync or ingest first)")
+            fail(say.line("sync_first", problem=reason(e)), say=say)
         when, picks = today.day, today.picks
         if today.note:
-            typer.echo(today.note, err=True)
+            typer.echo(say(today.note), err=True)
         elif today.below:
-            typer.echo(f"{today.below} papers below your threshold ({today.threshold:g}) left out", err=True)
+            typer.echo(say.line("below_left_out", n=today.below, limit=f"{today.threshold:g}"), err=True)
         if atom:
             texts = digest_texts(o.store, settings, picks)
             atom.write_bytes(atom_bytes(who, when, picks, settings, texts))
-            typer.echo(f"atom: {len(picks)} papers written to {atom}")
+            typer.echo(say.line("atom_written", n=len(picks), path=atom))
         if markdown:
             texts = digest_texts(o.store, settings, picks)
             markdown.write_text(markdown_text(who, when, picks, lab_week(o.store), texts), encoding="utf-8")
-            typer.echo(f"markdown: {len(picks)} papers written to {markdown}")
+            typer.echo(say.line("markdown_written", n=len(picks), path=markdown))
         if email:
             if email != who.email:
                 o.store.update_account(who.id, email=email)
             queued = queue_email(o.store, settings, who, when, picks, today.note, today.subject)
             if queued.sent:
-                typer.echo(
-                    f"email: the {when} digest was already sent to {email} ({queued.sent:%Y-%m-%d %H:%M})"
-                )
-            typer.echo(
-                f"email: sending through SMTP {settings.smtp_host}:{settings.smtp_port} "
-                "(an unreachable server is retried for a few seconds)",
-                err=True,
-            )
+                at = f"{queued.sent:%Y-%m-%d %H:%M}"
+                typer.echo(say.line("email_already_sent", day=when, to=email, at=at))
+            typer.echo(say.line("email_sending", host=settings.smtp_host, port=settings.smtp_port), err=True)
             sent, errors = deliver(o.store, settings)
             for err in errors:
-                typer.echo(f"error: {err}", err=True)
-            typer.echo(f"email: {sent} digest(s) sent")
+                typer.echo(say.line("error", message=err), err=True)
+            typer.echo(say.line("email_sent", n=sent))
         if push:
             errors += _push(o, who, today, services)
     if errors:
@@ -283,7 +284,8 @@ def _push_targets(settings: Settings) -> list[Target]:
     except PushError as e:
         fail(str(e), 2)
     if not found:
-        fail("no push services: set PAPERSIFT_PUSH to Apprise URLs (json://, ntfy://, feishu://, …)", 2)
+        say = Speech(settings.lang)
+        fail(say.line("no_push_services"), 2, say=say)
     return found
 
 
@@ -297,7 +299,7 @@ def _queue_push(o: Opened, who: Account, today: DigestDay, service: Target) -> N
     kept = queue(o.store, service, who, today.day, made)
     if kept.sent:
         when = f"{kept.sent:%Y-%m-%d %H:%M}"
-        typer.echo(f"push: the {today.day} push to {service.label} was already sent ({when})")
+        typer.echo(o.say.line("push_already_sent", day=today.day, to=service.label, at=when))
 
 
 def _push(o: Opened, who: Account, today: DigestDay | None, services: list[Target]) -> list[str]:
@@ -310,8 +312,8 @@ def _push(o: Opened, who: Account, today: DigestDay | None, services: list[Targe
             _queue_push(o, who, today, service)
     sent, errors = deliver(o.store, services)
     for err in errors:
-        typer.echo(f"error: {err}", err=True)
-    typer.echo(f"push: {sent} sent to {len(services)} service(s)")
+        typer.echo(o.say.line("error", message=err), err=True)
+    typer.echo(o.say.line("push_sent", n=sent, services=len(services)))
     return errors
 
 
@@ -324,16 +326,21 @@ def _status(fmt: str, reader: str | None, home: Path | None) -> None:
     with opened(load_settings(home)) as o:
         who = o.account(reader)
         kept = o.store.digests(who.id)
+    say = o.say
     for d in kept:
         if fmt == "json":
             typer.echo(json_line(digest_json(d)))
             continue
-        state = f"sent {d.sent:%Y-%m-%d %H:%M}" if d.sent else ("failed" if d.error else "waiting")
-        typer.echo(f"{d.day}  {d.channel:<40} {len(d.papers):>3} papers  {state} ({d.attempts} tries)")
+        if d.sent:
+            state = say.line("digest_sent_at", at=f"{d.sent:%Y-%m-%d %H:%M}")
+        else:
+            state = say.line("digest_failed" if d.error else "digest_waiting")
+        row = {"day": d.day, "channel": f"{d.channel:<40}", "n": f"{len(d.papers):>3}", "tries": d.attempts}
+        typer.echo(say.line("digest_row", **row, state=state))
         if d.error and not d.sent:
-            typer.echo(f"     error: {d.error}")
+            typer.echo(f"     {say.line('error', message=d.error)}")
     if fmt == "text" and not kept:
-        typer.echo(f"nothing mailed or pushed for {who.name} yet")
+        typer.echo(say.line("nothing_sent", reader=who.name))
 
 
 def daily(
@@ -361,6 +368,7 @@ def daily(
     from papersift.llm.client import available
     from papersift.ranking.daily import NoDailyPapers
     from papersift.reader.digest import deliver, due, queue_email, read_ahead
+    from papersift.records.messages import reason
     from papersift.records.schedule import EASTERN
     from papersift.services.harvest import ArxivClient, HarvestError, sync_rss
     from papersift.store.cache import VectorCache
@@ -369,6 +377,7 @@ def daily(
     services = _push_targets(settings) if settings.push is not None else []
     run_day = parse_day(today, "--today") or datetime.now(EASTERN).date()
     failed = False
+    say = Speech(settings.lang)
     with opened(settings) as o:
         store = o.store
         readers = store.accounts()
@@ -379,9 +388,9 @@ def daily(
             try:
                 with ArxivClient(settings) as client:
                     counts = sync_rss(client, store, wanted)
-                typer.echo(f"sync: {counts.new} new, {counts.updated} updated")
+                typer.echo(say.line("new_updated", what="sync", new=counts.new, updated=counts.updated))
             except HarvestError as e:
-                typer.echo(f"error: sync: {e} (continuing with what is stored)", err=True)
+                typer.echo(say.line("sync_failed", problem=reason(e)), err=True)
                 failed = True
             failed = not _zotero_first(store, settings, o.account(None)) or failed
         cache = VectorCache(settings.cache_path)
@@ -392,14 +401,14 @@ def daily(
             refresh(store, settings)
         finally:
             cache.close()
-        typer.echo(f"embed: {done} papers")
+        typer.echo(say.line("embedded", n=done))
         indexes = o.indexes
         if not no_sync:
             from papersift.cli.common import fulltext_pass
 
             fulltext_pass(o)  # first: the TL;DRs made next read the full text
         if available(settings):
-            typer.echo(read_ahead(store, indexes, settings, readers).line("reading"))
+            typer.echo(say(read_ahead(store, indexes, settings, readers).line("reading")))
         for who in readers:
             if not who.email:
                 continue
@@ -421,7 +430,7 @@ def daily(
                     _queue_push(o, me, now, service)
             errors += _push(o, me, None, services)
     for err in errors:
-        typer.echo(f"error: {err}", err=True)
-    typer.echo(f"digests: {sent} sent, {len(errors)} kept for the next run")
+        typer.echo(say.line("error", message=err), err=True)
+    typer.echo(say.line("digests_sent", n=sent, kept=len(errors)))
     if errors or failed:
         raise typer.Exit(1)

@@ -63,6 +63,7 @@ def _selected(
 
 def _look_up(o: Opened, ids: list[str]) -> list[Paper]:
     """Papers not in the store, from arXiv's API (stored); the unknown ones said on stderr."""
+    from papersift.records.messages import reason
     from papersift.records.paper import Paper as PaperRecord
     from papersift.services.harvest import ArxivClient, HarvestError, fetch_ids
 
@@ -70,11 +71,11 @@ def _look_up(o: Opened, ids: list[str]) -> list[Paper]:
         with ArxivClient(o.settings) as client:
             items = fetch_ids(client, ids)
     except HarvestError as e:
-        fail(f"{', '.join(ids)} not in the store and arXiv not reached: {e}")
+        fail(o.say.line("not_stored_offline", ids=", ".join(ids), problem=reason(e)), say=o.say)
     found = [i for i in items if isinstance(i, PaperRecord)]
     for item in items:
         if not isinstance(item, PaperRecord):
-            typer.echo(f"error: {item}", err=True)
+            typer.echo(o.say.line("error", message=item), err=True)
     o.store.upsert(found)
     return found
 
@@ -96,14 +97,18 @@ def _daily(o: Opened, k: int) -> list[Paper]:
 def fetch(o: Opened, papers: Sequence[Paper], *, retry_failed: bool = False, quiet: bool = False) -> bool:
     """Fetch and store the full text of ``papers`` with a progress bar; False when arXiv was not reached
     (said on stderr)."""
+    from papersift.records.messages import reason
     from papersift.services.eprints import Fetched, fetch_fulltexts, to_fetch
     from papersift.services.harvest import ArxivClient, HarvestError
 
+    say = o.say
     todo, _ = to_fetch(o.store, papers, retry_failed=retry_failed)
     try:
         with (
             progress_bar() as bar,
-            ArxivClient(o.settings, on_retry=lambda line: typer.echo(f"waiting: {line}", err=True)) as client,
+            ArxivClient(
+                o.settings, on_retry=lambda line: typer.echo(say.line("waiting", line=line), err=True)
+            ) as client,
         ):
             task = bar.add_task("full text", total=len(todo))
             done: Fetched = fetch_fulltexts(
@@ -114,12 +119,14 @@ def fetch(o: Opened, papers: Sequence[Paper], *, retry_failed: bool = False, qui
                 on_paper=lambda p, outcome: bar.update(task, advance=1, description=f"{p.id} {outcome}"),
             )
     except HarvestError as e:
-        typer.echo(f"error: fulltext stopped (rerun to resume): {e}", err=True)
+        typer.echo(
+            say.line("error", message=say.line("fulltext_stopped_resume", problem=reason(e))), err=True
+        )
         return False
     if not quiet:
         for pid, why in done.failed[:50]:
-            typer.echo(f"error: {pid}: {why}", err=True)
-    typer.echo(done.line())
+            typer.echo(say.line("error", message=f"{pid}: {say(why)}"), err=True)
+    typer.echo(say(done.line()))
     return True
 
 
@@ -142,7 +149,7 @@ def fulltext(
     settings = load_settings(home)
     with opened(settings) as o:
         if resolve:
-            typer.echo(f"resolve: {resolve_stored(o.store)} references resolved now")
+            typer.echo(o.say.line("resolved", n=resolve_stored(o.store)))
             return
         papers = _selected(o, paper_ids or [], day, category, library, daily)
         ok = fetch(o, papers, retry_failed=retry)
@@ -159,22 +166,24 @@ def enrich(
     home: HomeOpt = None,
 ) -> None:
     """Citation counts from Semantic Scholar (PAPERSIFT_S2_KEY optional), stored with their date."""
+    from papersift.records.messages import reason
     from papersift.services.enrich import enrich as ask
     from papersift.services.harvest import ArxivClient, HarvestError
 
     settings = load_settings(home)
     with opened(settings) as o:
+        say = o.say
         papers = _selected(o, paper_ids or [], day, category, library, daily)
         ids = list(dict.fromkeys(p.id for p in papers))
         try:
             with (
                 progress_bar() as bar,
                 ArxivClient(
-                    settings, on_retry=lambda line: typer.echo(f"waiting: {line}", err=True)
+                    settings, on_retry=lambda line: typer.echo(say.line("waiting", line=line), err=True)
                 ) as client,
             ):
                 task = bar.add_task("citation counts", total=len(ids))
                 counts = ask(client, o.store, ids, on_batch=lambda n, _: bar.update(task, completed=n))
         except HarvestError as e:
-            fail(f"enrich stopped: {e}")
-    typer.echo(f"enrich: {len(counts)} of {len(ids)} papers counted by Semantic Scholar")
+            fail(say.line("enrich_stopped", problem=reason(e)), say=say)
+    typer.echo(say.line("enriched", n=len(counts), of=len(ids)))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from papersift.cli.common import HomeOpt, fail, load_settings, opened, progress_bar
+from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
     from papersift.index.engines import TlsFiles
@@ -69,7 +70,7 @@ def _build_lock(settings: Settings) -> Iterator[None]:
             yield
         return
     except BuildRunningError as e:
-        typer.echo(f"{e}; waiting for it to finish (Ctrl-C to stop)", err=True)
+        typer.echo(Speech(settings.lang).line("build_waiting", problem=e), err=True)
     with build_lock(settings.index_dir, wait=True):
         yield
 
@@ -89,9 +90,11 @@ def _embed(
     from papersift.index.encoder import model_id
     from papersift.index.engines import DaskEngine, Engine, EngineError
     from papersift.index.pipeline import embed_missing, refresh
+    from papersift.records.messages import reason
     from papersift.store import StoreBusy
     from papersift.store.cache import VectorCache
 
+    say = Speech(settings.lang)
     with opened(settings) as o:
         store = o.store
         if reset:
@@ -117,7 +120,7 @@ def _embed(
                     bar.advance(task, n)
                     logged[0] += n
                     if bar.disable and logged[0] % 5120 < n:  # a log file gets a line every ~5k papers
-                        typer.echo(f"embedded {logged[0]:,} of {todo:,}", err=True)
+                        typer.echo(say.line("embedded_of", n=f"{logged[0]:,}", todo=f"{todo:,}"), err=True)
                     if time.monotonic() - published[0] > PUBLISH_EVERY:  # a long run serves what it has
                         refresh(store, settings)
                         published[0] = time.monotonic()
@@ -127,17 +130,20 @@ def _embed(
                 )
                 papers, vectors = refresh(store, settings)
         except EngineError as e:
-            fail(str(e))
+            fail(str(e), say=say)
         except StoreBusy as e:  # e.g. "database is locked" past the busy timeout
-            fail(f"the store: {e}; the previous index generation keeps serving, run `papersift embed` again")
+            fail(say.line("store_busy_embed", problem=reason(e)), say=say)
         finally:
             if runner:
                 runner.close()
             if vector_cache:
                 vector_cache.close()
     seconds = time.perf_counter() - started
-    rate = f" ({done / seconds:.1f}/s)" if done and seconds > 0 else ""
-    typer.echo(f"embed: {done} papers embedded{rate}; index: {papers} papers, {vectors} vectors")
+    index = {"papers": papers, "vectors": vectors}
+    if done and seconds > 0:
+        typer.echo(say.line("embed_done_rate", n=done, rate=f"{done / seconds:.1f}", **index))
+    else:
+        typer.echo(say.line("embed_done", n=done, **index))
 
 
 def _tls_files(

@@ -56,7 +56,7 @@ def ingest(
             progress=lambda c: bar.advance(task, c.total),
             chunk=settings.ingest_chunk,
         )
-    report(counts, "ingest")
+    report(counts, "ingest", o.say)
     if counts.failed:
         raise typer.Exit(1)
 
@@ -82,6 +82,7 @@ def harvest_oai(
     """Bulk or incremental OAI-PMH harvest, resumable after a kill."""
     from rich.progress import Progress
 
+    from papersift.records.messages import reason
     from papersift.services.harvest import ArxivClient, HarvestError
     from papersift.services.harvest import harvest_oai as run
 
@@ -100,8 +101,8 @@ def harvest_oai(
                     on_page=lambda page, c: bar.update(task, advance=c.total, description=f"OAI page {page}"),
                 )
         except HarvestError as e:
-            fail(f"harvest stopped (rerun to resume): {e}")
-    report(counts, "harvest")
+            fail(o.say.line("harvest_stopped", problem=reason(e)), say=o.say)
+    report(counts, "harvest", o.say)
 
 
 def sync(
@@ -109,24 +110,28 @@ def sync(
     home: HomeOpt = None,
 ) -> None:
     """Fetch today's announcements of CATEGORY... from arXiv's RSS feeds."""
+    from papersift.records.messages import reason
     from papersift.services.harvest import ArxivClient, HarvestError, sync_rss
 
     settings = load_settings(home)
     with opened(settings) as o:
-        typer.echo(f"sync: asking {settings.rss_url} for {' '.join(categories)}", err=True)
+        say = o.say
+        typer.echo(say.line("sync_asking", url=settings.rss_url, categories=" ".join(categories)), err=True)
         try:
             with ArxivClient(
-                settings, on_retry=lambda line: typer.echo(f"waiting: {line}", err=True)
+                settings, on_retry=lambda line: typer.echo(say.line("waiting", line=line), err=True)
             ) as client:
                 counts = sync_rss(
                     client,
                     o.store,
                     categories,
-                    on_feed=lambda cat, c: typer.echo(f"{cat}: {c.new} new, {c.updated} updated"),
+                    on_feed=lambda cat, c: typer.echo(
+                        say.line("new_updated", what=cat, new=c.new, updated=c.updated)
+                    ),
                 )
         except HarvestError as e:
-            fail(str(e))
-        report(counts, "sync")
+            fail(reason(e), say=say)
+        report(counts, "sync", say)
         from papersift.cli.common import fulltext_pass
 
         fulltext_pass(o)  # the full text of each reader's top Daily Papers and saved papers…
@@ -139,4 +144,4 @@ def _read_ahead(o: Opened) -> None:
     from papersift.reader.digest import read_ahead
 
     if available(o.settings):
-        typer.echo(read_ahead(o.store, o.indexes, o.settings, o.store.accounts()).line("reading"))
+        typer.echo(o.say(read_ahead(o.store, o.indexes, o.settings, o.store.accounts()).line("reading")))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from papersift.cli.common import FormatOpt, HomeOpt, ReaderOpt, check_format, fail, load_settings, opened
+from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
     from papersift.store import Store
@@ -22,8 +23,9 @@ IdsArg = Annotated[list[str], typer.Argument(help="arXiv ids or URLs.")]
 KeyArg = Annotated[str, typer.Argument(help="arXiv id (or library key).")]
 
 
-def _key(store: Store, reader: Account, paper_id: str) -> str:
-    """The library key of an id the reader typed (arXiv ids normalised; other keys as given)."""
+def _key(store: Store, reader: Account, paper_id: str, say: Speech) -> str:
+    """The library key of an id the reader typed (arXiv ids normalised; other keys as given); one not in the
+    reader's library ends the command, said in ``say``'s language."""
     from papersift.records.paper import normalize_id
 
     try:
@@ -31,7 +33,7 @@ def _key(store: Store, reader: Account, paper_id: str) -> str:
     except ValueError:
         key = paper_id
     if store.library_entry(reader.id, key) is None:
-        fail(f"{paper_id} is not in {reader.name}'s library")
+        fail(say.line("not_in_library", paper=paper_id, reader=reader.name), say=say)
     return key
 
 
@@ -46,6 +48,7 @@ def library_add(
 ) -> None:
     """Save papers to your library."""
     from papersift.reader.library import save_paper
+    from papersift.records.messages import reason
     from papersift.store import StoreError
 
     failed = 0
@@ -55,10 +58,10 @@ def library_add(
             try:
                 entry = save_paper(o.store, who, paper_id, tags=tag or (), note=note, rating=rating)
             except StoreError as e:  # one bad id does not stop the others
-                typer.echo(f"error: {e}", err=True)
+                typer.echo(o.say.line("error", message=reason(e)), err=True)
                 failed += 1
                 continue
-            typer.echo(f"saved {entry.key}: {entry.title}")
+            typer.echo(o.say.line("saved", entry=entry.key, title=entry.title))
     if failed:
         raise typer.Exit(1)
 
@@ -69,8 +72,8 @@ def library_remove(ids: IdsArg, reader: ReaderOpt = None, home: HomeOpt = None) 
     with opened(load_settings(home)) as o:
         who = o.account(reader)
         for paper_id in ids:
-            o.store.remove_entry(who.id, _key(o.store, who, paper_id))
-            typer.echo(f"removed {paper_id}")
+            o.store.remove_entry(who.id, _key(o.store, who, paper_id, o.say))
+            typer.echo(o.say.line("removed", paper=paper_id))
 
 
 @library_app.command("tag")
@@ -84,13 +87,16 @@ def library_tag(
     """Tag a saved paper (tags are folders: `library list --tag T`, `library export --tag T`)."""
     with opened(load_settings(home)) as o:
         who = o.account(reader)
-        key = _key(o.store, who, paper_id)
+        key = _key(o.store, who, paper_id, o.say)
         if remove:
             o.store.update_entry(who.id, key, remove_tags=tags)
         else:
             o.store.update_entry(who.id, key, add_tags=tags)
         entry = o.store.library_entry(who.id, key)
-    typer.echo(f"{key}: {', '.join(entry.tags) if entry and entry.tags else '(no tags)'}")
+    if entry and entry.tags:
+        typer.echo(o.say.line("tags", entry=key, tags=", ".join(entry.tags)))
+    else:
+        typer.echo(o.say.line("no_tags", entry=key))
 
 
 @library_app.command("rate", context_settings={"ignore_unknown_options": True})  # -1 is a rating
@@ -109,7 +115,7 @@ def library_rate(
         who = o.account(reader)
         entry = save_paper(o.store, who, paper_id)
         o.store.update_entry(who.id, entry.key, rating=int(rating))
-    typer.echo(f"{entry.key}: rated {int(rating):+d}")
+    typer.echo(o.say.line("rated", entry=entry.key, rating=f"{int(rating):+d}"))
 
 
 @library_app.command("note")
@@ -122,8 +128,8 @@ def library_note(
     """Keep a note with a saved paper."""
     with opened(load_settings(home)) as o:
         who = o.account(reader)
-        o.store.update_entry(who.id, _key(o.store, who, paper_id), note=text)
-    typer.echo("noted")
+        o.store.update_entry(who.id, _key(o.store, who, paper_id, o.say), note=text)
+    typer.echo(o.say.line("noted"))
 
 
 @library_app.command("read")
@@ -140,7 +146,7 @@ def library_read(ids: IdsArg, unread: bool = False, reader: ReaderOpt = None, ho
                 pid = normalize_id(paper_id)
             except InvalidIdError:
                 if o.store.library_entry(who.id, paper_id) is None:
-                    typer.echo(f"error: {paper_id} is neither an arXiv id nor in your library", err=True)
+                    typer.echo(o.say.line("neither_id_nor_entry", paper=paper_id), err=True)
                     failed += 1
                     continue
                 o.store.update_entry(who.id, paper_id, read=not unread)  # an entry of a bibliography
@@ -151,7 +157,7 @@ def library_read(ids: IdsArg, unread: bool = False, reader: ReaderOpt = None, ho
                 o.store.mark_seen(who.id, [pid], "read")
             if o.store.library_entry(who.id, pid) is not None:
                 o.store.update_entry(who.id, pid, read=not unread)
-    typer.echo(f"marked {len(ids) - failed} as {'unread' if unread else 'read'}")
+    typer.echo(o.say.line("marked_unread" if unread else "marked_read", n=len(ids) - failed))
     if failed:
         raise typer.Exit(1)
 
@@ -178,7 +184,8 @@ def library_list(
             tags = f"  [{', '.join(e.tags)}]" if e.tags else ""
             typer.echo(f"{mark} {e.key:<22} {e.title[:80]}{tags}")
     if fmt == "text":
-        typer.echo(f"{len(entries)} papers" + (f" tagged {tag}" if tag else ""), err=True)
+        n = len(entries)
+        typer.echo(o.say.line("papers_tagged", n=n, tag=tag) if tag else o.say.line("papers", n=n), err=True)
 
 
 @library_app.command("import")
@@ -201,15 +208,14 @@ def library_import(
             o.store, o.account(reader), result.references, tags=tag or (), source=f"import:{result.format}"
         )
     errors = [*result.errors, *report.errors]
+    say = o.say
     for err in errors[:50]:
         where = f"{path}:{err.line}" if err.line else str(path)
-        typer.echo(f"error: {where}: {err.message} (skipped)", err=True)
+        typer.echo(say.line("entry_skipped", where=where, problem=err.message), err=True)
     if len(errors) > 50:
-        typer.echo(f"error: … and {len(errors) - 50} more skipped entries", err=True)
-    typer.echo(
-        f"import ({result.format}): {report.read} entries read, {report.linked} linked to arXiv papers, "
-        f"{report.kept} kept with their own text, {report.new} new in the library, {len(errors)} skipped"
-    )
+        typer.echo(say.line("more_skipped", n=len(errors) - 50), err=True)
+    counts = {"read": report.read, "linked": report.linked, "kept": report.kept, "new": report.new}
+    typer.echo(say.line("imported", format=result.format, **counts, skipped=len(errors)))
     if errors:
         raise typer.Exit(1)
 
@@ -233,7 +239,7 @@ def library_export(
     text = writers[fmt](items)
     if output:
         output.write_text(text, encoding="utf-8")
-        typer.echo(f"exported {len(items)} entries to {output}", err=True)
+        typer.echo(o.say.line("exported", n=len(items), path=output), err=True)
     else:
         typer.echo(text, nl=False)
 
@@ -274,6 +280,7 @@ def library_sync(
 
     from papersift.reader.zotero_api import ZoteroError
     from papersift.reader.zotero_sync import libraries, previous_choice, sync_zotero
+    from papersift.records.messages import reason
 
     check_format(fmt)
     if source != "zotero":
@@ -301,15 +308,13 @@ def library_sync(
                 on_wait=lambda line: typer.echo(line, err=True),
             )
         except ZoteroError as e:
-            fail(str(e))
+            fail(reason(e), say=o.say)
     if fmt == "json":
         typer.echo(orjson.dumps(report.as_json()).decode())
     else:
-        typer.echo(report.line())
+        typer.echo(o.say(report.line()))
         if report.arxiv.startswith(("offline", "failed")):
-            typer.echo(
-                f"arXiv: {report.arxiv} (items kept with their own text; linked by a later sync)", err=True
-            )
+            typer.echo(o.say.line("arxiv_offline_sync", problem=report.arxiv), err=True)
 
 
 @library_app.command("status")
@@ -335,16 +340,20 @@ def library_status(fmt: FormatOpt = "text", reader: ReaderOpt = None, home: Home
     if fmt == "json":
         typer.echo(orjson.dumps(status).decode())
         return
+    say = o.say
     typer.echo(
-        f"{who.name}: {status['entries']} entries ({status['linked']} arXiv papers), "
-        f"{len(zotero)} from Zotero"
+        say.line(
+            "library_status",
+            reader=who.name,
+            n=status["entries"],
+            linked=status["linked"],
+            zotero=len(zotero),
+        )
     )
     if last is None:
-        typer.echo("zotero: never synced (papersift library sync zotero --user ID)")
+        typer.echo(say.line("never_synced"))
         return
     t = last["totals"]
-    typer.echo(
-        f"last sync {last['at']} ({last['seconds']:.2f} s, {last['requests']} requests): "
-        f"{t['items']} items read, {t['matched']} matched, {t['kept']} kept with their own text, "
-        f"{t['removed']} removed"
-    )
+    when = {"at": last["at"], "seconds": f"{last['seconds']:.2f}", "requests": last["requests"]}
+    counts = {name: t[name] for name in ("items", "matched", "kept", "removed")}
+    typer.echo(say.line("last_sync", **when, **counts))

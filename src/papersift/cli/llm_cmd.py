@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, opened
+from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
     from papersift.llm.setup import Found
@@ -40,39 +41,43 @@ def llm_status(
     if fmt == "json":
         typer.echo(json_line(st.dump()))
         return
+    say = Speech(settings.lang)
     lo = st.local
     if settings.llm_url:
-        where = f"endpoint: {st.endpoint} (key {st.key})"
+        where = say.line("llm_endpoint", endpoint=st.endpoint, secret=st.key)
     elif lo.enabled:
-        state = f"running at {lo.url}, pid {lo.pid}" if lo.running else "not running (starts on use)"
         if not lo.installed:
-            state = "not installed: pip install 'papersift[llm]'"
-        where = f"endpoint: the local default, {state}"
+            state = say.line("llm_local_not_installed")
+        elif lo.running:
+            state = say.line("llm_local_running", url=lo.url, pid=lo.pid)
+        else:
+            state = say.line("llm_local_stopped")
+        where = say.line("llm_endpoint_local", state=state)
     else:
-        where = (
-            "endpoint: none (connect one: papersift llm setup; or set PAPERSIFT_LLM_URL, or "
-            "PAPERSIFT_LLM_LOCAL=true for the local default)"
-        )
+        where = say.line("llm_endpoint_none")
     typer.echo(where)
-    typer.echo(f"model: {st.model}")
+    typer.echo(say.line("llm_model", model=st.model))
     src = st.sources
-    key_from = f"key file {src.key_file}" if src.key == "key file" else src.key
-    typer.echo(f"from: url {src.url}, model {src.model}, key {key_from} (home config: {st.config})")
+    key_from = say.line("llm_key_file", path=src.key_file) if src.key == "key file" else src.key
+    typer.echo(say.line("llm_from", url=src.url, model=src.model, secret=key_from, config=st.config))
     if lo.running and lo.rss_bytes:
-        memory = lo.rss_bytes / 2**20
-        typer.echo(f"local server memory: {memory:.0f} MiB, stops after {lo.idle_minutes:g} min idle")
+        memory = f"{lo.rss_bytes / 2**20:.0f}"
+        typer.echo(say.line("llm_local_memory", memory=memory, idle=f"{lo.idle_minutes:g}"))
     today = st.today
-    budget = f" of {today.budget}" if today.budget else " (no budget)"
-    typer.echo(f"today ({today.day} UTC): {today.tokens} tokens{budget}")
+    if today.budget:
+        typer.echo(say.line("llm_today_budget", day=today.day, tokens=today.tokens, budget=today.budget))
+    else:
+        typer.echo(say.line("llm_today", day=today.day, tokens=today.tokens))
     for u in today.models:
-        typer.echo(f"  {u.model}: {u.calls} calls, {u.prompt_tokens} in, {u.completion_tokens} out")
+        used = {"calls": u.calls, "prompt": u.prompt_tokens, "completion": u.completion_tokens}
+        typer.echo(say.line("llm_usage", model=u.model, **used))
     if st.checks.failed:  # texts the model wrote that failed their checks (reading/checks.py)
         reasons = ", ".join(f"{reason} {n}" for reason, n in st.checks.reasons.items())
-        typer.echo(f"texts that failed their checks: {st.checks.failed} ({reasons})")
+        typer.echo(say.line("llm_checks_failed", n=st.checks.failed, reasons=reasons))
     if not st.failures:
-        typer.echo("failures: none")
+        typer.echo(say.line("llm_no_failures"))
         return
-    typer.echo(f"failures (latest {len(st.failures)}):")
+    typer.echo(say.line("llm_failures", n=len(st.failures)))
     for f in st.failures:
         typer.echo(f"  {f.at[:19]}  {f.model}: {f.reason}")
 
@@ -116,6 +121,7 @@ def llm_setup(
 
     check_format(fmt)
     settings = load_settings(home)
+    say = Speech(settings.lang)
     asking = sys.stdin.isatty() and fmt == "text"
     if url and provider_name:
         fail("give --url or --provider, not both", 2)
@@ -146,7 +152,7 @@ def llm_setup(
                     url = f"{url}/v1" if listed is not None else url
         model = model or _pick_model(url, listed, suggested, asking)
         if listed and model not in listed and fmt == "text":
-            typer.echo(f"note: {url} does not list {model}; trying it anyway", err=True)
+            typer.echo(say.line("llm_not_listed", url=url, model=model), err=True)
         reply = setup.trial_call(settings, url, model, key)
     except ModelError as e:
         fail(f"{e}; nothing saved")
@@ -172,14 +178,14 @@ def llm_setup(
     if fmt == "json":
         typer.echo(json_line(result))
         return
-    typer.echo(f"test call: {model} at {result['url']} answered {result['reply']!r}")
-    where = {"none": "none", "env": "PAPERSIFT_LLM_KEY"}.get(key_source, f"key file {keep}")
-    typer.echo(
-        f"saved in {path}: url {result['url']}, model {model} (key: {where}; never written to the home)"
+    typer.echo(say.line("llm_test_call", model=model, url=result["url"], reply=repr(result["reply"])))
+    where = {"none": "none", "env": "PAPERSIFT_LLM_KEY"}.get(key_source) or say.line(
+        "llm_key_file", path=keep
     )
+    typer.echo(say.line("llm_saved", path=path, url=result["url"], model=model, secret=where))
     overriding = [n for n in ("llm_url", "llm_model") if origin(settings, n) == "env"]
     for name in overriding:
-        typer.echo(f"note: PAPERSIFT_{name.upper()} is set here and wins over the saved value", err=True)
+        typer.echo(say.line("llm_env_wins", name=f"PAPERSIFT_{name.upper()}"), err=True)
 
 
 def _pick_server(found: list[Found], servers: list[tuple[str, int]], asking: bool) -> Found:

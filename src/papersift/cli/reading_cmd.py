@@ -108,7 +108,7 @@ def summarize(
             f"failed: {failure.key.paper_id} {failure.key.kind} ({failure.key.lang}): {failure.error}",
             err=True,
         )
-    typer.echo(made.line(), err=True)
+    typer.echo(o.say(made.line()), err=True)
     if made.failures:
         raise typer.Exit(1)
 

@@ -38,18 +38,25 @@ def topics(
     check_format(fmt)
     with opened_listing(home, category, day) as (o, when, _):
         entries = listing_entries(o.store, category, when, days)
+        say = o.say
         if not entries:
-            fail(f"no {category} listing on {when}" + (f" or the {days - 1} days before" if days > 1 else ""))
+            before = {"before": days - 1} if days > 1 else {}
+            fail(
+                say.line(
+                    "no_listing_days" if before else "no_listing_day", category=category, day=when, **before
+                ),
+                say=say,
+            )
         tmap = topic_map(o.indexes, [e.paper for e in entries], namer=topic_namer(o.settings, o.store))
     if fmt == "json":
         typer.echo(json_line(map_json(category, when.isoformat(), tmap)))
         return
     titles = {e.paper.id: e.paper.title for e in entries}
     span = f"{when - timedelta(days=days - 1)} … {when}" if days > 1 else str(when)
-    typer.echo(f"{category} {span}: {len(entries)} papers in {len(tmap.clusters)} topics")
+    typer.echo(say.line("topics", category=category, span=span, n=len(entries), topics=len(tmap.clusters)))
     for n, topic in enumerate(tmap.clusters, 1):
-        typer.echo(f"\n{n}. {topic.label or '(other papers)'} · {len(topic.papers)}")
+        typer.echo(f"\n{n}. {topic.label or say.line('other_papers')} · {len(topic.papers)}")
         if topic.terms:
-            typer.echo(f"   terms: {', '.join(topic.terms)}")
+            typer.echo(f"   {say.line('terms', terms=', '.join(topic.terms))}")
         for pid in topic.papers:
             typer.echo(f"   {pid}  {titles[pid]}")

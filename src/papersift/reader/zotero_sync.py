@@ -35,6 +35,7 @@ from typing import Any
 
 from papersift.reader.library import entry_from_paper, entry_from_reference, link
 from papersift.reader.zotero_api import ZoteroClient, ZoteroError
+from papersift.records.messages import Arg, Message, say
 from papersift.records.paper import Paper, is_arxiv_id
 from papersift.services.harvest import ArxivClient, HarvestError, fetch_ids
 from papersift.settings import Settings
@@ -132,13 +133,11 @@ class SyncReport:
         out["totals"] = {n: self.total(n) for n in names}
         return out
 
-    def line(self) -> str:
-        return (
-            f"zotero: {self.total('items')} items read, {self.total('matched')} matched to arXiv papers "
-            f"({self.total('fetched')} fetched from arXiv), {self.total('kept')} kept with their own text, "
-            f"{self.total('removed')} removed; {self.total('entries')} entries from Zotero in the library "
-            f"({self.total('linked')} linked); {self.requests} requests, {self.seconds:.2f} s"
-        )
+    def line(self) -> Message:
+        """The sync in one line, a message (the CLI says it in the reader's language)."""
+        names = ("items", "matched", "fetched", "kept", "removed", "entries", "linked")
+        totals: dict[str, Arg] = {n: self.total(n) for n in names}
+        return say("zotero_synced", **totals, requests=self.requests, seconds=f"{self.seconds:.2f}")
 
 
 def report_key(reader: Account) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from papersift.reading.texts import make, reading_key
+from papersift.records.messages import Message, say
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
@@ -23,8 +24,9 @@ class Made:
     kept: int = 0
     failures: list[Reading] = field(default_factory=list)
 
-    def line(self, what: str = "summarize") -> str:
-        return f"{what}: {self.made} made, {self.kept} already stored, {len(self.failures)} failed"
+    def line(self, what: str = "summarize") -> Message:
+        """The pass in one line, a message (the CLI says it in the reader's language)."""
+        return say("made", what=what, made=self.made, kept=self.kept, failed=len(self.failures))
 
 
 def kinds_for(lang: str) -> tuple[str, ...]:

@@ -169,6 +169,14 @@ ENGLISH: dict[str, str] = {
     "invalid_missing": "%(where)s: missing",
     "invalid_too_long": "%(where)s: too long (at most %(limit)s characters)",
     "invalid_value": "%(where)s: not a valid value",
+    # what a run did, in one line (reading/passes.py Made, services/eprints.py Fetched, reader/zotero_sync.py
+    # SyncReport): the CLI's summaries
+    "made": "%(what)s: %(made)s made, %(kept)s already stored, %(failed)s failed",
+    "fulltext_fetched": "fulltext: %(stored)s stored (%(size)s bytes), %(kept)s already stored, "
+    "%(failed)s failed",
+    "zotero_synced": "zotero: %(items)s items read, %(matched)s matched to arXiv papers (%(fetched)s fetched "
+    "from arXiv), %(kept)s kept with their own text, %(removed)s removed; %(entries)s entries from Zotero in "
+    "the library (%(linked)s linked); %(requests)s requests, %(seconds)s s",
 }
 
 

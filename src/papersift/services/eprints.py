@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 
 from papersift.records.analyzer import fold_title
+from papersift.records.messages import Message, say
 from papersift.records.paper import InvalidIdError, Paper, normalize_id
 from papersift.services.harvest import ArxivClient, HarvestError
 from papersift.sources.fulltext import CodeLink, ExtractError, FullText, Reference
@@ -53,11 +54,15 @@ class Fetched:
     seconds: float = 0.0
     downloaded: int = 0
 
-    def line(self) -> str:
+    def line(self) -> Message:
+        """The run in one line, a message (the CLI says it in the reader's language)."""
         size = sum(i.size for i in self.stored)
-        return (
-            f"fulltext: {len(self.stored)} stored ({size:,} bytes), {self.kept} already stored, "
-            f"{len(self.failed)} failed"
+        return say(
+            "fulltext_fetched",
+            stored=len(self.stored),
+            size=f"{size:,}",
+            kept=self.kept,
+            failed=len(self.failed),
         )
 
 
