@@ -6,20 +6,19 @@ rule with what it keeps out (``bench/topic_names.py``: the busiest cs.LG, cs.CV,
   own left 15.8% unnamed, not 15.6%, and named "computer vision" on cs.CV); and its named categories.
 * A name is in ``MIN_SHARE`` of its topic's papers and two at least (else one-paper topics left by
   ``claimed``: "raster data captures"), ``CONTRAST``× the rest of the day's share, under ``MIN_SHARE`` of it.
-* Scored by c-TF-IDF against the day and the store (the lexical arrays' word pair frequencies); in over
-  ``NAME_MAX_DF`` of the store, none ("language models" named a mixed group: 2026-05-12 NMI 0.367 at 0.25,
-  0.393 at 0.2; at 0.15, 0.437 but 42% unnamed).
+* Scored by c-TF-IDF against the day and the store (the lexical arrays' word pair frequencies); one in over
+  ``NAME_MAX_DF`` of the store is the field's vocabulary: it names no topic being formed ("language models"
+  named a mixed group: 2026-05-12 NMI 0.367 at 0.25, 0.393 at 0.2; at 0.15, 0.437 but 42% unnamed).
 * A noun phrase by lemminflect's lexicon (``tags``; else 12 like "across multiple"): no superlative or
   comparative, no count (``COUNT``: "58m parameters"), no verb phrase (``VERBAL`` + adjective: "offering
   critical contextual signals"); a generic head or its modifier needs a noun or the field's word
   (``phrases.fields_word``: "original models", "specific layers"; unnamed 15.5% → 15.8%).
-* A word the lexicon lacks is the field's own unless English writes it often (Zipf ≥ ``ZIPF_COMMON``; else
-  4 like "state-of-the-art llms").
-* A phrase opening or ending a longer one ``CUT_SHORT`` of its holders hold names as the longer one (else
-  12 like "large vision", "magnetic resonance").
+* A word the lexicon lacks is the field's own below Zipf ``ZIPF_COMMON`` (else 4: "state-of-the-art llms").
+* A phrase opening or ending a longer one ``CUT_SHORT`` of its holders hold names as it (else "large vision").
 * A hyphenated compound (``multi-agent``) names through the best phrase holding it (alone, none of the 10
-  days' topics). Last a category (``CATEGORY_CONTRAST``), then a lone word (``lone_term``): no name, but
-  nearer one while topics are formed (without, 16.2% unnamed). Each name once a day.
+  days' topics). Last a category (``CATEGORY_CONTRAST``), the field's vocabulary (else 15.6% unnamed, not
+  12.4%; first: NMI 0.390, not 0.392), then a lone word (``lone_term``): no name, but nearer one while
+  topics are formed (without, 16.2% unnamed). Each name once a day.
 * Terms: the name, then the others by maximal marginal relevance (``MMR``; without, 20 terms change).
 """
 
@@ -184,33 +183,35 @@ def label_topics(
     onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(len(sizes), n))
     counts, total = np.asarray((onehot @ book.holds).toarray()), np.asarray(book.holds.sum(axis=0)).ravel()
     average, listing = n / max(int((sizes > 0).sum()), 1), book.listing & categories
-    used, found, stored = set[str](), Found(), len(book.lexical) if book.lexical else 0
-
-    def background(key: str) -> float:  # the share of the store writing it as shown: its rarest word pair's
-        if not book.lexical or not stored:
-            return 0.0
-        words = shown(book, key).replace("-", " ").split()
-        pairs = [" ".join(pair) for pair in pairwise(words)] or words
-        return min(float(book.lexical.arrays["df"][term_slot(p)]) for p in pairs) / stored
-
+    used, found = set[str](), Found()
     chosen = [t for t in range(len(sizes)) if sizes[t] and t in (set(only) or {t})]
     for topic in sorted(chosen, key=lambda t: -sizes[t]):
         size, inside = int(sizes[topic]), counts[topic]
         share, rest = inside / size, (total - inside) / max(n - size, 1)
         held = (inside >= 2) & (share >= MIN_SHARE)  # a name is shared: one paper's phrase names nothing
         fit = np.flatnonzero(held & ~book.listing & (share >= CONTRAST * rest) & (rest < MIN_SHARE))
-        common = np.array([background(book.keys[j]) for j in fit])
-        fit, common = fit[common <= NAME_MAX_DF], common[common <= NAME_MAX_DF]
+        common = np.array([background(book, book.keys[j]) for j in fit])
+        keep = common <= (1.0 if categories else NAME_MAX_DF)  # the field's vocabulary: final names only
+        fit, common = fit[keep], common[keep]
         weight = inside[fit] / size * np.log1p(average / (total[fit] + n * common))
         score = {book.keys[j]: float(w) for j, w in zip(fit.tolist(), weight.tolist(), strict=True)}
         ranked = sorted(score, key=lambda k: (-score[k], k))
+        late = {book.keys[j] for j in fit[common > NAME_MAX_DF]}  # the field's vocabulary: the last names
         cats = np.flatnonzero(listing & held & (share >= CATEGORY_CONTRAST * rest)).tolist()
         cats.sort(key=lambda j: (-share[j] * share[j] / (share[j] + rest[j]), book.keys[j]))
-        label = _label(book, ranked, inside, used, [book.keys[j] for j in cats])
+        label = _label(book, [k for k in ranked if k not in late], inside, used, [book.keys[j] for j in cats])
+        if late and not named(book, label):
+            label = _label(book, [k for k in ranked if k in late], inside, used, []) or label
         used |= {label} - {""}
         found[topic] = (label, _terms(book, labels == topic, label, ranked, score) if categories else ())
     book.memo[memo] = found
     return dict(found)
+
+
+def background(book: PhraseBook, key: str) -> float:  # the store's share writing it: its rarest word pair's
+    words, lexical = shown(book, key).replace("-", " ").split(), book.lexical or None
+    pairs = [" ".join(pair) for pair in pairwise(words)] or words
+    return min(float(lexical.arrays["df"][term_slot(p)]) for p in pairs) / len(lexical) if lexical else 0.0
 
 
 def _label(book: PhraseBook, ranked: list[str], inside: np.ndarray, used: set[str], cats: list[str]) -> str:

@@ -1,7 +1,7 @@
 """The day at a glance: papers grouped into topics, each named by its most distinctive phrase
 (``topic_labels``), on a 2-D map; its JSON ``TopicMap``. All scikit-learn; same papers, same map (id order,
-fixed seeds). Each rule, measured on 2026-05-12 (809 papers: NMI vs the categories 0.390; k-means on tf-idf
-0.101) and on ``bench/topic_names.py``'s 10 busy days (unnamed share 15.6%):
+fixed seeds). Each rule, measured on 2026-05-12 (809 papers: NMI vs the categories 0.392; k-means on tf-idf
+0.101) and on ``bench/topic_names.py``'s 10 busy days (unnamed share 12.4%):
 
 * Vectors: MiniLM's on ``DIMENSIONS`` principal axes; a paper without one the mean of its 3 nearest by
   tf-idf (5-33% of 2026-05-12's hidden: NMI 0.365, 282 unnamed; the nearest tf-idf centroid's topic: 0.337,
@@ -14,8 +14,8 @@ fixed seeds). Each rule, measured on 2026-05-12 (809 papers: NMI vs the categori
   the set is split, by k-means or 2-means from the holders of one of its phrases (without: 26.4% unnamed),
   parts of ``MIN_PART``+, or under ``MERGE_BELOW`` merged into the nearest (without: 17.0%), while fewer stay
   unnamed; the best again up to ``MOST_TOPICS`` (without: 23.7%).
-* ``claimed``: a paper of an unnamed topic writing a named topic's name joins the nearest such up to
-  ``BLOB`` (without: NMI 0.273, 22.9% unnamed); the rest, one group last, are the day's other papers.
+* ``claimed``: a paper of an unnamed topic or the field's vocabulary's (else NMI 0.371) writing a named
+  topic's name joins the nearest up to ``BLOB`` (without: NMI 0.273, 22.9% unnamed); the rest: other papers.
 * A name as its topic writes it (else "vision transformer" names papers writing "vision transformers").
 * Layout: the principal axes of the size-weighted topic centres, each paper ``PULL`` of the way to its own.
 """
@@ -258,7 +258,9 @@ def unphrased(book: PhraseBook, labels: np.ndarray) -> int:
 def claimed(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[np.ndarray, int]:
     """``labels`` after the papers of unnamed topics joined named ones (see module); and how many did."""
     found = label_topics(book, labels, categories=True)
-    names = sorted(t for t, (name, _) in found.items() if named(book, name))
+    names = sorted(
+        t for t, (n, _) in found.items() if named(book, n) and tl.background(book, n) <= tl.NAME_MAX_DF
+    )
     if not names or len(names) == len(found):
         return labels, 0
     holders = np.stack([tl.holding(book, found[t][0]) for t in names], axis=1)
