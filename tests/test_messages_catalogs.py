@@ -18,12 +18,13 @@ from jinja2 import DictLoader
 from papersift.ranking.evidence import cocited_reason, library_reasons
 from papersift.ranking.pool import how_much_earlier
 from papersift.reader.shapes import Understood
+from papersift.records.catalogs import LOCALE, catalog_path, said
 from papersift.records.messages import ENGLISH, Message, reason, say
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.sources.bibliography import read_bibliography
 from papersift.sources.citetext import author_line
 from papersift.web import i18n
-from papersift.web.i18n import LOCALE, catalog_path, said, template
+from papersift.web.i18n import template
 from papersift.web.pages import make_templates
 
 _PERCENT = re.compile(r"%\((\w+)\)s")

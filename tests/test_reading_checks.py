@@ -16,11 +16,11 @@ from papersift.reading import checks, texts
 from papersift.reading.passes import summarize
 from papersift.reading.shown import lookup
 from papersift.reading.topic_names import parse
+from papersift.records.catalogs import said
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.rows import now
-from papersift.web.i18n import said
 from tests.llm_server import completion, fake_model
 from tests.model_outputs import BAD, GOOD, Output, outputs, papers
 

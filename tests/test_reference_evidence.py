@@ -21,11 +21,11 @@ from papersift.ranking.evidence import reference_key
 from papersift.ranking.pool import Hit
 from papersift.ranking.related import W_COUPLING, WEIGHTS, paper_query, related
 from papersift.reader.shapes import DailyPickShape, RelatedHitShape
+from papersift.records.catalogs import said
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.sources.fulltext import FullText, Reference, Section
 from papersift.store import Store, open_store
-from papersift.web.i18n import said
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 

@@ -11,12 +11,12 @@ import pytest
 
 from papersift.ranking.pool import Hit, how_much_earlier
 from papersift.ranking.recommend import Recommendation
+from papersift.records.catalogs import said
 from papersift.records.messages import say
 from papersift.services.listing import listing_counts
 from papersift.settings import Settings
 from papersift.store import open_store
 from papersift.web.display_text import highlight, plain_text, tex_text
-from papersift.web.i18n import said
 from tests.test_web_library import csrf
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]

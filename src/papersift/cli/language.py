@@ -1,7 +1,7 @@
 """The CLI's text output in the reader's language (``settings.lang``: ``PAPERSIFT_LANG``, else the locale):
 what papersift says (a reason, a note, an error: ``records/messages.py``) and the lines around it, from the
-same catalogs as the web pages (``web/i18n.py``). English is the text as the code writes it, and no catalog
-is read for it; JSON output is never translated.
+same catalogs as the web pages (``records/catalogs.py``; the lines: ``web/i18n.py``'s ``INTERFACE``). English
+is the text as the code writes it, and no catalog is read for it; JSON output is never translated.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class Speech:
     def __call__(self, text: Any) -> str:
         if self.lang == "en":
             return str(text)
-        from papersift.web.i18n import said
+        from papersift.records.catalogs import said
 
         return str(said(text, self.lang))
 

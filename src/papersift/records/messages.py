@@ -1,7 +1,7 @@
 """What papersift says to a reader (reasons, notes, errors) as typed messages: a key, its arguments and the
 English template of each key. A ``Message`` is its English text (a ``str``: JSON, the CLI and every
 comparison see exactly that sentence) that still knows its key and arguments, so a face can say it in the
-reader's language from a catalog (``web/i18n.py``; the English template is the catalog's msgid).
+reader's language from a catalog (``records/catalogs.py``; the English template is the catalog's msgid).
 """
 
 from __future__ import annotations

@@ -25,11 +25,11 @@ from papersift.ranking.daily import (
     min_score,
     quiet_day,
 )
+from papersift.records.catalogs import said
 from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors
-from papersift.web.i18n import said
 from papersift.web.login import back
 from papersift.web.models import DailyAnswer, DailyEntry, NewSince, Quiet
 from papersift.web.pages import Answer, Web, twin, wants_json

@@ -2,7 +2,8 @@
 translated). English is in the code, the msgids: ``INTERFACE``'s words (the msgctxt is their key),
 ``records/messages.py``'s templates (the msgctxt is the message's key) and arXiv's category names (msgctxt
 ``arXiv category``); the other languages are gettext catalogs, ``locale/<lang>/LC_MESSAGES/papersift.po`` (the
-template ``locale/papersift.pot``), read with Babel when first used. The pages' templates get the same
+template ``locale/papersift.pot``), read with Babel when first used (``records/catalogs.py``, which the
+CLI and the digests read them through too). The pages' templates get the same
 catalog through Jinja's i18n extension (``pgettext("key", "English")``; every entry has its key as its
 context, so a bare ``_()`` finds none), the interface words as ``t``, a message through the ``tr`` filter
 and a category's name through ``arxiv_name``. A new msgid: say it in the code,
@@ -14,13 +15,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from gettext import NullTranslations
-from io import BytesIO
-from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from papersift.records.messages import ENGLISH, Message
+from papersift.records.catalogs import DOMAIN, LANGUAGES, said, translations
+from papersift.records.messages import ENGLISH
 from papersift.records.taxonomy import categories, groups
 
 if TYPE_CHECKING:  # Babel and Jinja load with the first catalog or page (the CLI's English needs neither)
@@ -28,9 +27,6 @@ if TYPE_CHECKING:  # Babel and Jinja load with the first catalog or page (the CL
     from jinja2 import Environment
     from jinja2.runtime import Context
 
-LANGUAGES = ("en", "zh")
-DOMAIN = "papersift"
-LOCALE = Path(__file__).parent / "locale"
 CATEGORY = "arXiv category"  # the msgctxt of arXiv's category names
 
 # the interface's words, by key (the templates' ``t.key``): English, the msgids of the catalogs
@@ -393,41 +389,11 @@ def pick_language(query: str | None, cookie: str | None, accept: str | None) -> 
     return "en"
 
 
-def catalog_path(lang: str) -> Path:
-    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-@functools.cache
-def translations(lang: str) -> NullTranslations:
-    """The catalog of ``lang`` (English: the msgids as they are), compiled in memory from its .po."""
-    if lang == "en":
-        return NullTranslations()
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-    from babel.support import Translations
-
-    with catalog_path(lang).open("rb") as f:
-        catalog = read_po(f, locale=lang, domain=DOMAIN)
-    compiled = BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translations(compiled, domain=DOMAIN)
-
-
 @functools.cache
 def interface(lang: str) -> Mapping[str, str]:
     """``INTERFACE`` in ``lang`` (read from its catalog when first asked for, then kept)."""
     found = translations(lang)
     return MappingProxyType({key: found.pgettext(key, english) for key, english in INTERFACE.items()})
-
-
-def said(text: Any, lang: str) -> Any:
-    """A message (``records/messages.py``) in ``lang``, its arguments that are messages too; anything else
-    (paper text, a name) as it is."""
-    if not isinstance(text, Message) or lang == "en":
-        return text
-    args = {name: said(value, lang) for name, value in text.args.items()}
-    return translations(lang).pgettext(text.key, ENGLISH[text.key]) % args
 
 
 def arxiv_name(name: str, lang: str) -> str:

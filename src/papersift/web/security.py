@@ -39,10 +39,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from papersift.records.catalogs import LANGUAGES, said
 from papersift.records.messages import say
 from papersift.settings import Settings
 from papersift.web.contract import allowed_methods, is_feed
-from papersift.web.i18n import LANGUAGES, pick_language, said
+from papersift.web.i18n import pick_language
 
 SESSION_COOKIE = "papersift_session"
 CSRF_COOKIE = "papersift_csrf"

@@ -1,0 +1,53 @@
+"""The gettext catalogs every face reads a language from: which languages there are (``LANGUAGES``), where
+their catalogs lie (``papersift/web/locale/<lang>/LC_MESSAGES/papersift.po``, the template
+``papersift.pot`` beside them), ``translations(lang)`` (a catalog compiled in memory with Babel when first
+used; English: the msgids as they are) and ``said(message, lang)`` (a typed message, ``records/messages.py``,
+in a language). The web pages (``web/i18n.py``: the interface's words, Jinja), the CLI (``cli/language.py``)
+and the digests and pushes (``reader/``) all say messages through it. Babel loads with the first catalog
+read, never for English.
+"""
+
+from __future__ import annotations
+
+import functools
+from gettext import NullTranslations
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from papersift.records.messages import ENGLISH, Message
+
+LANGUAGES = ("en", "zh")
+DOMAIN = "papersift"
+LOCALE = Path(__file__).resolve().parent.parent / "web" / "locale"  # package data (pyproject)
+
+
+def catalog_path(lang: str) -> Path:
+    """The .po catalog of ``lang``."""
+    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@functools.cache
+def translations(lang: str) -> NullTranslations:
+    """The catalog of ``lang`` (English: the msgids as they are), compiled in memory from its .po."""
+    if lang == "en":
+        return NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
+    with catalog_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=lang, domain=DOMAIN)
+    compiled = BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+def said(text: Any, lang: str) -> Any:
+    """A message (``records/messages.py``) in ``lang``, its arguments that are messages too; anything else
+    (paper text, a name) as it is."""
+    if not isinstance(text, Message) or lang == "en":
+        return text
+    args = {name: said(value, lang) for name, value in text.args.items()}
+    return translations(lang).pgettext(text.key, ENGLISH[text.key]) % args
