@@ -221,8 +221,9 @@ def digest(
     feed or Markdown; ``digest status``: what was sent."""
     from papersift.ranking.daily import NoDailyPapers
     from papersift.reader.digest import atom as atom_bytes
-    from papersift.reader.digest import deliver, digest_day, digest_texts, lab_week, queue_email
+    from papersift.reader.digest import deliver, digest_day, lab_week, queue_email, reader_texts
     from papersift.reader.digest import markdown as markdown_text
+    from papersift.reader.words import digest_lang
     from papersift.records.messages import reason
 
     if action is not None:
@@ -250,13 +251,15 @@ def digest(
             typer.echo(say(today.note), err=True)
         elif today.below:
             typer.echo(say.line("below_left_out", n=today.below, limit=f"{today.threshold:g}"), err=True)
+        lang = digest_lang(o.store, settings, who)  # the reader's: 中文 for one who follows with --lang zh
         if atom:
-            texts = digest_texts(o.store, settings, picks)
-            atom.write_bytes(atom_bytes(who, when, picks, settings, texts))
+            texts = reader_texts(o.store, settings, who, picks)
+            atom.write_bytes(atom_bytes(who, when, picks, settings, texts, lang=lang))
             typer.echo(say.line("atom_written", n=len(picks), path=atom))
         if markdown:
-            texts = digest_texts(o.store, settings, picks)
-            markdown.write_text(markdown_text(who, when, picks, lab_week(o.store), texts), encoding="utf-8")
+            texts = reader_texts(o.store, settings, who, picks)
+            made = markdown_text(who, when, picks, lab_week(o.store), texts, lang)
+            markdown.write_text(made, encoding="utf-8")
             typer.echo(say.line("markdown_written", n=len(picks), path=markdown))
         if email:
             if email != who.email:
@@ -291,11 +294,12 @@ def _push_targets(settings: Settings) -> list[Target]:
 
 def _queue_push(o: Opened, who: Account, today: DigestDay, service: Target) -> None:
     """Compose the day's push for one service and keep it for sending (or say it was sent already)."""
-    from papersift.reader.digest import digest_texts
+    from papersift.reader.digest import reader_texts
     from papersift.reader.push import compose, queue
+    from papersift.reader.words import digest_lang
 
-    texts = digest_texts(o.store, o.settings, today.picks)
-    made = compose(service, who, today, o.settings, texts)
+    texts = reader_texts(o.store, o.settings, who, today.picks)
+    made = compose(service, who, today, o.settings, texts, digest_lang(o.store, o.settings, who))
     kept = queue(o.store, service, who, today.day, made)
     if kept.sent:
         when = f"{kept.sent:%Y-%m-%d %H:%M}"

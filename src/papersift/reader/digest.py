@@ -37,9 +37,11 @@ from papersift.ranking.daily import (
 )
 from papersift.reader.delivery import Sending, tried
 from papersift.reader.shapes import DailyPickShape
+from papersift.reader.words import Words, day_name, digest_lang, shown_texts
 from papersift.reading.passes import Made, summarize
-from papersift.reading.shown import Texts, TldrShape, lookup, missing_line
+from papersift.reading.shown import Texts, lookup, missing_line
 from papersift.records.feeds import atom_feed
+from papersift.records.messages import Message, say
 from papersift.records.paper import Paper
 from papersift.services.eprints import Fetched
 from papersift.services.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
@@ -52,8 +54,6 @@ from papersift.store.records import Account, Digest, DigestText
 
 if TYPE_CHECKING:
     from papersift.index.indexes import Indexes
-
-POPULAR_HEADING = "Popular in your lab this week"
 
 
 class DigestError(RuntimeError):
@@ -69,19 +69,23 @@ def compose(
     texts: Texts | None = None,
     note: str | None = None,
     subject: str | None = None,
+    lang: str = "en",
 ) -> DigestText:
     """The digest's subject, plain text and HTML (every paper text escaped), each paper's TL;DR (and how
     many are missing, and why), with what the lab read; ``note`` says why there are no papers (a day arXiv
-    announced nothing, everything seen or below the threshold)."""
-    subject = subject or f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
+    announced nothing, everything seen or below the threshold). Its words in ``lang`` (``reader/words``)."""
+    words = Words(lang)
+    usual = say("digest_subject", n=len(picks), reader=reader.name, day=day_name(day))
+    subject = words.said(subject or usual)
+    note = words.said(note) if note else None
     tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
-    missing = missing_line(tldrs)
+    missing = words.said(said) if (said := missing_line(tldrs)) else None
     lines = [subject, ""] + ([missing, ""] if missing else [])
     items = []
     for n, pick in enumerate(picks, 1):
         p = pick.paper
-        why = "; ".join(pick.reasons)
-        tldr = _tldr_text(tldrs[n - 1])
+        why = words("digest_why", reasons=words.why(pick.reasons)) if pick.reasons else ""
+        tldr = words.tldr(tldrs[n - 1], plain_text)
         title, abstract = plain_text(p.title), plain_text(p.abstract)
         lines += [
             f"#{n:02d} {title}",
@@ -90,33 +94,35 @@ def compose(
             f"    {ABS_URL.format(p.id)}",
         ]
         if why:
-            lines.append(f"    why: {why}")
+            lines.append(f"    {why}")
         lines.append("")
         items.append(
             f'<li><p><a href="{html.escape(ABS_URL.format(p.id))}"><b>{html.escape(title)}</b></a> '
             f'(<a href="{html.escape(PDF_URL.format(p.id))}">pdf</a>)<br>'
             f"{html.escape(author_line(p.authors))} · {html.escape(', '.join(p.categories))}"
-            + (f"<br><small>why: {html.escape(why)}</small>" if why else "")
+            + (f"<br><small>{html.escape(why)}</small>" if why else "")
             + f"</p><p><i>{html.escape(tldr)}</i></p>"
             + f"<p>{html.escape(abstract[:600])}{'…' if len(abstract) > 600 else ''}</p></li>"
         )
     if not picks:
-        lines.append(note or "No new papers in your categories today.")
+        lines.append(note or words("digest_none"))
     link = f"{settings.base_url.rstrip('/')}/daily/{day.isoformat()}"
-    lines += ["", f"All of today's papers: {link}"]
+    lines += ["", words("digest_all_papers_at", link=link)]
     lab = ""
     if popular:
-        lines += ["", POPULAR_HEADING]
+        heading = words("lab_popular_week")
+        lines += ["", heading]
         lines += [
-            f"- {plain_text(p.paper.title)} ({counts_text(p.saves, p.upvotes)}) {ABS_URL.format(p.paper.id)}"
+            f"- {plain_text(p.paper.title)} ({words.said(counts_text(p.saves, p.upvotes))}) "
+            f"{ABS_URL.format(p.paper.id)}"
             for p in popular
         ]
         lab = (
-            f"<h3>{POPULAR_HEADING}</h3><ul>"
+            f"<h3>{html.escape(heading)}</h3><ul>"
             + "".join(
                 f'<li><a href="{html.escape(ABS_URL.format(p.paper.id))}">'
                 f"{html.escape(plain_text(p.paper.title))}</a> "
-                f"({counts_text(p.saves, p.upvotes)})</li>"
+                f"({html.escape(words.said(counts_text(p.saves, p.upvotes)))})</li>"
                 for p in popular
             )
             + "</ul>"
@@ -126,16 +132,9 @@ def compose(
         notes += f"<p>{html.escape(note)}</p>"
     body = (
         f"<html><body><h2>{html.escape(subject)}</h2>{notes}<ol>{''.join(items)}</ol>{lab}"
-        f'<p><a href="{html.escape(link)}">All of today\'s papers</a></p></body></html>'
+        f'<p><a href="{html.escape(link)}">{html.escape(words("digest_all_papers"))}</a></p></body></html>'
     )
     return DigestText(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
-
-
-def _tldr_text(tldr: TldrShape) -> str:
-    if not tldr.text:
-        return f"TL;DR unavailable: {tldr.error}"
-    by = "key sentence" if tldr.by == "extractive" else str(tldr.by)
-    return f"TL;DR ({by}): {plain_text(tldr.text)}"
 
 
 def digest_texts(store: Store, settings: Settings, picks: Sequence[DailyPick], lang: str = "en") -> Texts:
@@ -145,6 +144,17 @@ def digest_texts(store: Store, settings: Settings, picks: Sequence[DailyPick], l
     if available(settings):
         summarize(settings, store, papers, lang, budget=settings.reading_pass_papers)
     return lookup(settings, store, papers, lang)
+
+
+def reader_texts(store: Store, settings: Settings, reader: Account, picks: Sequence[DailyPick]) -> Texts:
+    """The texts ``reader``'s digest shows, made first (``digest_texts``) in English and in each language
+    they read: a 中文 reader's 中文 TL;DRs where they are stored, else the English ones."""
+    english = digest_texts(store, settings, picks)
+    chinese = None
+    for lang in store.interests(reader.id).languages:  # the reader's 中文 made before it is sent, too
+        made = digest_texts(store, settings, picks, lang)
+        chinese = made if lang == "zh" else chinese
+    return shown_texts(english, chinese if digest_lang(store, settings, reader) == "zh" else None)
 
 
 def read_ahead(store: Store, indexes: Indexes, settings: Settings, readers: Sequence[Account]) -> Made:
@@ -179,10 +189,8 @@ def queue_email(
 ) -> Digest:
     """Compose the reader's e-mail digest of ``day`` (its TL;DRs made first when a model is available) and
     keep it for sending (or the one already kept); ``note`` and ``subject``: see ``compose``."""
-    texts = digest_texts(store, settings, picks)
-    for lang in store.interests(reader.id).languages:  # the reader's 中文 made before it is sent, too
-        digest_texts(store, settings, picks, lang)
-    made = compose(reader, day, picks, settings, lab_week(store), texts, note, subject)
+    texts, lang = reader_texts(store, settings, reader, picks), digest_lang(store, settings, reader)
+    made = compose(reader, day, picks, settings, lab_week(store), texts, note, subject, lang)
     return store.queue_digest(reader.id, day, "email", made)
 
 
@@ -197,27 +205,30 @@ def markdown(
     picks: Sequence[DailyPick],
     popular: Sequence[Popular] = (),
     texts: Texts | None = None,
+    lang: str = "en",
 ) -> str:
-    out = [f"# Daily Papers for {reader.name}, {day.isoformat()}", ""]
+    """The digest as Markdown, its words in ``lang``."""
+    words = Words(lang)
+    out = [f"# {words('markdown_title', reader=reader.name, day=day.isoformat())}", ""]
     tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
     if missing := missing_line(tldrs):
-        out += [f"_{missing}_", ""]
+        out += [f"_{words.said(missing)}_", ""]
     for n, pick in enumerate(picks, 1):
         p = pick.paper
         title = p.title.replace("[", "\\[").replace("]", "\\]")
         out.append(
             f"{n}. [{title}]({ABS_URL.format(p.id)}) — {author_line(p.authors)} ({', '.join(p.categories)})"
         )
-        tldr = _tldr_text(tldrs[n - 1]).replace("[", "\\[").replace("]", "\\]")
+        tldr = words.tldr(tldrs[n - 1], plain_text).replace("[", "\\[").replace("]", "\\]")
         out.append(f"   - {tldr}")
         if pick.reasons:
-            out.append(f"   - why: {'; '.join(pick.reasons)}")
+            out.append(f"   - {words('digest_why', reasons=words.why(pick.reasons))}")
     if popular:
-        out += ["", f"## {POPULAR_HEADING}", ""]
+        out += ["", f"## {words('lab_popular_week')}", ""]
         for item in popular:
             title = item.paper.title.replace("[", "\\[").replace("]", "\\]")
             link = ABS_URL.format(item.paper.id)
-            out.append(f"- [{title}]({link}) — {counts_text(item.saves, item.upvotes)}")
+            out.append(f"- [{title}]({link}) — {words.said(counts_text(item.saves, item.upvotes))}")
     return "\n".join(out) + "\n"
 
 
@@ -228,14 +239,17 @@ def atom(
     settings: Settings,
     texts: Texts | None = None,
     base_url: str | None = None,
+    lang: str = "en",
 ) -> bytes:
-    """The reader's private Daily Papers feed; its links on ``base_url`` (default: the configured one)."""
+    """The reader's private Daily Papers feed; its links on ``base_url`` (default: the configured one), its
+    words in ``lang``."""
     base = (base_url or settings.base_url).rstrip("/")
     return atom_feed(
-        f"papersift Daily Papers for {reader.name}",
+        Words(lang)("feed_title", reader=reader.name),
         f"{base}/feed/{reader.name}",
         f"{base}/feed/{reader.feed_token}.atom",
         [feed_entry(DailyPickShape.of_pick(p, texts, announced=day.isoformat()).dump()) for p in picks],
+        lang,
     )
 
 
@@ -372,26 +386,23 @@ class DigestDay:
     quiet: QuietDay | None = None
 
     @property
-    def note(self) -> str | None:
-        """Why the digest has no papers (None when it has some)."""
+    def note(self) -> Message | None:
+        """Why the digest has no papers, a message (None when it has some)."""
         if self.quiet is not None:
             return self.quiet.line()
         if self.picks:
             return None
         if self.below:
-            return (
-                f"No new papers for you on {self.day:%a %d %b %Y}: the {self.below} not yet seen are all "
-                f"below your threshold ({self.threshold:g})."
+            return say(
+                "digest_all_below", day=day_name(self.day), n=self.below, threshold=f"{self.threshold:g}"
             )
-        return (
-            f"No new papers for you on {self.day:%a %d %b %Y}: every one is already seen, saved or left "
-            "out by your keywords."
-        )
+        return say("digest_all_seen", day=day_name(self.day))
 
     @property
-    def subject(self) -> str | None:
+    def subject(self) -> Message | None:
+        """The subject of a day arXiv announced nothing, a message (None: the usual one)."""
         if self.quiet is not None:
-            return f"papersift: no arXiv listing for {self.day:%a %d %b %Y}"
+            return say("digest_quiet_subject", day=day_name(self.day))
         return None
 
 

@@ -27,6 +27,7 @@ from apprise import Apprise, LogCapture, NotifyBase, NotifyFormat
 
 from papersift.ranking.daily import DailyPick
 from papersift.reader.delivery import BACKOFF, TRIES, Sending, tried
+from papersift.reader.words import Words, day_name
 from papersift.reading.shown import Texts, TldrShape, missing_line
 from papersift.services.listing import ABS_URL
 from papersift.settings import Settings, is_loopback
@@ -123,35 +124,30 @@ def _md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
-def _tldr(tldr: TldrShape) -> str:
-    if not tldr.text:
-        return ""
-    by = "key sentence" if tldr.by == "extractive" else str(tldr.by)
-    return f"TL;DR ({by}): {tldr.text}"
-
-
-def paper_block(n: int, pick: DailyPick, tldr: TldrShape, markdown: bool, cut: int = 0) -> str:
+def paper_block(
+    n: int, pick: DailyPick, tldr: TldrShape, markdown: bool, cut: int = 0, words: Words | None = None
+) -> str:
     """One paper as a message shows it: number and title, TL;DR, why, link (``cut``: the TL;DR and why at
-    most that many characters, for a service whose limit one paper alone would pass)."""
-    p = pick.paper
+    most that many characters, for a service whose limit one paper alone would pass), in ``words``' tongue."""
+    p, words = pick.paper, words or Words()
     lines = []
-    summary, why = _tldr(tldr), "; ".join(pick.reasons)
+    summary, why = words.tldr(tldr) if tldr.text else "", words.why(pick.reasons)
     if cut:
         summary = summary if len(summary) <= cut else summary[: max(cut - 1, 0)].rstrip() + "…"
         why = why if len(why) <= cut else why[: max(cut - 1, 0)].rstrip() + "…"
-    score = f" · score {pick.score:.2f}" if pick.score is not None else ""
+    score = f" · {words('push_score', score=f'{pick.score:.2f}')}" if pick.score is not None else ""
     if markdown:
         lines.append(f"**{n}. [{_md(p.title)}]({ABS_URL.format(p.id)})**")
         if summary:
             lines.append(_md(summary))
         if why:
-            lines.append(f"_why_: {_md(why)}{score}")
+            lines.append(f"_{words('digest_why_word')}_: {_md(why)}{score}")
     else:
         lines.append(f"#{n:02d} {p.title}")
         if summary:
             lines.append(summary)
         if why:
-            lines.append(f"why: {why}{score}")
+            lines.append(f"{words('digest_why', reasons=why)}{score}")
         lines.append(ABS_URL.format(p.id))
     return "\n".join(lines)
 
@@ -197,31 +193,39 @@ def pack(plugin: NotifyBase, title: str, blocks: Sequence[str]) -> list[str]:
 
 
 def compose(
-    target: Target, reader: Account, today: DigestDay, settings: Settings, texts: Texts | None = None
+    target: Target,
+    reader: Account,
+    today: DigestDay,
+    settings: Settings,
+    texts: Texts | None = None,
+    lang: str = "en",
 ) -> Composed:
     """The push of ``today`` for ``target``: its picks with title, TL;DR, why and link, in as many messages
     as the service's limits need; a day arXiv announced nothing (``today.quiet``) says so and names the next
-    listing; a day with no picks says why (``today.note``)."""
-    plugin, markdown = target.plugin, target.markdown
+    listing; a day with no picks says why (``today.note``). Its words in ``lang`` (``reader/words.py``)."""
+    plugin, markdown, words = target.plugin, target.markdown, Words(lang)
     day, picks = today.day, today.picks
     if today.quiet is not None:
-        title = f"papersift: no arXiv listing for {day:%a %d %b %Y}"
-        return Composed(title, (today.quiet.line(),), ())
-    title = f"papersift: {len(picks)} papers for {reader.name}, {day:%a %d %b %Y}"
+        title = words("digest_quiet_subject", day=day_name(day))
+        return Composed(title, (words.said(today.quiet.line()),), ())
+    title = words("digest_subject", n=len(picks), reader=reader.name, day=day_name(day))
     room = title + TITLE_RESERVE
     tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
     blocks = []
-    if missing := missing_line(tldrs):
+    if said := missing_line(tldrs):
+        missing = words.said(said)
         blocks.append(_md(missing) if markdown else missing)
     if not picks:
-        blocks.append(today.note or "No new papers for you today.")
+        blocks.append(words.said(today.note) if today.note else words("push_none"))
     for n, (pick, tldr) in enumerate(zip(picks, tldrs, strict=True), 1):
-        block, cut = paper_block(n, pick, tldr, markdown), 400
+        block, cut = paper_block(n, pick, tldr, markdown, words=words), 400
         while not fits(plugin, room, block) and cut > 20:
-            block, cut = paper_block(n, pick, tldr, markdown, cut), cut // 2
+            block, cut = paper_block(n, pick, tldr, markdown, cut, words), cut // 2
         blocks.append(block)
     link = f"{settings.base_url.rstrip('/')}/daily/{day.isoformat()}"
-    blocks.append(f"[All of the day's papers]({link})" if markdown else f"All of the day's papers: {link}")
+    blocks.append(
+        f"[{words('push_all_papers')}]({link})" if markdown else words("push_all_papers_at", link=link)
+    )
     return Composed(title, tuple(pack(plugin, title, blocks)), tuple(p.paper.id for p in picks))
 
 

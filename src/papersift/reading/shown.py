@@ -31,6 +31,7 @@ from papersift.reading.extractive import EXTRACTIVE, key_sentence
 from papersift.reading.prompts import PROMPT_VERSION
 from papersift.reading.texts import Answer
 from papersift.records.json_model import Shape
+from papersift.records.messages import Message, say
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
@@ -162,8 +163,8 @@ def _given(answer: Answer, n: int) -> list[dict[str, object]]:
     return [p.json() for p in answer.sections[n - 1]] if n <= len(answer.sections) else []
 
 
-def missing_line(tldrs: list[TldrShape]) -> str | None:
-    """How many of these TL;DRs are missing and why, in one line (None: none is)."""
+def missing_line(tldrs: list[TldrShape]) -> Message | None:
+    """How many of these TL;DRs are missing and why, in one line, a message (None: none is)."""
     missing = [t.error or "no text" for t in tldrs if not t.text]
     if not missing:
         return None
@@ -171,4 +172,4 @@ def missing_line(tldrs: list[TldrShape]) -> str | None:
     for error in missing:
         why[error] = why.get(error, 0) + 1
     reasons = "; ".join(f"{n}: {error}" for error, n in sorted(why.items(), key=lambda kv: -kv[1]))
-    return f"{len(missing)} of {len(tldrs)} TL;DRs are missing ({reasons})"
+    return say("tldrs_missing", n=len(missing), of=len(tldrs), reasons=reasons)

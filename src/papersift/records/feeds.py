@@ -1,5 +1,5 @@
-"""Writing Atom 1.0 feeds (listings, saved searches, digests), built with lxml so every text is escaped XML
-(reading them is ``sources/atom.py``'s)."""
+"""Writing Atom 1.0 feeds (listings, saved searches, digests), built with lxml so every text is escaped XML,
+an entry's TL;DR line in the feed's language (reading them is ``sources/atom.py``'s)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from lxml import etree
+
+from papersift.records.catalogs import said
+from papersift.records.messages import say
 
 ATOM = "http://www.w3.org/2005/Atom"
 
@@ -27,7 +30,9 @@ def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs: str
     return element
 
 
-def atom_feed(title: str, feed_id: str, self_url: str, papers: list[dict[str, Any]]) -> bytes:
+def atom_feed(
+    title: str, feed_id: str, self_url: str, papers: list[dict[str, Any]], lang: str = "en"
+) -> bytes:
     """A feed whose entries are papers as ``reader/shapes.py`` makes their JSON, in the given order."""
     feed = etree.Element(f"{{{ATOM}}}feed", nsmap={None: ATOM})  # type: ignore[dict-item]
     _sub(feed, "title", title)
@@ -53,9 +58,9 @@ def atom_feed(title: str, feed_id: str, self_url: str, papers: list[dict[str, An
         head = (
             ""
             if not tldr
-            else f"TL;DR: {tldr['text']}"
+            else said(say("feed_tldr", text=tldr["text"]), lang)
             if tldr["text"]
-            else f"TL;DR unavailable: {tldr['error']}"
+            else said(say("digest_tldr_unavailable", error=str(tldr["error"])), lang)
         )
         _sub(entry, "summary", f"{head}\n\n{p['abstract']}" if head else p["abstract"])
     return bytes(etree.tostring(feed, xml_declaration=True, encoding="utf-8"))

@@ -161,6 +161,42 @@ ENGLISH: dict[str, str] = {
     "language_zh": "中文",
     "unit_words": "words",
     "unit_characters": "characters",
+    # the digests and pushes (reader/digest.py, reader/push.py, reader/words.py): their fixed words
+    "digest_day": "%(weekday)s %(dd)s %(month)s %(year)s",
+    **{
+        f"weekday_short_{n}": name for n, name in enumerate(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"))
+    },
+    **{
+        f"month_short_{n}": name
+        for n, name in enumerate(
+            ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
+        )
+    },
+    "digest_subject": "papersift: %(n)s papers for %(reader)s, %(day)s",
+    "digest_quiet_subject": "papersift: no arXiv listing for %(day)s",
+    "digest_all_below": "No new papers for you on %(day)s: the %(n)s not yet seen are all below your "
+    "threshold (%(threshold)s).",
+    "digest_all_seen": "No new papers for you on %(day)s: every one is already seen, saved or left out by "
+    "your keywords.",
+    "digest_none": "No new papers in your categories today.",
+    "push_none": "No new papers for you today.",
+    "digest_all_papers": "All of today's papers",
+    "digest_all_papers_at": "All of today's papers: %(link)s",
+    "push_all_papers": "All of the day's papers",
+    "push_all_papers_at": "All of the day's papers: %(link)s",
+    "digest_why": "why: %(reasons)s",
+    "digest_why_word": "why",
+    "push_score": "score %(score)s",
+    "digest_tldr": "TL;DR (%(by)s): %(text)s",
+    "digest_key_sentence": "key sentence",
+    "digest_tldr_unavailable": "TL;DR unavailable: %(error)s",
+    "feed_tldr": "TL;DR: %(text)s",
+    "tldrs_missing": "%(n)s of %(of)s TL;DRs are missing (%(reasons)s)",
+    "lab_popular_week": "Popular in your lab this week",
+    "lab_saved": "%(saves)s saved",
+    "lab_saved_upvoted": "%(saves)s saved · %(upvotes)s +1",
+    "markdown_title": "Daily Papers for %(reader)s, %(day)s",
+    "feed_title": "papersift Daily Papers for %(reader)s",
     # a request's values that are not valid (the page's sentence for a validation error)
     "invalid_choice": "%(where)s must be one of %(choices)s",
     "invalid_number": "%(where)s: not a whole number: %(value)s",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from papersift.records.messages import Message, say
 from papersift.records.paper import Paper
 from papersift.store import Store
 
@@ -36,9 +37,11 @@ def popular(
     return [Popular(papers[s.paper_id], s.saves, s.upvotes) for s in signals if s.paper_id in papers]
 
 
-def counts_text(saves: int, upvotes: int) -> str:
-    """``3 saved · 2 +1`` (the digest's form of the counts)."""
-    return f"{saves} saved" + (f" · {upvotes} +1" if upvotes else "")
+def counts_text(saves: int, upvotes: int) -> Message:
+    """``3 saved · 2 +1`` (the digest's form of the counts), a message."""
+    return (
+        say("lab_saved_upvoted", saves=saves, upvotes=upvotes) if upvotes else say("lab_saved", saves=saves)
+    )
 
 
 def is_lab(store: Store) -> bool:

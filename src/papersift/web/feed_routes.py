@@ -9,6 +9,7 @@ from starlette.exceptions import HTTPException
 from papersift.ranking.search import Mode
 from papersift.reader.digest import atom as digest_atom
 from papersift.reader.digest import feed_entry
+from papersift.reader.words import digest_lang, shown_texts
 from papersift.reading.shown import lookup
 from papersift.records.feeds import atom_feed
 from papersift.records.messages import say
@@ -65,6 +66,9 @@ def private_feed(request: Request, web: Web, token: str) -> Response:
     if reader is None:
         raise HTTPException(404, say("no_such_feed"))
     view = picks_for(state, reader, None, state.settings.digest_k)
-    texts = lookup(state.settings, state.store, [p.paper for p in view.picks])
-    body = digest_atom(reader, view.day, view.picks, state.settings, texts, base_url(web, request))
+    papers, lang = [p.paper for p in view.picks], digest_lang(state.store, state.settings, reader)
+    texts = lookup(state.settings, state.store, papers)  # a 中文 reader's: their stored 中文 TL;DRs first
+    if lang == "zh":
+        texts = shown_texts(texts, lookup(state.settings, state.store, papers, "zh"))
+    body = digest_atom(reader, view.day, view.picks, state.settings, texts, base_url(web, request), lang)
     return Response(body, media_type="application/atom+xml")
