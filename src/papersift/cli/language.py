@@ -24,9 +24,11 @@ class Speech:
 
         return str(said(text, self.lang))
 
-    def joined(self, texts: Any, sep: str = "; ") -> str:
-        """Several messages, each said in ``lang``, joined (a 中文 list by ``；``)."""
-        return ("；" if self.lang == "zh" and sep == "; " else sep).join(self(t) for t in texts)
+    def joined(self, texts: Any) -> str:
+        """Several messages, each said in ``lang``, joined as a list (``records/catalogs.said_list``)."""
+        from papersift.records.catalogs import said_list
+
+        return said_list(texts, self.lang)
 
     def line(self, key: str, **values: Any) -> str:
         from papersift.web.i18n import INTERFACE, interface

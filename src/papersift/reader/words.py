@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from papersift.reading.shown import Texts, TldrShape
-from papersift.records.catalogs import said
+from papersift.records.catalogs import said, said_list
 from papersift.records.messages import Arg, Message, say
 from papersift.settings import Settings
 from papersift.store import Store
@@ -57,7 +57,7 @@ class Words:
 
     def why(self, reasons: Iterable[Any]) -> str:
         """The reasons a paper was picked, each said, joined (a 中文 list by ``；``)."""
-        return ("；" if self.lang == "zh" else "; ").join(self.said(r) for r in reasons)
+        return said_list(reasons, self.lang)
 
     def tldr(self, tldr: TldrShape, clean: Callable[[str], str] = str) -> str:
         """``TL;DR (key sentence): …`` (``clean``: the text as the face shows it), or why it is missing."""

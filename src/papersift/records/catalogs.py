@@ -1,10 +1,10 @@
 """The gettext catalogs every face reads a language from: which languages there are (``LANGUAGES``), where
 their catalogs lie (``papersift/web/locale/<lang>/LC_MESSAGES/papersift.po``, the template
 ``papersift.pot`` beside them), ``translations(lang)`` (a catalog compiled in memory with Babel when first
-used; English: the msgids as they are) and ``said(message, lang)`` (a typed message, ``records/messages.py``,
-in a language). The web pages (``web/i18n.py``: the interface's words, Jinja), the CLI (``cli/language.py``)
-and the digests and pushes (``reader/``) all say messages through it. Babel loads with the first catalog
-read, never for English.
+used; English: the msgids as they are), ``said(message, lang)`` (a typed message, ``records/messages.py``,
+in a language) and ``said_list`` (several, joined as a list is in that language). The web pages
+(``web/i18n.py``: the interface's words, Jinja), the CLI (``cli/language.py``) and the digests and pushes
+(``reader/``) all say messages through it. Babel loads with the first catalog read, never for English.
 """
 
 from __future__ import annotations
@@ -51,3 +51,8 @@ def said(text: Any, lang: str) -> Any:
         return text
     args = {name: said(value, lang) for name, value in text.args.items()}
     return translations(lang).pgettext(text.key, ENGLISH[text.key]) % args
+
+
+def said_list(texts: Any, lang: str) -> str:
+    """Several messages, each said in ``lang``, joined as a list is there (``; ``, in 中文 ``；``)."""
+    return ("；" if lang == "zh" else "; ").join(str(said(t, lang)) for t in texts)
