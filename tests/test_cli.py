@@ -228,3 +228,32 @@ def test_the_cli_says_its_summaries_in_the_readers_language(tmp_path: Path) -> N
             english = ("ingest: 1 new, 0 updated, 0 skipped, 1 failed", "saved 2601.00001: ok", "1 papers")
             assert said == tuple(f"{line}\n" for line in (*english, "nothing mailed or pushed for me yet"))
             assert ingested.stderr.startswith("error: ")
+
+
+def test_the_cli_refuses_a_command_line_in_the_readers_language(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.bib"
+    asked = (
+        ("list", "cs.AI", "--date", "yesterday"),
+        ("library", "import", str(missing)),
+        ("show", "not-an-id"),
+        ("search", "--mode", "fuzzy", "graphs"),
+    )
+    for lang in ("zh", "en"):
+        said = [run_cli(*a, home=tmp_path / lang, env={"PAPERSIFT_LANG": lang}, check=False) for a in asked]
+        assert [r.returncode for r in said] == [2, 1, 2, 2]
+        errors = tuple(r.stderr for r in said)
+        if lang == "zh":
+            assert errors == (
+                "错误：--date：不是日期（格式为 YYYY-MM-DD）：'yesterday'\n",
+                f"错误：{missing}：文件不存在\n",
+                errors[2],
+                "错误：--mode 须为 keyword, semantic, hybrid 之一，不能是 'fuzzy'\n",
+            )
+            assert errors[2].startswith("错误：") and "not an arXiv id" not in errors[2]
+        else:  # English as it always was
+            assert errors == (
+                "error: --date: not a date (YYYY-MM-DD): 'yesterday'\n",
+                f"error: {missing}: no such file\n",
+                "error: not an arXiv id: 'not-an-id'\n",
+                "error: --mode must be one of keyword, semantic, hybrid, not 'fuzzy'\n",
+            )

@@ -60,6 +60,13 @@ def _locale_language() -> Literal["en", "zh"]:
     return "en"
 
 
+def environment_language() -> Literal["en", "zh"]:
+    """The language ``lang`` takes from the environment alone, before (or without) loading the settings:
+    ``PAPERSIFT_LANG`` when it is en or zh, else the locale's (``_locale_language``)."""
+    given = os.environ.get("PAPERSIFT_LANG", "").strip().lower()
+    return "zh" if given == "zh" else "en" if given == "en" else _locale_language()
+
+
 def _default_model_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "papersift" / "models"
 

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Protocol
 
 import typer
 
@@ -109,6 +109,21 @@ def fail(message: str, code: int = 1, say: Speech = ENGLISH) -> NoReturn:
     itself was wrong)."""
     typer.echo(say.line("error", message=message), err=True)
     raise typer.Exit(code)
+
+
+def spoken() -> Speech:
+    """The reader's language before any settings load (``settings.environment_language``: what
+    ``settings.lang`` takes from the environment), for a command line refused before they do."""
+    from papersift.settings import environment_language
+
+    return Speech(environment_language())
+
+
+def refuse(key: str, code: int = 1, say: Speech | None = None, **values: Any) -> NoReturn:
+    """``fail`` with the interface's line ``cli_KEY`` and its ``values``, said in ``say``'s language (by
+    default the environment's: ``spoken``)."""
+    say = say or spoken()
+    fail(say.line(key, **values), code, say=say)
 
 
 def load_settings(home: Path | None) -> Settings:
@@ -209,7 +224,7 @@ def parse_day(value: str | None, option: str) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        fail(f"{option}: not a date (YYYY-MM-DD): {value!r}", 2)
+        refuse("not_a_date", 2, option=option, value=repr(value))
 
 
 @contextmanager
@@ -222,13 +237,13 @@ def opened_listing(
     with opened(load_settings(home)) as o:
         days = o.store.announcement_days(category)
         if not days:
-            fail(f"no listings for {category!r} in the store (ingest or sync first)")
+            refuse("no_listings_in_store", say=o.say, category=repr(category))
         yield o, wanted or days[-1], days
 
 
 def check_format(fmt: str, allowed: tuple[str, ...] = ("text", "json")) -> None:
     if fmt not in allowed:
-        fail(f"--format must be one of {', '.join(allowed)}, not {fmt!r}", 2)
+        refuse("one_of", 2, option="--format", allowed=", ".join(allowed), value=repr(fmt))
 
 
 def lines_of(path: Path) -> list[str]:
@@ -236,7 +251,7 @@ def lines_of(path: Path) -> list[str]:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as e:
-        fail(f"cannot read {path}: {e.strerror}")
+        refuse("cannot_read", path=path, problem=e.strerror)
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 

@@ -22,6 +22,7 @@ from papersift.cli.common import (
     opened,
     parse_day,
     progress_bar,
+    refuse,
 )
 from papersift.cli.language import Speech
 
@@ -77,7 +78,7 @@ def follow(
         )
         unknown = set(now.languages) - {"zh"}
         if unknown:
-            fail(f"--lang must be en or zh, not {', '.join(sorted(unknown))}", 2)
+            refuse("lang_en_or_zh", 2, say=o.say, value=", ".join(sorted(unknown)))
         if clear or any((category, author, must, never, lang)):
             o.store.set_interests(who.id, now)
         if threshold is not None:
@@ -101,7 +102,7 @@ def _threshold(value: str) -> str | None:
     except ValueError:
         number = math.nan
     if not math.isfinite(number):
-        fail(f"--min-score: not a number: {value!r}", 2)
+        refuse("min_score_not_number", 2, value=repr(value))
     return repr(number)
 
 
@@ -228,11 +229,11 @@ def digest(
 
     if action is not None:
         if action != "status":
-            fail(f"unknown digest action {action!r} (status)", 2)
+            refuse("unknown_digest_action", 2, action=repr(action))
         return _status(fmt, reader, home)
     check_format(fmt)
     if not (email or atom or markdown or push):
-        fail("say where the digest goes: --email ADDR, --push, --atom PATH or --markdown PATH", 2)
+        refuse("digest_where", 2)
     settings = load_settings(home)
     services = _push_targets(settings) if push else []
     errors: list[str] = []

@@ -19,7 +19,9 @@ from papersift.cli.common import (
     load_settings,
     opened,
     progress_bar,
+    refuse,
 )
+from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
     from papersift.index.indexes import Indexes
@@ -42,7 +44,7 @@ def _check_split(split: str) -> None:
     from papersift.ranking.evaluate import SPLITS
 
     if split not in SPLITS:
-        fail(f"--split must be one of {', '.join(SPLITS)}, not {split!r}", 2)
+        refuse("one_of", 2, option="--split", allowed=", ".join(SPLITS), value=repr(split))
 
 
 DEFAULT_CORPUS = Path("../shared/data/arxiv-20k.jsonl.gz")
@@ -77,7 +79,7 @@ def _evaluate(
     _check_split(split)
     for path in (data, corpus):
         if not path.exists():
-            fail(f"file not found: {path}")
+            refuse("file_not_found", path=path)
     scores = evaluate_fresh(
         load_settings(home),
         corpus,
@@ -140,19 +142,19 @@ def eval_recommend(
     from papersift.ranking.harness import recommend_table
 
     if half not in SPLITS:
-        fail(f"--half must be one of {', '.join(SPLITS)}, not {half!r}", 2)
+        refuse("one_of", 2, option="--half", allowed=", ".join(SPLITS), value=repr(half))
     try:
         sizes = tuple(sorted({int(n) for n in library_sizes.split(",") if n.strip()}))
     except ValueError:
         sizes = ()
     if not sizes or min(sizes) < 1:
-        fail(f"--library-sizes: whole numbers of at least 1, comma-separated, not {library_sizes!r}", 2)
+        refuse("library_sizes", 2, value=repr(library_sizes))
     if not relevance.exists():
-        fail(f"file not found: {relevance}")
+        refuse("file_not_found", path=relevance)
     try:  # read before the store is built, so a bad file fails at once
         gold = read_relevance(relevance)
     except (OSError, EOFError, ValueError, KeyError, TypeError) as e:
-        fail(f"{relevance}: not {{query_id, candidate_id, label}} JSON lines ({e})")
+        refuse("not_relevance_lines", path=relevance, problem=e)
     _evaluate(
         relevance,
         corpus,
@@ -196,7 +198,7 @@ def eval_tldr(
     check_format(fmt)
     settings = load_settings(home)
     if not data.exists():
-        fail(f"file not found: {data}")
+        refuse("file_not_found", say=Speech(settings.lang), path=data)
     try:
         cases = read_cases(data)
     except (OSError, EOFError, ValueError) as e:

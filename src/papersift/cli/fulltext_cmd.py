@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli.common import HomeOpt, Opened, fail, load_settings, opened, parse_day, progress_bar
+from papersift.cli.common import HomeOpt, Opened, fail, load_settings, opened, parse_day, progress_bar, refuse
 
 if TYPE_CHECKING:
     from papersift.records.paper import Paper
@@ -30,12 +30,13 @@ def _selected(
 ) -> list[Paper]:
     """The papers a command names: ids (looked up on arXiv when not stored), a day's listing, the readers'
     saved papers, their top Daily Papers."""
+    from papersift.records.messages import reason
     from papersift.records.paper import InvalidIdError, normalize_id
 
     if not (ids or day or category or library or daily):
-        fail("name papers: ID..., --date D --category C, --library or --daily N", 2)
+        refuse("name_papers", 2, say=o.say)
     if bool(day) != bool(category):
-        fail("--date and --category go together", 2)
+        refuse("date_with_category", 2, say=o.say)
     store = o.store
     papers: list[Paper] = []
     wanted = []
@@ -43,7 +44,7 @@ def _selected(
         try:
             wanted.append(normalize_id(raw))
         except InvalidIdError as e:
-            fail(str(e), 2)
+            fail(reason(e), 2, say=o.say)
     if wanted:
         found = {p.id: p for p in store.get_many(wanted)}
         missing = [i for i in wanted if i not in found]

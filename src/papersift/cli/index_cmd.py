@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli.common import HomeOpt, fail, load_settings, opened, progress_bar
+from papersift.cli.common import HomeOpt, fail, load_settings, opened, progress_bar, refuse
 from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
@@ -49,11 +49,11 @@ def embed(
     with --tls-ca/--tls-cert/--tls-key: Dask ships pickled code, so plain tcp:// is for trusted networks only.
     """
     if engine not in ("local", "dask"):
-        fail(f"--engine must be local or dask, not {engine!r}", 2)
+        refuse("engine_local_or_dask", 2, value=repr(engine))
     if engine == "local" and (scheduler or workers):
-        fail("--scheduler and --workers need --engine dask", 2)
+        refuse("scheduler_needs_dask", 2)
     if scheduler and workers:
-        fail("--workers sizes a local cluster; with --scheduler the cluster's own workers run", 2)
+        refuse("workers_or_scheduler", 2)
     tls = _tls_files(scheduler, tls_ca, tls_cert, tls_key)
     settings = load_settings(home)
     with _build_lock(settings):
@@ -157,10 +157,10 @@ def _tls_files(
     if not given and not tls_scheduler:
         return None
     if not tls_scheduler:
-        fail("--tls-ca/--tls-cert/--tls-key need --scheduler tls://HOST:PORT", 2)
+        refuse("tls_needs_scheduler", 2)
     if ca is None or cert is None or key is None:
-        fail("a tls:// scheduler needs all of --tls-ca, --tls-cert and --tls-key", 2)
+        refuse("tls_needs_all", 2)
     for path in (ca, cert, key):
         if not path.is_file():
-            fail(f"TLS file not found: {path}", 2)
+            refuse("tls_file_not_found", 2, path=path)
     return TlsFiles(ca, cert, key)

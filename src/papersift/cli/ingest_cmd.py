@@ -17,6 +17,7 @@ from papersift.cli.common import (
     load_settings,
     opened,
     parse_day,
+    refuse,
     report,
 )
 
@@ -35,7 +36,7 @@ def ingest(
     from papersift.sources import FORMATS
 
     if fmt is not None and fmt not in FORMATS:
-        fail(f"--as must be one of {', '.join(FORMATS)}", 2)
+        refuse("as_one_of", 2, allowed=", ".join(FORMATS))
     settings = load_settings(home)
     with (
         opened(settings) as o,

@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli.common import FormatOpt, HomeOpt, ReaderOpt, check_format, fail, load_settings, opened
+from papersift.cli.common import (
+    FormatOpt,
+    HomeOpt,
+    ReaderOpt,
+    check_format,
+    fail,
+    load_settings,
+    opened,
+    refuse,
+)
 from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
@@ -110,7 +119,7 @@ def library_rate(
     from papersift.reader.library import save_paper
 
     if rating not in ("+1", "1", "-1", "0"):
-        fail(f"a rating is +1, -1 or 0, not {rating!r}", 2)
+        refuse("rating_values", 2, value=repr(rating))
     with opened(load_settings(home)) as o:
         who = o.account(reader)
         entry = save_paper(o.store, who, paper_id)
@@ -200,7 +209,7 @@ def library_import(
     from papersift.sources.bibliography import read_bibliography_file
 
     if not path.exists():
-        fail(f"{path}: no such file")
+        refuse("no_such_file", path=path)
     logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its own log repeats our per-entry errors
     result = read_bibliography_file(path)
     with opened(load_settings(home)) as o:
@@ -284,7 +293,7 @@ def library_sync(
 
     check_format(fmt)
     if source != "zotero":
-        fail(f"papersift syncs a library from zotero, not {source!r}", 2)
+        refuse("sync_from_zotero", 2, value=repr(source))
     settings = load_settings(home)
     libs = libraries(user or settings.zotero_user, group or settings.zotero_groups)
     chosen = collection or list(settings.zotero_collections)
@@ -294,7 +303,7 @@ def library_sync(
         if not (libs or chosen or negative) and (before := previous_choice(o.store, who)):
             libs, chosen, negative = before  # `library sync zotero` alone: as the last time
         if not libs:
-            fail("say whose library: --user ID or --group ID (or set PAPERSIFT_ZOTERO_USER)", 2)
+            refuse("whose_library", 2, say=o.say)
         try:
             report = sync_zotero(
                 o.store,

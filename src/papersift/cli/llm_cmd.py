@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, opened
+from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, opened, refuse
 from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def llm_setup(
     say = Speech(settings.lang)
     asking = sys.stdin.isatty() and fmt == "text"
     if url and provider_name:
-        fail("give --url or --provider, not both", 2)
+        refuse("url_or_provider", 2, say=say)
     try:
         key = settings.llm_key
         saved_key_file: Path | None = None
@@ -137,7 +137,7 @@ def llm_setup(
             chosen = setup.provider(provider_name)
             url, suggested = chosen.url, chosen.suggested
             if key is None or not key.get_secret_value():
-                fail(f"{chosen.name} needs a key: export PAPERSIFT_LLM_KEY=… or give --key-file FILE")
+                refuse("provider_needs_key", say=say, provider=chosen.name)
         elif not url:
             servers = [(f"port {p}", p) for p in ports] if ports else list(setup.LOCAL_SERVERS)
             found = setup.discover(servers)
@@ -155,7 +155,7 @@ def llm_setup(
             typer.echo(say.line("llm_not_listed", url=url, model=model), err=True)
         reply = setup.trial_call(settings, url, model, key)
     except ModelError as e:
-        fail(f"{e}; nothing saved")
+        refuse("nothing_saved", say=say, problem=e)
     key_source = "key file" if saved_key_file else origin(settings, "llm_key") if key else "none"
     if (
         saved_key_file is None

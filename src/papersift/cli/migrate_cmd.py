@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from papersift.cli.common import fail, progress_bar
+from papersift.cli.common import fail, progress_bar, refuse, spoken
 
 
 def migrate(
@@ -15,32 +15,35 @@ def migrate(
     force: Annotated[bool, typer.Option("--force", help="Replace what the target already holds.")] = False,
 ) -> None:
     """Copy a SQLite install into PostgreSQL, then check each table's rows and checksum on both sides."""
+    from papersift.records.messages import reason
     from papersift.store import StoreError, is_postgres_url, sqlite_path
     from papersift.store.sqlite import SqliteStore
+
+    say = spoken()  # migrate loads no settings: the language is the environment's
 
     try:
         from papersift.store.migrate import copy_store, source_counts, verify
         from papersift.store.postgres import PostgresStore
     except ImportError as e:
-        fail(f"migrate needs the [postgres] extra: pip install 'papersift[postgres]' ({e})")
+        refuse("migrate_needs_postgres", say=say, problem=e)
 
     if not is_postgres_url(target):
-        fail(f"--to must be a postgresql:// URL, not {target!r}", 2)
+        refuse("to_postgres_url", 2, say=say, value=repr(target))
     try:
         path = sqlite_path(source)
     except StoreError as e:
-        fail(str(e), 2)
+        fail(reason(e), 2, say=say)
     if not path.is_file():
-        fail(f"--from: no SQLite store at {path}")
+        refuse("no_sqlite_store", say=say, path=path)
     try:
         src = SqliteStore(path)
     except StoreError as e:
-        fail(str(e))
+        fail(reason(e), say=say)
     try:
         dst = PostgresStore(target)
     except StoreError as e:
         src.close()
-        fail(str(e))
+        fail(reason(e), say=say)
     try:
         with progress_bar() as bar:
             task = bar.add_task("copying", total=sum(source_counts(src).values()))
@@ -49,7 +52,7 @@ def migrate(
             )
         checks = verify(src, dst)
     except StoreError as e:
-        fail(str(e))
+        fail(reason(e), say=say)
     finally:
         src.close()
         dst.close()
@@ -60,5 +63,5 @@ def migrate(
             + ("ok" if c.ok else "DIFFERS")
         )
     if not all(c.ok for c in checks):
-        fail("the target differs from the source")
+        refuse("target_differs", say=say)
     typer.echo(f"migrated {path} -> PostgreSQL: every table matches")

@@ -18,7 +18,10 @@ from papersift.cli.common import (
     load_settings,
     opened,
     opened_listing,
+    refuse,
+    spoken,
 )
+from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
     from papersift.records.paper import Paper
@@ -44,7 +47,9 @@ def list_(
         before = [d for d in days if d < when]
         after = [d for d in days if d > when]
         hint = ", ".join(str(d) for d in (before[-1:] + after[:1]))
-        fail(f"no {category} listing on {when}" + (f" (nearest: {hint})" if hint else ""))
+        if hint:
+            refuse("no_listing_on_nearest", say=o.say, category=category, day=when, nearest=hint)
+        refuse("no_listing_on", say=o.say, category=category, day=when)
     if fmt == "json":
         for number, e in enumerate(entries, 1):
             typer.echo(
@@ -71,6 +76,7 @@ def show(
     papers citing it."""
     from papersift.reader.shapes import PaperShape
     from papersift.reading.shown import lookup
+    from papersift.records.messages import reason
     from papersift.records.paper import InvalidIdError, normalize_id
     from papersift.services.listing import json_line, paper_bibtex, paper_text
 
@@ -78,7 +84,7 @@ def show(
     try:
         pid = normalize_id(paper_id)
     except InvalidIdError as e:
-        fail(str(e), 2)
+        fail(reason(e), 2, say=spoken())
     settings = load_settings(home)
     with opened(settings) as o:
         paper = o.store.get(pid)
@@ -88,7 +94,7 @@ def show(
             return
         texts = lookup(settings, o.store, [paper], lang) if paper is not None else None
     if paper is None:
-        fail(f"{pid} is not in the store")
+        refuse("not_in_store", say=Speech(settings.lang), paper=pid)
     shown = PaperShape.of(paper, texts).dump()
     if fmt == "json":
         typer.echo(json_line(shown))

@@ -18,19 +18,17 @@ from papersift.cli.common import (
     opened,
     parse_day,
     progress_bar,
+    refuse,
     spelled_option,
 )
+from papersift.cli.language import Speech
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
 
-NO_MODEL = (
-    "no model is configured: set PAPERSIFT_LLM_URL (an OpenAI-compatible API, e.g. "
-    "http://127.0.0.1:11434/v1) and PAPERSIFT_LLM_MODEL, or PAPERSIFT_LLM_LOCAL=true for the local default"
-)
 
-
-def _papers(store: Store, ids: list[str]) -> list[Paper]:
+def _papers(store: Store, ids: list[str], say: Speech) -> list[Paper]:
+    from papersift.records.messages import reason
     from papersift.records.paper import InvalidIdError, normalize_id
 
     found, missing = [], []
@@ -38,14 +36,14 @@ def _papers(store: Store, ids: list[str]) -> list[Paper]:
         try:
             pid = normalize_id(raw)
         except InvalidIdError as e:
-            fail(str(e), 2)
+            fail(reason(e), 2, say=say)
         paper = store.get(pid)
         if paper is None:
             missing.append(pid)
         else:
             found.append(paper)
     if missing:
-        fail(f"not in the store: {', '.join(missing)}")
+        refuse("not_in_store_list", say=say, papers=", ".join(missing))
     return found
 
 
@@ -53,7 +51,7 @@ def _check_model(settings: Settings) -> None:
     from papersift.llm.client import available
 
     if not available(settings):
-        fail(NO_MODEL)
+        refuse("no_model", say=Speech(settings.lang))
 
 
 def summarize(
@@ -76,19 +74,19 @@ def summarize(
     check_format(fmt)
     settings = load_settings(home)
     if bool(ids) == bool(day or category):
-        fail("give arXiv ids, or --date D --category C for a day's listing", 2)
+        refuse("ids_or_day", 2, say=Speech(settings.lang))
     if not ids and not (day and category):
-        fail("a day is --date D and --category C", 2)
+        refuse("a_day_is", 2, say=Speech(settings.lang))
     _check_model(settings)
     with opened(settings) as o:
         if ids:
-            papers = _papers(o.store, ids)
+            papers = _papers(o.store, ids, o.say)
         else:
             when = parse_day(day, "--date")
             assert when is not None and category is not None
             papers = [e.paper for e in o.store.listing(category, when)]
             if not papers:
-                fail(f"no {category} listing on {when}")
+                refuse("no_listing_on", say=o.say, category=category, day=when)
         with progress_bar() as bar:
             task = bar.add_task("summarize", total=len(papers))
             made = run(settings, o.store, papers, lang, retry_failed=retry, step=lambda _: bar.advance(task))
@@ -129,14 +127,14 @@ def ask(
 
     check_format(fmt)
     if len(args) < 2:
-        fail('give one or more arXiv ids, then the question in quotes: papersift ask 2401.00001 "…"', 2)
+        refuse("ask_usage", 2)
     *ids, question = args
     if len(ids) > MAX_PAPERS:
-        fail(f"at most {MAX_PAPERS} papers per question", 2)
+        refuse("at_most_papers", 2, n=MAX_PAPERS)
     settings = load_settings(home)
     _check_model(settings)
     with opened(settings) as o:
-        result = answer(settings, o.store, _papers(o.store, ids), question, lang)
+        result = answer(settings, o.store, _papers(o.store, ids, o.say), question, lang)
     if fmt == "json":
         typer.echo(json_line(answer_json(result)))
     elif result.text is None:

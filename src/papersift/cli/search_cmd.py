@@ -12,12 +12,12 @@ from papersift.cli.common import (
     FormatOpt,
     HomeOpt,
     check_format,
-    fail,
     known_category_option,
     lines_of,
     load_settings,
     opened,
     parse_day,
+    refuse,
 )
 from papersift.cli.language import Speech
 
@@ -62,13 +62,13 @@ def search(
 
     check_format(fmt)
     if mode not in MODES:
-        fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}", 2)
+        refuse("one_of", 2, option="--mode", allowed=", ".join(MODES), value=repr(mode))
     if queries_from is None:
         if query is None:
-            fail("give a QUERY or --queries-from FILE (one of them)", 2)
+            refuse("query_or_file", 2)
         queries = [query]
     elif query is not None:
-        fail("give a QUERY or --queries-from FILE (one of them)", 2)
+        refuse("query_or_file", 2)
     else:
         queries = lines_of(queries_from)
     settings = load_settings(home)
@@ -154,12 +154,12 @@ def related(
 
     check_format(fmt)
     if facet is not None and facet not in FACETS:
-        fail(f"--facet must be one of {', '.join(FACETS)}, not {facet!r}", 2)
+        refuse("one_of", 2, option="--facet", allowed=", ".join(FACETS), value=repr(facet))
     wanted = list(ids or []) + (lines_of(ids_from) if ids_from else [])
     if (text is not None) == bool(wanted):
-        fail("give paper IDs, --ids-from FILE, or --text TEXT (ids or text, not both)", 2)
+        refuse("ids_or_text", 2)
     if text is not None and not text.strip():
-        fail("--text is empty", 2)
+        refuse("text_empty", 2)
     settings = load_settings(home)
     speech = Speech(settings.lang)
     batch = ids_from is not None or len(wanted) > 1

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli.common import HomeOpt, fail, load_settings, opened, report, spelled_option
+from papersift.cli.common import HomeOpt, fail, load_settings, opened, refuse, report, spelled_option
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -54,7 +54,7 @@ def demo(
     from papersift.services.demo import LOADING, PARTS, load_recent_snapshot, sync_recent
 
     if part not in PARTS:
-        fail(f"--part must be one of {', '.join(PARTS)}, not {part!r}", 2)
+        refuse("one_of", 2, option="--part", allowed=", ".join(PARTS), value=repr(part))
     settings = load_settings(home)
     snapshot = shared / "arxiv-300k.jsonl.gz"
     if part == "rest":  # the background half of a demo: the other days, then their vectors

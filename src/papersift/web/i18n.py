@@ -372,6 +372,58 @@ INTERFACE: dict[str, str] = {
     "cli_llm_test_call": "test call: {model} at {url} answered {reply}",
     "cli_llm_saved": "saved in {path}: url {url}, model {model} (key: {secret}; never written to the home)",
     "cli_llm_env_wins": "note: {name} is set here and wins over the saved value",
+    # the CLI's refusals of a command line or of what it names (cli/common.refuse)
+    "cli_not_a_date": "{option}: not a date (YYYY-MM-DD): {value}",
+    "cli_one_of": "{option} must be one of {allowed}, not {value}",
+    "cli_cannot_read": "cannot read {path}: {problem}",
+    "cli_file_not_found": "file not found: {path}",
+    "cli_no_such_file": "{path}: no such file",
+    "cli_not_in_store": "{paper} is not in the store",
+    "cli_not_in_store_list": "not in the store: {papers}",
+    "cli_no_listings_in_store": "no listings for {category} in the store (ingest or sync first)",
+    "cli_no_listing_on": "no {category} listing on {day}",
+    "cli_no_listing_on_nearest": "no {category} listing on {day} (nearest: {nearest})",
+    "cli_library_sizes": "--library-sizes: whole numbers of at least 1, comma-separated, not {value}",
+    "cli_not_relevance_lines": "{path}: not {{query_id, candidate_id, label}} JSON lines ({problem})",
+    "cli_no_model": (
+        "no model is configured: set PAPERSIFT_LLM_URL (an OpenAI-compatible API, e.g. "
+        "http://127.0.0.1:11434/v1) and PAPERSIFT_LLM_MODEL, or PAPERSIFT_LLM_LOCAL=true for the local "
+        "default"
+    ),
+    "cli_ids_or_day": "give arXiv ids, or --date D --category C for a day's listing",
+    "cli_a_day_is": "a day is --date D and --category C",
+    "cli_ask_usage": 'give one or more arXiv ids, then the question in quotes: papersift ask 2401.00001 "…"',
+    "cli_at_most_papers": "at most {n} papers per question",
+    "cli_query_or_file": "give a QUERY or --queries-from FILE (one of them)",
+    "cli_ids_or_text": "give paper IDs, --ids-from FILE, or --text TEXT (ids or text, not both)",
+    "cli_text_empty": "--text is empty",
+    "cli_lang_en_or_zh": "--lang must be en or zh, not {value}",
+    "cli_min_score_not_number": "--min-score: not a number: {value}",
+    "cli_unknown_digest_action": "unknown digest action {action} (status)",
+    "cli_digest_where": "say where the digest goes: --email ADDR, --push, --atom PATH or --markdown PATH",
+    "cli_name_papers": "name papers: ID..., --date D --category C, --library or --daily N",
+    "cli_date_with_category": "--date and --category go together",
+    "cli_engine_local_or_dask": "--engine must be local or dask, not {value}",
+    "cli_scheduler_needs_dask": "--scheduler and --workers need --engine dask",
+    "cli_workers_or_scheduler": (
+        "--workers sizes a local cluster; with --scheduler the cluster's own workers run"
+    ),
+    "cli_tls_needs_scheduler": "--tls-ca/--tls-cert/--tls-key need --scheduler tls://HOST:PORT",
+    "cli_tls_needs_all": "a tls:// scheduler needs all of --tls-ca, --tls-cert and --tls-key",
+    "cli_tls_file_not_found": "TLS file not found: {path}",
+    "cli_as_one_of": "--as must be one of {allowed}",
+    "cli_rating_values": "a rating is +1, -1 or 0, not {value}",
+    "cli_sync_from_zotero": "papersift syncs a library from zotero, not {value}",
+    "cli_whose_library": "say whose library: --user ID or --group ID (or set PAPERSIFT_ZOTERO_USER)",
+    "cli_migrate_needs_postgres": (
+        "migrate needs the [postgres] extra: pip install 'papersift[postgres]' ({problem})"
+    ),
+    "cli_to_postgres_url": "--to must be a postgresql:// URL, not {value}",
+    "cli_no_sqlite_store": "--from: no SQLite store at {path}",
+    "cli_target_differs": "the target differs from the source",
+    "cli_url_or_provider": "give --url or --provider, not both",
+    "cli_provider_needs_key": "{provider} needs a key: export PAPERSIFT_LLM_KEY=… or give --key-file FILE",
+    "cli_nothing_saved": "{problem}; nothing saved",
 }
 
 
