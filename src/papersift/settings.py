@@ -51,20 +51,14 @@ def _default_home() -> Path:
     return Path.home() / ".local" / "share" / "papersift"
 
 
-def _locale_language() -> Literal["en", "zh"]:
-    """zh where the first of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set names Chinese (gettext's
-    order), else en."""
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        if value := os.environ.get(name):
+def environment_language() -> Literal["en", "zh"]:
+    """``PAPERSIFT_LANG`` when en or zh, else zh where the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` set
+    names Chinese (gettext's order), else en: the language known before (or without) the settings."""
+    given, names = os.environ.get("PAPERSIFT_LANG", "").strip().lower(), ("LC_ALL", "LC_MESSAGES", "LANG")
+    for value in (given if given in ("en", "zh") else "", *(os.environ.get(n) for n in names)):
+        if value:
             return "zh" if value.lower().startswith("zh") else "en"
     return "en"
-
-
-def environment_language() -> Literal["en", "zh"]:
-    """The language ``lang`` takes from the environment alone, before (or without) loading the settings:
-    ``PAPERSIFT_LANG`` when it is en or zh, else the locale's (``_locale_language``)."""
-    given = os.environ.get("PAPERSIFT_LANG", "").strip().lower()
-    return "zh" if given == "zh" else "en" if given == "en" else _locale_language()
 
 
 def _default_model_cache() -> Path:
@@ -230,7 +224,7 @@ class Settings(BaseSettings):
     )
     reader: str = Field(default="me", description="The CLI's reader (and the single-user web reader).")
     lang: Literal["en", "zh"] = Field(
-        default_factory=_locale_language,
+        default_factory=environment_language,
         description="The CLI's language, en or zh: its messages and labels (JSON stays as it is).",
         json_schema_extra={"shown": "zh under a Chinese locale (LANG=zh_CN…), else en"},
     )
@@ -438,8 +432,7 @@ def origin(settings: Settings, name: str) -> str:
             return "home config"
     except HomeConfigError:
         pass
-    info = Settings.model_fields[name]
-    default = info.get_default(call_default_factory=True)
+    default = Settings.model_fields[name].get_default(call_default_factory=True)
     return "default" if getattr(settings, name) == default else "argument"
 
 
