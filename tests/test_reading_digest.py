@@ -114,7 +114,7 @@ def test_a_reader_who_follows_in_chinese_gets_the_email_and_push_in_chinese(
     assert "2026-08-21（周五） 没有你的新论文：尚未看过的 2 篇都低于你的阈值（0.5）。" in quiet.text
     hook = target("json://127.0.0.1:9/hook", Apprise.instantiate("json://127.0.0.1:9/hook"))
     pushed = push_compose(
-        hook, reader, DigestDay(DAY, [pick]), ok, reader_texts(store, ok, reader, [pick]), "zh"
+        hook, reader, DigestDay(DAY, [pick]), ok, reader_texts(store, ok, reader, [pick], "zh"), "zh"
     )
     assert pushed.title == mail.subject and "本文提出" in pushed.parts[0]
     assert (

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from papersift.ranking.daily import DailyPick
     from papersift.reader.digest import DigestDay
     from papersift.reader.push import Target
+    from papersift.reading.shown import Texts
     from papersift.settings import Settings
     from papersift.store import Store
     from papersift.store.records import Account
@@ -253,12 +254,11 @@ def digest(
         elif today.below:
             typer.echo(say.line("below_left_out", n=today.below, limit=f"{today.threshold:g}"), err=True)
         lang = digest_lang(o.store, settings, who)  # the reader's: 中文 for one who follows with --lang zh
+        texts = reader_texts(o.store, settings, who, picks, lang) if atom or markdown else None
         if atom:
-            texts = reader_texts(o.store, settings, who, picks)
             atom.write_bytes(atom_bytes(who, when, picks, settings, texts, lang=lang))
             typer.echo(say.line("atom_written", n=len(picks), path=atom))
         if markdown:
-            texts = reader_texts(o.store, settings, who, picks)
             made = markdown_text(who, when, picks, lab_week(o.store), texts, lang)
             markdown.write_text(made, encoding="utf-8")
             typer.echo(say.line("markdown_written", n=len(picks), path=markdown))
@@ -288,33 +288,38 @@ def _push_targets(settings: Settings) -> list[Target]:
     except PushError as e:
         fail(str(e), 2)
     if not found:
-        say = Speech(settings.lang)
-        fail(say.line("no_push_services"), 2, say=say)
+        refuse("no_push_services", 2, Speech(settings.lang))
     return found
 
 
-def _queue_push(o: Opened, who: Account, today: DigestDay, service: Target) -> None:
-    """Compose the day's push for one service and keep it for sending (or say it was sent already)."""
+def _push_words(o: Opened, who: Account, today: DigestDay) -> tuple[str, Texts]:
+    """The language of ``who``'s pushes and the texts they show of ``today``'s picks (made first)."""
     from papersift.reader.digest import reader_texts
-    from papersift.reader.push import compose, queue
     from papersift.reader.words import digest_lang
 
-    texts = reader_texts(o.store, o.settings, who, today.picks)
-    made = compose(service, who, today, o.settings, texts, digest_lang(o.store, o.settings, who))
-    kept = queue(o.store, service, who, today.day, made)
+    lang = digest_lang(o.store, o.settings, who)
+    return lang, reader_texts(o.store, o.settings, who, today.picks, lang)
+
+
+def _queue_push(o: Opened, who: Account, today: DigestDay, service: Target, lang: str, texts: Texts) -> None:
+    """Compose the day's push for one service and keep it for sending (or say it was sent already)."""
+    from papersift.reader.push import compose, queue
+
+    kept = queue(o.store, service, who, today.day, compose(service, who, today, o.settings, texts, lang))
     if kept.sent:
         when = f"{kept.sent:%Y-%m-%d %H:%M}"
         typer.echo(o.say.line("push_already_sent", day=today.day, to=service.label, at=when))
 
 
 def _push(o: Opened, who: Account, today: DigestDay | None, services: list[Target]) -> list[str]:
-    """Keep the day's push for each service (``today``; None: only what is kept), then send every kept
-    push: the errors."""
+    """Keep the day's push for each service (``today``; None: only what is kept), its texts made once, then
+    send every kept push: the errors."""
     from papersift.reader.push import deliver
 
     if today is not None:
+        lang, texts = _push_words(o, who, today)
         for service in services:
-            _queue_push(o, who, today, service)
+            _queue_push(o, who, today, service, lang, texts)
     sent, errors = deliver(o.store, services)
     for err in errors:
         typer.echo(o.say.line("error", message=err), err=True)
@@ -432,7 +437,7 @@ def daily(
                 except NoDailyPapers:
                     break
                 if now is not None:
-                    _queue_push(o, me, now, service)
+                    _queue_push(o, me, now, service, *_push_words(o, me, now))
             errors += _push(o, me, None, services)
     for err in errors:
         typer.echo(say.line("error", message=err), err=True)

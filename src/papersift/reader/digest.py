@@ -146,15 +146,14 @@ def digest_texts(store: Store, settings: Settings, picks: Sequence[DailyPick], l
     return lookup(settings, store, papers, lang)
 
 
-def reader_texts(store: Store, settings: Settings, reader: Account, picks: Sequence[DailyPick]) -> Texts:
-    """The texts ``reader``'s digest shows, made first (``digest_texts``) in English and in each language
-    they read: a 中文 reader's 中文 TL;DRs where they are stored, else the English ones."""
+def reader_texts(
+    store: Store, settings: Settings, reader: Account, picks: Sequence[DailyPick], lang: str
+) -> Texts:
+    """The texts ``reader``'s digest in ``lang`` (``words.digest_lang``) shows, made first (``digest_texts``)
+    in English and in each language they read: in 中文 their 中文 TL;DRs where stored, else the English."""
     english = digest_texts(store, settings, picks)
-    chinese = None
-    for lang in store.interests(reader.id).languages:  # the reader's 中文 made before it is sent, too
-        made = digest_texts(store, settings, picks, lang)
-        chinese = made if lang == "zh" else chinese
-    return shown_texts(english, chinese if digest_lang(store, settings, reader) == "zh" else None)
+    made = {code: digest_texts(store, settings, picks, code) for code in store.interests(reader.id).languages}
+    return shown_texts(english, made.get("zh") if lang == "zh" else None)
 
 
 def read_ahead(store: Store, indexes: Indexes, settings: Settings, readers: Sequence[Account]) -> Made:
@@ -189,7 +188,8 @@ def queue_email(
 ) -> Digest:
     """Compose the reader's e-mail digest of ``day`` (its TL;DRs made first when a model is available) and
     keep it for sending (or the one already kept); ``note`` and ``subject``: see ``compose``."""
-    texts, lang = reader_texts(store, settings, reader, picks), digest_lang(store, settings, reader)
+    lang = digest_lang(store, settings, reader)
+    texts = reader_texts(store, settings, reader, picks, lang)
     made = compose(reader, day, picks, settings, lab_week(store), texts, note, subject, lang)
     return store.queue_digest(reader.id, day, "email", made)
 
