@@ -1,5 +1,5 @@
 """The gettext catalogs every face reads a language from: which languages there are (``LANGUAGES``), where
-their catalogs lie (``papersift/web/locale/<lang>/LC_MESSAGES/papersift.po``, the template
+their catalogs lie (``papersift/locale/<lang>/LC_MESSAGES/papersift.po``, the template
 ``papersift.pot`` beside them), ``translations(lang)`` (a catalog compiled in memory with Babel when first
 used; English: the msgids as they are), ``said(message, lang)`` (a typed message, ``records/messages.py``,
 in a language) and ``said_list`` (several, joined as a list is in that language). The web pages
@@ -19,7 +19,7 @@ from papersift.records.messages import ENGLISH, Message
 
 LANGUAGES = ("en", "zh")
 DOMAIN = "papersift"
-LOCALE = Path(__file__).resolve().parent.parent / "web" / "locale"  # package data (pyproject)
+LOCALE = Path(__file__).resolve().parent.parent / "locale"  # package data (pyproject)
 
 
 def catalog_path(lang: str) -> Path:

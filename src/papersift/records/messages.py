@@ -11,7 +11,7 @@ from typing import Any
 
 Arg = str | int | float
 
-# key → English template (python-format: %(name)s); the msgids of the catalogs under web/locale/
+# key → English template (python-format: %(name)s); the msgids of the catalogs under papersift/locale/
 ENGLISH: dict[str, str] = {
     # why a paper is related, recommended or picked (ranking/pool.py, recommend.py, evidence.py)
     "sentence_match": "%(mine)s ↔ %(theirs)s (%(cosine)s)",
