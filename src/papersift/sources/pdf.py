@@ -274,11 +274,5 @@ def read_pdf(blob: bytes, *, max_pages: int = 1000) -> PdfDoc:
 
     first_page = [ln for i, ln in enumerate(lines) if ln.page == 0 and i < first_heading]
     title = lines[0].text if lines else ""
-    fulltext = FullText(
-        source="pdf",
-        sections=tuple(sections),
-        captions=tuple(captions),
-        references=tuple(references),
-        title=title,
-    )
+    fulltext = FullText("pdf", tuple(sections), tuple(captions), tuple(references), title=title)
     return PdfDoc(fulltext=fulltext, title_notes="\n".join(ln.text for ln in first_page))

@@ -226,13 +226,7 @@ def read_tex(files: Mapping[str, str]) -> TexDoc:
     if abstract.strip():
         sections.insert(0, Section("Abstract", 0, to_text(abstract)))
     sections = [s for s in sections if s.text or s.heading]
-    fulltext = FullText(
-        source="tex",
-        sections=tuple(sections),
-        captions=tuple(captions),
-        references=tuple(references),
-        title=title,
-    )
+    fulltext = FullText("tex", tuple(sections), tuple(captions), tuple(references), title=title)
     return TexDoc(fulltext=fulltext, body=raw_body, title_notes=notes)
 
 
