@@ -3,7 +3,7 @@
 other program's port is touched), with a key file; what it saves in the home's config (URL and model, never
 the key) and how every later command reads it (the environment wins over it, it wins over the defaults);
 and the clear errors that leave nothing saved (no terminal to ask on, a failed test call, a key file in the
-home, a config holding a key)."""
+home, a config holding a key), said in the reader's language."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from papersift.llm import client, setup
 from papersift.settings import HomeConfigError, Settings, origin, read_home_config, save_home_config
 from tests.llm_server import completion, error, fake_model
 from tests.support.inproc import invoke
+from tests.support.processes import run_cli
 
 KEY = "sk-setup-secret-7731"
 
@@ -102,6 +103,18 @@ def test_a_failed_test_call_saves_nothing(tmp_path: Path) -> None:
     assert "The model `nope` does not exist; nothing saved" in ran.stderr
     assert "does not list nope" in ran.stderr
     assert not (tmp_path / "config.json").exists()
+
+
+def test_a_model_error_is_said_in_the_readers_language_and_in_english_as_before(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    asked = ("llm", "setup", "--url", url, "--model", "m")
+    said = {
+        lang: run_cli(*asked, home=tmp_path / lang, env={"PAPERSIFT_LANG": lang}, check=False)
+        for lang in ("zh", "en")
+    }
+    assert said["zh"].returncode == said["en"].returncode == 1
+    assert said["zh"].stderr == f"错误：无法连接 {url}（ConnectError）；未保存任何内容\n"
+    assert said["en"].stderr == f"error: could not reach {url} (ConnectError); nothing saved\n"
 
 
 def test_a_key_file_is_named_in_the_config_and_its_key_stays_out_of_the_home(tmp_path: Path) -> None:

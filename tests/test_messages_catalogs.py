@@ -15,11 +15,12 @@ import pytest
 from babel.messages.pofile import read_po
 from jinja2 import DictLoader
 
+from papersift.llm.errors import ModelError
 from papersift.ranking.evidence import cocited_reason, library_reasons
 from papersift.ranking.pool import how_much_earlier
 from papersift.reader.shapes import Understood
 from papersift.records.catalogs import LOCALE, catalog_path, said
-from papersift.records.messages import ENGLISH, Message, reason, say
+from papersift.records.messages import ENGLISH, Message, reason, restored, say, stored
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.sources.bibliography import read_bibliography
 from papersift.sources.citetext import author_line
@@ -68,6 +69,25 @@ def test_a_message_is_the_english_sentence_the_faces_said_before() -> None:
     assert said(skipped.said(), "zh") == "第 2 行：不是 arXiv 编号或 arXiv 网址：'not an id'"
     assert str(raised.value) == "not an arXiv id: '2699.00001' (month 99)"
     assert said(reason(raised.value), "zh") == "不是 arXiv 编号：'2699.00001'（月份 99）"
+
+
+def test_an_error_raised_with_a_message_is_its_english_and_kept_as_the_message_in_a_text_column() -> None:
+    three = say("model_answered_times_saying", status=429, times=say("times_3"), message='say "x" )]')
+    error = ModelError(three)
+    assert str(error) == 'the endpoint answered 429 three times: say "x" )]' and reason(error) is three
+    assert said(error, "zh") == '端点返回 429（共 3 次）：say "x" )]'  # an error is said as its message
+    kept = stored(three)
+    assert kept.startswith(f"{three} [say model_answered_times_saying(") and kept.endswith(")]")
+    again = restored(kept)
+    assert isinstance(again, Message) and again == three and said(again, "zh") == said(three, "zh")
+    slow = say("model_unreachable", where="h:1", kind="ConnectError", times=say("times", n=4))
+    assert said(restored(stored(slow)), "zh") == "无法连接 h:1（ConnectError，共 4 次）"
+    for text in (  # what is not a stored message is read as it is: older failures, a failed check
+        "the endpoint answered 429 three times",
+        "the TL;DR repeats the title [check copies_title()]",
+        'timed out after 30 s [say no_such_key(seconds="30")]',
+    ):
+        assert restored(text) == text and not isinstance(restored(text), Message)
 
 
 def test_a_shapes_json_is_the_english_text_and_its_page_data_the_message() -> None:

@@ -1,8 +1,8 @@
 """Pushes through Apprise, received by a local service on 127.0.0.1 in Apprise's JSON webhook and ntfy
 forms: the day's top papers with title, TL;DR, why and link; split under a service's limit, never a paper
-cut across two messages; a failure retried, then shown by ``digest status`` with its reason and kept for
-the next run; a pushed paper never ranked again; the URL (a secret) never printed; a weekend's push names
-the next listing."""
+cut across two messages; a failure retried (said in the reader's language), then shown by ``digest status``
+with its reason and kept for the next run; a pushed paper never ranked again; the URL (a secret) never
+printed; a weekend's push names the next listing."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from apprise import Apprise
 
 from papersift.ranking.daily import DailyPick
 from papersift.reader.digest import DigestDay
-from papersift.reader.push import Target, compose, fits, send, target, targets
+from papersift.reader.push import PushError, Target, compose, fits, send, target, targets
+from papersift.records.catalogs import said
 from papersift.settings import Settings
 from papersift.store.records import Account
 from papersift.store.sqlite import SqliteStore
@@ -105,6 +106,16 @@ def test_a_push_is_split_under_a_small_limit_never_cutting_a_paper(records: list
     for n, p in enumerate(as_papers(records)[:20], 1):  # each paper whole in exactly one message
         holding = [b for b in bodies if f"https://arxiv.org/abs/{p.id}" in b]
         assert len(holding) == 1 and f"**{n}. [" in holding[0] and "close to liked paper" in holding[0]
+
+
+def test_a_failed_push_is_its_english_as_before_and_said_in_the_readers_language() -> None:
+    with PushServer(fail=3) as server:
+        url = server.json_url("hook")
+        service = target(url, Apprise.instantiate(url))
+        with pytest.raises(PushError) as failed:
+            send(service, "papers", ["one", "two"], backoff=0)
+    assert str(failed.value).startswith(f"{service.label}: message 1 of 2 failed 3 times: ")
+    assert said(failed.value, "zh").startswith(f"{service.label}：第 1 条消息（共 2 条）尝试 3 次均失败：")
 
 
 def test_a_failing_service_is_retried_then_shown_in_status_and_sent_on_the_next_run(home: Path) -> None:

@@ -1,6 +1,7 @@
 """Digests carry each paper's TL;DR and say how many are missing and why (e-mail, Markdown, Atom); the TL;DRs
 are made before a digest is queued when a model is available; a reader who reads 中文 gets their e-mail and
-push in 中文; against a real local OpenAI-compatible server (tests/reading_server.py), on both backends."""
+push in 中文 (a stored failure of the model too); against a real local OpenAI-compatible server
+(tests/reading_server.py), on both backends."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from papersift.reader.push import target
 from papersift.reader.words import digest_lang
 from papersift.reading import texts
 from papersift.reading.texts import reading_key
-from papersift.records.messages import say
+from papersift.records.messages import Message, say
 from papersift.records.paper import Paper
 from papersift.services.accounts import create_account
 from papersift.settings import Settings
@@ -67,6 +68,23 @@ def test_a_digest_shows_tldrs_and_counts_the_missing(store: Store, llm: LlmServe
     assert summaries[0].startswith("TL;DR: The paper proposes") and summaries[1].startswith(
         "TL;DR unavailable"
     )
+
+
+def test_a_stored_model_failure_is_its_message_said_in_a_chinese_digest_and_feed(
+    store: Store, llm: LlmServer
+) -> None:
+    failing = Settings(llm_url=llm.url("fail"), llm_model="fake-7b", llm_retries=2)  # type: ignore[call-arg]
+    made = texts.make(failing, store, BAD, "tldr", "zh")
+    assert made.error == "the endpoint answered 429 three times: Rate limit reached"  # its English as before
+    assert isinstance(made.error, Message) and made.error.key == "model_answered_times_saying"
+    reader = create_account(store, "wen", None, "wen@example.org")
+    picks = [DailyPick(BAD, 0.5)]
+    shown = digest_texts(store, failing, picks, "zh")
+    said = "TL;DR 不可用：端点返回 429（共 3 次）：Rate limit reached"
+    assert said in markdown(reader, DAY, picks, (), shown, "zh")
+    feed = etree.fromstring(atom(reader, DAY, picks, failing, shown, lang="zh"))
+    (summary,) = [e.text for e in feed.iter("{http://www.w3.org/2005/Atom}summary")]
+    assert summary.startswith(said)
 
 
 def test_queueing_a_digest_makes_the_missing_tldrs_first(store: Store, llm: LlmServer) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from papersift.records.catalogs import said
 from papersift.records.paper import Announcement, Deleted, Paper, RecordError, Version
 from papersift.store import IngestCounts, Store, StoreError
 from papersift.store.fts_query import fts_query
@@ -223,8 +224,14 @@ def test_newer_schema_and_garbage_files_are_clear_errors(tmp_path: Path) -> None
         SqliteStore(garbage)
     future = tmp_path / "future.db"
     sqlite3.connect(future).execute("PRAGMA user_version=99").connection.close()
-    with pytest.raises(StoreError, match="newer than this papersift"):
+    with pytest.raises(StoreError, match="newer than this papersift") as too_new:
         SqliteStore(future)
+    assert str(too_new.value) == (
+        f"{future}: schema version 99 is newer than this papersift ({len(MIGRATIONS)}); upgrade papersift"
+    )  # its English as before, said in the reader's language
+    assert said(too_new.value, "zh") == (
+        f"{future}：数据库结构版本 99 比这个 papersift 支持的（{len(MIGRATIONS)}）更新；请升级 papersift"
+    )
 
 
 def test_reopening_keeps_data(tmp_path: Path) -> None:

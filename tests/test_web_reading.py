@@ -119,6 +119,22 @@ def test_texts_made_are_shown_escaped_with_zh_views_and_failures_as_failures(
         )
 
 
+def test_a_model_failure_is_kept_as_its_message_and_a_chinese_page_says_it_in_chinese(
+    home: Path, llm: LlmServer
+) -> None:
+    pid = spread_records_id(home)
+    failing = llm_env(llm, "fail", "flaky-zh")
+    invoke("summarize", pid, "--lang", "zh", home=home, env=failing, check=False)
+    with app_client(home, env=failing) as web:
+        data = web.get(f"/api/abs/{pid}", params={"lang": "zh"}).json()  # the JSON: the English, as ever
+        assert data["tldr"]["error"] == "the endpoint answered 429 three times: Rate limit reached"
+        assert data["zh"]["error"] == "the endpoint answered 429 three times: Rate limit reached"
+        page = web.get(f"/abs/{pid}", params={"lang": "zh"}).text
+        assert "TL;DR 暂不可用：端点返回 429（共 3 次）：Rate limit reached" in page
+        assert "译文暂不可用：端点返回 429（共 3 次）：Rate limit reached" in page
+        assert "the endpoint answered" not in page and "[say" not in page
+
+
 def test_the_faq_streams_and_ask_answers_with_marks(home: Path, llm: LlmServer) -> None:
     pid = INJECTION["id"]
     other = spread_records_id(home)

@@ -316,6 +316,10 @@ def test_cli_sync_and_status_in_json_and_the_key_is_never_in_the_home(
     wrong = invoke("library", "sync", "zotero", "--user", USER, home=home, check=False,
                    env={**env, "PAPERSIFT_ZOTERO_KEY": "wrong-" + KEY})  # fmt: skip
     assert wrong.returncode == 1 and "HTTP 403" in wrong.stderr and KEY not in wrong.stderr + wrong.stdout
+    assert "HTTP 403: the key may not read this library (PAPERSIFT_ZOTERO_KEY)" in wrong.stderr
+    chinese = invoke("library", "sync", "zotero", "--user", USER, home=home, check=False,
+                     env={**env, "PAPERSIFT_ZOTERO_KEY": "wrong-" + KEY, "PAPERSIFT_LANG": "zh"})  # fmt: skip
+    assert "HTTP 403：该密钥无权读取这个文库（PAPERSIFT_ZOTERO_KEY）" in chinese.stderr
     for path in home.rglob("*"):
         if path.is_file():
             assert KEY.encode() not in path.read_bytes(), path

@@ -1,7 +1,7 @@
 """What an OpenAI-compatible endpoint answers, read for ``client.py``: a completion's text (a reasoning
 model's ``<think>`` left out), a stream's JSON chunks (server-sent events, read by ``httpx-sse``), their
 deltas and usage, and an error body's one-line reason (the key never in it). A broken answer is a
-``ModelError`` whose text is one line a reader can be shown.
+``ModelError`` with its message (``records/messages.py``), one line a reader can be shown.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import orjson
 from pydantic import SecretStr
 
 from papersift.llm.errors import ModelError
+from papersift.records.messages import Message, counted, say
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -26,9 +27,9 @@ def completion_text(data: Any) -> str:
     try:
         text = data["choices"][0]["message"]["content"]
     except (KeyError, IndexError, TypeError) as e:
-        raise ModelError("the endpoint's answer had no text (no choices[0].message.content)") from e
+        raise ModelError(say("model_no_text")) from e
     if not isinstance(text, str):
-        raise ModelError("the endpoint's answer had no text (no choices[0].message.content)")
+        raise ModelError(say("model_no_text"))
     return re.sub(r"^\s*<think>.*?</think>\s*", "", text, flags=re.S)  # a reasoning model's thoughts
 
 
@@ -46,25 +47,24 @@ def events(settings: Settings, response: httpx.Response, parts: list[str]) -> It
             try:
                 chunk = orjson.loads(payload)
             except orjson.JSONDecodeError as e:
-                raise ModelError(f"the stream sent a chunk that is not JSON after {_chars(parts)}") from e
+                raise ModelError(say("model_chunk_not_json", chars=_chars(parts))) from e
             if not isinstance(chunk, dict):
                 continue
             if "error" in chunk:
-                raise ModelError(f"the endpoint failed mid-stream: {error_text(chunk, None)}")
+                raise ModelError(say("model_failed_mid_stream", error=error_text(chunk, None)))
             choices = chunk.get("choices") or []
             if choices and isinstance(choices[0], dict) and choices[0].get("finish_reason"):
                 finished = True
             yield chunk
     except httpx_sse.SSEError as e:
-        raise ModelError(f"the endpoint did not answer with an event stream ({e})") from e
+        raise ModelError(say("model_not_a_stream", problem=str(e))) from e
     except httpx.TimeoutException as e:
-        raise ModelError(
-            f"timed out after {settings.llm_timeout:g} s, {_chars(parts)} into the stream"
-        ) from e
+        seconds = f"{settings.llm_timeout:g}"
+        raise ModelError(say("model_timeout_stream", seconds=seconds, chars=_chars(parts))) from e
     except httpx.TransportError as e:
-        raise ModelError(f"the stream was cut after {_chars(parts)} ({type(e).__name__})") from e
+        raise ModelError(say("model_stream_cut_by", chars=_chars(parts), kind=type(e).__name__)) from e
     if not finished:
-        raise ModelError(f"the stream was cut after {_chars(parts)}")
+        raise ModelError(say("model_stream_cut", chars=_chars(parts)))
 
 
 def delta(chunk: Mapping[str, Any]) -> str:
@@ -109,6 +109,5 @@ def error_text(data: Any, key: SecretStr | None) -> str:
     return line[:300] + ("…" if len(line) > 300 else "")
 
 
-def _chars(parts: list[str]) -> str:
-    n = sum(len(p) for p in parts)
-    return f"{n} character" + ("" if n == 1 else "s")
+def _chars(parts: list[str]) -> Message:
+    return counted("characters", sum(len(p) for p in parts))

@@ -14,7 +14,8 @@ through this same HTTP code. Every call gets:
 - the daily token budget (``llm_daily_tokens``, all models, UTC days), counted in the store when one is given,
   where each failure is recorded too (``papersift llm status`` lists both).
 
-A call that fails raises ``ModelError``, whose text is one line a reader can be shown.
+A call that fails raises ``ModelError`` with a message (``records/messages.py``: its English one line a
+reader can be shown, and in the reader's language where a face says it).
 
 Kept libraries do the generic parts: one pooled ``httpx.Client`` per process (connections reused across
 calls and threads; made again in a forked child), ``tenacity`` for the retries (its wait reads
@@ -30,10 +31,11 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -43,6 +45,7 @@ from pydantic import SecretStr
 
 from papersift.llm import answers
 from papersift.llm.errors import ModelError
+from papersift.records.messages import Arg, Message, say
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -103,10 +106,7 @@ def endpoint(settings: Settings) -> Endpoint:
         from papersift.llm import local
 
         return Endpoint(local.ensure(settings), model_name(settings), None)
-    raise ModelError(
-        "no language model is configured: set PAPERSIFT_LLM_URL, or PAPERSIFT_LLM_LOCAL=true "
-        "(or connect one: papersift llm setup)"
-    )
+    raise ModelError(say("model_none"))
 
 
 def complete(
@@ -123,9 +123,9 @@ def complete(
         try:
             data = orjson.loads(response.read())
         except httpx.TimeoutException as e:
-            raise ModelError(f"timed out after {settings.llm_timeout:g} s") from e
+            raise ModelError(say("model_timeout", seconds=f"{settings.llm_timeout:g}")) from e
         except (httpx.TransportError, orjson.JSONDecodeError) as e:
-            raise ModelError(f"the endpoint's answer was cut or not JSON ({type(e).__name__})") from e
+            raise ModelError(say("model_not_json", kind=type(e).__name__)) from e
         usage = data.get("usage") if isinstance(data, dict) else None
         reply = _reply_from(ep, messages, answers.completion_text(data), usage)
     _count(store, reply)
@@ -287,10 +287,10 @@ def _headers(ep: Endpoint) -> dict[str, str]:
 
 
 class _Retry(Exception):
-    """An answer worth another try (a 429, a 5xx, an endpoint not reached): why, the failure's text once no
-    try is left ("TIMES" stands for how many were made), and the ``Retry-After`` it gave."""
+    """An answer worth another try (a 429, a 5xx, an endpoint not reached): why, the failure's message once
+    no try is left (given ``times``: how many were made), and the ``Retry-After`` it gave."""
 
-    def __init__(self, why: str, failure: str, retry_after: str | None = None) -> None:
+    def __init__(self, why: str, failure: Callable[..., Message], retry_after: str | None = None) -> None:
         super().__init__(why)
         self.why = why
         self.failure = failure
@@ -314,7 +314,7 @@ def _response(settings: Settings, ep: Endpoint, body: dict[str, Any]) -> Iterato
                 return response
             limit = token_limit(message, body["max_tokens"]) if status == 400 and not narrowed[0] else None
             if not limit:
-                raise ModelError(f"the endpoint answered {status}" + (f": {message}" if message else ""))
+                raise ModelError(_answered(status, message))
             log.info("%s accepts max_tokens up to %d: asking again within it", _where(where[0]), limit)
             _PROCESS.learn(where[0], limit)
             narrowed[0] = True
@@ -337,7 +337,7 @@ def _response(settings: Settings, ep: Endpoint, body: dict[str, Any]) -> Iterato
         response = retrying(attempt)
     except _Retry as e:
         made = int(retrying.statistics.get("attempt_number", 1))
-        raise ModelError(e.failure.replace("TIMES", _times(made))) from e
+        raise ModelError(e.failure(times=_times(made))) from e
     try:
         yield response
     finally:
@@ -356,10 +356,11 @@ def _send(
     try:
         response = http.send(request, stream=True, follow_redirects=False)
     except httpx.TimeoutException as e:
-        raise ModelError(f"timed out after {settings.llm_timeout:g} s") from e
+        raise ModelError(say("model_timeout", seconds=f"{settings.llm_timeout:g}")) from e
     except httpx.TransportError as e:
         kind = type(e).__name__
-        raise _Retry(f"{kind} from {_where(ep)}", f"could not reach {_where(ep)} ({kind}, TIMES)") from e
+        failure = partial(say, "model_unreachable", where=_where(ep), kind=kind)
+        raise _Retry(f"{kind} from {_where(ep)}", failure) from e
     if response.status_code == 200:
         return response, 200, ""
     status = response.status_code
@@ -370,7 +371,7 @@ def _send(
     finally:
         response.close()
     if status == 429 or status >= 500:
-        failure = f"the endpoint answered {status} TIMES" + (f": {message}" if message else "")
+        failure = partial(_answered, status, message)
         raise _Retry(f"{status} from {_where(ep)}", failure, response.headers.get("retry-after"))
     return None, status, message
 
@@ -429,7 +430,7 @@ def _check_budget(settings: Settings, store: Store | None) -> None:
     if store is None or not settings.llm_daily_tokens:
         return
     if tokens_today(store) >= settings.llm_daily_tokens:
-        raise ModelError(f"daily token budget of {settings.llm_daily_tokens} reached")
+        raise ModelError(say("model_budget", tokens=settings.llm_daily_tokens))
 
 
 def _count(store: Store | None, reply: Reply) -> None:
@@ -448,8 +449,20 @@ def _where(ep: Endpoint) -> str:
     return f"{url.host}:{url.port}" if url.port else str(url.host)
 
 
-def _times(n: int) -> str:
-    return {1: "once", 2: "twice", 3: "three times"}.get(n, f"{n} times")
+def _times(n: int) -> Message:
+    return say(f"times_{n}") if n <= 3 else say("times", n=n)
+
+
+def _answered(status: int, message: str, times: Message | None = None) -> Message:
+    """The endpoint's answer that is not one: its status, how many times (when retried) and its reason."""
+    args: dict[str, Arg] = {"status": status}
+    if times is not None:
+        args["times"] = times
+    if message:
+        args["message"] = message
+    return say(
+        "model_answered" + ("_times" if times is not None else "") + ("_saying" if message else ""), **args
+    )
 
 
 def _today() -> date:

@@ -42,6 +42,7 @@ import orjson
 
 from papersift.llm.errors import ModelError
 from papersift.records.files import atomic_path, locked, write_atomic
+from papersift.records.messages import say
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -99,7 +100,7 @@ def weight_parts() -> list[Path]:
     for n, name in enumerate(WEIGHT_PARTS, 1):
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:
-            raise ModelError(f"the local default's weights are not installed ({name} is missing): {_EXTRA}")
+            raise ModelError(say("model_no_weights", name=name, install=_EXTRA))
         parts.append(Path(next(iter(spec.submodule_search_locations))) / "data" / f"part{n:02d}.bin")
     return parts
 
@@ -177,7 +178,7 @@ def _stamp(target: Path, stamp: Path, sha256: str) -> None:
 def ensure(settings: Settings) -> str:
     """The base URL of the local default's server (``http://127.0.0.1:PORT/v1``), started if it is not up."""
     if importlib.util.find_spec(RUNTIME) is None:
-        raise ModelError(f"the local default model needs llama-cpp-python: {_EXTRA}")
+        raise ModelError(say("model_no_runtime", install=_EXTRA))
     folder = _folder(settings)
     with locked(folder / "local.lock"):
         (folder / "local.used").touch()
@@ -309,7 +310,7 @@ def _start(settings: Settings, model: Path) -> str:
     deadline = time.monotonic() + _START_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise ModelError(f"the local default model did not start ({_last_line(log)}; see {log})")
+            raise ModelError(say("model_not_started", line=_last_line(log), log=str(log)))
         try:
             if httpx.get(f"{url}/models", timeout=2.0, trust_env=False).status_code == 200:
                 break
@@ -318,7 +319,7 @@ def _start(settings: Settings, model: Path) -> str:
         time.sleep(0.2)
     else:
         process.kill()
-        raise ModelError(f"the local default model did not start within {_START_TIMEOUT:g} s (see {log})")
+        raise ModelError(say("model_not_started_within", seconds=f"{_START_TIMEOUT:g}", log=str(log)))
     _write_record(
         folder / "local.json",
         {"pid": process.pid, "port": port, "model": MODEL, "started": datetime.now(UTC).isoformat()},

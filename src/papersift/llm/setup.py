@@ -24,6 +24,7 @@ from pydantic import SecretStr
 
 from papersift.llm import client
 from papersift.llm.errors import ModelError
+from papersift.records.messages import say
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -81,7 +82,7 @@ def provider(name: str) -> Provider:
     """The provider called ``name`` (case-insensitive); ``ModelError`` naming the known ones otherwise."""
     known = PROVIDERS.get(name.strip().lower())
     if known is None:
-        raise ModelError(f"no provider called {name!r}: known are {', '.join(PROVIDERS)} (or give --url URL)")
+        raise ModelError(say("model_no_provider", name=repr(name), known=", ".join(PROVIDERS)))
     return known
 
 
@@ -90,9 +91,9 @@ def checked_url(url: str) -> str:
     try:
         parsed = httpx.URL(url.strip())
     except httpx.InvalidURL as e:
-        raise ModelError(f"{url!r} is not a URL (e.g. http://127.0.0.1:11434/v1)") from e
+        raise ModelError(say("model_not_a_url", url=repr(url))) from e
     if parsed.scheme not in ("http", "https") or not parsed.host:
-        raise ModelError(f"{url!r} is not an http(s) URL (e.g. http://127.0.0.1:11434/v1)")
+        raise ModelError(say("model_not_http", url=repr(url)))
     return url.strip().rstrip("/")
 
 
@@ -136,12 +137,12 @@ def key_outside_home(key_file: Path, home: Path) -> Path:
     the key) or cannot be read."""
     path = key_file.expanduser().resolve()
     if path.is_relative_to(home.expanduser().resolve()):
-        raise ModelError(f"the key file {path} is inside the home: keep it elsewhere (the home holds no key)")
+        raise ModelError(say("model_key_in_home", path=str(path)))
     try:
         if not path.read_text(encoding="utf-8").strip():
-            raise ModelError(f"the key file {path} is empty")
+            raise ModelError(say("model_key_empty", path=str(path)))
     except (OSError, UnicodeDecodeError) as e:
-        raise ModelError(f"the key file {path} cannot be read") from e
+        raise ModelError(say("model_key_unreadable", path=str(path))) from e
     return path
 
 
@@ -159,17 +160,15 @@ def _models(url: str, key: SecretStr | None, timeout: float) -> list[str] | None
             f"{url}/models", headers=headers, timeout=timeout, follow_redirects=False, trust_env=False
         )
     except httpx.TimeoutException as e:
-        raise ModelError(f"{url} did not answer within {timeout:g} s") from e
+        raise ModelError(say("model_no_answer_within", url=url, seconds=f"{timeout:g}")) from e
     except httpx.HTTPError as e:
-        raise ModelError(f"could not reach {url} ({type(e).__name__})") from e
+        raise ModelError(say("model_cannot_reach", url=url, kind=type(e).__name__)) from e
     if response.status_code in (401, 403):
-        raise ModelError(
-            f"{url} refused the key ({response.status_code}): set PAPERSIFT_LLM_KEY or --key-file FILE"
-        )
+        raise ModelError(say("model_key_refused", url=url, status=response.status_code))
     if response.status_code in (404, 405):
         return None
     if response.status_code != 200:
-        raise ModelError(f"{url}/models answered {response.status_code}")
+        raise ModelError(say("model_models_answered", url=url, status=response.status_code))
     try:
         data: Any = response.json()
     except ValueError:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from papersift.records.messages import Message, reason, say
 from papersift.store import Store
 from papersift.store.records import Digest
 
@@ -20,14 +21,14 @@ def tried(attempt: Callable[[], str | None], tries: int = TRIES, backoff: float 
     """``attempt`` until it succeeds (None), at most ``tries`` times, ``backoff`` seconds before the second
     try, doubled before each further one: None, or the reason the last try gave. What ``attempt`` raises is
     not retried."""
-    reason = None
+    why = None
     for n in range(tries):
-        reason = attempt()
-        if reason is None:
+        why = attempt()
+        if why is None:
             return None
         if n + 1 < tries:
             time.sleep(backoff * 2**n)
-    return reason
+    return why
 
 
 @dataclass
@@ -38,18 +39,19 @@ class Sending:
     store: Store
     failure: type[Exception]  # what a failed send raises
     seen: str  # how a sent digest's papers were seen
-    again: str
+    again: Message
     sent: int = 0
     errors: list[str] = field(default_factory=list)
 
     def send(self, digest: Digest, send: Callable[[], object], who: str) -> None:
         """Send a kept digest (``send``): marked sent, its papers marked seen, and counted; or, when ``send``
-        raises ``failure``, marked failed with the reason, and ``who: reason (kept; again)`` noted."""
+        raises ``failure``, marked failed with the reason, and ``who: reason (kept; again)`` noted (a message:
+        the faces say it in the reader's language)."""
         try:
             send()
         except self.failure as e:
             self.store.mark_digest(digest.id, sent=False, error=str(e))
-            self.errors.append(f"{who}: {e} (kept; {self.again})")
+            self.errors.append(say("send_kept", who=who, error=reason(e), again=self.again))
             return
         self.store.mark_digest(digest.id, sent=True)
         self.store.mark_seen(digest.reader, digest.papers, self.seen, digest.day)

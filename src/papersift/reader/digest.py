@@ -280,7 +280,7 @@ def send(settings: Settings, msg: EmailMessage) -> None:
         try:
             _send_once(settings, msg)
         except smtplib.SMTPAuthenticationError as e:
-            raise DigestError(f"{where}: login refused: {e}") from e
+            raise DigestError(say("smtp_login_refused", where=where, problem=str(e))) from e
         except (OSError, smtplib.SMTPException) as e:
             return str(e)
         return None
@@ -314,7 +314,7 @@ def _send_once(settings: Settings, msg: EmailMessage) -> None:
 
 def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
     """Send every queued e-mail digest (oldest first): (sent, errors). Failures stay queued."""
-    sending = Sending(store, DigestError, "mailed", "resent on the next run")
+    sending = Sending(store, DigestError, "mailed", say("send_again_mail"))
     for digest in store.unsent_digests("email"):
         reader = store.account_by_id(digest.reader)
         if reader is None or not reader.email:

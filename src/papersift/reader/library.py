@@ -66,10 +66,10 @@ def find_paper(store: Store, paper_id: str) -> Paper:
     try:
         key = normalize_id(paper_id)
     except ValueError as e:
-        raise StoreError(f"{paper_id!r} is not an arXiv id") from e
+        raise StoreError(say("is_not_arxiv_id", raw=repr(paper_id))) from e
     paper = store.get(key)
     if paper is None:
-        raise StoreError(f"no paper {key} in the store (ingest or sync it first)")
+        raise StoreError(say("no_paper_sync_first", id=key))
     return paper
 
 

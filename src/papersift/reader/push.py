@@ -29,6 +29,7 @@ from papersift.ranking.daily import DailyPick
 from papersift.reader.delivery import BACKOFF, TRIES, Sending, tried
 from papersift.reader.words import Words, day_name
 from papersift.reading.shown import Texts, TldrShape, missing_line
+from papersift.records.messages import say
 from papersift.services.listing import ABS_URL
 from papersift.settings import Settings, is_loopback
 from papersift.store import Store
@@ -43,7 +44,8 @@ CHANNEL = "push "  # the digests' channel of a push: "push " and the target's la
 
 
 class PushError(RuntimeError):
-    """A push URL papersift cannot use, or a push that failed after its tries (kept for the next run)."""
+    """A push URL papersift cannot use, or a push that failed after its tries (kept for the next run); raised
+    with its message (``records/messages.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +91,7 @@ def targets(settings: Settings) -> list[Target]:
     for url in split_urls(settings.push.get_secret_value()):
         plugin = Apprise.instantiate(url, suppress_exceptions=True)
         if not isinstance(plugin, NotifyBase):
-            raise PushError(f"PAPERSIFT_PUSH: {redacted(url)} is not an Apprise URL papersift can use")
+            raise PushError(say("push_not_apprise", url=redacted(url)))
         found.append(target(url, plugin))
     return found
 
@@ -242,8 +244,8 @@ def send(target: Target, title: str, parts: Sequence[str], *, backoff: float = B
         part = part_title(title, n, len(parts))
         reason = tried(partial(_notify, target, part, body, fmt), TRIES, backoff)
         if reason is not None:
-            where = f"message {n} of {len(parts)}" if len(parts) > 1 else "the message"
-            raise PushError(f"{target.label}: {where} failed {TRIES} times: {reason}")
+            where = say("push_message_n", n=n, of=len(parts)) if len(parts) > 1 else say("push_the_message")
+            raise PushError(say("push_failed", label=target.label, where=where, tries=TRIES, reason=reason))
 
 
 def _notify(target: Target, title: str, body: str, fmt: NotifyFormat) -> str | None:
@@ -267,11 +269,11 @@ def queue(store: Store, target: Target, reader: Account, day: date, composed: Co
 def deliver(store: Store, found: Sequence[Target], *, backoff: float = BACKOFF) -> tuple[int, list[str]]:
     """Send every kept push of the configured services (oldest first): (sent, errors). A failure stays
     kept, with its reason, for the next run; a pushed paper is marked seen."""
-    sending = Sending(store, PushError, "pushed", "tried again on the next run")
+    sending = Sending(store, PushError, "pushed", say("send_again_push"))
     for t in found:
         for digest in store.unsent_digests(t.channel):
             pushed = partial(send, t, digest.subject, digest.text.split(PART_BREAK), backoff=backoff)
-            sending.send(digest, pushed, f"push {digest.day}")
+            sending.send(digest, pushed, say("push_day", day=str(digest.day)))
     return sending.sent, sending.errors
 
 

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from papersift.records.messages import say
 from papersift.services.harvest import MAX_WAIT, retry_after_seconds
 from papersift.settings import Settings
 from papersift.sources.zotero import header_int
@@ -22,7 +23,8 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 
 class ZoteroError(RuntimeError):
-    """The Zotero API refused or failed for good (the message never holds the key)."""
+    """The Zotero API refused or failed for good (the message never holds the key; the common ones a typed
+    message, ``records/messages.py``)."""
 
 
 class ZoteroClient:
@@ -94,24 +96,20 @@ class ZoteroClient:
                     return response
                 problem = f"HTTP {status}"
                 if status == 403:
-                    raise ZoteroError(
-                        f"{shown}: {problem}: the key may not read this library (PAPERSIFT_ZOTERO_KEY)"
-                    )
+                    raise ZoteroError(say("zotero_key_refused", url=shown))
                 if status not in RETRY_STATUSES:
                     raise ZoteroError(f"{shown}: {problem}: {response.text[:200].strip()}")
                 wait = retry_after_seconds(response.headers.get("Retry-After"))
             except httpx.TransportError as e:
                 problem = type(e).__name__
                 if attempt == 1 and isinstance(e, httpx.ConnectError | httpx.ConnectTimeout):
-                    raise ZoteroError(
-                        f"offline: cannot reach {urlsplit(self.base).netloc} ({problem})"
-                    ) from e
+                    raise ZoteroError(say("offline", host=urlsplit(self.base).netloc, problem=problem)) from e
             if attempt == attempts:
                 break
             self._wait(
                 wait if wait is not None else min(2.0 ** (attempt - 1), MAX_WAIT), f"{shown}: {problem}"
             )
-        raise ZoteroError(f"{shown}: {problem}; gave up after {attempts} attempts")
+        raise ZoteroError(say("gave_up", url=shown, problem=problem, attempts=attempts))
 
     def pages(
         self, path: str, params: Mapping[str, str | int], headers: Mapping[str, str] | None = None

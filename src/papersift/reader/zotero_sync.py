@@ -229,7 +229,7 @@ def _changed(client: ZoteroClient, lib: ZoteroLibrary, since: int) -> tuple[list
             items += parse_items(page.content)
         if not moved:
             return items, version if version is not None else since
-    raise ZoteroError(f"{lib.prefix}: the library kept changing while it was read; try again")
+    raise ZoteroError(say("zotero_changing", library=lib.prefix))
 
 
 def _entry(
@@ -356,7 +356,7 @@ def sync_zotero(
     """Sync the reader's library with each Zotero library in ``libs``; the report is kept in the store's state
     (``last_sync``). A collection name found in none of the libraries is an error before anything changes."""
     if not libs:
-        raise ZoteroError("no Zotero library: give --user ID or --group ID (or PAPERSIFT_ZOTERO_USER)")
+        raise ZoteroError(say("zotero_no_library"))
     started = time.monotonic()
     report = SyncReport(
         at=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -370,9 +370,9 @@ def sync_zotero(
             known = {c.name.casefold() for cs in found.values() for c in cs}
             unknown = [n for n in [*collections, *not_for_me] if n.casefold() not in known]
             if unknown:
-                names = ", ".join(sorted({c.name for cs in found.values() for c in cs})) or "none"
+                names = ", ".join(sorted({c.name for cs in found.values() for c in cs})) or say("none")
                 raise ZoteroError(
-                    f"no collection named {', '.join(map(repr, unknown))} (collections: {names})"
+                    say("zotero_no_collection", names=", ".join(map(repr, unknown)), known=names)
                 )
             for lib in libs:
                 report.libraries.append(
@@ -389,7 +389,7 @@ def sync_zotero(
                     )
                 )
         except ZoteroFormatError as e:
-            raise ZoteroError(f"the Zotero API answered something else than its JSON: {e}") from e
+            raise ZoteroError(say("zotero_not_json", problem=str(e))) from e
         report.requests = client.requests
     report.seconds = round(time.monotonic() - started, 3)
     store.set_state(report_key(reader), json.dumps(report.as_json()))

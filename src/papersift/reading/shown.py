@@ -15,7 +15,8 @@ The shapes, in every paper's JSON::
     "zh":   {"title": str | null, "abstract": str | null, "by": <model> | null, "error": null | str}
 
 ``zh`` only when the 中文 texts are asked for (``?lang=zh``, ``--lang zh``); both null with no error: not
-translated yet.
+translated yet. A failure's ``error`` is the message it was stored as (``records/messages.stored``): its
+English in the JSON, said in the page's language on a page.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from papersift.reading import checks
 from papersift.reading.extractive import EXTRACTIVE, key_sentence
 from papersift.reading.prompts import PROMPT_VERSION
 from papersift.reading.texts import Answer
-from papersift.records.json_model import Shape
+from papersift.records.json_model import Said, Shape
 from papersift.records.messages import Message, say
 from papersift.records.paper import Paper
 from papersift.settings import Settings
@@ -68,7 +69,7 @@ class TldrShape(Shape):
     text: str | None
     lang: str
     by: str | None
-    error: str | None
+    error: Said | None
 
     @classmethod
     def of(cls, paper: Paper, reading: Reading | None) -> Self:
@@ -88,7 +89,7 @@ class ZhShape(Shape):
     title: str | None
     abstract: str | None
     by: str | None
-    error: str | None
+    error: Said | None
 
     @classmethod
     def of(cls, title: Reading | None, abstract: Reading | None) -> Self:

@@ -4,10 +4,10 @@ with its failure, one generation per key however many processes ask (the store's
 ``make`` returns the stored text of a key, making it first when it is not stored: it claims the key, calls
 the model, checks the text (``reading/checks.py``; a failing one is asked for once more with the broken rule
 said plainly, and a TL;DR too long still becomes its first sentence when that stands alone), stores the
-text or the error (``ModelError``'s one line: "the endpoint answered 429 three times", or the failed
-check's sentence and reason), and gives the claim back if it is stopped halfway (a killed process's
-claim goes stale after ``reading_claim_seconds`` and is retaken). A caller that loses the claim waits for
-the winner's text.
+text or the error (``ModelError``'s message, "the endpoint answered 429 three times", kept as a message,
+or the failed check's sentence and reason), and gives the claim back if it is stopped halfway (a killed
+process's claim goes stale after ``reading_claim_seconds`` and is retaken). A caller that loses the claim
+waits for the winner's text.
 ``faq_stream`` yields the FAQ as the model writes it and checks and stores it when it is whole; ``ask``
 answers a question about several papers with a mark per claim, checked like the rest (never stored:
 questions are a reader's own).
@@ -25,6 +25,7 @@ from papersift.llm import client
 from papersift.llm.errors import ModelError
 from papersift.reading import checks, prompts, sections
 from papersift.reading.sections import Encode, Passage
+from papersift.records.messages import reason, say
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
@@ -101,7 +102,7 @@ def _generate(
             abstract=paper.abstract,
         )
     except ModelError as e:
-        return None, str(e) or type(e).__name__
+        return None, reason(e) or type(e).__name__
 
 
 _SHORTER = ("several_sentences", "too_long", "cut_off")
@@ -194,7 +195,7 @@ def faq_stream(
     if not store.claim_reading(key, stale_before=stale, retry_failed=True):  # another is writing it
         done = make(settings, store, paper, "faq", lang, encode=encode)
         if done.text is None:
-            raise ModelError(done.error or "the FAQ is still being written; try again in a moment")
+            raise ModelError(done.error or say("faq_being_written"))
         yield done.text
         return
     parts: list[str] = []
@@ -212,7 +213,7 @@ def faq_stream(
             size += len(delta)
             yield delta
     except ModelError as e:
-        store.finish_reading(key, None, str(e))
+        store.finish_reading(key, None, reason(e))
         raise
     except BaseException:  # the reader went away (GeneratorExit) or the process is stopped
         store.release_reading(key)
@@ -276,5 +277,5 @@ def ask(
             settings, store, prompts.ask(chosen, question, lang, given), "ask", lang, given=len(chosen)
         )
     except ModelError as e:
-        return Answer(question, chosen, None, by, str(e), lang, given)
+        return Answer(question, chosen, None, by, reason(e), lang, given)
     return Answer(question, chosen, text, by, error, lang, given)

@@ -15,7 +15,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from papersift.records.messages import ENGLISH, Message
+from papersift.records.messages import ENGLISH, Message, reason
 
 LANGUAGES = ("en", "zh")
 DOMAIN = "papersift"
@@ -45,8 +45,10 @@ def translations(lang: str) -> NullTranslations:
 
 
 def said(text: Any, lang: str) -> Any:
-    """A message (``records/messages.py``) in ``lang``, its arguments that are messages too; anything else
-    (paper text, a name) as it is."""
+    """A message (``records/messages.py``) in ``lang``, its arguments that are messages too; an error what
+    it was raised saying (``reason``); anything else (paper text, a name) as it is."""
+    if isinstance(text, BaseException):
+        text = reason(text)
     if not isinstance(text, Message) or lang == "en":
         return text
     args = {name: said(value, lang) for name, value in text.args.items()}

@@ -60,7 +60,7 @@ def atom_feed(
             if not tldr
             else said(say("feed_tldr", text=tldr["text"]), lang)
             if tldr["text"]
-            else said(say("digest_tldr_unavailable", error=str(tldr["error"])), lang)
+            else said(say("digest_tldr_unavailable", error=tldr["error"] or str(tldr["error"])), lang)
         )
         _sub(entry, "summary", f"{head}\n\n{p['abstract']}" if head else p["abstract"])
     return bytes(etree.tostring(feed, xml_declaration=True, encoding="utf-8"))

@@ -2,10 +2,15 @@
 English template of each key. A ``Message`` is its English text (a ``str``: JSON, the CLI and every
 comparison see exactly that sentence) that still knows its key and arguments, so a face can say it in the
 reader's language from a catalog (``records/catalogs.py``; the English template is the catalog's msgid).
+An error raised with a message (``ModelError(say("model_timeout", seconds="30"))``) is its English to
+``str(e)``, and ``reason(e)`` gives the message. ``stored`` and ``restored``: a message kept in a text
+column (a text's failure) as its English and what it was made of, and read back as the message.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -213,6 +218,80 @@ ENGLISH: dict[str, str] = {
     "zotero_synced": "zotero: %(items)s items read, %(matched)s matched to arXiv papers (%(fetched)s fetched "
     "from arXiv), %(kept)s kept with their own text, %(removed)s removed; %(entries)s entries from Zotero in "
     "the library (%(linked)s linked); %(requests)s requests, %(seconds)s s",
+    # the errors of the layers below the faces, raised with their message (``reason`` finds it): the model's
+    # (llm/client.py, answers.py, local.py, setup.py; stored as a text's failure, ``stored``), the store's,
+    # the pushes' and mails' (reader/push.py, digest.py, delivery.py) and Zotero's (reader/zotero_*.py)
+    "model_none": "no language model is configured: set PAPERSIFT_LLM_URL, or PAPERSIFT_LLM_LOCAL=true "
+    "(or connect one: papersift llm setup)",
+    "model_timeout": "timed out after %(seconds)s s",
+    "model_timeout_stream": "timed out after %(seconds)s s, %(chars)s into the stream",
+    "model_not_json": "the endpoint's answer was cut or not JSON (%(kind)s)",
+    "model_answered": "the endpoint answered %(status)s",
+    "model_answered_saying": "the endpoint answered %(status)s: %(message)s",
+    "model_answered_times": "the endpoint answered %(status)s %(times)s",
+    "model_answered_times_saying": "the endpoint answered %(status)s %(times)s: %(message)s",
+    "model_unreachable": "could not reach %(where)s (%(kind)s, %(times)s)",
+    "model_budget": "daily token budget of %(tokens)s reached",
+    "model_no_text": "the endpoint's answer had no text (no choices[0].message.content)",
+    "model_chunk_not_json": "the stream sent a chunk that is not JSON after %(chars)s",
+    "model_failed_mid_stream": "the endpoint failed mid-stream: %(error)s",
+    "model_not_a_stream": "the endpoint did not answer with an event stream (%(problem)s)",
+    "model_stream_cut": "the stream was cut after %(chars)s",
+    "model_stream_cut_by": "the stream was cut after %(chars)s (%(kind)s)",
+    "model_no_weights": "the local default's weights are not installed (%(name)s is missing): %(install)s",
+    "model_no_runtime": "the local default model needs llama-cpp-python: %(install)s",
+    "model_not_started": "the local default model did not start (%(line)s; see %(log)s)",
+    "model_not_started_within": "the local default model did not start within %(seconds)s s (see %(log)s)",
+    "model_no_provider": "no provider called %(name)s: known are %(known)s (or give --url URL)",
+    "model_not_a_url": "%(url)s is not a URL (e.g. http://127.0.0.1:11434/v1)",
+    "model_not_http": "%(url)s is not an http(s) URL (e.g. http://127.0.0.1:11434/v1)",
+    "model_key_in_home": "the key file %(path)s is inside the home: keep it elsewhere (the home holds no "
+    "key)",
+    "model_key_empty": "the key file %(path)s is empty",
+    "model_key_unreadable": "the key file %(path)s cannot be read",
+    "model_no_answer_within": "%(url)s did not answer within %(seconds)s s",
+    "model_cannot_reach": "could not reach %(url)s (%(kind)s)",
+    "model_key_refused": "%(url)s refused the key (%(status)s): set PAPERSIFT_LLM_KEY or --key-file FILE",
+    "model_models_answered": "%(url)s/models answered %(status)s",
+    "faq_being_written": "the FAQ is still being written; try again in a moment",
+    "times_1": "once",
+    "times_2": "twice",
+    "times_3": "three times",
+    "times": "%(n)s times",
+    "characters_1": "%(n)s character",
+    "characters": "%(n)s characters",
+    "store_unusable": "%(path)s: not a usable papersift database (%(problem)s)",
+    "store_too_new": "%(path)s: schema version %(found)s is newer than this papersift (%(known)s); upgrade "
+    "papersift",
+    "store_cannot_connect": "%(path)s: cannot connect to PostgreSQL (%(problem)s)",
+    "store_needs_extensions": "%(path)s: the database needs the pgvector and unaccent extensions: run CREATE "
+    "EXTENSION vector; CREATE EXTENSION unaccent; in it as a superuser (%(problem)s)",
+    "store_not_a_url": "not a database URL papersift knows: %(url)s (postgresql://… or sqlite:///PATH)",
+    "store_needs_postgres": "PostgreSQL needs the [postgres] extra: pip install 'papersift[postgres]' "
+    "(%(problem)s)",
+    "store_target_full": "the target already holds %(held)s: use --force to replace its contents",
+    "reader_name_length": "a reader's name is 1 to 64 characters",
+    "reader_exists": "a reader named %(name)s already exists",
+    "password_too_short": "a password has at least %(n)s characters",
+    "no_reader_named": "no reader named %(name)s; create one with `papersift reader add %(plain)s`",
+    "is_not_arxiv_id": "%(raw)s is not an arXiv id",
+    "no_paper_sync_first": "no paper %(id)s in the store (ingest or sync it first)",
+    "push_not_apprise": "PAPERSIFT_PUSH: %(url)s is not an Apprise URL papersift can use",
+    "push_failed": "%(label)s: %(where)s failed %(tries)s times: %(reason)s",
+    "push_the_message": "the message",
+    "push_message_n": "message %(n)s of %(of)s",
+    "push_day": "push %(day)s",
+    "send_kept": "%(who)s: %(error)s (kept; %(again)s)",
+    "send_again_push": "tried again on the next run",
+    "send_again_mail": "resent on the next run",
+    "smtp_login_refused": "%(where)s: login refused: %(problem)s",
+    "zotero_no_library": "no Zotero library: give --user ID or --group ID (or PAPERSIFT_ZOTERO_USER)",
+    "zotero_key_refused": "%(url)s: HTTP 403: the key may not read this library (PAPERSIFT_ZOTERO_KEY)",
+    "zotero_no_collection": "no collection named %(names)s (collections: %(known)s)",
+    "zotero_changing": "%(library)s: the library kept changing while it was read; try again",
+    "zotero_not_json": "the Zotero API answered something else than its JSON: %(problem)s",
+    "gave_up": "%(url)s: %(problem)s; gave up after %(attempts)s attempts",
+    "none": "none",
 }
 
 
@@ -248,6 +327,57 @@ def reason(error: BaseException) -> str:
     """What ``error`` was raised saying: its Message as it is, else its text."""
     said = error.args[0] if len(error.args) == 1 else None
     return said if isinstance(said, Message) else str(error)
+
+
+_STORED = re.compile(r" \[say (?=\w+\()")
+_HEAD = re.compile(r"(\w+)\(")
+_NAME = re.compile(r"(?:, )?(\w+)=")
+_STRING = json.JSONDecoder().raw_decode
+
+
+def stored(text: str) -> str:
+    """How a text column keeps ``text``: a message as its English, then in brackets what it was made of
+    (``timed out after 30 s [say model_timeout(seconds="30")]``, as a failed check's ``[check …]`` is in
+    ``reading/checks.py``); any other text as it is."""
+    return f"{text.english()} [say {_call(text)}]" if isinstance(text, Message) else text
+
+
+def _call(message: Message) -> str:
+    """``key(name="value", name=key(…))``: the message's key and arguments, a message argument as a call."""
+    args = (
+        f"{name}={_call(v) if isinstance(v, Message) else json.dumps(str(v), ensure_ascii=False)}"
+        for name, v in message.args.items()
+    )
+    return f"{message.key}({', '.join(args)})"
+
+
+def restored(text: str) -> str:
+    """A text as ``stored`` kept it: the message again; any other text (one of a key not known here too) as
+    it is."""
+    for found in _STORED.finditer(text):
+        try:
+            message, end = _parsed(text, found.end())
+        except (KeyError, TypeError, ValueError):
+            continue
+        if text[end:] == "]":
+            return message
+    return text
+
+
+def _parsed(call: str, at: int) -> tuple[Message, int]:
+    """The message written as ``_call`` writes it at ``at`` in ``call``, and where it ends."""
+    head = _HEAD.match(call, at)
+    if head is None:
+        raise ValueError(call)
+    args: dict[str, Arg] = {}
+    at = head.end()
+    while not call.startswith(")", at):
+        name = _NAME.match(call, at)
+        if name is None:
+            raise ValueError(call)
+        at = name.end()
+        args[name.group(1)], at = _STRING(call, at) if call.startswith('"', at) else _parsed(call, at)
+    return Message(head.group(1), **args), at + 1
 
 
 def say(key: str, **args: Arg) -> Message:

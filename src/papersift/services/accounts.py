@@ -59,7 +59,7 @@ def token_hash(token: str) -> str:
 
 def hash_password(password: str) -> str:
     if len(password) < MIN_PASSWORD:
-        raise StoreError(f"a password has at least {MIN_PASSWORD} characters")
+        raise StoreError(say("password_too_short", n=MIN_PASSWORD))
     return _hasher().hash(password)
 
 
@@ -80,7 +80,7 @@ def cli_reader(store: Store, settings: Settings, name: str | None) -> Account:
         return personal_account(store, settings)
     reader = store.account(name)
     if reader is None:
-        raise StoreError(f"no reader named {name!r}; create one with `papersift reader add {name}`")
+        raise StoreError(say("no_reader_named", name=repr(name), plain=name))
     return reader
 
 

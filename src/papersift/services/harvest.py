@@ -162,7 +162,7 @@ class ArxivClient:
                     f"{host}: {problem}; retry {attempt}/{self.settings.max_retries} in {wait:g} s"
                 )
             self._sleep(wait)
-        raise HarvestError(f"{url}: {problem}; gave up after {attempts} attempts")
+        raise HarvestError(say("gave_up", url=url, problem=problem, attempts=attempts))
 
 
 def reachable(url: str, settings: Settings, timeout: float = CONNECT_TIMEOUT) -> bool:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from papersift.records.messages import say
 from papersift.records.paper import AnnounceKind, Paper, RecordError, in_category
 from papersift.store.protocols import Store as Store  # re-exported: the face callers import it from
 
@@ -100,7 +101,8 @@ def papers_version(store: Store) -> str:
 
 
 class StoreError(RuntimeError):
-    """A store-level failure with a message fit for the user (bad query syntax, corrupt file…)."""
+    """A store-level failure with a message fit for the user (bad query syntax, corrupt file…), the common
+    ones a typed message (``records/messages.py``: ``reason(e)``)."""
 
 
 class StoreBusy(StoreError):
@@ -145,7 +147,7 @@ def sqlite_path(url: str) -> Path:
     if url.startswith("sqlite:"):
         return Path("/" + url.removeprefix("sqlite:").lstrip("/"))
     if "://" in url:
-        raise StoreError(f"not a database URL papersift knows: {url!r} (postgresql://… or sqlite:///PATH)")
+        raise StoreError(say("store_not_a_url", url=repr(url)))
     return Path(url)
 
 
@@ -155,9 +157,7 @@ def open_url(url: str) -> Store:
         try:
             from papersift.store.postgres import PostgresStore
         except ImportError as e:
-            raise StoreError(
-                f"PostgreSQL needs the [postgres] extra: pip install 'papersift[postgres]' ({e})"
-            ) from e
+            raise StoreError(say("store_needs_postgres", problem=str(e))) from e
         return PostgresStore(url)
     from papersift.store.sqlite import SqliteStore
 

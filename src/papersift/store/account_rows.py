@@ -12,6 +12,7 @@ from typing import Unpack
 
 import orjson
 
+from papersift.records.messages import say
 from papersift.store import StoreError
 from papersift.store.records import Account, AccountChanges, Interests
 from papersift.store.rows import account_from_row, now, parse_ts
@@ -29,7 +30,7 @@ class AccountTables(SqlBase):
     ) -> Account:
         name = name.strip()
         if not name or len(name) > 64:
-            raise StoreError("a reader's name is 1 to 64 characters")
+            raise StoreError(say("reader_name_length"))
         try:
             with self._tx() as tx:
                 row = tx.execute(
@@ -38,7 +39,7 @@ class AccountTables(SqlBase):
                     (name, password_hash, feed_token, email, now().isoformat()),
                 ).fetchall()[0]
         except self.dialect.integrity_errors as e:
-            raise StoreError(f"a reader named {name!r} already exists") from e
+            raise StoreError(say("reader_exists", name=repr(name))) from e
         return account_from_row(row)
 
     def _one_account(self, where: str, arg: object) -> Account | None:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from pgvector import HalfVector
 
+from papersift.records.messages import say
 from papersift.store import StoreError
 from papersift.store.postgres import PostgresStore
 from papersift.store.rows import COLUMN_NAMES, DIGEST_COLUMNS, ENTRY_COLUMNS
@@ -196,7 +197,7 @@ def copy_store(
         if target.conn.execute(f"SELECT EXISTS (SELECT 1 FROM {t.name})").fetchone() == (True,)
     ]
     if held and not force:
-        raise StoreError(f"the target already holds {', '.join(held)}: use --force to replace its contents")
+        raise StoreError(say("store_target_full", held=", ".join(held)))
     with target.transaction() as cur:
         cur.execute(f"TRUNCATE {names}")
         cur.execute("ALTER TABLE vectors ALTER COLUMN vec TYPE halfvec")  # any dimension, fixed below

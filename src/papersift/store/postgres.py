@@ -30,6 +30,7 @@ from pgvector import HalfVector
 from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 
+from papersift.records.messages import say
 from papersift.records.paper import ANNOUNCE_KINDS, Paper, is_exact_category
 from papersift.records.query import AnyOf, Clause, ParsedQuery, Term
 from papersift.store import StoreBusy, StoreError, schema
@@ -241,13 +242,13 @@ class PostgresStore(StoreTables):
             self.conn.close()
             if isinstance(e, StoreError):
                 raise
-            raise StoreError(f"{_display(dsn)}: not a usable papersift database ({e})") from e
+            raise StoreError(say("store_unusable", path=_display(dsn), problem=str(e))) from e
 
     def _connect(self) -> psycopg.Connection[Any]:
         try:
             return psycopg.connect(self.dsn, autocommit=True, connect_timeout=15)
         except psycopg.Error as e:
-            raise StoreError(f"{_display(self.dsn)}: cannot connect to PostgreSQL ({e})") from e
+            raise StoreError(say("store_cannot_connect", path=_display(self.dsn), problem=str(e))) from e
 
     def _ready(self) -> psycopg.Connection[Any]:
         """The connection, made again when the server dropped the last one (a restart, an idle timeout)."""
@@ -275,19 +276,14 @@ class PostgresStore(StoreTables):
                 row = self.conn.execute("SELECT schema_version FROM papersift_meta").fetchone()
                 current = int(row[0]) if row else 0
             if current > len(MIGRATIONS):
-                raise StoreError(
-                    f"{_display(self.dsn)}: schema version {current} is newer than this papersift "
-                    f"({len(MIGRATIONS)}); upgrade papersift"
-                )
+                too_new = say("store_too_new", path=_display(self.dsn), found=current, known=len(MIGRATIONS))
+                raise StoreError(too_new)
             for number in range(current + 1, len(MIGRATIONS) + 1):
                 try:
                     self.conn.execute(MIGRATIONS[number - 1])
                 except psycopg.errors.InsufficientPrivilege as e:
-                    raise StoreError(
-                        f"{_display(self.dsn)}: the database needs the pgvector and unaccent extensions: "
-                        "run CREATE EXTENSION vector; CREATE EXTENSION unaccent; in it as a superuser "
-                        f"({e})"
-                    ) from e
+                    needs = say("store_needs_extensions", path=_display(self.dsn), problem=str(e))
+                    raise StoreError(needs) from e
                 self.conn.execute("UPDATE papersift_meta SET schema_version = %s", (number,))
 
     def schema_version(self) -> int:

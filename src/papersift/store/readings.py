@@ -3,7 +3,7 @@ version, model, prompt version, language and kind, with its failure when it fail
 
 A generator first claims the row (``claim_reading``: one ``INSERT … ON CONFLICT DO NOTHING``, so of
 several processes exactly one wins), calls the model, then finishes it (``finish_reading``: the text, or
-None and why).
+None and why: a message is kept as one, ``records/messages.stored``, and read back as one).
 A claim older than ``stale_before`` (its process was killed) may be taken over; a failed text is made again
 only when asked (``retry_failed``). Each finished text bumps the ``readings_changed`` state counter, which
 page caches key on.
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from papersift.records.messages import restored, stored
 from papersift.store.records import Reading, ReadingKey
 from papersift.store.rows import now, parse_ts
 from papersift.store.sql import NamedRow, SqlBase, Tx
@@ -31,7 +32,8 @@ def _reading(row: NamedRow) -> Reading:
     key = ReadingKey(
         row["paper_id"], int(row["version"]), row["model"], row["prompt"], row["lang"], row["kind"]
     )
-    return Reading(key, row["state"], row["text"], row["error"], parse_ts(row["made"]))
+    error = row["error"] and restored(row["error"])
+    return Reading(key, row["state"], row["text"], error, parse_ts(row["made"]))
 
 
 class ReadingTables(SqlBase):
@@ -61,7 +63,13 @@ class ReadingTables(SqlBase):
         with self._tx() as tx:
             tx.execute(
                 f"UPDATE readings SET state = ?, text = ?, error = ?, made = ? WHERE {_KEY}",
-                ("done" if text is not None else "failed", text, error, now().isoformat(), *_key_args(key)),
+                (
+                    "done" if text is not None else "failed",
+                    text,
+                    error and stored(error),
+                    now().isoformat(),
+                    *_key_args(key),
+                ),
             )
             self._bump_readings(tx)
 

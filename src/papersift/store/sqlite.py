@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import orjson
 
+from papersift.records.messages import say
 from papersift.records.paper import is_exact_category
 from papersift.records.query import ParsedQuery
 from papersift.store import StoreBusy, StoreError, schema
@@ -168,7 +169,7 @@ class SqliteStore(StoreTables):
             self.db.execute("PRAGMA temp_store=MEMORY")
             self._migrate()
         except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: not a usable papersift database ({e})") from e
+            raise StoreError(say("store_unusable", path=str(self.path), problem=str(e))) from e
 
     def _wal(self) -> None:
         """Switch to WAL; the switch can answer "locked" without waiting while another process switches
@@ -200,10 +201,7 @@ class SqliteStore(StoreTables):
     def _schema_version(self) -> int:
         current = int(self.db.execute("PRAGMA user_version").fetchone()[0])
         if current > len(MIGRATIONS):
-            raise StoreError(
-                f"{self.path}: schema version {current} is newer than this papersift "
-                f"({len(MIGRATIONS)}); upgrade papersift"
-            )
+            raise StoreError(say("store_too_new", path=str(self.path), found=current, known=len(MIGRATIONS)))
         return current
 
     def close(self) -> None:

@@ -1,9 +1,10 @@
 """Interface text and messages in the reader's language, and how a request picks one (paper text is never
 translated). English is in the code, the msgids: ``INTERFACE``'s words (the msgctxt is their key),
 ``records/messages.py``'s templates (the msgctxt is the message's key) and arXiv's category names (msgctxt
-``arXiv category``); the other languages are gettext catalogs, ``papersift/locale/<lang>/LC_MESSAGES/papersift.po``
-(the template ``papersift/locale/papersift.pot``), read with Babel when first used (``records/catalogs.py``, which the
-CLI and the digests read them through too). The pages' templates get the same
+``arXiv category``); the other languages are gettext catalogs,
+``papersift/locale/<lang>/LC_MESSAGES/papersift.po`` (the template ``papersift/locale/papersift.pot``), read
+with Babel when first used (``records/catalogs.py``, which the CLI and the digests read them through too).
+The pages' templates get the same
 catalog through Jinja's i18n extension (``pgettext("key", "English")``; every entry has its key as its
 context, so a bare ``_()`` finds none), the interface words as ``t``, a message through the ``tr`` filter
 and a category's name through ``arxiv_name``. A new msgid: say it in the code,

@@ -35,6 +35,7 @@ from papersift.reading.passes import summarize
 from papersift.reading.prompts import MAX_PAPERS, MAX_QUESTION
 from papersift.reading.sections import encoder_of
 from papersift.reading.shown import Texts, answer_json, lookup
+from papersift.records.catalogs import said
 from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, Paper, normalize_id
 from papersift.settings import Settings
@@ -140,7 +141,7 @@ def _faq_events(state: AppState, paper: Paper, lang: str) -> Iterator[bytes]:
                 parts.append(delta)
                 yield _sse("delta", {"text": delta})
         except ModelError as e:
-            yield _sse("error", {"error": str(e)})
+            yield _sse("error", {"error": str(said(e, lang))})  # the page's language: the FAQ's
             return
     yield _sse("done", {"html": to_html("".join(parts))})
 
