@@ -132,7 +132,7 @@ def _embed(
         except EngineError as e:
             fail(str(e), say=say)
         except StoreBusy as e:  # e.g. "database is locked" past the busy timeout
-            fail(say.line("store_busy_embed", problem=reason(e)), say=say)
+            refuse("store_busy_embed", say=say, problem=reason(e))
         finally:
             if runner:
                 runner.close()

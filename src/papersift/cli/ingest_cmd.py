@@ -102,7 +102,7 @@ def harvest_oai(
                     on_page=lambda page, c: bar.update(task, advance=c.total, description=f"OAI page {page}"),
                 )
         except HarvestError as e:
-            fail(o.say.line("harvest_stopped", problem=reason(e)), say=o.say)
+            refuse("harvest_stopped", say=o.say, problem=reason(e))
     report(counts, "harvest", o.say)
 
 
