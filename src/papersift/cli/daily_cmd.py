@@ -406,7 +406,7 @@ def daily(
         cache = VectorCache(settings.cache_path)
         try:
             with progress_bar() as bar:
-                task = bar.add_task("embedding", total=store.count() - store.vector_count())
+                task = bar.add_task(say.line("bar_embedding"), total=store.count() - store.vector_count())
                 done = embed_missing(store, settings, cache=cache, progress=lambda n: bar.advance(task, n))
             refresh(store, settings)
         finally:

@@ -111,7 +111,7 @@ def fetch(o: Opened, papers: Sequence[Paper], *, retry_failed: bool = False, qui
                 o.settings, on_retry=lambda line: typer.echo(say.line("waiting", line=line), err=True)
             ) as client,
         ):
-            task = bar.add_task("full text", total=len(todo))
+            task = bar.add_task(say.line("bar_full_text"), total=len(todo))
             done: Fetched = fetch_fulltexts(
                 client,
                 o.store,
@@ -183,7 +183,7 @@ def enrich(
                     settings, on_retry=lambda line: typer.echo(say.line("waiting", line=line), err=True)
                 ) as client,
             ):
-                task = bar.add_task("citation counts", total=len(ids))
+                task = bar.add_task(say.line("bar_citation_counts"), total=len(ids))
                 counts = ask(client, o.store, ids, on_batch=lambda n, _: bar.update(task, completed=n))
         except HarvestError as e:
             refuse("enrich_stopped", say=say, problem=reason(e))

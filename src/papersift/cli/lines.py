@@ -182,6 +182,126 @@ LINES: dict[str, str] = {
     "cli_url_or_provider": "give --url or --provider, not both",
     "cli_provider_needs_key": "{provider} needs a key: export PAPERSIFT_LLM_KEY=… or give --key-file FILE",
     "cli_nothing_saved": "{problem}; nothing saved",
+    # settings and the command line (cli/common.py)
+    "cli_settings": "settings: {problem}",
+    "cli_not_a_category": "{value} is not an arXiv category (the web UI's /categories lists them)",
+    "cli_not_a_category_nearest": (
+        "{value} is not an arXiv category; did you mean {nearest}? (the web UI's /categories lists them)"
+    ),
+    "cli_either": "{first} or {second}",
+    "cli_en_or_zh": "en or zh, not {value}",
+    # progress bars
+    "cli_bar_embedding": "embedding",
+    "cli_bar_embedding_model": "embedding ({model})",
+    "cli_bar_embedding_cached": "embedding (cached vectors are reused)",
+    "cli_bar_tldrs_by": "TL;DRs by {model}",
+    "cli_bar_indexing_terms": "indexing terms",
+    "cli_bar_full_text": "full text",
+    "cli_bar_citation_counts": "citation counts",
+    "cli_bar_ingesting": "ingesting",
+    "cli_bar_records": "{{task.completed:,}} records",
+    "cli_bar_oai_all": "OAI all",
+    "cli_bar_oai_page": "OAI page {page}",
+    "cli_bar_copying": "copying",
+    "cli_bar_summarize": "summarize",
+    # serve and demo (cli/serve.py)
+    "cli_demo_other_days": "demo (the other days)",
+    "cli_demo_loaded": "demo: loaded; {n} papers in {home}",
+    "cli_demo_offline": (
+        "offline: arXiv is unreachable and no offline data was found at {snapshot}; connect to the "
+        "internet or pass --shared PATH"
+    ),
+    "cli_demo_from_snapshot": (
+        "arXiv unreachable or skipped: loading each category's latest {days} days from {snapshot}"
+    ),
+    "cli_demo_from_snapshot_later": (
+        "arXiv unreachable or skipped: loading each category's latest {days} days from {snapshot} "
+        "(the latest day now, the others in the background)"
+    ),
+    "cli_demo_papers": (
+        "demo: {n} papers in {home}; the latest {category} listing: `papersift list {category}`"
+    ),
+    "cli_demo_later_api": (
+        "loading the other {n} days from arXiv's API in the background, then embedding them "
+        "(progress: {log}; the pages show each paper as it is stored)"
+    ),
+    "cli_demo_later_snapshot": (
+        "loading the other {n} days of every category in the background, then embedding them "
+        "(progress: {log}; the pages show each paper as it is stored)"
+    ),
+    "cli_build_running": "an index build (`papersift embed`) is already running: not starting another",
+    "cli_demo_embedding": (
+        "embedding the {n} papers in the background, newest first (log: {log}); "
+        "`papersift related ID` and `papersift search --mode hybrid` use them as they arrive"
+    ),
+    "cli_not_loaded": "{path}: not loaded ({problem})",
+    "cli_whole_day": (
+        "whole day of {category}: {day} ({n} new submissions): `papersift list {category} --date {day}`"
+    ),
+    "cli_only_today": "{problem}; only today's announcements are loaded",
+    "cli_refusing_to_serve": (
+        "refusing to serve on {host}: without accounts anyone who can reach it could read and change "
+        "the library. Set PAPERSIFT_ACCOUNTS=true (and add readers with `papersift reader add`), pass "
+        "--public-read-only (listings and search only), or serve on 127.0.0.1."
+    ),
+    "cli_loopback_only": (
+        "papersift: only loopback names are answered; set PAPERSIFT_BASE_URL (or "
+        "PAPERSIFT_ALLOWED_HOSTS) to the name clients use"
+    ),
+    "cli_loading_indexes": "papersift: loading the indexes and the query model…",
+    "cli_cannot_listen": "cannot listen on {host}:{port}: {problem}",
+    "cli_cannot_listen_busy": (
+        "cannot listen on {host}:{port}: {problem} (is another server using it? try --port)"
+    ),
+    # papersift llm setup (cli/llm_cmd.py)
+    "cli_llm_flags": (
+        "papersift llm setup --url URL --model NAME (or --provider NAME; --port N for a server on "
+        "another port)"
+    ),
+    "cli_llm_port": "port {port}",
+    "cli_llm_no_server": (
+        "no OpenAI-compatible server answered on 127.0.0.1 ({where}): start one (e.g. "
+        "`ollama serve`), or name one: {flags}"
+    ),
+    "cli_llm_found": "found {server} at {url}",
+    "cli_llm_server_at": "{server} at {url}",
+    "cli_llm_several": "several servers answer ({listed}): choose one with --url URL (no terminal to ask on)",
+    "cli_llm_server_choice": "{n}. {server} at {url} ({count} models)",
+    "cli_llm_which_server": "Which server",
+    "cli_llm_offers": "it offers {models}",
+    "cli_llm_no_models": "it lists no models",
+    "cli_llm_choose_model": (
+        "choose a model with --model NAME ({url}: {offered}; no terminal to ask on): {flags}"
+    ),
+    "cli_llm_model_name": "Model name",
+    "cli_llm_which_model": "Which model",
+    "cli_llm_a_number": "a number from 1 to {count}, please",
+    # papersift migrate (cli/migrate_cmd.py): the header's columns are 16, 12, 12, 2, 18 and 18 wide
+    "cli_migrate_header": (
+        f"{'table':<16}{'source rows':>12}{'target rows':>12}  {'source sum':<18}{'target sum':<18}"
+    ),
+    "cli_migrate_ok": "ok",
+    "cli_migrate_differs": "DIFFERS",
+    "cli_migrated": "migrated {path} -> PostgreSQL: every table matches",
+    # show, summarize, ask (cli/papers_cmd.py, cli/reading_cmd.py)
+    "cli_tldr": "TL;DR: {text}",
+    "cli_tldr_by": "TL;DR ({by}): {text}",
+    "cli_tldr_extractive": "extractive",
+    "cli_tldr_unavailable": "TL;DR unavailable: {problem}",
+    "cli_translation": "译文: {title}",
+    "cli_full_text_read": "Full text ({source}): {sections} sections, {words} words",
+    "cli_references_count": "References: {n}; {m} in this store (--references)",
+    "cli_cited_by_count": "Cited by: {n} in this store (--cited-by)",
+    "cli_code": "Code: {url}",
+    "cli_own_code": "Code: {url} (the paper's own)",
+    "cli_citations": "Citations: {n} (Semantic Scholar, {day})",
+    "cli_references_heading": "References ({n}; {m} in this store)",
+    "cli_cited_by_heading": "Cited by ({n} in this store)",
+    "cli_summarize_failed": "failed: {paper} {kind} ({lang}): {problem}",
+    "cli_answer_unavailable": "answer unavailable: {problem}",
+    # papersift reader (cli/readers.py)
+    "cli_password": "password",
+    "cli_reader_created": "reader {name} created",
 }
 
 
