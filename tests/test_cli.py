@@ -257,3 +257,48 @@ def test_the_cli_refuses_a_command_line_in_the_readers_language(tmp_path: Path) 
                 "error: not an arXiv id: 'not-an-id'\n",
                 "error: --mode must be one of keyword, semantic, hybrid, not 'fuzzy'\n",
             )
+
+
+def test_the_cli_says_its_own_lines_in_the_readers_language_and_english_as_it_was(tmp_path: Path) -> None:
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text(
+        '{"id": "2601.00001", "title": "ok", "categories": ["cs.LG"]}\n'
+    )  # no abstract: no TL;DR
+    said = {}
+    for lang in ("zh", "en"):
+        home, env = tmp_path / lang, {"PAPERSIFT_LANG": lang}
+        run_cli("ingest", str(papers), home=home, env=env)
+        created = run_cli("reader", "add", "ada", "--password-stdin", home=home, env=env, stdin="pass-word\n")
+        listed = run_cli("reader", "list", home=home, env=env)
+        shown = run_cli("show", "2601.00001", home=home, env=env)
+        links = run_cli("show", "2601.00001", "--references", "--cited-by", home=home, env=env)
+        unset = run_cli(
+            "list", "cs.LG", home=home, env={**env, "PAPERSIFT_INGEST_CHUNK": "many"}, check=False
+        )
+        public = run_cli("serve", "--host", "0.0.0.0", home=home, env=env, check=False)
+        assert (unset.returncode, public.returncode) == (2, 2)
+        said[lang] = (
+            created.stdout + listed.stdout,
+            shown.stdout.splitlines()[-1],
+            links.stdout,
+            unset.stderr.partition("PAPERSIFT_INGEST_CHUNK: ")[0],  # then pydantic's words, as they are
+            public.stderr,
+        )
+    assert said["zh"] == (
+        "已创建读者 ada\nada\t-\t0 篇论文\n",
+        "TL;DR 不可用：the abstract has no sentence to show",  # the reason: the reading layer's, as it is
+        "参考文献（0 篇；本库中有 0 篇）\n被引用（本库中有 0 篇）\n",
+        "错误：设置：",
+        "错误：拒绝在 0.0.0.0 上提供服务：没有账户时，任何能访问它的人都能读取和修改文库。请设置 "
+        "PAPERSIFT_ACCOUNTS=true（并用 `papersift reader add` 添加读者），或加上 --public-read-only"
+        "（只提供列表和搜索），或在 127.0.0.1 上提供服务。\n",
+    )
+    assert said["en"] == (  # English as it always was
+        "reader ada created\nada\t-\t0 papers\n",
+        "TL;DR unavailable: the abstract has no sentence to show",
+        "References (0; 0 in this store)\nCited by (0 in this store)\n",
+        "error: settings: ",
+        "error: refusing to serve on 0.0.0.0: without accounts anyone who can reach it could read and change "
+        "the library. Set PAPERSIFT_ACCOUNTS=true (and add readers with `papersift reader add`), pass "
+        "--public-read-only (listings and search only), or serve on 127.0.0.1.\n",
+    )

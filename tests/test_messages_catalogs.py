@@ -15,6 +15,7 @@ import pytest
 from babel.messages.pofile import read_po
 from jinja2 import DictLoader
 
+from papersift.cli.lines import catalog_template
 from papersift.llm.errors import ModelError
 from papersift.ranking.evidence import cocited_reason, library_reasons
 from papersift.ranking.pool import how_much_earlier
@@ -25,7 +26,6 @@ from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.sources.bibliography import read_bibliography
 from papersift.sources.citetext import author_line
 from papersift.web import i18n
-from papersift.web.i18n import template
 from papersift.web.pages import make_templates
 
 _PERCENT = re.compile(r"%\((\w+)\)s")
@@ -105,7 +105,7 @@ def test_a_shapes_json_is_the_english_text_and_its_page_data_the_message() -> No
 def test_the_chinese_catalog_translates_every_msgid_with_the_same_placeholders() -> None:
     zh = _entries(catalog_path("zh"))
     missing, wrong = [], []
-    for m in template():
+    for m in catalog_template():
         if not m.id:
             continue
         english, chinese = str(m.id), zh.get((m.context, str(m.id)), "")
@@ -121,10 +121,10 @@ def test_the_chinese_catalog_translates_every_msgid_with_the_same_placeholders()
 
 
 def test_the_committed_template_lists_exactly_the_msgids_the_code_says() -> None:
-    # to regenerate: babel.messages.pofile.write_po(open(LOCALE / "papersift.pot", "wb"), template(),
-    # width=110)
+    # to regenerate: babel.messages.pofile.write_po(open(LOCALE / "papersift.pot", "wb"),
+    # catalog_template(), width=110)
     committed = set(_entries(LOCALE / "papersift.pot"))
-    said_now = {(m.context, str(m.id)) for m in template() if m.id}
+    said_now = {(m.context, str(m.id)) for m in catalog_template() if m.id}
     assert committed == said_now, (said_now - committed, committed - said_now)
 
 

@@ -95,13 +95,19 @@ def test_migrate_copies_every_table_and_the_checksums_match(sqlite_home: Path, p
     assert orjson.loads(shown.stdout)["title"] == first.title
 
 
-def test_a_non_empty_target_is_refused_without_force(sqlite_home: Path, pg_dsn: str) -> None:
+def test_a_non_empty_target_is_refused_without_force_and_a_forced_copy_said_in_the_readers_language(
+    sqlite_home: Path, pg_dsn: str
+) -> None:
     db = sqlite_home / "papersift.db"
     run_cli("migrate", "--from", str(db), "--to", pg_dsn, home=sqlite_home)
     again = run_cli("migrate", "--from", str(db), "--to", pg_dsn, home=sqlite_home, check=False)
     assert again.returncode == 1 and "already holds papers" in again.stderr and "--force" in again.stderr
-    forced = run_cli("migrate", "--from", str(db), "--to", pg_dsn, "--force", home=sqlite_home)
-    assert "every table matches" in forced.stdout
+    zh = {"PAPERSIFT_LANG": "zh"}  # and its table said in the reader's language
+    forced = run_cli("migrate", "--from", str(db), "--to", pg_dsn, "--force", home=sqlite_home, env=zh)
+    header, *rows, closing = forced.stdout.splitlines()
+    assert header.split() == ["表", "源行数", "目标行数", "源校验和", "目标校验和"]
+    assert all(row.split()[-1] == "一致" for row in rows)
+    assert closing == f"已迁移 {db} -> PostgreSQL：每张表都一致"
     target = PostgresStore(pg_dsn)
     try:
         assert target.count() == 399  # replaced, not doubled

@@ -25,12 +25,14 @@ def free_port() -> int:
 
 
 def run_cli(
-    *args: str, home: Path, check: bool = True, env: dict[str, str] | None = None
+    *args: str, home: Path, check: bool = True, env: dict[str, str] | None = None, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run the installed ``papersift`` command as a user would, in its own process."""
+    """Run the installed ``papersift`` command as a user would, in its own process (``stdin``: what it
+    reads there)."""
     env = {**os.environ, "PAPERSIFT_HOME": str(home), "COLUMNS": "200", **(env or {})}
     result = subprocess.run(
         [sys.executable, "-m", "papersift.cli", *args],
+        input=stdin,
         capture_output=True,
         text=True,
         env=env,

@@ -8,6 +8,7 @@ is imported inside the function that needs it, so ``papersift --help`` and quick
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -63,9 +64,11 @@ def known_category_option(value: str | None) -> str | None:
     spelled = _spelled(value)
     if taxonomy.is_known(spelled):
         return spelled
-    nearest = taxonomy.nearest(spelled)
-    hint = f"; did you mean {' or '.join(nearest)}?" if nearest else ""
-    raise typer.BadParameter(f"{value} is not an arXiv category{hint} (the web UI's /categories lists them)")
+    say, nearest = spoken(), taxonomy.nearest(spelled)
+    if not nearest:
+        raise typer.BadParameter(say.line("not_a_category", value=value))
+    either = functools.reduce(lambda first, second: say.line("either", first=first, second=second), nearest)
+    raise typer.BadParameter(say.line("not_a_category_nearest", value=value, nearest=either))
 
 
 def all_spelled_option(values: list[str] | None) -> list[str] | None:
@@ -87,7 +90,7 @@ ListingDayOpt = Annotated[
 
 def _lang(value: str) -> str:
     if value not in ("en", "zh"):
-        raise typer.BadParameter(f"en or zh, not {value!r}")
+        raise typer.BadParameter(spoken().line("en_or_zh", value=repr(value)))
     return value
 
 
@@ -136,9 +139,9 @@ def load_settings(home: Path | None) -> Settings:
     try:
         return Settings(home=home) if home else Settings()
     except ValidationError as e:  # refused at start, before anything connects anywhere
-        fail(f"settings: {settings_problem(e)}", 2)
+        refuse("settings", 2, problem=settings_problem(e))
     except HomeConfigError as e:  # the home's config (papersift llm setup writes it)
-        fail(f"settings: {e}", 2)
+        refuse("settings", 2, problem=e)
 
 
 @dataclass

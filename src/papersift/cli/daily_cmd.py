@@ -131,7 +131,7 @@ def _picks(
         quiet = quiet_day(followed_days(o.store, who, o.settings.default_categories), day) if day else None
         if quiet is not None:
             fail(quiet.line(), say=say)
-        fail(say.line("sync_first", problem=reason(e)), say=say)
+        refuse("sync_first", say=say, problem=reason(e))
     return view.day, view.picks
 
 
@@ -247,7 +247,7 @@ def digest(
                 o.store, o.indexes, settings, who, parse_day(day, "--date"), threshold=threshold
             )
         except NoDailyPapers as e:
-            fail(say.line("sync_first", problem=reason(e)), say=say)
+            refuse("sync_first", say=say, problem=reason(e))
         when, picks = today.day, today.picks
         if today.note:
             typer.echo(say(today.note), err=True)
@@ -406,7 +406,7 @@ def daily(
         cache = VectorCache(settings.cache_path)
         try:
             with progress_bar() as bar:
-                task = bar.add_task("embedding", total=store.count() - store.vector_count())
+                task = bar.add_task(say.line("bar_embedding"), total=store.count() - store.vector_count())
                 done = embed_missing(store, settings, cache=cache, progress=lambda n: bar.advance(task, n))
             refresh(store, settings)
         finally:

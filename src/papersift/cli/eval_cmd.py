@@ -5,7 +5,7 @@ against the baseline."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -50,11 +50,16 @@ def _check_split(split: str) -> None:
 DEFAULT_CORPUS = Path("../shared/data/arxiv-20k.jsonl.gz")
 
 
-@contextmanager
-def _embedding_bar(total: int) -> Iterator[Callable[[int], None]]:
-    with progress_bar() as bar:
-        task = bar.add_task("embedding (cached vectors are reused)", total=total)
-        yield lambda n: bar.advance(task, n)
+def _embedding_bar(say: Speech) -> Callable[[int], AbstractContextManager[Callable[[int], None]]]:
+    """The progress of embedding a corpus of ``total`` papers, its label said in ``say``'s language."""
+
+    @contextmanager
+    def bar_of(total: int) -> Iterator[Callable[[int], None]]:
+        with progress_bar() as bar:
+            task = bar.add_task(say.line("bar_embedding_cached"), total=total)
+            yield lambda n: bar.advance(task, n)
+
+    return bar_of
 
 
 def _evaluate(
@@ -80,12 +85,13 @@ def _evaluate(
     for path in (data, corpus):
         if not path.exists():
             refuse("file_not_found", path=path)
+    settings = load_settings(home)
     scores = evaluate_fresh(
-        load_settings(home),
+        settings,
         corpus,
         run,
         note=lambda text: typer.echo(text, err=True),
-        embedding=_embedding_bar,
+        embedding=_embedding_bar(Speech(settings.lang)),
     )
     if fmt == "json":
         for score in scores:
@@ -211,7 +217,9 @@ def eval_tldr(
         scores = evaluate_tldr(cases, note=note)
     else:  # the model's TL;DRs, made and stored as `summarize` makes them (made once, counted, budgeted)
         with opened(settings) as o, progress_bar() as bar:
-            task = bar.add_task(f"TL;DRs by {client.model_name(settings)}", total=len(cases))
+            task = bar.add_task(
+                o.say.line("bar_tldrs_by", model=client.model_name(settings)), total=len(cases)
+            )
             scores = evaluate_tldr(
                 cases,
                 (

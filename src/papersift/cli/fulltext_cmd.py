@@ -72,7 +72,7 @@ def _look_up(o: Opened, ids: list[str]) -> list[Paper]:
         with ArxivClient(o.settings) as client:
             items = fetch_ids(client, ids)
     except HarvestError as e:
-        fail(o.say.line("not_stored_offline", ids=", ".join(ids), problem=reason(e)), say=o.say)
+        refuse("not_stored_offline", say=o.say, ids=", ".join(ids), problem=reason(e))
     found = [i for i in items if isinstance(i, PaperRecord)]
     for item in items:
         if not isinstance(item, PaperRecord):
@@ -111,7 +111,7 @@ def fetch(o: Opened, papers: Sequence[Paper], *, retry_failed: bool = False, qui
                 o.settings, on_retry=lambda line: typer.echo(say.line("waiting", line=line), err=True)
             ) as client,
         ):
-            task = bar.add_task("full text", total=len(todo))
+            task = bar.add_task(say.line("bar_full_text"), total=len(todo))
             done: Fetched = fetch_fulltexts(
                 client,
                 o.store,
@@ -183,8 +183,8 @@ def enrich(
                     settings, on_retry=lambda line: typer.echo(say.line("waiting", line=line), err=True)
                 ) as client,
             ):
-                task = bar.add_task("citation counts", total=len(ids))
+                task = bar.add_task(say.line("bar_citation_counts"), total=len(ids))
                 counts = ask(client, o.store, ids, on_batch=lambda n, _: bar.update(task, completed=n))
         except HarvestError as e:
-            fail(say.line("enrich_stopped", problem=reason(e)), say=say)
+            refuse("enrich_stopped", say=say, problem=reason(e))
     typer.echo(say.line("enriched", n=len(counts), of=len(ids)))

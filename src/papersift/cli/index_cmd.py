@@ -108,10 +108,10 @@ def _embed(
             if engine == "dask" and todo:
                 runner = DaskEngine(settings, scheduler=scheduler, workers=workers, tls=tls)
             with progress_bar() as bar:
-                task = bar.add_task("indexing terms", total=store.count())
+                task = bar.add_task(say.line("bar_indexing_terms"), total=store.count())
                 refresh(store, settings, progress=lambda n: bar.advance(task, n))
                 bar.update(task, completed=store.count())
-                task = bar.add_task(f"embedding ({model_id(settings)})", total=todo)
+                task = bar.add_task(say.line("bar_embedding_model", model=model_id(settings)), total=todo)
                 logged = [0]
 
                 published = [time.monotonic()]
@@ -132,7 +132,7 @@ def _embed(
         except EngineError as e:
             fail(str(e), say=say)
         except StoreBusy as e:  # e.g. "database is locked" past the busy timeout
-            fail(say.line("store_busy_embed", problem=reason(e)), say=say)
+            refuse("store_busy_embed", say=say, problem=reason(e))
         finally:
             if runner:
                 runner.close()

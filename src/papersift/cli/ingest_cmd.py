@@ -43,13 +43,13 @@ def ingest(
         Progress(
             SpinnerColumn(),
             TextColumn("[progress.description]{task.description}"),
-            TextColumn("{task.completed:,} records"),
+            TextColumn(o.say.line("bar_records")),
             TimeElapsedColumn(),
             transient=True,
             disable=not sys.stderr.isatty(),
         ) as bar,
     ):
-        task = bar.add_task("ingesting", total=None)
+        task = bar.add_task(o.say.line("bar_ingesting"), total=None)
         counts = ingest_paths(
             o.store,
             paths,
@@ -91,7 +91,7 @@ def harvest_oai(
     with opened(settings) as o:
         try:
             with ArxivClient(settings) as client, Progress(disable=not sys.stderr.isatty()) as bar:
-                task = bar.add_task(f"OAI {set_spec or 'all'}", total=None)
+                task = bar.add_task(f"OAI {set_spec}" if set_spec else o.say.line("bar_oai_all"), total=None)
                 counts = run(
                     client,
                     o.store,
@@ -99,10 +99,12 @@ def harvest_oai(
                     from_date=parse_day(from_, "--from"),
                     until=parse_day(until, "--until"),
                     metadata_prefix=prefix,
-                    on_page=lambda page, c: bar.update(task, advance=c.total, description=f"OAI page {page}"),
+                    on_page=lambda page, c: bar.update(
+                        task, advance=c.total, description=o.say.line("bar_oai_page", page=page)
+                    ),
                 )
         except HarvestError as e:
-            fail(o.say.line("harvest_stopped", problem=reason(e)), say=o.say)
+            refuse("harvest_stopped", say=o.say, problem=reason(e))
     report(counts, "harvest", o.say)
 
 

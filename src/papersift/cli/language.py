@@ -1,6 +1,6 @@
 """The CLI's text output in the reader's language (``settings.lang``: ``PAPERSIFT_LANG``, else the locale):
 what papersift says (a reason, a note, an error: ``records/messages.py``) and the lines around it, from the
-same catalogs as the web pages (``records/catalogs.py``; the lines: ``web/i18n.py``'s ``INTERFACE``). English
+same catalogs as the web pages (``records/catalogs.py``; the lines: ``cli/lines.py``'s ``LINES``). English
 is the text as the code writes it, and no catalog is read for it; JSON output is never translated.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 @dataclass(frozen=True)
 class Speech:
     """How the CLI says things in ``lang``: ``speech(message)`` a message, ``speech.line(key, **values)``
-    one of the interface's lines (``INTERFACE["cli_…"]``) with its values (messages said in ``lang`` too)."""
+    one of the CLI's lines (``LINES["cli_…"]``) with its values (messages said in ``lang`` too)."""
 
     lang: str = "en"
 
@@ -31,10 +31,12 @@ class Speech:
         return said_list(texts, self.lang)
 
     def line(self, key: str, **values: Any) -> str:
-        from papersift.web.i18n import INTERFACE, interface
+        from papersift.cli.lines import LINES
+        from papersift.records.catalogs import translations
 
-        words = INTERFACE if self.lang == "en" else interface(self.lang)
-        return words[f"cli_{key}"].format(**{k: self(v) for k, v in values.items()})
+        context = f"cli_{key}"  # English: the msgid as it is (no catalog is read)
+        words = translations(self.lang).pgettext(context, LINES[context])
+        return words.format(**{k: self(v) for k, v in values.items()})
 
 
 ENGLISH = Speech("en")

@@ -42,7 +42,7 @@ def _key(store: Store, reader: Account, paper_id: str, say: Speech) -> str:
     except ValueError:
         key = paper_id
     if store.library_entry(reader.id, key) is None:
-        fail(say.line("not_in_library", paper=paper_id, reader=reader.name), say=say)
+        refuse("not_in_library", say=say, paper=paper_id, reader=reader.name)
     return key
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli.common import FormatOpt, HomeOpt, check_format, fail, load_settings, opened, refuse
+from papersift.cli.common import FormatOpt, HomeOpt, check_format, load_settings, opened, refuse
 from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
@@ -82,11 +82,6 @@ def llm_status(
         typer.echo(f"  {f.at[:19]}  {f.model}: {f.reason}")
 
 
-_FLAGS = (
-    "papersift llm setup --url URL --model NAME (or --provider NAME; --port N for a server on another port)"
-)
-
-
 @llm_app.command("setup")
 def llm_setup(
     url: Annotated[
@@ -139,9 +134,11 @@ def llm_setup(
             if key is None or not key.get_secret_value():
                 refuse("provider_needs_key", say=say, provider=chosen.name)
         elif not url:
-            servers = [(f"port {p}", p) for p in ports] if ports else list(setup.LOCAL_SERVERS)
+            servers = (
+                [(say.line("llm_port", port=p), p) for p in ports] if ports else list(setup.LOCAL_SERVERS)
+            )
             found = setup.discover(servers)
-            picked = _pick_server(found, servers, asking)
+            picked = _pick_server(found, servers, asking, say)
             url, listed = picked.url, list(picked.models)
         url = setup.checked_url(url)
         if listed is None:
@@ -150,7 +147,7 @@ def llm_setup(
                 with contextlib.suppress(ModelError):
                     listed = setup.models(f"{url}/v1", key)
                     url = f"{url}/v1" if listed is not None else url
-        model = model or _pick_model(url, listed, suggested, asking)
+        model = model or _pick_model(url, listed, suggested, asking, say)
         if listed and model not in listed and fmt == "text":
             typer.echo(say.line("llm_not_listed", url=url, model=model), err=True)
         reply = setup.trial_call(settings, url, model, key)
@@ -188,46 +185,45 @@ def llm_setup(
         typer.echo(say.line("llm_env_wins", name=f"PAPERSIFT_{name.upper()}"), err=True)
 
 
-def _pick_server(found: list[Found], servers: list[tuple[str, int]], asking: bool) -> Found:
+def _pick_server(found: list[Found], servers: list[tuple[str, int]], asking: bool, say: Speech) -> Found:
     """The server to use: the one found, or the reader's choice among several; else a clear error."""
     if not found:
         where = ", ".join(f"{name} {port}" for name, port in servers)
-        fail(
-            f"no OpenAI-compatible server answered on 127.0.0.1 ({where}): start one (e.g. `ollama serve`), "
-            f"or name one: {_FLAGS}"
-        )
+        refuse("llm_no_server", say=say, where=where, flags=say.line("llm_flags"))
     if len(found) == 1:
-        typer.echo(f"found {found[0].server} at {found[0].url}", err=True)
+        typer.echo(say.line("llm_found", server=found[0].server, url=found[0].url), err=True)
         return found[0]
     if not asking:
-        listed = "; ".join(f"{f.server} at {f.url}" for f in found)
-        fail(f"several servers answer ({listed}): choose one with --url URL (no terminal to ask on)")
+        listed = "; ".join(say.line("llm_server_at", server=f.server, url=f.url) for f in found)
+        refuse("llm_several", say=say, listed=listed)
     for n, f in enumerate(found, 1):
-        typer.echo(f"{n}. {f.server} at {f.url} ({len(f.models)} models)")
-    choice = _ask_number("Which server", len(found), 1)
+        typer.echo(say.line("llm_server_choice", n=n, server=f.server, url=f.url, count=len(f.models)))
+    choice = _ask_number(say.line("llm_which_server"), len(found), 1, say)
     return found[choice - 1]
 
 
-def _pick_model(url: str, listed: list[str] | None, suggested: str | None, asking: bool) -> str:
+def _pick_model(url: str, listed: list[str] | None, suggested: str | None, asking: bool, say: Speech) -> str:
     """The model to use: the one listed, or the reader's choice; else a clear error naming the flags."""
     if listed is not None and len(listed) == 1:
         return listed[0]
     if not asking:
-        offered = f"it offers {', '.join(listed[:20])}" if listed else "it lists no models"
-        fail(f"choose a model with --model NAME ({url}: {offered}; no terminal to ask on): {_FLAGS}")
+        offered = (
+            say.line("llm_offers", models=", ".join(listed[:20])) if listed else say.line("llm_no_models")
+        )
+        refuse("llm_choose_model", say=say, url=url, offered=offered, flags=say.line("llm_flags"))
     if not listed:
-        return str(typer.prompt("Model name", default=suggested or None))
+        return str(typer.prompt(say.line("llm_model_name"), default=suggested or None))
     for n, name in enumerate(listed, 1):
         typer.echo(f"{n}. {name}")
     default = listed.index(suggested) + 1 if suggested in listed else 1
-    choice = _ask_number("Which model", len(listed), default)
+    choice = _ask_number(say.line("llm_which_model"), len(listed), default, say)
     return listed[choice - 1]
 
 
-def _ask_number(question: str, count: int, default: int) -> int:
+def _ask_number(question: str, count: int, default: int, say: Speech) -> int:
     """A number from 1 to ``count`` typed on the terminal (asked again until it is one)."""
     while True:
         answer = typer.prompt(question, default=str(default)).strip()
         if answer.isdigit() and 1 <= int(answer) <= count:
             return int(answer)
-        typer.echo(f"a number from 1 to {count}, please")
+        typer.echo(say.line("llm_a_number", count=count))

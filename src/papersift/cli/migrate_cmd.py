@@ -46,7 +46,7 @@ def migrate(
         fail(reason(e), say=say)
     try:
         with progress_bar() as bar:
-            task = bar.add_task("copying", total=sum(source_counts(src).values()))
+            task = bar.add_task(say.line("bar_copying"), total=sum(source_counts(src).values()))
             copy_store(
                 src, dst, force=force, progress=lambda t, n: bar.update(task, advance=n, description=t)
             )
@@ -56,12 +56,12 @@ def migrate(
     finally:
         src.close()
         dst.close()
-    typer.echo(f"{'table':<16}{'source rows':>12}{'target rows':>12}  {'source sum':<18}{'target sum':<18}")
+    typer.echo(say.line("migrate_header"))
     for c in checks:
         typer.echo(
             f"{c.table:<16}{c.source_rows:>12}{c.target_rows:>12}  {c.source_sum:<18}{c.target_sum:<18}"
-            + ("ok" if c.ok else "DIFFERS")
+            + say.line("migrate_ok" if c.ok else "migrate_differs")
         )
     if not all(c.ok for c in checks):
         refuse("target_differs", say=say)
-    typer.echo(f"migrated {path} -> PostgreSQL: every table matches")
+    typer.echo(say.line("migrated", path=path))

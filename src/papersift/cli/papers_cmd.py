@@ -102,27 +102,40 @@ def show(
         typer.echo(paper_bibtex(paper), nl=False)
     else:
         typer.echo(paper_text(paper), nl=False)
-        tldr, by = shown["tldr"], shown["tldr"]["by"]
-        typer.echo(f"TL;DR ({by}): {tldr['text']}" if tldr["text"] else f"TL;DR unavailable: {tldr['error']}")
+        say = Speech(settings.lang)
+        typer.echo(_tldr_line(shown["tldr"], say))
         if "zh" in shown and shown["zh"]["title"]:
-            typer.echo(f"译文: {shown['zh']['title']}\n{shown['zh']['abstract'] or ''}".rstrip())
-        for line in _links_lines(shown):
+            zh = shown["zh"]
+            typer.echo(f"{say.line('translation', title=zh['title'])}\n{zh['abstract'] or ''}".rstrip())
+        for line in _links_lines(shown, say):
             typer.echo(line)
 
 
-def _links_lines(shown: dict[str, Any]) -> list[str]:
+def _tldr_line(tldr: dict[str, Any], say: Speech) -> str:
+    """``show``'s ``TL;DR (BY): TEXT`` (BY: the model, or the abstract's key sentence), or why there is
+    none."""
+    from papersift.reading.extractive import EXTRACTIVE
+
+    if not tldr["text"]:
+        return say.line("tldr_unavailable", problem=tldr["error"])
+    by = say.line("tldr_extractive") if tldr["by"] == EXTRACTIVE else tldr["by"]
+    return say.line("tldr_by", by=by, text=tldr["text"])
+
+
+def _links_lines(shown: dict[str, Any], say: Speech) -> list[str]:
     """The full text's lines of ``show``: what was read, references, cited by, code, citation count."""
     lines = []
     if (info := shown["fulltext"]) is not None:
-        lines.append(f"Full text ({info['from']}): {info['sections']} sections, {info['words']:,} words")
+        words = f"{info['words']:,}"
+        lines.append(say.line("full_text_read", source=info["from"], sections=info["sections"], words=words))
     if refs := shown["references"]:
         here = sum(r["resolved"] is not None for r in refs)
-        lines.append(f"References: {len(refs)}; {here} in this store (--references)")
+        lines.append(say.line("references_count", n=len(refs), m=here))
     if citing := shown["cited_by"]:
-        lines.append(f"Cited by: {len(citing)} in this store (--cited-by)")
-    lines += [f"Code: {c['url']}" + (" (the paper's own)" if c["own"] else "") for c in shown["code"]]
+        lines.append(say.line("cited_by_count", n=len(citing)))
+    lines += [say.line("own_code" if c["own"] else "code", url=c["url"]) for c in shown["code"]]
     if (count := shown["citations"]) is not None:
-        lines.append(f"Citations: {count['count']:,} (Semantic Scholar, {count['date']})")
+        lines.append(say.line("citations", n=f"{count['count']:,}", day=count["date"]))
     return lines
 
 
@@ -138,7 +151,7 @@ def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: 
             typer.echo(json_line({"id": paper.id, "references": [ReferenceShape.of(r).dump() for r in refs]}))
         else:
             here = sum(r.resolved is not None for r in refs)
-            typer.echo(f"References ({len(refs)}; {here} in this store)")
+            typer.echo(o.say.line("references_heading", n=len(refs), m=here))
             for n, r in enumerate(refs, 1):
                 typer.echo(f"[{n}] {r.text}" + (f"  -> {r.resolved}" if r.resolved else ""))
     if cited_by:
@@ -146,6 +159,6 @@ def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: 
         if fmt == "json":
             typer.echo(json_line({"id": paper.id, "cited_by": [CitingShape.of(c).dump() for c in citing]}))
         else:
-            typer.echo(f"Cited by ({len(citing)} in this store)")
+            typer.echo(o.say.line("cited_by_heading", n=len(citing)))
             for c in citing:
                 typer.echo(f"{c.paper_id}  {c.title}")

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from papersift.cli.common import HomeOpt, ReaderOpt, load_settings, opened
+from papersift.cli.common import HomeOpt, ReaderOpt, load_settings, opened, spoken
 
 reader_app = typer.Typer(help="Readers of a shared install (accounts for the web UI).", no_args_is_help=True)
 
@@ -27,11 +27,11 @@ def reader_add(
     password = (
         sys.stdin.readline().rstrip("\n")
         if password_stdin
-        else typer.prompt("password", hide_input=True, confirmation_prompt=True)
+        else typer.prompt(spoken().line("password"), hide_input=True, confirmation_prompt=True)
     )
     with opened(load_settings(home)) as o:
         reader = create_account(o.store, name, password, email)
-    typer.echo(f"reader {reader.name} created")
+    typer.echo(o.say.line("reader_created", name=reader.name))
 
 
 @reader_app.command("list")
@@ -39,7 +39,7 @@ def reader_list(home: HomeOpt = None) -> None:
     """Every reader, with their e-mail and library size."""
     with opened(load_settings(home)) as o:
         for r in o.store.accounts():
-            typer.echo(f"{r.name}\t{r.email or '-'}\t{len(o.store.library(r.id))} papers")
+            typer.echo(f"{r.name}\t{r.email or '-'}\t{o.say.line('papers', n=len(o.store.library(r.id)))}")
 
 
 @reader_app.command("feed")

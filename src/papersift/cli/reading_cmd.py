@@ -88,7 +88,7 @@ def summarize(
             if not papers:
                 refuse("no_listing_on", say=o.say, category=category, day=when)
         with progress_bar() as bar:
-            task = bar.add_task("summarize", total=len(papers))
+            task = bar.add_task(o.say.line("bar_summarize"), total=len(papers))
             made = run(settings, o.store, papers, lang, retry_failed=retry, step=lambda _: bar.advance(task))
         texts = lookup(settings, o.store, papers, lang)
     for paper in papers:
@@ -100,12 +100,11 @@ def summarize(
         typer.echo(f"arXiv:{paper.id}  {paper.title}")
         if lang == "zh" and shown["zh"]["title"]:
             typer.echo(f"  {shown['zh']['title']}")
-        typer.echo(f"  TL;DR: {tldr['text']}" if tldr["text"] else f"  TL;DR unavailable: {tldr['error']}")
+        said = o.say.line("tldr", text=tldr["text"]) if tldr["text"] else None
+        typer.echo(f"  {said or o.say.line('tldr_unavailable', problem=tldr['error'])}")
     for failure in made.failures:
-        typer.echo(
-            f"failed: {failure.key.paper_id} {failure.key.kind} ({failure.key.lang}): {failure.error}",
-            err=True,
-        )
+        key = {"paper": failure.key.paper_id, "kind": failure.key.kind, "lang": failure.key.lang}
+        typer.echo(o.say.line("summarize_failed", **key, problem=failure.error), err=True)
     typer.echo(o.say(made.line()), err=True)
     if made.failures:
         raise typer.Exit(1)
@@ -138,7 +137,7 @@ def ask(
     if fmt == "json":
         typer.echo(json_line(answer_json(result)))
     elif result.text is None:
-        typer.echo(f"answer unavailable: {result.error}", err=True)
+        typer.echo(o.say.line("answer_unavailable", problem=result.error), err=True)
     else:
         typer.echo(result.text)
         typer.echo("")

@@ -380,8 +380,10 @@ def _answer(conn: socket.socket, kept: Kept, stamp: str) -> bool:
         os.environ.update({k: v for k, v in env.items() if _forwarded(k)})
         try:
             os.chdir(cwd)
-        except OSError as e:
-            _send(conn, {"stdout": "", "stderr": f"error: {e}\n", "code": 1})
+        except OSError as e:  # said in the client's language (its environment, set just above)
+            from papersift.cli.common import spoken
+
+            _send(conn, {"stdout": "", "stderr": spoken().line("error", message=e) + "\n", "code": 1})
             return True
         conn.settimeout(None)
         _send(conn, run(argv, kept))

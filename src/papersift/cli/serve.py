@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli.common import HomeOpt, fail, load_settings, opened, refuse, report, spelled_option
+from papersift.cli.common import HomeOpt, load_settings, opened, refuse, report, spelled_option
+from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -56,6 +57,7 @@ def demo(
     if part not in PARTS:
         refuse("one_of", 2, option="--part", allowed=", ".join(PARTS), value=repr(part))
     settings = load_settings(home)
+    say = Speech(settings.lang)
     snapshot = shared / "arxiv-300k.jsonl.gz"
     if part == "rest":  # the background half of a demo: the other days, then their vectors
         marker = settings.home / LOADING  # the pages say the other days are coming while it is there
@@ -66,9 +68,9 @@ def demo(
                 if offline:
                     loaded, _ = load_recent_snapshot(o.store, snapshot, days, "rest")
                 else:
-                    loaded = _earlier_days(settings, o.store, days)
-                report(loaded, "demo (the other days)")
-                typer.echo(f"demo: loaded; {o.store.count():,} papers in {settings.home}")
+                    loaded = _earlier_days(settings, o.store, days, say)
+                report(loaded, say.line("demo_other_days"), say)
+                typer.echo(say.line("demo_loaded", n=f"{o.store.count():,}", home=settings.home))
         finally:
             marker.unlink(missing_ok=True)
         if embed:
@@ -84,27 +86,20 @@ def demo(
             online = counts is not None
             later = online and background and part == "all" and days > 1
             if counts is not None and not later and days > 1:  # --no-background: the earlier days now
-                counts.add(_earlier_days(settings, o.store, days))
+                counts.add(_earlier_days(settings, o.store, days, say))
         if counts is None:
             if not snapshot.exists():
-                fail(
-                    "offline: arXiv is unreachable and no offline data was found at "
-                    f"{snapshot}; connect to the internet or pass --shared PATH"
-                )
+                refuse("demo_offline", say=say, snapshot=snapshot)
             later = background and part == "all" and days > 1
-            typer.echo(
-                f"arXiv unreachable or skipped: loading each category's latest {days} days from {snapshot}"
-                + (" (the latest day now, the others in the background)" if later else "")
-            )
+            line = "demo_from_snapshot_later" if later else "demo_from_snapshot"
+            typer.echo(say.line(line, days=days, snapshot=snapshot))
             counts, busiest = load_recent_snapshot(o.store, snapshot, days, "first" if later else part)
             category = category or busiest
-            whole = _whole_days(o.store, shared, days, counts)
-        report(counts, "demo")
+            whole = _whole_days(o.store, shared, days, counts, say)
+        report(counts, "demo", say)
         papers = o.store.count()
     shown = category or settings.default_categories[0]
-    typer.echo(
-        f"demo: {papers:,} papers in {settings.home}; the latest {shown} listing: `papersift list {shown}`"
-    )
+    typer.echo(say.line("demo_papers", n=f"{papers:,}", home=settings.home, category=shown))
     for line in whole:
         typer.echo(line)
     if later:
@@ -114,26 +109,21 @@ def demo(
         _detached(
             [*rest, *([] if online else ["--offline"]), *([] if embed else ["--no-embed"])], settings, log
         )
-        where = "from arXiv's API" if online else "of every category"
         typer.echo(
-            f"\nloading the other {days - 1} days {where} in the background, then embedding them "
-            f"(progress: {log}; the pages show each paper as it is stored)"
+            "\n" + say.line("demo_later_api" if online else "demo_later_snapshot", n=days - 1, log=log)
         )
         return
     from papersift.index.generations import build_running
 
     if embed and build_running(settings.index_dir):
-        typer.echo("\nan index build (`papersift embed`) is already running: not starting another")
+        typer.echo("\n" + say.line("build_running"))
     elif embed:
         log = settings.home / "embed.log"
         _detached(["embed"], settings, log)
-        typer.echo(
-            f"\nembedding the {papers:,} papers in the background, newest first (log: {log}); "
-            "`papersift related ID` and `papersift search --mode hybrid` use them as they arrive"
-        )
+        typer.echo("\n" + say.line("demo_embedding", n=f"{papers:,}", log=log))
 
 
-def _whole_days(store: Store, shared: Path, days: int, counts: IngestCounts) -> list[str]:
+def _whole_days(store: Store, shared: Path, days: int, counts: IngestCounts, say: Speech) -> list[str]:
     """The whole days of ``shared/listings-extra`` (each category's latest ``days``) into the store, added
     to ``counts``; a line naming each category's latest whole day."""
     from papersift.services.demo import EXTRA, load_day_listings
@@ -141,16 +131,13 @@ def _whole_days(store: Store, shared: Path, days: int, counts: IngestCounts) -> 
     try:
         loaded, listings = load_day_listings(store, shared / EXTRA, days)
     except (OSError, EOFError, ValueError) as exc:
-        return [f"{shared / EXTRA}: not loaded ({exc})"]
+        return [say.line("not_loaded", path=shared / EXTRA, problem=exc)]
     counts.add(loaded)
     latest = {x.category: x for x in reversed(listings)}  # latest first: the last one kept is the latest
-    return [
-        f"whole day of {c}: {x.day} ({len(x.ids)} new submissions): `papersift list {c} --date {x.day}`"
-        for c, x in sorted(latest.items())
-    ]
+    return [say.line("whole_day", category=c, day=x.day, n=len(x.ids)) for c, x in sorted(latest.items())]
 
 
-def _earlier_days(settings: Settings, store: Store, days: int) -> IngestCounts:
+def _earlier_days(settings: Settings, store: Store, days: int, say: Speech) -> IngestCounts:
     """The default categories' earlier days from arXiv's API; none, said in one line, when it fails."""
     from papersift.services.demo import earlier_days
     from papersift.services.harvest import HarvestError
@@ -159,7 +146,7 @@ def _earlier_days(settings: Settings, store: Store, days: int) -> IngestCounts:
     try:
         return earlier_days(settings, store, list(settings.default_categories), days)
     except HarvestError as exc:
-        typer.echo(f"{exc}; only today's announcements are loaded")
+        typer.echo(say.line("only_today", problem=exc))
         return IngestCounts()
 
 
@@ -194,29 +181,21 @@ def serve(
     from papersift.settings import is_loopback
 
     settings = load_settings(home)
+    say = Speech(settings.lang)
     public = not is_loopback(host)
     if public and not settings.accounts and not public_read_only and not settings.read_only:
-        fail(
-            f"refusing to serve on {host}: without accounts anyone who can reach it could read and change "
-            "the library. Set PAPERSIFT_ACCOUNTS=true (and add readers with `papersift reader add`), "
-            "pass --public-read-only (listings and search only), or serve on 127.0.0.1.",
-            2,
-        )
+        refuse("refusing_to_serve", 2, say=say, host=host)
     served: dict[str, object] = {}
     if public_read_only:
         served["read_only"] = True
     if public and host not in ("0.0.0.0", "::"):  # the address itself is a name clients may use
         served["allowed_hosts"] = (*settings.allowed_hosts, host)
     elif public and not settings.allowed_hosts and is_loopback(urlsplit(settings.base_url).hostname or ""):
-        typer.echo(
-            "papersift: only loopback names are answered; set PAPERSIFT_BASE_URL (or "
-            "PAPERSIFT_ALLOWED_HOSTS) to the name clients use",
-            err=True,
-        )
-    _check_port(host, port)  # a busy port fails here, before anything says the server is up
+        typer.echo(say.line("loopback_only"), err=True)
+    _check_port(host, port, say)  # a busy port fails here, before anything says the server is up
     if not settings.threads:  # workers share the cores: a query's embedding needs no more than its share
         served["threads"] = max(1, (os.cpu_count() or 1) // workers)
-    typer.echo("papersift: loading the indexes and the query model…", err=True)
+    typer.echo(say.line("loading_indexes"), err=True)
     # each worker loads the indexes and the query model before it accepts a connection, then says so
     _run_workers(settings.model_copy(update=served), host, port, workers)
 
@@ -246,18 +225,18 @@ def _run_workers(settings: Settings, host: str, port: int, workers: int) -> None
         Multiprocess(config, sockets=[config.bind_socket()]).run()
 
 
-def _check_port(host: str, port: int) -> None:
+def _check_port(host: str, port: int, say: Speech) -> None:
     """Fail with a clear message when ``host:port`` cannot be listened on (in use, or not an address here)."""
     import socket
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
-        fail(f"cannot listen on {host}:{port}: {e.strerror}")
+        refuse("cannot_listen", say=say, host=host, port=port, problem=e.strerror)
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
         try:
             probe.bind(address)
         except OSError as e:
-            fail(f"cannot listen on {host}:{port}: {e.strerror} (is another server using it? try --port)")
+            refuse("cannot_listen_busy", say=say, host=host, port=port, problem=e.strerror)

@@ -18,8 +18,8 @@ from papersift.cli.common import (
     HomeOpt,
     ListingDayOpt,
     check_format,
-    fail,
     opened_listing,
+    refuse,
 )
 
 
@@ -41,11 +41,12 @@ def topics(
         say = o.say
         if not entries:
             before = {"before": days - 1} if days > 1 else {}
-            fail(
-                say.line(
-                    "no_listing_days" if before else "no_listing_day", category=category, day=when, **before
-                ),
+            refuse(
+                "no_listing_days" if before else "no_listing_day",
                 say=say,
+                category=category,
+                day=when,
+                **before,
             )
         tmap = topic_map(o.indexes, [e.paper for e in entries], namer=topic_namer(o.settings, o.store))
     if fmt == "json":
