@@ -53,7 +53,9 @@ def test_list_json_has_the_interface_fields(home: Path) -> None:
 
 def test_list_unknown_category_or_day_is_a_clear_error(home: Path) -> None:
     r = run_cli("list", "nope.XX", home=home, check=False)
-    assert r.returncode == 1 and "no listings for 'nope.XX'" in r.stderr
+    assert r.returncode == 2 and "nope.XX is not an arXiv category" in r.stderr
+    r = run_cli("list", "econ.TH", home=home, check=False)
+    assert r.returncode == 1 and "no listings for 'econ.TH'" in r.stderr
     r = run_cli("list", "cs.AI", "--date", "1999-01-01", home=home, check=False)
     assert r.returncode == 1 and "no cs.AI listing on 1999-01-01" in r.stderr
     r = run_cli("list", "cs.AI", "--date", "yesterday", home=home, check=False)

@@ -191,8 +191,10 @@ def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -
         run_cli("topics", CATEGORY, "--date", DAY, "--days", "2", "-f", "json", home=topics_home).stdout
     )
     assert len(two["points"]) > len(data["points"])  # the day before's listing too
-    missing = run_cli("topics", "no.SUCH", home=topics_home, check=False)
+    missing = run_cli("topics", "math.AG", home=topics_home, check=False)
     assert missing.returncode == 1 and "no listings" in missing.stderr
+    unknown = run_cli("topics", "no.SUCH", home=topics_home, check=False)
+    assert unknown.returncode == 2 and "no.SUCH is not an arXiv category" in unknown.stderr
 
 
 def test_a_configured_model_names_the_topics_and_a_failing_one_leaves_the_phrases(

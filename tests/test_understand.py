@@ -411,9 +411,13 @@ def test_the_search_page_says_what_it_did_with_a_long_query_an_unknown_category_
         assert f"{keyword['total']['count']} papers have your words" in shown
 
 
-def test_the_cli_refuses_a_category_filter_arxiv_does_not_have(home: Path) -> None:
+def test_the_cli_refuses_a_category_arxiv_does_not_have(home: Path) -> None:
     out = invoke("search", "transformer", "--category", "cs.FOO", home=home, check=False)
     assert out.returncode == 2 and "cs.FOO is not an arXiv category" in out.stderr
+    for command in (("list", "cs.FOO"), ("topics", "cs.FOO"), ("follow", "-c", "cs.FOO"), ("sync", "cs.FOO")):
+        refused = invoke(*command, home=home, check=False)
+        assert refused.returncode == 2 and "cs.FOO is not an arXiv category" in refused.stderr, command
+    assert "did you mean cs.LG" in invoke("list", "cs.LGG", home=home, check=False).stderr
     near = invoke("related", "--text", "graph neural network", "-c", "cs.lgg", home=home, check=False)
     assert near.returncode == 2 and "did you mean cs.LG" in near.stderr
     assert invoke("search", "graph", "--category", "CS.lg", "--mode", "keyword", home=home).returncode == 0

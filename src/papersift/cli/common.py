@@ -39,29 +39,15 @@ HomeOpt = Annotated[
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text or json")]
 
 
-def _spelled(value: str) -> str:
-    from papersift.records.taxonomy import spelled
-
-    return spelled(value)
-
-
-def _all_spelled(values: list[str]) -> list[str]:
-    return [_spelled(v) for v in values]
-
-
-def spelled_option(value: str | None) -> str | None:
-    """A ``--category`` option as arXiv spells it (any case typed), or None when not given."""
-    return None if value is None else _spelled(value)
-
-
 def known_category_option(value: str | None) -> str | None:
-    """A ``--category`` filter as arXiv spells it; one arXiv has no such category or archive for is an error
-    naming the nearest ids it has (a filter on ``cs.FOO`` would quietly find nothing)."""
+    """A category (or archive) as arXiv spells it, any case typed; one arXiv has no such category or archive
+    for is an error naming the nearest ids it has (``list cs.FOO`` or a filter on it would quietly find
+    nothing, ``follow -c cs.FOO`` follow nothing)."""
     if value is None:
         return None
     from papersift.records import taxonomy
 
-    spelled = _spelled(value)
+    spelled = taxonomy.spelled(value)
     if taxonomy.is_known(spelled):
         return spelled
     say, nearest = spoken(), taxonomy.nearest(spelled)
@@ -71,17 +57,20 @@ def known_category_option(value: str | None) -> str | None:
     raise typer.BadParameter(say.line("not_a_category_nearest", value=value, nearest=either))
 
 
-def all_spelled_option(values: list[str] | None) -> list[str] | None:
-    """A repeated ``--category`` option as arXiv spells each, or None when not given."""
-    return None if values is None else _all_spelled(values)
+def known_categories_option(values: list[str] | None) -> list[str] | None:
+    """Several categories, each as ``known_category_option`` reads it, or None when none is given."""
+    return None if values is None else [str(known_category_option(v)) for v in values]
 
 
 CategoryArg = Annotated[
     str,
-    typer.Argument(help="Category or archive, e.g. cs.LG or astro-ph (any case).", callback=_spelled),
+    typer.Argument(
+        help="Category or archive, e.g. cs.LG or astro-ph (any case).", callback=known_category_option
+    ),
 ]
 CategoriesArg = Annotated[
-    list[str], typer.Argument(help="Categories, e.g. cs.LG stat.ML (any case).", callback=_all_spelled)
+    list[str],
+    typer.Argument(help="Categories, e.g. cs.LG stat.ML (any case).", callback=known_categories_option),
 ]
 ListingDayOpt = Annotated[
     str | None, typer.Option("--date", "-d", help="Listing date (default: the latest).")

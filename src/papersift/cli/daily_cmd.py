@@ -15,9 +15,9 @@ from papersift.cli.common import (
     HomeOpt,
     Opened,
     ReaderOpt,
-    all_spelled_option,
     check_format,
     fail,
+    known_categories_option,
     load_settings,
     opened,
     parse_day,
@@ -39,7 +39,9 @@ if TYPE_CHECKING:
 def follow(
     category: Annotated[
         list[str] | None,
-        typer.Option("--category", "-c", help="Follow a category (any case).", callback=all_spelled_option),
+        typer.Option(
+            "--category", "-c", help="Follow a category (any case).", callback=known_categories_option
+        ),
     ] = None,
     author: Annotated[list[str] | None, typer.Option("--author", "-a", help="Follow an author.")] = None,
     must: Annotated[
@@ -357,7 +359,8 @@ def daily(
     categories: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Categories to sync (default: what readers follow; any case).", callback=all_spelled_option
+            help="Categories to sync (default: what readers follow; any case).",
+            callback=known_categories_option,
         ),
     ] = None,
     no_sync: Annotated[

@@ -14,12 +14,12 @@ from papersift.cli.common import (
     LangOpt,
     check_format,
     fail,
+    known_category_option,
     load_settings,
     opened,
     parse_day,
     progress_bar,
     refuse,
-    spelled_option,
 )
 from papersift.cli.language import Speech
 from papersift.records.paper import Paper
@@ -58,7 +58,8 @@ def summarize(
     ids: Annotated[list[str] | None, typer.Argument(metavar="[ID]...", help="arXiv ids.")] = None,
     day: Annotated[str | None, typer.Option("--date", "-d", help="A listing day (with --category).")] = None,
     category: Annotated[
-        str | None, typer.Option("--category", "-c", help="The day's category.", callback=spelled_option)
+        str | None,
+        typer.Option("--category", "-c", help="The day's category.", callback=known_category_option),
     ] = None,
     lang: LangOpt = "en",
     retry: Annotated[bool, typer.Option("--retry", help="Make failed texts again.")] = False,

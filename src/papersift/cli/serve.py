@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from papersift.cli.common import HomeOpt, load_settings, opened, refuse, report, spelled_option
+from papersift.cli.common import HomeOpt, known_category_option, load_settings, opened, refuse, report
 from papersift.cli.language import Speech
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def demo(
         str | None,
         typer.Option(
             help="Category whose listing is printed (default: the busiest one; any case).",
-            callback=spelled_option,
+            callback=known_category_option,
         ),
     ] = None,
     offline: Annotated[bool, typer.Option(help="Do not try arXiv at all.")] = False,
