@@ -183,6 +183,149 @@ def test_help_keeps_bracketed_words_as_written() -> None:
     assert bracketed  # ask's "[n]" at least
 
 
+def _lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines()]
+
+
+def _titles(text: str) -> list[str]:
+    """The titles of the panels of ``text``, in order."""
+    return [line.split()[1] for line in text.splitlines() if line.startswith("╭")]
+
+
+def _panel_row(text: str, row: str) -> bool:
+    """``row`` is a row of a panel of ``text``, as written (its box and padding around it)."""
+    return any(line.startswith(f"│ {row}") for line in text.splitlines())
+
+
+def test_help_is_said_in_the_readers_language_and_english_as_it_was(tmp_path: Path) -> None:
+    zh, timed = {"PAPERSIFT_LANG": "zh"}, {"PYTHONPROFILEIMPORTTIME": "1"}  # import times go to stderr
+    root = run_cli("--help", home=tmp_path, env={**zh, **timed})
+    search = run_cli("search", "--help", home=tmp_path, env=zh).stdout
+    assert _lines(root.stdout)[1:4] == [
+        " 用法：python -m papersift.cli [OPTIONS] COMMAND [ARGS]...",
+        "",
+        " papersift：自托管的 arXiv 论文雷达。",
+    ]
+    assert _titles(root.stdout) == ["选项", "命令"]
+    assert _panel_row(root.stdout, "--help              显示本帮助并退出。")
+    assert _panel_row(
+        root.stdout,
+        "search     搜索：混合（BM25 + 向量 + tf-idf，默认）、关键词（BM25）或语义搜索，可加筛选条件。",
+    )
+    assert _lines(search)[3:6] == [
+        " 搜索：混合（BM25 + 向量 + tf-idf，默认）、关键词（BM25）或语义搜索，可加筛选条件。",
+        "",
+        " 查询会先被理解：中文会被翻译，拼写错误会被更正，缩写会与全称匹配"
+        "（提示会说明做了什么；--exact 按输入原样搜索）。",
+    ]
+    assert _titles(search) == ["参数", "选项"]
+    assert _panel_row(
+        search, "--mode          -m      TEXT                  hybrid、keyword 或 semantic。 [默认：hybrid]"
+    )
+    assert _panel_row(
+        search, "--exact                                       按输入原样搜索：不翻译、不更正、不匹配缩写。"
+    )
+    assert "[环境变量：PAPERSIFT_HOME]" in search and "babel" in root.stderr
+    english = run_cli("--help", home=tmp_path, env={"PAPERSIFT_LANG": "en", **timed})
+    search = run_cli("search", "--help", home=tmp_path, env={"PAPERSIFT_LANG": "en"}).stdout
+    assert "babel" not in english.stderr  # English reads no catalog
+    assert _lines(english.stdout)[1:4] == [
+        " Usage: python -m papersift.cli [OPTIONS] COMMAND [ARGS]...",
+        "",
+        " papersift: a self-hosted research-paper radar for arXiv.",
+    ]
+    assert _panel_row(english.stdout, "--help              Show this message and exit.")
+    assert _lines(search)[1:8] == [
+        " Usage: python -m papersift.cli search [OPTIONS] [query]",
+        "",
+        " Search: hybrid (BM25 + vectors + tf-idf, the default), keyword (BM25) or semantic, with filters.",
+        "",
+        " A query is understood first: 中文 is translated, misspellings corrected, acronyms matched with "
+        "their",
+        " long forms (the notes say what was done; --exact searches the query as typed).",
+        "",
+    ]
+    assert _titles(search) == ["Arguments", "Options"]
+    assert _panel_row(
+        search, "--mode          -m      TEXT                  hybrid, keyword or semantic. [default: hybrid]"
+    )
+    assert "[env var: PAPERSIFT_HOME]" in search
+
+
+def test_the_chinese_help_keeps_each_texts_options_names_and_escaped_brackets() -> None:
+    import typer.main
+
+    from papersift.cli.commands import app
+    from papersift.cli.help_words import HELP, help_texts
+    from papersift.records.catalogs import translations
+
+    # options, settings, code, and the escaped brackets of rich's markup (which would eat a bare "[n]")
+    kept = (r"--[\w-]+", r"PAPERSIFT_\w+", r"``[^`]+``|`[^`]+`", r"\\\[\w+\]")
+    for english in help_texts(typer.main.get_command(app)):
+        chinese = translations("zh").pgettext(HELP, english)
+        assert chinese != english, english
+        for written in kept:
+            assert sorted(re.findall(written, chinese)) == sorted(re.findall(written, english)), english
+
+
+def test_a_refused_command_line_is_framed_in_the_readers_language(tmp_path: Path) -> None:
+    asked = (("search", "--bogus"), ("serach",), ("show",), ("search", "a", "b"), ("list", "cs.AI", "--date"))
+    said = {}
+    for lang in ("zh", "en"):
+        runs = [run_cli(*a, home=tmp_path, env={"PAPERSIFT_LANG": lang}, check=False) for a in asked]
+        assert [r.returncode for r in runs] == [2] * len(asked)
+        said[lang] = [
+            [line.strip("│ ") for line in _lines(r.stderr) if not line.startswith(("╭", "╰"))] for r in runs
+        ]
+        assert {title for r in runs for title in _titles(r.stderr)} == {"错误" if lang == "zh" else "Error"}
+    assert said["zh"] == [
+        [
+            "用法：python -m papersift.cli search [OPTIONS] [query]",
+            "运行 'python -m papersift.cli search --help' 查看帮助。",
+            "没有这个选项：--bogus",
+        ],
+        [
+            "用法：python -m papersift.cli [OPTIONS] COMMAND [ARGS]...",
+            "运行 'python -m papersift.cli --help' 查看帮助。",
+            "没有命令 'serach'。你是想用 'search', 'enrich' 吗？",
+        ],
+        [
+            "用法：python -m papersift.cli show [OPTIONS] {ID}",
+            "运行 'python -m papersift.cli show --help' 查看帮助。",
+            "缺少参数 'ID'。",
+        ],
+        [
+            "用法：python -m papersift.cli search [OPTIONS] [query]",
+            "运行 'python -m papersift.cli search --help' 查看帮助。",
+            "多余的参数（b）",
+        ],
+        ["选项 '--date' 需要一个值。"],
+    ]
+    assert said["en"] == [  # English as it always was
+        [
+            "Usage: python -m papersift.cli search [OPTIONS] [query]",
+            "Try 'python -m papersift.cli search --help' for help.",
+            "No such option: --bogus",
+        ],
+        [
+            "Usage: python -m papersift.cli [OPTIONS] COMMAND [ARGS]...",
+            "Try 'python -m papersift.cli --help' for help.",
+            "No such command 'serach'. Did you mean 'search', 'enrich'?",
+        ],
+        [
+            "Usage: python -m papersift.cli show [OPTIONS] {ID}",
+            "Try 'python -m papersift.cli show --help' for help.",
+            "Missing argument 'ID'.",
+        ],
+        [
+            "Usage: python -m papersift.cli search [OPTIONS] [query]",
+            "Try 'python -m papersift.cli search --help' for help.",
+            "Got unexpected extra argument(s) (b)",
+        ],
+        ["Option '--date' requires an argument."],
+    ]
+
+
 def test_home_may_come_before_the_command(home: Path) -> None:
     result = run_cli("--home", str(home), "list", "cs.AI", "--format", "json", home=Path("/nonexistent"))
     assert result.stdout.strip()

@@ -15,7 +15,7 @@ import pytest
 from babel.messages.pofile import read_po
 from jinja2 import DictLoader
 
-from papersift.cli.lines import catalog_template
+from papersift.cli.help_words import catalog_template
 from papersift.llm.errors import ModelError
 from papersift.ranking.evidence import cocited_reason, library_reasons
 from papersift.ranking.pool import how_much_earlier

@@ -1,14 +1,9 @@
 """The CLI's interface lines (``LINES``), by key: English, the msgids of the gettext catalogs (the msgctxt is
-the key, ``cli_…``), and ``catalog_template``, the whole catalog template: the web's words and messages
-(``web/i18n.template``) with these lines. ``cli/language.Speech.line`` says them in the reader's language.
+the key, ``cli_…``). ``cli/language.Speech.line`` says them in the reader's language; the whole catalog
+template (``cli/help_words.catalog_template``) lists them with the web's words, the messages and the help.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # Babel loads with the template only
-    from babel.messages.catalog import Catalog
 
 LINES: dict[str, str] = {
     # the CLI's text output
@@ -303,11 +298,3 @@ LINES: dict[str, str] = {
     "cli_password": "password",
     "cli_reader_created": "reader {name} created",
 }
-
-
-def catalog_template() -> Catalog:
-    """The catalog template: every msgid the code says (the web's words, the messages, arXiv's category
-    names, and the CLI's lines)."""
-    from papersift.web.i18n import template
-
-    return template(LINES)

@@ -7,9 +7,9 @@ with Babel when first used (``records/catalogs.py``, which the CLI and the diges
 The pages' templates get the same catalog through Jinja's i18n extension (``pgettext("key", "English")``;
 every entry has its key as its context, so a bare ``_()`` finds none), the interface words as ``t``, a
 message through the ``tr`` filter and a category's name through ``arxiv_name``. A new msgid: say it in the
-code, write the template again (``cli/lines.catalog_template()``: this ``template`` with the CLI's lines;
-``tests/test_messages_catalogs.py`` says how) and translate it in each .po (the tests fail until every one
-is).
+code, write the template again (``cli/help_words.catalog_template()``: this ``template`` with the CLI's
+lines and help; ``tests/test_messages_catalogs.py`` says how) and translate it in each .po (the tests fail
+until every one is).
 """
 
 from __future__ import annotations
@@ -307,7 +307,7 @@ def install(env: Environment) -> None:
 
 def template(*faces: Mapping[str, str]) -> Catalog:
     """The catalog template: the interface's words, then each of ``faces`` (other faces' words by key: the
-    CLI's lines, ``cli/lines.catalog_template``, as the web imports no CLI), the messages, the category
+    CLI's lines, ``cli/help_words.catalog_template``, as the web imports no CLI), the messages, the category
     names."""
     from babel.messages.catalog import Catalog
 
