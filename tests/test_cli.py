@@ -431,7 +431,7 @@ def test_the_cli_says_its_own_lines_in_the_readers_language_and_english_as_it_wa
         )
     assert said["zh"] == (
         "已创建读者 ada\nada\t-\t0 篇论文\n",
-        "TL;DR 不可用：the abstract has no sentence to show",  # the reason: the reading layer's, as it is
+        "TL;DR 不可用：摘要中没有可展示的句子",
         "参考文献（0 篇；本库中有 0 篇）\n被引用（本库中有 0 篇）\n",
         "错误：设置：",
         "错误：拒绝在 0.0.0.0 上提供服务：没有账户时，任何能访问它的人都能读取和修改文库。请设置 "
@@ -447,3 +447,55 @@ def test_the_cli_says_its_own_lines_in_the_readers_language_and_english_as_it_wa
         "the library. Set PAPERSIFT_ACCOUNTS=true (and add readers with `papersift reader add`), pass "
         "--public-read-only (listings and search only), or serve on 127.0.0.1.\n",
     )
+
+
+KAGGLE = [  # the Kaggle snapshot's layout: versions with their times, comments, journal-ref, DOI, license
+    {
+        "id": "0704.0001", "title": "Prompt diphoton production", "authors": "C. Bal\\'azs, E. L. Berger",
+        "abstract": "A fully differential calculation.", "categories": "hep-ph", "comments": "37 pages",
+        "journal-ref": "Phys.Rev.D76:013009,2007", "doi": "10.1103/PhysRevD.76.013009",
+        "license": "http://arxiv.org/licenses/nonexclusive-distrib/1.0/", "update_date": "2008-11-13",
+        "versions": [
+            {"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"},
+            {"version": "v2", "created": "Tue, 24 Jul 2007 20:10:27 GMT"},
+        ],
+    },
+    {
+        "id": "0704.0003", "title": "A cross-listed paper", "authors": "A. Author", "abstract": "Another.",
+        "categories": "hep-th hep-ph",
+        "versions": [{"version": "v1", "created": "Mon, 2 Apr 2007 19:20:42 GMT"}],
+    },
+]  # fmt: skip
+
+
+def test_list_and_show_say_their_fixed_words_in_the_readers_language(tmp_path: Path) -> None:
+    data = write_jsonl(tmp_path / "arxiv-metadata-oai-snapshot.json", KAGGLE)
+    said = {}
+    for lang in ("zh", "en"):
+        home, env = tmp_path / lang, {"PAPERSIFT_LANG": lang}
+        run_cli("ingest", str(data), home=home, env=env)
+        listed = run_cli("list", "hep-ph", home=home, env=env).stdout.splitlines()
+        shown = run_cli("show", "0704.0001", home=home, env=env).stdout.splitlines()
+        said[lang] = (listed, shown[3:13])
+    (zh, zh_shown), (en, en_shown) = said["zh"], said["en"]
+    assert [n for n, line in enumerate(en) if zh[n] != line] == [0, 8]  # paper text as the paper writes it
+    assert (zh[0], zh[8], zh_shown) == (
+        "hep-ph — 2007-04-04（周三）：1 篇新论文，1 篇交叉列表，0 篇替换",
+        "#02  2007-04-04  hep-th hep-ph  （从 hep-th 交叉列出）",
+        [
+            "分类：hep-ph", "公布日期：2007-04-04", "提交日期：2007-04-02", "更新日期：2007-07-24",
+            "备注：37 pages", "期刊引用：Phys.Rev.D76:013009,2007", "DOI：10.1103/PhysRevD.76.013009",
+            "许可协议：http://arxiv.org/licenses/nonexclusive-distrib/1.0/",
+            "  v1：2007-04-02（周一）19:18 UTC", "  v2：2007-07-24（周二）20:10 UTC",
+        ],
+    )  # fmt: skip
+    assert (en[0], en[8], en_shown) == (  # English as it always was
+        "hep-ph — Wed, 04 Apr 2007: 1 new, 1 cross-lists, 0 replacements",
+        "#02  2007-04-04  hep-th hep-ph  (cross-list from hep-th)",
+        [
+            "Categories: hep-ph", "Announced: 2007-04-04", "Submitted: 2007-04-02", "Updated: 2007-07-24",
+            "Comments: 37 pages", "Journal-ref: Phys.Rev.D76:013009,2007", "DOI: 10.1103/PhysRevD.76.013009",
+            "License: http://arxiv.org/licenses/nonexclusive-distrib/1.0/",
+            "  v1: Mon, 02 Apr 2007 19:18 UTC", "  v2: Tue, 24 Jul 2007 20:10 UTC",
+        ],
+    )  # fmt: skip

@@ -284,11 +284,12 @@ def digest(
 
 def _push_targets(settings: Settings) -> list[Target]:
     from papersift.reader.push import PushError, targets
+    from papersift.records.messages import reason
 
     try:
         found = targets(settings)
     except PushError as e:
-        fail(str(e), 2)
+        fail(reason(e), 2, Speech(settings.lang))
     if not found:
         refuse("no_push_services", 2, Speech(settings.lang))
     return found

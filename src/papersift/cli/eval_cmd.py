@@ -199,6 +199,7 @@ def eval_tldr(
     from papersift.llm import client
     from papersift.reading.texts import make
     from papersift.reading.tldr_eval import TldrLine, evaluate_tldr, read_cases, score_table
+    from papersift.records.messages import reason
     from papersift.services.listing import json_line
 
     check_format(fmt)
@@ -208,7 +209,7 @@ def eval_tldr(
     try:
         cases = read_cases(data)
     except (OSError, EOFError, ValueError) as e:
-        fail(str(e))
+        fail(reason(e), say=Speech(settings.lang))
 
     def note(text: str) -> None:
         typer.echo(text, err=True)

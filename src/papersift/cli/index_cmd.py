@@ -130,7 +130,7 @@ def _embed(
                 )
                 papers, vectors = refresh(store, settings)
         except EngineError as e:
-            fail(str(e), say=say)
+            fail(reason(e), say=say)
         except StoreBusy as e:  # e.g. "database is locked" past the busy timeout
             refuse("store_busy_embed", say=say, problem=reason(e))
         finally:

@@ -79,7 +79,7 @@ def llm_status(
         return
     typer.echo(say.line("llm_failures", n=len(st.failures)))
     for f in st.failures:
-        typer.echo(f"  {f.at[:19]}  {f.model}: {f.reason}")
+        typer.echo(f"  {f.at[:19]}  {f.model}: {say(f.reason)}")
 
 
 @llm_app.command("setup")

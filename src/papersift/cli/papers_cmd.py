@@ -58,7 +58,7 @@ def list_(
                 )
             )
     else:
-        typer.echo(listing_text(category, when, entries), nl=False)
+        typer.echo(listing_text(category, when, entries, o.say.lang), nl=False)
 
 
 def show(
@@ -101,8 +101,8 @@ def show(
     elif fmt == "bibtex":
         typer.echo(paper_bibtex(paper), nl=False)
     else:
-        typer.echo(paper_text(paper), nl=False)
         say = Speech(settings.lang)
+        typer.echo(paper_text(paper, say.lang), nl=False)
         typer.echo(_tldr_line(shown["tldr"], say))
         if "zh" in shown and shown["zh"]["title"]:
             zh = shown["zh"]

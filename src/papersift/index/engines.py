@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from papersift.index.encoder import Encoder, load_encoder
+from papersift.records.messages import say
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -54,7 +55,7 @@ class TlsFiles:
 
         for path in (self.ca, self.cert, self.key):
             if not path.is_file():
-                raise EngineError(f"TLS file not found: {path}")
+                raise EngineError(say("tls_file_not_found", path=str(path)))
         return Security(  # type: ignore[no-untyped-call]
             tls_ca_file=str(self.ca),
             tls_client_cert=str(self.cert),
@@ -140,8 +141,10 @@ class DaskEngine:
                 self.client = Client(self.cluster)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError, ValueError) as e:  # ssl.SSLError is an OSError
             self.close()
-            where = f"the Dask scheduler at {scheduler}" if scheduler else "a local Dask cluster"
-            raise EngineError(f"cannot reach {where}: {e}") from e
+            where = (
+                say("engine_scheduler_at", scheduler=scheduler) if scheduler else say("engine_local_cluster")
+            )
+            raise EngineError(say("engine_unreachable", where=where, problem=str(e))) from e
         # every worker loads the model now, unless an earlier driver with these settings made it do so
         self.client.register_plugin(EncoderPlugin(settings))
         self.plugin = plugin_name(settings)
@@ -170,7 +173,7 @@ class DaskEngine:
             try:
                 vectors = future.result()
             except KilledWorker as e:
-                raise EngineError(f"the workers running a chunk kept dying: {e}") from e
+                raise EngineError(say("engine_workers_dying", problem=str(e))) from e
             yield positions.pop(future.key), vectors
             submit_next()
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from papersift.records.messages import Message, say
 from papersift.store import StoreError
 
 POINTER = "current"
@@ -100,9 +101,9 @@ def build_lock(index_dir: Path, wait: bool = True) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             if not wait:
-                holder = _holder(handle)
+                running = _running(handle)
                 handle.close()
-                raise BuildRunningError(f"another index build is running{holder}") from None
+                raise BuildRunningError(running) from None
             fcntl.flock(handle, fcntl.LOCK_EX)
         handle.seek(0)
         handle.truncate()
@@ -122,10 +123,11 @@ def build_lock(index_dir: Path, wait: bool = True) -> Iterator[None]:
                 handle.close()
 
 
-def _holder(handle: IO[str]) -> str:
+def _running(handle: IO[str]) -> Message:
+    """That another build runs, in the process the lock file names when it names one."""
     handle.seek(0)
     pid = handle.read().strip()
-    return f" (process {pid})" if pid.isdigit() else ""
+    return say("build_running_pid", pid=pid) if pid.isdigit() else say("build_running")
 
 
 def build_running(index_dir: Path) -> bool:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import httpx
 
 from papersift.llm import client, local
-from papersift.records.json_model import Shape
+from papersift.records.json_model import Said, Shape
 from papersift.settings import CONFIG_NAME, origin
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class Today(Shape):
 class Failure(Shape):
     at: str
     model: str
-    reason: str
+    reason: Said  # a message (records/messages.restored): its English in the JSON
 
 
 class Checks(Shape):

@@ -41,7 +41,7 @@ from papersift.reader.words import Words, day_name, digest_lang, shown_texts
 from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, lookup, missing_line
 from papersift.records.feeds import atom_feed
-from papersift.records.messages import Message, say
+from papersift.records.messages import Message, say, stored
 from papersift.records.paper import Paper
 from papersift.services.eprints import Fetched
 from papersift.services.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
@@ -79,7 +79,7 @@ def compose(
     subject = words.said(subject or usual)
     note = words.said(note) if note else None
     tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
-    missing = words.said(said) if (said := missing_line(tldrs)) else None
+    missing = missing_line(tldrs, lang)
     lines = [subject, ""] + ([missing, ""] if missing else [])
     items = []
     for n, pick in enumerate(picks, 1):
@@ -211,8 +211,8 @@ def markdown(
     words = Words(lang)
     out = [f"# {words('markdown_title', reader=reader.name, day=day.isoformat())}", ""]
     tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
-    if missing := missing_line(tldrs):
-        out += [f"_{words.said(missing)}_", ""]
+    if missing := missing_line(tldrs, lang):
+        out += [f"_{missing}_", ""]
     for n, pick in enumerate(picks, 1):
         p = pick.paper
         title = p.title.replace("[", "\\[").replace("]", "\\]")
@@ -318,8 +318,8 @@ def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
     for digest in store.unsent_digests("email"):
         reader = store.account_by_id(digest.reader)
         if reader is None or not reader.email:
-            store.mark_digest(digest.id, sent=False, error="the reader has no e-mail address")
-            sending.errors.append(f"digest {digest.id}: no e-mail address for reader {digest.reader}")
+            store.mark_digest(digest.id, sent=False, error=stored(say("reader_no_email")))
+            sending.errors.append(say("digest_no_email", id=digest.id, reader=digest.reader))
             continue
         mailed = partial(send, settings, message(settings, reader.email, digest))
         sending.send(digest, mailed, f"{reader.name} {digest.day}")

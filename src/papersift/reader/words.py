@@ -15,7 +15,7 @@ from typing import Any
 
 from papersift.reading.shown import Texts, TldrShape
 from papersift.records.catalogs import said, said_list
-from papersift.records.messages import Arg, Message, say
+from papersift.records.messages import Arg, Message, dated, say
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.records import Account
@@ -29,8 +29,7 @@ def digest_lang(store: Store, settings: Settings, reader: Account) -> str:
 
 def day_name(day: date) -> Message:
     """``Fri 21 Aug 2026`` (in 中文 ``2026-08-21（周五）``)."""
-    weekday, month = say(f"weekday_short_{day.weekday()}"), say(f"month_short_{day.month}")
-    return say("digest_day", weekday=weekday, dd=f"{day:%d}", month=month, year=day.year)
+    return dated("digest_day", day)
 
 
 def shown_texts(english: Texts, chinese: Texts | None) -> Texts:

@@ -31,8 +31,9 @@ from papersift.reading import checks
 from papersift.reading.extractive import EXTRACTIVE, key_sentence
 from papersift.reading.prompts import PROMPT_VERSION
 from papersift.reading.texts import Answer
+from papersift.records.catalogs import said, said_list
 from papersift.records.json_model import Said, Shape
-from papersift.records.messages import Message, say
+from papersift.records.messages import say
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
@@ -79,7 +80,7 @@ class TldrShape(Shape):
                 text=reading.text, lang=reading.key.lang, by=reading.key.model, error=reading.error
             )
         text = key_sentence(paper.abstract, paper.title)
-        error = None if text else "the abstract has no sentence to show"
+        error = None if text else say("tldr_no_sentence")
         return cls.make(text=text, lang="en", by=EXTRACTIVE, error=error)
 
 
@@ -164,13 +165,20 @@ def _given(answer: Answer, n: int) -> list[dict[str, object]]:
     return [p.json() for p in answer.sections[n - 1]] if n <= len(answer.sections) else []
 
 
-def missing_line(tldrs: list[TldrShape]) -> Message | None:
-    """How many of these TL;DRs are missing and why, in one line, a message (None: none is)."""
-    missing = [t.error or "no text" for t in tldrs if not t.text]
+def missing_line(tldrs: list[TldrShape], lang: str = "en") -> str | None:
+    """How many of these TL;DRs are missing and why, in one line said in ``lang`` (None: none is); in
+    English each reason as it is stored, in another language a failed check as its sentence."""
+    missing = [t.error or say("tldr_no_text") for t in tldrs if not t.text]
     if not missing:
         return None
     why: dict[str, int] = {}
     for error in missing:
         why[error] = why.get(error, 0) + 1
-    reasons = "; ".join(f"{n}: {error}" for error, n in sorted(why.items(), key=lambda kv: -kv[1]))
-    return say("tldrs_missing", n=len(missing), of=len(tldrs), reasons=reasons)
+    reasons = said_list(
+        (
+            say("tldr_missing_reason", n=n, error=error if lang == "en" else checks.shown_error(error))
+            for error, n in sorted(why.items(), key=lambda kv: -kv[1])
+        ),
+        lang,
+    )
+    return str(said(say("tldrs_missing", n=len(missing), of=len(tldrs), reasons=reasons), lang))

@@ -266,9 +266,9 @@ def ask(
     chosen = tuple(papers[: prompts.MAX_PAPERS])
     by = client.model_name(settings)
     if not question:
-        return Answer(question, chosen, None, by, "the question is empty", lang)
+        return Answer(question, chosen, None, by, say("ask_empty_question"), lang)
     if not chosen:
-        return Answer(question, chosen, None, by, "no papers to answer from", lang)
+        return Answer(question, chosen, None, by, say("ask_no_papers"), lang)
     given = tuple(
         passages(settings, store, p, "ask", question, share=len(chosen), encode=encode) for p in chosen
     )

@@ -40,6 +40,7 @@ from papersift.index.sentences import FACETS, roles, split_sentences
 from papersift.reading import extractive
 from papersift.reading.shown import TldrShape, missing_line
 from papersift.records.json_model import Shape
+from papersift.records.messages import reason, say
 from papersift.records.paper import Paper
 from papersift.store.records import Reading
 
@@ -89,7 +90,7 @@ class TldrLine(Shape):
 
 def _case(record: Any) -> Case:
     if not isinstance(record, dict):
-        raise ValueError("not a JSON object")
+        raise ValueError(say("eval_not_object"))
     abstract: Any = record.get("abstract")
     pid: Any = record.get("id")
     targets: Any = record.get("targets")
@@ -98,12 +99,12 @@ def _case(record: Any) -> Case:
         abstract = " ".join(map(str, source)) if isinstance(source, list) else source
         pid, targets = record.get("paper_id") or pid, record.get("target")
     if not pid or not isinstance(abstract, str) or not abstract.strip():
-        raise ValueError("an id and an abstract are needed")
+        raise ValueError(say("eval_needs_id"))
     if isinstance(targets, str):
         targets = [targets]
     gold = tuple(t for t in targets if isinstance(t, str) and t.strip()) if isinstance(targets, list) else ()
     if not gold:
-        raise ValueError("no gold TL;DR (targets: [str])")
+        raise ValueError(say("eval_no_gold"))
     return Case(str(pid), str(record.get("title") or ""), abstract, gold)
 
 
@@ -119,12 +120,9 @@ def read_cases(path: Path) -> list[Case]:
             try:
                 cases.append(_case(orjson.loads(raw)))
             except (orjson.JSONDecodeError, ValueError, TypeError) as e:
-                raise ValueError(
-                    f"{path}, line {n}: not {{id, title, abstract, targets: [str]}} nor SciTLDR's "
-                    f"{{paper_id, title, source, target}} ({e})"
-                ) from None
+                raise ValueError(say("eval_bad_line", path=str(path), n=n, problem=reason(e))) from None
     if not cases:
-        raise ValueError(f"{path}: no papers")
+        raise ValueError(say("eval_no_papers", path=str(path)))
     return cases
 
 

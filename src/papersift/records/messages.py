@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 Arg = str | int | float
@@ -292,6 +293,47 @@ ENGLISH: dict[str, str] = {
     "zotero_not_json": "the Zotero API answered something else than its JSON: %(problem)s",
     "gave_up": "%(url)s: %(problem)s; gave up after %(attempts)s attempts",
     "none": "none",
+    # the fixed words of `papersift list` and `show` (services/listing.py); paper text stays as it is
+    "listing_header": "%(category)s — %(day)s: %(new)s new, %(cross)s cross-lists, %(replace)s replacements",
+    "listing_day": "%(weekday)s, %(dd)s %(month)s %(year)s",
+    "listing_replacements": "Replacements",
+    "listing_cross_from": "(cross-list from %(category)s)",
+    "listing_replaced": "(replaced)",
+    "paper_field": "%(label)s: %(value)s",
+    "field_categories": "Categories",
+    "field_announced": "Announced",
+    "field_submitted": "Submitted",
+    "field_updated": "Updated",
+    "field_comments": "Comments",
+    "field_journal_ref": "Journal-ref",
+    "field_doi": "DOI",
+    "field_license": "License",
+    "paper_version": "v%(version)s: %(weekday)s, %(dd)s %(month)s %(year)s %(time)s UTC",
+    # what the reading layer says of a text it has not (reading/shown.py, texts.py, tldr_eval.py)
+    "tldr_no_sentence": "the abstract has no sentence to show",
+    "tldr_no_text": "no text",
+    "tldr_missing_reason": "%(n)s: %(error)s",
+    "ask_empty_question": "the question is empty",
+    "ask_no_papers": "no papers to answer from",
+    "eval_not_object": "not a JSON object",
+    "eval_needs_id": "an id and an abstract are needed",
+    "eval_no_gold": "no gold TL;DR (targets: [str])",
+    "eval_bad_line": "%(path)s, line %(n)s: not {id, title, abstract, targets: [str]} nor SciTLDR's "
+    "{paper_id, title, source, target} (%(problem)s)",
+    "eval_no_papers": "%(path)s: no papers",
+    # the index build's errors (index/engines.py, generations.py)
+    "tls_file_not_found": "TLS file not found: %(path)s",
+    "engine_unreachable": "cannot reach %(where)s: %(problem)s",
+    "engine_scheduler_at": "the Dask scheduler at %(scheduler)s",
+    "engine_local_cluster": "a local Dask cluster",
+    "engine_workers_dying": "the workers running a chunk kept dying: %(problem)s",
+    "build_running": "another index build is running",
+    "build_running_pid": "another index build is running (process %(pid)s)",
+    # a mailed digest that could not go (reader/digest.py)
+    "reader_no_email": "the reader has no e-mail address",
+    "digest_no_email": "digest %(id)s: no e-mail address for reader %(reader)s",
+    # a paper whose full text arXiv does not have (services/eprints.py)
+    "eprint_missing": "%(name)s: arXiv has neither source nor PDF (HTTP %(status)s)",
 }
 
 
@@ -388,3 +430,10 @@ def say(key: str, **args: Arg) -> Message:
 def counted(key: str, n: int, **args: Arg) -> Message:
     """``key`` with the count ``n``: its singular form ``key_1`` when ``n`` is 1."""
     return Message(f"{key}_1" if n == 1 else key, n=n, **args)
+
+
+def dated(key: str, day: date, **args: Arg) -> Message:
+    """``key`` naming ``day`` by its short weekday and month (``weekday_short_N``, ``month_short_N``), its day
+    of the month ``dd`` and its ``year``."""
+    weekday, month = say(f"weekday_short_{day.weekday()}"), say(f"month_short_{day.month}")
+    return say(key, weekday=weekday, dd=f"{day:%d}", month=month, year=day.year, **args)

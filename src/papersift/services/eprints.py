@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 
 from papersift.records.analyzer import fold_title
-from papersift.records.messages import Message, say
+from papersift.records.messages import Message, reason, say
 from papersift.records.paper import InvalidIdError, Paper, normalize_id
 from papersift.services.harvest import ArxivClient, HarvestError
 from papersift.sources.fulltext import CodeLink, ExtractError, FullText, Reference
@@ -91,7 +91,7 @@ def download(client: ArxivClient, paper: Paper) -> tuple[bytes, str | None]:
         return response.content, response.headers.get("content-type")
     response = client.get(f"{settings.pdf_url.rstrip('/')}/{name}", ok=(200, 403, 404))
     if response.status_code != 200 or not response.content:
-        raise HarvestError(f"{name}: arXiv has neither source nor PDF (HTTP {response.status_code})")
+        raise HarvestError(say("eprint_missing", name=name, status=response.status_code))
     return response.content, response.headers.get("content-type") or "application/pdf"
 
 
@@ -221,7 +221,7 @@ def fetch_fulltexts(
             if str(e).startswith("offline") or "gave up after" in str(e):
                 raise
             store.put_fulltext_failure(paper.id, paper.version or 0, str(e))
-            done.failed.append((paper.id, str(e)))
+            done.failed.append((paper.id, reason(e)))
             if on_paper:
                 on_paper(paper, "failed")
             continue

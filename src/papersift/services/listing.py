@@ -1,7 +1,9 @@
 """How papers are shown outside the web UI: the numbered daily listing text, JSON lines and BibTeX.
 
-Pure formatting of store records; the CLI prints what these return. The JSON of a paper is
-``reader/shapes.py``'s; a paper's BibTeX entry is ``sources.bibliography.paper_bibtex``, re-exported here.
+Pure formatting of store records; the CLI prints what these return. The text's fixed words (the listing's
+header, ``Categories:``…) are messages (``records/messages.py``) said in ``lang``; paper text stays as the
+paper writes it. The JSON of a paper is ``reader/shapes.py``'s; a paper's BibTeX entry is
+``sources.bibliography.paper_bibtex``, re-exported here.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from typing import Any
 
 import orjson
 
+from papersift.records.catalogs import said
+from papersift.records.messages import Message, dated, say
 from papersift.records.paper import Paper
 from papersift.sources.citetext import author_line, plain_authors
 from papersift.sources.export import paper_bibtex as paper_bibtex
@@ -24,15 +28,21 @@ def json_line(obj: dict[str, Any]) -> str:
     return orjson.dumps(obj).decode()
 
 
-def entry_text(number: int, day: date, category: str, entry: ListingEntry, width: int = 2) -> str:
+def _said(text: Message, lang: str) -> str:
+    return str(said(text, lang))
+
+
+def entry_text(
+    number: int, day: date, category: str, entry: ListingEntry, width: int = 2, lang: str = "en"
+) -> str:
     """One listing entry as text: ``#01  2026-10-26  cs.LG`` then title, authors, abstract, link."""
     p = entry.paper
     cats = " ".join(p.categories) if p.categories else category
     head = f"#{number:0{width}d}  {day.isoformat()}  {cats}"
     if entry.kind == "cross":
-        head += f"  (cross-list from {p.primary_category})"
+        head += "  " + _said(say("listing_cross_from", category=p.primary_category), lang)
     elif entry.kind in ("replace", "replace-cross"):
-        head += "  (replaced)"
+        head += "  " + _said(say("listing_replaced"), lang)
     return "\n".join(
         [
             head,
@@ -51,45 +61,49 @@ def listing_counts(entries: list[ListingEntry]) -> dict[str, int]:
     return {"new": new, "cross": cross, "replace": len(entries) - new - cross}
 
 
-def listing_text(category: str, day: date, entries: list[ListingEntry]) -> str:
+def listing_text(category: str, day: date, entries: list[ListingEntry], lang: str = "en") -> str:
     """A whole day's listing: counts, then new and cross-listed papers, then replacements apart."""
-    counts = listing_counts(entries)
-    new, cross, repl = counts["new"], counts["cross"], counts["replace"]
+    header = say(
+        "listing_header", category=category, day=dated("listing_day", day), **listing_counts(entries)
+    )
     width = max(2, len(str(len(entries))))
-    out = [
-        f"{category} — {day:%a, %d %b %Y}: {new} new, {cross} cross-lists, {repl} replacements",
-        "",
-    ]
+    out = [_said(header, lang), ""]
     replacements_started = False
     for number, entry in enumerate(entries, 1):
         if entry.kind.startswith("replace") and not replacements_started:
-            out += ["Replacements", ""]
+            out += [_said(say("listing_replacements"), lang), ""]
             replacements_started = True
-        out += [entry_text(number, day, category, entry, width), ""]
+        out += [entry_text(number, day, category, entry, width, lang), ""]
     return "\n".join(out).rstrip() + "\n"
 
 
-def paper_text(paper: Paper) -> str:
-    """``papersift show``: everything known about one paper."""
+def _field(label: str, value: object, lang: str) -> str:
+    """``Categories: cs.LG``: a field of ``show``, its label said in ``lang``."""
+    return _said(say("paper_field", label=say(label), value=str(value)), lang)
+
+
+def paper_text(paper: Paper, lang: str = "en") -> str:
+    """``papersift show``: everything known about one paper, its fixed words in ``lang``."""
     lines = [
         f"arXiv:{paper.id}" + (f"v{paper.version}" if paper.version else ""),
         paper.title,
         ", ".join(plain_authors(paper.authors)),
-        f"Categories: {' '.join(paper.categories)}",
+        _field("field_categories", " ".join(paper.categories), lang),
     ]
     for label, value in (
-        ("Announced", paper.announced),
-        ("Submitted", paper.published),
-        ("Updated", paper.updated),
-        ("Comments", paper.comments),
-        ("Journal-ref", paper.journal_ref),
-        ("DOI", paper.doi),
-        ("License", paper.license),
+        ("field_announced", paper.announced),
+        ("field_submitted", paper.published),
+        ("field_updated", paper.updated),
+        ("field_comments", paper.comments),
+        ("field_journal_ref", paper.journal_ref),
+        ("field_doi", paper.doi),
+        ("field_license", paper.license),
     ):
         if value:
-            lines.append(f"{label}: {value}")
+            lines.append(_field(label, value, lang))
     for v in paper.versions:
         if v.submitted:
-            lines.append(f"  v{v.version}: {v.submitted:%a, %d %b %Y %H:%M UTC}")
+            at = dated("paper_version", v.submitted, version=v.version, time=f"{v.submitted:%H:%M}")
+            lines.append("  " + _said(at, lang))
     lines += ["", paper.abstract, "", f"{ABS_URL.format(paper.id)}  {PDF_URL.format(paper.id)}"]
     return "\n".join(lines) + "\n"

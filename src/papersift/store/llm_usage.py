@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+from papersift.records.messages import restored
 from papersift.store.sql import SqlBase
 
 FAILURES_KEPT_DAYS = 30
@@ -93,7 +94,9 @@ class ModelTables(SqlBase):
         )
         return [
             ModelFailure(
-                at=datetime.fromisoformat(str(r["at"])), model=str(r["model"]), reason=str(r["reason"])
+                at=datetime.fromisoformat(str(r["at"])),
+                model=str(r["model"]),
+                reason=restored(str(r["reason"])),
             )
             for r in rows
         ]

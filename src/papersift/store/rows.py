@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import orjson
 
+from papersift.records.messages import restored
 from papersift.records.paper import ANNOUNCE_KINDS, Paper, RecordError, Version, clean_text
 from papersift.store import IngestCounts, StoreError
 from papersift.store.records import RATINGS, Account, Digest, LibraryEntry
@@ -294,6 +295,7 @@ def digest_from_row(row: NamedRow) -> Digest:
         day=date.fromisoformat,
         sent=parse_ts,
         papers=_json_tuple,
+        error=lambda error: error and restored(error),  # a stored message (records/messages.stored)
     )
 
 
