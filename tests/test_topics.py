@@ -15,6 +15,7 @@ import orjson
 import pytest
 
 from papersift.index.indexes import Indexes
+from papersift.index.lexical import N_FEATURES, Lexical, term_slot, terms
 from papersift.ranking.phrases import occurs
 from papersift.ranking.topic_labels import label_topics, name_key, name_keys, named, phrase_book, shown
 from papersift.ranking.topics import (
@@ -346,6 +347,7 @@ def test_a_phrase_a_third_of_the_rest_of_the_day_holds_names_no_topic() -> None:
         ("The models performing best on {w}.", "performing best"),  # a superlative
         ("Language agents reuse information on {w}.", "agents reuse information"),  # a plural, then a verb
         ("Each text defines {w}; a grammar is used to define it.", "text defines"),  # a verb's -s form
+        ("Research papers on {w}.", "research papers"),  # generic words alone, the plural folded
     ],
 )
 def test_a_topic_is_never_named_by_a_clause_a_cut_number_or_a_verb(text: str, junk: str) -> None:
@@ -396,6 +398,53 @@ def test_a_phrase_cut_short_of_a_longer_one_names_no_topic() -> None:
     graphs = [doc(12 + i, "Graph neural networks.") for i in range(12)]
     labels = np.array([0] * 12 + [1] * 12)
     assert label_topics(phrase_book(None, topic + graphs), labels)[0][0] != "large language"
+
+
+def _store(texts: list[str]) -> Lexical:
+    """Lexical arrays of a store of ``texts``: the papers writing each term (``df``), what names read."""
+    df = np.zeros(N_FEATURES, np.int32)
+    for text in texts:
+        df[sorted({term_slot(t) for t in terms(text)})] += 1
+    return Lexical(arrays={"keys": np.arange(len(texts)), "df": df}, categories=[])
+
+
+def test_a_final_name_is_a_phrase_the_store_writes_together() -> None:
+    # topic 0: 6 of 12 papers say "quality datasets", 4 "depth maps"; the store's papers on image quality
+    # and on large datasets write the two words apart (6 of 206 together, 3%: no collocation), those on
+    # depth maps together: the final name is "depth maps", while topics are formed "quality datasets"
+    def doc(i: int, body: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
+
+    bodies = ["Quality datasets."] * 6 + ["Depth maps."] * 4 + [_word(100 + i) for i in range(2)]
+    day = [doc(i, b) for i, b in enumerate(bodies)] + [
+        doc(12 + i, "Graph neural networks.") for i in range(12)
+    ]
+    background = ["Image quality."] * 200 + ["Large datasets."] * 200 + ["Depth maps."] * 30
+    book = phrase_book(_store(background + [f"{d.title} {d.abstract}" for d in day]), day)
+    labels = np.array([0] * 12 + [1] * 12)
+    assert label_topics(book, labels)[0][0] == "quality dataset"
+    assert label_topics(book, labels, categories=True)[0][0] == "depth map"
+    # a phrase holding a hyphenated compound is the field's own, whatever the store writes apart
+    day[:6] = [doc(i, "High-quality datasets.") for i in range(6)]
+    book = phrase_book(_store(background + [f"{d.title} {d.abstract}" for d in day]), day)
+    assert label_topics(book, labels, categories=True)[0][0] == "high quality dataset"
+
+
+def test_a_phrase_written_only_inside_hyphenated_compounds_names_a_topic_last() -> None:
+    # "level preference" in 5 of 12 papers, each inside a compound ("sentence-level preference", …), none
+    # of them a third: a topic is named by "computational costs" (4) first, by it only when nothing else
+    def doc(i: int, body: str) -> unstored:
+        return unstored(f"p{i:02d}", f"{_word(2 * i).capitalize()}.", f"{body} {_word(2 * i + 1)}.")
+
+    compounds = (
+        ["Sentence-level preference."] * 2 + ["Token-level preference."] * 2 + ["Step-level preference."]
+    )
+    graphs = [doc(12 + i, "Graph neural networks.") for i in range(12)]
+    labels = np.array([0] * 12 + [1] * 12)
+    for costs, expected in ((4, "computational cost"), (0, "level preference")):
+        bodies = compounds + ["Computational costs."] * costs + [_word(100 + i) for i in range(7 - costs)]
+        book = phrase_book(None, [doc(i, b) for i, b in enumerate(bodies)] + graphs)
+        assert label_topics(book, labels, categories=True)[0][0] == expected
 
 
 def test_one_papers_phrase_names_no_topic() -> None:

@@ -139,9 +139,7 @@ def tfidf_matrix(lexical: Lexical | None, rowids: np.ndarray, papers: Sequence[P
     """The papers' unit tf-idf rows: the store's arrays' (else their text weighed alike), or the set's own."""
     texts = [f"{p.title} {p.abstract}" for p in papers]
     if lexical is None:
-        return sp.csr_matrix(
-            TfidfVectorizer(analyzer=terms, sublinear_tf=True).fit_transform(texts), dtype=np.float32
-        )
+        return TfidfVectorizer(analyzer=terms, sublinear_tf=True).fit_transform(texts).astype(np.float32)
     at = lexical.positions(rowids).tolist()
     rows = [lexical.row(i) if i >= 0 else lexical.vectorize(text) for i, text in zip(at, texts, strict=True)]
     slots, weights = map(np.concatenate, zip(*rows, strict=True))
@@ -155,11 +153,8 @@ def clustered(vectors: np.ndarray, book: PhraseBook) -> np.ndarray:
     if top < 2:
         return np.zeros(n, np.int64)
     tried = [kmeans(vectors, k) for k in range(max(2, min(top, round(math.sqrt(n / 4)))), top + 1)]
-    sample = SILHOUETTE_SAMPLE if n > SILHOUETTE_SAMPLE else None
-    score = [
-        silhouette_score(vectors, t, sample_size=sample, random_state=SEED) if t.max() else -1.0
-        for t in tried
-    ]
+    sample = {"sample_size": SILHOUETTE_SAMPLE, "random_state": SEED} if n > SILHOUETTE_SAMPLE else {}
+    score = [silhouette_score(vectors, t, **sample) if t.max() else -1.0 for t in tried]
     near = [absorbed(vectors, t) for s, t in zip(score, tried, strict=True) if s >= max(score) - NAME_SLACK]
     fits = [refine(vectors, labels, book) for labels in sorted(near, key=partial(unphrased, book))[:REFINED]]
     best = min(fits, key=lambda labels: (unphrased(book, labels), int(labels.max())))
@@ -178,10 +173,10 @@ def by_first(labels: np.ndarray) -> np.ndarray:
     return np.asarray(np.argsort(np.argsort(first))[inverse.ravel()], np.int64)
 
 
-def nearest(vectors: np.ndarray, labels: np.ndarray, members: np.ndarray, others: list[int]) -> int:
-    """Of the topics ``others``, the one whose centre is nearest the centre of ``members``."""
+def joined(vectors: np.ndarray, labels: np.ndarray, members: np.ndarray, others: list[int]) -> np.ndarray:
+    """``labels`` (``by_first``) with ``members`` (a mask) in the topic of ``others`` nearest them."""
     gaps = [((vectors[labels == t].mean(axis=0) - vectors[members].mean(axis=0)) ** 2).sum() for t in others]
-    return others[int(np.argmin(gaps))]
+    return by_first(np.where(members, others[int(np.argmin(gaps))], labels))
 
 
 def absorbed(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -192,9 +187,7 @@ def absorbed(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
         others = [t for t in range(len(sizes)) if sizes[t] >= MIN_GROUP]
         if not small or not others:
             return labels
-        labels, members = labels.copy(), np.flatnonzero(labels == small[0])
-        labels[members] = nearest(vectors, labels, members, others)
-        labels = by_first(labels)
+        labels = joined(vectors, labels, labels == small[0], others)
 
 
 def refine(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook, most: int = MAX_TOPICS) -> np.ndarray:
@@ -236,9 +229,7 @@ def _trials(
         out += [(split, {topic, count})] if min(np.bincount(half, minlength=2)) >= MIN_PART else []
     others = [t for t in range(count) if t != topic and (labels == t).any()]
     if len(members) < MERGE_BELOW and others:
-        merged = labels.copy()
-        merged[members] = nearest(vectors, labels, members, others)
-        out.append((by_first(merged), {int(by_first(merged)[members[0]])}))
+        out.append((merged := joined(vectors, labels, labels == topic, others), {int(merged[members[0]])}))
     return out
 
 
@@ -259,7 +250,7 @@ def claimed(vectors: np.ndarray, labels: np.ndarray, book: PhraseBook) -> tuple[
     """``labels`` after the papers of unnamed topics joined named ones (see module); and how many did."""
     found = label_topics(book, labels, categories=True)
     names = sorted(
-        t for t, (n, _) in found.items() if named(book, n) and tl.background(book, n) <= tl.NAME_MAX_DF
+        t for t, (n, _) in found.items() if named(book, n) and tl.background(book, n)[0] <= tl.NAME_MAX_DF
     )
     if not names or len(names) == len(found):
         return labels, 0
@@ -314,10 +305,7 @@ def name_topics(
         texts = [f"{papers[int(i)].title} {papers[int(i)].abstract}" for i in members]
         label = shown(book, name) if name in keys else name
         if label and category_named(label) is None and not any(occurs(label, x) for x in texts):
-            key = name_key(label)  # as its papers write it ("vision transformers")
-            forms = {
-                p for x in texts for p in phrases(x, tl.NAME_WORDS) if name_key(p) == key and occurs(p, x)
-            }
+            forms = {p for x in texts for p in phrases(x, tl.NAME_WORDS) if name_key(p) == name_key(label)}
             label = min((p for p in forms if p.count(" ") == label.count(" ")), default=label)
         terms = [shown(book, k) for k in ks]
         terms = [label if label and name_key(k) == name_key(label) else k for k in terms]
