@@ -51,6 +51,14 @@ def test_list_json_has_the_interface_fields(home: Path) -> None:
     assert kinds == sorted(kinds, key=["new", "cross", "replace", "replace-cross"].index)
 
 
+def test_a_store_without_vectors_is_noted_once_and_never_for_a_keyword_search(home: Path) -> None:
+    hybrid = run_cli("search", "graph", home=home)
+    assert hybrid.stderr.count("note: no vectors yet") == 1
+    for query in ("graph", "图神经网络"):  # a 中文 query opens the indexes to read it
+        keyword = run_cli("search", query, "--mode", "keyword", home=home)
+        assert "no vectors yet" not in keyword.stderr, query
+
+
 def test_list_unknown_category_or_day_is_a_clear_error(home: Path) -> None:
     r = run_cli("list", "nope.XX", home=home, check=False)
     assert r.returncode == 2 and "nope.XX is not an arXiv category" in r.stderr

@@ -81,7 +81,10 @@ def search(
         # their pair counts (中文), so that every mode reads it the same way
         light = mode == "keyword" and not any(reads_pairs(q) for q in queries)
         vocabulary = current_vocabulary(settings) if light else None
-        indexes = Indexes(o.store, settings, None, None, vocabulary=vocabulary) if light else o.indexes
+        # the search itself notes a store without vectors, and only where a mode wants them (not keyword)
+        indexes = (
+            Indexes(o.store, settings, None, None, vocabulary=vocabulary) if light else o.papersift.indexes()
+        )
         translate = translator(settings, o.store)  # the configured model, if any (else the dictionary)
         for text in queries:
             result = search_page(
