@@ -80,5 +80,7 @@ def test_status_says_where_url_model_and_key_came_from(tmp_path: Path) -> None:
     text = invoke("llm", "status", home=home, env=env).stdout
     assert KEY not in text
     assert f"from: url home config, model env, key env (home config: {home / 'config.json'})" in text
+    zh = invoke("llm", "status", home=home, env=env | {"PAPERSIFT_LANG": "zh"}).stdout
+    assert f"来源：url home 配置，模型 环境变量，密钥 环境变量（home 配置：{home / 'config.json'}）" in zh
     nothing = json.loads(invoke("llm", "status", "-f", "json", home=tmp_path / "empty").stdout)
     assert nothing["sources"] == {"url": "default", "model": "default", "key": "unset", "key_file": None}

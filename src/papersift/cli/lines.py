@@ -113,6 +113,11 @@ LINES: dict[str, str] = {
     ),
     "cli_llm_model": "model: {model}",
     "cli_llm_key_file": "key file {path}",
+    "cli_llm_source_env": "env",  # where a model setting came from (settings.origin)
+    "cli_llm_source_home_config": "home config",
+    "cli_llm_source_argument": "argument",
+    "cli_llm_source_default": "default",
+    "cli_llm_source_unset": "unset",
     "cli_llm_from": "from: url {url}, model {model}, key {secret} (home config: {config})",
     "cli_llm_local_memory": "local server memory: {memory} MiB, stops after {idle} min idle",
     "cli_llm_today_budget": "today ({day} UTC): {tokens} tokens of {budget}",

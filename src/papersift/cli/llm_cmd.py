@@ -58,8 +58,9 @@ def llm_status(
     typer.echo(where)
     typer.echo(say.line("llm_model", model=st.model))
     src = st.sources
-    key_from = say.line("llm_key_file", path=src.key_file) if src.key == "key file" else src.key
-    typer.echo(say.line("llm_from", url=src.url, model=src.model, secret=key_from, config=st.config))
+    key_from = say.line("llm_key_file", path=src.key_file) if src.key == "key file" else _source(say, src.key)
+    url, model = _source(say, src.url), _source(say, src.model)
+    typer.echo(say.line("llm_from", url=url, model=model, secret=key_from, config=st.config))
     if lo.running and lo.rss_bytes:
         memory = f"{lo.rss_bytes / 2**20:.0f}"
         typer.echo(say.line("llm_local_memory", memory=memory, idle=f"{lo.idle_minutes:g}"))
@@ -80,6 +81,11 @@ def llm_status(
     typer.echo(say.line("llm_failures", n=len(st.failures)))
     for f in st.failures:
         typer.echo(f"  {f.at[:19]}  {f.model}: {say(f.reason)}")
+
+
+def _source(say: Speech, origin: str) -> str:
+    """Where a model setting came from (``settings.origin``: env, home config, argument, default, unset)."""
+    return say.line("llm_source_" + origin.replace(" ", "_"))
 
 
 @llm_app.command("setup")
