@@ -45,7 +45,7 @@ from pydantic import SecretStr
 
 from papersift.llm import answers
 from papersift.llm.errors import ModelError
-from papersift.records.messages import Arg, Message, reason, say, stored
+from papersift.records.messages import Arg, Message, reason, say
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -441,7 +441,7 @@ def _count(store: Store | None, reply: Reply) -> None:
 def _record_failure(store: Store | None, model: str, error: ModelError) -> None:
     log.warning("model call failed: %s", error)
     if store is not None:
-        store.add_llm_failure(model, stored(reason(error)))
+        store.add_llm_failure(model, reason(error))
 
 
 def _where(ep: Endpoint) -> str:

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from papersift.records.messages import Message, reason, say, stored
+from papersift.records.messages import Message, reason, say
 from papersift.store import Store
 from papersift.store.records import Digest
 
@@ -50,7 +50,7 @@ class Sending:
         try:
             send()
         except self.failure as e:
-            self.store.mark_digest(digest.id, sent=False, error=stored(reason(e)))
+            self.store.mark_digest(digest.id, sent=False, error=reason(e))
             self.errors.append(say("send_kept", who=who, error=reason(e), again=self.again))
             return
         self.store.mark_digest(digest.id, sent=True)

@@ -41,7 +41,7 @@ from papersift.reader.words import Words, day_name, digest_lang, shown_texts
 from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, lookup, missing_line
 from papersift.records.feeds import atom_feed
-from papersift.records.messages import Message, say, stored
+from papersift.records.messages import Message, say
 from papersift.records.paper import Paper
 from papersift.services.eprints import Fetched
 from papersift.services.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
@@ -318,7 +318,7 @@ def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
     for digest in store.unsent_digests("email"):
         reader = store.account_by_id(digest.reader)
         if reader is None or not reader.email:
-            store.mark_digest(digest.id, sent=False, error=stored(say("reader_no_email")))
+            store.mark_digest(digest.id, sent=False, error=say("reader_no_email"))
             sending.errors.append(say("digest_no_email", id=digest.id, reader=digest.reader))
             continue
         mailed = partial(send, settings, message(settings, reader.email, digest))

@@ -12,6 +12,7 @@ from typing import Any, Unpack
 
 import orjson
 
+from papersift.records.messages import stored
 from papersift.store.records import Digest, DigestText, EntryChanges, LibraryEntry
 from papersift.store.rows import (
     DIGEST_COLUMNS,
@@ -154,9 +155,10 @@ class LibraryTables(SqlBase):
         return [digest_from_row(r) for r in rows]
 
     def mark_digest(self, digest_id: int, *, sent: bool, error: str | None = None) -> None:
+        """A send tried: sent now, or not and why (a message kept as one: ``records/messages.stored``)."""
         self._change(
             "UPDATE digests SET attempts = attempts + 1, sent = ?, error = ? WHERE id = ?",
-            (now().isoformat() if sent else None, error, digest_id),
+            (now().isoformat() if sent else None, error and stored(error), digest_id),
         )
 
     def digests(self, reader_id: int, limit: int = 30) -> list[Digest]:

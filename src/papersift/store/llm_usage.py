@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from papersift.records.messages import restored
+from papersift.records.messages import restored, stored
 from papersift.store.sql import SqlBase
 
 FAILURES_KEPT_DAYS = 30
@@ -73,12 +73,13 @@ class ModelTables(SqlBase):
         ]
 
     def add_llm_failure(self, model: str, reason: str, at: datetime | None = None) -> None:
-        """Record a failed call (``at`` defaults to now) and forget failures older than the kept days."""
+        """Record a failed call (``at`` defaults to now; a message kept as one, ``records/messages.stored``)
+        and forget failures older than the kept days."""
         when = (at or datetime.now(UTC)).astimezone(UTC)
         with self._tx() as tx:
             tx.execute(
                 "INSERT INTO llm_failures (at, model, reason) VALUES (?, ?, ?)",
-                [when.isoformat(), model, reason[:1000]],
+                [when.isoformat(), model, stored(reason)[:1000]],
             )
             tx.execute(
                 "DELETE FROM llm_failures WHERE at < ?",
