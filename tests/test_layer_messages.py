@@ -127,3 +127,19 @@ def test_a_models_stored_failure_is_said_in_the_readers_language(tmp_path: Path)
     (plain, failed) = status(Settings(home=tmp_path), store).failures  # newest first
     assert failed.reason == "timed out after 30 s" and said(failed.reason, "zh") == "30 秒后超时"
     assert said(plain.reason, "zh") == "an older failure, kept as its text"
+
+
+def test_a_long_failure_is_kept_within_its_column_and_still_said_in_the_readers_language(
+    tmp_path: Path,
+) -> None:
+    store = SqliteStore(tmp_path / "papersift.db")
+    answer = "Rate limit reached for requests. " * 150  # an endpoint's 4,950-character answer
+    store.add_llm_failure("m", say("model_answered_saying", status="429", message=answer))
+    (failed,) = status(Settings(home=tmp_path), store).failures
+    assert isinstance(failed.reason, Message) and failed.reason.key == "model_answered_saying"
+    assert failed.reason.startswith(
+        "the endpoint answered 429: Rate limit reached"
+    ) and failed.reason.endswith("…")
+    assert said(failed.reason, "zh").startswith("端点返回 429：Rate limit reached")
+    assert len(stored(failed.reason)) <= 1000
+    assert stored("plain " * 400, 1000) == ("plain " * 400)[:1000]

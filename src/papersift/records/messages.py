@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date
 from typing import Any
 
@@ -377,11 +377,38 @@ _NAME = re.compile(r"(?:, )?(\w+)=")
 _STRING = json.JSONDecoder().raw_decode
 
 
-def stored(text: str) -> str:
+def stored(text: str, limit: int | None = None) -> str:
     """How a text column keeps ``text``: a message as its English, then in brackets what it was made of
     (``timed out after 30 s [say model_timeout(seconds="30")]``, as a failed check's ``[check …]`` is in
-    ``reading/checks.py``); any other text as it is."""
-    return f"{text.english()} [say {_call(text)}]" if isinstance(text, Message) else text
+    ``reading/checks.py``); any other text as it is. Within ``limit`` characters when given: a message's
+    long arguments (an endpoint's answer) are shortened with "…" so that it stays whole, never cut short."""
+    if not isinstance(text, Message):
+        return text[:limit]
+    kept, longest = text, max(_lengths(text), default=0)
+    while True:
+        written = f"{kept.english()} [say {_call(kept)}]"
+        if limit is None or len(written) <= limit or longest <= 1:
+            return written[:limit]
+        longest = max(1, longest - (len(written) - limit + 1) // 2)  # an argument is written twice
+        kept = _shortened(text, longest)
+
+
+def _lengths(message: Message) -> Iterator[int]:
+    for v in message.args.values():
+        yield from _lengths(v) if isinstance(v, Message) else (len(str(v)),)
+
+
+def _shortened(message: Message, most: int) -> Message:
+    """``message`` with each argument of more than ``most`` characters cut to ``most`` (the last one "…")."""
+    args = {
+        name: _shortened(v, most)
+        if isinstance(v, Message)
+        else v
+        if len(str(v)) <= most
+        else f"{str(v)[: most - 1]}…"
+        for name, v in message.args.items()
+    }
+    return Message(message.key, **args)
 
 
 def _call(message: Message) -> str:

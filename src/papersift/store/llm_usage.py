@@ -79,7 +79,7 @@ class ModelTables(SqlBase):
         with self._tx() as tx:
             tx.execute(
                 "INSERT INTO llm_failures (at, model, reason) VALUES (?, ?, ?)",
-                [when.isoformat(), model, stored(reason)[:1000]],
+                [when.isoformat(), model, stored(reason, 1000)],
             )
             tx.execute(
                 "DELETE FROM llm_failures WHERE at < ?",
