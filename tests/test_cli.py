@@ -210,7 +210,7 @@ def test_help_is_said_in_the_readers_language_and_english_as_it_was(tmp_path: Pa
     root = run_cli("--help", home=tmp_path, env={**zh, **timed})
     search = run_cli("search", "--help", home=tmp_path, env=zh).stdout
     assert _lines(root.stdout)[1:4] == [
-        " 用法：python -m papersift.cli [OPTIONS] COMMAND [ARGS]...",
+        " 用法：python -m papersift.cli [选项] 命令 [参数]...",
         "",
         " papersift：自托管的 arXiv 论文雷达。",
     ]
@@ -288,22 +288,22 @@ def test_a_refused_command_line_is_framed_in_the_readers_language(tmp_path: Path
         assert {title for r in runs for title in _titles(r.stderr)} == {"错误" if lang == "zh" else "Error"}
     assert said["zh"] == [
         [
-            "用法：python -m papersift.cli search [OPTIONS] [query]",
+            "用法：python -m papersift.cli search [选项] [query]",
             "运行 'python -m papersift.cli search --help' 查看帮助。",
             "没有这个选项：--bogus",
         ],
         [
-            "用法：python -m papersift.cli [OPTIONS] COMMAND [ARGS]...",
+            "用法：python -m papersift.cli [选项] 命令 [参数]...",
             "运行 'python -m papersift.cli --help' 查看帮助。",
             "没有命令 'serach'。你是想用 'search', 'enrich' 吗？",
         ],
         [
-            "用法：python -m papersift.cli show [OPTIONS] {ID}",
+            "用法：python -m papersift.cli show [选项] {ID}",
             "运行 'python -m papersift.cli show --help' 查看帮助。",
             "缺少参数 'ID'。",
         ],
         [
-            "用法：python -m papersift.cli search [OPTIONS] [query]",
+            "用法：python -m papersift.cli search [选项] [query]",
             "运行 'python -m papersift.cli search --help' 查看帮助。",
             "多余的参数（b）",
         ],

@@ -42,6 +42,8 @@ GETTEXT_WORDS = (  # what Typer asks gettext for where a reader meets it (typer/
 )
 CLICK_WORDS = (  # the bundled click's words (English only there), and Typer's suggestion of a command
     "Usage: ",
+    "[OPTIONS]",
+    "COMMAND [ARGS]...",
     "Show this message and exit.",
     "No such option: {name}",
     "No such option: {name} (Possible options: {names})",

@@ -1,10 +1,11 @@
 """The command tree Typer builds from ``cli/commands.app``, said in the reader's language before it runs
 (``said_command``; ``cli.main`` runs it for a reader not in English, after ``help_words.install``): every
-help text from the catalog (``cli/help_words.py``), and the words the click Typer bundles says in English
-only, said by subclasses of the plain-metavar classes (``cli/metavars.py``) that each command is turned
-into: the usage line's prefix, the help option's help, the suggestion of a mistyped command, and each usage
-error, rebuilt from its fields (the one known by its sentence alone: the extra arguments'). The sentences
-of a value's check (pydantic's "Input should be …") stay English.
+help text from the catalog (``cli/help_words.py``), the usage line's ``[OPTIONS]`` and ``COMMAND
+[ARGS]...``, and the words the click Typer bundles says in English only, said by subclasses of the
+plain-metavar classes (``cli/metavars.py``) that each command is turned into: the usage line's prefix, the
+help option's help, the suggestion of a mistyped command, and each usage error, rebuilt from its fields (the
+one known by its sentence alone: the extra arguments'). The sentences of a value's check (pydantic's "Input
+should be …") and the type names of metavars (TEXT, PATH, INTEGER: placeholders, as in click) stay English.
 """
 
 from __future__ import annotations
@@ -120,7 +121,9 @@ def said_command(app: typer.Typer, lang: str) -> Command:
         command.short_help = command.short_help and words.pgettext(HELP, command.short_help)
         for param in helped(command):
             param.help = words.pgettext(HELP, param.help)
+        command.options_metavar = words.pgettext(TYPER, command.options_metavar)
         if isinstance(command, TyperGroup):
+            command.subcommand_metavar = words.pgettext(TYPER, command.subcommand_metavar)
             command.__class__ = SaidGroup
             command.suggest_commands = False
         elif isinstance(command, TyperCommand):
