@@ -206,3 +206,17 @@ def test_two_homes_keep_two_helpers_side_by_side_and_one_command_starts_one(
         for argv in argvs:
             _wait(lambda argv=argv: not os.path.exists(resident.socket_path(argv)), 30)
         shutil.rmtree(run_dir)
+
+
+def test_a_command_line_refused_for_a_chinese_reader_is_run_and_said_here_in_chinese(
+    helped: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAPERSIFT_LANG", "zh")
+    assert _forwarded(["search", QUERY, "--bogus"], capsys)[0] is None  # the helper leaves it to the client
+    code, out, _ = _forwarded(["search", QUERY, "-k", "5"], capsys)
+    assert code == 0 and out.startswith("  1. [")  # a 中文 reader's search is still the helper's
+    refused = run_cli("search", QUERY, "--bogus", home=helped, check=False, env={"PAPERSIFT_LANG": "zh"})
+    assert refused.returncode == 2 and "没有这个选项：--bogus" in refused.stderr
+    monkeypatch.setenv("PAPERSIFT_LANG", "en")
+    code, _, err = _forwarded(["search", QUERY, "--bogus"], capsys)
+    assert code == 2 and "No such option: --bogus" in err  # in English the helper answers it, as before

@@ -10,8 +10,10 @@ Its life:
 - ``forward`` (called by ``papersift.cli.main`` before anything heavy is imported) hands the next such
   command to it: the command line, the working directory, the environment that settings read and the stamp
   of the code. It prints what the helper answers and exits with its code. The command runs in its own
-  process instead when no helper answers, when it reads standard input, or when the helper runs other code
-  than this process would (that helper then exits, and this command starts a new one);
+  process instead when no helper answers, when it reads standard input, when the helper runs other code
+  than this process would (that helper then exits, and this command starts a new one), or when the helper
+  refuses the command line (exit 2) of a reader not in English: ``main`` says that frame in the reader's
+  language (``cli/said_tree.py``), the helper's command line in English only;
 - the helper runs one command at a time through the same command line (``papersift.cli.commands``), with
   stores and indexes kept open between commands (``Kept``): a command sees every paper stored so far, and a
   newly published index generation, as ``serve`` does. It exits after ``resident_minutes`` without a
@@ -386,7 +388,12 @@ def _answer(conn: socket.socket, kept: Kept, stamp: str) -> bool:
             _send(conn, {"stdout": "", "stderr": spoken().line("error", message=e) + "\n", "code": 1})
             return True
         conn.settimeout(None)
-        _send(conn, run(argv, kept))
+        from papersift.settings import environment_language
+
+        answer = run(argv, kept)
+        if answer["code"] == 2 and environment_language() != "en":
+            answer = {"stale": True}  # a refused command line: the client's own run frames it in its language
+        _send(conn, answer)
     return True
 
 
