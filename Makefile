@@ -62,12 +62,16 @@ texlive:
 	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends texlive-latex-base \
 	  texlive-latex-recommended texlive-bibtex-extra biber texlive-xetex texlive-luatex lmodern fonts-lmodern)
 
+# the suite runs on one worker per core (at most 4; WORKERS=0: in this process), each test file whole on
+# one worker, so a module's fixtures are built once (pytest-xdist)
+WORKERS ?= auto
+PARALLEL = -n $(WORKERS) --maxprocesses 4 --dist loadfile
 test: lint chromium texlive
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q $(PARALLEL)
 
 # the tests that run in process (no `papersift` process, browser, cluster, torch or data at scale): minutes
 test-fast: $(STAMP)
-	$(VENV)/bin/pytest -q -m "not slow and not torch and not llm and not process"
+	$(VENV)/bin/pytest -q $(PARALLEL) -m "not slow and not torch and not llm and not process"
 
 # the [torch] runtime's tests; plain PyPI's torch is the CUDA build (GBs): TORCH_INDEX=<a CPU wheel index>
 # installs the CPU build (see pyproject.toml's [torch] extra)
