@@ -1,6 +1,7 @@
 """What the layers below the faces say to a reader (a day's listing and a paper's fixed words, why TL;DRs are
 missing, Ask's refusals, the index build's and the evaluation's errors, a digest kept for a reader without
-an address, a model's stored failure) are messages: English as it always was, 中文 from the catalog."""
+an address, a model's stored failure, an e-print that cannot be read, the home's config, a format not known)
+are messages: English as it always was, 中文 from the catalog."""
 
 from __future__ import annotations
 
@@ -17,13 +18,17 @@ from papersift.reading.checks import check, error_line
 from papersift.reading.shown import TldrShape, missing_line
 from papersift.reading.tldr_eval import read_cases
 from papersift.records.catalogs import said
-from papersift.records.messages import Message, reason, say, stored
+from papersift.records.messages import Message, reason, restored, say, stored
 from papersift.records.paper import Paper, Version
 from papersift.services.listing import listing_text, paper_text
 from papersift.settings import Settings
+from papersift.sources import UnknownFormatError, reader
+from papersift.sources.eprint import extract
+from papersift.sources.fulltext import ExtractError
 from papersift.store import ListingEntry
 from papersift.store.records import DigestText
 from papersift.store.sqlite import SqliteStore
+from tests.support.processes import run_cli
 
 DAY = date(2026, 8, 21)  # a Friday
 
@@ -143,3 +148,41 @@ def test_a_long_failure_is_kept_within_its_column_and_still_said_in_the_readers_
     assert said(failed.reason, "zh").startswith("端点返回 429：Rate limit reached")
     assert len(stored(failed.reason)) <= 1000
     assert stored("plain " * 400, 1000) == ("plain " * 400)[:1000]
+
+
+def test_an_e_print_that_cannot_be_read_says_why_in_the_readers_language() -> None:
+    with pytest.raises(ExtractError) as unknown:
+        extract(b"just some bytes", arxiv_id="2401.00001")
+    english = "2401.00001: neither a TeX source (gzipped tar, gzipped .tex, tar) nor a PDF"
+    assert str(unknown.value) == english  # as it always was
+    assert (
+        said(unknown.value, "zh")
+        == "2401.00001：既不是 TeX 源文件（gzip 压缩的 tar、gzip 压缩的 .tex、tar），也不是 PDF"
+    )
+    with pytest.raises(ExtractError) as corrupt:
+        extract(b"\x1f\x8b\x08\x00broken", arxiv_id="2401.00002")
+    assert str(corrupt.value).startswith("2401.00002: corrupt gzip (")
+    assert said(corrupt.value, "zh").startswith("2401.00002：gzip 已损坏（")
+    kept = stored(
+        say("fulltext_unreadable", problem=reason(unknown.value))
+    )  # as put_fulltext_failure keeps it
+    assert said(restored(kept), "zh") == "无法读取：" + said(unknown.value, "zh")
+
+
+def test_a_home_config_the_cli_cannot_use_is_refused_in_the_readers_language(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text("{not json", encoding="utf-8")
+    zh = run_cli("list", "cs.LG", home=tmp_path, check=False, env={"PAPERSIFT_LANG": "zh"})
+    en = run_cli("list", "cs.LG", home=tmp_path, check=False, env={"PAPERSIFT_LANG": "en"})
+    assert (zh.returncode, en.returncode) == (2, 2)
+    assert f"{tmp_path / 'config.json'}：不是 JSON（" in zh.stderr and "；请修正或删除它" in zh.stderr
+    assert f"{tmp_path / 'config.json'}: not JSON (" in en.stderr and "; fix it or remove it" in en.stderr
+
+
+def test_the_index_and_the_sources_refuse_in_the_readers_language() -> None:
+    with pytest.raises(UnknownFormatError) as unknown:
+        reader("csv")
+    assert str(unknown.value).startswith("unknown format 'csv'; one of snapshot, oai")
+    assert said(unknown.value, "zh").startswith("未知格式 'csv'；可选：snapshot, oai")
+    mismatch = say("model_mismatch_torch", stored="'m+int8'", wanted="'m+onnx-int8'")
+    assert str(mismatch).endswith("(vectors made with torch: PAPERSIFT_RUNTIME=torch)")
+    assert said(mismatch, "zh").endswith("（向量由 torch 生成：PAPERSIFT_RUNTIME=torch）")

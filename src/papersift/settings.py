@@ -26,6 +26,7 @@ from pydantic_settings import (
 )
 
 from papersift.records.files import write_atomic
+from papersift.records.messages import say
 from papersift.records.taxonomy import spelled
 
 
@@ -83,23 +84,20 @@ def read_home_config(home: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except OSError as e:
-        raise HomeConfigError(f"{path}: cannot be read ({e.strerror})") from e
+        raise HomeConfigError(say("config_unreadable", path=str(path), problem=str(e.strerror))) from e
     import orjson
 
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
-        raise HomeConfigError(f"{path}: not JSON ({e}); fix it or remove it") from e
+        raise HomeConfigError(say("config_not_json", path=str(path), problem=str(e))) from e
     if not isinstance(data, dict):
-        raise HomeConfigError(f"{path}: not a JSON object of settings")
+        raise HomeConfigError(say("config_not_object", path=str(path)))
     for name in data:
         if name in ("llm_key", "smtp_password"):
-            raise HomeConfigError(
-                f"{path} holds {name}: a secret stays out of the home (PAPERSIFT_{name.upper()} in the "
-                "environment, or PAPERSIFT_LLM_KEY_FILE naming a file of your own); remove it"
-            )
+            raise HomeConfigError(say("config_secret", path=str(path), name=name, variable=name.upper()))
         if name not in Settings.model_fields or name in _NOT_IN_CONFIG:
-            raise HomeConfigError(f"{path}: {name!r} is not a setting the home's config may hold")
+            raise HomeConfigError(say("config_not_setting", path=str(path), name=repr(name)))
     return data
 
 
@@ -109,7 +107,7 @@ def save_home_config(home: Path, values: dict[str, Any]) -> Path:
     config = read_home_config(home)
     for name, value in values.items():
         if name not in Settings.model_fields or name in _NOT_IN_CONFIG:
-            raise HomeConfigError(f"{name!r} may not be saved in the home's config")
+            raise HomeConfigError(say("config_not_saved", name=repr(name)))
         if value is None:
             config.pop(name, None)
         else:

@@ -114,17 +114,13 @@ class DaskEngine:
 
             from papersift.index.dask_worker import EncoderPlugin, plugin_name
         except ImportError as e:
-            raise EngineError(
-                f"--engine dask needs the [dask] extra: pip install 'papersift[dask]' ({e})"
-            ) from e
+            raise EngineError(say("engine_dask_missing", problem=str(e))) from e
 
         self.client: Any = None  # distributed is untyped where it matters
         self.cluster: Any = None
         if scheduler and scheduler.startswith("tls://") != (tls is not None):
             raise EngineError(
-                "a tls:// scheduler needs --tls-ca, --tls-cert and --tls-key"
-                if tls is None
-                else f"--tls-ca/--tls-cert/--tls-key need a tls:// scheduler, not {scheduler}"
+                say("engine_tls_files") if tls is None else say("engine_tls_scheduler", scheduler=scheduler)
             )
         try:
             if scheduler:

@@ -17,6 +17,7 @@ from papersift.index.generations import Generation, open_current
 from papersift.index.lexical import Lexical, open_lexical
 from papersift.index.sentences import Sentences, open_sentences
 from papersift.index.vocabulary import Vocabulary, open_vocabulary
+from papersift.records.messages import say
 from papersift.store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -31,13 +32,8 @@ def check_model(store: Store, settings: Settings) -> None:
     """Refuse to mix vector spaces: the store's model must be the configured one."""
     stored, wanted = store.vector_model(), model_id(settings)
     if stored is not None and stored != wanted and store.vector_count() > 0:
-        raise ModelMismatchError(
-            f"the store's vectors were made by {stored!r} but the settings name {wanted!r}; "
-            f"run `papersift embed --reset` to re-embed every paper with {wanted!r}, "
-            f"or set PAPERSIFT_MODEL/PAPERSIFT_QUANTIZE/PAPERSIFT_RUNTIME back"
-            + (" (vectors made with torch: PAPERSIFT_RUNTIME=torch)" if stored.endswith("+int8") else "")
-            + (" (the model as shipped: PAPERSIFT_QUANTIZE=false)" if stored.endswith("+onnx-int8") else "")
-        )
+        hint = "_torch" if stored.endswith("+int8") else "_shipped" if stored.endswith("+onnx-int8") else ""
+        raise ModelMismatchError(say("model_mismatch" + hint, stored=repr(stored), wanted=repr(wanted)))
 
 
 @dataclass

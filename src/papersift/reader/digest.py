@@ -287,7 +287,7 @@ def send(settings: Settings, msg: EmailMessage) -> None:
 
     failed = tried(once)
     if failed is not None:
-        raise DigestError(f"{where}: {failed}")
+        raise DigestError(say("mail_failed", where=where, problem=failed))
 
 
 def _send_once(settings: Settings, msg: EmailMessage) -> None:

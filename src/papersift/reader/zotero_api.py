@@ -78,7 +78,7 @@ class ZoteroClient:
         if not url.startswith(("http://", "https://")):
             url = self.base + url
         elif urlsplit(url).netloc != urlsplit(self.base).netloc:
-            raise ZoteroError(f"refusing to follow {url}: not on {urlsplit(self.base).netloc}")
+            raise ZoteroError(say("zotero_not_followed", url=url, host=urlsplit(self.base).netloc))
         shown = url.split("?")[0]
         attempts = self.settings.max_retries + 1
         problem = ""
@@ -98,7 +98,8 @@ class ZoteroClient:
                 if status == 403:
                     raise ZoteroError(say("zotero_key_refused", url=shown))
                 if status not in RETRY_STATUSES:
-                    raise ZoteroError(f"{shown}: {problem}: {response.text[:200].strip()}")
+                    answer = response.text[:200].strip()
+                    raise ZoteroError(say("http_refused", url=shown, problem=problem, answer=answer))
                 wait = retry_after_seconds(response.headers.get("Retry-After"))
             except httpx.TransportError as e:
                 problem = type(e).__name__

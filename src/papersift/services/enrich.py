@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from papersift.records.messages import say
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.services.harvest import ArxivClient, HarvestError
 from papersift.store import Store
@@ -28,7 +29,7 @@ def parse_batch(answer: Any, asked: Sequence[str], day: datetime | None = None) 
     """The counts in a ``/paper/batch`` answer (a list in the order of ``asked``, ``null`` for a paper it
     does not know); the arXiv id from ``externalIds.ArXiv``, else the id asked in that place."""
     if not isinstance(answer, list):
-        raise HarvestError(f"Semantic Scholar: not a batch answer: {str(answer)[:200]}")
+        raise HarvestError(say("s2_not_batch", answer=str(answer)[:200]))
     when = (day or datetime.now(UTC)).date()
     out = []
     for wanted, item in zip(asked, answer, strict=False):
@@ -74,7 +75,7 @@ def enrich(
         try:
             answer = response.json()
         except ValueError as e:
-            raise HarvestError(f"Semantic Scholar: not JSON ({e})") from e
+            raise HarvestError(say("s2_not_json", problem=str(e))) from e
         counts = parse_batch(answer, batch)
         store.put_citation_counts(counts)
         found += counts

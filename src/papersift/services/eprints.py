@@ -220,7 +220,7 @@ def fetch_fulltexts(
         except HarvestError as e:
             if str(e).startswith("offline") or "gave up after" in str(e):
                 raise
-            store.put_fulltext_failure(paper.id, paper.version or 0, str(e))
+            store.put_fulltext_failure(paper.id, paper.version or 0, reason(e))
             done.failed.append((paper.id, reason(e)))
             if on_paper:
                 on_paper(paper, "failed")
@@ -230,8 +230,9 @@ def fetch_fulltexts(
         try:
             info = read_paper(store, paper, blob, content_type, extract=extract, links=links)
         except ExtractError as e:
-            store.put_fulltext_failure(paper.id, paper.version or 0, f"cannot read it: {e}")
-            done.failed.append((paper.id, str(e)))
+            why = say("fulltext_unreadable", problem=reason(e))
+            store.put_fulltext_failure(paper.id, paper.version or 0, why)
+            done.failed.append((paper.id, reason(e)))
             outcome = "failed"
         else:
             done.stored.append(info)

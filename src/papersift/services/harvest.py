@@ -144,7 +144,8 @@ class ArxivClient:
                 if response.status_code in ok:
                     return response
                 if response.status_code not in RETRY_STATUSES:
-                    raise HarvestError(f"{url}: {problem}: {_snippet(response.content)}")
+                    answer = _snippet(response.content)
+                    raise HarvestError(say("http_refused", url=url, problem=problem, answer=answer))
                 wait = retry_after_seconds(response.headers.get("Retry-After"))
             except (httpx.TransportError, httpx.DecodingError) as exc:
                 problem = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
@@ -250,9 +251,9 @@ def harvest_oai(
                 token, started, restarts = None, None, restarts + 1
                 continue
             if code == "badXml":
-                raise HarvestError(f"{url}: HTTP {response.status_code}: {message}")
+                raise HarvestError(say("oai_bad_xml", url=url, status=response.status_code, message=message))
             if code != "noRecordsMatch":
-                raise HarvestError(f"{url}: OAI-PMH error {code}: {message}")
+                raise HarvestError(say("oai_error", url=url, code=code, message=message))
             page_items: list[Parsed] = []
             new_token = None
         else:
@@ -286,7 +287,7 @@ def _api_page(client: ArxivClient, params: Params) -> tuple[list[Parsed], int | 
     url = client.settings.api_url
     page = parse_atom_page(client.get(url, params, ok=(200, 400)).content, url)
     if page.error is not None:
-        raise HarvestError(f"arXiv API: {page.error.message}")
+        raise HarvestError(say("arxiv_api_error", message=page.error.message))
     return list(page.items), page.total_results
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
+from papersift.records.messages import say
 from papersift.records.paper import Parsed, RecordError
 
 Reader = Callable[[IO[bytes], str], Iterator[Parsed]]
@@ -45,7 +46,7 @@ def detect(head: bytes, name: str = "") -> str:
         return "mailing"
     if b"\npaper:" in b"\n" + lower:
         return "abs"
-    raise UnknownFormatError("unknown format (not a snapshot, OAI-PMH, API, RSS, mailing or .abs)")
+    raise UnknownFormatError(say("format_unknown"))
 
 
 def reader(fmt: str) -> Reader:
@@ -67,7 +68,7 @@ def reader(fmt: str) -> Reader:
         case "listing":
             from papersift.sources.abs import iter_listing_file as found
         case _:
-            raise UnknownFormatError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
+            raise UnknownFormatError(say("format_not_one_of", name=repr(fmt), formats=", ".join(FORMATS)))
     return found
 
 

@@ -21,6 +21,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from papersift.records.messages import reason, say
 from papersift.sources.fulltext import CodeKind, CodeLink, ExtractError, FullText
 
 
@@ -57,9 +58,9 @@ def extract(
             return _from_tar(io.BytesIO(blob), limits)
         return _tex({"main.tex": _decode(blob)})
     except ExtractError as e:
-        raise ExtractError(f"{arxiv_id}: {e}") from None
+        raise ExtractError(say("extract_of", id=arxiv_id, problem=reason(e))) from None
     except RecursionError:
-        raise ExtractError(f"{arxiv_id}: the source nests too deeply to read") from None
+        raise ExtractError(say("extract_of", id=arxiv_id, problem=say("extract_too_deep"))) from None
 
 
 def _kind(blob: bytes, content_type: str | None) -> str:
@@ -70,11 +71,11 @@ def _kind(blob: bytes, content_type: str | None) -> str:
     if blob[257:262] == b"ustar" or (content_type or "").endswith(("x-tar", "/tar")):
         return "tar"
     if (content_type or "").startswith("application/pdf"):
-        raise ExtractError("not a PDF, though served as one")
+        raise ExtractError(say("extract_not_pdf"))
     head = blob[:65536]
     if b"\\documentclass" in head or b"\\documentstyle" in head or b"\\begin{document}" in blob:
         return "tex"
-    raise ExtractError("neither a TeX source (gzipped tar, gzipped .tex, tar) nor a PDF")
+    raise ExtractError(say("extract_unknown_kind"))
 
 
 class _Bounded(io.RawIOBase):
@@ -89,7 +90,7 @@ class _Bounded(io.RawIOBase):
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         data = _guarded(lambda: self.raw.read(min(len(buffer), self.left + 1)))
         if len(data) > self.left:
-            raise ExtractError("the archive unpacks to more than the limit (a decompression bomb?)")
+            raise ExtractError(say("extract_bomb"))
         self.left -= len(data)
         buffer[: len(data)] = data
         return len(data)
@@ -100,7 +101,7 @@ def _guarded(read: Callable[[], bytes]) -> bytes:
     try:
         return read()
     except (gzip.BadGzipFile, zlib.error, EOFError) as e:
-        raise ExtractError(f"corrupt gzip ({e})") from None
+        raise ExtractError(say("extract_corrupt_gzip", problem=str(e))) from None
 
 
 def _gzip(blob: bytes, limits: Limits) -> FullText:
@@ -110,11 +111,11 @@ def _gzip(blob: bytes, limits: Limits) -> FullText:
         return _from_tar(stream, limits)
     data = _guarded(lambda: stream.read(limits.member_bytes + 1))
     if len(data) > limits.member_bytes:
-        raise ExtractError("the single file is over the size limit")
+        raise ExtractError(say("extract_file_too_big"))
     if data.lstrip().startswith(b"%PDF-"):
         return _pdf(data, limits)
     if data.startswith(b"%!PS"):
-        raise ExtractError("a PostScript e-print (not read)")
+        raise ExtractError(say("extract_postscript"))
     return _tex({"main.tex": _decode(data)})
 
 
@@ -128,10 +129,10 @@ def _tar_checksum_ok(header: bytes) -> bool:
 
 def _member_name(name: str) -> str:
     if name.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", name):
-        raise ExtractError(f"a member with an absolute path: {name!r}")
+        raise ExtractError(say("extract_absolute_path", name=repr(name)))
     parts = name.replace("\\", "/").split("/")
     if ".." in parts:
-        raise ExtractError(f"a member outside the archive: {name!r}")
+        raise ExtractError(say("extract_outside", name=repr(name)))
     return posixpath.normpath("/".join(p for p in parts if p not in ("", "."))) if name.strip("./") else ""
 
 
@@ -146,7 +147,7 @@ def _from_tar(stream: io.IOBase, limits: Limits) -> FullText:
                 raise
     if pdf is not None:
         return _pdf(pdf, limits)
-    raise ExtractError("no TeX files in the archive")
+    raise ExtractError(say("extract_no_tex"))
 
 
 def _read_tar(stream: io.IOBase, limits: Limits) -> tuple[dict[str, str], bytes | None]:
@@ -160,21 +161,21 @@ def _read_tar(stream: io.IOBase, limits: Limits) -> tuple[dict[str, str], bytes 
             for member in tar:
                 count += 1
                 if count > limits.members:
-                    raise ExtractError(f"more than {limits.members} members in the archive")
-                name = _member_name(member.name)
+                    raise ExtractError(say("extract_members", n=limits.members))
+                name, shown = _member_name(member.name), repr(member.name)
                 if member.issym() or member.islnk():
-                    raise ExtractError(f"a link in the archive: {member.name!r} → {member.linkname!r}")
+                    raise ExtractError(say("extract_link", name=shown, target=repr(member.linkname)))
                 if not (member.isfile() or member.isdir()):
-                    raise ExtractError(f"a special file in the archive: {member.name!r}")
+                    raise ExtractError(say("extract_special", name=shown))
                 if member.size > limits.member_bytes:
-                    raise ExtractError(f"a member over the size limit: {member.name!r} ({member.size} bytes)")
+                    raise ExtractError(say("extract_member_too_big", name=shown, size=member.size))
                 if member.isdir() or not name or _SKIPPED.search(name):
                     continue
                 lower = name.lower()
                 if lower.endswith(TEXT_SUFFIXES):
                     text_bytes += member.size
                     if text_bytes > limits.text_bytes:
-                        raise ExtractError(f"TeX sources over the limit of {limits.text_bytes} bytes")
+                        raise ExtractError(say("extract_tex_too_big", n=limits.text_bytes))
                     f = tar.extractfile(member)
                     if f is not None:
                         files[name] = _decode(f.read())
@@ -182,9 +183,9 @@ def _read_tar(stream: io.IOBase, limits: Limits) -> tuple[dict[str, str], bytes 
                     f = tar.extractfile(member)
                     pdf = f.read() if f is not None else pdf
     except tarfile.TarError as e:
-        raise ExtractError(f"corrupt tar ({e})") from None
+        raise ExtractError(say("extract_corrupt_tar", problem=str(e))) from None
     except (gzip.BadGzipFile, zlib.error, EOFError) as e:
-        raise ExtractError(f"corrupt gzip ({e})") from None
+        raise ExtractError(say("extract_corrupt_gzip", problem=str(e))) from None
     return files, pdf
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from papersift.records.messages import say
 from papersift.records.paper import clean_text
 from papersift.sources.fulltext import ExtractError, FullText, Reference, Section
 from papersift.sources.texbib import reference_fields, title_in_text
@@ -47,10 +48,10 @@ def _lines(blob: bytes, max_pages: int) -> list[_Line]:
     try:
         pdf = pdfium.PdfDocument(blob)
     except pdfium.PdfiumError as e:
-        raise ExtractError(f"not a readable PDF ({e})") from None
+        raise ExtractError(say("extract_pdf_unreadable", problem=str(e))) from None
     try:
         if len(pdf) > max_pages:
-            raise ExtractError(f"a PDF of {len(pdf)} pages, over the limit of {max_pages}")
+            raise ExtractError(say("extract_pdf_pages", pages=len(pdf), most=max_pages))
         lines: list[_Line] = []
         for number in range(len(pdf)):
             page = pdf[number]
@@ -229,7 +230,7 @@ def read_pdf(blob: bytes, *, max_pages: int = 1000) -> PdfDoc:
     raw = _lines(blob, max_pages)
     pages = max((ln.page for ln in raw), default=0) + 1
     if sum(len(ln.text.split()) for ln in raw) < MIN_WORDS_PER_PAGE * pages:
-        raise ExtractError("the PDF has no text layer (a scanned document?)")
+        raise ExtractError(say("extract_pdf_no_text"))
     lines = _clean(raw)
     heads = _headings(lines)
 

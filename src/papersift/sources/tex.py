@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from papersift.records.messages import say
 from papersift.sources.fulltext import ExtractError, FullText, Reference, Section
 from papersift.sources.texbib import bbl_references, bibitems
 from papersift.sources.texscan import (
@@ -69,7 +70,7 @@ def _expand(
     text = strip_comments(files[path])
     budget[0] -= len(text)
     if budget[0] < 0:
-        raise ExtractError("the TeX source expands to too much text (an \\input loop?)")
+        raise ExtractError(say("extract_tex_loop"))
     if len(stack) >= MAX_INPUT_DEPTH:
         return text
 
@@ -107,7 +108,7 @@ def main_file(files: Mapping[str, str]) -> str:
     if not candidates:
         candidates = [p for p, t in tex.items() if "\\begin{document}" in t or _PLAIN_TEX.search(t)]
     if not candidates:
-        raise ExtractError("no TeX main file (no \\documentclass) in the e-print")
+        raise ExtractError(say("extract_no_main"))
     bbl_stems = {posixpath.splitext(p)[0] for p in files if p.endswith(".bbl")}
     inputs = {m[3].strip() for t in tex.values() for m in _INPUT.finditer(t)}
     input_paths = {_lookup(files, n) for n in inputs}

@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from papersift.records.messages import say
 from papersift.records.paper import clean_text
 from papersift.sources.references import (
     Reference,
@@ -73,7 +74,7 @@ def _load(body: bytes | str) -> Any:
     try:
         return orjson.loads(body)
     except orjson.JSONDecodeError as e:
-        raise ZoteroFormatError(f"not JSON: {e.msg} at line {e.lineno}") from e
+        raise ZoteroFormatError(say("zotero_format_not_json", problem=e.msg, line=e.lineno)) from e
 
 
 def _objects(body: bytes | str, what: str) -> list[dict[str, Any]]:
@@ -81,7 +82,7 @@ def _objects(body: bytes | str, what: str) -> list[dict[str, Any]]:
     if isinstance(data, dict):  # one object (GET …/items/{key})
         data = [data]
     if not isinstance(data, list):
-        raise ZoteroFormatError(f"the {what} answer is not a JSON array")
+        raise ZoteroFormatError(say("zotero_format_not_array", what=what))
     return [o for o in data if isinstance(o, dict) and isinstance(o.get("data"), dict)]
 
 
@@ -195,7 +196,7 @@ def parse_deleted(body: bytes | str) -> tuple[str, ...]:
     """The keys of the items a ``/deleted?since=`` answer lists (``{"items": [...], "collections": …}``)."""
     data = _load(body)
     if not isinstance(data, dict):
-        raise ZoteroFormatError("the deleted answer is not a JSON object")
+        raise ZoteroFormatError(say("zotero_format_not_object"))
     items = data.get("items")
     return tuple(k for k in (items if isinstance(items, list) else []) if isinstance(k, str))
 

@@ -19,6 +19,7 @@ from typing import Any, cast
 
 import orjson
 
+from papersift.records.messages import stored
 from papersift.sources.fulltext import CodeKind, CodeLink, FullText, FullTextFrom, Reference, Section
 from papersift.store.sql import NamedRow, SqlBase, Tx
 
@@ -203,9 +204,10 @@ class FullTextTables(SqlBase):
         )
 
     def put_fulltext_failure(self, paper_id: str, version: int, error: str) -> None:
-        """Record that ``version`` of the paper could not be fetched or read (a text stored before stays)."""
+        """Record that ``version`` of the paper could not be fetched or read (a text stored before stays; a
+        message kept as one, ``records/messages.stored``)."""
         with self._tx() as tx:
-            self._put_row(tx, paper_id, version, "failed", None, 0, 0, None, error)
+            self._put_row(tx, paper_id, version, "failed", None, 0, 0, None, stored(error))
 
     def _put_row(
         self,
