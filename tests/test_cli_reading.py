@@ -122,3 +122,5 @@ def test_texts_that_fail_their_checks_are_failures_counted_by_reason(home: Path,
     assert status["checks"]["reasons"] == {"markup": 1, "mixed_language": 1, "wrong_language": 1}
     text = invoke("llm", "status", home=home, env=bad).stdout
     assert "texts that failed their checks: 3 (markup 1, mixed_language 1, wrong_language 1)" in text
+    text = invoke("llm", "status", home=home, env={**bad, "PAPERSIFT_LANG": "zh"}).stdout
+    assert "未通过检查的文本：3（含标记 1、中英混杂 1、语言不对 1）" in text  # the reasons named, not coded

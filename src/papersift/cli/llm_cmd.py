@@ -73,7 +73,10 @@ def llm_status(
         used = {"calls": u.calls, "prompt": u.prompt_tokens, "completion": u.completion_tokens}
         typer.echo(say.line("llm_usage", model=u.model, **used))
     if st.checks.failed:  # texts the model wrote that failed their checks (reading/checks.py)
-        reasons = ", ".join(f"{reason} {n}" for reason, n in st.checks.reasons.items())
+        from papersift.reading.checks import reason_name
+
+        counted = (f"{say(reason_name(reason))} {n}" for reason, n in st.checks.reasons.items())
+        reasons = say.line("list_comma").join(counted)
         typer.echo(say.line("llm_checks_failed", n=st.checks.failed, reasons=reasons))
     if not st.failures:
         typer.echo(say.line("llm_no_failures"))

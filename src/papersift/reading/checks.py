@@ -97,6 +97,13 @@ def fail(reason: str, **args: object) -> Verdict:
     return Verdict(reason, tuple((k, str(v)) for k, v in args.items()))
 
 
+def reason_name(reason: str) -> str:
+    """A failed check's reason named for a reader (``llm status``): the message ``failed_check_<reason>``,
+    whose English is the code itself (as the JSON keys it); an unknown reason as it is."""
+    key = f"failed_check_{reason}"
+    return say(key) if key in ENGLISH else reason
+
+
 def error_line(verdict: Verdict) -> str:
     """How a failed check is stored (the readings' error): the English sentence, then the reason."""
     return f"{verdict.sentence()} [check {verdict.call()}]"

@@ -152,6 +152,20 @@ ENGLISH: dict[str, str] = {
     "language_zh": "中文",
     "unit_words": "words",
     "unit_characters": "characters",
+    # a failed check's reason named for a reader (llm status): its code in English, as the JSON keys it
+    "failed_check_empty": "empty",
+    "failed_check_markup": "markup",
+    "failed_check_too_long": "too_long",
+    "failed_check_cut_off": "cut_off",
+    "failed_check_wrong_language": "wrong_language",
+    "failed_check_mixed_language": "mixed_language",
+    "failed_check_several_sentences": "several_sentences",
+    "failed_check_copies_title": "copies_title",
+    "failed_check_copies_abstract": "copies_abstract",
+    "failed_check_math_lost": "math_lost",
+    "failed_check_length_off": "length_off",
+    "failed_check_no_marks": "no_marks",
+    "failed_check_unknown_mark": "unknown_mark",
     # the digests and pushes (reader/digest.py, reader/push.py, reader/words.py): their fixed words
     "digest_day": "%(weekday)s %(dd)s %(month)s %(year)s",
     **{
