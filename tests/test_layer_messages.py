@@ -186,3 +186,21 @@ def test_the_index_and_the_sources_refuse_in_the_readers_language() -> None:
     mismatch = say("model_mismatch_torch", stored="'m+int8'", wanted="'m+onnx-int8'")
     assert str(mismatch).endswith("(vectors made with torch: PAPERSIFT_RUNTIME=torch)")
     assert said(mismatch, "zh").endswith("（向量由 torch 生成：PAPERSIFT_RUNTIME=torch）")
+
+
+def test_settings_refused_at_start_are_said_in_the_readers_language(tmp_path: Path) -> None:
+    wrong = {"PAPERSIFT_EMBED_BATCH": "0", "PAPERSIFT_TIMEOUT": "abc", "PAPERSIFT_SMTP_SECURITY": "tls"}
+    zh = run_cli("list", "cs.LG", home=tmp_path, check=False, env={**wrong, "PAPERSIFT_LANG": "zh"})
+    en = run_cli("list", "cs.LG", home=tmp_path, check=False, env={**wrong, "PAPERSIFT_LANG": "en"})
+    assert (zh.returncode, en.returncode) == (2, 2)
+    assert zh.stderr.strip() == (
+        "错误：设置：PAPERSIFT_TIMEOUT：不是数字：abc；PAPERSIFT_EMBED_BATCH：至少为 1（实际为 '0'）；"
+        "PAPERSIFT_SMTP_SECURITY 必须是以下之一：'none', 'starttls' or 'ssl'（实际为 'tls'）"
+    )
+    assert en.stderr.strip() == (
+        "error: settings: PAPERSIFT_TIMEOUT: not a number: abc; PAPERSIFT_EMBED_BATCH: at least 1 (got '0'); "
+        "PAPERSIFT_SMTP_SECURITY must be one of 'none', 'starttls' or 'ssl' (got 'tls')"
+    )
+    plain = {"PAPERSIFT_SMTP_USER": "ada", "PAPERSIFT_SMTP_HOST": "mail.example.org", "PAPERSIFT_LANG": "zh"}
+    refused = run_cli("list", "cs.LG", home=tmp_path, check=False, env=plain)
+    assert "密码会以明文经网络发往 mail.example.org" in refused.stderr and "PASSWORD" not in refused.stderr

@@ -123,12 +123,12 @@ def load_settings(home: Path | None) -> Settings:
     the run with code 2."""
     from pydantic import ValidationError
 
-    from papersift.settings import HomeConfigError, Settings, settings_problem
+    from papersift.settings import HomeConfigError, Settings, settings_problems
 
     try:
         return Settings(home=home) if home else Settings()
     except ValidationError as e:  # refused at start, before anything connects anywhere
-        refuse("settings", 2, problem=settings_problem(e))
+        refuse("settings", 2, problem=spoken().joined(settings_problems(e)))
     except HomeConfigError as e:  # the home's config (papersift llm setup writes it)
         refuse("settings", 2, problem=e)
 

@@ -205,6 +205,8 @@ ENGLISH: dict[str, str] = {
     # a request's values that are not valid (the page's sentence for a validation error)
     "invalid_choice": "%(where)s must be one of %(choices)s",
     "invalid_number": "%(where)s: not a whole number: %(value)s",
+    "invalid_decimal": "%(where)s: not a number: %(value)s",
+    "invalid_bool": "%(where)s: not true or false: %(value)s",
     "invalid_too_small": "%(where)s: at least %(limit)s",
     "invalid_too_large": "%(where)s: at most %(limit)s",
     "invalid_missing": "%(where)s: missing",
@@ -332,6 +334,14 @@ ENGLISH: dict[str, str] = {
     "reader_no_email": "the reader has no e-mail address",
     "digest_no_email": "digest %(id)s: no e-mail address for reader %(reader)s",
     # a paper whose full text arXiv does not have (services/eprints.py)
+    # a setting refused at start (settings.py settings_problems): the value given, and our validators' own
+    "setting_got": "%(problem)s (got %(value)s)",
+    "key_file_unreadable": "PAPERSIFT_LLM_KEY_FILE: %(path)s cannot be read (%(problem)s)",
+    "key_file_not_text": "not text",
+    "key_file_empty": "PAPERSIFT_LLM_KEY_FILE: %(path)s is empty",
+    "smtp_plain_login": "PAPERSIFT_SMTP_USER is set but PAPERSIFT_SMTP_SECURITY is none: the password would "
+    "cross the network to %(host)s in plain text; set PAPERSIFT_SMTP_SECURITY=starttls or ssl (a login "
+    "without TLS is allowed only to a loopback host)",
     "eprint_missing": "%(name)s: arXiv has neither source nor PDF (HTTP %(status)s)",
     # a full text that cannot be read (sources/eprint.py, tex.py, pdf.py; services/eprints.py)
     "extract_of": "%(id)s: %(problem)s",

@@ -147,3 +147,30 @@ def dated(key: str, day: date, **args: Arg) -> Message:
     of the month ``dd`` and its ``year``."""
     weekday, month = say(f"weekday_short_{day.weekday()}"), say(f"month_short_{day.month}")
     return say(key, weekday=weekday, dd=f"{day:%d}", month=month, year=day.year, **args)
+
+
+def invalid(error: Mapping[str, Any], where: str) -> Message:
+    """One of pydantic's validation errors (an entry of ``ValidationError.errors()``) as a sentence of the
+    catalogs, for the request or setting ``where``: what was wrong, with the value given where it helps; an
+    error one of our validators raised with a message is that message."""
+    kind, ctx, value = error["type"], error.get("ctx") or {}, str(error.get("input", ""))[:80]
+    raised = reason(ctx["error"]) if isinstance(ctx.get("error"), BaseException) else None
+    if isinstance(raised, Message):
+        return raised
+    if kind in ("literal_error", "enum"):
+        return say("invalid_choice", where=where, choices=str(ctx.get("expected", "")))
+    if kind in ("int_parsing", "int_from_float"):
+        return say("invalid_number", where=where, value=value)
+    if kind == "float_parsing":
+        return say("invalid_decimal", where=where, value=value)
+    if kind == "bool_parsing":
+        return say("invalid_bool", where=where, value=value)
+    if kind in ("greater_than_equal", "greater_than"):
+        return say("invalid_too_small", where=where, limit=str(ctx.get("ge", ctx.get("gt", ""))))
+    if kind in ("less_than_equal", "less_than"):
+        return say("invalid_too_large", where=where, limit=str(ctx.get("le", ctx.get("lt", ""))))
+    if kind == "missing":
+        return say("invalid_missing", where=where)
+    if kind == "string_too_long":
+        return say("invalid_too_long", where=where, limit=str(ctx.get("max_length", "")))
+    return say("invalid_value", where=where)

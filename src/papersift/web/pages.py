@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 
 from papersift.ranking.related import MAX_K
 from papersift.reading.checks import shown_error
-from papersift.records.messages import Message, say
+from papersift.records.messages import Message, invalid, say
 from papersift.services.demo import loading
 from papersift.sources.citetext import author_line
 from papersift.store import StoreBusy
@@ -246,19 +246,7 @@ def _said(error: Mapping[str, Any]) -> Message:
     kind, ctx, value = error["type"], error.get("ctx") or {}, str(error.get("input", ""))[:80]
     if ctx.get("pattern") == DATE_PATTERN or (kind == "value_error" and where in ("date", "day", "since")):
         return say("not_a_date", value=value)
-    if kind == "literal_error":
-        return say("invalid_choice", where=where, choices=str(ctx.get("expected", "")))
-    if kind == "int_parsing":
-        return say("invalid_number", where=where, value=value)
-    if kind in ("greater_than_equal", "greater_than"):
-        return say("invalid_too_small", where=where, limit=str(ctx.get("ge", ctx.get("gt", ""))))
-    if kind in ("less_than_equal", "less_than"):
-        return say("invalid_too_large", where=where, limit=str(ctx.get("le", ctx.get("lt", ""))))
-    if kind == "missing":
-        return say("invalid_missing", where=where)
-    if kind == "string_too_long":
-        return say("invalid_too_long", where=where, limit=str(ctx.get("max_length", "")))
-    return say("invalid_value", where=where)
+    return invalid(error, where)
 
 
 def lang_href(request: Request, lang: str) -> str:
