@@ -204,3 +204,17 @@ def test_settings_refused_at_start_are_said_in_the_readers_language(tmp_path: Pa
     plain = {"PAPERSIFT_SMTP_USER": "ada", "PAPERSIFT_SMTP_HOST": "mail.example.org", "PAPERSIFT_LANG": "zh"}
     refused = run_cli("list", "cs.LG", home=tmp_path, check=False, env=plain)
     assert "密码会以明文经网络发往 mail.example.org" in refused.stderr and "PASSWORD" not in refused.stderr
+
+
+def test_a_long_author_list_is_shortened_in_the_readers_language() -> None:
+    many = Paper(
+        "2608.00009",
+        "Title",
+        ["A. One", "B. Two", "C. Three", "D. Four", "E. Five"],
+        "An abstract.",
+        ["cs.LG"],
+    )
+    entries = [ListingEntry(many, "new", 1)]
+    en, zh = (listing_text("cs.LG", DAY, entries, lang).splitlines() for lang in ("en", "zh"))
+    assert "A. One, B. Two, C. Three and 2 more" in en
+    assert "A. One, B. Two, C. Three 等另外 2 人" in zh

@@ -174,7 +174,7 @@ def recommend(
             cut = True
         seen = f"  {say.line('seen', how=', '.join(pick.seen))}" if pick.seen else ""
         typer.echo(f"#{n:02d} {pick.paper.id}  {pick.paper.title}{seen}")
-        typer.echo(f"     {author_line(pick.paper.authors)}  [{', '.join(pick.paper.categories)}]")
+        typer.echo(f"     {say(author_line(pick.paper.authors))}  [{', '.join(pick.paper.categories)}]")
         if pick.reasons:
             score = f" ({say.line('score', score=f'{pick.score:.2f}')})" if pick.score is not None else ""
             typer.echo(f"     {say.line('why', reasons=say.joined(pick.reasons))}{score}")

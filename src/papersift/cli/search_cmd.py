@@ -107,7 +107,7 @@ def search(
                 p = h.paper
                 typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
                 typer.echo(
-                    f"     {author_line(p.authors)} · {' '.join(p.categories)} · "
+                    f"     {say(author_line(p.authors))} · {' '.join(p.categories)} · "
                     f"{p.announced or p.published or ''} · {say.line('score', score=f'{h.score:.2f}')}"
                     + (f" · {', '.join(h.terms)}" if h.terms else "")
                 )
@@ -201,7 +201,7 @@ def related(
                 p = h.paper
                 typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
                 typer.echo(
-                    f"     {author_line(p.authors)} · {' '.join(p.categories)} · "
+                    f"     {speech(author_line(p.authors))} · {' '.join(p.categories)} · "
                     f"{p.announced or p.published or ''} · {speech.line('score', score=f'{h.score:.3f}')}"
                 )
                 snippet = " ".join(p.abstract.split())

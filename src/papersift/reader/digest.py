@@ -89,7 +89,7 @@ def compose(
         title, abstract = plain_text(p.title), plain_text(p.abstract)
         lines += [
             f"#{n:02d} {title}",
-            f"    {author_line(p.authors)} [{', '.join(p.categories)}]",
+            f"    {words.said(author_line(p.authors))} [{', '.join(p.categories)}]",
             f"    {tldr}",
             f"    {ABS_URL.format(p.id)}",
         ]
@@ -99,7 +99,7 @@ def compose(
         items.append(
             f'<li><p><a href="{html.escape(ABS_URL.format(p.id))}"><b>{html.escape(title)}</b></a> '
             f'(<a href="{html.escape(PDF_URL.format(p.id))}">pdf</a>)<br>'
-            f"{html.escape(author_line(p.authors))} · {html.escape(', '.join(p.categories))}"
+            f"{html.escape(words.said(author_line(p.authors)))} · {html.escape(', '.join(p.categories))}"
             + (f"<br><small>{html.escape(why)}</small>" if why else "")
             + f"</p><p><i>{html.escape(tldr)}</i></p>"
             + f"<p>{html.escape(abstract[:600])}{'…' if len(abstract) > 600 else ''}</p></li>"
@@ -216,9 +216,8 @@ def markdown(
     for n, pick in enumerate(picks, 1):
         p = pick.paper
         title = p.title.replace("[", "\\[").replace("]", "\\]")
-        out.append(
-            f"{n}. [{title}]({ABS_URL.format(p.id)}) — {author_line(p.authors)} ({', '.join(p.categories)})"
-        )
+        authors = words.said(author_line(p.authors))
+        out.append(f"{n}. [{title}]({ABS_URL.format(p.id)}) — {authors} ({', '.join(p.categories)})")
         tldr = words.tldr(tldrs[n - 1], plain_text).replace("[", "\\[").replace("]", "\\]")
         out.append(f"   - {tldr}")
         if pick.reasons:

@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 
 from papersift.records.catalogs import said
-from papersift.records.messages import Message, dated, say
+from papersift.records.messages import dated, say
 from papersift.records.paper import Paper
 from papersift.sources.citetext import author_line, plain_authors
 from papersift.sources.export import paper_bibtex as paper_bibtex
@@ -28,7 +28,7 @@ def json_line(obj: dict[str, Any]) -> str:
     return orjson.dumps(obj).decode()
 
 
-def _said(text: Message, lang: str) -> str:
+def _said(text: str, lang: str) -> str:
     return str(said(text, lang))
 
 
@@ -47,7 +47,7 @@ def entry_text(
         [
             head,
             p.title,
-            author_line(p.authors),
+            _said(author_line(p.authors), lang),
             p.abstract,
             f"arXiv:{p.id}  {ABS_URL.format(p.id)}",
         ]
