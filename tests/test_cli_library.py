@@ -164,7 +164,9 @@ def test_recommend_ranks_the_day_by_the_library_and_honours_never_words(home: Pa
     assert all(p["why"] for p in picks)
     agents = set(titled(second, "agent"))  # about a fifth of the day: 3 of 5 by chance is rare (~6%)
     assert len(agents & {p["id"] for p in picks}) >= 3, "a library of agent papers should lead with agents"
-    run_cli("follow", "--never", "agent", home=home)
+    followed = run_cli("follow", "--never", "agent", "--lang", "zh", home=home).stdout
+    assert "languages: English, 中文\n" in followed  # the languages named, said in the reader's language:
+    assert "语言：英文、中文\n" in run_cli("follow", home=home, env={"PAPERSIFT_LANG": "zh"}).stdout
     out = run_cli("recommend", "--date", DAILY_DAYS[1], "-k", "500", "--format", "json", home=home).stdout
     kept = [orjson.loads(line) for line in out.splitlines()]
     whole_word = re.compile(r"\bagent\b", re.IGNORECASE)  # never-words match whole words

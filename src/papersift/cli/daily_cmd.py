@@ -64,6 +64,7 @@ def follow(
 ) -> None:
     """Show or change what you follow: categories, authors, must / never keywords, the score threshold."""
     from papersift.ranking.daily import MIN_SCORE
+    from papersift.records.messages import say as msg
     from papersift.store.records import Interests
 
     def merged(before: tuple[str, ...], more: list[str] | None) -> tuple[str, ...]:
@@ -92,7 +93,8 @@ def follow(
         typer.echo(say.line(f"interest_{label}", values=", ".join(values) or "-"))
     typer.echo(say.line("interest_must", values=", ".join(now.must) or "-"))
     typer.echo(say.line("interest_never", values=", ".join(now.never) or "-"))
-    typer.echo(say.line("interest_languages", values=", ".join(("en", *now.languages))))
+    languages = [say(msg("language_" + code)) for code in ("en", *now.languages)]
+    typer.echo(say.line("interest_languages", values=say.line("list_comma").join(languages)))
     typer.echo(say.line("interest_min_score", value=kept or "-"))
 
 
