@@ -437,7 +437,7 @@ def settings_problems(error: ValidationError) -> list[Message]:
     for e in error.errors(include_url=False):
         name = "_".join(str(part) for part in e["loc"])
         problem, given = invalid(e, f"PAPERSIFT_{name.upper()}" if name else "PAPERSIFT"), e.get("input")
-        field = Settings.model_fields.get(name)
+        field = Settings.model_fields.get(str(e["loc"][0])) if e["loc"] else None
         secret = field is None or "SecretStr" in str(field.annotation)
         said = "%(value)s" in ENGLISH[problem.key]  # a number that is not one says its value itself
         shown = not secret and not said and isinstance(given, str | int | float)
