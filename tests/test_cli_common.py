@@ -78,3 +78,30 @@ def test_the_score_table_compares_with_the_best_reference() -> None:
     assert lines[3].split()[:5] == ["ours", "0.5000", "0.6000", "0.5500", "40"]
     unknown = score_table(scores, "none")
     assert unknown[0].endswith("vs none") and all(line.endswith("-") for line in unknown[1:])
+
+
+def test_evaluation_tables_say_their_words_in_the_readers_language_in_aligned_columns() -> None:
+    from papersift.ranking.harness import recommend_table
+    from papersift.reading.tldr_eval import TldrScore
+    from papersift.reading.tldr_eval import score_table as tldr_table
+
+    scores = [Score("bm25", 0.2, 0.3, 0.25, 40), Score("ours", 0.5, 0.6, 0.55, 40)]
+    en, zh = score_table(scores, "bm25"), score_table(scores, "bm25", lang="zh")
+    assert en[0] == "method                  nDCG@10  Recall@10     MRR  queries  vs bm25"  # as it was
+    assert (
+        zh[0] == "方法                    nDCG@10  Recall@10     MRR   查询数  对比 bm25"
+    )  # 中文: 2 columns each
+    assert en[1:] == zh[1:]
+    sized = [
+        Score("arxiv-sanity-svm", 0.2, 0.3, 0.25, 7, library_size=1),
+        Score("ours", 0.3, 0.4, 0.35, 7, library_size=1),
+    ]
+    assert recommend_table(sized)[1] == "method                        size 1     mean  vs arxiv-sanity-svm"
+    assert recommend_table(sized, "zh")[:2] == [
+        "各文库规模的 nDCG@10（Recall@10）；每种规模的读者数 1: 7",
+        "方法                          规模 1     平均  对比 arxiv-sanity-svm",
+    ]
+    rouge = [TldrScore("lead-1", 30.0, 10.0, 25.0, 5)]
+    assert tldr_table(rouge, "zh")[0].startswith(
+        "方法                      ROUGE-1  ROUGE-2  ROUGE-L  论文数  对比"
+    )

@@ -72,7 +72,7 @@ def _evaluate(
     line: type[Shape] | None = None,
     unit: str = "queries",
     split: str = "all",
-    table: Callable[[list[Score]], list[str]] | None = None,
+    table: Callable[[list[Score], str], list[str]] | None = None,
 ) -> None:
     """Check the inputs, run on a fresh store of ``corpus``, print against ``reference`` (JSON: a ``line``
     a score, ``ScoreLine`` unless named)."""
@@ -90,14 +90,15 @@ def _evaluate(
         settings,
         corpus,
         run,
-        note=lambda text: typer.echo(text, err=True),
+        note=lambda text: typer.echo(Speech(settings.lang)(text), err=True),
         embedding=_embedding_bar(Speech(settings.lang)),
     )
     if fmt == "json":
         for score in scores:
             typer.echo(json_line((line or ScoreLine).made_of(score).dump()))
         return
-    for text in table(scores) if table else score_table(scores, reference, unit):
+    lang = settings.lang
+    for text in table(scores, lang) if table else score_table(scores, reference, unit, lang):
         typer.echo(text)
 
 
@@ -215,7 +216,7 @@ def eval_tldr(
         typer.echo(text, err=True)
 
     if not client.available(settings):
-        scores = evaluate_tldr(cases, note=note)
+        scores = evaluate_tldr(cases, note=note, lang=settings.lang)
     else:  # the model's TL;DRs, made and stored as `summarize` makes them (made once, counted, budgeted)
         with opened(settings) as o, progress_bar() as bar:
             task = bar.add_task(
@@ -229,10 +230,11 @@ def eval_tldr(
                 ),
                 step=lambda: bar.advance(task),
                 note=note,
+                lang=settings.lang,
             )
     if fmt == "json":
         for score in scores:
             typer.echo(json_line(TldrLine.made_of(score).dump()))
         return
-    for line in score_table(scores):
+    for line in score_table(scores, settings.lang):
         typer.echo(line)

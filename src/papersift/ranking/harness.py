@@ -18,6 +18,8 @@ from papersift.index.indexes import Indexes
 from papersift.index.pipeline import embed_missing, refresh, sentence_source
 from papersift.index.runtime import open_papersift
 from papersift.ranking.evaluate import Score
+from papersift.records.catalogs import fit, said
+from papersift.records.messages import say
 from papersift.services.ingest import ingest_paths
 from papersift.settings import Settings
 from papersift.store.cache import VectorCache
@@ -45,7 +47,7 @@ def fresh_indexes(
     with open_papersift(local) as opened:
         store = opened.store
         counts = ingest_paths(store, [corpus], chunk=settings.ingest_chunk)
-        note(f"corpus: {counts.new} papers from {corpus}")
+        note(say("eval_corpus", n=counts.new, path=str(corpus)))
         cache = VectorCache(settings.cache_path)
         try:
             with embedding(store.count()) as advance:
@@ -73,22 +75,27 @@ def evaluate_fresh(
         return run(indexes)
 
 
-def score_table(scores: list[Score], reference: str | tuple[str, ...], unit: str = "queries") -> list[str]:
+def score_table(
+    scores: list[Score], reference: str | tuple[str, ...], unit: str = "queries", lang: str = "en"
+) -> list[str]:
     """A table of each method's nDCG@10, Recall@10 and MRR, and its nDCG@10 against ``reference`` (the
-    best of them, when several are named)."""
+    best of them, when several are named); its words in ``lang``."""
     names = (reference,) if isinstance(reference, str) else reference
     base = max((s for s in scores if s.method in names), key=lambda s: s.ndcg, default=None)
     vs = base.method if base else " / ".join(names)
-    lines = [f"{'method':<22} {'nDCG@10':>8} {'Recall@10':>10} {'MRR':>7} {unit:>8}  vs {vs}"]
+    method, units, against = (said(say(f"eval_{w}"), lang) for w in ("method", unit, "vs"))
+    head = f"{fit(method, 22)} {'nDCG@10':>8} {'Recall@10':>10} {'MRR':>7} {fit(units, 8, right=True)}"
+    lines = [f"{head}  {against} {vs}"]
     for s in scores:
         ratio = f"{s.ndcg / base.ndcg:.2f}x" if base and base.ndcg else "-"
         lines.append(f"{s.method:<22} {s.ndcg:>8.4f} {s.recall:>10.4f} {s.mrr:>7.4f} {s.queries:>8}  {ratio}")
     return lines
 
 
-def recommend_table(scores: list[Score]) -> list[str]:
+def recommend_table(scores: list[Score], lang: str = "en") -> list[str]:
     """``eval recommend``'s table: nDCG@10 (and Recall@10) of each method at each library size, their mean
-    over the sizes, and each method's mean against the better baseline's (``RECOMMEND_BASELINES``)."""
+    over the sizes, and each method's mean against the better baseline's (``RECOMMEND_BASELINES``); its
+    words in ``lang``."""
     from papersift.ranking.evaluate import RECOMMEND_BASELINES
 
     sizes = sorted({s.library_size for s in scores})
@@ -97,10 +104,11 @@ def recommend_table(scores: list[Score]) -> list[str]:
     mean = {m: float(np.mean([at[m, n].ndcg for n in sizes if (m, n) in at])) for m in methods}
     best = max((m for m in methods if m in RECOMMEND_BASELINES), key=lambda m: mean[m], default=None)
     readers = ", ".join(f"{n}: {at[methods[0], n].queries}" for n in sizes if (methods[0], n) in at)
-    head = "".join(f"{'size ' + str(n):>16}" for n in sizes)
+    head = "".join(fit(said(say("eval_size", n=n), lang), 16, right=True) for n in sizes)
+    mean_word, vs = said(say("eval_mean"), lang), said(say("eval_vs"), lang)
     lines = [
-        f"nDCG@10 (Recall@10) by library size; readers per size {readers}",
-        f"{'method':<20}{head}{'mean':>9}  vs {best or '-'}",
+        said(say("eval_by_size", readers=readers), lang),
+        f"{fit(said(say('eval_method'), lang), 20)}{head}{fit(mean_word, 9, right=True)}  {vs} {best or '-'}",
     ]
     for m in methods:
         cells = "".join(

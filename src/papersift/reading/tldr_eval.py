@@ -39,6 +39,7 @@ from pydantic import AfterValidator, Field
 from papersift.index.sentences import FACETS, roles, split_sentences
 from papersift.reading import extractive
 from papersift.reading.shown import TldrShape, missing_line
+from papersift.records.catalogs import fit, said
 from papersift.records.json_model import Shape
 from papersift.records.messages import reason, say
 from papersift.records.paper import Paper
@@ -211,18 +212,19 @@ def evaluate_tldr(
     *,
     step: Callable[[], None] | None = None,
     note: Callable[[str], None] = lambda _: None,
+    lang: str = "en",
 ) -> list[TldrScore]:
     """Each method's scores on ``cases``: the TL;DR a paper's JSON carries first (``model``: its name and
     how a case's text is made, when one is configured), then the extractive one when a model wrote the
     first, Lead-1, the role-rule choice and the oracle. ``step`` is called after each paper; ``note`` with
-    how many of the first method's TL;DRs are missing and why, when some are (they score 0)."""
+    how many of the first method's TL;DRs are missing and why (in ``lang``), when some are (they score 0)."""
     score = rouge()
     shown = []
     for case in cases:
         shown.append(shown_tldr(case, model[1](case) if model else None))
         if step is not None:
             step()
-    missing = missing_line(shown)
+    missing = missing_line(shown, lang)
     if missing:
         note(missing)
     texts = [t.text for t in shown]
@@ -236,10 +238,12 @@ def evaluate_tldr(
     return out
 
 
-def score_table(scores: Sequence[TldrScore]) -> list[str]:
-    """A table of each method's ROUGE-1/2/L, and its ROUGE-1 against Lead-1."""
+def score_table(scores: Sequence[TldrScore], lang: str = "en") -> list[str]:
+    """A table of each method's ROUGE-1/2/L, and its ROUGE-1 against Lead-1; its words in ``lang``."""
     lead = next((s for s in scores if s.method == LEAD), None)
-    lines = [f"{'method':<24} {'ROUGE-1':>8} {'ROUGE-2':>8} {'ROUGE-L':>8} {'papers':>7}  vs {LEAD}"]
+    method, papers, vs = (said(say(f"eval_{w}"), lang) for w in ("method", "papers", "vs"))
+    head = f"{fit(method, 24)} {'ROUGE-1':>8} {'ROUGE-2':>8} {'ROUGE-L':>8} {fit(papers, 7, right=True)}"
+    lines = [f"{head}  {vs} {LEAD}"]
     for s in scores:
         vs = f"{s.rouge1 - lead.rouge1:+.1f}" if lead else "-"
         lines.append(f"{s.method:<24} {s.rouge1:>8.1f} {s.rouge2:>8.1f} {s.rougeL:>8.1f} {s.papers:>7}  {vs}")

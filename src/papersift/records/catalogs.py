@@ -2,7 +2,8 @@
 their catalogs lie (``papersift/locale/<lang>/LC_MESSAGES/papersift.po``, the template
 ``papersift.pot`` beside them), ``translations(lang)`` (a catalog compiled in memory with Babel when first
 used; English: the msgids as they are), ``said(message, lang)`` (a typed message, ``records/messages.py``,
-in a language) and ``said_list`` (several, joined as a list is in that language). The web pages
+in a language), ``said_list`` (several, joined as a list is in that language) and ``fit`` (said text
+padded to a column of a table). The web pages
 (``web/i18n.py``: the interface's words, Jinja), the CLI (``cli/language.py``) and the digests and pushes
 (``reader/``) all say messages through it. Babel loads with the first catalog read, never for English.
 """
@@ -53,6 +54,16 @@ def said(text: Any, lang: str) -> Any:
         return text
     args = {name: said(value, lang) for name, value in text.args.items()}
     return translations(lang).pgettext(text.key, ENGLISH[text.key]) % args
+
+
+def fit(text: str, width: int, *, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` columns as a terminal shows it (a 中文 character takes two),
+    on the right (``right``: on the left); a longer text as it is. The columns of a table said in 中文."""
+    import unicodedata
+
+    shown = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    pad = " " * max(0, width - shown)
+    return pad + text if right else text + pad
 
 
 def said_list(texts: Any, lang: str) -> str:

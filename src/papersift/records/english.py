@@ -334,6 +334,16 @@ ENGLISH: dict[str, str] = {
     "reader_no_email": "the reader has no e-mail address",
     "digest_no_email": "digest %(id)s: no e-mail address for reader %(reader)s",
     # a paper whose full text arXiv does not have (services/eprints.py)
+    # the words of `papersift eval`'s tables and notes (ranking/harness.py, reading/tldr_eval.py)
+    "eval_corpus": "corpus: %(n)s papers from %(path)s",
+    "eval_method": "method",
+    "eval_vs": "vs",
+    "eval_queries": "queries",
+    "eval_readers": "readers",
+    "eval_papers": "papers",
+    "eval_mean": "mean",
+    "eval_size": "size %(n)s",
+    "eval_by_size": "nDCG@10 (Recall@10) by library size; readers per size %(readers)s",
     # a setting refused at start (settings.py settings_problems): the value given, and our validators' own
     "setting_got": "%(problem)s (got %(value)s)",
     "key_file_unreadable": "PAPERSIFT_LLM_KEY_FILE: %(path)s cannot be read (%(problem)s)",
