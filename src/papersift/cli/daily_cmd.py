@@ -93,8 +93,8 @@ def follow(
         typer.echo(say.line(f"interest_{label}", values=", ".join(values) or "-"))
     typer.echo(say.line("interest_must", values=", ".join(now.must) or "-"))
     typer.echo(say.line("interest_never", values=", ".join(now.never) or "-"))
-    languages = [say(msg("language_" + code)) for code in ("en", *now.languages)]
-    typer.echo(say.line("interest_languages", values=say.line("list_comma").join(languages)))
+    languages = say.joined((msg("language_" + code) for code in ("en", *now.languages)), series=True)
+    typer.echo(say.line("interest_languages", values=languages))
     typer.echo(say.line("interest_min_score", value=kept or "-"))
 
 

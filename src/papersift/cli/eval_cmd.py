@@ -86,19 +86,19 @@ def _evaluate(
         if not path.exists():
             refuse("file_not_found", path=path)
     settings = load_settings(home)
+    speech = Speech(settings.lang)
     scores = evaluate_fresh(
         settings,
         corpus,
         run,
-        note=lambda text: typer.echo(Speech(settings.lang)(text), err=True),
-        embedding=_embedding_bar(Speech(settings.lang)),
+        note=lambda text: typer.echo(speech(text), err=True),
+        embedding=_embedding_bar(speech),
     )
     if fmt == "json":
         for score in scores:
             typer.echo(json_line((line or ScoreLine).made_of(score).dump()))
         return
-    lang = settings.lang
-    for text in table(scores, lang) if table else score_table(scores, reference, unit, lang):
+    for text in table(scores, speech.lang) if table else score_table(scores, reference, unit, speech.lang):
         typer.echo(text)
 
 

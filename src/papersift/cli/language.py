@@ -24,11 +24,12 @@ class Speech:
 
         return str(said(text, self.lang))
 
-    def joined(self, texts: Any) -> str:
-        """Several messages, each said in ``lang``, joined as a list (``records/catalogs.said_list``)."""
+    def joined(self, texts: Any, *, series: bool = False) -> str:
+        """Several messages, each said in ``lang``, joined as a list (``records/catalogs.said_list``; with
+        ``series``: the items of a series, ``a, b`` / ``a、b``)."""
         from papersift.records.catalogs import said_list
 
-        return said_list(texts, self.lang)
+        return said_list(texts, self.lang, series=series)
 
     def line(self, key: str, **values: Any) -> str:
         from papersift.cli.lines import LINES

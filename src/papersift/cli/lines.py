@@ -124,7 +124,6 @@ LINES: dict[str, str] = {
     "cli_llm_today": "today ({day} UTC): {tokens} tokens (no budget)",
     "cli_llm_usage": "  {model}: {calls} calls, {prompt} in, {completion} out",
     "cli_llm_checks_failed": "texts that failed their checks: {n} ({reasons})",
-    "cli_list_comma": ", ",
     "cli_llm_no_failures": "failures: none",
     "cli_llm_failures": "failures (latest {n}):",
     "cli_llm_not_listed": "note: {url} does not list {model}; trying it anyway",

@@ -76,7 +76,7 @@ def llm_status(
         from papersift.reading.checks import reason_name
 
         counted = (f"{say(reason_name(reason))} {n}" for reason, n in st.checks.reasons.items())
-        reasons = say.line("list_comma").join(counted)
+        reasons = say.joined(counted, series=True)
         typer.echo(say.line("llm_checks_failed", n=st.checks.failed, reasons=reasons))
     if not st.failures:
         typer.echo(say.line("llm_no_failures"))

@@ -57,15 +57,17 @@ def said(text: Any, lang: str) -> Any:
 
 
 def fit(text: str, width: int, *, right: bool = False) -> str:
-    """``text`` padded with spaces to ``width`` columns as a terminal shows it (a 中文 character takes two),
-    on the right (``right``: on the left); a longer text as it is. The columns of a table said in 中文."""
-    import unicodedata
+    """``text`` padded with spaces to ``width`` columns as a terminal shows it (Rich's cell width: a 中文
+    character takes two), on the right (``right``: on the left); a longer text as it is. The columns of a
+    table said in 中文."""
+    from rich.cells import cell_len
 
-    shown = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-    pad = " " * max(0, width - shown)
+    pad = " " * max(0, width - cell_len(text))
     return pad + text if right else text + pad
 
 
-def said_list(texts: Any, lang: str) -> str:
-    """Several messages, each said in ``lang``, joined as a list is there (``; ``, in 中文 ``；``)."""
-    return ("；" if lang == "zh" else "; ").join(str(said(t, lang)) for t in texts)
+def said_list(texts: Any, lang: str, *, series: bool = False) -> str:
+    """Several messages, each said in ``lang``, joined as a list is there: clauses by ``; `` (中文 ``；``),
+    or with ``series`` the items of a series by ``, `` (中文 ``、``)."""
+    joint = ("、" if series else "；") if lang == "zh" else (", " if series else "; ")
+    return joint.join(str(said(t, lang)) for t in texts)
