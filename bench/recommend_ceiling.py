@@ -39,7 +39,7 @@ def main() -> None:
         tempfile.TemporaryDirectory(prefix="papersift-ceiling-") as tmp,
         fresh_indexes(Settings(home=args.home), args.corpus, Path(tmp)) as ix,
     ):
-        c = ev._corpus(ix)
+        c = ev.corpus_of(ix)
         tfidf = ev._tfidf_asl(c).tocsr()
         for half in ("tune", "heldout"):
             readers = sr.simulate_readers(c, gold, 0, half)[1]  # the candidates are the same at every size

@@ -37,7 +37,7 @@ def main() -> None:
     out: dict[int, list[tuple[dict[str, np.ndarray], np.ndarray, list[float]]]] = {}
     started = time.monotonic()
     with fresh_indexes(Settings(home=args.home), args.corpus, work) as ix:
-        c = ev._corpus(ix)
+        c = ev.corpus_of(ix)
         tfidf = ev._tfidf_asl(c).tocsr()
         readers = sr.simulate_readers(c, gold, 0, args.half, sizes)
         for n, at in readers.items():

@@ -7,7 +7,9 @@ paper ingested and embedded (MiniLM) into one store in ``--home`` (built once, r
 map (``topic_map``, as ``papersift topics CAT --date DAY`` draws it). Printed per day: each topic's size and
 name, then the share of names that are phrases of two to five words as shown (``multi-agent`` is one word) and
 of those that are an arXiv category's name, the share meeting the one-third rule (the name's phrase, or its
-category, in at least a third of its topic's papers and in a smaller share of the day's others) the number of
+category, in at least a third of its topic's papers and in a smaller share of the day's others), the share
+meeting the measure (also in at most a quarter of the day's papers, not the name of a category over a
+quarter of the day lists, its topic at most 40 % of the day), the number of
 lone generic words (``GENERIC``) among the names and of unnamed topics, the papers the last resort moved out
 of topics no phrase names (``topics.claimed``), and the time ``topic_map`` takes (median of 5, indexes warm).
 """
@@ -29,11 +31,10 @@ from typing import Any
 import orjson
 
 from papersift.index.indexes import open_indexes
-from papersift.ranking import topics
 from papersift.ranking.phrases import GENERIC
-from papersift.ranking.topic_labels import name_key, name_keys
-from papersift.ranking.topics import listing_entries, topic_map
-from papersift.records.taxonomy import canonical, category_named
+from papersift.ranking.topics import listing_entries, maps, topic_map
+from papersift.ranking.topics.book import name_key, name_keys
+from papersift.records.taxonomy import canonical, category_name, category_named
 from papersift.settings import Settings
 from papersift.store import open_store
 
@@ -89,7 +90,7 @@ def _counted(*args: Any) -> tuple[Any, int]:
     return labels, moved
 
 
-CLAIMED, topics.claimed = topics.claimed, _counted
+CLAIMED, maps.claimed = maps.claimed, _counted
 
 
 def main() -> None:
@@ -118,6 +119,9 @@ def main() -> None:
         )
         named = [t for t in tmap.clusters if t.label]
         others = sum(len(t.papers) for t in tmap.clusters if not t.label)
+        listed = Counter(c for p in papers for c in {canonical(c) for c in p.categories})
+        wide = {name_key(category_name(c) or "") for c, n in listed.items() if 4 * n > len(papers)}
+        measured = 0
         for topic in tmap.clusters:
             if not topic.label:
                 print(f"  {len(topic.papers):4d}  {'(other papers)':40s} [{'; '.join(topic.terms)}]")
@@ -136,14 +140,29 @@ def main() -> None:
             }
             having, other = len(holding & mine), len(holding - mine)
             share, rest = having / len(mine), other / max(len(papers) - len(mine), 1)
+            day_share, size_share = len(holding) / len(papers), len(mine) / len(papers)
             held += share >= 1 / 3 and rest < share
-            print(f"  {len(mine):4d}  {topic.label:40s} in {share:.0%} of its papers, {rest:.0%} of the rest")
+            # the measure: a third of its topic writes it, at most a quarter of the day, not the name of
+            # a category over a quarter of the day lists, the topic at most 40 % of the day
+            meets = share >= 1 / 3 and day_share <= 1 / 4 and key not in wide and size_share <= 0.4
+            measured += meets
+            print(
+                f"  {len(mine):4d}  {topic.label:40s} in {share:.0%} of its papers, {rest:.0%} of the rest, "
+                f"{day_share:.0%} of the day; topic {size_share:.0%} of the day"
+                + ("" if meets else "  ** fails the measure")
+            )
         k = max(len(named), 1)
+        largest = max((len(t.papers) for t in named), default=0) / len(papers)
         print(
             f"  names of 2-5 words as shown: {phrased}/{k}; arXiv category names: {named_by_category}/{k}; "
             f"meeting the one-third rule: {held}/{k}; lone generic words: {generic}; "
             f"other papers (no phrase names their group): {others} ({others / len(papers):.0%}); "
             f"papers moved out of topics no phrase names: {MOVED[-1]}"
+        )
+        print(
+            f"  the measure (>= 1/3 of its topic, <= 1/4 of the day, not the listing's category, topic <= "
+            f"40 %): {measured}/{k} named topics; largest named topic {largest:.0%} of the day; "
+            f"unnamed share {others / len(papers):.1%}"
         )
     store.close()
 

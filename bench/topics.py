@@ -5,8 +5,9 @@
    first). Built once in ``--home`` (default /tmp/papersift-bench-topics) and reused.
 2. Quality on that day: normalised mutual information of the topics with the papers' arXiv primary
    categories, beside k-means on the papers' tf-idf rows with the same k (seeds 0..4, median) in the same
-   run; the share of topics whose label terms are each in at least half of the topic's papers; whether a
-   second run on the same papers (given in another order) gives the same map.
+   run; the share of topics whose label terms are each in at least half of the topic's papers; the share
+   of the day's other papers (unnamed) and of its largest named topic; whether a second run on the same
+   papers (given in another order) gives the same map.
 3. Speed: ``topic_map`` of 500 papers of that day (those of its busiest primary categories), cold: a fresh
    ``Indexes`` each time (the arrays memory-mapped again), median of 5; and the first (cold) ``/api/map``
    requests to a real server: the day's biggest category (cs.AI, 402 papers) and the whole archive (cs, 809).
@@ -28,8 +29,9 @@ import numpy as np
 import orjson
 
 from papersift.index.runtime import open_papersift
-from papersift.ranking.topics import map_json, tfidf_matrix, topic_map
-from papersift.records.analyzer import singular
+from papersift.ranking.topics import map_json, topic_map
+from papersift.ranking.topics.clusters import tfidf_matrix
+from papersift.records.analyzer import fold, singular
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -60,7 +62,7 @@ def build(home: Path) -> None:
 
 
 def _folded(term: str) -> str:
-    return " ".join(map(singular, term.split()))
+    return " ".join(map(singular, fold(term).split()))
 
 
 def day_papers(settings: Settings) -> list[Paper]:
@@ -73,6 +75,7 @@ def day_papers(settings: Settings) -> list[Paper]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--home", type=Path, default=Path("/tmp/papersift-bench-topics"))
+    parser.add_argument("--no-server", action="store_true", help="skip the server's cold requests (3.)")
     args = parser.parse_args()
     build(args.home)
     from sklearn.cluster import KMeans
@@ -115,6 +118,12 @@ def main() -> None:
         held += all(sum(_folded(term) in s for s in sets) * 2 >= len(sets) for term in topic.terms)
         print(f"  {len(topic.papers):4d}  {topic.label or '(no common terms)'}  [{'; '.join(topic.terms)}]")
     print(f"topics whose every label term is in >= half their papers: {held}/{k}")
+    unnamed = sum(len(t.papers) for t in tmap.clusters if not t.label)
+    largest = max((len(t.papers) for t in tmap.clusters if t.label), default=0)
+    print(
+        f"other papers (unnamed): {unnamed} ({unnamed / len(papers):.1%}); largest named topic: {largest} "
+        f"({largest / len(papers):.1%} of the day)"
+    )
     again = topic_map(indexes, list(reversed(papers)))
     same = map_json("", DAY, again)["clusters"] == map_json("", DAY, tmap)["clusters"] and sorted(
         again.points, key=lambda p: p.id
@@ -141,7 +150,8 @@ def main() -> None:
         f"{statistics.median(cpu) * 1000:.0f} ms (the machine's load shows in the gap; os.getloadavg() "
         f"{os.getloadavg()[0]:.1f})"
     )
-    server_cold(args.home)
+    if not args.no_server:
+        server_cold(args.home)
 
 
 def server_cold(home: Path) -> None:

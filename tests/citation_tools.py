@@ -191,7 +191,8 @@ def check_ris(ris: str, papers: list[Paper]) -> ToolCounts:
     DOI and journal as the paper's plain text; an error per record that differs, or LaTeX left."""
     import rispy
 
-    from papersift.sources.citetext import plain_authors, plain_text
+    from papersift.sources.citetext import plain_authors
+    from papersift.sources.latex import plain_text
 
     records = rispy.loads(ris)
     counts = ToolCounts("rispy", entries=len(records))

@@ -26,7 +26,7 @@ from papersift.sources.bibliography import (
     to_bibtex,
     to_csl_json,
 )
-from papersift.sources.citetext import plain_text
+from papersift.sources.latex import plain_text
 
 ZOTERO_BIB = r"""
 @article{lindqvist_sparse_2021,

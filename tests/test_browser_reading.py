@@ -12,6 +12,7 @@ import pytest
 
 from tests.reading_server import LlmServer, llm_env, one_day_home
 from tests.support.data import EVIL
+from tests.support.inproc import invoke
 from tests.support.processes import serving
 from tests.test_browser import CHROMIUM, SHOTS, browser, browsing
 from tests.test_web_reading import DAY, INJECTION, home
@@ -36,7 +37,10 @@ def test_the_faq_is_written_into_the_page_as_it_streams(browser: object, web: st
         assert page.locator(".faq .katex").count() == 1  # type: ignore[attr-defined]  # $O(n^2)$
 
 
-def test_the_zh_views_switch_without_script(browser: object, web: str) -> None:
+def test_the_zh_views_switch_without_script(browser: object, web: str, home: Path, llm: LlmServer) -> None:
+    invoke(
+        "summarize", INJECTION["id"], "--lang", "zh", home=home, env=llm_env(llm)
+    )  # 对照 needs a translation
     with browsing(browser, web, SHOTS / "reading_zh.png") as page:
         page.goto(f"/abs/{INJECTION['id']}?lang=zh")  # type: ignore[attr-defined]
         original = page.locator(".pane.original")  # type: ignore[attr-defined]
@@ -83,7 +87,9 @@ def test_a_tldrs_math_is_typeset_and_a_page_without_a_model_shows_no_error(
             assert note.count() == 1 and note.is_visible() and says in note.inner_text()
             link = note.locator("a[href='/help/model#connecting-a-model']")
             assert link.count() == 1
-            if lang == "zh":
-                assert "未接入语言模型" in page.locator(".pane.translated").inner_text()  # type: ignore[attr-defined]
+            if lang == "zh":  # no translation: no 对照 with an empty half, the original whole and a note
+                assert page.locator(".zh-views, .pane.translated").count() == 0  # type: ignore[attr-defined]
+                assert "未接入语言模型" in page.locator(".zh-note").inner_text()  # type: ignore[attr-defined]
+                assert page.locator("p.abstract").is_visible()  # type: ignore[attr-defined]
             link.click()
             assert page.locator("#connecting-a-model").is_visible()  # type: ignore[attr-defined]

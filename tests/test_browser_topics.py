@@ -7,6 +7,7 @@ Screenshots: ``test-output/screenshots/<test name>.png`` (desktop and 390 px).
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,9 +41,9 @@ def test_the_map_renders_hovers_and_its_chips_filter_the_listing(
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
-        visit(page, LISTING)
+        visit(page, f"{LISTING}?rest=1")  # every part of the day (web/parts.py)
         rows = page.locator("section.listing article.paper")  # type: ignore[attr-defined]
-        points = page.locator("svg.map:visible a.pt")  # type: ignore[attr-defined]
+        points = page.locator("svg.map:visible circle")  # type: ignore[attr-defined]
         assert page.locator("svg.map.small").is_visible()  # type: ignore[attr-defined]
         assert points.count() == rows.count() > 20
         page.screenshot(path=str(SHOTS / "topic-map-desktop.png"))  # type: ignore[attr-defined]
@@ -58,7 +59,7 @@ def test_the_map_renders_hovers_and_its_chips_filter_the_listing(
         assert chip.get_attribute("aria-pressed") == "true"
         visible = [r.get_attribute("id").removeprefix("p-") for r in rows.all() if r.is_visible()]
         assert set(visible) == wanted and str(len(wanted)) in chip.inner_text()
-        dimmed = page.locator("svg.map:visible a.pt.dim")  # type: ignore[attr-defined]
+        dimmed = page.locator("svg.map:visible g.pt.dim circle")  # type: ignore[attr-defined]
         assert dimmed.count() == points.count() - len(wanted)
         chip.click()
         assert chip.get_attribute("aria-pressed") == "false"
@@ -72,7 +73,7 @@ def test_at_390_px_the_listing_draws_a_phones_map_and_keeps_the_chips_that_filte
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
-        visit(page, LISTING, 390, 844)
+        visit(page, f"{LISTING}?rest=1", 390, 844)
         assert page.locator("svg.map.phone").is_visible()  # type: ignore[attr-defined]
         assert page.locator("svg.map:visible").count() == 1  # type: ignore[attr-defined]
         chip = page.locator(".chips button.chip").first  # type: ignore[attr-defined]
@@ -177,7 +178,7 @@ def test_the_map_page_lists_each_topic_with_its_phrases_and_a_link_that_filters_
         assert sections.count() == chips.count() >= 2
         rows = page.locator("section.topic article.paper")  # type: ignore[attr-defined]
         ids = [r.get_attribute("id") for r in rows.all()]
-        drawn = page.locator("svg.map:visible a.pt")  # type: ignore[attr-defined]
+        drawn = page.locator("svg.map:visible circle")  # type: ignore[attr-defined]
         assert len(ids) == len(set(ids)) == drawn.count()
         second = sections.nth(1)
         assert second.locator("p.terms").is_visible()
@@ -217,7 +218,7 @@ def test_the_smaller_dead_ends_in_the_browser(
         icon = page.goto("/favicon.ico")  # type: ignore[attr-defined]
         assert icon.ok and icon.headers["content-type"].startswith("image/svg+xml")
         page.goto(f"{LISTING}?lang=zh")  # type: ignore[attr-defined]
-        authors = page.locator("section.listing p.authors", has_text="等另外")  # type: ignore[attr-defined]
+        authors = page.locator("section.listing p.authors", has_text=re.compile(r"、.+ 等 \d+ 人"))  # type: ignore[attr-defined]
         assert authors.count() > 0 and "more" not in authors.first.inner_text()
         page.goto("/search?q=agents&mode=keyword&lang=en")  # type: ignore[attr-defined]
         said = page.locator("main").inner_text()  # type: ignore[attr-defined]

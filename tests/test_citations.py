@@ -19,7 +19,8 @@ from papersift.reader.library import export_items, import_references
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography, to_bibtex, to_csl_json, to_ris
-from papersift.sources.citetext import author_line, bibtex_text, clean_authors, plain_authors, plain_text
+from papersift.sources.citetext import author_line, bibtex_text, clean_authors, plain_authors
+from papersift.sources.latex import plain_text
 from papersift.sources.references import bibtex_key, parse_journal_ref
 from papersift.store import Store
 from tests.citation_tools import check_csl, check_ris, compile_bibtex, heavy_papers, tex_available

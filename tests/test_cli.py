@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from papersift.sources.latex import plain_text
 from tests.support.data import write_jsonl
 from tests.support.processes import run_cli
 
@@ -34,12 +35,12 @@ def test_list_text_follows_the_listing_layout(home: Path) -> None:
     lines = text.splitlines()
     assert lines[0].startswith("cs.AI — ") and "new" in lines[0]
     assert lines[2].startswith(f"#01  {day}  ")
-    assert lines[3] == first["title"]
+    assert lines[3] == plain_text(first["title"])  # the JSON keeps arXiv's LaTeX, the text is plain
     authors = first["authors"]
     assert isinstance(authors, list)
     if len(authors) > 3:
         assert lines[4].endswith(f"and {len(authors) - 3} more")
-    assert lines[5] == first["abstract"]
+    assert lines[5] == plain_text(first["abstract"])
 
 
 def test_list_json_has_the_interface_fields(home: Path) -> None:
@@ -65,7 +66,8 @@ def test_list_unknown_category_or_day_is_a_clear_error(home: Path) -> None:
     r = run_cli("list", "econ.TH", home=home, check=False)
     assert r.returncode == 1 and "no listings for 'econ.TH'" in r.stderr
     r = run_cli("list", "cs.AI", "--date", "1999-01-01", home=home, check=False)
-    assert r.returncode == 1 and "no cs.AI listing on 1999-01-01" in r.stderr
+    assert r.returncode == 1  # never fetched: said as such
+    assert "The listing of Friday 1999-01-01 is not stored here; run `papersift sync`" in r.stderr
     r = run_cli("list", "cs.AI", "--date", "yesterday", home=home, check=False)
     assert r.returncode == 2 and "not a date" in r.stderr
 
@@ -243,15 +245,14 @@ def test_help_is_said_in_the_readers_language_and_english_as_it_was(tmp_path: Pa
         " papersift: a self-hosted research-paper radar for arXiv.",
     ]
     assert _panel_row(english.stdout, "--help              Show this message and exit.")
-    assert _lines(search)[1:8] == [
+    assert _lines(search)[1:7] == [
         " Usage: python -m papersift.cli search [OPTIONS] [query]",
         "",
         " Search: hybrid (BM25 + vectors + tf-idf, the default), keyword (BM25) or semantic, with filters.",
         "",
         " A query is understood first: 中文 is translated, misspellings corrected, acronyms matched with "
-        "their",
-        " long forms (the notes say what was done; --exact searches the query as typed).",
-        "",
+        "their long forms (the notes say what was done; --exact searches the query as typed).",  # one line
+        "",  # at 200 columns: the paragraph is the terminal's to wrap, not the docstring's
     ]
     assert _titles(search) == ["Arguments", "Options"]
     assert _panel_row(
@@ -507,3 +508,39 @@ def test_list_and_show_say_their_fixed_words_in_the_readers_language(tmp_path: P
             "  v1: Mon, 02 Apr 2007 19:18 UTC", "  v2: Tue, 24 Jul 2007 20:10 UTC",
         ],
     )  # fmt: skip
+
+
+# a help text cut at the panel's edge: "each with wh… │" (Rich crops a word it cannot wrap, as a run of 中文)
+_CUT = re.compile(r"…\s?│$")
+
+
+def _help_at_80_columns_is_whole(output: str, command: tuple[str, ...]) -> None:
+    lines = _lines(output)
+    assert not [line for line in lines if _CUT.search(line)], (command, output)
+    assert all(len(line) <= 80 for line in lines if line[:1] < "\u4e00"), (command, output)
+
+
+def test_help_at_80_columns_cuts_no_sentence_and_keeps_no_line_break_of_the_source() -> None:
+    import typer.main
+    from typer.testing import CliRunner
+
+    from papersift.cli.commands import app
+
+    runner, root = CliRunner(), typer.main.get_command(app)
+    for command in _commands(root):
+        output = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "80"}).output
+        _help_at_80_columns_is_whole(output, command)
+    said = runner.invoke(app, ["--help"], env={"COLUMNS": "80"}).output
+    panel = " ".join(" ".join(line.strip("│ ") for line in _lines(said) if line.startswith("│")).split())
+    # a docstring's line breaks are not the terminal's: "…its references or the papers citing it." reads whole
+    assert "or its references or the papers citing it." in panel
+    assert "each with why it matches." in panel
+
+
+@pytest.mark.parametrize("command", [(), ("embed",), ("recommend",), ("daily",), ("fulltext",), ("digest",)])
+def test_chinese_help_at_80_columns_folds_its_text_and_cuts_nothing(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    output = run_cli(*command, "--help", home=tmp_path, env={"COLUMNS": "80", "PAPERSIFT_LANG": "zh"}).stdout
+    assert "用法" in output
+    _help_at_80_columns_is_whole(output, command)

@@ -256,3 +256,37 @@ def test_a_bibtex_round_trip_keeps_keys_entry_types_and_eprints(home: Path, tmp_
     again = tmp_path / "again.bib"
     again.write_text(exported, encoding="utf-8")
     assert "0 new in the library" in run_cli("library", "import", str(again), home=home).stdout
+
+
+def test_a_file_that_is_no_bibliography_is_one_clear_error_naming_it_once(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    binary = tmp_path / "random.bin"
+    binary.write_bytes(bytes(range(128, 256)) * 8)
+    text = tmp_path / "notes.txt"
+    text.write_text("hello world\nthis is not a bibliography\n")
+    for path, problem in ((binary, "not UTF-8 text"), (text, "unrecognised format")):
+        said = {
+            lang: run_cli(
+                "library", "import", str(path), home=home, check=False, env={"PAPERSIFT_LANG": lang}
+            )
+            for lang in ("en", "zh")
+        }
+        assert said["en"].returncode == said["zh"].returncode == 1
+        assert said["en"].stdout == said["zh"].stdout == ""  # no "import ():" summary of nothing
+        assert (
+            said["en"].stderr.startswith(f"error: {path}: {problem}")
+            and said["en"].stderr.count(str(path)) == 1
+        )
+        assert said["zh"].stderr.startswith(f"错误：{path}：") and said["zh"].stderr.count(str(path)) == 1
+    assert not run_cli("library", "list", "--format", "json", home=home).stdout.strip()
+
+
+def test_follow_shows_the_categories_daily_papers_read_when_none_is_followed(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {"PAPERSIFT_DEFAULT_CATEGORIES": "cs.CV,stat.ML"}
+    english = run_cli("follow", home=home, env=env).stdout
+    assert english.startswith("categories: cs.CV, stat.ML (the default, as none is followed: --category)\n")
+    chinese = run_cli("follow", home=home, env={**env, "PAPERSIFT_LANG": "zh"}).stdout
+    assert chinese.startswith("分类：cs.CV、stat.ML（尚未关注任何分类，这是默认值；用 --category 关注）\n")
+    followed = run_cli("follow", "--category", "cs.CL", home=home, env=env).stdout
+    assert followed.startswith("categories: cs.CL\n")

@@ -129,6 +129,7 @@ def test_an_arxiv_id_or_url_in_the_search_box_opens_the_paper(site: httpx.Client
 def test_head_is_answered_on_every_get_route_of_the_app(site: httpx.Client, tmp_path: Path) -> None:
     pid = str(a_paper(site)["id"])
     values = {"category": "cs.AI", "day": DAY, "paper_id:path": pid, "token": "no-such-feed"}
+    values |= {"name": "COLM", "year": "2025"}  # a venue (none stored here: a 404)
     queries = {"/search.atom": "?q=agents", "/api/search": "?q=agents", "/api/related": "?text=agents"}
     app = create_app(Settings(home=tmp_path / "routes"))
     paths = [r.path for r in every_route(app.routes) if "GET" in (getattr(r, "methods", None) or ())]
@@ -177,11 +178,12 @@ def test_the_favicon_is_served(site: httpx.Client) -> None:
 
 def test_and_n_more_is_said_in_chinese(site: httpx.Client) -> None:
     paper = a_paper(site)
-    others = len(paper["authors"]) - 3  # type: ignore[arg-type]
+    everyone = len(paper["authors"])  # type: ignore[arg-type]
+    others = everyone - 3
     english = site.get(f"/list/cs.AI/{DAY}?lang=en").text
     chinese = site.get(f"/list/cs.AI/{DAY}?lang=zh").text
     assert f"and {others} more" in english
-    assert f"等另外 {others} 人" in chinese and " more</p>" not in chinese
+    assert f"等 {everyone} 人" in chinese and " more</p>" not in chinese and "等另外" not in chinese
 
 
 def test_the_paper_page_shows_the_readers_tags_and_note(site: httpx.Client, dead_home: Path) -> None:

@@ -1,4 +1,5 @@
-"""A file another process may read is written whole or not at all; one builder at a time holds the lock."""
+"""A file another process may read is written whole or not at all; one builder at a time holds the lock; a
+file papersift loads but did not make is the one whose SHA-256 is pinned."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from papersift.records.files import atomic_path, locked, write_atomic
+from papersift.records.files import atomic_path, locked, pinned_hash_differs, sha256_of, write_atomic
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary_one(tmp_path: Path) -> None:
@@ -48,3 +49,25 @@ def test_a_second_builder_waits_for_the_lock(tmp_path: Path) -> None:
         events.append("second in")
     thread.join()
     assert events == ["first in", "first out", "second in"]
+
+
+def test_a_file_is_checked_against_its_pinned_hash_once_and_again_when_it_changes(tmp_path: Path) -> None:
+    model = tmp_path / "model.bin"
+    model.write_bytes(b"weights" * 1000)
+    pinned = sha256_of(model)
+    stamps = tmp_path / "verified"
+    assert pinned_hash_differs(model, pinned, stamps) is None
+    stamp = stamps / f"{pinned}.json"
+    remembered = stamp.stat().st_mtime_ns
+    assert pinned_hash_differs(model, pinned, stamps) is None
+    assert stamp.stat().st_mtime_ns == remembered  # found right before and unchanged: not hashed again
+    model.write_bytes(b"WEIGHTS" * 1000)  # the same size, other bytes
+    assert pinned_hash_differs(model, pinned, stamps) == sha256_of(model)
+    assert not stamp.exists()  # a wrong file is not remembered as right
+
+
+def test_a_file_pinned_to_another_hash_is_never_taken(tmp_path: Path) -> None:
+    model = tmp_path / "model.bin"
+    model.write_bytes(b"x")
+    assert pinned_hash_differs(model, "0" * 64, tmp_path / "verified") == sha256_of(model)
+    assert not list((tmp_path / "verified").glob("*.json"))

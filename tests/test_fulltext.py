@@ -137,12 +137,13 @@ def test_show_json_and_page_carry_references_cited_by_and_code(home: Path) -> No
         api = client.get("/api/abs/1706.03762").json()
         assert api["references"] == shown["references"] and api["code"] == shown["code"]
         page = client.get("/abs/1706.03762").text
-        assert "References <span" in page and 'href="/abs/1409.0473"' in page
+        assert 'References<span class="count"> (' in page and 'href="/abs/1409.0473"' in page
         assert 'href="https://github.com/tensorflow/tensor2tensor"' in page
         cited_page = client.get("/abs/1409.0473").text
         assert "Cited by" in cited_page and 'href="/abs/1706.03762"' in cited_page
         zh = client.get("/abs/1706.03762?lang=zh", headers={"Accept-Language": "zh-CN"}).text
         assert "参考文献" in zh and "本站收录" in zh and "代码" in zh
+        assert '参考文献<span class="count">（共 ' in zh  # full-width parentheses beside 中文
 
 
 def test_a_single_gzipped_tex_and_an_unknown_paper(home: Path) -> None:
@@ -157,6 +158,7 @@ def test_a_single_gzipped_tex_and_an_unknown_paper(home: Path) -> None:
         )
     assert "2 stored" in ran.stdout, ran.stdout + ran.stderr
     assert "1409.0473" in ran.stderr and "neither source nor PDF" in ran.stderr  # 404 twice: failed, said
+    assert "1409.0473: 1409.0473" not in ran.stderr  # its id once on its line
     store = open_store(Settings(home=home))
     try:
         assert store.fulltext_states(["1409.0473"]) == {("1409.0473", 0): "failed"}  # version unknown: 0

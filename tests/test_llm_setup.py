@@ -7,8 +7,10 @@ home, a config holding a key), said in the reader's language."""
 
 from __future__ import annotations
 
+import http.server
 import json
 import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -211,3 +213,48 @@ def test_a_key_file_that_cannot_be_read_stops_at_start_naming_the_setting(tmp_pa
     assert ran.returncode == 2 and "is empty" in ran.stderr
     env = {"PAPERSIFT_LLM_KEY_FILE": str(missing), "PAPERSIFT_LLM_KEY": KEY}  # the variable wins: not read
     assert json.loads(invoke("llm", "status", "-f", "json", home=tmp_path, env=env).stdout)["key"] == "set"
+
+
+class _WebPage(http.server.BaseHTTPRequestHandler):
+    """A web server that is no model API: every request answers 404 with an HTML page."""
+
+    PAGE = (
+        b"<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1>"
+        b"<p>The requested URL was not found on this server.</p>"
+        b"<address>Apache/2.4.57</address></body></html>"
+    )
+
+    def _page(self) -> None:
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(self.PAGE)))
+        self.end_headers()
+        self.wfile.write(self.PAGE)
+
+    do_GET = do_POST = _page
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_server_that_is_no_model_is_named_in_one_line_by_what_it_returned(tmp_path: Path) -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _WebPage)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    asked = ("llm", "setup", "--url", url, "--model", "m")
+    try:
+        said = {
+            lang: run_cli(*asked, home=tmp_path / lang, env={"PAPERSIFT_LANG": lang}, check=False).stderr
+            for lang in ("en", "zh")
+        }
+    finally:
+        server.shutdown()
+    assert said["en"] == (
+        "error: the endpoint answered 404: a web page titled “404 Not Found”, not an OpenAI-compatible API; "
+        "nothing saved\n"
+    )
+    assert (
+        said["zh"]
+        == "错误：端点返回 404：一个标题为“404 Not Found”的网页，而不是 OpenAI 兼容的 API；未保存任何内容\n"
+    )
+    assert not (tmp_path / "en" / "config.json").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -12,9 +13,17 @@ import pytest
 
 from papersift.index.encoder import load_encoder, model_id, paper_text
 from papersift.index.indexes import ModelMismatchError, check_model
-from papersift.index.onnx_encoder import OnnxEncoder, OnnxModelError, load_onnx_encoder, quantized
+from papersift.index.onnx_encoder import (
+    PINNED,
+    OnnxEncoder,
+    OnnxModelError,
+    load_onnx_encoder,
+    model_files,
+    quantized,
+)
 from papersift.index.runtime import open_papersift
 from papersift.ranking.related import text_query
+from papersift.records.files import pinned_hash_differs
 from papersift.settings import Settings
 from papersift.store import open_store
 from tests.support.data import ROOT
@@ -47,6 +56,18 @@ def test_the_tokenizer_is_the_models_own_without_torch() -> None:
         "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_default_models_files_are_the_pinned_ones_and_a_changed_one_is_refused(tmp_path: Path) -> None:
+    settings = Settings(model_cache=tmp_path / "cache")
+    onnx_file, tokenizer_file, _ = model_files(settings)
+    stamps = sorted(p.name for p in (tmp_path / "cache" / "verified").glob("*.json"))
+    assert stamps == sorted(f"{h}.json" for h in PINNED.values())  # each checked and remembered
+    # a copy that differs by one byte, as a tampered or half-written install would: refused, naming it
+    changed = tmp_path / "tokenizer.json"
+    changed.write_bytes(tokenizer_file.read_bytes().replace(b"[UNK]", b"[UNX]", 1))
+    assert pinned_hash_differs(changed, PINNED["tokenizer.json"], tmp_path / "cache" / "verified")
+    assert pinned_hash_differs(onnx_file, PINNED["model.onnx"], tmp_path / "cache" / "verified") is None
 
 
 def test_clip_and_truncation_match_the_model_window(onnx: OnnxEncoder) -> None:
@@ -210,3 +231,15 @@ def test_many_texts_encoded_side_by_side_equal_each_text_encoded_alone(
     assert np.allclose(many, alone, atol=1e-6)
     assert load_onnx_encoder(Settings(threads=1)).lanes is None
     assert load_onnx_encoder(Settings(quantize=False, threads=2)).lanes is None  # batches: no lanes
+
+
+def test_encoding_keeps_nothing_of_onnx_runtime_outside_the_home() -> None:
+    # a process of its own: ONNX Runtime's telemetry (a device id, queued events) starts with its import
+    code = (
+        "from papersift.index.encoder import load_encoder; from papersift.settings import Settings; "
+        "assert load_encoder(Settings()).encode(['graph neural networks']).shape == (1, 384)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+    home, cache = Path(os.environ["HOME"]), Path(os.environ["XDG_CACHE_HOME"])
+    assert home.is_dir() and cache.is_dir()  # the test's own (tests/support/sandbox.py)
+    assert not (home / ".cache" / "Microsoft").exists() and not (cache / "Microsoft").exists()

@@ -7,6 +7,7 @@ printed; a weekend's push names the next listing."""
 from __future__ import annotations
 
 import re
+import shutil
 from datetime import date
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from papersift.store.sqlite import SqliteStore
 from tests.push_server import PushServer
 from tests.support.data import as_papers, spread_records
 from tests.support.inproc import invoke
+from tests.support.processes import run_cli
 
 DAY = date(2026, 8, 21)  # a Friday
 ME = Account(1, "me", None, "token")
@@ -126,7 +128,7 @@ def test_a_failing_service_is_retried_then_shown_in_status_and_sent_on_the_next_
         assert failed.returncode == 1 and len(server.received) == 3 and server.taken == []
         assert "failed 3 times" in failed.stderr and "secret-hook-path" not in failed.stderr + failed.stdout
         status = invoke("digest", "status", home=home, env=env).stdout
-        assert "failed (1 tries)" in status and "error=500" in status
+        assert "failed (sending runs: 1)" in status and "error=500" in status  # each run tried 3 times
         assert "secret-hook-path" not in status
         seen = invoke("recommend", "--date", DAY.isoformat(), "-k", "50", home=home).stdout
         assert len(re.findall(r"^#\d\d ", seen, re.M)) == 30  # nothing was pushed: nothing is seen
@@ -179,3 +181,26 @@ def test_the_cron_sends_the_day_then_on_a_weekend_a_note_naming_the_next_listing
     assert NEXT in note.text
     assert "No new papers in your categories" not in note.text and "The next listing" in note.html
     store.close()
+
+
+def test_a_day_never_stored_is_pushed_as_not_stored_here_never_as_a_holiday(
+    home: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    tuesday = "2026-08-18"  # a weekday before the stored Friday that no sync or file brought
+    zh_home = shutil.copytree(home, tmp_path_factory.mktemp("zh"), dirs_exist_ok=True)
+    run_cli("follow", "--lang", "zh", home=zh_home)  # a reader of 中文: the push in 中文
+    with PushServer() as server:
+        env = {"PAPERSIFT_PUSH": server.json_url()}
+        for each in (home, zh_home):
+            run_cli("digest", "--push", "--date", tuesday, home=each, env=env)
+        english, chinese = server.messages()
+    assert english["title"] == "papersift: no listing of Tue 18 Aug 2026 stored here"
+    assert english["message"] == (
+        "The listing of Tuesday 2026-08-18 is not stored here; run `papersift sync` to fetch arXiv's latest "
+        "listings."
+    )
+    assert chinese["title"] == "papersift：本机没有存储 2026-08-18（周二）的列表"
+    assert "本机没有存储周二 2026-08-18 的列表；请运行 `papersift sync`" in chinese["message"]
+    assert not any(
+        word in f"{english}{chinese}" for word in ("holiday", "假日", "announced nothing", "没有公布")
+    )

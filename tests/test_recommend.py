@@ -14,10 +14,13 @@ import pytest
 
 from papersift.index.indexes import Indexes
 from papersift.index.lexical import author_key
-from papersift.ranking.evaluate import _corpus, evaluate_recommend
+from papersift.ranking.eval_corpus import corpus_of
+from papersift.ranking.evaluate import TAG_METHODS, evaluate_recommend
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
 from papersift.ranking.related import paper_query, related
-from papersift.ranking.simulated_readers import simulate_readers
+from papersift.ranking.simulated_readers import simulate_readers, tag_readers
+from papersift.records.catalogs import said
+from papersift.records.messages import say
 from papersift.records.paper import Paper
 
 from .conftest import run_cli, write_jsonl
@@ -200,7 +203,7 @@ def test_simulated_readers_split_into_tune_and_heldout_halves_at_each_library_si
 def test_readers_libraries_grow_around_the_citing_paper_and_hide_half_its_references(
     indexes: Indexes, citation_corpus: Corpus
 ) -> None:
-    c = _corpus(indexes)
+    c = corpus_of(indexes)
     by_size = simulate_readers(c, citation_corpus[1], 0, "all", (1, 3))
     assert len(by_size[1]) == len(by_size[3]) > 0
     for small, large in zip(by_size[1], by_size[3], strict=True):
@@ -212,6 +215,30 @@ def test_readers_libraries_grow_around_the_citing_paper_and_hide_half_its_refere
         )
         assert set(small.library) <= refs - small.hidden  # its own kept references come first
         assert not set(large.library) & set(large.candidates) and small.query not in large.candidates
+
+
+def test_a_readers_library_splits_into_tags_each_with_the_hidden_papers_nearest_it(
+    indexes: Indexes, citation_corpus: Corpus
+) -> None:
+    c = corpus_of(indexes)
+    readers = simulate_readers(c, citation_corpus[1], 0, "all", (2, 10))
+    assert all(tag_readers(c, r) == [] for r in readers[2])  # too small a library to split
+    split = [(r, tag_readers(c, r)) for r in readers[10]]
+    assert any(len(tags) == 2 for _, tags in split)
+    for reader, tags in split:
+        assert tags and all(t.reader is reader and t.library and t.hidden for t in tags)
+        assert set().union(*(t.hidden for t in tags)) == reader.hidden  # each hidden paper in one tag
+        assert sum(len(t.hidden) for t in tags) == len(reader.hidden)
+        assert all(set(t.library) <= set(reader.library) for t in tags)
+        if len(tags) == 2:  # the two tags part the library, each in its newest-first order
+            assert sorted(tags[0].library + tags[1].library) == sorted(reader.library)
+            assert all([p for p in reader.library if p in t.library] == list(t.library) for t in tags)
+    scores = evaluate_recommend(indexes, citation_corpus[1], sizes=(10,))
+    by = {s.method: s for s in scores}
+    assert by["papersift-tag"].queries == by["papersift@tag"].queries == sum(len(t) for _, t in split)
+    assert all(0 <= by[m].ndcg <= 1 for m in TAG_METHODS)
+    note = said(say("eval_tags_note", tags=2, least=3, pairs="10: 4"), "zh")  # the table's note in 中文
+    assert note.startswith("按标签：每个有 3 篇或更多论文的文库") and note.endswith("10: 4")
 
 
 def test_eval_recommend_prints_one_json_line_per_method_and_library_size(
@@ -232,6 +259,9 @@ def test_eval_recommend_prints_one_json_line_per_method_and_library_size(
         assert 0 < row["readers"] <= len(gold) and 0 <= row["nDCG@10"] <= 1 and 0 <= row["R@10"] <= 1
     table = run_cli(*args, "--library-sizes", "1", "--half", "tune", home=tmp_path).stdout.splitlines()
     assert "size 1" in table[1] and [line.split()[0] for line in table[2:]] == methods
+    table = run_cli(*args, "--library-sizes", "3", home=tmp_path).stdout.splitlines()
+    assert [line.split()[0] for line in table[2:-1]] == [*methods, *TAG_METHODS]
+    assert table[-1].startswith("per tag: each library of 3 or more papers split into 2 tags by k-means")
     for bad, option in ((["--half", "train"], "--half"), (["--library-sizes", "0,x"], "--library-sizes")):
         result = run_cli(*args, *bad, home=tmp_path, check=False)
         assert result.returncode == 2 and option in result.stderr

@@ -4,6 +4,7 @@ it answers is what the command prints on its own."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -139,7 +140,10 @@ def test_a_helper_ignores_garbage_keeps_one_instance_and_talks_only_through_priv
             assert conn.recv(100) == b""  # dropped without an answer
     # a second helper finds the first one's lock and leaves; the first one goes on answering
     second = subprocess.run(
-        [sys.executable, "-m", "papersift.cli.resident", "search", QUERY], cwd=ROOT, timeout=60
+        [sys.executable, "-m", "papersift.cli.resident"],
+        input=json.dumps(["search", QUERY]).encode(),
+        cwd=ROOT,
+        timeout=60,
     )
     assert second.returncode == 0
     assert _forwarded(["search", QUERY, "-k", "1"], capsys)[0] == 0
@@ -164,6 +168,8 @@ def test_an_idle_helper_leaves_and_takes_its_socket_with_it(
     run_cli("related", "--text", QUERY, "-k", "2", home=embedded_home, env=env)
     _wait(lambda: os.path.exists(resident.socket_path()))
     _wait(lambda: not os.path.exists(resident.socket_path()), 60)
+    _wait(lambda: not os.path.exists(resident.lock_path()), 10)  # its lock file too: nothing stale is left
+    assert os.listdir(run_dir) == []
     shutil.rmtree(run_dir)
 
 
@@ -220,3 +226,33 @@ def test_a_command_line_refused_for_a_chinese_reader_is_run_and_said_here_in_chi
     monkeypatch.setenv("PAPERSIFT_LANG", "en")
     code, _, err = _forwarded(["search", QUERY, "--bogus"], capsys)
     assert code == 2 and "No such option: --bogus" in err  # in English the helper answers it, as before
+
+
+def test_the_helpers_command_line_carries_no_query(helped: Path) -> None:
+    pid = int(Path(resident.lock_path()).read_text())
+    command_line = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    assert b"papersift.cli.resident" in command_line  # the helper itself…
+    assert not [a for a in command_line if QUERY.encode() in a or a == b"search"]  # …and no query
+
+
+def test_minutes_zero_means_no_helper_even_one_already_running(
+    helped: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["search", QUERY, "-k", "3"]
+    assert _forwarded(argv, capsys)[0] == 0  # the running helper answers…
+    monkeypatch.setenv("PAPERSIFT_RESIDENT_MINUTES", "0")
+    assert _forwarded(argv, capsys)[0] is None and _answers()  # …but not a command with helpers off
+    assert not resident.linger(argv)
+    monkeypatch.delenv("PAPERSIFT_RESIDENT_MINUTES")  # the home's config says 0 as well
+    (helped / "config.json").write_text(json.dumps({"resident_minutes": 0}))
+    assert _forwarded(argv, capsys)[0] is None
+    # a client of older code that still hands it a command with helpers off: the helper leaves
+    with socket.socket(socket.AF_UNIX) as conn:
+        conn.connect(resident.socket_path())
+        env = {**resident._environment(), "PAPERSIFT_RESIDENT_MINUTES": "0"}
+        request = {"argv": argv, "cwd": str(ROOT), "env": env, "stamp": resident.code_stamp()}
+        conn.sendall(json.dumps(request).encode() + b"\n")
+        conn.settimeout(30)
+        assert json.loads(conn.recv(1000)) == {"stale": True}
+    _wait(lambda: not os.path.exists(resident.socket_path()), 30)
+    _wait(lambda: not os.path.exists(resident.lock_path()), 10)

@@ -36,6 +36,7 @@ def home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     records = [*spread_records(shared_data, 400), EVIL, *days]
     invoke("ingest", str(write_jsonl(home / "answers.jsonl", records)), home=home)
     invoke("embed", home=home)
+    invoke("venues", "import", str(shared_data / "venues" / "colm2025.json.gz"), home=home)  # /api/venue…
     return home
 
 
@@ -78,6 +79,8 @@ def answers(site: httpx.Client) -> Iterator[tuple[tuple[str, str], httpx.Respons
     yield ("delete", "/api/library/{key}"), site.delete(f"/api/library/{pid}", headers=headers)
     yield ("get", "/api/map/{category}/{day}"), site.get(f"/api/map/{CATEGORY}/{DAY}")
     yield ("get", "/api/trending"), site.get("/api/trending")
+    yield ("get", "/api/venues"), site.get("/api/venues")
+    yield ("get", "/api/venue/{name}/{year}"), site.get("/api/venue/COLM/2025?lang=zh")
     yield ("get", "/healthz"), site.get("/healthz")
 
 

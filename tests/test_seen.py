@@ -135,7 +135,8 @@ def test_a_weekend_page_and_digest_name_the_next_listing(home: Path) -> None:
         assert "The next listing is Monday 2026-08-24, announced 2026-08-23 20:00 US-Eastern" in page.text
         zh = web.get("/daily/2026-08-22?lang=zh").text
         assert "arXiv 在周六 2026-08-22 不公布论文" in zh and "下一次列表是周一 2026-08-24" in zh
-        assert web.get("/daily/2026-08-19").status_code == 404  # before anything stored: nothing known
+        never = web.get("/api/daily/2026-08-19").json()["quiet"]  # never fetched: said as such, not a holiday
+        assert never["reason"] == "not_stored" and "not stored here; run `papersift sync`" in never["line"]
     md = home / "weekend.md"
     ran = invoke("digest", "--markdown", str(md), "--date", "2026-08-23", home=home)
     assert "arXiv announces nothing for Sunday 2026-08-23" in ran.stderr

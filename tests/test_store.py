@@ -112,6 +112,19 @@ def test_listing_orders_new_then_cross_then_replacements(store: Store) -> None:
     assert store.announcement_days("cs.LG") == [day]
 
 
+def test_the_latest_day_of_new_submissions_is_known_apart_from_days_of_cross_lists(store: Store) -> None:
+    monday, tuesday = date(2026, 1, 19), date(2026, 1, 20)
+    store.upsert(
+        [
+            paper("2601.00011", categories=["cs.CV"], announced=monday),
+            paper("2601.00012", categories=["cs.LG", "cs.CV"], announced=tuesday),  # cs.CV: a cross-list
+        ]
+    )
+    assert store.announcement_days("cs.CV") == [monday, tuesday]
+    assert store.latest_new_day("cs.CV") == monday  # where `list cs.CV` opens: not a day of cross-lists only
+    assert store.latest_new_day("cs") == tuesday and store.latest_new_day("math.NT") is None
+
+
 def test_published_positions_order_the_listing(store: Store) -> None:
     day = date(2026, 1, 21)
     items = [

@@ -1,8 +1,10 @@
 """Topic names on the busiest days of the data: for cs.LG, cs.CV and cs.CL the day of the 300k file with
 the most papers listing the category (picked by its numbers, not by hand), every such paper ingested and
 embedded by the real CLI; each day's topics are named by phrases a third of the topic's papers hold and
-the rest of the day fewer, never a lone generic word, each name once a day, every name two to five words
-or an arXiv category's name, the groups no such name fits one unnamed group of the day's other papers."""
+at most a quarter of the day's papers (``test_topics.check_names``: never the listing's own category's
+name, acronyms as the papers write them, no topic over 40 % of the day), never a lone generic word, each
+name once a day, every name two to five words or an arXiv category's name, the groups no such name fits
+one unnamed group of the day's other papers."""
 
 from __future__ import annotations
 
@@ -17,8 +19,8 @@ import pytest
 from papersift.index.indexes import Indexes
 from papersift.ranking.phrases import occurs
 from papersift.ranking.related import paper_query, related
-from papersift.ranking.topic_labels import name_key, name_keys
 from papersift.ranking.topics import listing_entries, topic_map
+from papersift.ranking.topics.book import name_key, name_keys
 from papersift.records.taxonomy import category_named
 from tests.support.data import write_jsonl
 from tests.support.processes import run_cli

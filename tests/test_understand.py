@@ -22,13 +22,18 @@ from papersift.index.vocabulary import acronym_pairs, open_vocabulary
 from papersift.ranking.feedback import FEEDBACK_DOCS, rocchio
 from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.ranking.searchers import Probe, keys_of, searchers
+from papersift.ranking.to_english import Offline
 from papersift.ranking.understand import understand
-from papersift.reading.query_translation import translator
+from papersift.reading.checks import check
+from papersift.reading.query_translation import SYSTEM, checked, translator
+from papersift.records.catalogs import said
 from papersift.settings import Settings
 from papersift.store import Filters, open_store
+from tests.llm_server import FakeModel, completion, fake_model
 from tests.reading_server import LlmServer
 from tests.support.data import write_jsonl
 from tests.support.inproc import app_client, invoke
+from tests.support.processes import run_cli
 
 TOPICS = re.compile(
     r"retrieval.augmented generation|graph neural network|\bGRPO\b|\bAdam\b|diffusion model|"
@@ -87,7 +92,8 @@ def test_a_chinese_query_is_searched_in_english(indexes: Indexes) -> None:
     u = understand(indexes, "图神经网络")
     assert u.text_used == "graph neural network"
     assert u.translation == "graph neural network"
-    assert any(note.startswith("translated: 图神经网络 → ") for note in u.applied)
+    assert any(note.startswith("translated by the offline dictionary: 图神经网络 → ") for note in u.applied)
+    assert u.translated_by == "dictionary"
     result = search(indexes, "图神经网络", mode="keyword")
     assert result.hits and all(
         "graph neural network" in (h.paper.title + h.paper.abstract).lower() or "GNN" in h.paper.abstract
@@ -103,12 +109,146 @@ def test_a_configured_model_translates_the_query_once_and_a_failing_one_leaves_t
         assert translate is not None
         u = understand(indexes, "扩散模型 蛋白质设计", translate=translate)
         assert u.translation == u.text_used == "diffusion models for protein design"
+        assert u.translated_by == "model" and u.applied[0].startswith("translated by the model: ")
         assert search(indexes, "扩散模型 蛋白质设计", mode="keyword", translate=translate).hits
         assert llm.calls["ok"] == 1  # asked once: the answer is kept
         failing = translator(Settings(home=tmp_path, llm_url=llm.url("fail"), llm_retries=0))
-        assert failing is not None and failing("图神经网络") is None
-        assert understand(indexes, "图神经网络", translate=failing).text_used == "graph neural network"
+        assert failing is not None
+        u = understand(indexes, "图神经网络", translate=failing)
+        assert u.text_used == "graph neural network" and u.translated_by == "dictionary"
     assert translator(Settings(home=tmp_path)) is None  # no model: the dictionary alone
+
+
+QUERY = "扩散模型"  # the dictionary reads it whole: "diffusion model"
+JUNK = {  # what a model has answered for a query's translation, each set aside by the query's checks
+    "empty": "",
+    "the query echoed": QUERY,
+    "the prompt echoed": "You translate a search query of a researcher into an English search query",
+    "a lead-in": "Translation: diffusion models",
+    "10 kB": "diffusion " * 1000,
+    "a sentence about something else": "The authors show that a simple learned routing rule cuts latency.",
+    "another topic": "reinforcement learning",
+    "a prompt tag": "<query>diffusion models</query>",
+    "Markdown": "**diffusion models**",
+}
+GOOD = {  # translations a careful model gives: searched for as they are
+    QUERY: "diffusion models",
+    "图神经网络": "graph neural networks",
+    "大语言模型的对齐": "alignment of large language models",
+    "GRPO 强化学习": "GRPO reinforcement learning",
+    "扩散模型 蛋白质设计": "diffusion models for protein design",
+}
+
+
+def _model_env(url: str) -> dict[str, str]:
+    return {"PAPERSIFT_LLM_URL": url, "PAPERSIFT_LLM_MODEL": "m", "PAPERSIFT_LLM_RETRIES": "0"}
+
+
+def _asked(model: FakeModel) -> int:
+    return sum(s.path.endswith("/chat/completions") for s in model.seen)
+
+
+@pytest.mark.parametrize("junk", list(JUNK.values()), ids=list(JUNK))
+def test_a_model_answering_junk_never_changes_what_a_chinese_query_finds(
+    indexes: Indexes, tmp_path: Path, junk: str
+) -> None:
+    alone = search(indexes, QUERY, mode="keyword")
+    with fake_model([completion(junk)]) as model:
+        translate = translator(Settings(home=tmp_path, llm_url=model.url, llm_model="m", llm_retries=0))
+        found = search(indexes, QUERY, mode="keyword", translate=translate)
+        assert _asked(model) == 1
+    u, before = found.understood, alone.understood
+    assert u is not None and before is not None
+    assert u.text_used == before.text_used == u.translation and u.translated_by == "dictionary"
+    assert [h.paper.id for h in found.hits] == [h.paper.id for h in alone.hits] and found.hits
+    refused = [n for n in u.applied if n.key == "translation_refused"]
+    assert len(refused) == (1 if junk else 0)
+    assert any(n.startswith(f"translated by the offline dictionary: {QUERY} → ") for n in u.applied)
+
+
+def test_a_model_translation_that_passes_the_checks_is_searched_for(indexes: Indexes, tmp_path: Path) -> None:
+    with fake_model([completion(f'"{english}."') for english in GOOD.values()]) as model:
+        translate = translator(Settings(home=tmp_path, llm_url=model.url, llm_model="m", llm_retries=0))
+        for query, english in GOOD.items():
+            u = understand(indexes, query, translate=translate)
+            assert (u.text_used, u.translated_by) == (english, "model"), query
+            assert not [n for n in u.applied if n.key == "translation_refused"]
+
+
+def test_the_query_checks_name_why_a_translation_is_set_aside() -> None:
+    reading, covered = "diffusion diffuse spread model mold pattern", 1.0
+
+    def why(answer: str) -> str | None:
+        verdict = check("query", answer, "en", query=QUERY, prompt=SYSTEM, reading=reading, covered=covered)
+        return verdict.reason
+
+    assert [why(junk) for junk in JUNK.values()] == [
+        "empty",
+        "wrong_language",
+        "echoes_prompt",
+        "echoes_prompt",
+        "too_long",
+        "not_a_query",
+        "off_topic",
+        "markup",
+        "markup",
+    ]
+    assert why("diffusion models") is None and why("diffusion model") is None
+    # a query the dictionary reads little of is not held to its reading; length still is
+    loose = check("query", "protein folding", "en", query="蛋白质折叠", reading="", covered=0.2)
+    assert loose.ok
+    assert check("query", "protein " * 14, "en", query="蛋白质折叠", covered=0.0).reason == "length_off"
+    refused = checked(
+        "The authors show that a simple learned routing rule cuts latency.",
+        QUERY,
+        Offline("diffusion model", 1.0, ("diffusion", "model")),
+    ).refused
+    assert refused is not None and said(refused, "zh").startswith("未采用模型的译文“The authors show")
+
+
+@pytest.mark.process
+def test_a_search_process_with_a_junk_model_prints_what_the_dictionary_finds(home: Path) -> None:
+    alone_env = {"PAPERSIFT_RESIDENT_MINUTES": "0"}
+    alone = run_cli("search", QUERY, "-k", "5", home=home, env=alone_env)
+    sentence = JUNK["a sentence about something else"]
+    with fake_model([completion(sentence), completion(sentence)]) as model:
+        env = {**alone_env, **_model_env(model.url)}
+        junk = run_cli("search", QUERY, "-k", "5", home=home, env=env)
+        zh = run_cli("search", QUERY, "-k", "5", home=home, env={**env, "PAPERSIFT_LANG": "zh"})
+        assert _asked(model) == 2
+    assert junk.stdout == alone.stdout and junk.stdout.startswith("  1. [")
+    assert "searched for: diffusion model" in junk.stderr and "The authors show" not in junk.stdout
+    assert f"note: translated by the offline dictionary: {QUERY} → diffusion model" in junk.stderr
+    assert (
+        "the model's translation “The authors show that a simple learned routing rule cuts lat…”"
+        in junk.stderr
+    )
+    assert "was set aside: the translation is a sentence, not a search query" in junk.stderr
+    assert f"已用离线词典翻译：{QUERY} → diffusion model" in zh.stderr and "未采用模型的译文" in zh.stderr
+    # kept local: the model set up, but no query goes to it
+    with fake_model([completion("diffusion models")]) as model:
+        local = run_cli("search", QUERY, "-k", "5", home=home, env={**env, "PAPERSIFT_QUERY_MODEL": "false"})
+        assert _asked(model) == 0
+    assert local.stdout == alone.stdout
+
+
+def test_the_web_search_with_a_junk_model_finds_what_the_dictionary_finds(home: Path) -> None:
+    params = {"q": QUERY, "mode": "keyword"}
+    with app_client(home) as client:
+        alone = client.get("/api/search", params=params).json()
+    sentence = JUNK["a sentence about something else"]
+    with fake_model([completion(sentence)]) as model, app_client(home, env=_model_env(model.url)) as client:
+        api = client.get("/api/search", params=params).json()
+        page = client.get("/search", params=params).text
+        zh = client.get("/search", params={**params, "lang": "zh"}).text
+        assert _asked(model) == 1  # asked once: the answer is kept, and checked each time
+    assert [r["id"] for r in api["results"]] == [r["id"] for r in alone["results"]] and api["results"]
+    understood = api["understood"]
+    assert understood["text_used"] == "diffusion model" and understood["translated_by"] == "dictionary"
+    assert understood["applied"][0].startswith("the model's translation “The authors show")
+    assert "The authors show" not in page.split('class="applied"')[0]  # never in the box or "showing"
+    assert "translated by the offline dictionary: 扩散模型 → diffusion model" in page
+    assert "已用离线词典翻译：扩散模型 → diffusion model" in zh and "未采用模型的译文" in zh
 
 
 def test_a_mixed_query_keeps_its_english_words(indexes: Indexes) -> None:
@@ -201,13 +341,15 @@ def test_the_cli_says_what_it_searched_for_and_its_json_carries_it(home: Path, t
     ]
     assert lines[0]["understood"]["text_used"] == "graph neural network"
     assert lines[0]["understood"]["translation"] == "graph neural network"
+    assert lines[0]["understood"]["translated_by"] == "dictionary"
     assert {"from": "retreival", "to": "retrieval"} in lines[1]["understood"]["corrections"]
     assert lines[1]["results"]
 
 
 def test_related_text_is_understood(home: Path) -> None:
     out = invoke("related", "--text", "检索增强生成 retreival augmented generaton", "-k", "3", home=home)
-    assert "note: translated: " in out.stderr and "note: corrected: retreival → retrieval" in out.stderr
+    assert "note: translated by the offline dictionary: " in out.stderr
+    assert "note: corrected: retreival → retrieval" in out.stderr
 
 
 def test_the_page_and_the_api_show_the_query_used(home: Path) -> None:
@@ -232,7 +374,7 @@ def test_the_page_and_the_api_show_the_query_used(home: Path) -> None:
         verbatim = client.get("/search", params={"q": "retreival augmented generaton", "verbatim": "1"})
         assert "Showing results for" not in verbatim.text
         zh = client.get("/search", params={"q": "图神经网络", "lang": "zh"}).text  # last: it sets a cookie
-        assert "已翻译：图神经网络 → graph neural network" in zh and "显示的是以下查询的结果" in zh
+        assert "已用离线词典翻译：图神经网络 → graph neural network" in zh and "显示的是以下查询的结果" in zh
 
 
 def test_the_vocabulary_follows_the_store_through_a_delta(tmp_path: Path, shared_data: Path) -> None:

@@ -15,8 +15,9 @@ from papersift.records.catalogs import said
 from papersift.records.messages import say
 from papersift.services.listing import listing_counts
 from papersift.settings import Settings
+from papersift.sources.latex import plain_text, tex_text
 from papersift.store import open_store
-from papersift.web.display_text import highlight, plain_text, tex_text
+from papersift.web.display_text import highlight
 from tests.test_web_library import csrf
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
@@ -38,7 +39,7 @@ def test_latex_accents_and_commands_read_as_text_and_math_stays_for_katex() -> N
     )
     assert tex_text('G\\"odel: 50% & more') == "Gödel: 50% & more"
     assert tex_text("Plain title_with_underscore") == "Plain title_with_underscore"
-    assert plain_text("A $\\mathcal{O}(n^{2})$ bound for \\textit{k}-means") == "A 𝒪(n^2) bound for k-means"
+    assert plain_text("A $\\mathcal{O}(n^{2})$ bound for \\textit{k}-means") == "A 𝒪(n²) bound for k-means"
 
 
 def test_every_reason_and_note_reads_in_chinese() -> None:
@@ -97,10 +98,10 @@ def test_a_chinese_query_is_translated_and_searched_as_typed_it_matches_nothing(
 
 
 def test_the_search_page_has_one_search_box_a_count_and_a_pager(server: httpx.Client) -> None:
-    page = server.get("/search", params={"q": "quark mass", "mode": "keyword"}).text
+    page = server.get("/search", params={"q": "quark mass", "mode": "keyword", "k": 10}).text
     assert page.count('type="search"') == 1
-    assert "results 1–10" in page and 'rel="next"' in page
-    second = server.get("/search", params={"q": "quark mass", "mode": "keyword", "page": 2}).text
+    assert "results 1–10" in page and 'rel="next"' in page  # the next part's link (web/parts.py)
+    second = server.get("/search", params={"q": "quark mass", "mode": "keyword", "k": 10, "page": 2}).text
     assert "results 11–" in second and 'rel="prev"' in second
 
 
@@ -112,8 +113,9 @@ def test_the_language_link_keeps_the_query_and_filters(server: httpx.Client) -> 
 
 
 def test_chinese_pages_translate_modes_badges_and_errors(server: httpx.Client) -> None:
-    search = in_chinese(server, "/search", q="quark")
-    assert ">混合<" in search and ">关键词<" in search and ">语义<" in search and "第 2 页" in search
+    search = in_chinese(server, "/search", q="quark", k=10)
+    assert ">混合<" in search and ">关键词<" in search and ">语义<" in search
+    assert "更多结果：#11–#20" in search  # the next part's link (web/parts.py), as 中文 says it
     listing = in_chinese(server, "/list/cs.LG")
     assert '<span class="kind">交叉</span>' in listing or "cross" not in listing
     missing = in_chinese(server, "/abs/2608.00404")

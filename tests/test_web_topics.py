@@ -14,8 +14,10 @@ import httpx
 import pytest
 
 from papersift.ranking.topics import TopicMap
+from papersift.web import topic_pages
 from papersift.web.i18n import interface
-from papersift.web.topic_pages import map_view
+from papersift.web.pages import make_templates
+from papersift.web.topic_pages import map_view, widest
 from tests.support.data import DAILY_DAYS, day_records
 from tests.support.processes import run_cli, serving
 from tests.test_topics import topics_home
@@ -59,8 +61,8 @@ def test_the_map_api_is_the_topics_commands_json(lab: httpx.Client, lab_home: Pa
 def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Client) -> None:
     data = lab.get(f"/api/map/{CATEGORY}/{DAY}").json()
     page = lab.get(f"/list/{CATEGORY}/{DAY}").text
-    assert page.count('<a class="pt ') == 3 * len(data["points"])  # drawn for a desktop, a tablet, a phone
-    assert page.count('<button type="button" class="chip"') == len(data["clusters"])
+    assert page.count("<circle ") == 3 * len(data["points"])  # drawn for a desktop, a tablet, a phone
+    assert page.count('class="chip" data-cluster=') == len(data["clusters"])
     for cluster in data["clusters"]:  # each chip: the label (or its most central paper's title) · papers
         if cluster["label"]:
             assert f"{cluster['label']} · {len(cluster['papers'])}</button>" in page
@@ -78,7 +80,7 @@ def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Clien
     def drawn(text: str, drawing: str) -> tuple[float, float]:
         assert text.count(f'<svg class="map {drawing}"') == 1
         svg = text.split(f'<svg class="map {drawing}" viewBox="0 0 ')[1].split("</svg>")[0]
-        assert svg.count('<a class="pt ') == len(data["points"])
+        assert svg.count("<circle ") == len(data["points"])
         width, height = (float(v) for v in svg.split('"')[0].split())
         return width, height
 
@@ -110,7 +112,10 @@ def test_three_readers_signals_show_on_rows_and_trending(lab: httpx.Client, lab_
     assert trending["papers"][0]["title"]
     assert lab.get("/api/trending?days=1").json()["days"] == 1
     row = (
-        clients["ada"].get(f"/list/{CATEGORY}/{DAY}").text.split(f'id="p-{ids[0]}"')[1].split("</article>")[0]
+        clients["ada"]
+        .get(f"/list/{CATEGORY}/{DAY}?rest=1")
+        .text.split(f'id="p-{ids[0]}"')[1]
+        .split("</article>")[0]
     )
     assert "★ 3 saved · 2 +1" in row
     # counts, never names (as words: a random CSRF token in the row may hold "ada" among its hex digits)
@@ -146,13 +151,22 @@ def test_a_day_of_two_or_three_papers_shows_its_listing_without_a_map(lab: httpx
         assert lab.get(f"/api/map/{category}/{DAY}").status_code == 200
 
 
-POINT = re.compile(r'data-id="([^"]+)" data-cluster="\d+"><circle cx="([\d.]+)" cy="([\d.]+)"')
+GROUP = re.compile(r'<g class="pt [^"]*" data-cluster="(\d+)">(.*?)</g>', re.S)
+POINT = re.compile(r'<circle cx="([\d.]+)" cy="([\d.]+)"')
+CHIP = re.compile(r'class="chip" data-cluster="(\d+)" data-papers="([^"]*)"')
 
 
 def drawn_points(page: str) -> dict[tuple[str, str], tuple[str, str]]:
-    """(drawing, paper id) → the paper's point (cx, cy) in each of the page's drawings."""
+    """(drawing, paper id) → the paper's point (cx, cy) in each of the page's drawings (a topic's points
+    are a group of circles in the order of its chip's papers)."""
+    papers = {n: ids.split() for n, ids in CHIP.findall(page)}
     drawings = re.findall(r'<svg class="map (\w+)"(.*?)</svg>', page, re.S)
-    return {(name, pid): (x, y) for name, svg in drawings for pid, x, y in POINT.findall(svg)}
+    return {
+        (name, pid): xy
+        for name, svg in drawings
+        for n, group in GROUP.findall(svg)
+        for pid, xy in zip(papers[n], POINT.findall(group), strict=True)
+    }
 
 
 def test_daily_papers_map_stays_put_when_a_paper_is_saved(lab: httpx.Client, lab_home: Path) -> None:
@@ -179,7 +193,7 @@ def test_a_listings_map_never_depends_on_a_readers_library(lab: httpx.Client, la
     anonymous = map_of(lab.get(f"/list/{CATEGORY}/{DAY}?lang=en").text)
     reader = log_in(lab, "bob", READERS["bob"])
     before = map_of(reader.get(f"/list/{CATEGORY}/{DAY}").text)
-    pid = POINT.findall(before)[0][0]
+    pid = next(iter(drawn_points(reader.get(f"/list/{CATEGORY}/{DAY}").text)))[1]
     token = csrf(reader, f"/list/{CATEGORY}/{DAY}")
     assert reader.post("/library/rate", data={"id": pid, "rating": "1", "csrf": token}).status_code == 303
     assert map_of(reader.get(f"/list/{CATEGORY}/{DAY}").text) == before == anonymous
@@ -187,7 +201,7 @@ def test_a_listings_map_never_depends_on_a_readers_library(lab: httpx.Client, la
 
 def test_daily_papers_carry_each_paper_and_its_title_once(lab: httpx.Client) -> None:
     reader = log_in(lab, "ada", READERS["ada"])
-    page = reader.get(f"/daily/{DAY}").text
+    page = reader.get(f"/daily/{DAY}?rest=1").text  # every part (web/parts.py)
     entries = reader.get(f"/api/daily/{DAY}").json()["entries"]
     rows = re.findall(r'<article class="paper[^"]*" id="p-([^"]+)"', page)
     assert len(rows) == len(set(rows)) == len(entries) > 20
@@ -215,3 +229,25 @@ def test_the_days_other_papers_are_drawn_grey_under_the_topics_and_unlabelled() 
         assert [p["colour"] for p in drawing["points"]] == ["t-other"] * 2 + ["t0"] * 3  # grey ones first
         assert [label["label"] for label in drawing["labels"]] == ["graph neural networks"]
     assert interface("en")["other_topic"] == "other papers" and interface("zh")["other_topic"] == "其他论文"
+
+
+def test_a_topic_named_by_its_category_is_said_in_the_pages_language() -> None:
+    # "Graphics" (cs.GR's name) names a topic: the chips, the map's label and its tooltip say 图形学 on the
+    # 中文 face; the label is placed by its widest face, so it overlaps nothing in either language
+    clusters = [
+        {"label": "Graphics", "terms": ["Graphics", "mesh rendering"], "papers": ["a", "b", "c"]},
+        {"label": "KV cache", "terms": ["KV cache"], "papers": ["d", "e", "f"]},
+    ]
+    points = [{"id": i, "x": n / 6, "y": 0.5, "cluster": int(n >= 3)} for n, i in enumerate("abcdef")]
+    tmap = TopicMap.make(category="", date="", clusters=clusters, points=points)
+    view = map_view(tmap, {})
+    assert [t["category"] for t in view["topics"]] == [True, False]
+    env = make_templates(Path(topic_pages.__file__).parent / "templates", katex=False).env
+    shown = {}
+    for lang in ("en", "zh"):
+        html = env.get_template("_topic_map.html").render(tm=view, t=interface(lang), lang=lang, here="/")
+        shown[lang] = html
+        assert "KV cache · 3" in html  # a phrase as its papers write it, in every language
+    assert "Graphics · 3" in shown["en"] and ">Graphics</text>" in shown["en"]
+    assert "图形学 · 3" in shown["zh"] and ">图形学</text>" in shown["zh"] and "Graphics" not in shown["zh"]
+    assert widest("Graphics") == "Graphics" and widest("Computer Vision and Pattern Recognition")

@@ -30,6 +30,8 @@ TWINS = {
     "/library",
     "/map/{category}/{day}",
     "/trending",
+    "/venues",
+    "/venue/{name}/{year}",
 }
 
 

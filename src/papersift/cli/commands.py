@@ -30,6 +30,7 @@ from papersift.cli import (
     search_cmd,
     serve,
     topics_cmd,
+    venues_cmd,
 )
 from papersift.cli.metavars import PlainMetavarGroup
 
@@ -92,3 +93,5 @@ app.add_typer(eval_cmd.eval_app, name="eval")
 app.add_typer(readers.reader_app, name="reader")
 app.add_typer(library_cmd.library_app, name="library")
 app.add_typer(llm_cmd.llm_app, name="llm")
+app.command()(venues_cmd.venue)
+app.add_typer(venues_cmd.venues_app, name="venues")

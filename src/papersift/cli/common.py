@@ -224,13 +224,16 @@ def opened_listing(
     home: Path | None, category: str, day: str | None
 ) -> Iterator[tuple[Opened, date, list[date]]]:
     """``list`` / ``topics``: the store opened, the day to list (``--date``, checked before anything opens;
-    else the latest) and every day ``category`` has a listing; a category without any ends the run."""
+    else the latest with new submissions, ``services/listing.opening_day``) and every day ``category`` has a
+    listing; a category without any ends the run."""
+    from papersift.services.listing import opening_day
+
     wanted = parse_day(day, "--date")
     with opened(load_settings(home)) as o:
         days = o.store.announcement_days(category)
         if not days:
             refuse("no_listings_in_store", say=o.say, category=repr(category))
-        yield o, wanted or days[-1], days
+        yield o, wanted or opening_day(o.store, category, days), days
 
 
 def check_format(fmt: str, allowed: tuple[str, ...] = ("text", "json")) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -25,6 +26,7 @@ from papersift.cli.common import (
     refuse,
 )
 from papersift.cli.language import Speech
+from papersift.sources.latex import plain_text
 
 if TYPE_CHECKING:
     from papersift.ranking.daily import DailyPick
@@ -52,6 +54,16 @@ def follow(
         list[str] | None,
         typer.Option("--lang", help="Also read papers in zh (中文)."),
     ] = None,
+    venue: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--venue", help="Follow a venue: its accepted papers come into your Daily Papers once (COLM)."
+        ),
+    ] = None,
+    digest_tag: Annotated[
+        list[str] | None,
+        typer.Option("--digest-tag", help="Also e-mail a daily digest ranked by this tag of your library."),
+    ] = None,
     clear: Annotated[bool, typer.Option("--clear", help="Forget every interest first.")] = False,
     threshold: Annotated[
         str | None,
@@ -62,9 +74,11 @@ def follow(
     reader: ReaderOpt = None,
     home: HomeOpt = None,
 ) -> None:
-    """Show or change what you follow: categories, authors, must / never keywords, the score threshold."""
+    """Show or change what you follow: categories, authors, venues, keywords, the score threshold."""
+    from papersift.ranking.acceptances import follow_venues, followed_venues
     from papersift.ranking.daily import MIN_SCORE
     from papersift.records.messages import say as msg
+    from papersift.records.venues import is_venue_name
     from papersift.store.records import Interests
 
     def merged(before: tuple[str, ...], more: list[str] | None) -> tuple[str, ...]:
@@ -85,17 +99,47 @@ def follow(
             refuse("lang_en_or_zh", 2, say=o.say, value=", ".join(sorted(unknown)))
         if clear or any((category, author, must, never, lang)):
             o.store.set_interests(who.id, now)
+        for name in venue or ():
+            if not is_venue_name(name.strip()):
+                fail(msg("venue_bad_name", name=repr(name)), 2, say=o.say)
+        if clear or venue:
+            before = () if clear else followed_venues(o.store, who.id)
+            follow_venues(o.store, who.id, [*before, *(venue or ())])
+        venues = followed_venues(o.store, who.id)
         if threshold is not None:
             o.store.set_reader_setting(who.id, MIN_SCORE, _threshold(threshold))
         kept = o.store.reader_setting(who.id, MIN_SCORE)
+        tagged = _digest_tags(o, who, digest_tag, clear)
     say = o.say
-    for label, values in (("categories", now.categories), ("authors", now.authors)):
-        typer.echo(say.line(f"interest_{label}", values=", ".join(values) or "-"))
-    typer.echo(say.line("interest_must", values=", ".join(now.must) or "-"))
-    typer.echo(say.line("interest_never", values=", ".join(now.never) or "-"))
+    listed = partial(say.joined, series=True)  # a, b / a、b
+    if now.categories:  # none followed: Daily Papers reads the settings' default ones, so say those
+        typer.echo(say.line("interest_categories", values=listed(now.categories)))
+    else:
+        typer.echo(say.line("interest_categories_default", values=listed(o.settings.default_categories)))
+    typer.echo(say.line("interest_authors", values=listed(now.authors) or "-"))
+    typer.echo(say.line("interest_must", values=listed(now.must) or "-"))
+    typer.echo(say.line("interest_never", values=listed(now.never) or "-"))
+    typer.echo(say.line("interest_venues", values=listed(venues) or "-"))
     languages = say.joined((msg("language_" + code) for code in ("en", *now.languages)), series=True)
     typer.echo(say.line("interest_languages", values=languages))
     typer.echo(say.line("interest_min_score", value=kept or "-"))
+    typer.echo(say.line("interest_digest_tags", values=listed(tagged) or "-"))
+
+
+def _digest_tags(o: Opened, who: Account, more: list[str] | None, clear: bool) -> list[str]:
+    """The reader's digest tags after ``follow`` (``--digest-tag`` added, each a tag of their library;
+    ``--clear`` forgets the others first)."""
+    from papersift.ranking.tags import UnknownTag, known_tag
+    from papersift.reader.digest import digest_tags, set_digest_tags
+    from papersift.records.messages import reason
+
+    try:
+        added = [known_tag(o.store, who, t) for t in more or ()]
+    except UnknownTag as e:
+        fail(reason(e), 2, o.say)
+    if clear or added:
+        set_digest_tags(o.store, who, [*([] if clear else digest_tags(o.store, who)), *added])
+    return digest_tags(o.store, who)
 
 
 def _threshold(value: str) -> str | None:
@@ -120,19 +164,28 @@ AnnouncementDayOpt = Annotated[
 ]
 
 
+TagOpt = Annotated[
+    str | None, typer.Option("--tag", "-t", help="Ranked by the papers of this library tag alone.")
+]
+
+
 def _picks(
-    o: Opened, who: Account, day: date | None, k: int, show_seen: bool = False
+    o: Opened, who: Account, day: date | None, k: int, show_seen: bool = False, tag: str | None = None
 ) -> tuple[date, list[DailyPick]]:
-    from papersift.ranking.daily import NoDailyPapers, daily_picks, followed_days, quiet_day
+    from papersift.ranking.daily import NoDailyPapers, daily_picks, day_quiet, reader_categories
+    from papersift.ranking.tags import UnknownTag
     from papersift.records.messages import reason
 
     say = Speech(o.settings.lang)
     try:
         view = daily_picks(
-            o.store, o.indexes, who, o.settings.default_categories, day, k=k, show_seen=show_seen
+            o.store, o.indexes, who, o.settings.default_categories, day, k=k, show_seen=show_seen, tag=tag
         )
+    except UnknownTag as e:
+        fail(reason(e), 2, say)
     except NoDailyPapers as e:
-        quiet = quiet_day(followed_days(o.store, who, o.settings.default_categories), day) if day else None
+        categories = reader_categories(o.store, who, o.settings.default_categories)
+        quiet = day_quiet(o.store, categories, day) if day else None
         if quiet is not None:
             fail(quiet.line(), say=say)
         refuse("sync_first", say=say, problem=reason(e))
@@ -146,41 +199,61 @@ def recommend(
         bool, typer.Option("--show-seen", help="Also papers you saw (pushed, mailed, opened, read), marked.")
     ] = False,
     threshold: MinScoreOpt = None,
+    tag: TagOpt = None,
     fmt: FormatOpt = "text",
     reader: ReaderOpt = None,
     home: HomeOpt = None,
 ) -> None:
-    """Your Daily Papers: the day's new papers in your categories, ranked by your library (what you have
-    seen left out; those below your threshold after a line saying so)."""
+    """Your Daily Papers: the day's new papers in your categories, ranked by your library (or one tag of
+    it: --tag), what you have seen left out, those below your threshold after a line saying so; then what
+    the authors you follow announced this week."""
     from papersift.ranking.daily import min_score
+    from papersift.ranking.followed import NEW_DAYS, new_by_followed
     from papersift.reader.shapes import DailyPickShape
+    from papersift.reading.shown import with_venues
+    from papersift.records.messages import say as msg
     from papersift.services.listing import json_line
     from papersift.sources.citetext import author_line
 
     check_format(fmt)
     with opened(load_settings(home)) as o:
         who = o.account(reader)
-        when, picks = _picks(o, who, parse_day(day, "--date"), k, show_seen)
+        when, picks = _picks(o, who, parse_day(day, "--date"), k, show_seen, tag)
         limit = min_score(o.store, who, threshold)
         say = Speech(o.settings.lang)
+        saved = {e.paper_id for e in o.store.library(who.id) if e.paper_id}
+        followed = new_by_followed(o.store, o.store.interests(who.id).authors, when, leave_out=saved)
+        shown = with_venues(o.store, [p.paper for p in picks]) if fmt == "json" else None
     cut = False
     for n, pick in enumerate(picks, 1):
         below = limit is not None and pick.score is not None and pick.score < limit
         if fmt == "json":
             typer.echo(
-                json_line(DailyPickShape.of_pick(pick, rank=n, date=when.isoformat(), below=below).dump())
+                json_line(
+                    DailyPickShape.of_pick(pick, shown, rank=n, date=when.isoformat(), below=below).dump()
+                )
             )
             continue
         if below and not cut:
             typer.echo(say.line("below_threshold", limit=f"{limit:g}"))
             cut = True
         seen = f"  {say.line('seen', how=', '.join(pick.seen))}" if pick.seen else ""
-        typer.echo(f"#{n:02d} {pick.paper.id}  {pick.paper.title}{seen}")
+        typer.echo(f"#{n:02d} {pick.paper.id}  {plain_text(pick.paper.title)}{seen}")
         typer.echo(f"     {say(author_line(pick.paper.authors))}  [{', '.join(pick.paper.categories)}]")
         if pick.reasons:
             score = f" ({say.line('score', score=f'{pick.score:.2f}')})" if pick.score is not None else ""
             typer.echo(f"     {say.line('why', reasons=say.joined(pick.reasons))}{score}")
+    if fmt == "text" and followed:
+        typer.echo("")
+        typer.echo(say.line("followed_new", n=len(followed), days=NEW_DAYS))
+        for f in followed:
+            day_of = f.paper.announced or f.paper.published or ""
+            by = msg("followed_authors", authors=", ".join(f.authors))
+            typer.echo(f"  {f.paper.id}  {plain_text(f.paper.title)}")
+            typer.echo(f"     {say(author_line(f.paper.authors))} · {day_of} · {say(by)}")
     if fmt == "text":
+        if tag is not None:
+            typer.echo(say.line("ranked_by_tag", tag=tag), err=True)
         typer.echo(say.line("picks", n=len(picks), reader=who.name, day=when), err=True)
 
 
@@ -219,15 +292,26 @@ def digest(
     markdown: Annotated[Path | None, typer.Option("--markdown", help="Write Markdown here.")] = None,
     day: AnnouncementDayOpt = None,
     threshold: MinScoreOpt = None,
+    tag: TagOpt = None,
     fmt: FormatOpt = "text",
     reader: ReaderOpt = None,
     home: HomeOpt = None,
 ) -> None:
     """Your top papers of the day, not yet seen, as an e-mail or pushes (each sent once per day), an Atom
-    feed or Markdown; ``digest status``: what was sent."""
+    feed or Markdown (--tag: a digest ranked by one tag of your library, e-mailed apart from the usual
+    one); ``digest status``: what was sent."""
     from papersift.ranking.daily import NoDailyPapers
+    from papersift.ranking.tags import UnknownTag
+    from papersift.reader.digest import (
+        EMAIL,
+        deliver,
+        digest_day,
+        lab_week,
+        queue_email,
+        reader_texts,
+        tag_channel,
+    )
     from papersift.reader.digest import atom as atom_bytes
-    from papersift.reader.digest import deliver, digest_day, lab_week, queue_email, reader_texts
     from papersift.reader.digest import markdown as markdown_text
     from papersift.reader.words import digest_lang
     from papersift.records.messages import reason
@@ -239,6 +323,8 @@ def digest(
     check_format(fmt)
     if not (email or atom or markdown or push):
         refuse("digest_where", 2)
+    if tag is not None and push:
+        refuse("tag_not_pushed", 2)
     settings = load_settings(home)
     services = _push_targets(settings) if push else []
     errors: list[str] = []
@@ -248,8 +334,10 @@ def digest(
         _zotero_first(o.store, settings, who)
         try:
             today = digest_day(
-                o.store, o.indexes, settings, who, parse_day(day, "--date"), threshold=threshold
+                o.store, o.indexes, settings, who, parse_day(day, "--date"), threshold=threshold, tag=tag
             )
+        except UnknownTag as e:
+            fail(reason(e), 2, say)
         except NoDailyPapers as e:
             refuse("sync_first", say=say, problem=reason(e))
         when, picks = today.day, today.picks
@@ -263,18 +351,19 @@ def digest(
             atom.write_bytes(atom_bytes(who, when, picks, settings, texts, lang=lang))
             typer.echo(say.line("atom_written", n=len(picks), path=atom))
         if markdown:
-            made = markdown_text(who, when, picks, lab_week(o.store), texts, lang)
+            made = markdown_text(who, when, picks, lab_week(o.store), texts, lang, today.tag)
             markdown.write_text(made, encoding="utf-8")
             typer.echo(say.line("markdown_written", n=len(picks), path=markdown))
         if email:
             if email != who.email:
                 o.store.update_account(who.id, email=email)
-            queued = queue_email(o.store, settings, who, when, picks, today.note, today.subject)
+            channel = EMAIL if today.tag is None else tag_channel(today.tag)
+            queued = queue_email(o.store, settings, who, when, picks, today.note, today.subject, channel)
             if queued.sent:
                 at = f"{queued.sent:%Y-%m-%d %H:%M}"
                 typer.echo(say.line("email_already_sent", day=when, to=email, at=at))
             typer.echo(say.line("email_sending", host=settings.smtp_host, port=settings.smtp_port), err=True)
-            sent, errors = deliver(o.store, settings)
+            sent, errors = deliver(o.store, settings, tuple(dict.fromkeys((EMAIL, channel))))
             for err in errors:
                 typer.echo(say.line("error", message=err), err=True)
             typer.echo(say.line("email_sent", n=sent))
@@ -282,6 +371,31 @@ def digest(
             errors += _push(o, who, today, services)
     if errors:
         raise typer.Exit(1)
+
+
+def _tag_digests(o: Opened, today: date, threshold: float | None) -> list[str]:
+    """Keep each reader's digest of each of their digest tags (``follow --digest-tag``) that is due; the
+    channels of every reader's tags (so that one kept from a failed run is sent too)."""
+    from papersift.ranking.daily import NoDailyPapers
+    from papersift.ranking.tags import UnknownTag
+    from papersift.reader.digest import digest_tags, due, queue_email, tag_channel
+
+    channels: list[str] = []
+    for reader in o.store.accounts():
+        for tag in digest_tags(o.store, reader) if reader.email else []:
+            channel = tag_channel(tag)
+            channels.append(channel)
+            try:
+                mail = due(
+                    o.store, o.indexes, o.settings, reader, channel, today, threshold=threshold, tag=tag
+                )
+            except (NoDailyPapers, UnknownTag):  # no listing, or the tag is gone from the library
+                continue
+            if mail is not None and mail.picks:
+                queue_email(
+                    o.store, o.settings, reader, mail.day, mail.picks, mail.note, mail.subject, channel
+                )
+    return list(dict.fromkeys(channels))
 
 
 def _push_targets(settings: Settings) -> list[Target]:
@@ -383,7 +497,7 @@ def daily(
     from papersift.index.pipeline import embed_missing, refresh
     from papersift.llm.client import available
     from papersift.ranking.daily import NoDailyPapers
-    from papersift.reader.digest import deliver, due, queue_email, read_ahead
+    from papersift.reader.digest import EMAIL, deliver, due, queue_email, read_ahead
     from papersift.records.messages import reason
     from papersift.records.schedule import EASTERN
     from papersift.services.harvest import ArxivClient, HarvestError, sync_rss
@@ -434,7 +548,8 @@ def daily(
                 continue
             if mail is not None:
                 queue_email(store, settings, who, mail.day, mail.picks, mail.note, mail.subject)
-        sent, errors = deliver(store, settings)
+        channels = [EMAIL, *_tag_digests(o, run_day, threshold)]
+        sent, errors = deliver(store, settings, channels)
         if services:
             me = o.account(None)
             for service in services:

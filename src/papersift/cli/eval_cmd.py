@@ -4,6 +4,7 @@ against the baseline."""
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -22,6 +23,7 @@ from papersift.cli.common import (
     refuse,
 )
 from papersift.cli.language import Speech
+from papersift.records.messages import say as message
 
 if TYPE_CHECKING:
     from papersift.index.indexes import Indexes
@@ -146,7 +148,6 @@ def eval_recommend(
 ) -> None:
     """Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily per library size."""
     from papersift.ranking.evaluate import SPLITS, ReaderLine, evaluate_recommend, read_relevance
-    from papersift.ranking.harness import recommend_table
 
     if half not in SPLITS:
         refuse("one_of", 2, option="--half", allowed=", ".join(SPLITS), value=repr(half))
@@ -170,8 +171,22 @@ def eval_recommend(
         lambda ix: evaluate_recommend(ix, gold, seed=seed, split=half, sizes=sizes),
         (),
         ReaderLine,
-        table=recommend_table,
+        table=_recommend_table,
     )
+
+
+def _recommend_table(scores: list[Score], lang: str) -> list[str]:
+    """``eval recommend``'s table, then how the per-tag rows were made and how many (reader, tag) pairs
+    each size has."""
+    from papersift.ranking.harness import recommend_table
+    from papersift.ranking.simulated_readers import TAG_MIN, TAGS
+    from papersift.records.catalogs import said
+
+    lines = recommend_table(scores, lang)
+    pairs = ", ".join(f"{s.library_size}: {s.queries}" for s in scores if s.method == "papersift-tag")
+    if pairs:
+        lines.append(said(message("eval_tags_note", tags=TAGS, least=TAG_MIN, pairs=pairs), lang))
+    return lines
 
 
 @eval_app.command("search")
@@ -205,6 +220,8 @@ def eval_tldr(
 
     check_format(fmt)
     settings = load_settings(home)
+    if importlib.util.find_spec("rouge_score") is None:  # the [eval] extra
+        fail(message("eval_no_rouge", install="pip install 'papersift[eval]'"), say=Speech(settings.lang))
     if not data.exists():
         refuse("file_not_found", say=Speech(settings.lang), path=data)
     try:

@@ -125,8 +125,9 @@ def fetch(o: Opened, papers: Sequence[Paper], *, retry_failed: bool = False, qui
         )
         return False
     if not quiet:
-        for pid, why in done.failed[:50]:
-            typer.echo(say.line("error", message=f"{pid}: {say(why)}"), err=True)
+        for pid, why in done.failed[:50]:  # a reason that names its paper already is said as it is
+            named = str(why).startswith(f"{pid}:")
+            typer.echo(say.line("error", message=say(why) if named else f"{pid}: {say(why)}"), err=True)
     typer.echo(say(done.line()))
     return True
 

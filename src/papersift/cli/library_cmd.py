@@ -21,6 +21,8 @@ from papersift.cli.common import (
     refuse,
 )
 from papersift.cli.language import Speech
+from papersift.records.messages import say as say_message
+from papersift.sources.latex import plain_text
 
 if TYPE_CHECKING:
     from papersift.store import Store
@@ -70,7 +72,7 @@ def library_add(
                 typer.echo(o.say.line("error", message=reason(e)), err=True)
                 failed += 1
                 continue
-            typer.echo(o.say.line("saved", entry=entry.key, title=entry.title))
+            typer.echo(o.say.line("saved", entry=entry.key, title=plain_text(entry.title)))
     if failed:
         raise typer.Exit(1)
 
@@ -185,13 +187,14 @@ def library_list(
     check_format(fmt)
     with opened(load_settings(home)) as o:
         entries = o.store.library(o.account(reader).id, tag)
+        venues = o.store.venues_of([e.paper_id for e in entries if e.paper_id]) if fmt == "json" else {}
     for e in entries:
         if fmt == "json":
-            typer.echo(json_line(LibraryEntryShape.of(e).dump()))
+            typer.echo(json_line(LibraryEntryShape.of(e, venues.get(e.paper_id or "", [])).dump()))
         else:
             mark = {1: "+1", -1: "-1"}.get(e.rating, "  ")
             tags = f"  [{', '.join(e.tags)}]" if e.tags else ""
-            typer.echo(f"{mark} {e.key:<22} {e.title[:80]}{tags}")
+            typer.echo(f"{mark} {e.key:<22} {plain_text(e.title)[:80]}{tags}")
     if fmt == "text":
         n = len(entries)
         typer.echo(o.say.line("papers_tagged", n=n, tag=tag) if tag else o.say.line("papers", n=n), err=True)
@@ -212,7 +215,13 @@ def library_import(
         refuse("no_such_file", path=path)
     logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its own log repeats our per-entry errors
     result = read_bibliography_file(path)
-    with opened(load_settings(home)) as o:
+    settings = load_settings(home)
+    if not result.format and result.errors:  # no bibliography at all: said once, nothing imported
+        problem = result.errors[0].message
+        if not str(problem).startswith(f"{path}:"):
+            problem = say_message("in_file", path=str(path), problem=problem)
+        fail(problem, say=Speech(settings.lang))
+    with opened(settings) as o:
         report = import_references(
             o.store, o.account(reader), result.references, tags=tag or (), source=f"import:{result.format}"
         )
@@ -238,12 +247,12 @@ def library_export(
     home: HomeOpt = None,
 ) -> None:
     """Export your library (or one tag) as BibTeX, CSL-JSON or RIS."""
-    from papersift.reader.library import export_items
+    from papersift.reader.library import exported
     from papersift.sources.bibliography import to_bibtex, to_csl_json, to_ris
 
     check_format(fmt, ("bibtex", "csl-json", "ris"))
     with opened(load_settings(home)) as o:
-        items = export_items(o.store, o.store.library(o.account(reader).id, tag))
+        items = exported(o.store, o.account(reader), tag)
     writers = {"bibtex": to_bibtex, "csl-json": to_csl_json, "ris": to_ris}
     text = writers[fmt](items)
     if output:

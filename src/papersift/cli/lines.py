@@ -20,6 +20,9 @@ LINES: dict[str, str] = {
     "cli_below_threshold": "----- below your threshold ({limit}): not pushed or mailed -----",
     "cli_seen": "(seen: {how})",
     "cli_picks": "{n} papers for {reader} on {day}",
+    "cli_ranked_by_tag": "ranked by the papers of your tag “{tag}” alone",
+    "cli_followed_new": "New this week by authors you follow ({n}, the last {days} days):",
+    "cli_tag_not_pushed": "--tag makes an e-mail, Atom or Markdown digest, not pushes",
     "cli_sync_first": "{problem} (sync or ingest first)",
     "cli_more_failed": "error: … and {n} more failed records",
     "cli_counts": "{what}: {new} new, {updated} updated, {skipped} skipped, {failed} failed",
@@ -32,11 +35,14 @@ LINES: dict[str, str] = {
     "cli_waiting": "waiting: {line}",
     "cli_new_updated": "{what}: {new} new, {updated} updated",
     "cli_interest_categories": "categories: {values}",
+    "cli_interest_categories_default": "categories: {values} (the default, as none is followed: --category)",
     "cli_interest_authors": "authors: {values}",
     "cli_interest_must": "must: {values}",
     "cli_interest_never": "never: {values}",
+    "cli_interest_venues": "venues: {values}",
     "cli_interest_languages": "languages: {values}",
     "cli_interest_min_score": "min score: {value}",
+    "cli_interest_digest_tags": "digest tags: {values}",
     "cli_zotero_failed": "error: zotero: {problem} (continuing with the library as it is)",
     "cli_below_left_out": "{n} papers below your threshold ({limit}) left out",
     "cli_atom_written": "atom: {n} papers written to {path}",
@@ -54,7 +60,7 @@ LINES: dict[str, str] = {
     "cli_digest_sent_at": "sent {at}",
     "cli_digest_failed": "failed",
     "cli_digest_waiting": "waiting",
-    "cli_digest_row": "{day}  {channel} {n} papers  {state} ({tries} tries)",
+    "cli_digest_row": "{day}  {channel} {n} papers  {state} (sending runs: {tries})",
     "cli_nothing_sent": "nothing mailed or pushed for {reader} yet",
     "cli_sync_failed": "error: sync: {problem} (continuing with what is stored)",
     "cli_embedded": "embed: {n} papers",
@@ -302,4 +308,20 @@ LINES: dict[str, str] = {
     # papersift reader (cli/readers.py)
     "cli_password": "password",
     "cli_reader_created": "reader {name} created",
+    # papersift venues, venue (cli/venues_cmd.py)
+    "cli_no_venues": "no accept lists imported yet (papersift venues import FILE…)",
+    "cli_venue_summary": "{venue} {year}: {records} records, {linked} linked to arXiv; {statuses}",
+    "cli_venue_imported": (
+        "{file}: {venue} {year}: {read} records read, {linked} linked to an arXiv paper, {kept} kept as "
+        "venue papers, {skipped} skipped"
+    ),
+    "cli_venue_skipped_one": "{file}: record {record} skipped: {reason}",
+    "cli_venue_skipped_why": "  skipped {n}: {reason}",
+    "cli_venue_changes": (
+        "  {new} new, {changed} changed, {unchanged} unchanged, {removed} removed ({seconds} s)"
+    ),
+    "cli_no_venue_list": "no accept list of {venue} {year} is imported (papersift venues lists them)",
+    "cli_venue_paper_only": "no arXiv version: {id}",
+    "cli_no_venue_status": "no record of {venue} {year} is {status}; its statuses: {statuses}",
+    "cli_accepted_at": "accepted: {venues}",
 }

@@ -22,6 +22,7 @@ from papersift.cli.common import (
     spoken,
 )
 from papersift.cli.language import Speech
+from papersift.sources.latex import plain_text
 
 if TYPE_CHECKING:
     from papersift.records.paper import Paper
@@ -35,6 +36,7 @@ def list_(
     home: HomeOpt = None,
 ) -> None:
     """A day's listing of a category, numbered #01… as arXiv lists it."""
+    from papersift.ranking.daily import day_quiet
     from papersift.reader.shapes import ListedPaper
     from papersift.reading.shown import lookup
     from papersift.services.listing import json_line, listing_text
@@ -42,8 +44,12 @@ def list_(
     check_format(fmt)
     with opened_listing(home, category, day) as (o, when, days):
         entries = o.store.listing(category, when)
+        # why a day has none, as far as the store knows it (a weekend, a holiday arXiv announced, not stored)
+        quiet = None if entries else day_quiet(o.store, [category], when)
         texts = lookup(o.settings, o.store, [e.paper for e in entries], lang) if fmt == "json" else None
     if not entries:
+        if quiet is not None:
+            fail(quiet.line(), say=o.say)
         before = [d for d in days if d < when]
         after = [d for d in days if d > when]
         hint = ", ".join(str(d) for d in (before[-1:] + after[:1]))
@@ -77,12 +83,12 @@ def show(
     from papersift.reader.shapes import PaperShape
     from papersift.reading.shown import lookup
     from papersift.records.messages import reason
-    from papersift.records.paper import InvalidIdError, normalize_id
+    from papersift.records.paper import InvalidIdError, paper_key
     from papersift.services.listing import json_line, paper_bibtex, paper_text
 
     check_format(fmt, ("text", "json", "bibtex"))
     try:
-        pid = normalize_id(paper_id)
+        pid = paper_key(paper_id)  # an arXiv id, or a venue paper's
     except InvalidIdError as e:
         fail(reason(e), 2, say=spoken())
     settings = load_settings(home)
@@ -104,9 +110,15 @@ def show(
         say = Speech(settings.lang)
         typer.echo(paper_text(paper, say.lang), nl=False)
         typer.echo(_tldr_line(shown["tldr"], say))
+        if shown["venues"]:
+            accepted = [
+                " · ".join(str(v[k]) for k in ("venue", "year", "status") if v[k]) for v in shown["venues"]
+            ]
+            typer.echo(say.line("accepted_at", venues="; ".join(accepted)))
         if "zh" in shown and shown["zh"]["title"]:
             zh = shown["zh"]
-            typer.echo(f"{say.line('translation', title=zh['title'])}\n{zh['abstract'] or ''}".rstrip())
+            title, abstract = plain_text(zh["title"]), plain_text(zh["abstract"])
+            typer.echo(f"{say.line('translation', title=title)}\n{abstract}".rstrip())
         for line in _links_lines(shown, say):
             typer.echo(line)
 
@@ -119,7 +131,7 @@ def _tldr_line(tldr: dict[str, Any], say: Speech) -> str:
     if not tldr["text"]:
         return say.line("tldr_unavailable", problem=tldr["error"])
     by = say.line("tldr_extractive") if tldr["by"] == EXTRACTIVE else tldr["by"]
-    return say.line("tldr_by", by=by, text=tldr["text"])
+    return say.line("tldr_by", by=by, text=plain_text(tldr["text"]))
 
 
 def _links_lines(shown: dict[str, Any], say: Speech) -> list[str]:
@@ -161,4 +173,4 @@ def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: 
         else:
             typer.echo(o.say.line("cited_by_heading", n=len(citing)))
             for c in citing:
-                typer.echo(f"{c.paper_id}  {c.title}")
+                typer.echo(f"{c.paper_id}  {plain_text(c.title)}")

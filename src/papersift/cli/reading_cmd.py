@@ -24,6 +24,7 @@ from papersift.cli.common import (
 from papersift.cli.language import Speech
 from papersift.records.paper import Paper
 from papersift.settings import Settings
+from papersift.sources.latex import plain_text
 from papersift.store import Store
 
 
@@ -98,10 +99,10 @@ def summarize(
             typer.echo(json_line(shown))
             continue
         tldr = shown["tldr"]
-        typer.echo(f"arXiv:{paper.id}  {paper.title}")
+        typer.echo(f"arXiv:{paper.id}  {plain_text(paper.title)}")
         if lang == "zh" and shown["zh"]["title"]:
-            typer.echo(f"  {shown['zh']['title']}")
-        said = o.say.line("tldr", text=tldr["text"]) if tldr["text"] else None
+            typer.echo(f"  {plain_text(shown['zh']['title'])}")
+        said = o.say.line("tldr", text=plain_text(tldr["text"])) if tldr["text"] else None
         typer.echo(f"  {said or o.say.line('tldr_unavailable', problem=tldr['error'])}")
     for failure in made.failures:
         key = {"paper": failure.key.paper_id, "kind": failure.key.kind, "lang": failure.key.lang}
@@ -143,6 +144,6 @@ def ask(
         typer.echo(result.text)
         typer.echo("")
         for n, paper in enumerate(result.papers, 1):
-            typer.echo(f"[{n}] arXiv:{paper.id}  {paper.title}")
+            typer.echo(f"[{n}] arXiv:{paper.id}  {plain_text(paper.title)}")
     if result.text is None:
         raise typer.Exit(1)

@@ -5,8 +5,11 @@ trip on a Unix socket instead of importing and loading everything again (about 0
 Its life:
 
 - a ``search`` or ``related`` that ran in its own process starts a helper in the background once it has
-  printed its results (``linger``; ``PAPERSIFT_RESIDENT_MINUTES=0`` turns helpers off). The helper runs
-  that command once, its output dropped, to load what such commands need;
+  printed its results (``linger``). The helper reads that command line on its standard input, never on
+  its own (which ``ps`` shows every user: no query is there), and runs it once, its output dropped, to load
+  what such commands need;
+- ``resident_minutes`` 0 (``PAPERSIFT_RESIDENT_MINUTES=0``, or the home's config) means no helper at all: no
+  command starts one or hands one a command, and a running helper asked by such a command leaves;
 - ``forward`` (called by ``papersift.cli.main`` before anything heavy is imported) hands the next such
   command to it: the command line, the working directory, the environment that settings read and the stamp
   of the code. It prints what the helper answers and exits with its code. The command runs in its own
@@ -17,7 +20,7 @@ Its life:
 - the helper runs one command at a time through the same command line (``papersift.cli.commands``), with
   stores and indexes kept open between commands (``Kept``): a command sees every paper stored so far, and a
   newly published index generation, as ``serve`` does. It exits after ``resident_minutes`` without a
-  command, and on SIGTERM.
+  command, and on SIGTERM, removing its socket and its lock file.
 
 A helper serves one install and one store: its socket is named for this package's folder and the home (or
 ``--db`` / ``PAPERSIFT_DB``) a command names, so two checkouts, or two homes, each keep their own helper
@@ -42,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections import OrderedDict
+    from collections.abc import Mapping
 
     from papersift.cli.common import Opened
     from papersift.index.encoder import Encoder
@@ -182,10 +186,30 @@ def _receive(conn: socket.socket) -> dict[str, Any]:
     return message
 
 
+def helpers_off(argv: list[str], env: dict[str, str] | None = None) -> bool:
+    """Whether ``resident_minutes`` is 0 for ``argv``: ``PAPERSIFT_RESIDENT_MINUTES`` in ``env`` (this
+    process's environment by default), else the home's config (``HOME/config.json``), read without the
+    settings (this runs before anything heavy is imported)."""
+    names: Mapping[str, str] = os.environ if env is None else env
+    given: object = names.get("PAPERSIFT_RESIDENT_MINUTES")
+    if given is None:
+        home = _root_option(argv, "--home") or names.get("PAPERSIFT_HOME") or "~/.local/share/papersift"
+        try:
+            with open(os.path.join(os.path.expanduser(home), "config.json"), encoding="utf-8") as f:
+                config = json.load(f)
+        except (OSError, ValueError):
+            return False
+        given = config.get("resident_minutes") if isinstance(config, dict) else None
+    try:
+        return given is not None and float(str(given).strip()) <= 0
+    except ValueError:
+        return False  # refused by the settings: the command run here says so
+
+
 def forward(argv: list[str]) -> int | None:
     """Run ``argv`` in this user's helper and print its output: the exit code, or None (no helper answers,
-    the command is not one a helper runs, or the helper runs other code): run it here."""
-    if not forwardable(argv):
+    the command is not one a helper runs, helpers are off, or the helper runs other code): run it here."""
+    if not forwardable(argv) or helpers_off(argv):
         return None
     path = socket_path(argv)
     if not _private(os.path.dirname(path)):
@@ -236,15 +260,21 @@ def linger(argv: list[str]) -> bool:
     if lock is None:
         return False
     with lock:  # the helper inherits the locked file: the lock is never free between this and its start
-        subprocess.Popen(
-            [sys.executable, "-m", "papersift.cli.resident", f"{LOCK_FD}{lock.fileno()}", *argv],
-            stdin=subprocess.DEVNULL,
+        helper = subprocess.Popen(
+            [sys.executable, "-m", "papersift.cli.resident", f"{LOCK_FD}{lock.fileno()}"],
+            stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
             close_fds=True,
             pass_fds=(lock.fileno(),),
         )
+        assert helper.stdin is not None
+        try:  # the command line through a pipe: its query is no part of the helper's own
+            helper.stdin.write(json.dumps(argv).encode() + b"\n")
+            helper.stdin.close()
+        except OSError:
+            return False
     return True
 
 
@@ -377,6 +407,9 @@ def _answer(conn: socket.socket, kept: Kept, stamp: str) -> bool:
         if not forwardable(argv):
             _send(conn, {"stale": True})  # not ours to run: the client runs it
             return True
+        if helpers_off(argv, env):
+            _send(conn, {"stale": True})  # helpers are off for this client: it runs the command, this leaves
+            return False
         for name in [k for k in os.environ if _forwarded(k)]:
             del os.environ[name]
         os.environ.update({k: v for k, v in env.items() if _forwarded(k)})
@@ -408,6 +441,10 @@ def _locked(path: str, *, wait: bool = True, fd: int | None = None) -> Any:
     while True:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if fd is None and not _still_at(handle, path):  # a leaving helper removed it: take the new file
+                handle.close()
+                handle = open(path, "a+b")  # noqa: SIM115 (held for life)
+                continue
             handle.truncate(0)
             handle.write(f"{os.getpid()}\n".encode())  # who holds it: `kill $(cat …lock)` stops the helper
             handle.flush()
@@ -417,6 +454,17 @@ def _locked(path: str, *, wait: bool = True, fd: int | None = None) -> Any:
                 handle.close()
                 return None
             time.sleep(0.1)
+
+
+def _still_at(handle: Any, path: str) -> bool:
+    """Whether the open file ``handle`` is still the file at ``path`` (a helper removes its lock file when
+    it leaves: a lock taken on the removed file locks nothing)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(handle.fileno())
+    return (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino)
 
 
 def _unlink(path: str) -> None:
@@ -430,19 +478,36 @@ def _leave(signum: int, frame: Any) -> None:
     raise SystemExit(0)
 
 
-def main(argv: list[str]) -> None:
-    """The helper: listen, load what ``argv`` (the command that started it) needs, answer until idle."""
+def _command_line() -> list[str]:
+    """The command line a helper loads for, as ``linger`` writes it on the helper's standard input: one
+    JSON list of strings ([] when none came)."""
+    try:
+        given = json.loads(sys.stdin.readline() or "[]")
+    except (OSError, ValueError):
+        return []
+    return [str(a) for a in given] if isinstance(given, list) else []
+
+
+def main(args: list[str]) -> None:
+    """The helper: read the command that started it on standard input, listen, load what that command
+    needs, answer until idle; its socket and lock file removed when it leaves."""
     import signal
 
     from papersift.settings import Settings
 
-    fd = int(argv.pop(0).removeprefix(LOCK_FD)) if argv and argv[0].startswith(LOCK_FD) else None
+    fd = int(args[0].removeprefix(LOCK_FD)) if args and args[0].startswith(LOCK_FD) else None
+    argv = _command_line()
     path = socket_path(argv)
     lock = _locked(lock_path(argv), fd=fd)
     if lock is None:
         return
-    idle = Settings().resident_minutes * 60
-    if idle <= 0:
+    try:
+        idle = Settings().resident_minutes * 60
+    except ValueError:
+        idle = 0
+    if idle <= 0 or not forwardable(argv):
+        _unlink(lock_path(argv))
+        lock.close()
         return
     kept = Kept()
     stamp = code_stamp()
@@ -465,6 +530,7 @@ def main(argv: list[str]) -> None:
                         break
         finally:
             _unlink(path)
+            _unlink(lock_path(argv))  # while still held: the next helper locks a new file
             kept.close()
 
 

@@ -20,6 +20,7 @@ from papersift.cli.common import (
     refuse,
 )
 from papersift.cli.language import Speech
+from papersift.sources.latex import plain_text
 
 if TYPE_CHECKING:
     from papersift.ranking.understand import Understood
@@ -39,7 +40,13 @@ def search(
     since: Annotated[str | None, typer.Option("--since", help="Announced on or after.")] = None,
     until: Annotated[str | None, typer.Option("--until", help="Announced on or before.")] = None,
     author: Annotated[str | None, typer.Option("--author", "-a")] = None,
+    venue: Annotated[
+        str | None, typer.Option("--venue", help="Only papers a venue accepted: COLM, or COLM 2025.")
+    ] = None,
     page: Annotated[int, typer.Option("--page", min=1)] = 1,
+    sort: Annotated[
+        str, typer.Option("--sort", help="relevance, or date: the 200 most relevant results, newest first.")
+    ] = "relevance",
     exact: Annotated[
         bool, typer.Option("--exact", help="Search the query as typed: no translation, correction, acronyms.")
     ] = False,
@@ -52,9 +59,10 @@ def search(
     long forms (the notes say what was done; --exact searches the query as typed)."""
     from papersift.index.indexes import Indexes, current_vocabulary
     from papersift.ranking.query_form import reads_pairs
-    from papersift.ranking.search import MODES, search_page
+    from papersift.ranking.search import MODES, SORTS, search_page
     from papersift.reader.shapes import SearchHitShape, SearchResultShape
     from papersift.reading.query_translation import translator
+    from papersift.reading.shown import with_venues
     from papersift.records.paper import is_arxiv_id
     from papersift.services.listing import json_line
     from papersift.sources.citetext import author_line
@@ -63,6 +71,8 @@ def search(
     check_format(fmt)
     if mode not in MODES:
         refuse("one_of", 2, option="--mode", allowed=", ".join(MODES), value=repr(mode))
+    if sort not in SORTS:
+        refuse("one_of", 2, option="--sort", allowed=", ".join(SORTS), value=repr(sort))
     if queries_from is None:
         if query is None:
             refuse("query_or_file", 2)
@@ -76,7 +86,9 @@ def search(
     # the model loads beside the indexes unless no text is encoded (keyword mode, an arXiv id)
     warm = mode != "keyword" and not (query is not None and is_arxiv_id(query))
     with opened(settings, warm=warm, kept=ctx.obj) as o:
-        filters = Filters(category, parse_day(since, "--since"), parse_day(until, "--until"), author)
+        filters = Filters(
+            category, parse_day(since, "--since"), parse_day(until, "--until"), author, venue=venue
+        )
         # keyword search needs no index: skip opening (and syncing) them, unless a query is read through
         # their pair counts (中文), so that every mode reads it the same way
         light = mode == "keyword" and not any(reads_pairs(q) for q in queries)
@@ -88,24 +100,37 @@ def search(
         translate = translator(settings, o.store)  # the configured model, if any (else the dictionary)
         for text in queries:
             result = search_page(
-                indexes, text, page, k, mode=mode, filters=filters, exact=exact, translate=translate
+                indexes,
+                text,
+                page,
+                k,
+                mode=mode,
+                filters=filters,
+                exact=exact,
+                translate=translate,
+                sort=sort,  # one of SORTS, checked above
             )
             for note in _understood_notes(result.understood, say):
                 typer.echo(note, err=True)
             for note in dict.fromkeys(result.notes):
                 typer.echo(say.line("note", note=note), err=True)
             first = (page - 1) * k + 1
+            shown = (
+                with_venues(o.store, [h.paper for h in result.hits])
+                if fmt == "json" or queries_from
+                else None
+            )
             if queries_from is not None:
-                results = [SearchHitShape.of_hit(h, rank) for rank, h in enumerate(result.hits, first)]
+                results = [SearchHitShape.of_hit(h, rank, shown) for rank, h in enumerate(result.hits, first)]
                 typer.echo(json_line(SearchResultShape.of(result, text, results).dump()))
             elif fmt == "json":
                 for rank, h in enumerate(result.hits, first):
-                    typer.echo(json_line(SearchHitShape.of_hit(h, rank).dump()))
+                    typer.echo(json_line(SearchHitShape.of_hit(h, rank, shown).dump()))
             elif not result.hits:
                 typer.echo(say.line("no_results"), err=True)
             for rank, h in enumerate(result.hits if fmt == "text" and queries_from is None else [], first):
                 p = h.paper
-                typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
+                typer.echo(f"{rank:>3}. [{p.id}] {plain_text(p.title)}")
                 typer.echo(
                     f"     {say(author_line(p.authors))} · {' '.join(p.categories)} · "
                     f"{p.announced or p.published or ''} · {say.line('score', score=f'{h.score:.2f}')}"
@@ -149,8 +174,9 @@ def related(
     from papersift.ranking.related import related as run
     from papersift.reader.shapes import RelatedHitShape
     from papersift.reading.query_translation import translator
+    from papersift.reading.shown import with_venues
     from papersift.records.messages import reason, say
-    from papersift.records.paper import InvalidIdError, normalize_id
+    from papersift.records.paper import InvalidIdError, paper_key
     from papersift.services.listing import json_line
     from papersift.sources.citetext import author_line
     from papersift.store import Filters
@@ -175,7 +201,7 @@ def related(
             queries.append(text_query(indexes, text, facet=facet, translate=translator(settings, o.store)))
         for raw in wanted:
             try:
-                pid = normalize_id(raw)
+                pid = paper_key(raw)  # an arXiv id, or a venue paper's
             except InvalidIdError as e:
                 queries.append(reason(e))
                 continue
@@ -192,19 +218,24 @@ def related(
                 typer.echo(speech.line("note", note=note), err=True)
             hits = run(indexes, query, k=k, filters=Filters(category=category, since=when))
             if fmt == "json" or batch:
-                results = [RelatedHitShape.of_hit(h, rank=rank).dump() for rank, h in enumerate(hits, 1)]
+                shown = with_venues(o.store, [h.paper for h in hits])
+                results = [
+                    RelatedHitShape.of_hit(h, shown, rank=rank).dump() for rank, h in enumerate(hits, 1)
+                ]
                 typer.echo(json_line({"query": query.label, "results": results}))
                 continue
-            head = f"[{query.paper.id}] {query.paper.title}" if query.paper else f'"{query.label}"'
+            head = (
+                f"[{query.paper.id}] {plain_text(query.paper.title)}" if query.paper else f'"{query.label}"'
+            )
             typer.echo(speech.line("related_to", paper=head))
             for rank, h in enumerate(hits, 1):
                 p = h.paper
-                typer.echo(f"{rank:>3}. [{p.id}] {p.title}")
+                typer.echo(f"{rank:>3}. [{p.id}] {plain_text(p.title)}")
                 typer.echo(
                     f"     {speech(author_line(p.authors))} · {' '.join(p.categories)} · "
                     f"{p.announced or p.published or ''} · {speech.line('score', score=f'{h.score:.3f}')}"
                 )
-                snippet = " ".join(p.abstract.split())
+                snippet = plain_text(p.abstract)
                 typer.echo(f"     {snippet[:160]}{'…' if len(snippet) > 160 else ''}")
                 if h.reasons():
                     typer.echo(f"     {speech.line('why', reasons=speech.joined(h.reasons()))}")

@@ -1,4 +1,4 @@
-"""``papersift topics``: the topic map of a listing (``ranking/topics.py``) as text or JSON.
+"""``papersift topics``: the topic map of a listing (``ranking/topics/``) as text or JSON.
 
 The JSON is ``{"category", "date", "clusters": [{"label", "terms", "papers"}], "points": [{"id", "x", "y",
 "cluster"}]}``, the shape of ``/api/map/...``; a cluster whose label is ``""`` (at most one, last) is the
@@ -21,6 +21,7 @@ from papersift.cli.common import (
     opened_listing,
     refuse,
 )
+from papersift.sources.latex import plain_text
 
 
 def topics(
@@ -52,7 +53,7 @@ def topics(
     if fmt == "json":
         typer.echo(json_line(map_json(category, when.isoformat(), tmap)))
         return
-    titles = {e.paper.id: e.paper.title for e in entries}
+    titles = {e.paper.id: plain_text(e.paper.title) for e in entries}
     span = f"{when - timedelta(days=days - 1)} … {when}" if days > 1 else str(when)
     typer.echo(say.line("topics", category=category, span=span, n=len(entries), topics=len(tmap.clusters)))
     for n, topic in enumerate(tmap.clusters, 1):

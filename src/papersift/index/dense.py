@@ -27,7 +27,9 @@ def _usearch() -> Any:
     """usearch's ``Index``, imported when an index is first built or opened (a keyword search never pays
     for it), and always after ONNX Runtime: loaded after usearch's extension, ONNX Runtime's own (1.23 and
     later, with usearch 2.26) crashes the process while it sets up its C++ locale facets."""
-    import onnxruntime  # noqa: F401  (first: see above)
+    from papersift.index.onnx_encoder import onnx_runtime
+
+    onnx_runtime()  # first (see above), with its telemetry off
     from usearch.index import Index
 
     return Index

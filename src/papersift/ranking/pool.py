@@ -11,12 +11,13 @@ evidence behind the score (``Hit.reasons``).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from papersift.ranking.evidence import cocited_reason, coupling_reason
 from papersift.records.messages import Message, counted, say
 from papersift.records.paper import Paper
+from papersift.records.venues import venue_filter
 from papersift.store import Filters, Store
 
 T = TypeVar("T")
@@ -117,6 +118,7 @@ def admitted(
     its key is in ``prefiltered``: the store filtered it already) and ``keep``; papers fetched ``step`` at
     a time."""
     out: list[tuple[int, Paper]] = []
+    filters = with_venue_papers(store, filters)
     for start in range(0, len(ranked), max(step, 1)):
         chunk = ranked[start : start + step]
         papers = store.by_rowids(list(chunk))
@@ -130,6 +132,15 @@ def admitted(
             if len(out) == want:
                 return out
     return out
+
+
+def with_venue_papers(store: Store, filters: Filters) -> Filters:
+    """``filters`` with the ids of its venue's papers looked up (once: the store's keyword search filters
+    by venue itself, every other candidate is tested here)."""
+    if not filters.venue or filters.venue_papers is not None:
+        return filters
+    slug, year = venue_filter(filters.venue)
+    return replace(filters, venue_papers=frozenset(store.venue_papers(slug, year) if slug else ()))
 
 
 def widen(

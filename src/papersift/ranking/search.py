@@ -24,7 +24,8 @@ not ten unrelated papers; a query none of whose words the store's vocabulary kno
 evidence is possible, and a hashed term slot it shares by chance counts for nothing) needs
 ``UNKNOWN_WORDS_FLOOR``. Pages are slices of one ranking; ``count`` counts the results (the page's total)
 from the same candidate pool. The indexes are read through their searchers (``ranking/searchers.py``), the
-pool widened and filtered as related's is (``ranking/pool.py``).
+pool widened and filtered as related's is (``ranking/pool.py``). Sorted by date (``sort="date"``), the
+``DATE_POOL`` most relevant results are shown newest first (``newest_first`` says why so many).
 
 Every query is first understood (``ranking.understand``, unless ``exact``): 中文 translated, misspellings
 corrected, acronyms joined with their long forms. The keyword side matches ``keyword_text`` (acronyms as
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from datetime import date
 from typing import Literal
 
 import numpy as np
@@ -57,6 +59,10 @@ from papersift.store import Filters
 
 Mode = Literal["keyword", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
+Sort = Literal["relevance", "date"]
+SORTS: tuple[Sort, ...] = ("relevance", "date")
+# sorted by date: the most relevant this many, newest first (see ``newest_first``)
+DATE_POOL = 200
 W_DENSE = 0.5
 W_LEXICAL = 0.5
 W_BM25 = 0.5
@@ -117,6 +123,7 @@ def search(
     exact: bool = False,
     translate: Translate | None = None,
     count: int = 0,
+    sort: Sort = "relevance",
 ) -> SearchResult:
     """One page of results; a mode the indexes cannot serve falls back to keyword, with a note.
 
@@ -124,7 +131,7 @@ def search(
     The query is understood first (translated, corrected, its acronyms expanded: ``ranking.understand``,
     ``translate`` its model seam) unless ``exact``; a query that matches nothing carries suggestions of
     near terms. ``count``: also count the results up to that many (``SearchResult.total``), from the same
-    candidate pool.
+    candidate pool. ``sort``: by relevance, or by date (``newest_first``).
     """
     filters = filters or Filters()
     query = query[:MAX_QUERY_CHARS]
@@ -139,7 +146,14 @@ def search(
     understood = (
         verbatim(query) if exact else understand(indexes, query, author=filters.author, translate=translate)
     )
-    result = _search(indexes, understood, mode, k, offset, filters, vector, sentence_weights, count)
+    if sort == "date":
+        result = _search(
+            indexes, understood, mode, DATE_POOL, 0, filters, vector, sentence_weights, count, False
+        )
+        result = newest_first(result, offset, k)
+        result.hits = with_terms(indexes, understood, result.hits)
+    else:
+        result = _search(indexes, understood, mode, k, offset, filters, vector, sentence_weights, count)
     if not result.hits and offset == 0 and not exact:
         understood = replace(understood, suggestions=suggest(indexes, understood))
     result.understood = understood
@@ -157,6 +171,7 @@ def search_page(
     exact: bool,
     translate: Translate | None,
     count: int = 0,
+    sort: Sort = "relevance",
 ) -> SearchResult:
     """Page ``page`` (from 1) of ``k`` results, as the faces ask for one (see ``search``)."""
     return search(
@@ -169,7 +184,39 @@ def search_page(
         exact=exact,
         translate=translate,
         count=count,
+        sort=sort,
     )
+
+
+def day_of(paper: Paper) -> date:
+    """The day a result is dated by: its announcement, else its first version (as the date filters);
+    an undated paper comes last."""
+    return paper.announced or paper.published or date.min
+
+
+def newest_first(result: SearchResult, offset: int, k: int) -> SearchResult:
+    """Page ``offset``…``offset + k`` of ``result``'s hits (the ``DATE_POOL`` most relevant, best first)
+    sorted newest first, equal days in relevance order; a note says so when the pool was full, that is
+    when less relevant results were left out.
+
+    Why the most relevant 200 and not every match: a date sort of every paper with any word of the query
+    (or, in hybrid and semantic mode, of every neighbour in meaning) puts this week's loosest match first;
+    the 200 best are the results a reader would page through by relevance (20 pages of 10), and the
+    candidate pool search scores first (``POOL``) holds them without widening."""
+    hits = sorted(result.hits, key=lambda h: day_of(h.paper), reverse=True)  # stable: ties by relevance
+    notes = list(result.notes)
+    if len(result.hits) >= DATE_POOL:
+        notes.append(say("newest_of_relevant", n=DATE_POOL))
+    return replace(result, hits=hits[offset : offset + k], notes=notes)
+
+
+def with_terms(indexes: Indexes, understood: Understood, hits: list[Hit]) -> list[Hit]:
+    """``hits`` with the query's phrases each contains as written (none without the tf-idf arrays)."""
+    lex = indexes.lexical
+    if lex is None:
+        return hits
+    mine, rarity = phrases(understood.lexical_text), word_rarity(lex)
+    return [Hit(h.paper, h.score, best_phrases(mine & phrases(paper_text(h.paper)), rarity, 5)) for h in hits]
 
 
 def _search(
@@ -182,6 +229,7 @@ def _search(
     vector: np.ndarray | None,
     sentence_weights: SentenceWeights,
     count: int = 0,
+    terms: bool = True,
 ) -> SearchResult:
     notes: list[Message] = []
     query = understood.keyword_text or understood.text_used
@@ -242,19 +290,8 @@ def _search(
     if asked and mode == "hybrid":
         matched = found.keyword.candidates(Probe(keyword=query, any_terms=understood.loose), asked, filters)
         total = min(len(matched), asked)
-    lex = indexes.lexical
-    if lex is not None:  # the query's phrases each result contains as written
-        mine, rarity = phrases(understood.lexical_text), word_rarity(lex)
-        return SearchResult(
-            [
-                Hit(h.paper, h.score, best_phrases(mine & phrases(paper_text(h.paper)), rarity, 5))
-                for _, h in page
-            ],
-            mode,
-            notes,
-            total=total,
-        )
-    return SearchResult([h for _, h in page], mode, notes, total=total)
+    shown = [h for _, h in page]
+    return SearchResult(with_terms(indexes, understood, shown) if terms else shown, mode, notes, total=total)
 
 
 def paper_text(paper: Paper) -> str:

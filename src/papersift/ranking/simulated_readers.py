@@ -1,7 +1,14 @@
 """The simulated readers of ``papersift eval recommend`` (``evaluate.py``): a citing paper is a reader at each
 library size, its library the papers closest to it in the citation graph (its own references first), half its
-references hidden among random corpus papers as the "day's papers"; and ``reader_split``, the fixed
+references hidden among random corpus papers as the "day's papers"; ``tag_readers``, the same reader's
+library split into tags (for the per-tag ranking of ``recommend --tag``); and ``reader_split``, the fixed
 ``tune`` / ``heldout`` halves of the readers (and of the queries of ``related`` and ``search``).
+
+Tags are made by clustering, not by the citing paper's sections: the corpus holds titles and abstracts,
+not the full text that would say in which section each reference is cited. A library of ``TAG_MIN`` or more
+papers is split into ``TAGS`` tags by k-means of its papers' vectors (scikit-learn, a fixed seed), as a
+reader who files papers by topic would; each hidden reference belongs to the tag whose centroid it is
+closest to (cosine), so a tag's hidden papers are those its own papers should find.
 """
 
 from __future__ import annotations
@@ -17,10 +24,12 @@ import numpy as np
 from papersift.records.paper import Paper
 
 if TYPE_CHECKING:
-    from papersift.ranking.evaluate import _Corpus
+    from papersift.ranking.eval_corpus import Corpus
 
 POOL = 200  # random corpus papers each reader's hidden papers are mixed into
 LIBRARY_SIZES = (1, 3, 10, 30)
+TAGS = 2  # tags a simulated reader's library is split into (``tag_readers``)
+TAG_MIN = 3  # the least library that is split: at 1 or 2 papers a tag is a single paper or none
 
 
 def reader_split(query_id: str) -> str:
@@ -44,7 +53,7 @@ def appeared(paper: Paper) -> date | None:
     return paper.announced or paper.published
 
 
-def _neighbours(c: _Corpus, gold: dict[str, set[str]]) -> dict[int, set[int]]:
+def _neighbours(c: Corpus, gold: dict[str, set[str]]) -> dict[int, set[int]]:
     """The citation pairs as an undirected graph over corpus positions."""
     graph: dict[int, set[int]] = defaultdict(set)
     for query, cited in gold.items():
@@ -81,7 +90,7 @@ def _interests(
 
 
 def simulate_readers(
-    c: _Corpus,
+    c: Corpus,
     gold: dict[str, set[str]],
     seed: int,
     split: str,
@@ -123,3 +132,39 @@ def simulate_readers(
             newest = sorted(interests[:n], key=lambda i: -(appeared(c.papers[i]) or date.min).toordinal())
             readers[n].append(SimulatedReader(query, tuple(newest), frozenset(hidden), tuple(candidates)))
     return readers
+
+
+@dataclass(frozen=True, slots=True)
+class TaggedReader:
+    """One tag of a simulated reader's library: its papers (newest first, as the library) and the hidden
+    references that belong to it (``tag_readers``); the candidates stay the reader's."""
+
+    reader: SimulatedReader
+    library: tuple[int, ...]
+    hidden: frozenset[int]
+
+
+def tag_readers(c: Corpus, reader: SimulatedReader, tags: int = TAGS) -> list[TaggedReader]:
+    """The reader's library split into ``tags`` tags by k-means of its papers' vectors, each hidden reference
+    given to the tag of the nearest centroid (cosine); only tags holding a hidden reference (none below
+    ``TAG_MIN`` library papers)."""
+    library = list(reader.library)
+    if len(library) < max(TAG_MIN, tags):
+        return []
+    from sklearn.cluster import KMeans
+
+    vectors = c.vectors[library].astype(np.float64)
+    labels = KMeans(n_clusters=tags, n_init=4, random_state=0).fit_predict(vectors)
+    if len(set(labels.tolist())) < tags:  # fewer distinct papers than tags
+        return []
+    centroids = np.stack([vectors[labels == t].mean(axis=0) for t in range(tags)])
+    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
+    hidden = sorted(reader.hidden)
+    nearest = np.argmax(c.vectors[hidden] @ centroids.T, axis=1) if hidden else np.zeros(0, int)
+    out = []
+    for t in range(tags):
+        mine = frozenset(h for h, n in zip(hidden, nearest.tolist(), strict=True) if n == t)
+        papers = tuple(p for p, label in zip(library, labels.tolist(), strict=True) if label == t)
+        if mine and papers:
+            out.append(TaggedReader(reader, papers, mine))
+    return out

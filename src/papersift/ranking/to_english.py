@@ -1,5 +1,7 @@
-"""A query in another script in English: by ``Translate`` (the seam for a configured model) when given,
-else, for 中文 and other Han text, offline by the dictionary (``ranking.cedict``) over the segmenter's words.
+"""A query in another script in English: by ``Translate`` (the seam for a configured model) when given and
+its answer passes the query's checks (``reading/checks.py``, against the dictionary's reading: ``Offline``),
+else, for 中文 and other Han text, offline by the dictionary (``ranking.cedict``) over the segmenter's words;
+``English.by`` says which reading it is, ``English.refused`` why a model's answer was set aside.
 
 Among a word's senses the ones the store's papers use most win, and adjacent segments are read as the
 phrases the store knows: a Viterbi pass over each segment's senses scores a sense by its document frequency
@@ -14,6 +16,8 @@ import bisect
 import itertools
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -23,8 +27,43 @@ from papersift.index.vocabulary import Vocabulary
 from papersift.ranking.cedict import Dictionary, dictionary
 from papersift.ranking.query_form import HAN
 from papersift.records.analyzer import STOP_WORDS, index_words
+from papersift.records.messages import Message
 
-Translate = Callable[[str], str | None]
+
+@dataclass(frozen=True)
+class Offline:
+    """The dictionary's reading of a query: its English (None: nothing read), the share of the query's 中文
+    characters (function words aside) that the dictionary read, and every sense it weighed for them: what
+    a model's translation is checked against (``reading/checks.py``: one about something else shares few)."""
+
+    text: str | None
+    covered: float = 0.0
+    senses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ModelAnswer:
+    """What the model's translator gives for a query: its English when it passed the checks, else None and,
+    when it answered something that failed them, why it was set aside (a message to show)."""
+
+    text: str | None
+    refused: Message | None = None
+
+
+@dataclass(frozen=True)
+class English:
+    """A query read in English: the text (None: nothing read), whether it is the dictionary's loose
+    word-by-word reading, which reading it is and why a model's answer was set aside."""
+
+    text: str | None
+    loose: bool
+    by: Literal["model", "dictionary"]
+    refused: Message | None = None
+
+
+# the seam for a configured model (``reading/query_translation.py``): the query and the dictionary's
+# reading of it in, the model's checked answer out
+Translate = Callable[[str, Offline], ModelAnswer]
 
 OPTIONS = 8  # readings of a 中文 segment the path over the query weighs
 SYNONYM_WORDS = 12  # words sharing a sense whose other senses a segment may read as…
@@ -42,25 +81,36 @@ _ZH_FUNCTION = frozenset(
 )
 
 
-def to_english(
-    indexes: Indexes, vocabulary: Vocabulary, query: str, translate: Translate | None
-) -> tuple[str | None, bool]:
-    """``query`` in English: by ``translate`` (a model) when given and it answers, else by the dictionary
-    (then True: a loose, word-by-word translation); the Latin words of a mixed query stay where they are."""
+def to_english(indexes: Indexes, vocabulary: Vocabulary, query: str, translate: Translate | None) -> English:
+    """``query`` in English: by ``translate`` (a model) when given and its answer passed the checks, else by
+    the dictionary (a loose, word-by-word translation); the Latin words of a mixed query stay where they
+    are."""
+    offline = offline_reading(indexes, vocabulary, query)
+    refused = None
     if translate is not None:
-        answer = translate(query)
-        if answer and answer.strip():
-            return " ".join(answer.split()), False
+        answer = translate(query, offline)
+        if answer.text:
+            return English(answer.text, False, "model")
+        refused = answer.refused
+    return English(offline.text, True, "dictionary", refused)
+
+
+def offline_reading(indexes: Indexes, vocabulary: Vocabulary, query: str) -> Offline:
+    """The dictionary's reading of ``query``: each run of Han text read (``_dictionary_translation``), the
+    rest kept as it is."""
     parts: list[str] = []
+    senses: list[str] = []
+    read = total = 0
     last = 0
     for m in HAN.finditer(query):
         parts.append(query[last : m.start()])
-        english = _dictionary_translation(indexes, vocabulary, m.group(0))
+        english, covered, size, weighed = _dictionary_translation(indexes, vocabulary, m.group(0))
         parts.append(f" {english} " if english else " ")
+        read, total, senses = read + covered, total + size, senses + weighed
         last = m.end()
     parts.append(query[last:])
     text = " ".join("".join(parts).split())
-    return text or None, True
+    return Offline(text or None, read / total if total else 0.0, tuple(dict.fromkeys(senses)))
 
 
 def _segments(text: str, zh: Dictionary) -> list[str]:
@@ -98,12 +148,20 @@ def _segments(text: str, zh: Dictionary) -> list[str]:
     return kept
 
 
-def _dictionary_translation(indexes: Indexes, vocabulary: Vocabulary, text: str) -> str | None:
+def _dictionary_translation(
+    indexes: Indexes, vocabulary: Vocabulary, text: str
+) -> tuple[str | None, int, int, list[str]]:
+    """A run of Han text in English, the characters of it the dictionary read, all its characters
+    (function words aside) and every sense weighed."""
     zh = dictionary(indexes.settings.model_cache)
-    read = [_senses(indexes, vocabulary, zh, segment) for segment in _segments(text, zh)]
-    read = [(own, near) for own, near in read if own]
+    segments = _segments(text, zh)
+    both = [(segment, _senses(indexes, vocabulary, zh, segment)) for segment in segments]
+    covered = sum(len(segment) for segment, (own, _) in both if own)
+    size = sum(len(segment) for segment in segments)
+    read = [(own, near) for _, (own, near) in both if own]
+    weighed = [sense for own, near in read for sense, _ in own + near]
     if not read:
-        return None
+        return None, covered, size, weighed
     # a synonym (or a stem's sense) is a reading only where it makes, with a reading of a neighbour, a
     # phrase the papers write: 强化 学习 → "reinforcement learning" (强化 "strengthen" shares it with 加强,
     # which also "reinforce"s), never "reinforcement" alone
@@ -119,7 +177,7 @@ def _dictionary_translation(indexes: Indexes, vocabulary: Vocabulary, text: str)
             or any(_df(vocabulary, indexes, f"{sense.split()[-1]} {b.split()[0]}") >= least for b in right)
         ]
         options.append(own + phrased)
-    return " ".join(_best_path(indexes, options))
+    return " ".join(_best_path(indexes, options)), covered, size, weighed
 
 
 def _senses(

@@ -4,8 +4,10 @@
 (``index.vocabulary``), and says which it applied (``Understood.applied``):
 
 1. **Another script** (中文 and other Han text): translated to English (``ranking.to_english``: by a
-   configured model, else offline by CC-CEDICT over the segmenter's words, read as the phrases the store's
-   papers write). Latin words of a mixed query are kept as they are.
+   configured model when its answer passes the query's checks, else offline by CC-CEDICT over the
+   segmenter's words, read as the phrases the store's papers write). Latin words of a mixed query are kept
+   as they are. ``Understood.translated_by`` and the note say which reading was searched for, and a model
+   answer set aside has a note of its own saying why.
 2. **Misspellings** (``ranking.spelling``): a word the corpus does not know is corrected to the commonest
    near word the corpus does, never a known word, a name, an id or a quoted phrase; a gibberish query is
    left alone.
@@ -43,6 +45,7 @@ class Understood:
     applied: list[Message] = field(default_factory=list)  # one note per rewrite, e.g. "corrected: a → b"
     corrections: list[tuple[str, str]] = field(default_factory=list)
     translation: str | None = None  # the English of a query in another script
+    translated_by: str | None = None  # which reading it is: "model" or "dictionary" (None: not translated)
     suggestions: list[str] = field(default_factory=list)  # near terms, for a query matching nothing
     acronyms: list[tuple[str, str]] = field(default_factory=list)  # (form in the query, the other form)
     keyword_text: str = ""  # the FTS side: ``text_used`` with each acronym as ``form OR other``
@@ -84,13 +87,17 @@ def understand(
     if vocabulary is None or not query.strip() or is_arxiv_id(query.strip()):
         return replace(verbatim(query), verbatim=False)
     applied: list[Message] = []
-    text, translation, loose = query, None, False
+    text, translation, loose, translated_by = query, None, False, None
     script = script_of(query)
     if HAN.search(query) or (script != "LATIN" and translate is not None):
-        translation, loose = to_english(indexes, vocabulary, query, translate)
+        english = to_english(indexes, vocabulary, query, translate)
+        translation, loose = english.text, english.loose
+        if english.refused is not None:
+            applied.append(english.refused)
         if translation and translation != query:
-            applied.append(say("translated", query=query, translation=translation))
-            text = translation
+            key = "translated_model" if english.by == "model" else "translated"
+            applied.append(say(key, query=query, translation=translation))
+            text, translated_by = translation, english.by
     elif script != "LATIN" and mostly_other(query):  # not the β of "β-decay"
         applied.append(say("not_translated", script=script.lower()))
     # the dictionary's words are its own spelling; the Latin words of a mixed query may be misspelled
@@ -119,6 +126,7 @@ def understand(
         applied=applied,
         corrections=corrections,
         translation=translation,
+        translated_by=translated_by,
         acronyms=acronyms,
         keyword_text=keyword_text,
         lexical_text=lexical_text,

@@ -1,15 +1,15 @@
 """Sending what a digest or a push kept, for ``digest.py`` (e-mail) and ``push.py`` (Apprise): a message tried
-a few times with backoff, and a kept digest marked sent (its papers seen) or failed with its reason, kept for
-the next run (``Sending`` counts a run's).
+a few times with backoff (the one HTTP policy's retry loop, ``services/http.py``), and a kept digest marked
+sent (its papers seen) or failed with its reason, kept for the next run (``Sending`` counts a run's).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from papersift.records.messages import Message, reason, say
+from papersift.services import http
 from papersift.store import Store
 from papersift.store.records import Digest
 
@@ -19,16 +19,19 @@ BACKOFF = 0.5  # seconds before the second try, doubled before each further one
 
 def tried(attempt: Callable[[], str | None], tries: int = TRIES, backoff: float = BACKOFF) -> str | None:
     """``attempt`` until it succeeds (None), at most ``tries`` times, ``backoff`` seconds before the second
-    try, doubled before each further one: None, or the reason the last try gave. What ``attempt`` raises is
-    not retried."""
-    why = None
-    for n in range(tries):
+    try, doubled before each further one (the one retry loop, ``services/http.retrying``): None, or the
+    reason the last try gave. What ``attempt`` raises is not retried."""
+
+    def once() -> None:
         why = attempt()
-        if why is None:
-            return None
-        if n + 1 < tries:
-            time.sleep(backoff * 2**n)
-    return why
+        if why is not None:
+            raise http.Retry(why)
+
+    try:
+        http.retrying(tries, first=backoff)(once)
+    except http.Retry as e:
+        return e.why
+    return None
 
 
 @dataclass

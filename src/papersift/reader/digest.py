@@ -31,9 +31,10 @@ from papersift.ranking.daily import (
     QuietDay,
     above,
     daily_picks,
+    day_quiet,
     followed_days,
     min_score,
-    quiet_day,
+    reader_categories,
 )
 from papersift.reader.delivery import Sending, tried
 from papersift.reader.shapes import DailyPickShape
@@ -48,12 +49,17 @@ from papersift.services.lab import DIGEST_POPULAR, Popular, counts_text, is_lab
 from papersift.services.lab import popular as lab_popular
 from papersift.services.listing import ABS_URL, PDF_URL
 from papersift.settings import Settings, SmtpSecurity, is_loopback
-from papersift.sources.citetext import author_line, plain_authors, plain_text
+from papersift.sources.citetext import author_line, plain_authors
+from papersift.sources.latex import plain_text
 from papersift.store import Store
 from papersift.store.records import Account, Digest, DigestText
 
 if TYPE_CHECKING:
     from papersift.index.indexes import Indexes
+
+
+EMAIL = "email"  # the digests' channel of the usual e-mail digest
+DIGEST_TAGS = "digest_tags"  # the reader setting: tags with a daily e-mail digest of their own, one a line
 
 
 class DigestError(RuntimeError):
@@ -87,9 +93,11 @@ def compose(
         why = words("digest_why", reasons=words.why(pick.reasons)) if pick.reasons else ""
         tldr = words.tldr(tldrs[n - 1], plain_text)
         title, abstract = plain_text(p.title), plain_text(p.abstract)
+        venues = words.venues(texts, p.id)  # "COLM 2025 · Poster": where it was accepted
         lines += [
             f"#{n:02d} {title}",
             f"    {words.said(author_line(p.authors))} [{', '.join(p.categories)}]",
+            *([f"    {venues}"] if venues else []),
             f"    {tldr}",
             f"    {ABS_URL.format(p.id)}",
         ]
@@ -100,6 +108,7 @@ def compose(
             f'<li><p><a href="{html.escape(ABS_URL.format(p.id))}"><b>{html.escape(title)}</b></a> '
             f'(<a href="{html.escape(PDF_URL.format(p.id))}">pdf</a>)<br>'
             f"{html.escape(words.said(author_line(p.authors)))} · {html.escape(', '.join(p.categories))}"
+            + (f" · <b>{html.escape(venues)}</b>" if venues else "")
             + (f"<br><small>{html.escape(why)}</small>" if why else "")
             + f"</p><p><i>{html.escape(tldr)}</i></p>"
             + f"<p>{html.escape(abstract[:600])}{'…' if len(abstract) > 600 else ''}</p></li>"
@@ -185,13 +194,31 @@ def queue_email(
     picks: Sequence[DailyPick],
     note: str | None = None,
     subject: str | None = None,
+    channel: str = EMAIL,
 ) -> Digest:
     """Compose the reader's e-mail digest of ``day`` (its TL;DRs made first when a model is available) and
-    keep it for sending (or the one already kept); ``note`` and ``subject``: see ``compose``."""
+    keep it for sending (or the one already kept); ``note`` and ``subject``: see ``compose``; ``channel``:
+    ``EMAIL``, or a tag's (``tag_channel``)."""
     lang = digest_lang(store, settings, reader)
     texts = reader_texts(store, settings, reader, picks, lang)
     made = compose(reader, day, picks, settings, lab_week(store), texts, note, subject, lang)
-    return store.queue_digest(reader.id, day, "email", made)
+    return store.queue_digest(reader.id, day, channel, made)
+
+
+def tag_channel(tag: str) -> str:
+    """The e-mail channel of a digest ranked by one tag: kept and sent apart from the day's usual one."""
+    return f"{EMAIL} #{tag}"
+
+
+def digest_tags(store: Store, reader: Account) -> list[str]:
+    """The tags the reader gets a digest of each day besides the usual one (``follow --digest-tag``)."""
+    kept = store.reader_setting(reader.id, DIGEST_TAGS)
+    return [t for t in (kept or "").split("\n") if t]
+
+
+def set_digest_tags(store: Store, reader: Account, tags: Sequence[str]) -> None:
+    """Keep the reader's digest tags (none: forget them)."""
+    store.set_reader_setting(reader.id, DIGEST_TAGS, "\n".join(dict.fromkeys(tags)) or None)
 
 
 def lab_week(store: Store) -> list[Popular]:
@@ -206,18 +233,23 @@ def markdown(
     popular: Sequence[Popular] = (),
     texts: Texts | None = None,
     lang: str = "en",
+    tag: str | None = None,
 ) -> str:
-    """The digest as Markdown, its words in ``lang``."""
+    """The digest as Markdown, its words in ``lang`` (``tag``: it was ranked by that tag alone)."""
     words = Words(lang)
     out = [f"# {words('markdown_title', reader=reader.name, day=day.isoformat())}", ""]
+    if tag is not None:
+        out += [f"_{words('digest_ranked_by_tag', tag=tag)}_", ""]
     tldrs = [(texts or Texts()).tldr(p.paper) for p in picks]
     if missing := missing_line(tldrs, lang):
         out += [f"_{missing}_", ""]
     for n, pick in enumerate(picks, 1):
         p = pick.paper
-        title = p.title.replace("[", "\\[").replace("]", "\\]")
+        title = plain_text(p.title).replace("[", "\\[").replace("]", "\\]")
         authors = words.said(author_line(p.authors))
-        out.append(f"{n}. [{title}]({ABS_URL.format(p.id)}) — {authors} ({', '.join(p.categories)})")
+        venues = words.venues(texts, p.id)
+        badge = f" · **{venues}**" if venues else ""
+        out.append(f"{n}. [{title}]({ABS_URL.format(p.id)}) — {authors} ({', '.join(p.categories)}){badge}")
         tldr = words.tldr(tldrs[n - 1], plain_text).replace("[", "\\[").replace("]", "\\]")
         out.append(f"   - {tldr}")
         if pick.reasons:
@@ -225,7 +257,7 @@ def markdown(
     if popular:
         out += ["", f"## {words('lab_popular_week')}", ""]
         for item in popular:
-            title = item.paper.title.replace("[", "\\[").replace("]", "\\]")
+            title = plain_text(item.paper.title).replace("[", "\\[").replace("]", "\\]")
             link = ABS_URL.format(item.paper.id)
             out.append(f"- [{title}]({link}) — {words.said(counts_text(item.saves, item.upvotes))}")
     return "\n".join(out) + "\n"
@@ -311,10 +343,11 @@ def _send_once(settings: Settings, msg: EmailMessage) -> None:
         server.send_message(msg)
 
 
-def deliver(store: Store, settings: Settings) -> tuple[int, list[str]]:
-    """Send every queued e-mail digest (oldest first): (sent, errors). Failures stay queued."""
+def deliver(store: Store, settings: Settings, channels: Sequence[str] = (EMAIL,)) -> tuple[int, list[str]]:
+    """Send every queued e-mail digest of ``channels`` (oldest first): (sent, errors). Failures stay
+    queued."""
     sending = Sending(store, DigestError, "mailed", say("send_again_mail"))
-    for digest in store.unsent_digests("email"):
+    for digest in (d for channel in channels for d in store.unsent_digests(channel)):
         reader = store.account_by_id(digest.reader)
         if reader is None or not reader.email:
             store.mark_digest(digest.id, sent=False, error=say("reader_no_email"))
@@ -383,6 +416,7 @@ class DigestDay:
     below: int = 0
     threshold: float | None = None
     quiet: QuietDay | None = None
+    tag: str | None = None  # ranked by this tag's papers alone
 
     @property
     def note(self) -> Message | None:
@@ -401,7 +435,9 @@ class DigestDay:
     def subject(self) -> Message | None:
         """The subject of a day arXiv announced nothing, a message (None: the usual one)."""
         if self.quiet is not None:
-            return say("digest_quiet_subject", day=day_name(self.day))
+            return say(self.quiet.subject_key, day=day_name(self.day))
+        if self.tag is not None:
+            return say("digest_tag_subject", n=len(self.picks), tag=self.tag, day=day_name(self.day))
         return None
 
 
@@ -413,25 +449,36 @@ def digest_day(
     day: date | None = None,
     *,
     threshold: float | None = None,
+    tag: str | None = None,
 ) -> DigestDay:
     """The reader's digest of ``day`` (default: the latest listing): their top ``digest_k`` papers not yet
     seen (those of this day's other channels kept), at or above the threshold (``threshold``, else theirs);
-    a day arXiv announced nothing says when the next listing comes. ``NoDailyPapers`` when nothing at all
-    is known of the day."""
+    a day with no listing says why as far as the store knows it (``day_quiet``: a weekend, a holiday arXiv
+    announced, a day not stored here) and when the next listing comes. ``NoDailyPapers`` when the day was
+    fetched and the reader's categories had nothing. ``tag``: ranked by that tag's papers alone
+    (``UnknownTag`` when there is none)."""
     limit = min_score(store, reader, threshold)
     days = followed_days(store, reader, settings.default_categories)
     when = day or (days[-1] if days else None)
     try:
         view = daily_picks(
-            store, indexes, reader, settings.default_categories, when, k=settings.digest_k, digest_day=when
+            store,
+            indexes,
+            reader,
+            settings.default_categories,
+            when,
+            k=settings.digest_k,
+            digest_day=when,
+            tag=tag,
         )
     except NoDailyPapers:
-        quiet = quiet_day(days, when) if when is not None and days else None
+        categories = reader_categories(store, reader, settings.default_categories)
+        quiet = day_quiet(store, categories, when) if when is not None else None
         if quiet is None:
             raise
-        return DigestDay(quiet.day, [], quiet=quiet)
+        return DigestDay(quiet.day, [], quiet=quiet, tag=tag)
     kept = above(view.picks, limit)
-    return DigestDay(view.day, kept, len(view.picks) - len(kept), limit)
+    return DigestDay(view.day, kept, len(view.picks) - len(kept), limit, tag=view.tag)
 
 
 def due(
@@ -443,18 +490,20 @@ def due(
     today: date,
     *,
     threshold: float | None = None,
+    tag: str | None = None,
 ) -> DigestDay | None:
     """What the cron job sends the reader on ``channel`` (``email`` or a push's): the latest listing's
     digest until it is sent; after that, on a ``today`` (US-Eastern) later than that listing with none of
     its own (a weekend, a holiday), a note naming the next listing (once: kept per day and channel); None on
-    an ordinary day already sent. ``NoDailyPapers`` when the reader's categories have no listing at all."""
-    latest = digest_day(store, indexes, settings, reader, threshold=threshold)
+    an ordinary day already sent. ``NoDailyPapers`` when the reader's categories have no listing at all.
+    ``tag``: the digest of that tag (``tag_channel``), which sends no note of its own on a quiet day."""
+    latest = digest_day(store, indexes, settings, reader, threshold=threshold, tag=tag)
     done = {(d.day, d.channel): d for d in store.digests(reader.id, limit=60)}.get((latest.day, channel))
     if done is None or done.sent is None:
         return latest
-    if today <= latest.day:
+    if today <= latest.day or tag is not None:
         return None
-    quiet = quiet_day(followed_days(store, reader, settings.default_categories), today)
+    quiet = day_quiet(store, reader_categories(store, reader, settings.default_categories), today)
     return None if quiet is None else DigestDay(today, [], quiet=quiet)
 
 

@@ -2,23 +2,25 @@
 Daily Papers ranked from it are ``ranking/daily.py``'s).
 
 Imported references are linked to stored papers by arXiv id, then DOI, then exact title; a reference that is
-not in the store keeps its own title, authors and abstract and still counts as an interest.
+not in the store keeps its own title, authors and abstract and still counts as an interest. An export carries
+the reader's tags and notes (and a paper's venue), so importing it again gives them back.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from papersift.records.messages import say
-from papersift.records.paper import Paper, is_arxiv_id, normalize_id
+from papersift.records.paper import Paper, is_arxiv_id, paper_key
+from papersift.sources.export import Exportable, SavedPaper, Venue
+from papersift.sources.export import as_reference as paper_reference
 from papersift.sources.references import (
     EntryError,
     Reference,
     parse_journal_ref,
-    reference_from_paper,
     safe_url,
 )
 from papersift.store import Store, StoreError
@@ -36,7 +38,7 @@ def entry_from_paper(paper: Paper, **changes: object) -> LibraryEntry:
         abstract=paper.abstract,
         year=day.year if day else None,
         doi=paper.doi,
-        url=f"https://arxiv.org/abs/{paper.id}",
+        url=f"https://arxiv.org/abs/{paper.id}" if is_arxiv_id(paper.id) else None,  # not a venue paper's
         venue=journal or None,
         volume=volume,
         issue=issue,
@@ -64,7 +66,7 @@ def _shared(record: LibraryEntry | Reference) -> dict[str, Any]:
 
 def find_paper(store: Store, paper_id: str) -> Paper:
     try:
-        key = normalize_id(paper_id)
+        key = paper_key(paper_id)  # an arXiv id, or a venue paper's (colm2025-0JzWiigkUy)
     except ValueError as e:
         raise StoreError(say("is_not_arxiv_id", raw=repr(paper_id))) from e
     paper = store.get(key)
@@ -177,17 +179,42 @@ def as_reference(entry: LibraryEntry) -> Reference:
     )
 
 
-def export_items(store: Store, entries: Sequence[LibraryEntry]) -> list[Reference | Paper]:
-    """Stored papers as themselves (arXiv-style BibTeX), outside references with their own fields; an
-    imported paper keeps the citation key and entry type it came with (and its arXiv eprint)."""
+def paper_venues(store: Store, paper_ids: Sequence[str]) -> dict[str, tuple[Venue, ...]]:
+    """The venues these papers were accepted at (newest first), as a bibliography names them."""
+    marks = store.venues_of(paper_ids)
+    return {pid: tuple(Venue(m.venue, m.year, m.url) for m in found) for pid, found in marks.items()}
+
+
+def export_items(
+    store: Store, entries: Sequence[LibraryEntry], venues: Mapping[str, Sequence[Venue]] | None = None
+) -> list[Exportable]:
+    """Stored papers as themselves (arXiv-style BibTeX) with the reader's tags and note, outside references
+    with their own fields; an imported paper keeps the citation key and entry type it came with (and its
+    arXiv eprint). A paper accepted at a venue (``venues`` by paper id; by default the store's) is cited as a
+    conference paper there."""
     papers = {p.id: p for p in store.get_many([e.paper_id for e in entries if e.paper_id])}
-    out: list[Reference | Paper] = []
+    if venues is None:
+        venues = paper_venues(store, list(papers))
+    out: list[Exportable] = []
     for e in entries:
         paper, was = papers.get(e.paper_id or ""), citation(e)
+        at = tuple(venues.get(e.paper_id or "", ()))
         if paper is not None and was is not None:
             numbers = {k: v for k in ("volume", "issue", "pages") if (v := getattr(e, k))}
-            ref = replace(reference_from_paper(paper), kind=was[0], key=was[1], tags=e.tags, note=e.note)
-            out.append(replace(ref, venue=e.venue or ref.venue, **numbers))
+            ref = paper_reference(SavedPaper(paper, tags=e.tags, note=e.note, venues=at))
+            if at and was[0] == "misc":  # a preprint accepted since: cited at its venue
+                out.append(replace(ref, key=was[1], **numbers))
+            else:
+                out.append(replace(ref, kind=was[0], key=was[1], venue=e.venue or ref.venue, **numbers))
+        elif paper is not None:
+            out.append(SavedPaper(paper, tags=e.tags, note=e.note, venues=at))
         else:
-            out.append(paper or as_reference(e))
+            out.append(as_reference(e))
     return out
+
+
+def exported(store: Store, reader: Account, tag: str | None = None) -> list[Exportable]:
+    """The reader's library (or the entries tagged ``tag``) to export; a tag no entry has is refused."""
+    if tag is not None and tag not in {t for t, _ in store.tags(reader.id)}:
+        raise StoreError(say("no_such_tag", tag=repr(tag)))
+    return export_items(store, store.library(reader.id, tag))

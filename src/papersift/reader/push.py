@@ -32,6 +32,7 @@ from papersift.reading.shown import Texts, TldrShape, missing_line
 from papersift.records.messages import say
 from papersift.services.listing import ABS_URL
 from papersift.settings import Settings, is_loopback
+from papersift.sources.latex import plain_text
 from papersift.store import Store
 from papersift.store.records import Account, Digest, DigestText
 
@@ -127,25 +128,36 @@ def _md(text: str) -> str:
 
 
 def paper_block(
-    n: int, pick: DailyPick, tldr: TldrShape, markdown: bool, cut: int = 0, words: Words | None = None
+    n: int,
+    pick: DailyPick,
+    tldr: TldrShape,
+    markdown: bool,
+    cut: int = 0,
+    words: Words | None = None,
+    venues: str = "",
 ) -> str:
-    """One paper as a message shows it: number and title, TL;DR, why, link (``cut``: the TL;DR and why at
-    most that many characters, for a service whose limit one paper alone would pass), in ``words``' tongue."""
+    """One paper as a message shows it: number and title, its venues (``COLM 2025 · Poster``), TL;DR, why,
+    link (``cut``: the TL;DR and why at most that many characters, for a service whose limit one paper alone
+    would pass), in ``words``' tongue."""
     p, words = pick.paper, words or Words()
     lines = []
-    summary, why = words.tldr(tldr) if tldr.text else "", words.why(pick.reasons)
+    summary, why = words.tldr(tldr, plain_text) if tldr.text else "", plain_text(words.why(pick.reasons))
     if cut:
         summary = summary if len(summary) <= cut else summary[: max(cut - 1, 0)].rstrip() + "…"
         why = why if len(why) <= cut else why[: max(cut - 1, 0)].rstrip() + "…"
     score = f" · {words('push_score', score=f'{pick.score:.2f}')}" if pick.score is not None else ""
     if markdown:
-        lines.append(f"**{n}. [{_md(p.title)}]({ABS_URL.format(p.id)})**")
+        lines.append(f"**{n}. [{_md(plain_text(p.title))}]({ABS_URL.format(p.id)})**")
+        if venues:
+            lines.append(_md(venues))
         if summary:
             lines.append(_md(summary))
         if why:
             lines.append(f"_{words('digest_why_word')}_: {_md(why)}{score}")
     else:
-        lines.append(f"#{n:02d} {p.title}")
+        lines.append(f"#{n:02d} {plain_text(p.title)}")
+        if venues:
+            lines.append(venues)
         if summary:
             lines.append(summary)
         if why:
@@ -208,7 +220,7 @@ def compose(
     plugin, markdown, words = target.plugin, target.markdown, Words(lang)
     day, picks = today.day, today.picks
     if today.quiet is not None:
-        title = words("digest_quiet_subject", day=day_name(day))
+        title = words(today.quiet.subject_key, day=day_name(day))
         return Composed(title, (words.said(today.quiet.line()),), ())
     title = words("digest_subject", n=len(picks), reader=reader.name, day=day_name(day))
     room = title + TITLE_RESERVE
@@ -220,9 +232,10 @@ def compose(
     if not picks:
         blocks.append(words.said(today.note) if today.note else words("push_none"))
     for n, (pick, tldr) in enumerate(zip(picks, tldrs, strict=True), 1):
-        block, cut = paper_block(n, pick, tldr, markdown, words=words), 400
+        venues = words.venues(texts, pick.paper.id)
+        block, cut = paper_block(n, pick, tldr, markdown, words=words, venues=venues), 400
         while not fits(plugin, room, block) and cut > 20:
-            block, cut = paper_block(n, pick, tldr, markdown, cut, words), cut // 2
+            block, cut = paper_block(n, pick, tldr, markdown, cut, words, venues), cut // 2
         blocks.append(block)
     link = f"{settings.base_url.rstrip('/')}/daily/{day.isoformat()}"
     blocks.append(

@@ -13,6 +13,7 @@ items (``rank=`` for results, ``number=`` for a day's listing), plus anything th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Self
 
 from pydantic import Field
@@ -24,6 +25,7 @@ from papersift.ranking.search import SearchResult
 from papersift.reading.shown import Texts, TldrShape, ZhShape
 from papersift.records.json_model import Said, Shape
 from papersift.records.paper import Paper
+from papersift.records.venues import is_venue_id
 from papersift.services.lab import Popular
 from papersift.services.listing import ABS_URL, PDF_URL
 from papersift.sources.citetext import plain_authors
@@ -31,6 +33,7 @@ from papersift.sources.fulltext import CodeLink, Reference
 from papersift.sources.references import safe_url
 from papersift.store.fulltext_rows import CitationCount, Citing, FullTextInfo, PaperLinks
 from papersift.store.records import LibraryEntry
+from papersift.store.venue_rows import VenueMark, code_of
 
 
 class FullTextShape(Shape):
@@ -115,6 +118,26 @@ class CitationsShape(Shape):
         return dict(count=count.citations, references=count.references, date=count.day.isoformat())
 
 
+class VenueShape(Shape):
+    """A venue that accepted a paper: its name, year, the paper's status there and its track."""
+
+    venue: str
+    year: int
+    status: str
+    track: str
+
+    @staticmethod
+    def data(mark: VenueMark) -> dict[str, Any]:
+        return {"venue": mark.venue, "year": mark.year, "status": mark.status, "track": mark.track}
+
+
+def venue_code(marks: Sequence[VenueMark], own: Sequence[CodeLink] = ()) -> list[CodeLink]:
+    """A paper's code links, then its venue records' (the paper's own code too), one per URL."""
+    seen = {link.url.lower() for link in own}
+    extra = [link for mark in marks for link in code_of(mark) if link.url.lower() not in seen]
+    return [*own, *{link.url.lower(): link for link in extra}.values()]
+
+
 class RecordShape(Shape):
     """A paper's record, without what the reading layer adds (the base of every paper's JSON)."""
 
@@ -136,8 +159,14 @@ class RecordShape(Shape):
     pdf_url: str
 
 
-def record_fields(paper: Paper) -> dict[str, Any]:
-    """The fields of ``RecordShape`` for ``paper``, to construct any model built on it."""
+def record_fields(paper: Paper, venues: Sequence[VenueMark] = ()) -> dict[str, Any]:
+    """The fields of ``RecordShape`` for ``paper``, to construct any model built on it (a venue paper's
+    addresses are its venue record's: ``venues``)."""
+    if is_venue_id(paper.id):
+        abs_url = next((m.url for m in venues if m.url), "")
+        pdf_url = next((m.pdf for m in venues if m.pdf), "")
+    else:
+        abs_url, pdf_url = ABS_URL.format(paper.id), PDF_URL.format(paper.id)
     return {
         "id": paper.id,
         "version": paper.version,
@@ -153,8 +182,8 @@ def record_fields(paper: Paper) -> dict[str, Any]:
         "journal_ref": paper.journal_ref,
         "doi": paper.doi,
         "license": paper.license,
-        "abs_url": ABS_URL.format(paper.id),
-        "pdf_url": PDF_URL.format(paper.id),
+        "abs_url": abs_url,
+        "pdf_url": pdf_url,
     }
 
 
@@ -168,7 +197,8 @@ class PaperShape(RecordShape):
     """A paper as every face shows it in JSON (every ``--format json`` output and every API list of papers):
     its record, its TL;DR (and 中文 texts), what is stored of its full text: ``fulltext`` (null until read),
     ``references``, ``cited_by`` (the store's papers citing it), ``code`` and ``citations`` (Semantic
-    Scholar's count with its date, or null); empty lists and nulls without them."""
+    Scholar's count with its date, or null); the venues that accepted it (``venues``, with their records'
+    code links in ``code``); empty lists and nulls without them."""
 
     tldr: TldrShape | None = None  # on every paper a face shows (reading/shown.py)
     zh: ZhShape | None = None  # with ?lang=zh
@@ -177,6 +207,7 @@ class PaperShape(RecordShape):
     cited_by: list[CitingShape] = Field(default_factory=list)
     code: list[CodeShape] = Field(default_factory=list)
     citations: CitationsShape | None = None
+    venues: list[VenueShape] = Field(default_factory=list)
     saved: bool | None = None  # the reader's own marks, on lists of papers (web/mine.py)
     rating: int | None = None
 
@@ -186,13 +217,15 @@ class PaperShape(RecordShape):
         such as a feed's ``announced``, replaces its value)."""
         texts = texts or Texts()
         links = texts.links.get(paper.id) or PaperLinks()
-        fields = record_fields(paper) | reading_fields(paper, texts)
+        venues = texts.venues.get(paper.id, [])
+        fields = record_fields(paper, venues) | reading_fields(paper, texts)
         fields |= {
             "fulltext": None if links.fulltext is None else FullTextShape.data(links.fulltext),
             "references": [ReferenceShape.data(r) for r in links.references],
             "cited_by": [CitingShape.data(c) for c in links.cited_by],
-            "code": [CodeShape.data(c) for c in links.code if safe_url(c.url)],
+            "code": [CodeShape.data(c) for c in venue_code(venues, links.code) if safe_url(c.url)],
             "citations": None if links.citations is None else CitationsShape.data(links.citations),
+            "venues": [VenueShape.data(m) for m in venues],
         }
         return cls.model_validate(fields | extra)  # one pass builds the nested shapes
 
@@ -269,6 +302,7 @@ class Understood(Shape):
     applied: list[Said]
     corrections: list[dict[str, str]]  # {"from", "to"}
     translation: str | None
+    translated_by: str | None = None  # which reading was searched for: "model" or "dictionary" (None: none)
     acronyms: list[dict[str, str]]  # {"form", "other"}
     suggestions: list[str]
     highlight: list[str]
@@ -285,6 +319,7 @@ class Understood(Shape):
             applied=list(understood.applied),
             corrections=[{"from": a, "to": b} for a, b in understood.corrections],
             translation=understood.translation,
+            translated_by=understood.translated_by,
             acronyms=[{"form": a, "other": b} for a, b in understood.acronyms],
             suggestions=list(understood.suggestions),
             highlight=understood.highlight,
@@ -327,9 +362,11 @@ class LibraryEntryShape(Shape):
     read: bool
     added: str | None
     source: str
+    venues: list[VenueShape] = Field(default_factory=list)
 
     @classmethod
-    def of(cls, e: LibraryEntry) -> Self:
+    def of(cls, e: LibraryEntry, venues: Sequence[VenueMark] = ()) -> Self:
+        """The entry, with the venues of its paper (``Store.venues_of``) when given."""
         return cls.make(
             key=e.key,
             id=e.paper_id,
@@ -344,6 +381,7 @@ class LibraryEntryShape(Shape):
             read=e.read,
             added=e.added.isoformat() if e.added else None,
             source=e.source,
+            venues=[VenueShape.data(m) for m in venues],
         )
 
 

@@ -9,13 +9,13 @@ always wrote, and paper text stays as the paper writes it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
 from papersift.reading.shown import Texts, TldrShape
 from papersift.records.catalogs import said, said_list
-from papersift.records.messages import Arg, Message, dated, say
+from papersift.records.messages import Arg, Message, dated, say, venue_badge
 from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.records import Account
@@ -38,7 +38,7 @@ def shown_texts(english: Texts, chinese: Texts | None) -> Texts:
     if chinese is None:
         return english
     theirs = {k: r for k, r in chinese.chosen.items() if k[1] == "tldr" and r.text}
-    return Texts(english.lang, {**english.chosen, **theirs}, english.links)
+    return replace(english, chosen={**english.chosen, **theirs})  # the rest (links, venues) as they are
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,3 +65,9 @@ class Words:
             return self("digest_tldr_unavailable", error=error)
         by = say("digest_key_sentence") if tldr.by == "extractive" else str(tldr.by)
         return self("digest_tldr", by=by, text=clean(tldr.text))
+
+    def venues(self, texts: Texts | None, paper_id: str) -> str:
+        """The paper's venues as its badges say them (``COLM 2025 · Poster``, several as a series); "" for a
+        paper in none."""
+        marks = (texts or Texts()).venues.get(paper_id, ())
+        return said_list((venue_badge(m.venue, m.year, m.status) for m in marks), self.lang, series=True)

@@ -1,7 +1,8 @@
 """The Zotero Web API v3 over httpx, for ``zotero_sync.py``: GETs with the key in the ``Zotero-API-Key``
 header only (never in a URL or a message), a ``Backoff`` header honoured before the next request, a ``429`` /
-``5xx`` retried after its ``Retry-After`` (else 1, 2, 4… s), dropped connections retried, and a listing
-paged through the ``Link: rel="next"`` the API sends, followed only on the same host.
+``5xx`` retried after its ``Retry-After`` (else 1, 2, 4… s), dropped connections retried (the one HTTP
+policy, ``services/http.py``), and a listing paged through the ``Link: rel="next"`` the API sends, followed
+only on the same host.
 """
 
 from __future__ import annotations
@@ -14,12 +15,11 @@ from urllib.parse import urlsplit
 import httpx
 
 from papersift.records.messages import say
-from papersift.services.harvest import MAX_WAIT, retry_after_seconds
+from papersift.services import http
 from papersift.settings import Settings
 from papersift.sources.zotero import header_int
 
 PAGE = 100  # the API's largest page
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 
 class ZoteroError(RuntimeError):
@@ -45,12 +45,10 @@ class ZoteroClient:
         self.waited = 0.0
         self._sleep, self._clock, self._on_wait = sleep, clock, on_wait
         self._not_before = 0.0
-        headers = {"Zotero-API-Version": "3", "User-Agent": settings.user_agent}
+        headers = {"Zotero-API-Version": "3"}
         if settings.zotero_key is not None:
             headers["Zotero-API-Key"] = settings.zotero_key.get_secret_value()
-        self._http = httpx.Client(
-            headers=headers, timeout=httpx.Timeout(settings.timeout, connect=5.0), follow_redirects=False
-        )
+        self._http = http.client(settings, headers=headers, follow_redirects=False)
 
     def __enter__(self) -> ZoteroClient:
         return self
@@ -61,7 +59,7 @@ class ZoteroClient:
         self._http.close()
 
     def _wait(self, seconds: float, why: str) -> None:
-        seconds = min(max(seconds, 0.0), MAX_WAIT)
+        seconds = min(max(seconds, 0.0), http.MAX_WAIT)
         if seconds > 0:
             if self._on_wait:
                 self._on_wait(f"zotero: {why}; waiting {seconds:g} s")
@@ -80,37 +78,45 @@ class ZoteroClient:
         elif urlsplit(url).netloc != urlsplit(self.base).netloc:
             raise ZoteroError(say("zotero_not_followed", url=url, host=urlsplit(self.base).netloc))
         shown = url.split("?")[0]
-        attempts = self.settings.max_retries + 1
-        problem = ""
-        for attempt in range(1, attempts + 1):
+        tried = 0
+
+        def attempt() -> httpx.Response:
+            nonlocal tried
             self._wait(self._not_before - self._clock(), "the server asked to back off")
-            wait: float | None = None
+            self.requests += 1
+            tried += 1
             try:
-                self.requests += 1
                 response = self._http.get(url, params=params, headers=headers)
-                backoff = header_int(response.headers, "Backoff")
-                if backoff:
-                    self._not_before = self._clock() + backoff
-                status = response.status_code
-                if status in (200, 304):
-                    return response
-                problem = f"HTTP {status}"
-                if status == 403:
-                    raise ZoteroError(say("zotero_key_refused", url=shown))
-                if status not in RETRY_STATUSES:
-                    answer = response.text[:200].strip()
-                    raise ZoteroError(say("http_refused", url=shown, problem=problem, answer=answer))
-                wait = retry_after_seconds(response.headers.get("Retry-After"))
             except httpx.TransportError as e:
                 problem = type(e).__name__
-                if attempt == 1 and isinstance(e, httpx.ConnectError | httpx.ConnectTimeout):
+                if tried == 1 and isinstance(e, httpx.ConnectError | httpx.ConnectTimeout):
                     raise ZoteroError(say("offline", host=urlsplit(self.base).netloc, problem=problem)) from e
-            if attempt == attempts:
-                break
-            self._wait(
-                wait if wait is not None else min(2.0 ** (attempt - 1), MAX_WAIT), f"{shown}: {problem}"
-            )
-        raise ZoteroError(say("gave_up", url=shown, problem=problem, attempts=attempts))
+                raise http.Retry(problem) from e
+            backoff = header_int(response.headers, "Backoff")
+            if backoff:
+                self._not_before = self._clock() + backoff
+            status = response.status_code
+            if status in (200, 304):
+                return response
+            problem = f"HTTP {status}"
+            if status == 403:
+                raise ZoteroError(say("zotero_key_refused", url=shown))
+            if status not in http.RETRY_STATUSES:
+                answer = response.text[:200].strip()
+                raise ZoteroError(say("http_refused", url=shown, problem=problem, answer=answer))
+            raise http.Retry(problem, response.headers.get("Retry-After"))
+
+        def heard(retry: http.Retry, attempt: int, wait: float) -> None:
+            self.waited += wait
+            if self._on_wait and wait > 0:
+                self._on_wait(f"zotero: {shown}: {retry.why}; waiting {wait:g} s")
+
+        loop = http.retrying(self.settings.max_retries + 1, first=1.0, sleep=self._sleep, on_retry=heard)
+        try:
+            return loop(attempt)
+        except http.Retry as e:
+            attempts = http.attempts_made(loop)
+            raise ZoteroError(say("gave_up", url=shown, problem=e.why, attempts=attempts)) from e
 
     def pages(
         self, path: str, params: Mapping[str, str | int], headers: Mapping[str, str] | None = None

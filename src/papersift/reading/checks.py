@@ -27,6 +27,16 @@ The rules, by reason (``check(kind, text, …)`` runs the ones that fit the kind
   most 4: a CJK character, a Latin word or a number is a unit).
 - Ask: ``no_marks()`` (every answer cites its sources as ``[n]``), ``unknown_mark(mark, given)`` (a mark
   naming no paper or section given).
+- Query (a search query's English, ``query_rules``): ``wrong_language(asked="en", got="zh")`` (no 中文
+  left), ``echoes_prompt(words)`` (a lead-in such as "Translation:", or four words in a row of the prompt
+  it was given), ``not_a_query(words)`` (a sentence, by its full stop or two words of a clause such as
+  "we", "that", "is", over 0.75 words per unit of the query; with both, over four words),
+  ``length_off(ratio)`` (0.15 to 2.5 English words per unit of the query: a 中文 character, a Latin word;
+  the low bound from six units, the high one past six words), ``off_topic(reading)`` (where the offline
+  dictionary read at least half of the query, a fifth of the translation's content words, and one at
+  least, are stems of senses the dictionary weighed for it, the query's own Latin words aside). On the 101
+  中文 queries of ``bench/understand_*.json`` (``bench/query_checks.py``) their own English passes 99
+  times; another query's English fails 89 times.
 
 A failed text is stored as a failure whose error is ``error_line``: the English sentence, then the reason
 in brackets (``… [check wrong_language(asked="zh", got="en")]``), which ``from_error`` reads back so that a
@@ -42,16 +52,21 @@ from dataclasses import dataclass
 from typing import TypedDict, Unpack
 
 from papersift.index.sentences import split_sentences
-from papersift.records.analyzer import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS, index_words, stem_words
 from papersift.records.messages import ENGLISH, Arg, say
 
 MAX_WORDS = {"en": 50, "zh": 120}  # a TL;DR's bound: English words, or 中文 characters
-MAX_CHARS = {"tldr": 600, "title": 400, "abstract": 8000, "faq": 8000, "ask": 5000, "topic": 80}
+MAX_CHARS = {"tldr": 600, "title": 400, "abstract": 8000, "faq": 8000, "ask": 5000, "topic": 80, "query": 200}
 TOPIC_WORDS = 8
 ZH_SHARE = 0.3  # a 中文 text: at least this share of CJK (kept English terms can be many)
 EN_SHARE = 0.3  # an English text: at most this share of CJK
 ABSTRACT_RATIO = (0.8, 4.0)  # a translated abstract's units per source word
 TITLE_RATIO = 4.0
+QUERY_RATIO = (0.15, 2.5)  # a query's English words per unit of the query (a 中文 character, a Latin word)
+QUERY_SENTENCE_RATIO = 0.75  # …and of an answer written as a sentence
+QUERY_READ = 0.5  # the share of a query the dictionary read from which a translation must share its senses…
+QUERY_SHARED = 0.2  # …in this share of its content words at least
+QUERY_PROMPT_RUN = 4  # words in a row of the prompt that make an answer an echo of it
 
 _PLACES = re.compile(r"%\((\w+)\)s")  # a message template's placeholders
 
@@ -300,14 +315,69 @@ def marks(text: str, given: int) -> Verdict:
     return PASS
 
 
+_LEAD_IN = re.compile(
+    r"^(?:here(?:'s| is)\b[^:]{0,40}|(?:the\s+)?(?:english\s+)?(?:search\s+)?(?:query|translation|answer)"
+    r"(?:\s+in\s+english)?)\s*:",
+    re.IGNORECASE,
+)
+
+
+# the words of a clause, not of a topic: a query's English holds none or one ("how do LLMs …")
+_CLAUSE_WORDS = frozenset(
+    "we our us i you they them it this these those that which who is are was were be been has have had do "
+    "does did can could will would should may might must show shows showed propose proposes present".split()
+)
+
+
+def _stems(text: str) -> set[str]:
+    return set(stem_words(w for w in index_words(text) if w not in STOP_WORDS))
+
+
+def query_rules(text: str, query: str, prompt: str = "", reading: str = "", covered: float = 0.0) -> Verdict:
+    """A search query's English (``text``) against the ``query`` it translates, the ``prompt`` it was asked
+    with and the offline dictionary's ``reading`` (its senses), which read the ``covered`` share of it."""
+    if _CJK.search(plain(text)):
+        return fail("wrong_language", asked="en", got="zh")
+    lead = _LEAD_IN.match(text)
+    if lead is not None:
+        return fail("echoes_prompt", words=lead.group(0))
+    asked = _words(prompt)
+    runs = {tuple(asked[i : i + QUERY_PROMPT_RUN]) for i in range(len(asked) - QUERY_PROMPT_RUN + 1)}
+    mine = _words(text)
+    for i in range(len(mine) - QUERY_PROMPT_RUN + 1):
+        if tuple(mine[i : i + QUERY_PROMPT_RUN]) in runs:
+            return fail("echoes_prompt", words=" ".join(mine[i : i + QUERY_PROMPT_RUN]))
+    source, size = _units(query), _units(text)
+    latin = _TOKEN.findall(plain(text))
+    clause = sum(w.casefold() in _CLAUSE_WORDS for w in latin)
+    stop = text.rstrip().endswith((".", "!", "?", "…"))
+    sentence = (stop and len(latin) >= 5) or clause >= 2
+    most = 4 if stop and clause >= 2 else max(4, QUERY_SENTENCE_RATIO * source)  # a sentence whole: never
+    if sentence and len(latin) > most:
+        return fail("not_a_query", words=" ".join(text.split()[:8]))
+    ratio = size / max(1, source)
+    low, high = QUERY_RATIO
+    if (size > 6 and ratio > high) or (source >= 6 and ratio < low):
+        return fail("length_off", ratio=f"{ratio:.2f}")
+    own = _stems(text) - _stems(query)  # the query's own Latin words aside
+    if covered >= QUERY_READ and len(own & _stems(reading)) < max(1, QUERY_SHARED * len(own)):
+        return fail("off_topic", reading=" ".join(reading.split()[:12]))
+    return PASS
+
+
 class Given(TypedDict, total=False):
     """What a text is checked against besides itself: the paper's ``title`` and ``abstract`` (what a TL;DR may
-    not copy, what a translation is of; "" when unknown) and how many papers (or sections) an answer was
-    ``given`` to cite (0)."""
+    not copy, what a translation is of; "" when unknown), how many papers (or sections) an answer was
+    ``given`` to cite (0); for a query's English the ``query``, the ``prompt`` it was asked with, the offline
+    dictionary's ``reading`` and the share of the query it ``covered``."""
 
     title: str
     abstract: str
     given: int
+    query: str
+    prompt: str
+    reading: str
+    covered: float
 
 
 def rules(kind: str, text: str | None, lang: str, **against: Unpack[Given]) -> dict[str, Verdict]:
@@ -319,10 +389,15 @@ def rules(kind: str, text: str | None, lang: str, **against: Unpack[Given]) -> d
     limit = MAX_CHARS.get(kind)
     over = limit is not None and len(text) > limit
     out = {
-        "markup": markup(text, kind in ("tldr", "title", "topic")),
+        "markup": markup(text, kind in ("tldr", "title", "topic", "query")),
         "length": fail("too_long", size=len(text), limit=limit, unit="characters") if over else PASS,
         "language": language(text, lang),
     }
+    if kind == "query":
+        source, prompt = against.get("query", ""), against.get("prompt", "")
+        out["query"] = query_rules(
+            text, source, prompt, against.get("reading", ""), against.get("covered", 0.0)
+        )
     if kind != "topic":
         out["cut_off"] = cut_off(text)
     if lang == "zh" and kind != "topic":
@@ -339,9 +414,10 @@ def rules(kind: str, text: str | None, lang: str, **against: Unpack[Given]) -> d
 
 
 def check(kind: str, text: str | None, lang: str, **against: Unpack[Given]) -> Verdict:
-    """Whether the ``kind`` text (``tldr``, ``title``, ``abstract``, ``faq``, ``ask``, ``topic``) in
-    ``lang`` may be stored and shown: the first rule it breaks, else ``PASS``; checked against what
-    ``Given`` names (the paper's ``title`` and ``abstract``, the papers an answer was ``given``)."""
+    """Whether the ``kind`` text (``tldr``, ``title``, ``abstract``, ``faq``, ``ask``, ``topic``, ``query``)
+    in ``lang`` may be stored and shown (or searched for): the first rule it breaks, else ``PASS``; checked
+    against what ``Given`` names (the paper's ``title`` and ``abstract``, the papers an answer was
+    ``given``, a query's source and its offline reading)."""
     found = rules(kind, text, lang, **against)
     return next((v for v in found.values() if not v.ok), PASS)
 

@@ -39,6 +39,7 @@ from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.fulltext_rows import PaperLinks
 from papersift.store.records import Reading
+from papersift.store.venue_rows import VenueMark
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Texts:
     lang: str = "en"
     chosen: Mapping[tuple[str, str], Reading] = field(default_factory=dict)
     links: Mapping[str, PaperLinks] = field(default_factory=dict)  # full text, references, code (store)
+    venues: Mapping[str, list[VenueMark]] = field(default_factory=dict)  # accepted where (store/venue_rows)
 
     def get(self, paper: Paper, kind: str) -> Reading | None:
         return self.chosen.get((paper.id, kind))
@@ -115,7 +117,8 @@ def _choose(readings: list[Reading], current: tuple[str, str] | None) -> Reading
 
 def lookup(settings: Settings, store: Store, papers: Iterable[Paper], lang: str = "en") -> Texts:
     """The texts to show for ``papers`` in ``lang``: their TL;DRs, and in 中文 the translated title and
-    abstract (one store query); with what is stored of their full text (``Store.paper_links``)."""
+    abstract (one store query); with what is stored of their full text (``Store.paper_links``) and their
+    venues (``Store.venues_of``)."""
     by_id = {p.id: p for p in papers}
     kinds = ["tldr", "title", "abstract"] if lang == "zh" else ["tldr"]
     model = client.model_name(settings) if client.available(settings) else None
@@ -129,7 +132,13 @@ def lookup(settings: Settings, store: Store, papers: Iterable[Paper], lang: str 
         pick = _choose(readings, None if model is None else (model, PROMPT_VERSION[kind]))
         if pick is not None:
             chosen[(pid, kind)] = _checked(pick, by_id[pid])
-    return Texts(lang, chosen, store.paper_links(list(by_id)))
+    return Texts(lang, chosen, store.paper_links(list(by_id)), store.venues_of(list(by_id)))
+
+
+def with_venues(store: Store, papers: Iterable[Paper], texts: Texts | None = None) -> Texts:
+    """``texts`` (none: the extractive TL;DRs alone) with the venues of ``papers`` (one store query): for
+    the faces that show papers without looking their texts up."""
+    return dataclasses.replace(texts or Texts(), venues=store.venues_of([p.id for p in papers]))
 
 
 def _checked(reading: Reading, paper: Paper) -> Reading:

@@ -55,7 +55,12 @@ _stemmers = threading.local()  # a PyStemmer stemmer is not to be shared between
 
 def fold(text: str) -> str:
     """Accents folded to ASCII, lower-cased; letters with no ASCII form dropped ("Ångström" → "angstrom")."""
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return ascii_letters(text).lower()
+
+
+def ascii_letters(text: str) -> str:
+    """Accents folded to ASCII, the case kept (``fold`` without lower-casing: "Ångström" → "Angstrom")."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
 
 
 def fold_letters(text: str) -> str:

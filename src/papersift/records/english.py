@@ -38,7 +38,9 @@ ENGLISH: dict[str, str] = {
     "close_to": "close to %(titles)s",
     "followed_category": "followed category (%(category)s)",
     # how a query or a text was read (ranking/understand.py, search.py, related.py)
-    "translated": "translated: %(query)s → %(translation)s",
+    "translated": "translated by the offline dictionary: %(query)s → %(translation)s",
+    "translated_model": "translated by the model: %(query)s → %(translation)s",
+    "translation_refused": "the model's translation “%(answer)s” was set aside: %(reason)s",
     "not_translated": "not translated: no offline dictionary for %(script)s text",
     "corrected": "corrected: %(wrong)s → %(right)s",
     "acronym": "acronym: %(form)s = %(other)s",
@@ -53,12 +55,17 @@ ENGLISH: dict[str, str] = {
     "an_arxiv_id": "an arXiv id: that paper",
     "empty_query": "empty query",
     "no_good_matches": "no good matches",
+    "newest_of_relevant": "newest first among the %(n)s most relevant results",
     # what is missing or wrong (ranking/daily.py, the server's errors)
     "no_followed_listings": "no listings for the followed categories yet",
     "no_listing_of": "no listing of %(categories)s on %(day)s",
     "no_listing_on": "no %(category)s listing on %(day)s",
     "no_listings_for": "no listings for %(category)s",
+    "unknown_tag": "no tag “%(tag)s” in your library; your tags: %(tags)s",
+    "unknown_tag_none": "no tag “%(tag)s”: your library has no tags yet",
     "all_categories": "all categories",
+    "no_venue": "no accept list of %(venue)s %(year)s is stored",
+    "all_venues": "all venues",
     # a day with no listing (ranking/daily.py QuietDay): the page, digests, pushes and the CLI
     "quiet_weekend": "arXiv announces nothing for %(weekday)s %(day)s: it lists new papers Monday to Friday. "
     "The next listing is %(next_weekday)s %(next)s, announced %(announced)s US-Eastern (%(utc)s UTC).",
@@ -66,6 +73,10 @@ ENGLISH: dict[str, str] = {
     "%(next_weekday)s %(next)s, announced %(announced)s US-Eastern (%(utc)s UTC).",
     "quiet_not_yet": "No listing for %(weekday)s %(day)s yet: arXiv announces it %(announced)s US-Eastern "
     "(%(utc)s UTC).",
+    "quiet_future": "%(weekday)s %(day)s is still to come: arXiv announces its listing %(announced)s "
+    "US-Eastern (%(utc)s UTC).",
+    "quiet_not_stored": "The listing of %(weekday)s %(day)s is not stored here; run `papersift sync` to "
+    "fetch arXiv's latest listings.",
     "weekday_0": "Monday",
     "weekday_1": "Tuesday",
     "weekday_2": "Wednesday",
@@ -78,8 +89,10 @@ ENGLISH: dict[str, str] = {
     "not_on_arxiv": "%(id)s is not on arXiv",
     "not_in_library": "%(entry)s is not in your library",
     "key_not_in_library": "that key is not in your library",
+    "no_such_tag": "no entry in your library is tagged %(tag)s",
     "text_empty": "the text is empty",
     "mode_one_of": "mode must be one of %(modes)s",
+    "sort_one_of": "sort must be one of %(sorts)s",
     "not_a_date": "not a date (YYYY-MM-DD): %(value)s",
     "not_a_number": "not a number: %(value)s",
     "log_in_first": "log in first",
@@ -109,6 +122,7 @@ ENGLISH: dict[str, str] = {
     "questions_an_hour": "at most %(n)s questions an hour from one address",
     "ask_how_many": "ask about 1 to %(n)s papers",
     "and_more": "%(names)s and %(n)s more",
+    "series": "%(head)s, %(tail)s",
     # the entries of a bibliography skipped on import (sources/bibliography.py, bibtex.py, ris.py, csl.py)
     "entry_line": "line %(line)s: %(message)s",
     "entry_no_title_no_id": "entry %(entry)s has no title and no known arXiv id",
@@ -148,6 +162,10 @@ ENGLISH: dict[str, str] = {
     "check_length_off": "the translation is not about as long as its source (%(ratio)s× its length)",
     "check_no_marks": "the answer cites no paper with a [n] mark",
     "check_unknown_mark": "the answer cites [%(mark)s], which names none of the %(given)s given",
+    "check_echoes_prompt": "the model's text repeats its instructions: “%(words)s”",
+    "check_not_a_query": "the translation is a sentence, not a search query: “%(words)s”",
+    "check_off_topic": "the translation shares no word with the dictionary's reading of the query "
+    "(%(reading)s)",
     "language_en": "English",
     "language_zh": "中文",
     "unit_words": "words",
@@ -166,6 +184,9 @@ ENGLISH: dict[str, str] = {
     "failed_check_length_off": "length_off",
     "failed_check_no_marks": "no_marks",
     "failed_check_unknown_mark": "unknown_mark",
+    "failed_check_echoes_prompt": "echoes_prompt",
+    "failed_check_not_a_query": "not_a_query",
+    "failed_check_off_topic": "off_topic",
     # the digests and pushes (reader/digest.py, reader/push.py, reader/words.py): their fixed words
     "digest_day": "%(weekday)s %(dd)s %(month)s %(year)s",
     **{
@@ -177,8 +198,16 @@ ENGLISH: dict[str, str] = {
             ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
         )
     },
+    "venue_badge": "%(venue)s %(year)s · %(status)s",
+    "venue_badge_bare": "%(venue)s %(year)s",
     "digest_subject": "papersift: %(n)s papers for %(reader)s, %(day)s",
     "digest_quiet_subject": "papersift: no arXiv listing for %(day)s",
+    "digest_not_stored_subject": "papersift: no listing of %(day)s stored here",
+    "eval_tags_note": "per tag: each library of %(least)s or more papers split into %(tags)s tags by k-means "
+    "of its papers' vectors (clusters, not sections: the corpus has no full text), each hidden reference in "
+    "the nearest tag; papersift-tag ranks by the tag's papers alone, papersift@tag is the whole library's "
+    "ranking, both scored on the tag's hidden papers; (reader, tag) pairs per size %(pairs)s",
+    "digest_tag_subject": "papersift: %(n)s papers like your tag “%(tag)s”, %(day)s",
     "digest_all_below": "No new papers for you on %(day)s: the %(n)s not yet seen are all below your "
     "threshold (%(threshold)s).",
     "digest_all_seen": "No new papers for you on %(day)s: every one is already seen, saved or left out by "
@@ -201,6 +230,7 @@ ENGLISH: dict[str, str] = {
     "lab_saved": "%(saves)s saved",
     "lab_saved_upvoted": "%(saves)s saved · %(upvotes)s +1",
     "markdown_title": "Daily Papers for %(reader)s, %(day)s",
+    "digest_ranked_by_tag": "Ranked by the papers of your tag “%(tag)s” alone",
     "feed_title": "papersift Daily Papers for %(reader)s",
     # a request's values that are not valid (the page's sentence for a validation error)
     "invalid_choice": "%(where)s must be one of %(choices)s",
@@ -240,7 +270,17 @@ ENGLISH: dict[str, str] = {
     "model_not_a_stream": "the endpoint did not answer with an event stream (%(problem)s)",
     "model_stream_cut": "the stream was cut after %(chars)s",
     "model_stream_cut_by": "the stream was cut after %(chars)s (%(kind)s)",
-    "model_no_weights": "the local default's weights are not installed (%(name)s is missing): %(install)s",
+    "in_file": "%(path)s: %(problem)s",
+    "answer_html_page": "a web page titled “%(title)s”, not an OpenAI-compatible API",
+    "eval_no_rouge": "eval tldr scores with ROUGE, which is not installed: %(install)s",
+    "model_no_gguf": "the local model needs a GGUF file of yours: set PAPERSIFT_LLM_GGUF to its path and "
+    "PAPERSIFT_LLM_GGUF_SHA256 to the SHA-256 its publisher gives (or run a model server and `papersift llm "
+    "setup`)",
+    "model_gguf_missing": "the local model's GGUF file %(path)s does not exist",
+    "model_gguf_no_sha256": "%(path)s is loaded only with its SHA-256 pinned: set PAPERSIFT_LLM_GGUF_SHA256 "
+    "to the hash its publisher gives",
+    "file_not_pinned": "%(path)s is not the pinned file: its SHA-256 is %(found)s, expected "
+    "%(expected)s; nothing loaded",
     "model_no_runtime": "the local default model needs llama-cpp-python: %(install)s",
     "model_not_started": "the local default model did not start (%(line)s; see %(log)s)",
     "model_not_started_within": "the local default model did not start within %(seconds)s s (see %(log)s)",
@@ -416,4 +456,20 @@ ENGLISH: dict[str, str] = {
     "%(wanted)s; run `papersift embed --reset` to re-embed every paper with %(wanted)s, or set "
     "PAPERSIFT_MODEL/PAPERSIFT_QUANTIZE/PAPERSIFT_RUNTIME back (the model as shipped: "
     "PAPERSIFT_QUANTIZE=false)",
+    # venues' accept lists (sources/paperlists.py, services/venue_import.py, cli/venues_cmd.py)
+    "venue_file_name": "%(file)s: its name does not say its venue and year (like colm2025.json.gz): give "
+    "--venue and --year",
+    "venue_bad_name": "not a venue name: %(name)s (letters, digits, - and _, from a letter; no slash)",
+    "venue_bad_year": "not a venue's year: %(year)s",
+    "venue_not_array": "%(file)s is not a JSON array of records",
+    "venue_bad_json": "%(file)s is not valid JSON: %(problem)s",
+    "venue_unreadable": "%(file)s cannot be read: %(problem)s",
+    "venue_skip_not_object": "not a JSON object",
+    "venue_skip_no_title": "no title",
+    "venue_skip_authors": "its author field is a %(kind)s, not text",
+    "venue_skip_again": "the same record again (same id)",
 }
+
+# the counts a message carries for languages to choose between: 中文 names the whole count of authors
+# (``A、B、C 等 5 人``, ``total``) where English names the ones left out (``A, B, C and 2 more``, ``n``)
+COUNTED_OTHERWISE: dict[str, frozenset[str]] = {"and_more": frozenset({"n", "total"})}

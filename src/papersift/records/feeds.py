@@ -9,8 +9,8 @@ from typing import Any
 
 from lxml import etree
 
-from papersift.records.catalogs import said
-from papersift.records.messages import say
+from papersift.records.catalogs import said, said_list
+from papersift.records.messages import say, venue_badge
 
 ATOM = "http://www.w3.org/2005/Atom"
 
@@ -62,5 +62,10 @@ def atom_feed(
             if tldr["text"]
             else said(say("digest_tldr_unavailable", error=tldr["error"] or str(tldr["error"])), lang)
         )
+        badges = [venue_badge(v["venue"], v["year"], v["status"]) for v in p.get("venues") or ()]
+        for badge in badges:  # where it was accepted: "COLM 2025 · Poster"
+            _sub(entry, "category", term=said(badge, "en"), label=said(badge, lang), scheme="papersift:venue")
+        venues = said_list(badges, lang, series=True)
+        head = "\n".join(line for line in (venues, head) if line)
         _sub(entry, "summary", f"{head}\n\n{p['abstract']}" if head else p["abstract"])
     return bytes(etree.tostring(feed, xml_declaration=True, encoding="utf-8"))

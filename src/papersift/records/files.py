@@ -7,6 +7,9 @@ untouched. ``write_atomic`` writes bytes that way. ``locked`` holds an exclusive
 (one builder at a time, in any process): a build checks again, under the lock, whether another process made
 the file while it waited.
 
+``pinned_hash_differs`` checks a file papersift loads but did not make (a model, a tokenizer) against the
+SHA-256 pinned for it, hashing it only when it is new or changed since it was last found right.
+
 The index's generations (``index/generations``) and the resident helper (``cli/resident``) keep their own
 locks: they try without waiting and name the holder, and readers pin a generation with a shared lock.
 """
@@ -14,6 +17,8 @@ locks: they try without waiting and name the holder, and readers pin a generatio
 from __future__ import annotations
 
 import fcntl
+import hashlib
+import json
 import os
 import tempfile
 from collections.abc import Iterator
@@ -64,3 +69,44 @@ def _fsync_folder(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 of the file ``path``, read in blocks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(1 << 24):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def pinned_hash_differs(path: Path, sha256: str, stamps: Path) -> str | None:
+    """None when the file ``path`` has the SHA-256 ``sha256``; else the hash it has.
+
+    A file found right is remembered in ``stamps/SHA256.json`` with its size and mtime, and hashed again only
+    when either changed, so a model checked once costs nothing more to load. A file found wrong loses that
+    record."""
+    stamp = stamps / f"{sha256}.json"
+    if _stamped(path, stamp, sha256):
+        return None
+    with locked(stamps / ".lock"):
+        if _stamped(path, stamp, sha256):
+            return None
+        found = sha256_of(path)
+        if found != sha256:
+            stamp.unlink(missing_ok=True)
+            return found
+        st = path.stat()
+        record = {"path": str(path), "sha256": sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+        write_atomic(stamp, json.dumps(record).encode())
+    return None
+
+
+def _stamped(path: Path, stamp: Path, sha256: str) -> bool:
+    try:
+        st = path.stat()
+        seen = json.loads(stamp.read_bytes())
+    except (OSError, ValueError):
+        return False
+    wanted = {"path": str(path), "sha256": sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+    return bool(seen == wanted)

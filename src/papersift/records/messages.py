@@ -149,6 +149,13 @@ def dated(key: str, day: date, **args: Arg) -> Message:
     return say(key, weekday=weekday, dd=f"{day:%d}", month=month, year=day.year, **args)
 
 
+def venue_badge(venue: str, year: int, status: str) -> Message:
+    """A venue's badge on a paper: ``COLM 2025 · Poster`` (``COLM 2025`` for a record with no status)."""
+    if not status:
+        return say("venue_badge_bare", venue=venue, year=year)
+    return say("venue_badge", venue=venue, year=year, status=status)
+
+
 def invalid(error: Mapping[str, Any], where: str) -> Message:
     """One of pydantic's validation errors (an entry of ``ValidationError.errors()``) as a sentence of the
     catalogs, for the request or setting ``where``: what was wrong, with the value given where it helps; an

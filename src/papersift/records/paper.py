@@ -2,7 +2,9 @@
 
 Everything else in papersift speaks in these types. Readers in ``sources/`` turn arXiv's formats into
 ``Paper`` (or ``RecordError`` / ``Deleted`` for what could not or should not become one), the store keeps
-them, and the faces print them. ``normalize_id`` is the single id normaliser used everywhere.
+them, and the faces print them. ``normalize_id`` is the single arXiv id normaliser used everywhere;
+``paper_key`` also takes a venue paper's id (a conference paper with no arXiv version), where a face takes
+the id of any stored paper.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from datetime import date, datetime
 from typing import Literal
 
 from papersift.records.messages import say
+from papersift.records.venues import is_venue_id
 
 AnnounceKind = Literal["new", "cross", "replace", "replace-cross"]
 ANNOUNCE_KINDS: tuple[AnnounceKind, ...] = ("new", "cross", "replace", "replace-cross")
@@ -67,6 +70,15 @@ def parse_id(raw: str) -> ArxivId:
 def normalize_id(raw: str) -> str:
     """The versionless canonical id of any spelling of an arXiv id (raises ``InvalidIdError``)."""
     return parse_id(raw).id
+
+
+def paper_key(raw: str) -> str:
+    """The stored id of any paper id as typed: an arXiv id in any spelling (``normalize_id``) or a venue
+    paper's id (``records/venues.py``: ``colm2025-0JzWiigkUy``, kept as it is); raises ``InvalidIdError``."""
+    text = raw.strip()
+    if is_venue_id(text):
+        return text
+    return normalize_id(text)
 
 
 def is_arxiv_id(raw: str) -> bool:

@@ -19,11 +19,12 @@ from pathlib import Path
 
 from papersift.records.paper import Announcement, Paper, Parsed
 from papersift.services.harvest import ArxivClient, HarvestError, query_api, reachable, sync_rss
-from papersift.services.ingest import ingest_items
+from papersift.services.ingest import ingest_items, ingest_listed
 from papersift.settings import Settings
 from papersift.sources import open_bytes
 from papersift.sources.snapshot import DayListing, iter_day_listings, iter_snapshot
 from papersift.store import IngestCounts, Store
+from papersift.store.records import FetchedDay
 
 PARTS = ("all", "first", "rest")  # what of the snapshot's latest days ``load_recent_snapshot`` loads
 
@@ -69,7 +70,7 @@ def earlier_days(
     query = f"({wanted}) AND submittedDate:[{start:%Y%m%d}0000 TO {today:%Y%m%d}2359]"
     with ArxivClient(settings) as client:
         items = query_api(client, query, max_results=API_MOST, page_size=API_PAGE, newest_by="submittedDate")
-        return ingest_items(store, items)
+        return ingest_listed(store, items, "api")
 
 
 _ANNOUNCED = re.compile(rb'"announced": ?"(\d{4}-\d{2}-\d{2})"')  # a record's own field (inside a string
@@ -131,7 +132,9 @@ def load_recent_snapshot(
     else:  # only the lines of those days are parsed (seconds, not half a minute)
         with open_bytes(snapshot) as f:
             lines = [line for line in f if (m := _ANNOUNCED.search(line)) and m.group(1) in dates]
-    counts = ingest_items(store, recent(iter_snapshot(io.BytesIO(b"".join(lines)), snapshot.name)))
+    counts = ingest_listed(
+        store, recent(iter_snapshot(io.BytesIO(b"".join(lines)), snapshot.name)), "snapshot"
+    )
     top = busiest.most_common(1)
     return counts, top[0][0] if top else ""
 
@@ -166,4 +169,5 @@ def load_day_listings(store: Store, folder: Path, days: int) -> tuple[IngestCoun
 
     with open_bytes(papers_path) as f:
         counts = ingest_items(store, listed(iter_snapshot(f, papers_path.name)))
+    store.record_fetched(FetchedDay(x.category, x.day, "snapshot", len(x.ids)) for x in chosen)
     return counts, chosen[::-1]

@@ -28,6 +28,7 @@ from difflib import SequenceMatcher
 from papersift.records.analyzer import fold_title
 from papersift.records.messages import Message, reason, say
 from papersift.records.paper import InvalidIdError, Paper, normalize_id
+from papersift.services import thumbnails
 from papersift.services.harvest import ArxivClient, HarvestError
 from papersift.sources.fulltext import CodeLink, ExtractError, FullText, Reference
 from papersift.store import Store
@@ -227,6 +228,8 @@ def fetch_fulltexts(
             continue
         done.downloaded += len(blob)
         started = time.perf_counter()
+        if thumbnails.is_pdf(blob):  # a PDF in hand: its first page is the paper's thumbnail
+            thumbnails.keep(client.settings.home, paper.id, blob)
         try:
             info = read_paper(store, paper, blob, content_type, extract=extract, links=links)
         except ExtractError as e:

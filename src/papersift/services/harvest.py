@@ -1,11 +1,11 @@
 """Polite, resumable fetching from arXiv's real interfaces: OAI-PMH, the query API, the RSS feeds.
 
 ``ArxivClient`` owns the HTTP side: one request per ``settings.request_interval`` per service
-(host), a descriptive User-Agent, retries with exponential backoff on 429/5xx and dropped
-connections, and ``Retry-After``. The functions below it turn responses into stored papers:
-``harvest_oai`` stores each ListRecords page together with its checkpoint in one transaction, so a
-run killed at any instant resumes from the last stored page. Progress goes out through callbacks;
-nothing here prints.
+(host), and the one HTTP policy of ``services/http.py`` (a descriptive User-Agent, retries with
+exponential backoff on 429/5xx and dropped connections, ``Retry-After``). The functions below it turn
+responses into stored papers: ``harvest_oai`` stores each ListRecords page together with its checkpoint in
+one transaction, so a run killed at any instant resumes from the last stored page. Progress goes out
+through callbacks; nothing here prints.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import json
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from datetime import UTC, date, datetime
-from email.utils import parsedate_to_datetime
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,40 +22,23 @@ import httpx
 
 from papersift.records.messages import say
 from papersift.records.paper import InvalidIdError, Paper, Parsed, RecordError, normalize_id
+from papersift.services import http
+from papersift.services.ingest import ListedDays
 from papersift.settings import Settings
 from papersift.sources.atom import parse_atom_page
 from papersift.sources.oai import parse_oai_page
-from papersift.sources.rss import parse_feed
+from papersift.sources.rss import feed_day, parse_feed
 from papersift.store import IngestCounts, Store
+from papersift.store.records import FetchedDay
 
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-MAX_WAIT = 600.0  # seconds: the longest Retry-After or backoff honoured
 API_BATCH = 100  # ids per id_list request
 MAX_TOKEN_RESTARTS = 2  # fresh restarts after badResumptionToken within one harvest
-CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a host that takes longer is not there
 
 Params = Mapping[str, str | int]
 
 
 class HarvestError(RuntimeError):
     """Fetching from arXiv failed for good (retries spent, or an error the service reported)."""
-
-
-def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
-    """Seconds to wait for a ``Retry-After`` value (seconds or HTTP-date), capped at MAX_WAIT."""
-    if not value or not value.strip():
-        return None
-    text = value.strip()
-    if text.isdigit():
-        return min(float(text), MAX_WAIT)
-    try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    delta = (when - (now or datetime.now(UTC))).total_seconds()
-    return min(max(delta, 0.0), MAX_WAIT)
 
 
 class ArxivClient:
@@ -80,12 +62,7 @@ class ArxivClient:
         self._on_retry = on_retry
         self._last: dict[str, float] = {}
         self._reached: set[str] = set()  # hosts that answered once: a failure to connect later is retried
-        self._http = httpx.Client(
-            headers={"User-Agent": settings.user_agent},
-            timeout=httpx.Timeout(settings.timeout, connect=min(CONNECT_TIMEOUT, settings.timeout)),
-            follow_redirects=True,
-            transport=transport,
-        )
+        self._http = http.client(settings, transport=transport)
 
     def __enter__(self) -> ArxivClient:
         return self
@@ -132,44 +109,51 @@ class ArxivClient:
         an "offline: …" HarvestError at once (the one quick probe: no retries against no network).
         """
         host = urlsplit(url).netloc
-        attempts = self.settings.max_retries + 1
-        problem = ""
-        for attempt in range(1, attempts + 1):
+
+        def attempt() -> httpx.Response:
             self._wait_turn(host)
-            wait: float | None = None
             try:
                 response = self._http.request(method, url, params=params, json=json, headers=headers)
-                problem = f"HTTP {response.status_code}"
-                self._reached.add(host)
-                if response.status_code in ok:
-                    return response
-                if response.status_code not in RETRY_STATUSES:
-                    answer = _snippet(response.content)
-                    raise HarvestError(say("http_refused", url=url, problem=problem, answer=answer))
-                wait = retry_after_seconds(response.headers.get("Retry-After"))
             except (httpx.TransportError, httpx.DecodingError) as exc:
                 problem = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
                 if host not in self._reached and isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
                     # the first contact could not even connect: offline (or no such host), not a hiccup
                     raise HarvestError(say("offline", host=host, problem=problem)) from exc
+                raise http.Retry(problem) from exc
             finally:
                 self._last[host] = self._clock()
-            if attempt == attempts:
-                break
-            if wait is None:
-                wait = min(self.settings.request_interval * 2 ** (attempt - 1), MAX_WAIT)
+            self._reached.add(host)
+            if response.status_code in ok:
+                return response
+            problem = f"HTTP {response.status_code}"
+            if response.status_code not in http.RETRY_STATUSES:
+                answer = _snippet(response.content)
+                raise HarvestError(say("http_refused", url=url, problem=problem, answer=answer))
+            raise http.Retry(problem, response.headers.get("Retry-After"))
+
+        def heard(retry: http.Retry, attempt: int, wait: float) -> None:
             if self._on_retry:
-                self._on_retry(
-                    f"{host}: {problem}; retry {attempt}/{self.settings.max_retries} in {wait:g} s"
-                )
-            self._sleep(wait)
-        raise HarvestError(say("gave_up", url=url, problem=problem, attempts=attempts))
+                retries = self.settings.max_retries
+                self._on_retry(f"{host}: {retry.why}; retry {attempt}/{retries} in {wait:g} s")
+
+        loop = http.retrying(
+            self.settings.max_retries + 1,
+            first=self.settings.request_interval,
+            sleep=self._sleep,
+            on_retry=heard,
+        )
+        try:
+            return loop(attempt)
+        except http.Retry as e:
+            attempts = http.attempts_made(loop)
+            raise HarvestError(say("gave_up", url=url, problem=e.why, attempts=attempts)) from e
 
 
-def reachable(url: str, settings: Settings, timeout: float = CONNECT_TIMEOUT) -> bool:
+def reachable(url: str, settings: Settings, timeout: float = http.CONNECT_TIMEOUT) -> bool:
     """One quick request to ``url``'s server, no retries: does it answer at all (any status)?"""
     try:
-        httpx.head(url, timeout=timeout, headers={"User-Agent": settings.user_agent})
+        with http.client(settings, timeout=timeout) as once:
+            once.head(url)
     except httpx.HTTPError:
         return False
     return True
@@ -270,7 +254,9 @@ def harvest_oai(
         else:
             done = min(started, until.isoformat()) if until else started
             checkpoint |= {"token": None, "next_from": _later(next_from, done)}
-        counts = store.upsert(page_items, state={key: json.dumps(checkpoint)})
+        listed = ListedDays()
+        counts = store.upsert(list(listed.seen(page_items, "oai")), state={key: json.dumps(checkpoint)})
+        store.record_fetched(listed.days())
         total.add(counts)
         page_no += 1
         if on_page:
@@ -370,12 +356,21 @@ def sync_rss(
     """Fetch each category's current feed (``{rss_url}/{category}``) and store its papers.
 
     The feed items carry their ``Announcement`` (date, kind, position), so this also records today's
-    listings. ``on_feed(category, counts)`` hears each stored feed.
+    listings, and keeps each feed's day as fetched (``store.record_fetched``); a whole feed with no item is
+    kept as arXiv's word that it announced nothing in the category that day. ``on_feed(category, counts)``
+    hears each stored feed.
     """
     total = IngestCounts()
     for category in categories:
         url = f"{client.settings.rss_url.rstrip('/')}/{category}"
-        counts = store.upsert(parse_feed(client.get(url).content, url))
+        data = client.get(url).content
+        items = parse_feed(data, url)
+        listed = ListedDays()
+        counts = store.upsert(list(listed.seen(items, "rss")))
+        days = listed.days()
+        if not items and (day := feed_day(data)) is not None:  # empty, not broken: no item, no error
+            days = [FetchedDay(category, day, "rss", 0)]
+        store.record_fetched(days)
         total.add(counts)
         if on_feed:
             on_feed(category, counts)

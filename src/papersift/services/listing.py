@@ -1,9 +1,10 @@
 """How papers are shown outside the web UI: the numbered daily listing text, JSON lines and BibTeX.
 
 Pure formatting of store records; the CLI prints what these return. The text's fixed words (the listing's
-header, ``Categories:``…) are messages (``records/messages.py``) said in ``lang``; paper text stays as the
-paper writes it. The JSON of a paper is ``reader/shapes.py``'s; a paper's BibTeX entry is
-``sources.bibliography.paper_bibtex``, re-exported here.
+header, ``Categories:``…) are messages (``records/messages.py``) said in ``lang``; a paper's text is plain
+Unicode, no LaTeX left (``sources/latex.py``'s ``plain_text``). The JSON of a paper is ``reader/shapes.py``'s
+(its title and abstract arXiv's own text); a paper's BibTeX entry is ``sources.bibliography.paper_bibtex``,
+re-exported here.
 """
 
 from __future__ import annotations
@@ -16,12 +17,20 @@ import orjson
 from papersift.records.catalogs import said
 from papersift.records.messages import dated, say
 from papersift.records.paper import Paper
+from papersift.records.venues import is_venue_id
 from papersift.sources.citetext import author_line, plain_authors
 from papersift.sources.export import paper_bibtex as paper_bibtex
-from papersift.store import ListingEntry
+from papersift.sources.latex import plain_text
+from papersift.store import ListingEntry, Store
 
 ABS_URL = "https://arxiv.org/abs/{}"
 PDF_URL = "https://arxiv.org/pdf/{}"
+
+
+def opening_day(store: Store, category: str, days: list[date]) -> date:
+    """The day a listing opens on when none is asked for: the latest with new submissions in ``category``
+    (a day of only cross-lists or replacements is not what "the latest listing" means), else the latest."""
+    return store.latest_new_day(category) or days[-1]
 
 
 def json_line(obj: dict[str, Any]) -> str:
@@ -46,9 +55,9 @@ def entry_text(
     return "\n".join(
         [
             head,
-            p.title,
+            plain_text(p.title),
             _said(author_line(p.authors), lang),
-            p.abstract,
+            plain_text(p.abstract),
             f"arXiv:{p.id}  {ABS_URL.format(p.id)}",
         ]
     )
@@ -84,9 +93,10 @@ def _field(label: str, value: object, lang: str) -> str:
 
 def paper_text(paper: Paper, lang: str = "en") -> str:
     """``papersift show``: everything known about one paper, its fixed words in ``lang``."""
+    venue_paper = is_venue_id(paper.id)  # a venue's paper with no arXiv version: its links are its record's
     lines = [
-        f"arXiv:{paper.id}" + (f"v{paper.version}" if paper.version else ""),
-        paper.title,
+        paper.id if venue_paper else f"arXiv:{paper.id}" + (f"v{paper.version}" if paper.version else ""),
+        plain_text(paper.title),
         ", ".join(plain_authors(paper.authors)),
         _field("field_categories", " ".join(paper.categories), lang),
     ]
@@ -100,10 +110,12 @@ def paper_text(paper: Paper, lang: str = "en") -> str:
         ("field_license", paper.license),
     ):
         if value:
-            lines.append(_field(label, value, lang))
+            lines.append(_field(label, plain_text(value) if isinstance(value, str) else value, lang))
     for v in paper.versions:
         if v.submitted:
             at = dated("paper_version", v.submitted, version=v.version, time=f"{v.submitted:%H:%M}")
             lines.append("  " + _said(at, lang))
-    lines += ["", paper.abstract, "", f"{ABS_URL.format(paper.id)}  {PDF_URL.format(paper.id)}"]
+    lines += ["", plain_text(paper.abstract)]
+    if not venue_paper:
+        lines += ["", f"{ABS_URL.format(paper.id)}  {PDF_URL.format(paper.id)}"]
     return "\n".join(lines) + "\n"

@@ -5,8 +5,9 @@ Pure parsing and writing, no store: ``read_bibliography`` turns a file's text in
 an ``EntryError`` for each entry it had to skip (with the line it starts on), so one bad entry never costs
 the rest. Text fields come out as Unicode: BibTeX's LaTeX is decoded for titles, names, venues and tags;
 abstracts and notes only have BibTeX's escapes undone (their math stays ``$...$``, as arXiv's own text
-does). The writers escape what they write so that reading it back gives the same references; a ``Paper``
-is written in arXiv's own BibTeX style (``paper_bibtex``), which the CLI and web UI also use.
+does). The writers escape what they write so that reading it back gives the same references, the reader's
+tags and notes included; a ``Paper`` (or a ``SavedPaper``: one with the reader's tags and note and its
+venues) is written in arXiv's own BibTeX style (``paper_bibtex``), which the CLI and web UI also use.
 
 The format readers are ``bibtex.py``, ``ris.py`` and ``csl.py`` (and the id lists here), the records and
 field helpers ``references.py``, LaTeX both ways ``latex.py``, the writers ``export.py``; this module
@@ -24,6 +25,9 @@ from papersift.sources import open_bytes
 from papersift.sources.bibtex import read_bibtex
 from papersift.sources.csl import read_csl_json
 from papersift.sources.export import (
+    Exportable,
+    SavedPaper,
+    Venue,
     paper_bibtex,
     reference_bibtex,
     reference_csl,
@@ -53,8 +57,11 @@ __all__ = [
     "ABS_URL",
     "FORMATS",
     "EntryError",
+    "Exportable",
     "ImportResult",
     "Reference",
+    "SavedPaper",
+    "Venue",
     "bibtex_key",
     "detect_format",
     "escape_bibtex",

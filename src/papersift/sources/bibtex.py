@@ -1,5 +1,9 @@
 """The BibTeX reader (bibtexparser): entries as ``Reference`` records, LaTeX decoded, a failed block as an
 ``EntryError`` on its line.
+
+Tags are ``keywords`` split at commas and semicolons outside braces (``{graphs, sparse}`` is one tag, as
+``export.py`` writes it); the note is ``note``, ``annote`` (Zotero's BibTeX) and ``annotation`` (Zotero's
+BibLaTeX), each kept, in that order, line breaks and all.
 """
 
 from __future__ import annotations
@@ -8,6 +12,8 @@ import re
 
 from bibtexparser.entrypoint import parse_string
 from bibtexparser.exceptions import BlockAbortedException
+from bibtexparser.library import Library
+from bibtexparser.middlewares import RemoveEnclosingMiddleware
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
 from bibtexparser.model import Entry, ParsingFailedBlock
 
@@ -25,10 +31,35 @@ from papersift.sources.references import (
     make_key,
     normalize_doi,
     safe_url,
-    split_tags,
 )
 
 _KEY_IN_RAW = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]*)")
+_KEPT_CHARS = re.compile(r"\\psChar\{([^{}]*)\}")  # export.py's wrapper of what pdflatex cannot set
+_NOTE_FIELDS = ("note", "annote", "annotation")
+
+
+def _kept(value: str) -> str:
+    return _KEPT_CHARS.sub(lambda m: m[1], value)
+
+
+def _bibtex_tags(value: str) -> tuple[str, ...]:
+    """``keywords`` as tags: split at commas and semicolons that no brace group holds, each decoded."""
+    pieces, depth, start, escaped = [], 0, 0, False
+    for i, ch in enumerate(value):
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(depth - 1, 0)
+        elif ch in ",;" and depth == 0:
+            pieces.append(value[start:i])
+            start = i + 1
+    pieces.append(value[start:])
+    tags = (latex_to_unicode(_kept(p)) for p in pieces)
+    return tuple(dict.fromkeys(t for t in tags if t))
 
 
 def _bibtex_names(value: str) -> tuple[str, ...]:
@@ -63,8 +94,11 @@ def _find_url(text: str | None) -> str | None:
 def _reference_from_entry(entry: Entry) -> Reference | EntryError:
     line = (entry.start_line or 0) + 1
     f: dict[str, str] = {}
+    notes: dict[str, list[str]] = {k: [] for k in _NOTE_FIELDS}
     for field in entry.fields:
         f.setdefault(field.key.lower(), str(field.value))
+        if field.key.lower() in notes:  # Zotero writes an annote for each note
+            notes[field.key.lower()].append(unescape_bibtex(_kept(str(field.value))).strip())
     title = latex_to_unicode(f.get("title", ""))
     if not title:
         return EntryError(line, say("bibtex_no_title", entry=repr(entry.key)))
@@ -72,7 +106,6 @@ def _reference_from_entry(entry: Entry) -> Reference | EntryError:
     year = first_year(f.get("year"), f.get("date"))
     url = safe_url(unescape_bibtex(f.get("url", ""))) or safe_url(_find_url(f.get("howpublished")))
     venue = next((f[k] for k in ("journal", "journaltitle", "booktitle") if f.get(k)), "")
-    notes = (unescape_bibtex(f.get(k, "")).strip() for k in ("note", "annote"))
     return Reference(
         key=entry.key or make_key(authors, year, title),
         title=title,
@@ -83,8 +116,8 @@ def _reference_from_entry(entry: Entry) -> Reference | EntryError:
         arxiv_id=_bibtex_arxiv_id({k: unescape_bibtex(v) for k, v in f.items() if k != "abstract"}),
         url=url,
         venue=latex_to_unicode(venue) or None,
-        tags=tuple(latex_to_unicode(t) for t in split_tags(f.get("keywords"))),
-        note="\n\n".join(n for n in notes if n),
+        tags=_bibtex_tags(f.get("keywords", "")),
+        note="\n\n".join(n for kind in _NOTE_FIELDS for n in notes[kind] if n),
         line=line,
         kind=entry.entry_type.lower(),
         volume=clean_text(unescape_bibtex(f.get("volume", "")))
@@ -107,11 +140,12 @@ def _failed_block_error(block: ParsingFailedBlock) -> EntryError:
 def read_bibtex(text: str) -> Read:
     for block in parse_string(text).blocks:
         if isinstance(block, ParsingFailedBlock):
-            # a duplicate key or field still holds a whole entry: keep it rather than lose it
+            # a duplicate key or field (Zotero writes an annote for each note) still holds a whole entry:
+            # keep it rather than lose it, its values unbraced as the parser's middleware does the others'
             inner = block.ignore_error_block
             if not isinstance(inner, Entry):
                 yield _failed_block_error(block)
                 continue
-            block = inner
+            block = RemoveEnclosingMiddleware().transform_entry(inner, Library())
         if isinstance(block, Entry):
             yield _reference_from_entry(block)

@@ -1,7 +1,7 @@
 """arXiv's text (LaTeX math, accents, authors' own macros, Unicode) as each citation target writes it: the
 one converter every export uses.
 
-- ``plain_text``: Unicode with no LaTeX left (no backslash, no brace), for CSL-JSON, RIS, feeds and keys;
+- plain Unicode with no LaTeX left (CSL-JSON, RIS, feeds, keys) is ``sources/latex.py``'s ``plain_text``;
 - ``bibtex_text``: a BibTeX field value that compiles under pdflatex (with or without ``inputenc``), XeLaTeX,
   LuaLaTeX, bibtex and biber: text-mode specials escaped, non-ASCII letters as LaTeX accents, math kept as
   ``$…$`` with only commands the LaTeX kernel knows, a few amsmath/amssymb ones (``\\mathbb``, ``\\text``…)
@@ -16,46 +16,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from papersift.records.messages import say
+from papersift.records.messages import Message, say
 from papersift.records.paper import clean_text
+from papersift.sources.latex import ARXIV_MACROS, plain_text, repaired, tex_text
 
 if TYPE_CHECKING:
-    from pylatexenc.latex2text import LatexNodes2Text
     from pylatexenc.latexencode import UnicodeToLatexEncoder
-
-# Authors' own macros seen in arXiv's metadata: (math-mode LaTeX, plain Unicode)
-_ARXIV_MACROS: dict[str, tuple[str, str]] = {
-    "rta": (r"\rightarrow", "→"),
-    "ra": (r"\rightarrow", "→"),
-    "rar": (r"\rightarrow", "→"),
-    "lra": (r"\leftrightarrow", "↔"),
-    "la": (r"\lambda", "λ"),
-    "ga": (r"\gamma", "γ"),
-    "gam": (r"\gamma", "γ"),
-    "epem": ("e^+e^-", "e+e−"),
-    "order": (r"\mathcal{O}", "O"),
-    "CC": (r"\mathbb{C}", "ℂ"),
-    "RR": (r"\mathbb{R}", "ℝ"),
-    "ZZ": (r"\mathbb{Z}", "ℤ"),
-    "NN": (r"\mathbb{N}", "ℕ"),
-    "QQ": (r"\mathbb{Q}", "ℚ"),
-    "Cal": (r"\mathcal", ""),
-    "anti": (r"\bar", ""),
-    "bat": (r"\bar", ""),
-    "half": (r"\frac12", "½"),
-    "as": (r"\alpha_s", "α_s"),
-    "xs": (r"\sigma", "σ"),
-    "nl": ("", " "),
-    "boldmath": ("", ""),
-    "protect": ("", ""),
-    "Box": (r"\square", "□"),  # latexsym's: the kernel defines them as errors
-    "Diamond": (r"\diamond", "◇"),
-    "unboldmath": ("", ""),
-}
 
 # commands the LaTeX kernel (article class) defines that are harmless in math mode
 _KERNEL_MATH = frozenset(
@@ -114,6 +84,8 @@ _PROVIDED: dict[str, str] = {
     "underset": r"[2]{\mathop{#2}\limits_{#1}}",
     "psLangle": r"{\langle}",  # the export's own (see _BIBER_SAFE_MATH)
     "psRangle": r"{\rangle}",
+    # a reader's characters pdflatex cannot set (a note in 中文): XeLaTeX and LuaLaTeX show them, pdflatex "?"
+    "psChar": r"[1]{\ifdefined\XeTeXrevision#1\else\ifdefined\directlua#1\else?\fi\fi}",
 }
 # text commands of the T1 encoding that OT1 (pdflatex's default) lacks: a plain stand-in for OT1 only
 _PROVIDED_TEXT: dict[str, str] = {
@@ -176,32 +148,21 @@ _COMBINING = dict(  # biber's decoding of the text accents (its recode_data.xml)
 # pylatexenc's accented letter: {\={h}}, {\c{e}}, {\'e}
 _ACCENTED = re.compile(r"\{\\([^A-Za-z]|[A-Za-z])\s*\{?([A-Za-z])\}?\}")
 
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # no character TeX can read
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)", re.S)
 _MACRO = re.compile(r"\\([A-Za-z]+)|\\(.)", re.S)
-# a one-letter text command glued to the next word ("Pawe\lZiń") or parted from it by a space before a
-# capital ("Pawe\l Ziń"): the source shows two words
-_GLUED = re.compile(r"\\(l|L|o|O|i|j|ss|ae|AE|oe|OE|aa|AA)(?:([A-Z])|\s+(?=[A-Z]))")
-_ESCAPED_ARG = re.compile(r"\\([uvHcdbtrk'\"`^~=.])\s*\\\{(\w)\}")  # Vavpeti\v\{c}: the brace escaped
-_LOST_ACCENT = re.compile(r"(?<![\\])(['\"`^~])\{([A-Za-z])\}")  # Senjanovi'{c}: the backslash lost
 
 
 @lru_cache(maxsize=1)
-def _tools() -> tuple[LatexNodes2Text, Any, UnicodeToLatexEncoder]:
-    """pylatexenc's text converter (with the arXiv macros), its macro table, and the LaTeX encoder."""
-    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+def _encoder() -> UnicodeToLatexEncoder:
+    """pylatexenc's LaTeX encoder (Unicode to LaTeX), built once."""
     from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-    db = get_default_latex_context_db()
-    macros = [MacroTextSpec(name, simplify_repl=plain) for name, (_, plain) in _ARXIV_MACROS.items()]
-    db.add_context_category("papersift-arxiv", prepend=True, macros=macros)
-    encoder = UnicodeToLatexEncoder(
+    return UnicodeToLatexEncoder(
         non_ascii_only=False,
         replacement_latex_protection="braces-all",
         unknown_char_policy=_unknown_char,
         unknown_char_warning=False,
     )
-    return LatexNodes2Text(latex_context=db, math_mode="text", strict_latex_spaces=False), db, encoder
 
 
 def _unknown_char(ch: str) -> str:
@@ -209,60 +170,12 @@ def _unknown_char(ch: str) -> str:
     return "" if unicodedata.combining(ch) else "?"
 
 
-def _repair(text: str) -> str:
-    text = _ESCAPED_ARG.sub(lambda m: "{\\" + m[1] + "{" + m[2] + "}}", text)
-    text = _GLUED.sub(lambda m: "{\\" + m[1] + "} " + (m[2] or ""), text)
-    return _LOST_ACCENT.sub(lambda m: "{\\" + m[1] + m[2] + "}", text)
-
-
-def _escape_bare(text: str) -> str:
-    """``%`` and ``&`` as the characters they are in arXiv's text (the decoder drops them bare)."""
-    return re.sub(r"(?<!\\)([%&])", r"\\\1", text)
-
-
-def _name_known_macros(text: str) -> str:
-    """Unknown macros as their names (``\\Omb`` → ``Omb``), so the decoder keeps a trace of them."""
-    _, db, _ = _tools()
-
-    def keep(m: re.Match[str]) -> str:
-        name = m[1]
-        if name is None or db.get_macro_spec(name) is not None:
-            return m[0]
-        return name + " "
-
-    return _MACRO.sub(keep, text)
-
-
-@lru_cache(maxsize=16384)
-def _decode(text: str) -> str:
-    from pylatexenc.latexwalker import LatexWalkerError
-
-    converter, _, _ = _tools()
-    try:
-        out = str(converter.latex_to_text(_name_known_macros(text)))
-    except (LatexWalkerError, RecursionError, IndexError):
-        out = text
-    return out
-
-
-def plain_text(text: str) -> str:
-    """arXiv's text as plain Unicode: accents and symbols decoded, math as its characters, no ``\\``,
-    ``{`` or ``}`` left, no control character (arXiv's 1403.6953 writes ``P. H\x7fagg``); whitespace
-    collapsed."""
-    text = _CONTROL.sub("", text)
-    if not re.search(r"[\\{}$~]|['\"`^]\{", text):
-        return clean_text(text)
-    out = _decode(_escape_bare(_repair(text)))
-    return clean_text(re.sub(r"[\\{}]", "", out).replace("$", ""))
-
-
 _DOTLESS = re.compile(r"(\\['\"`^~=.uvH])(?:\{\\([ij])\}|\\([ij])(?![A-Za-z]))")
 
 
 def _encode(text: str) -> str:
     """Unicode text as LaTeX for text mode (accents, escaped specials, symbols in ``\\ensuremath``)."""
-    _, _, encoder = _tools()
-    out = str(encoder.unicode_to_latex(unicodedata.normalize("NFC", text)))
+    out = str(_encoder().unicode_to_latex(unicodedata.normalize("NFC", text)))
     # BibTeX counts escaped braces too: a literal brace is a command
     for was, now in (("{\\{}", "{\\textbraceleft}"), ("{\\}}", "{\\textbraceright}"), ("{~}", "~")):
         out = out.replace(was, now)
@@ -279,8 +192,7 @@ def non_ascii_latex(text: str) -> str:
 
 def _math_char(ch: str) -> str:
     """One non-ASCII character inside math as a command (μ → ``\\mu``)."""
-    _, _, encoder = _tools()
-    out = str(encoder.unicode_to_latex(ch))
+    out = str(_encoder().unicode_to_latex(ch))
     inner = out[1:-1] if out.startswith("{") and out.endswith("}") else out
     if inner.startswith("\\ensuremath{"):
         return "{" + inner[len("\\ensuremath{") : -1] + "}"
@@ -328,8 +240,8 @@ def _math(content: str, provided: set[str]) -> str:
             return "\\" + _BIBER_SAFE_MATH[name] + " "
         if m[2] is not None:
             return m[0] if name in _KERNEL_MATH else ("\\mbox{" + m[0] if name in _TEXT_ACCENTS else "")
-        if name in _ARXIV_MACROS:
-            return " " + _math(_ARXIV_MACROS[name][0], provided) + " "
+        if name in ARXIV_MACROS:
+            return " " + _math(ARXIV_MACROS[name][0], provided) + " "
         if name in _KERNEL_MATH:
             return m[0]
         if name in _PROVIDED:
@@ -397,16 +309,21 @@ def _segments(text: str) -> Iterator[tuple[bool, str]]:
         yield False, text[pos:]
 
 
+def _decoded(piece: str) -> str:
+    """Text between formulas as Unicode, a space at either end kept (it parts the text from the math)."""
+    return (" " if piece[:1].isspace() else "") + tex_text(piece) + (" " if piece[-1:].isspace() else "")
+
+
 def bibtex_text(text: str, provided: set[str] | None = None) -> str:
     """arXiv's text as a BibTeX field value (no outer braces) that compiles everywhere; the amsmath
     commands it uses are added to ``provided`` (see ``bibtex_preamble``)."""
     provided = set() if provided is None else provided
     out = []
-    for is_math, piece in _segments(_repair(clean_text(_CONTROL.sub("", text)))):
+    for is_math, piece in _segments(repaired(clean_text(text))):
         if is_math:
             out.append("$" + _math(piece, provided) + "$")
         else:
-            decoded = _decode(_escape_bare(piece)) if re.search(r"[\\{}~]", piece) else piece
+            decoded = _decoded(piece) if re.search(r"[\\{}~]", piece) else piece
             out.append(_encode(decoded))
             _note_biber_letters(decoded, provided)
             t1 = _T1_ONLY.findall(out[-1])
@@ -466,8 +383,17 @@ def plain_authors(authors: Iterable[str]) -> tuple[str, ...]:
 
 
 def author_line(authors: Iterable[str], shown: int = 3) -> str:
-    """``A, B, C and 2 more``: the short author line of listings, of the repaired names."""
+    """``A, B, C and 2 more`` (中文 ``A、B、C 等 5 人``): the short author line of listings, of the repaired
+    names; a message, said per face in the reader's language."""
     names = plain_authors(authors)
     if len(names) <= shown:
         return ", ".join(names)
-    return say("and_more", names=", ".join(names[:shown]), n=len(names) - shown)  # a message, said per face
+    return say("and_more", names=_series(names[:shown]), n=len(names) - shown, total=len(names))
+
+
+def _series(names: Sequence[str]) -> Message | str:
+    """``A, B, C`` as a message, each comma the language's (中文 ``、``); one name as it is."""
+    said: Message | str = names[-1]
+    for name in reversed(names[:-1]):
+        said = say("series", head=name, tail=said)
+    return said

@@ -1,7 +1,12 @@
-"""The CSL-JSON reader (what Zotero exports as "CSL JSON"): items as ``Reference`` records."""
+"""The CSL-JSON reader (what Zotero exports as "CSL JSON"): items as ``Reference`` records.
+
+Tags are ``keyword`` split at commas and semicolons, a double-quoted tag whole (``"graphs, sparse"``, a
+doubled quote in it one quote), as ``export.py`` writes a tag holding either; the note is ``note``.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -14,6 +19,19 @@ from papersift.sources.references import EntryError, Read, Reference
 
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else str(value) if isinstance(value, int | float) else ""
+
+
+_CSL_TAG = re.compile(r'\s*(?:"((?:[^"]|"")*)"|([^,;]*))\s*(?:[,;]|$)')
+
+
+def _csl_tags(value: Any) -> tuple[str, ...]:
+    if isinstance(value, list):  # not CSL's own shape, but some tools write a list
+        return tuple(dict.fromkeys(t for t in (clean_text(_str(v)) for v in value) if t))
+    tags = (
+        clean_text(m[1].replace('""', '"') if m[1] is not None else m[2])
+        for m in _CSL_TAG.finditer(_str(value))
+    )
+    return tuple(dict.fromkeys(t for t in tags if t))
 
 
 def _csl_name(person: Any) -> str:
@@ -60,7 +78,7 @@ def _csl_reference(item: Any, index: int) -> Reference | EntryError:
         arxiv_id=ref.find_arxiv_id(number, *texts) or (ref.bare_arxiv_id(number) if is_preprint else None),
         url=ref.safe_url(_str(item.get("URL"))),
         venue=clean_text(_str(item.get("container-title"))) or None,
-        tags=tuple(ref.split_tags(_str(item.get("keyword")))),
+        tags=_csl_tags(item.get("keyword")),
         note=_str(item.get("note")).strip(),
         line=0,
         volume=clean_text(_str(item.get("volume"))),

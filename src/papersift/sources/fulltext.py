@@ -68,6 +68,7 @@ class FullText:
     references: tuple[Reference, ...] = ()
     code: tuple[CodeLink, ...] = field(default=())
     title: str = ""  # as the source gives it (TeX's \title, math kept as LaTeX); "" where unknown
+    macros: tuple[tuple[str, str], ...] = ()  # the TeX preamble's math macros (``\\R``, its body) for KaTeX
 
     @property
     def words(self) -> int:

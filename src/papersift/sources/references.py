@@ -15,7 +15,8 @@ from urllib.parse import quote
 from papersift.records.analyzer import fold
 from papersift.records.messages import say
 from papersift.records.paper import InvalidIdError, Paper, clean_text, normalize_id
-from papersift.sources.citetext import clean_authors, plain_text
+from papersift.sources.citetext import clean_authors
+from papersift.sources.latex import plain_text
 
 ABS_URL = "https://arxiv.org/abs/{}"
 

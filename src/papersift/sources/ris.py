@@ -1,7 +1,13 @@
-"""The RIS reader (Zotero, EndNote, Mendeley exports): tagged records as ``Reference`` records."""
+"""The RIS reader (Zotero, EndNote, Mendeley exports): tagged records as ``Reference`` records.
+
+Each ``KW`` line is one tag, as the RIS specification has it (commas and semicolons are part of it). A note
+(``N1``) runs on over plain lines, blank ones and leading spaces kept; a line that looks like a tag line was
+written with one more leading space, taken off here. Zotero's notes are HTML (``<p>…</p>``): read as text.
+"""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 
@@ -13,6 +19,21 @@ from papersift.sources.references import EntryError, Read, Reference
 _RIS_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
 _RIS_MULTILINE = frozenset({"AB", "N2", "N1"})  # prose tags whose values may run on over plain lines
 _RIS_ARXIV_TAGS = ("UR", "L1", "L2", "DO", "M1", "M3", "AN", "N1", "T2", "JO", "JF", "T3")
+_GUARDED = re.compile(r" +[A-Z][A-Z0-9]  -(?: |$)")  # a note's line that looks like a tag line, guarded
+_HTML_NOTE = re.compile(r"\s*<(p|div|h[1-6]|ul|ol|blockquote|pre)\b[^>]*>.*</\1>\s*", re.S | re.I)
+_HTML_BREAK = re.compile(r"<br\s*/?>", re.I)
+_HTML_BLOCK_END = re.compile(r"</(?:p|div|h[1-6]|li|ul|ol|blockquote|pre)>", re.I)
+_HTML_TAG = re.compile(r"<[^>]*>")
+
+
+def _note_text(value: str) -> str:
+    """An ``N1`` value as the note's text: Zotero's HTML (a whole ``<p>…</p>`` or ``<div>…</div>``) with its
+    paragraphs as blank lines and ``<br>`` as line breaks; other text as it is."""
+    if not _HTML_NOTE.fullmatch(value):
+        return value.strip()
+    text = _HTML_BLOCK_END.sub("\n\n", _HTML_BREAK.sub("\n", value.replace("\n", " ")))
+    text = html.unescape(_HTML_TAG.sub("", text)).replace("\xa0", " ")
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(line.strip() for line in text.splitlines())).strip()
 
 
 def _ris_name(value: str) -> str:
@@ -43,8 +64,8 @@ def _ris_reference(tags: dict[str, list[str]], line: int) -> Reference | EntryEr
         arxiv_id=ref.find_arxiv_id(*arxiv_texts),
         url=ref.safe_url(first("UR")),
         venue=clean_text(first("T2", "JF", "JO", "J2")) or None,
-        tags=tuple(t for v in tags.get("KW", []) for t in map(clean_text, v.split(";")) if t),
-        note="\n\n".join(v.strip() for v in tags.get("N1", []) if v.strip()),
+        tags=tuple(dict.fromkeys(t for t in map(clean_text, tags.get("KW", [])) if t)),
+        note="\n\n".join(n for n in map(_note_text, tags.get("N1", [])) if n),
         line=line,
         volume=clean_text(first("VL")),
         issue=clean_text(first("IS", "CP")),
@@ -62,6 +83,8 @@ def _ris_records(text: str) -> Iterator[tuple[int, dict[str, list[str]]] | Entry
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
         if not line.strip():
+            if start and bad is None and last == "N1":
+                tags[last][-1] += "\n"  # a blank line of a note
             continue
         m = _RIS_LINE.match(line)
         if not start:
@@ -74,7 +97,9 @@ def _ris_records(text: str) -> Iterator[tuple[int, dict[str, list[str]]] | Entry
                 stray = False
             continue  # other text between records (export headers) belongs to no record
         if m is None:
-            if bad is None and last in _RIS_MULTILINE:
+            if bad is None and last == "N1":
+                tags[last][-1] += "\n" + (line[1:] if _GUARDED.match(line) else line)
+            elif bad is None and last in _RIS_MULTILINE:
                 tags[last][-1] += "\n" + line.strip()
             elif bad is None:
                 snippet = line.strip()[:60]

@@ -320,6 +320,18 @@ def _read_item(item: etree._Element, head: _FeedHead, source: str, position: int
         return RecordError(source, where.locator, f"unreadable item: {e}")
 
 
+def feed_day(data: bytes) -> date | None:
+    """The listing day a whole feed document is for, read from its head as ``iter_feed`` reads it (RSS 2.0:
+    the channel's ``pubDate``; Atom: ``updated``; RSS 1.0: ``dc:date``): the day an empty feed says arXiv
+    announced nothing. None when the document is not a feed or names no day."""
+    root, _ = xml.parse_document(data)
+    if root is None or xml.local(root) not in ("rss", "feed", "RDF"):
+        return None
+    container = xml.child(root, "channel") if xml.local(root) != "feed" else root
+    head = _head(root, container if container is not None else root)
+    return None if head is None else head.day
+
+
 def parse_feed(data: bytes, source: str) -> list[Parsed]:
     """Every paper of one feed document held in memory; see ``iter_feed``."""
     return list(iter_feed(io.BytesIO(data), source))

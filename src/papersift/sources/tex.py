@@ -4,7 +4,7 @@ table captions, the abstract, and the bibliography (the ``.bbl``, an inline ``th
 ``.bib`` through the keys the TeX cites).
 
 Pure parsing over the archive's text files (``sources/eprint.py`` reads the archive safely; ``texscan``
-turns LaTeX into text, ``texbib`` reads the reference list).
+finds commands and macros, ``latex`` turns LaTeX into text, ``texbib`` reads the reference list).
 """
 
 from __future__ import annotations
@@ -16,15 +16,16 @@ from dataclasses import dataclass
 
 from papersift.records.messages import say
 from papersift.sources.fulltext import ExtractError, FullText, Reference, Section
+from papersift.sources.latex import to_text
 from papersift.sources.texbib import bbl_references, bibitems
 from papersift.sources.texscan import (
     command_args,
     environment,
     expand_macros,
     group,
+    math_macros,
     skip_options,
     strip_comments,
-    to_text,
     user_macros,
 )
 
@@ -227,7 +228,14 @@ def read_tex(files: Mapping[str, str]) -> TexDoc:
     if abstract.strip():
         sections.insert(0, Section("Abstract", 0, to_text(abstract)))
     sections = [s for s in sections if s.text or s.heading]
-    fulltext = FullText("tex", tuple(sections), tuple(captions), tuple(references), title=title)
+    fulltext = FullText(
+        "tex",
+        tuple(sections),
+        tuple(captions),
+        tuple(references),
+        title=title,
+        macros=tuple(math_macros(preamble).items()),
+    )
     return TexDoc(fulltext=fulltext, body=raw_body, title_notes=notes)
 
 

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 
 from papersift.records.paper import InvalidIdError, clean_text, normalize_id
 from papersift.sources.fulltext import Reference
+from papersift.sources.latex import to_text
 from papersift.sources.references import find_arxiv_id, normalize_doi
-from papersift.sources.texscan import command_args, group, skip_options, strip_comments, to_text
+from papersift.sources.texscan import command_args, group, skip_options, strip_comments
 
 _YEAR = re.compile(r"(?<![\d/.])(19[0-9]{2}|20[0-3][0-9])(?![\d])")
 _ARCHIVES = (

@@ -68,16 +68,20 @@ class VectorBatch:
 
 @dataclass(frozen=True, slots=True)
 class Filters:
-    """What keyword search (and the rankers after it) may return: category, announced dates, author."""
+    """What keyword search (and the rankers after it) may return: category, announced dates, author, venue."""
 
     category: str | None = None
     since: date | None = None
     until: date | None = None
     author: str | None = None
+    venue: str | None = None  # "COLM" (every year) or "COLM 2025": papers of that venue's accept lists
+    venue_papers: frozenset[str] | None = None  # those papers' ids, looked up once (``ranking/pool.py``)
 
     def admit(self, paper: Paper) -> bool:
         """The same test in Python, for candidates that did not come through the store's filter."""
         if self.category and not in_category(paper.categories, self.category):
+            return False
+        if self.venue and (self.venue_papers is None or paper.id not in self.venue_papers):
             return False
         day = paper.announced or paper.published
         if (self.since or self.until) and day is None:

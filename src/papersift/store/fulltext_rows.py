@@ -96,6 +96,7 @@ def unpack(blob: bytes) -> FullText:
     data["captions"] = tuple(data.get("captions") or ())
     data["references"] = tuple(Reference(**r) for r in data.get("references") or ())
     data["code"] = tuple(CodeLink(**c) for c in data.get("code") or ())
+    data["macros"] = tuple((name, body) for name, body in data.get("macros") or ())
     known = {f.name for f in fields(FullText)}
     return FullText(**{k: v for k, v in data.items() if k in known})
 

@@ -22,6 +22,7 @@ from papersift.store import StoreError
 from papersift.store.postgres import PostgresStore
 from papersift.store.rows import COLUMN_NAMES, DIGEST_COLUMNS, ENTRY_COLUMNS
 from papersift.store.sqlite import SqliteStore
+from papersift.store.venue_rows import VENUE_COLUMNS
 
 Row = tuple[Any, ...]
 Progress = Callable[[str, int], None]  # (table, rows just copied)
@@ -127,6 +128,14 @@ TABLES: tuple[Table, ...] = (
     Table("citation_counts", ("paper_id", "citations", "refs", "s2_id", "day"), "paper_id"),
     Table("seen", ("reader", "paper_id", "how", "at", "day"), "reader, paper_id, how"),
     Table("reader_settings", ("reader", "name", "value"), "reader, name"),
+    Table("venue_records", VENUE_COLUMNS, "slug, year, key"),
+    Table("venue_imports", ("slug", "year", "venue", "file", "imported"), "slug, year"),
+    Table(
+        "listing_days",
+        ("category", "day", "source", "papers", "fetched"),
+        "day, category, source",
+        {"day": _day("day")},
+    ),
 )
 IDENTITIES = ("readers", "digests")  # tables whose ``id`` the server numbers: continue after the copied ones
 

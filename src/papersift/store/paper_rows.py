@@ -28,6 +28,7 @@ from papersift.records.paper import (
     is_exact_category,
 )
 from papersift.records.schedule import derive_announced
+from papersift.records.venues import venue_filter
 from papersift.store import PAPERS_CHANGED, Filters, IngestCounts, ListingEntry, StoreError
 from papersift.store.fts_query import keyword_query
 from papersift.store.rows import (
@@ -91,6 +92,10 @@ class PaperTables(SqlBase):
     def _common_words(self, query: str) -> Callable[[str], bool] | None:
         """Words of ``query`` the backend's ranking leaves out of any-word queries (None: none)."""
         return None
+
+    def _link_arrivals(self, tx: Tx, papers: list[tuple[int, Paper]]) -> None:
+        """After papers were written: link them to the venue records they are (``store/venue_rows.py``,
+        which comes before this class in ``StoreTables``)."""
 
     # -- writes -----------------------------------------------------------------------------------
     def upsert(self, items: Iterable[Parsed], *, state: Mapping[str, str] | None = None) -> IngestCounts:
@@ -224,6 +229,7 @@ class PaperTables(SqlBase):
                 "position = COALESCE(excluded.position, a.position)",
                 rows,
             )
+        self._link_arrivals(tx, [(row[0], unique[pid]) for pid, row in written.items()])
         return next_rowid
 
     def _delete_vectors(self, tx: Tx, rowids: list[int]) -> int:
@@ -301,6 +307,13 @@ class PaperTables(SqlBase):
         rows = self._rows(f"SELECT DISTINCT day FROM announcements a WHERE {clause} ORDER BY day", args)
         return [d for r in rows if (d := as_date(r["day"])) is not None]
 
+    def latest_new_day(self, category: str) -> date | None:
+        clause, args = announced_in(category)
+        rows = self._rows(
+            f"SELECT MAX(day) AS day FROM announcements a WHERE {clause} AND a.kind = 'new'", args
+        )
+        return as_date(rows[0]["day"]) if rows else None
+
     def listed_categories(self, day: date | None = None) -> list[tuple[str, int]]:
         if day is None:
             sql = "SELECT category, COUNT(*) AS n FROM announcements GROUP BY category ORDER BY category"
@@ -341,6 +354,13 @@ class PaperTables(SqlBase):
             clause, more = self.dialect.category_filter("p.categories", filters.category)
             where.append(clause)
             args += more
+        if filters.venue:
+            slug, year = venue_filter(filters.venue)
+            where.append(
+                "p.id IN (SELECT v.paper FROM venue_records v WHERE v.slug = ?"
+                + (")" if year is None else " AND v.year = ?)")
+            )
+            args += [slug] if year is None else [slug, year]
         if filters.since:
             where.append("COALESCE(p.announced, p.published) >= ?")
             args.append(filters.since.isoformat())

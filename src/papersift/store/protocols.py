@@ -1,6 +1,6 @@
 """The ``Store`` protocol: what every face and ranker may ask of the store, one protocol per concern
 (``PaperStore``, ``VectorStore``, ``AccountStore``, ``LibraryStore``, ``ReadingStore``, ``ModelStore``,
-``FullTextStore``, ``SeenStore``) and ``Store``, all of them together.
+``FullTextStore``, ``SeenStore``, ``VenueStore``, ``ListingDayStore``) and ``Store``, all of them together.
 
 Declarations only: the SQL behind each concern is written once for both backends (``paper_rows``,
 ``vectors``, ``account_rows``, ``library_rows``, …); ``papersift.store`` is the package's face, and
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol, Unpack
 import numpy as np
 
 from papersift.records.paper import Paper, Parsed
+from papersift.records.venues import VenueRecord
 from papersift.sources.fulltext import CodeLink, FullText, Reference
 from papersift.store.fulltext_rows import CitationCount, Citing, FullTextInfo, PaperLinks
 from papersift.store.llm_usage import ModelFailure, ModelUsage
@@ -25,6 +26,7 @@ from papersift.store.records import (
     Digest,
     DigestText,
     EntryChanges,
+    FetchedDay,
     Interests,
     LibraryEntry,
     Reading,
@@ -35,6 +37,7 @@ from papersift.store.signals import Signal
 
 if TYPE_CHECKING:  # the package's face imports this module: its records are imported back for types only
     from papersift.store import Filters, IngestCounts, ListingEntry, VectorBatch
+    from papersift.store.venue_rows import VenueCounts, VenueEntry, VenueMark, VenueSummary
 
 
 class PaperStore(Protocol):
@@ -68,6 +71,10 @@ class PaperStore(Protocol):
 
     def announcement_days(self, category: str) -> list[date]:
         """Every day with a listing for ``category``, oldest first."""
+        ...
+
+    def latest_new_day(self, category: str) -> date | None:
+        """The latest day ``category`` announced new submissions on (not only cross-lists or replacements)."""
         ...
 
     def listed_categories(self, day: date | None = None) -> list[tuple[str, int]]:
@@ -330,7 +337,55 @@ class SeenStore(Protocol):
     def set_reader_setting(self, reader_id: int, name: str, value: str | None) -> None: ...
 
 
+class VenueStore(Protocol):
+    """Venues' accept lists: importing one (records linked to their arXiv papers, the others venue papers),
+    a paper's venues, a venue's records and counts (``store/venue_rows.py``)."""
+
+    def import_venue(self, venue: str, year: int, records: Sequence[VenueRecord], file: str) -> VenueCounts:
+        """Store one venue's list of one year as it is now (a re-import of the same list changes nothing;
+        records no longer listed are removed)."""
+        ...
+
+    def venues_of(self, paper_ids: Sequence[str]) -> dict[str, list[VenueMark]]:
+        """The venues of these papers (one query), newest year first; papers in none left out."""
+        ...
+
+    def venue_entries(self, venue: str, year: int, status: str | None = None) -> list[VenueEntry]:
+        """A venue's records of ``year`` in its list's order (``status``: only those, any case)."""
+        ...
+
+    def venue_entries_since(self, when: datetime) -> list[VenueEntry]:
+        """Records first imported after ``when``."""
+        ...
+
+    def venue_statuses(self, venue: str, year: int) -> list[tuple[str, int]]:
+        """A venue's counts by status in ``year``, most first."""
+        ...
+
+    def venue_list(self) -> list[VenueSummary]:
+        """Every venue's list of each year with its counts."""
+        ...
+
+    def venue_papers(self, venue: str, year: int | None = None) -> list[str]:
+        """The store papers of a venue's records (every year when ``year`` is None)."""
+        ...
+
+
+class ListingDayStore(Protocol):
+    """Which listing days were fetched, from which source, and which days arXiv announced nothing (an
+    empty feed) (store/listing_days.py)."""
+
+    def record_fetched(self, days: Iterable[FetchedDay]) -> int:
+        """Keep each fetched day (the same category, day and source again: its count and time replaced)."""
+        ...
+
+    def fetched_days(self, day: date, categories: Sequence[str] | None = None) -> list[FetchedDay]:
+        """The fetches of ``day``'s listing of any of ``categories`` (None: of every category)."""
+        ...
+
+
 class Store(
+    VenueStore,
     PaperStore,
     VectorStore,
     AccountStore,
@@ -339,6 +394,7 @@ class Store(
     ReadingStore,
     FullTextStore,
     SeenStore,
+    ListingDayStore,
     Protocol,
 ):
     """The persistence interface every face and ranker uses: every concern's protocol."""

@@ -152,7 +152,8 @@ class Reading:
     made: datetime | None = None
 
 
-SEEN_HOW = ("pushed", "mailed", "opened", "read")  # the ways a reader saw a paper (store/seen.py)
+# the ways a reader saw a paper (store/seen.py); accepted: shown as a followed venue's new acceptance
+SEEN_HOW = ("pushed", "mailed", "opened", "read", "accepted")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,3 +165,18 @@ class Seen:
     how: str
     at: datetime
     day: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FetchedDay:
+    """One source's fetch of one category's listing of ``day``: how many announcements it held (0: arXiv
+    announced nothing that day, as its empty feed said)."""
+
+    category: str
+    day: date
+    source: str
+    papers: int
+
+    @property
+    def empty(self) -> bool:
+        return self.papers == 0

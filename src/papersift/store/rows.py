@@ -16,6 +16,7 @@ import orjson
 
 from papersift.records.messages import restored
 from papersift.records.paper import ANNOUNCE_KINDS, Paper, RecordError, Version, clean_text
+from papersift.records.venues import is_venue_id
 from papersift.store import IngestCounts, StoreError
 from papersift.store.records import RATINGS, Account, Digest, LibraryEntry
 from papersift.store.sql import NamedRow
@@ -194,8 +195,8 @@ def validate(item: Paper) -> str | None:
         return problem
     if not isinstance(item.title, str) or not clean_text(item.title):
         return f"{item.id}: no title"
-    if not isinstance(item.categories, list) or not item.categories:
-        return f"{item.id}: no categories"
+    if not isinstance(item.categories, list) or (not item.categories and not is_venue_id(item.id)):
+        return f"{item.id}: no categories"  # a venue paper (records/venues.py) has none
     for category in item.categories:
         if not isinstance(category, str) or not _CATEGORY.fullmatch(category):
             return f"{item.id}: malformed category {str(category)[:40]!r}"

@@ -176,13 +176,16 @@ def shared_migrations(types: dict[str, str]) -> list[str]:
     """Migrations ``SHARED_FROM`` onwards, the same on both backends, in a dialect's column types: 6 the
     language model's tables (``LLM``), 7 the generated texts (``READINGS``), 8 the library's citation fields
     (``CITATION_FIELDS``), 9 full texts, references, code links and citation counts (``FULLTEXT``), 10 the
-    readers' seen papers and settings (``SEEN``). A new migration of both backends is appended here."""
+    readers' seen papers and settings (``SEEN``), 11 venues' accept lists (``VENUES``), 12 the
+    listing days fetched (``LISTING_DAYS``). A new migration of both backends is appended here."""
     return [
         llm(types),
         READINGS,
         CITATION_FIELDS.format(**types),
         FULLTEXT.format(**types),
         SEEN.format(**types),
+        VENUES.format(**types),
+        LISTING_DAYS.format(**types),
     ]
 
 
@@ -278,4 +281,62 @@ CREATE TABLE IF NOT EXISTS reader_settings (
     value TEXT NOT NULL,
     PRIMARY KEY (reader, name)
 ){clustered}
+"""
+
+
+# venues' accept lists (store/venue_rows.py): one row per record of a venue's list (its slug, year and own
+# key), what it says, the keys its title is matched by, and the store paper it is shown as (``paper``: its
+# linked arXiv paper, else its own venue paper); each list's last import (migration 11)
+VENUES = """
+CREATE TABLE IF NOT EXISTS venue_records (
+    slug TEXT{bytewise} NOT NULL,
+    year INTEGER NOT NULL,
+    key TEXT{bytewise} NOT NULL,
+    venue TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    authors TEXT NOT NULL,
+    status TEXT NOT NULL,
+    track TEXT NOT NULL,
+    abstract TEXT NOT NULL,
+    keywords TEXT NOT NULL,
+    links TEXT NOT NULL,
+    claimed TEXT{bytewise},
+    title_key TEXT{bytewise} NOT NULL,
+    main_key TEXT{bytewise} NOT NULL,
+    arxiv TEXT{bytewise},
+    score INTEGER,
+    paper TEXT{bytewise} NOT NULL,
+    first_seen TEXT{bytewise} NOT NULL,
+    updated TEXT NOT NULL,
+    PRIMARY KEY (slug, year, key)
+);
+CREATE INDEX IF NOT EXISTS venue_records_paper ON venue_records (paper);
+CREATE INDEX IF NOT EXISTS venue_records_title ON venue_records (title_key);
+CREATE INDEX IF NOT EXISTS venue_records_main ON venue_records (main_key);
+CREATE INDEX IF NOT EXISTS venue_records_claimed ON venue_records (claimed) WHERE claimed IS NOT NULL;
+CREATE INDEX IF NOT EXISTS venue_records_first_seen ON venue_records (first_seen);
+CREATE TABLE IF NOT EXISTS venue_imports (
+    slug TEXT{bytewise} NOT NULL,
+    year INTEGER NOT NULL,
+    venue TEXT NOT NULL,
+    file TEXT NOT NULL,
+    imported TEXT NOT NULL,
+    PRIMARY KEY (slug, year)
+)
+"""
+
+
+# the listing days fetched (store/listing_days.py): per category (``*``: every one) and day, each source that
+# stored its listing, how many announcements it held (0: arXiv announced nothing, its feed was empty) and
+# when (migration 12)
+LISTING_DAYS = """
+CREATE TABLE IF NOT EXISTS listing_days (
+    category TEXT{bytewise} NOT NULL,
+    day {day} NOT NULL,
+    source TEXT NOT NULL,
+    papers INTEGER NOT NULL,
+    fetched TEXT NOT NULL,
+    PRIMARY KEY (day, category, source)
+)
 """

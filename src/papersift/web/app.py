@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from papersift.index.onnx_encoder import OnnxModelError
@@ -44,8 +46,10 @@ from papersift.web import (
     reading_pages,
     search_pages,
     topic_pages,
+    venue_pages,
 )
 from papersift.web.assets import CacheHeaders
+from papersift.web.categories import opening_category
 from papersift.web.contract import errors, openapi_without_422
 from papersift.web.display_text import highlight as highlight  # the pages' filter (tests use it from here)
 from papersift.web.models import Health
@@ -69,6 +73,7 @@ VIEWS = (
     login,
     mine,
     topic_pages,
+    venue_pages,
 )
 
 
@@ -93,6 +98,21 @@ def warm(state: AppState) -> None:
         print(f"papersift: warning: {e}", file=sys.stderr, flush=True)
 
 
+def warm_maps(state: AppState) -> None:
+    """Draw the topic maps of the listings a reader opens first (where ``/`` opens, then the default
+    categories), each on its latest day of new papers, into this worker's cache: a map takes seconds, and the
+    first view of a day should not wait for it. Runs beside the server (``create_app``); a map that fails is
+    left to the page, which says so."""
+    store = state.store
+    first = opening_category(store, (), state.settings.default_categories[0])
+    for category in dict.fromkeys((first, *state.settings.default_categories)):
+        try:
+            entries = listings.listing_data(state, category, None)["entries"]
+            topic_pages.topic_view(state, entries)
+        except (HTTPException, StoreError, OnnxModelError, ValueError, OSError):
+            continue
+
+
 def healthz(web: Web) -> dict[str, Any]:
     """``ready`` once the indexes and the query model are loaded, ``loading`` before."""
     return Health.make(**web.health).dump()
@@ -109,6 +129,7 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         warm(state)
+        threading.Thread(target=warm_maps, args=(state,), name="papersift-maps", daemon=True).start()
         site.health["status"] = "ready"
         if announce:
             print(f"papersift: ready at {announce}", file=sys.stderr, flush=True)
@@ -122,6 +143,7 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
         settings
     )  # TL;DR, FAQ and Ask buttons
     site.templates.env.globals["has_model"] = reading_pages.has_model(settings)  # else: how to connect one
+    site.templates.env.globals["thumb"] = paper_pages.thumb_url(settings)  # first pages, where kept
     if katex is not None:  # mounted before /static so the longer prefix wins
         app.mount("/static/katex", StaticFiles(directory=katex), name="katex")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

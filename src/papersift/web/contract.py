@@ -14,7 +14,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.openapi.utils import get_openapi
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+)
 from starlette.routing import BaseRoute
 
 from papersift.web.models import describe
@@ -83,6 +91,20 @@ DayPath = Annotated[
     str, Field(pattern=DATE_PATTERN, json_schema_extra={"format": "date"})
 ]  # no such day: 404
 DateParam = Annotated[DayPath, AfterValidator(_real_date)]  # a query's date: not a date is 400
+# a date field of a form (search's since and until): empty, as the form sends a field left blank, is no date
+FormDate = Annotated[
+    DateParam | None,
+    BeforeValidator(lambda value: value or None),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "format": "date", "pattern": DATE_PATTERN},
+                {"type": "string", "maxLength": 0},
+                {"type": "null"},
+            ]
+        }
+    ),
+]
 Tag = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TAG)]  # the route trims; blank ones go
 Rating = Annotated[int, Field(strict=True, ge=-1, le=1, json_schema_extra={"enum": [-1, 0, 1]})]
 

@@ -15,24 +15,30 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
+from papersift.ranking.acceptances import Acceptances, new_acceptances, note_acceptances
 from papersift.ranking.daily import (
     DailyView,
     NoDailyPapers,
     QuietDay,
     daily_picks,
     day_papers,
+    day_quiet,
     followed_days,
     min_score,
-    quiet_day,
+    reader_categories,
 )
+from papersift.ranking.followed import FollowedPaper, new_by_followed
+from papersift.ranking.tags import UnknownTag
 from papersift.records.catalogs import said
 from papersift.records.messages import reason, say
-from papersift.records.paper import InvalidIdError, normalize_id
+from papersift.records.paper import InvalidIdError, paper_key
 from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors
+from papersift.web.i18n import interface
 from papersift.web.login import back
-from papersift.web.models import DailyAnswer, DailyEntry, NewSince, Quiet
+from papersift.web.models import AcceptedShape, DailyAnswer, DailyEntry, FollowedNew, NewSince, Quiet
 from papersift.web.pages import Answer, Web, twin, wants_json
+from papersift.web.parts import FRAGMENT, Asked, asked, href, part_of, with_part
 from papersift.web.reading_pages import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
@@ -59,18 +65,28 @@ def picks_for(state: AppState, reader: Account | None, day: str | None, k: int |
 
 
 def view_or_quiet(
-    state: AppState, reader: Account | None, day: str | None, k: int | None, show_seen: bool = False
+    state: AppState,
+    reader: Account | None,
+    day: str | None,
+    k: int | None,
+    show_seen: bool = False,
+    tag: str | None = None,
 ) -> DailyView | QuietDay:
-    """The reader's (or everyone's) picks of ``day`` (None: the latest); a day arXiv announced nothing:
-    why, and the next listing; 404 when there is no listing and nothing is known of the day."""
+    """The reader's (or everyone's) picks of ``day`` (None: the latest; ``tag``: ranked by that tag alone);
+    a day with no listing: why, as far as the store knows it (``day_quiet``), and the next listing; 404
+    when the day was fetched and has nothing for the reader, or no such tag."""
     indexes = state.indexes()
     wanted = None if day is None else parse_day(day)
     fallback = state.settings.default_categories
     try:
-        return daily_picks(indexes.store, indexes, reader, fallback, wanted, k=k, show_seen=show_seen)
+        return daily_picks(
+            indexes.store, indexes, reader, fallback, wanted, k=k, show_seen=show_seen, tag=tag
+        )
+    except UnknownTag as e:
+        raise HTTPException(404, reason(e)) from None
     except NoDailyPapers as e:
-        days = followed_days(indexes.store, reader, fallback)
-        quiet = quiet_day(days, wanted) if wanted is not None and days else None
+        categories = reader_categories(indexes.store, reader, fallback)
+        quiet = day_quiet(indexes.store, categories, wanted) if wanted is not None else None
         if quiet is None:
             raise HTTPException(404, reason(e)) from None
         return quiet
@@ -83,11 +99,12 @@ def daily_data(
     k: int | None = None,
     lang: str = "en",
     show_seen: bool = False,
+    tag: str | None = None,
 ) -> dict[str, Any]:
     reader = state.account(request)
 
     def compute() -> dict[str, Any]:
-        view = view_or_quiet(state, reader, day, k, show_seen)
+        view = view_or_quiet(state, reader, day, k, show_seen, tag)
         if isinstance(view, QuietDay):
             days = followed_days(state.store, reader, state.settings.default_categories)
             return DailyAnswer.make(
@@ -102,6 +119,7 @@ def daily_data(
             ).dump()
         texts = texts_for(state, (p.paper for p in view.picks), lang)
         limit = min_score(state.store, reader)
+        followed = followed_new(state, reader, view.day)
         return DailyAnswer.make(
             **day_and_neighbours(view.days, view.day),
             categories=list(view.categories),
@@ -116,6 +134,8 @@ def daily_data(
                 )
                 for n, p in enumerate(view.picks, 1)
             ],
+            tag=view.tag,
+            followed_new=[FollowedNew.of(f.paper, followed=list(f.authors)) for f in followed],
         ).dump()
 
     result: dict[str, Any] = state.cached(
@@ -127,12 +147,23 @@ def daily_data(
             lang,
             str(show_seen),
             texts_version(state),
+            tag or "",
         ),
         compute,
         index=True,
         personal=reader is not None,  # a reader's picks follow their library and what they saw
     )
     return result
+
+
+def followed_new(state: AppState, reader: Account | None, day: date) -> list[FollowedPaper]:
+    """New this week by the authors the reader follows, up to ``day`` (``ranking/followed.py``), what they
+    saved left out; none for no reader."""
+    if reader is None:
+        return []
+    store = state.store
+    saved = {e.paper_id for e in store.library(reader.id) if e.paper_id}
+    return new_by_followed(store, store.interests(reader.id).authors, day, leave_out=saved)
 
 
 def since_last_visit(state: AppState, reader: Account | None) -> NewSince | None:
@@ -163,16 +194,54 @@ def since_last_visit(state: AppState, reader: Account | None) -> NewSince | None
     return NewSince.make(since=since, days=[d.isoformat() for d in newer], papers=papers)
 
 
+def acceptances_once(state: AppState, reader: Account | None) -> list[Acceptances]:
+    """The accepted papers of the venues the reader follows not yet noted for them (``ranking/acceptances``),
+    recorded as seen as they are shown: each paper once. None for no reader."""
+    if reader is None:
+        return []
+    found = new_acceptances(state.store, reader.id)
+    if found:
+        with state.writing() as store:
+            note_acceptances(store, reader.id, found)
+    return found
+
+
 def _daily(request: Request, web: Web, day: str | None) -> Answer:
     show_seen = request.query_params.get("seen") in ("1", "true", "yes")
-    data = daily_data(web.state, request, day, lang=reading_lang(web, request), show_seen=show_seen)
+    tag = request.query_params.get("tag", "").strip()[:200] or None  # ranked by one tag of the library
+    data = daily_data(web.state, request, day, lang=reading_lang(web, request), show_seen=show_seen, tag=tag)
+    ask = asked(request)  # a part of the day's papers (web/parts.py); the rows alone are no visit
+    if ask.fragment and not wants_json(request):
+        return web.page(request, FRAGMENT, **daily_part(request, web, data, ask, show_seen, tag))
     new = since_last_visit(web.state, web.state.account(request))
-    data = {**data, "new": None if new is None else new.dump()}  # DailyAnswer's last field, per visit
+    data = {**data, "new": None if new is None else new.dump()}  # DailyAnswer's last fields, per visit
+    accepted = acceptances_once(web.state, web.state.account(request))
+    data["accepted"] = [AcceptedShape.of(a).dump() for a in accepted]
     if wants_json(request):
         return data
     lang = web.language(request)
     quiet = said(data["quiet"]["line"], lang) if data["quiet"] else None
-    return web.page(request, "daily.html", data=data, quiet_line=quiet)
+    reader = web.state.account(request)
+    tags = [name for name, _ in web.state.store.tags(reader.id)] if reader else []
+    parted = daily_part(request, web, data, ask, show_seen, tag)
+    return web.page(request, "daily.html", quiet_line=quiet, reader_tags=tags, **parted)
+
+
+def daily_part(
+    request: Request, web: Web, data: dict[str, Any], ask: Asked, show_seen: bool, tag: str | None
+) -> dict[str, Any]:
+    """The page's context for the part of the day's papers ``ask`` names: the data with its part, the line
+    above the first paper below the reader's threshold, the rows' read button, the topic shown."""
+    base = href(str(request.url.path), {"seen": "1" if show_seen else None, "tag": tag})
+    below = next((e["number"] for e in data["entries"] if e.get("below")), None)
+    line = interface(web.language(request))["below_threshold"].format(score=data["min_score"])
+    return {
+        "data": with_part(data, part_of(data["entries"], ask.part, base, rest=ask.rest)),
+        "divider": {"number": below, "kind": "threshold-cut", "line": line} if below else None,
+        "read_button": data["reader"] is not None,
+        "topic": ask.topic,
+        "fragment": ask.fragment,
+    }
 
 
 @twin(router, "/daily", 404)
@@ -193,10 +262,12 @@ def api_recommend(
     web: Web,
     day: Annotated[DateParam | None, Query(alias="date")] = None,
     k: int = Query(20, ge=1, le=1000),
+    tag: Annotated[str | None, Query(max_length=200)] = None,
 ) -> dict[str, Any]:
-    """The reader's Daily Papers, ranked by their library, with why each is where it is."""
+    """The reader's Daily Papers, ranked by their library (or one ``tag`` of it alone), with why each is
+    where it is."""
     need_account(web.state, request)
-    return daily_data(web.state, request, day, k)
+    return daily_data(web.state, request, day, k, tag=tag or None)
 
 
 class SeenRequest(BaseModel):
@@ -209,7 +280,7 @@ class SeenRequest(BaseModel):
 def _mark_read(web: Web, request: Request, paper_id: str, read: bool) -> dict[str, Any]:
     reader = need_account(web.state, request)
     try:
-        pid = normalize_id(paper_id)
+        pid = paper_key(paper_id)
     except InvalidIdError:
         raise HTTPException(404, say("not_an_arxiv_id")) from None
     with web.state.writing() as store:
@@ -249,7 +320,7 @@ def mark_opened(state: AppState, request: Request, paper_id: str) -> None:
     if reader is None:
         return
     try:
-        pid = normalize_id(paper_id)
+        pid = paper_key(paper_id)
     except InvalidIdError:
         return
     if any(m.how == "opened" for m in state.store.seen(reader.id, [pid]).get(pid, [])):

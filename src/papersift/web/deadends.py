@@ -65,12 +65,15 @@ def missing_category(category: str) -> DeadEnd:
     return DeadEnd(404, say("no_listings_for", category=category), links)
 
 
-def missing_listing(category: str, when: date, days: list[date], base: str = "/list") -> DeadEnd:
-    """A day without a listing of ``category``: the nearest days before and after it that have one."""
+def missing_listing(
+    category: str, when: date, days: list[date], why: str | None = None, base: str = "/list"
+) -> DeadEnd:
+    """A day without a listing of ``category``: why (``why``: ``ranking.daily.day_quiet``'s line, else that
+    there is none), and the nearest days before and after it that have one."""
     before = [d for d in days if d < when][-1:]
     after = [d for d in days if d > when][:1]
     links = [(d.isoformat(), f"{base}/{category}/{d.isoformat()}") for d in (*before, *after)]
-    return DeadEnd(404, say("no_listing_on", category=category, day=when.isoformat()), links)
+    return DeadEnd(404, why or say("no_listing_on", category=category, day=when.isoformat()), links)
 
 
 def canonical_url(scope: Scope) -> str | None:

@@ -1,44 +1,19 @@
-"""Paper text as the pages show it: LaTeX accents and commands turned into the characters they stand for,
-math left for KaTeX (or flattened to plain text where no markup can go, e.g. ``<title>``), and the search
-words marked, always after escaping and never inside an entity or a formula.
+"""Paper text as the pages mark it: the search words marked, always after escaping and never inside an entity
+or a formula. Turning LaTeX into the text shown is ``sources/latex.py``'s (``tex_text``: math left for KaTeX;
+``plain_text`` where no markup can go, e.g. ``<title>``).
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Container
 
 from markupsafe import Markup, escape
-from pylatexenc.latex2text import LatexNodes2Text
 
 from papersift.records.analyzer import STOP_WORDS
+from papersift.web import links
 
 MATH = re.compile(r"(\$[^$]+\$)")
-_SPECIAL = re.compile(r"(?<!\\)([%&#])")  # TeX's comment / alignment / parameter characters: kept as text
-_TEXT = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
-_PLAIN = LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
-
-
-def _convert(converter: LatexNodes2Text, text: str) -> str:
-    if "\\" not in text and "{" not in text:
-        return text
-    try:
-        return str(converter.latex_to_text(_SPECIAL.sub(r"\\\1", text)))
-    except Exception:  # pylatexenc is tolerant; anything it still cannot read stays as it was
-        return text
-
-
-@lru_cache(maxsize=20_000)
-def tex_text(text: str) -> str:
-    """``Ruszczy\\'{n}ski``, ``\\emph{risk}`` → ``Ruszczyński``, ``risk``; ``$…$`` left for KaTeX."""
-    parts = MATH.split(text or "")
-    return "".join(p if i % 2 else _convert(_TEXT, p) for i, p in enumerate(parts))
-
-
-@lru_cache(maxsize=20_000)
-def plain_text(text: str) -> str:
-    """Everything as plain characters, math included (``$\\mathcal{O}(n^2)$`` → ``𝒪(n^2)``)."""
-    return " ".join(_convert(_PLAIN, text or "").replace("$", "").split())
 
 
 def highlight(text: str, words: list[str] | None) -> Markup:
@@ -59,3 +34,9 @@ def highlight(text: str, words: list[str] | None) -> Markup:
             at = m.end()
         out.append(str(escape(part[at:])))
     return Markup("".join(out))
+
+
+def linked(text: str, words: list[str] | None = None, stored: Container[str] = ()) -> Markup:
+    """``highlight``, with every URL, arXiv id and DOI outside math a safe link (``web/links.py``): an arXiv
+    id to its page here when ``stored`` holds it, else to arXiv's."""
+    return links.linked(text, lambda piece: highlight(piece, words), skip=MATH, stored=stored)

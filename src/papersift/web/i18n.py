@@ -4,9 +4,8 @@ translated). English is in the code, the msgids: ``INTERFACE``'s words (the msgc
 ``arXiv category``); the other languages are gettext catalogs,
 ``papersift/locale/<lang>/LC_MESSAGES/papersift.po`` (the template ``papersift/locale/papersift.pot``), read
 with Babel when first used (``records/catalogs.py``, which the CLI and the digests read them through too).
-The pages' templates get the same catalog through Jinja's i18n extension (``pgettext("key", "English")``;
-every entry has its key as its context, so a bare ``_()`` finds none), the interface words as ``t``, a
-message through the ``tr`` filter and a category's name through ``arxiv_name``. A new msgid: say it in the
+The pages' templates get the same catalog as the interface words ``t``, a message through the ``tr`` filter
+and a category's name through ``arxiv_name``. A new msgid: say it in the
 code, write the template again (``cli/help_words.catalog_template()``: this ``template`` with the CLI's
 lines and help; ``tests/test_messages_catalogs.py`` says how) and translate it in each .po (the tests fail
 until every one is).
@@ -26,7 +25,6 @@ from papersift.records.taxonomy import categories, groups
 if TYPE_CHECKING:  # Babel and Jinja load with the first catalog or page (the CLI's English needs neither)
     from babel.messages.catalog import Catalog
     from jinja2 import Environment
-    from jinja2.runtime import Context
 
 CATEGORY = "arXiv category"  # the msgctxt of arXiv's category names
 
@@ -86,6 +84,14 @@ INTERFACE: dict[str, str] = {
     "not_for_me": "not for me",
     "papers": "papers",
     "ranked_library": "ranked by your library",
+    "ranked_tag": "ranked by your tag “{tag}” alone",
+    "rank_by_tag": "Rank by one tag",
+    "whole_library": "whole library",
+    "followed_new_week": "New this week by authors you follow",
+    "until": "until",
+    "sort": "sort",
+    "sort_relevance": "relevance",
+    "sort_date": "newest first",
     "ranked_arxiv": "in arXiv order",
     "login_to_rank": "log in to rank by your library",
     "library": "Library",
@@ -120,7 +126,17 @@ INTERFACE: dict[str, str] = {
     "no_good_matches": "No good matches: try other words, or an arXiv id.",
     "copy_bibtex": "Copy BibTeX",
     "copied": "Copied",
-    "keys_hint": "Keys: j / k next / previous paper, o open it",
+    "keys_hint": (
+        "Keys: j / k next / previous paper (j past the last one loads more), o or Enter open it, p its PDF, "
+        "s save, + / − more / less like it, e its abstract, r mark it read"
+    ),
+    "more_nav": "more papers",
+    "more_part": "more: #{first}–#{last} of {total}",
+    "more_results": "more results: #{first}–#{last}",
+    "rest_part": "all {n} remaining",
+    "part_shown": "papers #{first}–#{last} of {total}",
+    "topic_shown": "topic “{topic}”: {n} papers",
+    "whole_list": "show them all",
     "go_to_day": "Go to day",
     "go": "Go",
     "top": "↑ top",
@@ -193,6 +209,7 @@ INTERFACE: dict[str, str] = {
     "your_tags": "Your tags",
     "your_note": "Your note",
     "colon": ": ",
+    "in_parens": " ({inner})",
     "key_phrases": "Key phrases",
     "in_listing": "Show only these in the listing",
     "search_only_for": "Search only for {q}",
@@ -208,6 +225,8 @@ INTERFACE: dict[str, str] = {
     "cited_by_count": "{n} in this store",
     "code": "Code",
     "own_code": "the paper's own",
+    "html_title": "arXiv's HTML version of the paper",
+    "first_page": "The first page of the paper",
     "full_text": "Full text",
     "full_text_from": "read from its {source}: {sections} sections, {words} words",
     "citation_count": "{n} citations (Semantic Scholar, {day})",
@@ -251,24 +270,73 @@ INTERFACE: dict[str, str] = {
     "seen_mailed": "mailed",
     "seen_opened": "opened",
     "seen_read": "read",
+    "seen_accepted": "shown as a new acceptance",
     "mark_read_title": "Mark read: it leaves your Daily Papers (key r)",
     "new_since": "New since your last visit ({since}): {days} listing days, {papers} papers",
     "sections_read": "sections read",
+    # venues: their pages (web/venue_pages.py), badges, the search filter, following one
+    "venues": "Venues",
+    "venue": "Venue",
+    "venues_about": "Conferences' accept lists, each paper linked to its arXiv version where it has one",
+    "venue_records": "accepted papers",
+    "venue_statuses": "by status",
+    "venue_status": "Status",
+    "venue_no_status": "no status",
+    "no_venues": "No venue is stored yet: import an accept list with `papersift venues import FILE`.",
+    "all_venues": "all venues",
+    "description_venue": (
+        "The papers accepted at {venue} {year}, each linked to its arXiv version where it has one."
+    ),
+    "venue_search": "Search this venue",
+    "venue_search_placeholder": "words in the papers of {venue}",
+    "venue_map_cover": "The map shows the {n} of these {m} papers that have vectors.",
+    "venue_only": "no arXiv version",
+    "venue_record_page": "its page at the venue",
+    "link_site": "venue page",
+    "link_openreview": "OpenReview",
+    "link_pdf": "pdf",
+    "link_github": "GitHub",
+    "link_project": "project page",
+    "link_video": "video",
+    "venue_code": "(code of its {venue} record)",
+    "venue_filter": "venue",
+    "venues_followed": "Venues",
+    "accepted_new": "New acceptances at the venues you follow",
+    "accepted_at": "Accepted at {venue}: {n} papers",
+    "accepted_list": "{venue}: the whole accept list, its topics and a search within it",
 }
 
 
 def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:
-    """``?lang=`` first, then the remembered cookie, then the browser's Accept-Language, else English."""
+    """``?lang=`` first, then the remembered cookie, then the browser's Accept-Language (its languages in
+    the order of their q-values, RFC 9110 §12.5.4; ``q=0`` means not wanted), else English."""
     for choice in (query, cookie):
         if choice in LANGUAGES:
             return choice
-    for part in (accept or "").split(","):
-        tag = part.split(";")[0].strip().lower()
-        if tag.startswith("zh"):
-            return "zh"
-        if tag.startswith("en"):
-            return "en"
+    for tag in accepted(accept):
+        for lang in LANGUAGES:
+            if tag == lang or tag.startswith(f"{lang}-"):
+                return lang
     return "en"
+
+
+def accepted(header: str | None) -> list[str]:
+    """The language tags of an Accept-Language header, lowercased, most wanted first (ties in the order
+    given), those with ``q=0`` or an unreadable q left out."""
+    ranked: list[tuple[float, int, str]] = []
+    for n, part in enumerate((header or "").split(",")):
+        tag, *params = (piece.strip() for piece in part.split(";"))
+        q = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if tag and 0.0 < q <= 1.0:
+            ranked.append((-q, n, tag.lower()))
+    return [tag for _, _, tag in sorted(ranked)]
 
 
 @functools.cache
@@ -284,23 +352,8 @@ def arxiv_name(name: str, lang: str) -> str:
 
 
 def install(env: Environment) -> None:
-    """Jinja's i18n extension over these catalogs, in the language of the page rendered (its ``lang``)."""
-    from jinja2 import pass_context
-
-    @pass_context
-    def gettext(context: Context, message: str) -> str:
-        return translations(context.get("lang", "en")).gettext(message)
-
-    @pass_context
-    def ngettext(context: Context, singular: str, plural: str, n: int) -> str:
-        return translations(context.get("lang", "en")).ngettext(singular, plural, n)
-
-    @pass_context
-    def pgettext(context: Context, ctx: str, message: str) -> str:
-        return translations(context.get("lang", "en")).pgettext(ctx, message)
-
-    env.add_extension("jinja2.ext.i18n")
-    env.install_gettext_callables(gettext, ngettext, newstyle=False, pgettext=pgettext)  # type: ignore[attr-defined]
+    """The filters the pages' templates say catalog text with, in the language of the page rendered: ``tr``
+    (a message) and ``arxiv_name`` (a category's name); the interface's words come as ``t``."""
     env.filters["tr"] = said
     env.filters["arxiv_name"] = arxiv_name
 

@@ -17,14 +17,16 @@ from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.exceptions import HTTPException
 
+from papersift.ranking.acceptances import follow_venues, followed_venues
 from papersift.ranking.daily import MIN_SCORE
-from papersift.reader.library import export_items, import_references, save_paper
+from papersift.reader.library import exported, import_references, save_paper
 from papersift.reader.shapes import LibraryEntryShape
 from papersift.reader.zotero_sync import last_sync
 from papersift.records.messages import reason, say
-from papersift.records.paper import InvalidIdError, Paper, normalize_id
+from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.records.taxonomy import spelled
-from papersift.sources.bibliography import Reference, read_bibliography, to_bibtex, to_csl_json, to_ris
+from papersift.records.venues import is_venue_name
+from papersift.sources.bibliography import Exportable, read_bibliography, to_bibtex, to_csl_json, to_ris
 from papersift.store import StoreError
 from papersift.store.records import Account, Interests
 from papersift.web.contract import MAX_TAG, SaveRequest, errors
@@ -53,6 +55,7 @@ def _done(request: Request, next_url: str | None, payload: dict[str, Any]) -> Re
 def library_data(state: AppState, reader: Account, tag: str | None) -> dict[str, Any]:
     store = state.store
     entries = store.library(reader.id, tag)
+    venues = store.venues_of([e.paper_id for e in entries if e.paper_id])  # one query: each entry's venues
     tags = store.tags(reader.id)
     interests = store.interests(reader.id)
     kept = store.reader_setting(reader.id, MIN_SCORE)
@@ -61,8 +64,9 @@ def library_data(state: AppState, reader: Account, tag: str | None) -> dict[str,
         tag=tag,
         min_score=float(kept) if kept else None,
         tags=[TagCount.make(tag=t, count=n) for t, n in tags],
-        interests={k: list(getattr(interests, k)) for k in Interests.__slots__},
-        entries=[LibraryEntryShape.of(e) for e in entries],
+        interests={k: list(getattr(interests, k)) for k in Interests.__slots__}
+        | {"venues": list(followed_venues(store, reader.id))},
+        entries=[LibraryEntryShape.of(e, venues.get(e.paper_id or "", [])) for e in entries],
         zotero=last_sync(store, reader),  # the last `library sync zotero` (SyncReport.as_json), or None
     ).dump()
 
@@ -173,8 +177,11 @@ def interests(
     must: str = Form("", max_length=2000),
     never: str = Form("", max_length=2000),
     min_score: str = Form("", max_length=50),
+    venues: str = Form("", max_length=2000),
 ) -> Response:
     reader = need_account(web.state, request)
+    if bad := [v for v in _words(venues) if not is_venue_name(v)]:
+        raise HTTPException(400, say("venue_bad_name", name=repr(bad[0])))
     followed = tuple(dict.fromkeys(spelled(c) for c in _words(categories)))  # any case, as arXiv spells it
     new = Interests(followed, _words(authors), _words(must), _words(never))
     try:
@@ -186,6 +193,7 @@ def interests(
     with web.state.writing() as store:
         store.set_interests(reader.id, new)
         store.set_reader_setting(reader.id, MIN_SCORE, threshold)
+        follow_venues(store, reader.id, _words(venues))
     return _done(request, "/library", {k: list(getattr(new, k)) for k in Interests.__slots__})
 
 
@@ -219,7 +227,7 @@ def _export(
     request: Request,
     web: Web,
     tag: str | None,
-    write: Callable[[list[Reference | Paper]], str],
+    write: Callable[[list[Exportable]], str],
     media_type: str,
     filename: str | None = None,
 ) -> Response:
@@ -227,9 +235,11 @@ def _export(
     reader = need_account(web.state, request)
     store = web.state.store
     headers = {"Content-Disposition": f'attachment; filename="{filename}"'} if filename else None
-    return Response(
-        write(export_items(store, store.library(reader.id, tag))), media_type=media_type, headers=headers
-    )
+    try:
+        items = exported(store, reader, tag)
+    except StoreError as e:  # a tag no entry has
+        raise HTTPException(404, reason(e)) from e
+    return Response(write(items), media_type=media_type, headers=headers)
 
 
 @router.get("/library/export.bib", include_in_schema=False)

@@ -1,5 +1,7 @@
 """The day's listings and the taxonomy: ``/`` (to the opening category), ``/list/{category}[/{day}]`` and
-``/categories``, each a page and its ``/api`` JSON twin from one handler."""
+``/categories``, each a page and its ``/api`` JSON twin from one handler. A listing's page shows the day in
+parts (``web/parts.py``: ``?part=N``, ``?topic=N``) under the whole day's topic map; its JSON is the whole
+day."""
 
 from __future__ import annotations
 
@@ -8,15 +10,17 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
+from papersift.ranking.daily import day_quiet
 from papersift.reader.shapes import ListedPaper
 from papersift.records.taxonomy import category_name
-from papersift.services.listing import listing_counts
+from papersift.services.listing import listing_counts, opening_day
 from papersift.web.categories import opening_category, picker, taxonomy
 from papersift.web.contract import DateParam, DayPath
 from papersift.web.deadends import missing_category, missing_listing
 from papersift.web.mine import with_state
 from papersift.web.models import Listing
 from papersift.web.pages import Answer, Site, Web, twin, wants_json
+from papersift.web.parts import asked, fragment_or, part_of, with_part
 from papersift.web.reading_pages import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
@@ -29,10 +33,11 @@ def listing_data(state: AppState, category: str, day: str | None, lang: str = "e
     days = store.announcement_days(category)
     if not days:
         raise missing_category(category)
-    when = days[-1] if day is None else parse_day(day)
+    when = opening_day(store, category, days) if day is None else parse_day(day)
     entries = store.listing(category, when)
-    if not entries:
-        raise missing_listing(category, when, days)
+    if not entries:  # why, as far as the store knows it: a weekend, a holiday arXiv announced, not stored
+        quiet = day_quiet(store, [category], when)
+        raise missing_listing(category, when, days, None if quiet is None else quiet.line())
     texts = texts_for(state, (e.paper for e in entries), lang)
     listed = dict(store.listed_categories(when))
     return Listing.make(
@@ -61,13 +66,21 @@ def _listing(request: Request, web: Site, category: str, day: str | None) -> Ans
         key = ("api-list", category, day or "", lang, made)
         data = state.cached(key, lambda: listing_data(state, category, day, lang))
         return with_state(state, request, data, "entries")
+    ask, path = asked(request), str(request.url.path)  # a part of the day (web/parts.py)
+
+    def page_data() -> dict[str, Any]:
+        data = listing_data(state, category, day, lang)
+        return with_part(data, part_of(data["entries"], ask.part, path, rest=ask.rest))
+
     return web.cached_page(
         request,
-        "listing.html",
-        ("list", category, day or "", made),
-        lambda: listing_data(state, category, day, lang),
+        fragment_or(ask.fragment, "listing.html"),
+        ("list", category, day or "", made, *ask.key()),
+        page_data,
         index=True,  # the topic map (web/topic_pages.py)
         personal=state.settings.accounts,  # the lab's counts on the rows
+        topic=ask.topic,
+        fragment=ask.fragment,
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from papersift.ranking.acceptances import Acceptances
 from papersift.ranking.daily import QuietDay
 from papersift.ranking.topics import TopicMap
 from papersift.reader.shapes import (
@@ -122,8 +123,9 @@ class RelatedAnswer(Shape):
 
 
 class Quiet(Shape):
-    """A day with no listing (``ranking.daily.QuietDay``): why (weekend, holiday, not_yet), the next listing
-    day, when arXiv announces it, and all of it in one ``line`` (a message: its JSON the English sentence)."""
+    """A day with no listing (``ranking.daily.QuietDay``): why (weekend, holiday, not_yet, future,
+    not_stored), the next listing day, when arXiv announces it, and all of it in one ``line`` (a message: its
+    JSON the English sentence)."""
 
     date: str
     reason: str
@@ -156,6 +158,38 @@ class NewSince(Shape):
     papers: int
 
 
+class FollowedNew(PaperShape):
+    """A paper by followed authors announced this week (``ranking/followed.py``), and which of them."""
+
+    followed: list[str]
+
+
+class AcceptedPaperShape(Shape):
+    """A paper accepted at a venue the reader follows: the store paper it is shown as (``id``), its arXiv id
+    (null: a venue paper of its own), its title and status as the venue's list gives them."""
+
+    id: str
+    arxiv: str | None
+    title: str
+    status: str
+
+
+class AcceptedShape(Shape):
+    """A followed venue-year's new acceptances (``ranking/acceptances.py``), each paper shown once."""
+
+    venue: str
+    year: int
+    papers: list[AcceptedPaperShape]
+
+    @classmethod
+    def of(cls, found: Acceptances) -> AcceptedShape:
+        papers = [
+            AcceptedPaperShape.make(id=p.paper_id, arxiv=p.arxiv, title=p.title, status=p.status)
+            for p in found.papers
+        ]
+        return cls.make(venue=found.venue, year=found.year, papers=papers)
+
+
 class DailyAnswer(Shape):
     date: str
     previous: str | None
@@ -167,7 +201,10 @@ class DailyAnswer(Shape):
     min_score: float | None
     show_seen: bool
     entries: list[DailyEntry]
+    tag: str | None = None  # ranked by this tag of the reader's library alone
+    followed_new: list[FollowedNew] = Field(default_factory=list)  # new this week by followed authors
     new: NewSince | None = None  # on /api/daily (not /api/recommend)
+    accepted: list[AcceptedShape] | None = None  # …per visit: followed venues' new acceptances, shown once
 
 
 class TagCount(Shape):
@@ -250,6 +287,61 @@ class Categories(Shape):
     other: list[OldCategory]
 
 
+class StatusCount(Shape):
+    """How many records of a venue-year have one status (Poster, Oral, Technical Paper…)."""
+
+    status: str
+    count: int
+
+
+class VenueSummaryShape(Shape):
+    """A venue-year stored: its records, how many are linked to an arXiv paper, its counts by status (most
+    first) and when its list was last imported (UTC)."""
+
+    venue: str
+    year: int
+    records: int
+    linked: int
+    statuses: list[StatusCount]
+    imported: str | None
+
+
+class VenueList(Shape):
+    """Every venue-year stored, by name then year (newest first) (``web/venue_pages.py``)."""
+
+    venues: list[VenueSummaryShape]
+
+
+class VenueRecordShape(Shape):
+    """One record of a venue's accept list: its venue paper id (``id``), the store paper it is shown as
+    (``paper``: its linked arXiv paper, else its venue paper), ``arxiv`` (the linked id, null: none), its
+    status, track and links (kind → URL: site, openreview, pdf, github, project, video)."""
+
+    id: str
+    paper: str
+    arxiv: str | None
+    title: str
+    authors: list[str]
+    status: str
+    track: str
+    abstract: str
+    links: dict[str, str]
+
+
+class VenueAnswer(Shape):
+    """A venue-year's records (``status``: the filter asked for, null: all) in its list's order, with its
+    counts and the topic map of their papers that have vectors (null: too few for two topics)."""
+
+    venue: str
+    year: int
+    status: str | None
+    records: int
+    linked: int
+    statuses: list[StatusCount]
+    map: TopicMap | None
+    entries: list[VenueRecordShape]
+
+
 # (method, path) → the model of its 200 answer
 RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("get", "/api/list/{category}"): Listing,
@@ -267,6 +359,8 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("get", "/api/mine"): Mine,
     ("get", "/api/map/{category}/{day}"): TopicMap,
     ("get", "/api/trending"): Trending,
+    ("get", "/api/venues"): VenueList,
+    ("get", "/api/venue/{name}/{year}"): VenueAnswer,
     ("get", "/healthz"): Health,
 }
 

@@ -29,11 +29,13 @@ from papersift.reading.checks import shown_error
 from papersift.records.messages import Message, invalid, say
 from papersift.services.demo import loading
 from papersift.sources.citetext import author_line
+from papersift.sources.latex import plain_text, tex_text
 from papersift.store import StoreBusy
 from papersift.web.assets import static_url
 from papersift.web.contract import DATE_PATTERN, allowed_methods, errors, is_feed
-from papersift.web.display_text import highlight, plain_text, tex_text
+from papersift.web.display_text import highlight, linked
 from papersift.web.i18n import install, interface, pick_language
+from papersift.web.links import html_url, reference
 from papersift.web.state import ACCOUNT_MARK, CSRF_MARK, AppState, personalise
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
@@ -48,6 +50,8 @@ def make_templates(directory: Any, katex: bool) -> Jinja2Templates:
     env.globals |= {"author_line": author_line, "katex": katex, "static": static_url}
     env.globals["lang_href"] = lang_href
     env.filters |= {"highlight": highlight, "tex": tex_text, "plain": plain_text, "failure": shown_error}
+    env.filters |= {"linked": linked, "reference": reference}  # text that names a place: its link
+    env.globals["html_url"] = html_url
     install(env)  # the catalogs: _(), the interface's words, the ``tr`` filter of messages, category names
     return templates
 

@@ -27,14 +27,16 @@ from starlette.exceptions import HTTPException
 
 from papersift.ranking.topics import MIN_TOPIC, TopicMap, listing_entries, map_json, topic_map
 from papersift.reader.shapes import ListedPaper, Trending
-from papersift.reading.shown import lookup
+from papersift.reading.shown import lookup, with_venues
+from papersift.records.catalogs import LANGUAGES
 from papersift.records.messages import say
 from papersift.records.paper import Paper
-from papersift.records.taxonomy import category_name
+from papersift.records.taxonomy import category_name, category_named
 from papersift.services.lab import TRENDING_DAYS, popular
 from papersift.store import ListingEntry
 from papersift.web.contract import DayPath
 from papersift.web.deadends import missing_category, missing_listing
+from papersift.web.i18n import arxiv_name
 from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
@@ -43,6 +45,7 @@ COLOURS = 12  # hues, classes t0…t11 in topics.css; topics 12… (a busy day h
 MAX_DAYS = 31
 LABEL_EM, LINE = 8.4, 17.0  # a label's width per character (13 px semibold, generous) and its line height
 WIDE_EM = 13.5  # …per wide character (中文, 日本語: a full em each, generous)
+CAPITAL_EM = 10.4  # …per capital letter (names keep their acronyms: "LLM", "KV cache"; an M is 11 px)
 OFFSETS = sorted(  # where a label may go, in lines and half-widths from its topic's centre: nearest first
     ((dy, dx) for dy in range(-8, 9) for dx in (-2, -1, 0, 1, 2)), key=lambda d: (abs(d[0]) + abs(d[1]), d)
 )
@@ -103,6 +106,7 @@ def map_view(tmap: TopicMap, titles: dict[str, str], sizes: Sequence[Size] = LIS
             "n": n,
             "label": topic.label,
             "named": bool(topic.label),
+            "category": category_named(topic.label) is not None,
             "terms": list(topic.terms),
             "count": len(topic.papers),
             "colour": colour(n, bool(topic.label)),
@@ -134,17 +138,39 @@ def _drawing(
         mine = [p for p in points if p["cluster"] == topic["n"]]
         x = sum(p["cx"] for p in mine) / max(len(mine), 1)
         y = sum(p["cy"] for p in mine) / max(len(mine), 1)
-        centres.append((str(topic["label"]), int(topic["count"]), x, y))
+        centres.append((widest(str(topic["label"])), int(topic["count"]), x, y))
     labels = [
-        {"n": n, "label": text, "x": round(x, 1), "y": round(y, 1)}
-        for n, (text, x, y) in place_labels(centres, width, height).items()
+        {
+            "n": n,
+            "label": topics[n]["label"],
+            "category": topics[n]["category"],
+            "x": round(x, 1),
+            "y": round(y, 1),
+        }
+        for n, (_, x, y) in place_labels(centres, width, height).items()
     ]
     return {"name": size.name, "width": width, "height": height, "points": points, "labels": labels}
 
 
+def widest(label: str) -> str:
+    """A label as its widest face draws it: a category's name in every page language (the page says it in
+    its own: ``Graphics``, 图形学), any other label as it is; labels are placed by it, so that none
+    overlaps another in any language."""
+    if category_named(label) is None:
+        return label
+    return max((arxiv_name(label, lang) for lang in LANGUAGES), key=label_width)
+
+
 def label_width(text: str) -> float:
-    """How wide a label is drawn, its halo included (a wide character counts a full em)."""
-    return sum(WIDE_EM if east_asian_width(c) in "WF" else LABEL_EM for c in text) + HALO
+    """How wide a label is drawn, its halo included (a wide character counts a full em, a capital
+    letter more than a small one)."""
+    return sum(_char_width(c) for c in text) + HALO
+
+
+def _char_width(c: str) -> float:
+    if east_asian_width(c) in "WF":
+        return WIDE_EM
+    return CAPITAL_EM if c.isupper() else LABEL_EM
 
 
 def label_box(text: str, x: float, y: float) -> tuple[float, float, float, float]:
@@ -282,11 +308,14 @@ def map_data(state: AppState, category: str, day: str, days: int, page: bool = F
     )
     if not page:
         return data
+    shown = with_venues(state.store, [e.paper for e in entries])  # each entry's venues, one query
     return data | {
         "category_name": category_name(category),
         "days": days,
         **day_and_neighbours(known, when),
-        "entries": [ListedPaper.of(e.paper, number=n, kind=e.kind).dump() for n, e in enumerate(entries, 1)],
+        "entries": [
+            ListedPaper.of(e.paper, shown, number=n, kind=e.kind).dump() for n, e in enumerate(entries, 1)
+        ],
         "drawn": _drawn(tmap, docs, MAP_PAGE_SIZES),
     }
 

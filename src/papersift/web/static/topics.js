@@ -1,9 +1,21 @@
-// papersift topic map: a hover card with the paper's title, and chips that filter the listing below.
+// papersift topic map: a hover card with the paper's title, a point opens its paper, and chips that filter
+// the listing below (its later parts loaded first: window.papersiftParts, static/app.js). A drawing's
+// points are bare circles grouped by topic, in the order of their chip's data-papers (_topic_map.html).
 document.addEventListener("DOMContentLoaded", () => {
   for (const map of document.querySelectorAll(".topic-map")) {
     const box = map.querySelector(".map-box");
     const tip = map.querySelector(".map-tip");
-    const points = Array.from(map.querySelectorAll("a.pt"));
+    const chips = Array.from(map.querySelectorAll(".chip"));
+    const papers = new Map(chips.map((c) => [c.dataset.cluster, c.dataset.papers.split(" ")]));
+    const groups = Array.from(map.querySelectorAll("g.pt"));
+    const points = [];
+    for (const group of groups) {
+      const ids = papers.get(group.dataset.cluster) || [];
+      group.querySelectorAll("circle").forEach((circle, i) => {
+        circle.dataset.id = ids[i] || "";
+        points.push(circle);
+      });
+    }
     const show = (point) => {
       const row = document.getElementById("p-" + point.dataset.id);
       const title = row && row.querySelector(".title");
@@ -16,20 +28,36 @@ document.addEventListener("DOMContentLoaded", () => {
     };
     for (const point of points) {
       point.addEventListener("mouseenter", () => show(point));
-      point.addEventListener("focus", () => show(point));
       point.addEventListener("mouseleave", () => { tip.hidden = true; });
-      point.addEventListener("blur", () => { tip.hidden = true; });
+      point.addEventListener("click", () => {
+        if (point.dataset.id) window.location.href = "/abs/" + point.dataset.id;
+      });
     }
-    const chips = Array.from(map.querySelectorAll(".chip"));
+    // a page of one topic's papers (?topic=N, made by the server) leaves the chips to the form: another
+    // chip opens its topic, the pressed one the whole list
+    if (document.querySelector("section.listing[data-topic]")) continue;
     const rows = () => Array.from(document.querySelectorAll("section.listing article.paper"));
-    const filter = (chip) => {
+    let keep = null;  // the ids of the topic shown, or null: every row
+    const hide = () => {
+      for (const row of rows()) row.hidden = keep !== null && !keep.has(row.id.slice(2));
+    };
+    document.addEventListener("papersift:rows", hide);  // a part appended later is filtered as it comes
+    const filter = async (chip) => {
       const on = chip && chip.getAttribute("aria-pressed") !== "true";
       for (const c of chips) c.setAttribute("aria-pressed", String(on && c === chip));
-      const keep = on ? new Set(chip.dataset.papers.split(" ")) : null;
-      for (const row of rows()) row.hidden = keep !== null && !keep.has(row.id.slice(2));
-      for (const point of points) point.classList.toggle("dim", keep !== null && !keep.has(point.dataset.id));
+      for (const group of groups) group.classList.toggle("dim", on && group.dataset.cluster !== chip.dataset.cluster);
+      keep = on ? new Set(chip.dataset.papers.split(" ")) : null;
+      hide();
+      if (on && window.papersiftParts) await window.papersiftParts.rest();  // every paper of the topic
+      const first = on && keep && rows().find((row) => !row.hidden);
+      if (first && first.getBoundingClientRect().top > window.innerHeight) first.scrollIntoView({ block: "start" });
     };
-    for (const chip of chips) chip.addEventListener("click", () => filter(chip));
+    for (const chip of chips) {
+      chip.addEventListener("click", (event) => {
+        event.preventDefault();
+        filter(chip);
+      });
+    }
     const asked = new URLSearchParams(location.search).get("topic");  // the map page's "show in the listing"
     const chip = chips.find((c) => c.dataset.cluster === asked);
     if (chip) filter(chip);
