@@ -544,3 +544,27 @@ def test_chinese_help_at_80_columns_folds_its_text_and_cuts_nothing(
     output = run_cli(*command, "--help", home=tmp_path, env={"COLUMNS": "80", "PAPERSIFT_LANG": "zh"}).stdout
     assert "用法" in output
     _help_at_80_columns_is_whole(output, command)
+
+
+def test_list_with_no_date_opens_the_latest_day_of_new_papers_not_one_of_cross_lists(tmp_path: Path) -> None:
+    def record(pid: str, categories: list[str], day: str) -> dict[str, object]:
+        title = f"Paper {pid}"
+        return {"id": pid, "title": title, "abstract": "Plain text.", "authors": ["Ada Lovelace"]} | {
+            "categories": categories,
+            "primary_category": categories[0],
+            "announced": day,
+        }
+
+    records = [
+        record("2607.00001", ["cs.CV"], "2026-07-01"),
+        record("2607.00002", ["cs.CV"], "2026-07-01"),
+        record("2607.00101", ["cs.LG", "cs.CV"], "2026-07-02"),  # cs.CV's later day: a cross-list only
+    ]
+    home = tmp_path / "home"
+    run_cli("ingest", str(write_jsonl(tmp_path / "days.jsonl", records)), home=home)
+    for lang in ("en", "zh"):
+        said = run_cli("list", "cs.CV", home=home, env={"PAPERSIFT_LANG": lang}).stdout
+        assert "2026-07-01" in said and "2026-07-02" not in said.split("\n#01")[0], said
+        assert "Paper 2607.00001" in said and "Paper 2607.00101" not in said
+    later = run_cli("list", "cs.CV", "--date", "2026-07-02", home=home).stdout
+    assert "Paper 2607.00101" in later  # the day of cross-lists is still there when asked for

@@ -129,6 +129,8 @@ def test_a_failing_service_is_retried_then_shown_in_status_and_sent_on_the_next_
         assert "failed 3 times" in failed.stderr and "secret-hook-path" not in failed.stderr + failed.stdout
         status = invoke("digest", "status", home=home, env=env).stdout
         assert "failed (sending runs: 1)" in status and "error=500" in status  # each run tried 3 times
+        zh_status = invoke("digest", "status", home=home, env={**env, "PAPERSIFT_LANG": "zh"}).stdout
+        assert "（发送轮次：1）" in zh_status and "次）" not in zh_status  # runs, not the tries of a run
         assert "secret-hook-path" not in status
         seen = invoke("recommend", "--date", DAY.isoformat(), "-k", "50", home=home).stdout
         assert len(re.findall(r"^#\d\d ", seen, re.M)) == 30  # nothing was pushed: nothing is seen
