@@ -91,3 +91,31 @@ def test_a_server_without_a_generation_answers_with_keywords_and_switches_when_o
     second = app_state.indexes()
     assert second.lexical is not None and len(second.lexical) == 40 and second.name
     assert first.lexical is None  # a request that began before the switch keeps what it had
+
+
+def test_an_entry_being_computed_is_computed_once_for_everyone_asking(app_state: AppState) -> None:
+    """A day's topic map takes seconds: drawn at start (``web/app.warm_maps``) while the first reader asks
+    for it, it is drawn once and both get it."""
+    started, release, made = threading.Event(), threading.Event(), []
+
+    def slow() -> str:
+        made.append(1)
+        started.set()
+        release.wait(10)
+        return "the map"
+
+    answers: list[str] = []
+    first = threading.Thread(target=lambda: answers.append(app_state.cached(("topic-map", "x"), slow)))
+    first.start()
+    assert started.wait(10)
+    second = threading.Thread(target=lambda: answers.append(app_state.cached(("topic-map", "x"), slow)))
+    second.start()
+    second.join(0.3)
+    assert second.is_alive()  # waiting for the first's answer, not drawing it again
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert answers == ["the map", "the map"] and made == [1]
+    with pytest.raises(RuntimeError):  # a computation that fails is not kept, and the next ask tries again
+        app_state.cached(("topic-map", "y"), lambda: (_ for _ in ()).throw(RuntimeError("no map")))
+    assert app_state.cached(("topic-map", "y"), lambda: "drawn") == "drawn"

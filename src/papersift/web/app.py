@@ -99,18 +99,17 @@ def warm(state: AppState) -> None:
 
 
 def warm_maps(state: AppState) -> None:
-    """Draw the topic maps of the listings a reader opens first (where ``/`` opens, then the default
-    categories), each on its latest day of new papers, into this worker's cache: a map takes seconds, and the
-    first view of a day should not wait for it. Runs beside the server (``create_app``); a map that fails is
-    left to the page, which says so."""
+    """Draw the topic map of the listing ``/`` opens (its latest day of new papers) into this worker's cache,
+    beside the server as it starts: a map takes seconds, and the first page a reader opens should not wait
+    for it. One map only: drawing more at start would slow the first request to another day (two cores
+    shared). A map that fails is left to the page, which says so."""
     store = state.store
-    first = opening_category(store, (), state.settings.default_categories[0])
-    for category in dict.fromkeys((first, *state.settings.default_categories)):
-        try:
-            entries = listings.listing_data(state, category, None)["entries"]
-            topic_pages.topic_view(state, entries)
-        except (HTTPException, StoreError, OnnxModelError, ValueError, OSError):
-            continue
+    category = opening_category(store, (), state.settings.default_categories[0])
+    try:
+        entries = listings.listing_data(state, category, None)["entries"]
+        topic_pages.topic_view(state, entries)
+    except (HTTPException, StoreError, OnnxModelError, ValueError, OSError):
+        return
 
 
 def healthz(web: Web) -> dict[str, Any]:

@@ -66,6 +66,7 @@ class AppState:
     meta: Store
     meta_lock: threading.Lock = field(default_factory=threading.Lock)
     _cache: OrderedDict[tuple[str, ...], Any] = field(default_factory=OrderedDict)
+    _making: dict[tuple[str, ...], threading.Lock] = field(default_factory=dict)  # entries being computed
     _readers: dict[str | None, Account | None] = field(default_factory=dict)
     _version: int = -1
     _assist: tuple[Translate | None, Namer | None] | None = None
@@ -123,7 +124,9 @@ class AppState:
         self, key: tuple[str, ...], compute: Callable[[], Any], *, index: bool = False, personal: bool = False
     ) -> Any:
         """Keep what ``compute`` returns until what it depends on changes: the papers always, the index
-        generation when ``index``, any stored data when ``personal`` (a reader's library pages)."""
+        generation when ``index``, any stored data when ``personal`` (a reader's library pages). An entry
+        being computed is computed once: who asks meanwhile waits for it (a day's topic map, drawn at start
+        by ``web/app.warm_maps``, is not drawn a second time by the first reader)."""
         depends = [papers_version(self.store), str(loading(self.settings.home))]  # the demo's banner too
         if index:
             depends.append(self.generation())
@@ -135,11 +138,23 @@ class AppState:
             if full in self._cache:
                 self._cache.move_to_end(full)
                 return self._cache[full]
-        value = compute()
-        with self.meta_lock:
-            self._cache[full] = value
-            while len(self._cache) > CACHE_ENTRIES:  # least recently used first: popular pages stay
-                self._cache.popitem(last=False)
+            making = self._making.setdefault(full, threading.Lock())
+        with making:  # one computation of an entry at a time: a second asker waits for the first's answer
+            with self.meta_lock:
+                if full in self._cache:
+                    self._cache.move_to_end(full)
+                    return self._cache[full]
+            try:
+                value = compute()
+            except BaseException:
+                with self.meta_lock:
+                    self._making.pop(full, None)
+                raise
+            with self.meta_lock:  # kept before it is no longer being made: no asker computes it again
+                self._cache[full] = value
+                self._making.pop(full, None)
+                while len(self._cache) > CACHE_ENTRIES:  # least recently used first: popular pages stay
+                    self._cache.popitem(last=False)
         return value
 
     def account(self, request: Request) -> Account | None:
