@@ -20,10 +20,13 @@ import pytest
 from papersift.sources.eprint import extract
 from papersift.sources.fulltext import FullText
 from papersift.store.sqlite import SqliteStore
-from tests.support.browser import CHROMIUM, FLAGS
+from tests.support.browser import CHROMIUM
 from tests.support.data import write_jsonl
 from tests.support.homes import home_copy
 from tests.support.processes import run_cli, serving
+from tests.test_browser import SHOTS, browser, browsing
+
+__all__ = ["browser"]  # the shared fixture
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
 
@@ -75,14 +78,9 @@ def macro_server(macro_home: Path) -> Iterator[httpx.Client]:
 
 
 @pytest.fixture(scope="module")
-def page(macro_server: httpx.Client) -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        context = browser.new_context(base_url=str(macro_server.base_url))
-        yield context.new_page()
-        browser.close()
+def page(browser: object, macro_server: httpx.Client) -> Iterator[object]:
+    with browsing(browser, str(macro_server.base_url), SHOTS / "katex_macros.png") as opened:
+        yield opened
 
 
 def _typeset(page: object, path: str) -> None:

@@ -9,7 +9,6 @@ Over a real day: every cs.AI paper of 2026-08-21 (82), embedded (``topics_home``
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pytest
 from papersift.web.parts import PART
 from tests.support.browser import CHROMIUM
 from tests.support.data import DAILY_DAYS
+from tests.support.homes import home_copy
 from tests.support.inproc import app_client
 from tests.support.processes import serving
 from tests.test_browser import browser, browsing, screenshot_path
@@ -56,9 +56,7 @@ WORDS = {
 
 @pytest.fixture(scope="module")
 def light_home(topics_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("light") / "home"
-    shutil.copytree(topics_home, home)
-    return home
+    return home_copy(topics_home, tmp_path_factory, "light")
 
 
 @pytest.fixture(scope="module")

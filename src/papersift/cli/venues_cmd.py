@@ -4,6 +4,7 @@ its arXiv paper or its venue paper)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -103,9 +104,7 @@ def import_(
                     skipped=len(done.skipped),
                 )
             )
-            reasons: dict[str, int] = {}
-            for s in done.skipped:
-                reasons[o.say(s.reason)] = reasons.get(o.say(s.reason), 0) + 1
+            reasons = Counter(o.say(s.reason) for s in done.skipped)
             for why, n in reasons.items():
                 typer.echo(o.say.line("venue_skipped_why", n=n, reason=why))
             typer.echo(

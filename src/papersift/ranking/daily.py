@@ -215,8 +215,7 @@ def daily_picks(
     ``NoDailyPapers`` saying why there are none (the web answers it with a 404, the CLI with an error).
     ``tag``: ranked by that tag's papers alone (``UnknownTag`` when the reader has none of that name)."""
     tag = None if tag is None else known_tag(store, reader, tag)
-    followed = store.interests(reader.id).categories if reader else ()
-    categories = tuple(followed or fallback)
+    categories = reader_categories(store, reader, fallback)
     days = daily_days(store, categories)
     if not days:
         raise NoDailyPapers(say("no_followed_listings"))
@@ -231,8 +230,7 @@ def daily_picks(
 
 def followed_days(store: Store, reader: Account | None, fallback: Sequence[str]) -> list[date]:
     """Every listing day of the categories the reader follows (else ``fallback``), oldest first."""
-    followed = store.interests(reader.id).categories if reader else ()
-    return daily_days(store, tuple(followed or fallback))
+    return daily_days(store, reader_categories(store, reader, fallback))
 
 
 QuietReason = Literal["weekend", "holiday", "not_yet", "future", "not_stored"]
@@ -306,11 +304,3 @@ def day_quiet(
     fetches of the day. The one answer every face gives (web, CLI, digests, pushes, JSON)."""
     days = daily_days(store, tuple(categories))
     return quiet_day(days, day, store.fetched_days(day, categories), now)
-    later = [d for d in days if d > day]
-    if not is_listing_day(day):
-        return QuietDay(day, "weekend", next_listing_day(day), announcement_time(next_listing_day(day)))
-    if later and any(d < day for d in days):
-        return QuietDay(day, "holiday", later[0], announcement_time(later[0]))
-    if days and not later:
-        return QuietDay(day, "not_yet", day, announcement_time(day))
-    return None

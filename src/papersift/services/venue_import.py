@@ -6,7 +6,6 @@ paper, kept as venue papers, skipped with their reasons.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,11 +26,6 @@ class VenueImport:
     skipped: list[Skipped] = field(default_factory=list)
     seconds: float = 0.0
 
-    @property
-    def read(self) -> int:
-        """Records read (skipped ones not counted)."""
-        return self.counts.records
-
 
 def import_file(store: Store, path: Path, venue: str | None = None, year: int | None = None) -> VenueImport:
     """Import one accept list (``PaperlistError`` when the file or its venue cannot be read at all: then
@@ -41,13 +35,9 @@ def import_file(store: Store, path: Path, venue: str | None = None, year: int | 
     records: list[VenueRecord] = []
     skipped: list[Skipped] = []
     for item in read_paperlist(path, source):
-        (skipped if isinstance(item, Skipped) else records).append(item)  # type: ignore[arg-type]
+        if isinstance(item, Skipped):
+            skipped.append(item)
+        else:
+            records.append(item)
     counts = store.import_venue(source.venue, source.year, records, path.name)
     return VenueImport(path.name, source.venue, source.year, counts, skipped, time.perf_counter() - started)
-
-
-def import_files(
-    store: Store, paths: Iterable[Path], venue: str | None = None, year: int | None = None
-) -> list[VenueImport]:
-    """Import each file in turn (a failing file stops the run with its ``PaperlistError``)."""
-    return [import_file(store, path, venue, year) for path in paths]

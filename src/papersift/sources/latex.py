@@ -66,7 +66,7 @@ _ARGS: dict[str, tuple[int, int]] = {
     **dict.fromkeys(
         "label ref eqref autoref cref Cref pageref nameref vref includegraphics vspace hspace vskip hskip "
         "bibliographystyle bibliography addbibresource pagestyle thispagestyle hypersetup usepackage "
-        "RequirePackage documentclass documentstyle captionsetup input include color nocite linespread "
+        "RequirePackage documentclass documentstyle captionsetup input include color linespread "
         "maketitle affiliation affil address email institute author date orcid correspondingauthor "
         "keywords icmlaffiliation icmlauthor icmlcorrespondingauthor icmlkeywords received accepted "
         "submitted journal volume pacs altaffiliation nolinkurl titlerunning authorrunning "
@@ -79,7 +79,7 @@ _ARGS: dict[str, tuple[int, int]] = {
         "newcommand renewcommand providecommand DeclareMathOperator newenvironment".split(), (2, 0)
     ),
     "addcontentsline": (3, 0),
-    **dict.fromkeys("cline cmidrule cmidrule cdashline arrayrulecolor rowcolor cellcolor".split(), (1, 0)),
+    **dict.fromkeys("cline cmidrule cdashline arrayrulecolor rowcolor cellcolor".split(), (1, 0)),
     "rule": (2, 0),
     "specialrule": (3, 0),
     "fontsize": (2, 0),
@@ -523,7 +523,7 @@ _MATH_ACCENTS = {
 _MATH_ARGUMENT_TEXT = frozenset(  # their argument's text is what they show
     """text textrm textit textbf textsf texttt textsc textup textnormal emph mathrm mathbf mathit mathsf
     mathtt mathnormal mathbfit operatorname boldsymbol bm pmb mbox hbox mathop mathrel mathbin mathord
-    mathopen mathclose ensuremath underline underbrace overbrace displaystyle""".split()
+    mathopen mathclose ensuremath underline underbrace overbrace""".split()
 )
 _MATH_DROPPED = frozenset(
     """left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr bigm Bigm middle displaystyle textstyle

@@ -67,13 +67,15 @@ class Source:
 
 def source_of(path: Path, venue: str | None = None, year: int | None = None) -> Source:
     """The venue and year of ``path``: those given, else from its name (``colm2025.json.gz``)."""
-    m = _FILE_NAME.fullmatch(path.name)
-    if (venue is None and m is None) or (year is None and m is None):
-        raise PaperlistError(say("venue_file_name", file=path.name))
-    name = venue if venue is not None else display_name(m["slug"]) if m else ""
+    name, when = venue, year
+    if name is None or when is None:
+        m = _FILE_NAME.fullmatch(path.name)
+        if m is None:
+            raise PaperlistError(say("venue_file_name", file=path.name))
+        name = display_name(m["slug"]) if name is None else name
+        when = int(m["year"]) if when is None else when
     if not is_venue_name(name):
         raise PaperlistError(say("venue_bad_name", name=name))
-    when = year if year is not None else int(m["year"]) if m else 0
     if not 1900 <= when <= 2100:
         raise PaperlistError(say("venue_bad_year", year=str(when)))
     return Source(name, when)

@@ -14,7 +14,7 @@ goes through ``upsert``) is linked then and its venue paper retired (``_link_arr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -314,11 +314,12 @@ class VenueTables(PaperTables):
         """Each record's arXiv paper, where one agrees; a paper keeps its best record of the list."""
         index = self._title_index()
         keyed = {r.key: index.candidates(r.title) for r in records}
-        papers = self._titles_and_authors(sorted({pid for ids in keyed.values() for pid in ids}))
+        named = {r.arxiv for r in records if r.arxiv}  # the ids records give themselves (WACV's)
+        papers = self._titles_and_authors(sorted({pid for ids in keyed.values() for pid in ids} | named))
         found: dict[str, _Link] = {}
         for record in records:
             by_key = [(pid, *papers[pid]) for pid in keyed[record.key] if pid in papers]
-            link = self._claimed(record) or _best(record, by_key)
+            link = _claimed(record, papers) or _best(record, by_key)
             if link is not None:
                 found[record.key] = link
         best: dict[str, tuple[float, str]] = {}
@@ -348,15 +349,6 @@ class VenueTables(PaperTables):
             ):
                 out[str(r["id"])] = (str(r["title"]), orjson.loads(r["authors"]))
         return out
-
-    def _claimed(self, record: VenueRecord) -> _Link | None:
-        """The arXiv paper the record names, when stored and its title agrees."""
-        if record.arxiv is None:
-            return None
-        row = self._one("SELECT title FROM papers WHERE id = ? AND NOT deleted", (record.arxiv,))
-        if row is None or title_agreement(record.title, str(row["title"])) < CLAIMED_TITLE:
-            return None
-        return _Link(record.arxiv, _CLAIMED)
 
     def _link_arrivals(self, tx: Tx, papers: Iterable[tuple[int, Paper]]) -> None:
         """Link arXiv papers just written to the venue records they are, when those records have no link
@@ -533,6 +525,17 @@ class TitleIndex:
 
 def _ends(key: str) -> tuple[str, ...]:
     return (f"<{key[:AFFIX]}", f">{key[-AFFIX:]}") if len(key) >= AFFIX else ()
+
+
+def _claimed(record: VenueRecord, papers: Mapping[str, tuple[str, list[str]]]) -> _Link | None:
+    """The arXiv paper the record names (``papers``: stored titles and authors by id), when its title
+    agrees."""
+    if record.arxiv is None or record.arxiv not in papers:
+        return None
+    title, _ = papers[record.arxiv]
+    if title_agreement(record.title, title) < CLAIMED_TITLE:
+        return None
+    return _Link(record.arxiv, _CLAIMED)
 
 
 def _best(record: VenueRecord, candidates: Iterable[tuple[str, str, list[str]]]) -> _Link | None:

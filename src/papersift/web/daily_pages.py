@@ -213,15 +213,15 @@ def _daily(request: Request, web: Web, day: str | None) -> Answer:
     ask = asked(request)  # a part of the day's papers (web/parts.py); the rows alone are no visit
     if ask.fragment and not wants_json(request):
         return web.page(request, FRAGMENT, **daily_part(request, web, data, ask, show_seen, tag))
-    new = since_last_visit(web.state, web.state.account(request))
+    reader = web.state.account(request)
+    new = since_last_visit(web.state, reader)
     data = {**data, "new": None if new is None else new.dump()}  # DailyAnswer's last fields, per visit
-    accepted = acceptances_once(web.state, web.state.account(request))
+    accepted = acceptances_once(web.state, reader)
     data["accepted"] = [AcceptedShape.of(a).dump() for a in accepted]
     if wants_json(request):
         return data
     lang = web.language(request)
     quiet = said(data["quiet"]["line"], lang) if data["quiet"] else None
-    reader = web.state.account(request)
     tags = [name for name, _ in web.state.store.tags(reader.id)] if reader else []
     parted = daily_part(request, web, data, ask, show_seen, tag)
     return web.page(request, "daily.html", quiet_line=quiet, reader_tags=tags, **parted)

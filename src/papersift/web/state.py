@@ -146,15 +146,13 @@ class AppState:
                     return self._cache[full]
             try:
                 value = compute()
-            except BaseException:
+                with self.meta_lock:  # kept before it is no longer being made: no asker computes it again
+                    self._cache[full] = value
+                    while len(self._cache) > CACHE_ENTRIES:  # least recently used first: popular pages stay
+                        self._cache.popitem(last=False)
+            finally:
                 with self.meta_lock:
                     self._making.pop(full, None)
-                raise
-            with self.meta_lock:  # kept before it is no longer being made: no asker computes it again
-                self._cache[full] = value
-                self._making.pop(full, None)
-                while len(self._cache) > CACHE_ENTRIES:  # least recently used first: popular pages stay
-                    self._cache.popitem(last=False)
         return value
 
     def account(self, request: Request) -> Account | None:

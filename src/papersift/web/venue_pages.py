@@ -19,6 +19,7 @@ import numpy as np
 from fastapi import APIRouter, Path, Query, Request
 
 from papersift.ranking.topics import MIN_TOPIC, TopicMap, map_json
+from papersift.ranking.topics.clusters import stored_vectors
 from papersift.records.messages import say
 from papersift.records.paper import Paper
 from papersift.records.venues import is_venue_name, venue_slug
@@ -65,7 +66,8 @@ def venues(request: Request, web: Web) -> Answer:
 def missing_venue(name: str, year: int, known: Sequence[tuple[str, int]]) -> DeadEnd:
     """A venue-year the store does not hold (or a name no venue has): the venues page, and the other years
     of the same venue."""
-    same = [(f"{v} {y}", f"/venue/{v}/{y}") for v, y in known if venue_slug(v) == venue_slug(name)]
+    slug = venue_slug(name)
+    same = [(f"{v} {y}", f"/venue/{v}/{y}") for v, y in known if venue_slug(v) == slug]
     return DeadEnd(404, say("no_venue", venue=name, year=year), [(say("all_venues"), "/venues"), *same])
 
 
@@ -89,9 +91,8 @@ def with_vectors(state: AppState, papers: Sequence[Paper]) -> list[Paper]:
     indexes = state.indexes()
     if indexes.dense is None or not papers:
         return []
-    rowids = np.array([indexes.store.rowid(p.id) or -1 for p in papers], dtype=np.int64)
-    found = indexes.dense.vectors(np.where(rowids >= 0, rowids, 0))
-    has = (rowids >= 0) & (np.linalg.norm(found, axis=1) > 0)
+    _, vectors = stored_vectors(indexes, papers)
+    has = np.linalg.norm(vectors, axis=1) > 0
     return [p for p, kept in zip(papers, has, strict=True) if kept]
 
 
@@ -111,7 +112,8 @@ def venue_data(
     (``page``) adds the map's drawing and the other years of the venue."""
     summaries = state.store.venue_list() if is_venue_name(name) else []
     known = [(s.venue, s.year) for s in summaries]
-    shown = next((s for s in summaries if venue_slug(s.venue) == venue_slug(name) and s.year == year), None)
+    slug = venue_slug(name)
+    shown = next((s for s in summaries if venue_slug(s.venue) == slug and s.year == year), None)
     if shown is None:
         raise missing_venue(name, year, known)
     entries = state.store.venue_entries(shown.venue, year, status or None)
@@ -119,6 +121,7 @@ def venue_data(
     mapped = with_vectors(state, list(papers.values()))
     tmap = venue_map(state, mapped)
     label = f"{shown.venue} {year}"
+    drawable = tmap is not None and len(tmap.clusters) > 1  # a map of two topics or more
     data = VenueAnswer.make(
         venue=shown.venue,
         year=year,
@@ -126,14 +129,14 @@ def venue_data(
         records=shown.records,
         linked=shown.linked,
         statuses=[StatusCount.make(status=s, count=n) for s, n in shown.statuses],
-        map=map_json(label, "", tmap) if tmap is not None and len(tmap.clusters) > 1 else None,
+        map=map_json(label, "", tmap) if tmap is not None and drawable else None,
         entries=[record_shape(e) for e in entries],
     ).dump()
     if not page:
         return data
     titles = {e.paper_id: e.record.title for e in entries}
-    drawn = map_view(tmap, titles, MAP_PAGE_SIZES) if tmap is not None and len(tmap.clusters) > 1 else None
-    years = sorted((y for v, y in known if venue_slug(v) == venue_slug(name)), reverse=True)
+    drawn = map_view(tmap, titles, MAP_PAGE_SIZES) if tmap is not None and drawable else None
+    years = sorted((y for v, y in known if venue_slug(v) == slug), reverse=True)
     return data | {"drawn": drawn, "years": years, "mapped": len(mapped)}
 
 

@@ -47,16 +47,23 @@ P = PARAMETERS
 # --- vectors ---
 
 
+def stored_vectors(indexes: Indexes, papers: Sequence[Paper]) -> tuple[np.ndarray, np.ndarray]:
+    """The papers' rowids (-1: not stored) and their unit vectors in the current generation, in the order
+    given (a zero row: none)."""
+    rowids = np.array([indexes.store.rowid(p.id) or -1 for p in papers], dtype=np.int64)
+    if indexes.dense is None:
+        return rowids, np.zeros((len(papers), 1))
+    dense = np.asarray(indexes.dense.vectors(np.where(rowids >= 0, rowids, 0)), np.float64)
+    dense[rowids < 0] = 0.0
+    norms = np.linalg.norm(dense, axis=1, keepdims=True)
+    dense /= np.where(norms > 0, norms, 1.0)
+    return rowids, dense
+
+
 def paper_vectors(indexes: Indexes, papers: Sequence[Paper]) -> np.ndarray:
     """The papers' vectors (see module), in the order given."""
     n = len(papers)
-    rowids = np.array([indexes.store.rowid(p.id) or -1 for p in papers], dtype=np.int64)
-    dense = np.zeros((n, 1))
-    if indexes.dense is not None:
-        dense = np.asarray(indexes.dense.vectors(np.where(rowids >= 0, rowids, 0)), np.float64)
-        dense[rowids < 0] = 0.0
-        norms = np.linalg.norm(dense, axis=1, keepdims=True)
-        dense /= np.where(norms > 0, norms, 1.0)
+    rowids, dense = stored_vectors(indexes, papers)
     if n < 2:
         return np.zeros((n, 1))
     has = np.linalg.norm(dense, axis=1) > 0
