@@ -48,6 +48,13 @@ demo: $(DEMO_STAMP)
 	$(VENV)/bin/papersift demo --shared $(SHARED) --days $(DAYS)
 	$(VENV)/bin/papersift serve --host 127.0.0.1 --port $(PORT)
 
+# the compiled catalogs: each locale/<lang>/LC_MESSAGES/papersift.mo written from its .po with Babel
+# (records/catalogs.compile_catalogs); committed and shipped in the package, never compiled at run time;
+# tests/test_messages_catalogs.py fails when one differs from its .po
+.PHONY: catalogs
+catalogs: $(DEMO_STAMP)
+	$(PY) -c "from papersift.records.catalogs import compile_catalogs; compile_catalogs()"
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/ruff format --check src tests bench
@@ -66,11 +73,11 @@ texlive:
 # one worker, so a module's fixtures are built once (pytest-xdist)
 WORKERS ?= auto
 PARALLEL = -n $(WORKERS) --maxprocesses 4 --dist loadfile
-test: lint chromium texlive
+test: catalogs lint chromium texlive
 	$(VENV)/bin/pytest -q $(PARALLEL)
 
 # the tests that run in process (no `papersift` process, browser, cluster, torch or data at scale): minutes
-test-fast: $(STAMP)
+test-fast: $(STAMP) catalogs
 	$(VENV)/bin/pytest -q $(PARALLEL) -m "not slow and not torch and not llm and not process"
 
 # the [torch] runtime's tests; plain PyPI's torch is the CUDA build (GBs): TORCH_INDEX=<a CPU wheel index>

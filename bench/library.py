@@ -15,7 +15,7 @@ import statistics
 import time
 from pathlib import Path
 
-from papersift.reader.library import import_references
+from papersift.library.saved import import_references
 from papersift.services.accounts import create_account
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography

@@ -19,6 +19,8 @@ For each page and code, in Debian's chromium through Playwright (a fresh context
   (a MutationObserver and the next animation frame, in the page), and ``dcl``: DOMContentLoaded;
 - ``cold``: the first load after the server started (the page and the day's topic map computed), ``warm``:
   the median of ``--runs`` loads after it (the page cached, as for every reader after the first);
+- ``map``: ms until the page's topic map is drawn on screen (cold / warm): with the page, or after it where
+  the page holds a placeholder until its map is drawn (``web/topic_pages.py``); ``-`` for a page with none;
 - ``--mbps``: the browser's line throttled (Chromium's network emulation, 40 ms round trips), as a reader
   on a real network sees it; by default loopback, where bytes cost almost nothing;
 - ``reachable``: papers reachable from the first view by its "next" links (the pager's or the parts'),
@@ -57,24 +59,31 @@ PAGES = {
     "search (200 results)": ("/search?q=" + QUERY.replace(" ", "+"), ""),
 }
 SEARCH_REACH = 200
-# in the page, before its own scripts: when the first paper is laid out on screen (ms since navigation)
+# in the page, before its own scripts: when the first paper is laid out on screen, and when the topic map
+# is (its points drawn, not a placeholder), in ms since navigation
 FIRST_PAPER = """
 (() => {
-  const seen = () => {
-    const row = document.querySelector("article.paper");
-    if (!row || row.getBoundingClientRect().height === 0) return false;
-    requestAnimationFrame(() => { window.__firstPaper = performance.now(); });
-    return true;
+  const when = (selector, name) => {
+    const seen = () => {
+      const found = document.querySelector(selector);
+      if (!found || found.getBoundingClientRect().height === 0) return false;
+      requestAnimationFrame(() => { window[name] = performance.now(); });
+      return true;
+    };
+    const watch = new MutationObserver(() => { if (seen()) watch.disconnect(); });
+    watch.observe(document, { childList: true, subtree: true });
   };
-  const watch = new MutationObserver(() => { if (seen()) watch.disconnect(); });
-  watch.observe(document, { childList: true, subtree: true });
+  when("article.paper", "__firstPaper");
+  when(".topic-map:not(.pending) .map-box", "__mapShown");
 })();
 """
 TIMING = """() => {
   const n = performance.getEntriesByType("navigation")[0];
   return {visible: window.__firstPaper ?? null, dcl: n.domContentLoadedEventEnd, gz: n.encodedBodySize,
-          html: n.decodedBodySize};
+          html: n.decodedBodySize, map: window.__mapShown ?? null,
+          mapped: document.querySelector(".topic-map") !== null};
 }"""
+MAP_SECONDS = 60.0  # how long a load waits for its page's map
 NEXT = re.compile(r'<nav class="(?:more|pager)"[^>]*>(?:(?!</nav>).)*?rel="next" href="([^"]+)"', re.S)
 ROW = re.compile(r'<article class="paper[^"]*" id="p-([^"]+)"')
 
@@ -85,6 +94,7 @@ class Load:
     gz: int
     visible: float
     dcl: float
+    map: float | None  # None: no map on the page
 
 
 def build_home(home: Path, shared: Path, src: Path) -> None:
@@ -126,7 +136,12 @@ def load(browser: Any, base: str, path: str, mbps: float = 0.0) -> Load:
             if t["visible"] is not None:
                 break
             time.sleep(0.1)
-        return Load(html=int(t["html"]), gz=int(t["gz"]), visible=float(t["visible"]), dcl=float(t["dcl"]))
+        waited = time.monotonic()
+        while t["mapped"] and t["map"] is None and time.monotonic() - waited < MAP_SECONDS:
+            time.sleep(0.05)  # the map drawn after the page: it comes into its placeholder
+            t = page.evaluate(TIMING)
+        drawn = None if t["map"] is None else float(t["map"])
+        return Load(int(t["html"]), int(t["gz"]), float(t["visible"]), float(t["dcl"]), drawn)
     finally:
         context.close()
 
@@ -158,16 +173,22 @@ def measure(
             cold = load(browser, base, path, mbps)
             warm = [load(browser, base, path, mbps) for _ in range(runs)]
             whole = len(client.get(api).json()["entries"]) if api else SEARCH_REACH
+            maps = [w.map for w in warm if w.map is not None]
             results[label] = {
                 "html": cold.html,
                 "gz": cold.gz,
                 "cold": cold.visible,
                 "warm": statistics.median(w.visible for w in warm),
                 "dcl": statistics.median(w.dcl for w in warm),
+                "map": f"{_ms(cold.map)}/{_ms(statistics.median(maps) if maps else None)}",
                 "reachable": f"{min(reachable(client, path), whole)}/{whole}",
             }
     shutil.rmtree(copy, ignore_errors=True)
     return results
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f}"
 
 
 def main() -> None:
@@ -191,14 +212,14 @@ def main() -> None:
             name: measure(name, src, args.home, browser, args.runs, args.mbps) for name, src in codes.items()
         }
         browser.close()
-    columns = ("html KB", 8), ("gz KB", 6), ("cold ms", 8), ("warm ms", 8), ("dcl ms", 7)
+    columns = ("html KB", 8), ("gz KB", 6), ("cold ms", 8), ("warm ms", 8), ("dcl ms", 7), ("map ms", 11)
     print(f"{'page':<24} {'code':<7} " + " ".join(f"{c:>{w}}" for c, w in columns) + "  reachable")
     for label in PAGES:
         for name in codes:
             r = found[name][label]
             print(
                 f"{label:<24} {name:<7} {r['html'] / 1000:>8.1f} {r['gz'] / 1000:>6.1f} {r['cold']:>8.0f} "
-                f"{r['warm']:>8.0f} {r['dcl']:>7.0f}  {r['reachable']}"
+                f"{r['warm']:>8.0f} {r['dcl']:>7.0f} {r['map']:>11}  {r['reachable']}"
             )
     line = f"{args.mbps:g} Mbit/s, 40 ms" if args.mbps else "loopback"
     print(f"({args.runs} warm loads each; {line}; {time.time() - started:.0f} s in all)")

@@ -53,8 +53,8 @@ def main() -> None:
     from apprise import Apprise
 
     from papersift.cli.common import opened
-    from papersift.reader.digest import digest_day, digest_texts
-    from papersift.reader.push import compose, send, target
+    from papersift.library.digest import digest_day, digest_texts
+    from papersift.library.push import compose, send, target
     from papersift.settings import Settings
     from tests.push_server import PushServer
 

@@ -88,9 +88,9 @@ def main() -> None:
         os.environ.pop(name, None)
 
     from papersift.cli.common import load_settings, opened
+    from papersift.library.digest import read_ahead
     from papersift.llm import local
     from papersift.ranking.daily import daily_picks
-    from papersift.reader.digest import read_ahead
     from papersift.reading.extractive import key_sentence
     from papersift.reading.texts import faq_stream, reading_key
 

@@ -198,7 +198,7 @@ def test_a_command_module_imports_no_other_command_module() -> None:
         "papersift.cli.__main__": {"papersift.cli"},
         "papersift.cli.resident": {*shared, "papersift.cli.commands"},
         # the words of --help: the template collects them from the command tree, said_tree says them
-        "papersift.cli.help_words": {*shared, "papersift.cli.commands", "papersift.cli.lines"},
+        "papersift.cli.help_words": {*shared, "papersift.cli.commands"},
         "papersift.cli.said_tree": {*shared, "papersift.cli.help_words", "papersift.cli.metavars"},
     }
     for module in MODULES:

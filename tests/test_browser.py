@@ -6,7 +6,6 @@ accounts) and saves a full-page screenshot as ``test-output/screenshots/<test na
 
 from __future__ import annotations
 
-import contextlib
 import re
 import shutil
 from collections.abc import Iterator
@@ -15,48 +14,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.browser import CHROMIUM, FLAGS
+from tests.support.browser import CHROMIUM, browsing, screenshot_path
 from tests.support.data import DAILY_DAYS, ROOT
 from tests.support.processes import serving
 from tests.test_web_library import add_account, agent_ids
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
-SHOTS = ROOT / "test-output" / "screenshots"
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
-
-
-@contextlib.contextmanager
-def browsing(browser: object, base_url: str, shot: Path) -> Iterator[object]:
-    """A fresh browser context on ``base_url``; no dialog may open and no request may leave the server."""
-    context = browser.new_context(base_url=base_url)  # type: ignore[attr-defined]
-    page = context.new_page()
-    dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    outside: list[str] = []
-    page.on("request", lambda r: None if r.url.startswith(base_url) else outside.append(r.url))
-    try:
-        yield page
-    finally:
-        shot.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(shot), full_page=True)
-        context.close()
-    assert not dialogs, f"script from paper text ran: {dialogs}"
-    assert not outside, f"the page reached outside the server: {outside}"
-
-
-def screenshot_path(request: pytest.FixtureRequest) -> Path:
-    return SHOTS / f"{request.node.name}.png"
 
 
 @pytest.fixture

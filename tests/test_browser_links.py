@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from tests.fulltext_server import PDF, FulltextServer
+from tests.support.browser import CHROMIUM, SHOTS, browsing
 from tests.support.processes import serving
-from tests.test_browser import CHROMIUM, SHOTS, browser, browsing
 from tests.test_thumbnails import TRUNCATED, stored
 
-__all__ = ["browser", "stored"]  # the fixtures, shared
+__all__ = ["stored"]  # the fixture, shared with test_thumbnails
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Debian chromium")]
 
 MATH_AND_LINKS = {

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.reading_server import LlmServer, llm_env, one_day_home
+from tests.support.browser import CHROMIUM, SHOTS, browsing
 from tests.support.data import EVIL
 from tests.support.inproc import invoke
 from tests.support.processes import serving
-from tests.test_browser import CHROMIUM, SHOTS, browser, browsing
 from tests.test_web_reading import DAY, INJECTION, home
 
-__all__ = ["browser", "home"]  # the fixtures, shared (llm: tests/support/fixtures.py)
+__all__ = ["home"]  # the fixture, shared with test_web_reading (browser, llm: tests/support/fixtures.py)
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Debian chromium")]
 
 

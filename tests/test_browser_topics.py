@@ -15,13 +15,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.browser import Labels, label_boxes, visit
+from tests.support.browser import CHROMIUM, SHOTS, Labels, browsing, label_boxes, screenshot_path, visit
 from tests.support.data import DAILY_DAYS
 from tests.support.processes import serving
-from tests.test_browser import CHROMIUM, SHOTS, browser, browsing, screenshot_path
-from tests.test_topics import topics_home
 
-__all__ = ["browser", "topics_home"]  # fixtures shared with other modules
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
 LISTING = f"/list/cs.AI/{DAILY_DAYS[1]}"
 MAP_PAGE = f"/map/cs.AI/{DAILY_DAYS[1]}"
@@ -133,7 +130,7 @@ def test_at_every_width_the_drawing_shown_is_the_widest_not_scaled_below_85_perc
     browser: object, map_server: httpx.Client, request: pytest.FixtureRequest, path: str
 ) -> None:
     with browsing(browser, str(map_server.base_url), screenshot_path(request)) as page:
-        page.goto(path)  # type: ignore[attr-defined]
+        visit(page, path)  # its map in place
         for width in range(360, 1601, 20):
             page.set_viewport_size({"width": width, "height": 900})  # type: ignore[attr-defined]
             found = page.evaluate(SHOWN)  # type: ignore[attr-defined]

@@ -15,13 +15,11 @@ import httpx
 import pytest
 
 from papersift.web.parts import PART
-from tests.support.browser import visit
+from tests.support.browser import CHROMIUM, SHOTS, browsing, screenshot_path, visit
 from tests.support.homes import home_copy
 from tests.support.processes import serving
 from tests.support.venues import BADGE, COLM_RECORDS
-from tests.test_browser import CHROMIUM, SHOTS, browser, browsing, screenshot_path
 
-__all__ = ["browser"]  # the fixture shared with test_browser
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
 VENUE = "/venue/COLM/2025"
 

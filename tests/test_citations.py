@@ -15,7 +15,7 @@ import bibtexparser
 import pytest
 import rispy
 
-from papersift.reader.library import export_items, import_references
+from papersift.library.saved import export_items, import_references
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography, to_bibtex, to_csl_json, to_ris

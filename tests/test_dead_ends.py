@@ -22,10 +22,8 @@ from tests.arxiv_server import ArxivServer, Reply
 from tests.support.data import DAILY_DAYS
 from tests.support.homes import home_copy
 from tests.support.inproc import invoke
-from tests.support.processes import free_port, run_cli, serving
-from tests.test_topics import topics_home
+from tests.support.processes import free_port, serving
 
-__all__ = ["topics_home"]
 DAY = DAILY_DAYS[1]
 MISSING = "2501.99999"
 
@@ -166,8 +164,8 @@ def test_categories_are_read_in_any_case(site: httpx.Client, dead_home: Path) ->
         moved = site.get(path)
         assert moved.status_code == 308 and moved.headers["location"] == spelled, path
         assert site.get(path, follow_redirects=True).status_code == 200, path
-    out = run_cli("list", "cs.ai", "--date", DAY, home=dead_home).stdout
-    assert out == run_cli("list", "cs.AI", "--date", DAY, home=dead_home).stdout and "#01" in out
+    out = invoke("list", "cs.ai", "--date", DAY, home=dead_home).stdout
+    assert out == invoke("list", "cs.AI", "--date", DAY, home=dead_home).stdout and "#01" in out
 
 
 def test_the_favicon_is_served(site: httpx.Client) -> None:
@@ -189,9 +187,9 @@ def test_and_n_more_is_said_in_chinese(site: httpx.Client) -> None:
 def test_the_paper_page_shows_the_readers_tags_and_note(site: httpx.Client, dead_home: Path) -> None:
     pid = str(a_paper(site)["id"])
     assert '<aside class="reader-entry"' not in site.get(f"/abs/{pid}").text
-    run_cli("library", "add", pid, home=dead_home)
-    run_cli("library", "tag", pid, "to-read", "<b>bold</b>", home=dead_home)
-    run_cli("library", "note", pid, "Compare with section 4 <script>", home=dead_home)
+    invoke("library", "add", pid, home=dead_home)
+    invoke("library", "tag", pid, "to-read", "<b>bold</b>", home=dead_home)
+    invoke("library", "note", pid, "Compare with section 4 <script>", home=dead_home)
     page = site.get(f"/abs/{pid}?lang=en").text
     entry = page.split('<aside class="reader-entry"')[1].split("</aside>")[0]
     assert ">to-read</a>" in entry and "&lt;b&gt;bold&lt;/b&gt;" in entry
@@ -233,7 +231,7 @@ def test_the_categories_a_reader_follows_on_the_library_page_are_read_in_any_cas
     token = site.get("/library").text.split('name="csrf" value="')[1].split('"')[0]
     form = {"categories": "cs.ai, STAT.ml\ncs.AI", "authors": "", "must": "", "never": "", "csrf": token}
     assert site.post("/library/interests", data=form).status_code == 303
-    assert "categories: cs.AI, stat.ML\n" in run_cli("follow", home=dead_home).stdout
+    assert "categories: cs.AI, stat.ML\n" in invoke("follow", home=dead_home).stdout
 
 
 def test_category_options_are_read_in_any_case(site: httpx.Client, dead_home: Path) -> None:

@@ -17,7 +17,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 from pydantic import ValidationError
 
-from papersift.reader.digest import DigestError, send
+from papersift.library.digest import DigestError, send
 from papersift.settings import Settings
 from tests.certs import Certificates, make_certificates
 from tests.support.processes import free_port, run_cli

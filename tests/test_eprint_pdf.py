@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import tarfile
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -13,6 +14,7 @@ import pytest
 
 from papersift.sources.eprint import extract
 from papersift.sources.fulltext import CodeLink, ExtractError, FullText
+from papersift.sources.pdf import is_pdf
 
 PDFS = {
     "2501.10120v1.pdf": "2501.10120",
@@ -126,3 +128,29 @@ def test_pdf_without_text_layer_refused() -> None:
         extract(buf.getvalue(), arxiv_id="2401.00001")
     with pytest.raises(ExtractError, match="not a readable PDF"):
         extract(buf.getvalue()[:200], arxiv_id="2401.00001")
+
+
+def _blank_pdf() -> bytes:
+    pdf = pdfium.PdfDocument.new()
+    pdf.new_page(595, 842)
+    buf = io.BytesIO()
+    pdf.save(buf)
+    return buf.getvalue()
+
+
+def test_a_pdf_opens_with_its_header_and_an_archive_holding_one_is_not_a_pdf() -> None:
+    """One PDF check (``sources/pdf.is_pdf``) for e-prints and thumbnails: a tar whose first member is a
+    figure's PDF is read as the archive it is, never kept as the paper's thumbnail."""
+    pdf = _blank_pdf()
+    assert is_pdf(pdf) and is_pdf(b"\r\n " + pdf)
+    tex = b"\\documentclass{article}\\begin{document}\\section{Intro}Archive text.\\end{document}"
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for name, data in (("fig.pdf", pdf), ("main.tex", tex)):
+            member = tarfile.TarInfo(name)
+            member.size = len(data)
+            tar.addfile(member, io.BytesIO(data))
+    archive = buf.getvalue()
+    assert b"%PDF-" in archive[:1024]  # the figure's header within the first KB
+    assert not is_pdf(archive)
+    assert "Archive text." in "\n".join(s.text for s in extract(archive, arxiv_id="2401.00001").sections)

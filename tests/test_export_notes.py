@@ -32,7 +32,6 @@ from papersift.sources.bibliography import (
 )
 from tests.citation_tools import TEX_RUNS, check_csl, compile_bibtex, tex_available
 from tests.support.inproc import app_client, invoke
-from tests.support.processes import run_cli
 
 # BibTeX's specials, unbalanced braces, math, a LaTeX command, Unicode pdflatex can and cannot set, line
 # breaks, a blank line, an indented line, lines that look like RIS tags or a BibTeX entry
@@ -283,16 +282,16 @@ def test_the_real_commands_carry_tags_and_notes_from_one_home_to_another(tmp_pat
         _stored(home)
     _fill(mine, tmp_path)
     exported = tmp_path / "library.bib"
-    done = run_cli("library", "export", "--output", str(exported), home=mine)
+    done = invoke("library", "export", "--output", str(exported), home=mine)
     assert done.stdout == "" and f"exported 3 entries to {exported}" in done.stderr
-    imported = run_cli("library", "import", str(exported), home=theirs, env={"PAPERSIFT_LANG": "zh"})
+    imported = invoke("library", "import", str(exported), home=theirs, env={"PAPERSIFT_LANG": "zh"})
     assert (
         "导入（bibtex）：读取 3 条，2 条关联到 arXiv 论文，1 条保留自身文本，3 条新加入文库，跳过 0 条"
         in imported.stdout
     )
     rows = [
         orjson.loads(line)
-        for line in run_cli("library", "list", "--format", "json", home=theirs).stdout.splitlines()
+        for line in invoke("library", "list", "--format", "json", home=theirs).stdout.splitlines()
     ]
     assert {r["title"]: (sorted(r["tags"]), r["note"]) for r in rows} == _kept(mine)
 

@@ -310,7 +310,7 @@ def test_stored_text_is_compressed_and_reads_back(tmp_path: Path) -> None:
 
 
 def test_the_pass_after_sync_fetches_saved_and_top_daily_papers(home: Path) -> None:
-    from papersift.reader.digest import fulltext_ahead, papers_ahead
+    from papersift.library.digest import fulltext_ahead, papers_ahead
     from papersift.services.accounts import personal_account
     from papersift.store.records import LibraryEntry
 

@@ -77,17 +77,17 @@ ALL_IDS = oai_ids("hep-th") + oai_ids("hep-ex")
 
 
 @pytest.fixture
-def server() -> Iterator[ArxivServer]:
+def arxiv() -> Iterator[ArxivServer]:
     with ArxivServer() as s:
         yield s
 
 
-def make_settings(server: ArxivServer, tmp_path: Path, **overrides: object) -> Settings:
+def make_settings(arxiv: ArxivServer, tmp_path: Path, **overrides: object) -> Settings:
     values: dict[str, object] = {
         "home": tmp_path,
-        "oai_url": f"{server.url}/oai",
-        "api_url": f"{server.url}/api/query",
-        "rss_url": f"{server.url}/rss",
+        "oai_url": f"{arxiv.url}/oai",
+        "api_url": f"{arxiv.url}/api/query",
+        "rss_url": f"{arxiv.url}/rss",
         "request_interval": INTERVAL,
         "max_retries": 3,
         "timeout": 5.0,
@@ -96,8 +96,8 @@ def make_settings(server: ArxivServer, tmp_path: Path, **overrides: object) -> S
 
 
 @pytest.fixture
-def settings(server: ArxivServer, tmp_path: Path) -> Settings:
-    return make_settings(server, tmp_path)
+def settings(arxiv: ArxivServer, tmp_path: Path) -> Settings:
+    return make_settings(arxiv, tmp_path)
 
 
 @pytest.fixture
@@ -107,40 +107,40 @@ def client(settings: Settings) -> Iterator[ArxivClient]:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
+def sqlite_store(tmp_path: Path) -> Iterator[SqliteStore]:
     s = SqliteStore(tmp_path / "db.sqlite")
     yield s
     s.close()
 
 
-def checkpoint(store: SqliteStore, set_spec: str = SET) -> dict[str, object]:
-    value = store.get_state(oai_state_key(set_spec, "arXiv"))
+def checkpoint(sqlite_store: SqliteStore, set_spec: str = SET) -> dict[str, object]:
+    value = sqlite_store.get_state(oai_state_key(set_spec, "arXiv"))
     assert value is not None
     loaded: dict[str, object] = json.loads(value)
     return loaded
 
 
-def harvest(client: ArxivClient, store: SqliteStore, **kwargs: object) -> IngestCounts:
+def harvest(client: ArxivClient, sqlite_store: SqliteStore, **kwargs: object) -> IngestCounts:
     args: dict[str, object] = {"set_spec": SET, "from_date": FROM} | kwargs
-    return harvest_oai(client, store, **args)  # type: ignore[arg-type]
+    return harvest_oai(client, sqlite_store, **args)  # type: ignore[arg-type]
 
 
 # --- OAI-PMH -------------------------------------------------------------------------------------
 
 
 def test_oai_follows_resumption_token_and_stores_every_record_once(
-    server: ArxivServer, client: ArxivClient, store: SqliteStore
+    arxiv: ArxivServer, client: ArxivClient, sqlite_store: SqliteStore
 ) -> None:
-    server.queue(Reply(oai_page("hep-th", "tok-1", 0)), Reply(oai_page("hep-ex", None, 3)))
+    arxiv.queue(Reply(oai_page("hep-th", "tok-1", 0)), Reply(oai_page("hep-ex", None, 3)))
     pages: list[tuple[int, int]] = []
 
-    counts = harvest(client, store, on_page=lambda n, c: pages.append((n, c.new)))
+    counts = harvest(client, sqlite_store, on_page=lambda n, c: pages.append((n, c.new)))
 
     assert counts.new == 6 and counts.total == 6
     assert pages == [(1, 3), (2, 3)]
-    assert store.count() == 6
-    assert sorted(p.id for p in store.get_many(ALL_IDS)) == sorted(ALL_IDS)
-    first, second = server.requests
+    assert sqlite_store.count() == 6
+    assert sorted(p.id for p in sqlite_store.get_many(ALL_IDS)) == sorted(ALL_IDS)
+    first, second = arxiv.requests
     assert first.query == {
         "verb": ["ListRecords"],
         "metadataPrefix": ["arXiv"],
@@ -150,100 +150,98 @@ def test_oai_follows_resumption_token_and_stores_every_record_once(
     assert second.query == {"verb": ["ListRecords"], "resumptionToken": ["tok-1"]}
     assert first.path == "/oai"
     assert first.headers["user-agent"] == client.settings.user_agent
-    assert gaps(server.requests)[0] >= INTERVAL
+    assert gaps(arxiv.requests)[0] >= INTERVAL
 
 
 def test_completed_oai_harvest_continues_incrementally_from_its_response_date(
-    server: ArxivServer, client: ArxivClient, store: SqliteStore
+    arxiv: ArxivServer, client: ArxivClient, sqlite_store: SqliteStore
 ) -> None:
-    server.queue(Reply(oai_page("hep-th", None, 0, 3)))
-    harvest(client, store, from_date=date(2017, 1, 1))
-    assert checkpoint(store)["token"] is None
-    assert checkpoint(store)["next_from"] == "2017-12-14"  # the response's responseDate
+    arxiv.queue(Reply(oai_page("hep-th", None, 0, 3)))
+    harvest(client, sqlite_store, from_date=date(2017, 1, 1))
+    assert checkpoint(sqlite_store)["token"] is None
+    assert checkpoint(sqlite_store)["next_from"] == "2017-12-14"  # the response's responseDate
 
-    server.queue(Reply(oai_error("noRecordsMatch", "No records match")))
-    counts = harvest(client, store, from_date=None)
+    arxiv.queue(Reply(oai_error("noRecordsMatch", "No records match")))
+    counts = harvest(client, sqlite_store, from_date=None)
 
     assert counts.total == 0
-    assert server.requests[-1].param("from") == "2017-12-14"
-    assert checkpoint(store)["next_from"] == "2017-12-15"
+    assert arxiv.requests[-1].param("from") == "2017-12-14"
+    assert checkpoint(sqlite_store)["next_from"] == "2017-12-15"
 
 
 def test_no_records_match_is_zero_records_not_an_error(
-    server: ArxivServer, client: ArxivClient, store: SqliteStore
+    arxiv: ArxivServer, client: ArxivClient, sqlite_store: SqliteStore
 ) -> None:
-    server.queue(
-        Reply(oai_error("noRecordsMatch", "The combination of the values results in an empty list."))
-    )
+    arxiv.queue(Reply(oai_error("noRecordsMatch", "The combination of the values results in an empty list.")))
 
-    counts = harvest(client, store)
+    counts = harvest(client, sqlite_store)
 
-    assert counts.total == 0 and store.count() == 0
-    assert len(server.requests) == 1
+    assert counts.total == 0 and sqlite_store.count() == 0
+    assert len(arxiv.requests) == 1
 
 
 def test_other_oai_errors_raise_with_code_and_message(
-    server: ArxivServer, client: ArxivClient, store: SqliteStore
+    arxiv: ArxivServer, client: ArxivClient, sqlite_store: SqliteStore
 ) -> None:
-    server.queue(Reply(oai_error("badArgument", "Illegal argument: set=nope")))
+    arxiv.queue(Reply(oai_error("badArgument", "Illegal argument: set=nope")))
 
     with pytest.raises(HarvestError, match=r"badArgument: Illegal argument: set=nope"):
-        harvest(client, store, set_spec="nope")
+        harvest(client, sqlite_store, set_spec="nope")
 
 
 @pytest.mark.parametrize("status", [503, 429])
 def test_retry_after_is_honoured_then_the_page_is_stored(
-    status: int, server: ArxivServer, client: ArxivClient, store: SqliteStore
+    status: int, arxiv: ArxivServer, client: ArxivClient, sqlite_store: SqliteStore
 ) -> None:
-    server.queue(
+    arxiv.queue(
         Reply(b"busy", status=status, headers={"Retry-After": "1"}, content_type="text/plain"),
         Reply(oai_page("hep-th", None, 0, 3)),
     )
 
-    counts = harvest(client, store)
+    counts = harvest(client, sqlite_store)
 
-    assert len(server.requests) == 2
-    assert gaps(server.requests)[0] >= 1.0
-    assert counts.new == 3 and store.count() == 3
+    assert len(arxiv.requests) == 2
+    assert gaps(arxiv.requests)[0] >= 1.0
+    assert counts.new == 3 and sqlite_store.count() == 3
 
 
 def test_connection_dropped_mid_page_is_retried_and_the_page_stored_once(
-    server: ArxivServer, client: ArxivClient, store: SqliteStore
+    arxiv: ArxivServer, client: ArxivClient, sqlite_store: SqliteStore
 ) -> None:
     body = oai_page("hep-th", None, 0, 3)
     retries: list[str] = []
     client._on_retry = retries.append
-    server.queue(Reply(body, drop_after=len(body) // 2), Reply(body))
+    arxiv.queue(Reply(body, drop_after=len(body) // 2), Reply(body))
 
-    counts = harvest(client, store)
+    counts = harvest(client, sqlite_store)
 
-    assert len(server.requests) == 2
-    assert server.requests[0].query == server.requests[1].query
-    assert counts.new == 3 and counts.total == 3 and store.count() == 3
+    assert len(arxiv.requests) == 2
+    assert arxiv.requests[0].query == arxiv.requests[1].query
+    assert counts.new == 3 and counts.total == 3 and sqlite_store.count() == 3
     assert len(retries) == 1 and "RemoteProtocolError" in retries[0]
 
 
 def test_gives_up_after_max_retries_with_a_clear_error(
-    server: ArxivServer, tmp_path: Path, store: SqliteStore
+    arxiv: ArxivServer, tmp_path: Path, sqlite_store: SqliteStore
 ) -> None:
-    server.handler = lambda _: Reply(b"down", status=503, headers={"Retry-After": "0"})
+    arxiv.handler = lambda _: Reply(b"down", status=503, headers={"Retry-After": "0"})
     with (
-        ArxivClient(make_settings(server, tmp_path, max_retries=2)) as client,
+        ArxivClient(make_settings(arxiv, tmp_path, max_retries=2)) as client,
         pytest.raises(HarvestError, match=r"HTTP 503; gave up after 3 attempts"),
     ):
-        harvest(client, store)
-    assert len(server.requests) == 3
-    assert min(gaps(server.requests)) >= INTERVAL
+        harvest(client, sqlite_store)
+    assert len(arxiv.requests) == 3
+    assert min(gaps(arxiv.requests)) >= INTERVAL
 
 
 def test_a_status_that_is_not_transient_fails_at_once(
-    server: ArxivServer, client: ArxivClient, store: SqliteStore
+    arxiv: ArxivServer, client: ArxivClient, sqlite_store: SqliteStore
 ) -> None:
-    server.queue(Reply(b"<html>Forbidden</html>", status=403, content_type="text/html"))
+    arxiv.queue(Reply(b"<html>Forbidden</html>", status=403, content_type="text/html"))
 
     with pytest.raises(HarvestError, match=r"HTTP 403: <html>Forbidden</html>"):
-        harvest(client, store)
-    assert len(server.requests) == 1
+        harvest(client, sqlite_store)
+    assert len(arxiv.requests) == 1
 
 
 KILL_AFTER_FIRST_PAGE = """
@@ -264,28 +262,28 @@ with ArxivClient(settings) as client:
 
 
 def test_killed_process_resumes_from_the_stored_token_without_duplicates(
-    server: ArxivServer, client: ArxivClient, tmp_path: Path
+    arxiv: ArxivServer, client: ArxivClient, tmp_path: Path
 ) -> None:
-    server.queue(Reply(oai_page("hep-th", "tok-1", 0)))
+    arxiv.queue(Reply(oai_page("hep-th", "tok-1", 0)))
     db = tmp_path / "db.sqlite"
     killed = subprocess.run(
-        [sys.executable, "-c", KILL_AFTER_FIRST_PAGE, f"{server.url}/oai", str(db)],
+        [sys.executable, "-c", KILL_AFTER_FIRST_PAGE, f"{arxiv.url}/oai", str(db)],
         capture_output=True,
         timeout=30,
     )
     assert killed.returncode == -9, killed.stderr.decode()
 
-    store = SqliteStore(db)
-    assert store.count() == 3
-    server.queue(Reply(oai_page("hep-ex", None, 3)))
-    counts = harvest(client, store)
+    sqlite_store = SqliteStore(db)
+    assert sqlite_store.count() == 3
+    arxiv.queue(Reply(oai_page("hep-ex", None, 3)))
+    counts = harvest(client, sqlite_store)
 
-    assert server.requests[-1].query == {"verb": ["ListRecords"], "resumptionToken": ["tok-1"]}
-    assert len(server.requests) == 2
+    assert arxiv.requests[-1].query == {"verb": ["ListRecords"], "resumptionToken": ["tok-1"]}
+    assert len(arxiv.requests) == 2
     assert counts.new == 3 and counts.total == 3
-    assert store.count() == 6
-    assert sorted(p.id for p in store.get_many(ALL_IDS)) == sorted(ALL_IDS)
-    store.close()
+    assert sqlite_store.count() == 6
+    assert sorted(p.id for p in sqlite_store.get_many(ALL_IDS)) == sorted(ALL_IDS)
+    sqlite_store.close()
 
 
 class Crash(BaseException):
@@ -297,40 +295,40 @@ def crash_after_first_page(n: int, counts: IngestCounts) -> None:
 
 
 def test_expired_token_restarts_from_the_from_date(
-    server: ArxivServer, client: ArxivClient, store: SqliteStore
+    arxiv: ArxivServer, client: ArxivClient, sqlite_store: SqliteStore
 ) -> None:
-    server.queue(Reply(oai_page("hep-th", "tok-1", 0)))
+    arxiv.queue(Reply(oai_page("hep-th", "tok-1", 0)))
     with pytest.raises(Crash):
-        harvest(client, store, on_page=crash_after_first_page)
-    server.queue(
+        harvest(client, sqlite_store, on_page=crash_after_first_page)
+    arxiv.queue(
         Reply(oai_error("badResumptionToken", "The value of the resumptionToken is invalid")),
         Reply(oai_page("hep-th", "tok-2", 0)),
         Reply(oai_page("hep-ex", None, 3)),
     )
 
-    counts = harvest(client, store)
+    counts = harvest(client, sqlite_store)
 
-    resumed, restarted, followed = server.requests[1:]
+    resumed, restarted, followed = arxiv.requests[1:]
     assert resumed.param("resumptionToken") == "tok-1"
     assert restarted.query["from"] == ["2017-12-14"] and "resumptionToken" not in restarted.query
     assert followed.param("resumptionToken") == "tok-2"
     assert counts.new == 3 and counts.total == 6  # hep-th again: idempotent, not new
-    assert store.count() == 6
-    assert checkpoint(store)["token"] is None
+    assert sqlite_store.count() == 6
+    assert checkpoint(sqlite_store)["token"] is None
 
 
 def test_a_different_request_does_not_resume_another_checkpoint(
-    server: ArxivServer, client: ArxivClient, store: SqliteStore
+    arxiv: ArxivServer, client: ArxivClient, sqlite_store: SqliteStore
 ) -> None:
-    server.queue(Reply(oai_page("hep-th", "tok-1", 0)))
+    arxiv.queue(Reply(oai_page("hep-th", "tok-1", 0)))
     with pytest.raises(Crash):
-        harvest(client, store, on_page=crash_after_first_page)
-    server.queue(Reply(oai_page("hep-th", None, 0, 3)))
+        harvest(client, sqlite_store, on_page=crash_after_first_page)
+    arxiv.queue(Reply(oai_page("hep-th", None, 0, 3)))
 
-    harvest(client, store, from_date=date(2017, 12, 1))
+    harvest(client, sqlite_store, from_date=date(2017, 12, 1))
 
-    assert server.requests[-1].param("from") == "2017-12-01"
-    assert server.requests[-1].param("resumptionToken") is None
+    assert arxiv.requests[-1].param("from") == "2017-12-01"
+    assert arxiv.requests[-1].param("resumptionToken") is None
 
 
 # --- client: pacing and Retry-After --------------------------------------------------------------
@@ -350,36 +348,36 @@ class FakeTime:
 
 
 def test_requests_to_one_host_are_spaced_by_the_interval_and_hosts_are_separate(
-    server: ArxivServer, tmp_path: Path
+    arxiv: ArxivServer, tmp_path: Path
 ) -> None:
     fake = FakeTime()
-    server.handler = lambda _: Reply(b"ok")
+    arxiv.handler = lambda _: Reply(b"ok")
     with (
         ArxivServer(lambda _: Reply(b"ok")) as other,
         ArxivClient(
-            make_settings(server, tmp_path, request_interval=3.0),
+            make_settings(arxiv, tmp_path, request_interval=3.0),
             clock=fake.clock,
             sleep=fake.sleep,
         ) as client,
     ):
-        client.get(f"{server.url}/a")
+        client.get(f"{arxiv.url}/a")
         client.get(f"{other.url}/a")  # another service: no wait
         fake.now += 1.0
-        client.get(f"{server.url}/b")
-        client.get(f"{server.url}/c")
+        client.get(f"{arxiv.url}/b")
+        client.get(f"{arxiv.url}/c")
 
     assert fake.sleeps == [pytest.approx(2.0), pytest.approx(3.0)]
 
 
-def test_backoff_doubles_between_retries_without_retry_after(server: ArxivServer, tmp_path: Path) -> None:
+def test_backoff_doubles_between_retries_without_retry_after(arxiv: ArxivServer, tmp_path: Path) -> None:
     fake = FakeTime()
-    server.queue(Reply(status=502), Reply(status=504), Reply(status=500), Reply(b"ok"))
+    arxiv.queue(Reply(status=502), Reply(status=504), Reply(status=500), Reply(b"ok"))
     with ArxivClient(
-        make_settings(server, tmp_path, request_interval=3.0),
+        make_settings(arxiv, tmp_path, request_interval=3.0),
         clock=fake.clock,
         sleep=fake.sleep,
     ) as client:
-        assert client.get(f"{server.url}/x").content == b"ok"
+        assert client.get(f"{arxiv.url}/x").content == b"ok"
 
     assert fake.sleeps == [3.0, 6.0, 12.0]
 
@@ -412,14 +410,14 @@ def api_by_params(request: Request) -> Reply:
 
 
 def test_fetch_ids_normalises_ids_and_reports_unknown_and_invalid_ones(
-    server: ArxivServer, client: ArxivClient
+    arxiv: ArxivServer, client: ArxivClient
 ) -> None:
-    server.handler = api_by_params
+    arxiv.handler = api_by_params
 
     items = fetch_ids(client, ["https://arxiv.org/abs/0808.05394", "arXiv:1707.08567v1", "abc"])
 
-    assert server.requests[0].param("id_list") == "0808.05394,1707.08567"
-    assert server.requests[0].path == "/api/query"
+    assert arxiv.requests[0].param("id_list") == "0808.05394,1707.08567"
+    assert arxiv.requests[0].path == "/api/query"
     errors = [i for i in items if isinstance(i, RecordError)]
     papers = [i for i in items if isinstance(i, Paper)]
     assert [p.id for p in papers] == ["1707.08567"]
@@ -432,60 +430,60 @@ def test_fetch_ids_normalises_ids_and_reports_unknown_and_invalid_ones(
     [("astro-ph/0601001", "astro-ph/0601001"), ("hep-ex/0406020v1", "hep-ex/0406020")],
 )
 def test_fetch_ids_reads_old_style_ids(
-    raw: str, expected: str, server: ArxivServer, client: ArxivClient
+    raw: str, expected: str, arxiv: ArxivServer, client: ArxivClient
 ) -> None:
-    server.handler = lambda r: Reply(api_body(f"id_{raw.replace('/', '_')}_s0_*.xml"))
+    arxiv.handler = lambda r: Reply(api_body(f"id_{raw.replace('/', '_')}_s0_*.xml"))
 
     (paper,) = fetch_ids(client, [raw])
 
     assert isinstance(paper, Paper) and paper.id == expected
-    assert server.requests[0].param("id_list") == expected
+    assert arxiv.requests[0].param("id_list") == expected
 
 
-def test_fetch_ids_asks_at_most_one_hundred_ids_a_request(server: ArxivServer, client: ArxivClient) -> None:
-    server.handler = api_by_params
+def test_fetch_ids_asks_at_most_one_hundred_ids_a_request(arxiv: ArxivServer, client: ArxivClient) -> None:
+    arxiv.handler = api_by_params
     ids = [f"2101.{n:05d}" for n in range(1, 151)]
     done: list[tuple[int, int]] = []
 
     items = fetch_ids(client, ids + ids[:5], on_batch=lambda d, t: done.append((d, t)))
 
-    sizes = [len((r.param("id_list") or "").split(",")) for r in server.requests]
+    sizes = [len((r.param("id_list") or "").split(",")) for r in arxiv.requests]
     assert sizes == [100, 50]
-    assert [r.param("max_results") for r in server.requests] == ["100", "50"]
+    assert [r.param("max_results") for r in arxiv.requests] == ["100", "50"]
     assert done == [(100, 150), (150, 150)]
     assert len(items) == 150 and all(isinstance(i, RecordError) for i in items)
 
 
-def test_query_api_pages_with_start_and_max_results(server: ArxivServer, client: ArxivClient) -> None:
-    server.handler = api_by_params
+def test_query_api_pages_with_start_and_max_results(arxiv: ArxivServer, client: ArxivClient) -> None:
+    arxiv.handler = api_by_params
 
     items = list(query_api(client, "testing", max_results=25, page_size=10))
 
-    asked = [(r.param("search_query"), r.param("start"), r.param("max_results")) for r in server.requests]
+    asked = [(r.param("search_query"), r.param("start"), r.param("max_results")) for r in arxiv.requests]
     assert asked == [("testing", "0", "10"), ("testing", "10", "10"), ("testing", "20", "5")]
     assert len(items) == 25 and all(isinstance(i, Paper) for i in items)
     assert len({i.id for i in items if isinstance(i, Paper)}) == 25
-    assert min(gaps(server.requests)) >= INTERVAL
+    assert min(gaps(arxiv.requests)) >= INTERVAL
 
 
 def test_query_api_stops_at_total_results_and_on_an_empty_page(
-    server: ArxivServer, client: ArxivClient
+    arxiv: ArxivServer, client: ArxivClient
 ) -> None:
-    server.handler = lambda _: Reply(api_body("id_1605.08386_*.xml"))  # totalResults 1
+    arxiv.handler = lambda _: Reply(api_body("id_1605.08386_*.xml"))  # totalResults 1
     assert len(list(query_api(client, "x", max_results=50, page_size=10))) == 1
-    assert len(server.requests) == 1
+    assert len(arxiv.requests) == 1
 
-    server.handler = lambda _: Reply(api_body("id_0000.0000_*.xml"))  # no entries
+    arxiv.handler = lambda _: Reply(api_body("id_0000.0000_*.xml"))  # no entries
     assert list(query_api(client, "x", max_results=50, page_size=10)) == []
-    assert len(server.requests) == 2
+    assert len(arxiv.requests) == 2
 
 
-def test_api_error_feed_raises_with_the_api_message(server: ArxivServer, client: ArxivClient) -> None:
-    server.handler = lambda _: Reply(api_body("id_abc_*.xml"), status=400)
+def test_api_error_feed_raises_with_the_api_message(arxiv: ArxivServer, client: ArxivClient) -> None:
+    arxiv.handler = lambda _: Reply(api_body("id_abc_*.xml"), status=400)
 
     with pytest.raises(HarvestError, match="incorrect id format for abc"):
         list(query_api(client, "id:abc", max_results=10))
-    assert len(server.requests) == 1
+    assert len(arxiv.requests) == 1
 
 
 # --- RSS -----------------------------------------------------------------------------------------
@@ -530,27 +528,27 @@ def rss_feed(category: str, papers: list[dict[str, object]], kinds: list[str]) -
 
 
 def test_sync_rss_stores_each_feed_with_its_announcements(
-    server: ArxivServer, client: ArxivClient, store: SqliteStore
+    arxiv: ArxivServer, client: ArxivClient, sqlite_store: SqliteStore
 ) -> None:
     ai = real_papers("cs.AI", 3)
     lg = real_papers("cs.LG", 2)
-    server.queue(
+    arxiv.queue(
         Reply(rss_feed("cs.AI", ai, ["new", "new", "replace"])),
         Reply(rss_feed("cs.LG", lg, ["new", "cross"])),
     )
     feeds: list[tuple[str, int]] = []
 
-    counts = sync_rss(client, store, ["cs.AI", "cs.LG"], on_feed=lambda c, n: feeds.append((c, n.new)))
+    counts = sync_rss(client, sqlite_store, ["cs.AI", "cs.LG"], on_feed=lambda c, n: feeds.append((c, n.new)))
 
-    assert [r.path for r in server.requests] == ["/rss/cs.AI", "/rss/cs.LG"]
+    assert [r.path for r in arxiv.requests] == ["/rss/cs.AI", "/rss/cs.LG"]
     assert feeds == [("cs.AI", 3), ("cs.LG", 2)]
-    assert counts.new == 5 and store.count() == 5
-    listing = store.listing("cs.AI", date(2025, 9, 18))
+    assert counts.new == 5 and sqlite_store.count() == 5
+    listing = sqlite_store.listing("cs.AI", date(2025, 9, 18))
     assert [(e.paper.id, e.kind) for e in listing] == [
         (ai[0]["id"], "new"),
         (ai[1]["id"], "new"),
         (ai[2]["id"], "replace"),
     ]
     assert [e.position for e in listing] == [1, 2, 3]
-    listing = store.listing("cs.LG", date(2025, 9, 18))
+    listing = sqlite_store.listing("cs.LG", date(2025, 9, 18))
     assert [(e.paper.id, e.kind) for e in listing] == [(lg[0]["id"], "new"), (lg[1]["id"], "cross")]

@@ -20,13 +20,10 @@ import pytest
 from papersift.sources.eprint import extract
 from papersift.sources.fulltext import FullText
 from papersift.store.sqlite import SqliteStore
-from tests.support.browser import CHROMIUM
+from tests.support.browser import CHROMIUM, SHOTS, browsing
 from tests.support.data import write_jsonl
 from tests.support.homes import home_copy
 from tests.support.processes import run_cli, serving
-from tests.test_browser import SHOTS, browser, browsing
-
-__all__ = ["browser"]  # the shared fixture
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from papersift.reader.digest import lab_week, markdown, queue_email
-from papersift.reader.library import save_paper
+from papersift.library.digest import lab_week, markdown, queue_email
+from papersift.library.saved import save_paper
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import as_papers, spread_records

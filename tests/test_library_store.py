@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from papersift.reader.library import export_items, import_references
-from papersift.reader.shapes import LibraryEntryShape
+from papersift.library.saved import export_items, import_references
+from papersift.library.shapes import LibraryEntryShape
 from papersift.services.accounts import LoginError, create_account, login, open_session, session_account
 from papersift.settings import Settings
 from papersift.sources.bibliography import read_bibliography, to_bibtex

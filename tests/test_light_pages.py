@@ -2,29 +2,33 @@
 a first part of 25 papers and a "more" link that works without script (the next part's page, numbered on)
 and with it (the part's rows alone, appended); every paper of the day is reachable; the topic map above the
 first part covers the whole day and a chip without script opens all of its topic's papers, those of later
-parts too; in Chromium, "more" appends the next part and the keys move, save, expand and open.
+parts too; in Chromium, "more" appends the next part and the keys move, save, expand and open. A day's
+first view does not wait for its map: it holds a placeholder (not kept in the page cache, no map computed)
+and the map comes alone (``?map=1&fragment=1``, what the script puts in its place) or inline once drawn,
+drawn once, beside the requests too; without script the placeholder links to the map.
 
 Over a real day: every cs.AI paper of 2026-08-21 (82), embedded (``topics_home``)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from papersift.web.parts import PART
-from tests.support.browser import CHROMIUM
+from tests.support.browser import CHROMIUM, MAP_MS, browsing, screenshot_path
 from tests.support.data import DAILY_DAYS
 from tests.support.homes import home_copy
 from tests.support.inproc import app_client
 from tests.support.processes import serving
-from tests.test_browser import browser, browsing, screenshot_path
-from tests.test_topics import topics_home
 
-__all__ = ["browser", "topics_home"]  # fixtures shared with other modules
 DAY = DAILY_DAYS[1]
 LISTING = f"/list/cs.AI/{DAY}"
 ROW = re.compile(r'<article class="paper[^"]*" id="p-([^"]+)".*?<span class="number">#(\d+)</span>', re.S)
@@ -61,7 +65,11 @@ def light_home(topics_home: Path, tmp_path_factory: pytest.TempPathFactory) -> P
 
 @pytest.fixture(scope="module")
 def light(light_home: Path) -> Iterator[httpx.Client]:
+    """The app with the day's maps drawn (as every view after a day's first finds them: the first view's
+    placeholder is ``test_a_days_first_view_holds_a_placeholder_…``)."""
     with app_client(light_home) as client:
+        for page in (LISTING, f"/daily/{DAY}"):
+            assert '<section class="topic-map"' in client.get(page, params={"map": 1, "fragment": 1}).text
         yield client
 
 
@@ -249,6 +257,7 @@ def test_in_chromium_more_appends_the_next_part_and_the_keys_move_save_expand_an
         page.wait_for_url(f"**/abs/{target}")  # type: ignore[attr-defined]
         # a chip whose topic has papers in later parts: they are loaded, and only the topic's rows shown
         page.goto(LISTING)  # type: ignore[attr-defined]
+        page.locator(".topic-map.pending").wait_for(state="detached", timeout=MAP_MS)  # type: ignore[attr-defined]
         chips = page.locator(".chips button.chip")  # type: ignore[attr-defined]
         chip = next(
             c for c in chips.all() if set(c.get_attribute("data-papers").split()) & set(day_ids[PART:])
@@ -280,3 +289,153 @@ def test_the_map_of_the_listing_a_reader_opens_first_is_drawn_when_the_server_st
         state.cached(drawn[0][-2:], lambda: pytest.fail("the map is drawn again"), index=True)
     finally:
         state.close()
+
+
+PLACEHOLDER = re.compile(
+    r'<section class="topic-map pending"[^>]*data-map="([^"]+)">.*?<p class="map-wait">([^<]+)'
+    r'<a href="([^"]+)">([^<]+)</a>',
+    re.S,
+)
+WAITING = {"en": ("The topic map is being drawn. ", "Open it"), "zh": ("主题地图正在绘制。 ", "打开")}
+
+
+@dataclass
+class Cold:
+    """An app just started (``cold_app``) and the maps it has computed: one entry per computation."""
+
+    client: httpx.Client
+    drawn: list[int]
+
+
+@contextlib.contextmanager
+def cold_app(home: Path, monkeypatch: pytest.MonkeyPatch, soon: float = 3600.0) -> Iterator[Cold]:
+    """The app over ``home`` just started, nothing drawn at its start, what ``soon`` computes waiting
+    ``soon`` seconds first; ``drawn`` counts the computations of a map (``ranking/topics``' ``topic_map``)."""
+    from papersift.ranking.topics import topic_map
+    from papersift.web import app, state, topic_pages
+
+    drawn: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        drawn.append(1)
+        return topic_map(*args, **kwargs)
+
+    monkeypatch.setattr(topic_pages, "topic_map", counted)
+    monkeypatch.setattr(app, "warm_maps", lambda state: None)
+    monkeypatch.setattr(state, "SOON_SECONDS", soon)
+    with app_client(home) as client:
+        yield Cold(client, drawn)
+
+
+@pytest.fixture(scope="module")
+def cold_home(topics_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return home_copy(topics_home, tmp_path_factory, "cold")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_days_first_view_holds_a_placeholder_and_the_map_comes_alone_then_inline(
+    cold_home: Path, day_ids: list[str], monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    with cold_app(cold_home, monkeypatch) as cold:
+        client = cold.client
+        client.cookies.set("lang", lang)
+        first = client.get(LISTING).text
+        assert [pid for pid, _ in rows(first)] == day_ids[:PART] and MORE.search(first)  # the rows at once
+        slot = PLACEHOLDER.search(first)
+        assert slot, "the map's placeholder"
+        fragment_url, waiting, link, open_it = slot.groups()
+        assert unescaped(fragment_url) == f"{LISTING}?map=1&fragment=1"
+        assert (waiting, open_it) == WAITING[lang] and link == f"/map/cs.AI/{DAY}"  # no script: the map page
+        assert "<circle" not in first and 'class="chip"' not in first and not cold.drawn  # no map computed
+        assert client.get(LISTING).text.count("topic-map pending") == 1  # a placeholder's page is not kept
+        fragment = client.get(unescaped(fragment_url))
+        assert fragment.status_code == 200 and cold.drawn == [1]
+        alone = fragment.text
+        assert "<html" not in alone and "<link" not in alone and "<script" not in alone
+        assert alone.count('<section class="topic-map"') == 1 and "pending" not in alone
+        assert alone.count("<circle ") == 3 * len(day_ids)
+        assert sorted(pid for chip in CHIP.findall(alone) for pid in chip[2].split()) == sorted(day_ids)
+        assert f'action="{LISTING}"' in alone  # its chips: the listing's GET form, without script too
+        for path in (LISTING, f"{LISTING}?map=1"):  # now drawn: inline, the map computed once
+            page = client.get(path).text
+            assert '<section class="topic-map"' in page and "topic-map pending" not in page
+            assert page.count("<circle ") == 3 * len(day_ids)
+        assert cold.drawn == [1]
+
+
+def test_daily_papers_first_view_holds_a_placeholder_and_a_topic_asked_for_draws_the_map(
+    cold_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    daily = f"/daily/{DAY}"
+    with cold_app(cold_home, monkeypatch) as cold:
+        client = cold.client
+        first = client.get(daily, params={"lang": "en"}).text
+        slot = PLACEHOLDER.search(first)
+        assert slot and unescaped(slot.group(1)) == f"{daily}?map=1&fragment=1"
+        assert slot.group(3) == f"{daily}?map=1" and not cold.drawn  # no script: the page with its map
+        topic = client.get(daily, params={"topic": 0}).text  # a chip without script: drawn now
+        assert '<section class="topic-map"' in topic and 'aria-pressed="true"' in topic
+        assert cold.drawn == [1] and 'data-topic="0"' in topic
+        alone = client.get(unescaped(slot.group(1))).text
+        assert '<section class="topic-map"' in alone and "<html" not in alone
+        assert '<section class="topic-map"' in client.get(daily).text and cold.drawn == [1]
+
+
+def test_a_map_not_drawn_is_drawn_beside_the_requests_once(
+    cold_home: Path, day_ids: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first view queues its map (``AppState.soon``); the script's fetch of it meanwhile waits for that
+    drawing instead of drawing it again, and the next view finds it."""
+    with cold_app(cold_home, monkeypatch, soon=0.01) as cold:
+        first = cold.client.get(LISTING).text
+        slot = PLACEHOLDER.search(first)
+        assert slot  # (its drawing may have begun already: it waits 0.01 s here)
+        alone = cold.client.get(unescaped(slot.group(1))).text
+        assert alone.count("<circle ") == 3 * len(day_ids)
+        assert "topic-map pending" not in cold.client.get(LISTING).text and cold.drawn == [1]
+        other = f"/list/cs.AI/{DAILY_DAYS[0]}"  # another day, asked for once: drawn without a fetch
+        assert "topic-map pending" in cold.client.get(other).text
+        for _ in range(600):
+            if "topic-map pending" not in cold.client.get(other).text:
+                break
+            time.sleep(0.1)
+        assert '<section class="topic-map"' in cold.client.get(other).text and cold.drawn == [1, 1]
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
+def test_in_chromium_the_map_comes_after_the_rows_and_its_chips_filter_them_and_without_script_a_link(
+    browser: object, cold_home: Path, request: pytest.FixtureRequest
+) -> None:
+    from playwright.sync_api import expect
+
+    daily = f"/daily/{DAY}"
+    with (
+        serving(cold_home) as server,
+        browsing(browser, str(server.base_url), screenshot_path(request)) as page,
+    ):
+        response = page.goto(daily)  # type: ignore[attr-defined]
+        assert "topic-map pending" in response.text()  # the rows first, the map to come
+        expect(page.locator(".topic-map.pending")).to_have_count(0, timeout=MAP_MS)  # type: ignore[attr-defined]
+        chips = page.locator(".topic-map .chips button.chip")  # type: ignore[attr-defined]
+        expect(page.locator("svg.map.small circle")).not_to_have_count(0)  # type: ignore[attr-defined]
+        chip = chips.nth(1)
+        wanted = set(chip.get_attribute("data-papers").split())
+        point = page.locator("svg.map.small circle").last  # type: ignore[attr-defined]  # drawn on top
+        point.hover()
+        expect(page.locator(".map-tip")).to_be_visible()  # type: ignore[attr-defined]
+        chip.click()
+        expect(chip).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("nav.more")).to_have_count(0)  # type: ignore[attr-defined]  # the rest loaded
+        listed = page.locator("section.listing article.paper")  # type: ignore[attr-defined]
+        shown = {r.get_attribute("id").removeprefix("p-") for r in listed.all() if r.is_visible()}
+        assert shown == wanted and page.url.endswith(daily)  # type: ignore[attr-defined]
+        # without script: the placeholder is a link to the map's page
+        bare = browser.new_context(base_url=str(server.base_url), java_script_enabled=False)  # type: ignore[attr-defined]
+        try:
+            plain = bare.new_page()
+            plain.goto(f"/list/cs.AI/{DAILY_DAYS[0]}")
+            plain.locator(".topic-map.pending .map-wait a").click()
+            plain.wait_for_url(f"**/map/cs.AI/{DAILY_DAYS[0]}")
+            assert plain.locator("svg.map.wide circle").count() > 20
+        finally:
+            bare.close()

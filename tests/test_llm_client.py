@@ -40,17 +40,17 @@ def settings_for(tmp_path: Path, url: str, **more: Any) -> Settings:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
+def sqlite_store(tmp_path: Path) -> Iterator[SqliteStore]:
     s = SqliteStore(tmp_path / "llm.db")
     yield s
     s.close()
 
 
 def test_a_completion_sends_the_key_to_the_endpoint_and_counts_its_usage(
-    tmp_path: Path, store: SqliteStore
+    tmp_path: Path, sqlite_store: SqliteStore
 ) -> None:
     with fake_model([completion("Hi.", prompt_tokens=30, completion_tokens=2)]) as model:
-        reply = complete(settings_for(tmp_path, model.url), MESSAGES, max_tokens=64, store=store)
+        reply = complete(settings_for(tmp_path, model.url), MESSAGES, max_tokens=64, store=sqlite_store)
     assert reply == client.Reply(text="Hi.", model="deepseek-chat", prompt_tokens=30, completion_tokens=2)
     (seen,) = model.seen
     assert seen.path == "/v1/chat/completions"
@@ -59,14 +59,14 @@ def test_a_completion_sends_the_key_to_the_endpoint_and_counts_its_usage(
     assert seen.body["messages"] == MESSAGES
     assert seen.body["max_tokens"] == 64
     assert seen.body["stream"] is False
-    (usage,) = store.llm_usage(client._today())
+    (usage,) = sqlite_store.llm_usage(client._today())
     assert (usage.model, usage.calls, usage.prompt_tokens, usage.completion_tokens) == (
         "deepseek-chat",
         1,
         30,
         2,
     )
-    assert store.llm_failures() == []
+    assert sqlite_store.llm_failures() == []
 
 
 def test_no_key_no_authorization_header(tmp_path: Path) -> None:
@@ -89,16 +89,16 @@ def test_429_waits_as_retry_after_says_then_succeeds(tmp_path: Path) -> None:
     assert waited >= 1.0
 
 
-def test_429_every_time_fails_saying_so_and_is_recorded(tmp_path: Path, store: SqliteStore) -> None:
+def test_429_every_time_fails_saying_so_and_is_recorded(tmp_path: Path, sqlite_store: SqliteStore) -> None:
     answers = [error(429, "Rate limit reached", "rate_limit_exceeded", **{"Retry-After": "0"})] * 3
     with fake_model(answers) as model, pytest.raises(ModelError) as failed:
-        complete(settings_for(tmp_path, model.url, llm_retries=2), MESSAGES, store=store)
+        complete(settings_for(tmp_path, model.url, llm_retries=2), MESSAGES, store=sqlite_store)
     assert str(failed.value).startswith("the endpoint answered 429 three times")
     assert len(model.seen) == 3
-    (failure,) = store.llm_failures()
+    (failure,) = sqlite_store.llm_failures()
     assert failure.model == "deepseek-chat"
     assert failure.reason == str(failed.value)
-    assert store.llm_usage(client._today()) == []
+    assert sqlite_store.llm_usage(client._today()) == []
 
 
 def test_500_is_retried_and_then_answered(tmp_path: Path) -> None:
@@ -194,34 +194,34 @@ def test_llm_max_tokens_caps_what_is_asked(tmp_path: Path) -> None:
     assert model.seen[0].body["max_tokens"] == 100
 
 
-def test_a_stream_yields_its_deltas_and_counts_usage(tmp_path: Path, store: SqliteStore) -> None:
+def test_a_stream_yields_its_deltas_and_counts_usage(tmp_path: Path, sqlite_store: SqliteStore) -> None:
     with fake_model([stream_of(["Hel", "lo", ", 世界"])]) as model:
-        parts = list(stream(settings_for(tmp_path, model.url), MESSAGES, store=store))
+        parts = list(stream(settings_for(tmp_path, model.url), MESSAGES, store=sqlite_store))
     assert parts == ["Hel", "lo", ", 世界"]
     body = model.seen[0].body
     assert body["stream"] is True
     assert body["stream_options"] == {"include_usage": True}
     assert model.seen[0].headers["authorization"] == f"Bearer {KEY}"
-    (usage,) = store.llm_usage(client._today())
+    (usage,) = sqlite_store.llm_usage(client._today())
     assert (usage.prompt_tokens, usage.completion_tokens) == (20, 3)
 
 
-def test_a_stream_without_usage_is_counted_by_estimate(tmp_path: Path, store: SqliteStore) -> None:
+def test_a_stream_without_usage_is_counted_by_estimate(tmp_path: Path, sqlite_store: SqliteStore) -> None:
     with fake_model([stream_of(["a" * 40], usage=False)]) as model:
-        assert "".join(stream(settings_for(tmp_path, model.url), MESSAGES, store=store)) == "a" * 40
-    (usage,) = store.llm_usage(client._today())
+        assert "".join(stream(settings_for(tmp_path, model.url), MESSAGES, store=sqlite_store)) == "a" * 40
+    (usage,) = sqlite_store.llm_usage(client._today())
     assert usage.completion_tokens == 11  # 40 characters / 4 + 1
 
 
-def test_a_stream_cut_halfway_fails_as_cut(tmp_path: Path, store: SqliteStore) -> None:
+def test_a_stream_cut_halfway_fails_as_cut(tmp_path: Path, sqlite_store: SqliteStore) -> None:
     got: list[str] = []
     cut = fake_model([stream_of(["The ", "method ", "works"], cut_after=2)])
     with cut as model, pytest.raises(ModelError, match=r"^the stream was cut after 11 characters") as failed:
-        for part in stream(settings_for(tmp_path, model.url), MESSAGES, store=store):
+        for part in stream(settings_for(tmp_path, model.url), MESSAGES, store=sqlite_store):
             got.append(part)
     assert got == ["The ", "method "]
-    assert [f.reason for f in store.llm_failures()] == [str(failed.value)]
-    assert store.llm_usage(client._today()) == []
+    assert [f.reason for f in sqlite_store.llm_failures()] == [str(failed.value)]
+    assert sqlite_store.llm_usage(client._today()) == []
 
 
 def test_a_stream_that_ends_early_without_finishing_is_cut_too(tmp_path: Path) -> None:
@@ -240,12 +240,12 @@ def test_a_stream_retries_a_429_before_it_starts(tmp_path: Path) -> None:
     assert len(model.seen) == 2
 
 
-def test_a_slow_endpoint_times_out(tmp_path: Path, store: SqliteStore) -> None:
+def test_a_slow_endpoint_times_out(tmp_path: Path, sqlite_store: SqliteStore) -> None:
     slow = completion("late")
     slow.delay = 2.0
     with fake_model([slow]) as model, pytest.raises(ModelError, match=r"^timed out after 0.5 s$"):
-        complete(settings_for(tmp_path, model.url, llm_timeout=0.5), MESSAGES, store=store)
-    assert [f.reason for f in store.llm_failures()] == ["timed out after 0.5 s"]
+        complete(settings_for(tmp_path, model.url, llm_timeout=0.5), MESSAGES, store=sqlite_store)
+    assert [f.reason for f in sqlite_store.llm_failures()] == ["timed out after 0.5 s"]
 
 
 def test_an_unreachable_endpoint_fails_after_its_retries(tmp_path: Path) -> None:
@@ -280,23 +280,23 @@ def test_the_key_is_in_no_error_log_or_repr(tmp_path: Path, caplog: pytest.LogCa
     assert KEY not in repr(client.endpoint(s))
 
 
-def test_the_daily_budget_stops_calls_before_they_are_made(tmp_path: Path, store: SqliteStore) -> None:
-    store.add_llm_usage(client._today(), "deepseek-chat", 80, 20)
+def test_the_daily_budget_stops_calls_before_they_are_made(tmp_path: Path, sqlite_store: SqliteStore) -> None:
+    sqlite_store.add_llm_usage(client._today(), "deepseek-chat", 80, 20)
     with fake_model([completion("never")]) as model:
         s = settings_for(tmp_path, model.url, llm_daily_tokens=100)
         with pytest.raises(ModelError, match=r"^daily token budget of 100 reached$"):
-            complete(s, MESSAGES, store=store)
+            complete(s, MESSAGES, store=sqlite_store)
         with pytest.raises(ModelError, match=r"^daily token budget of 100 reached$"):
-            list(stream(s, MESSAGES, store=store))
+            list(stream(s, MESSAGES, store=sqlite_store))
     assert model.seen == []
-    assert client.tokens_today(store) == 100
+    assert client.tokens_today(sqlite_store) == 100
 
 
-def test_the_budget_leaves_calls_under_it_alone(tmp_path: Path, store: SqliteStore) -> None:
-    store.add_llm_usage(client._today(), "other", 50, 0)
+def test_the_budget_leaves_calls_under_it_alone(tmp_path: Path, sqlite_store: SqliteStore) -> None:
+    sqlite_store.add_llm_usage(client._today(), "other", 50, 0)
     with fake_model([completion("ok")]) as model:
-        complete(settings_for(tmp_path, model.url, llm_daily_tokens=100), MESSAGES, store=store)
-    assert client.tokens_today(store) == 50 + 12 + 5
+        complete(settings_for(tmp_path, model.url, llm_daily_tokens=100), MESSAGES, store=sqlite_store)
+    assert client.tokens_today(sqlite_store) == 50 + 12 + 5
 
 
 def test_concurrency_is_limited_per_process(tmp_path: Path) -> None:

@@ -15,10 +15,9 @@ from lxml import html
 
 from tests.support.data import DAILY_DAYS
 from tests.support.homes import home_copy
-from tests.support.processes import run_cli, serving
-from tests.test_topics import topics_home
+from tests.support.inproc import invoke
+from tests.support.processes import serving
 
-__all__ = ["topics_home"]
 DAY = DAILY_DAYS[1]
 TEXT = "multi-agent planning with large language models and tool use"
 
@@ -79,8 +78,8 @@ def test_each_paper_is_on_each_page_once(site: httpx.Client, once_home: Path, la
     listing = site.get(f"/api/list/cs.AI/{DAY}").json()["entries"]
     assert len(listing) > 50
     pid = str(listing[0]["id"])
-    run_cli("library", "add", *(str(e["id"]) for e in listing[:5]), home=once_home)
-    run_cli("library", "tag", pid, "to-read", home=once_home)
+    invoke("library", "add", *(str(e["id"]) for e in listing[:5]), home=once_home)
+    invoke("library", "tag", pid, "to-read", home=once_home)
     shown = {
         f"/list/cs.AI/{DAY}": f"/api/list/cs.AI/{DAY}",
         f"/daily/{DAY}": f"/api/daily/{DAY}",

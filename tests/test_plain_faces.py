@@ -17,9 +17,9 @@ import pytest
 from apprise import Apprise
 from lxml import etree
 
+from papersift.library import digest, push
+from papersift.library.digest import DigestDay
 from papersift.ranking.daily import DailyPick
-from papersift.reader import digest, push
-from papersift.reader.digest import DigestDay
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.sources.snapshot import iter_day_listings, paper_from_record

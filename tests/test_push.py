@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from apprise import Apprise
 
+from papersift.library.digest import DigestDay
+from papersift.library.push import PushError, Target, compose, fits, send, target, targets
 from papersift.ranking.daily import DailyPick
-from papersift.reader.digest import DigestDay
-from papersift.reader.push import PushError, Target, compose, fits, send, target, targets
 from papersift.records.catalogs import said
 from papersift.settings import Settings
 from papersift.store.records import Account
@@ -24,23 +24,22 @@ from papersift.store.sqlite import SqliteStore
 from tests.push_server import PushServer
 from tests.support.data import as_papers, spread_records
 from tests.support.inproc import invoke
-from tests.support.processes import run_cli
 
 DAY = date(2026, 8, 21)  # a Friday
 ME = Account(1, "me", None, "token")
 
 
 @pytest.fixture(scope="module")
-def records(shared_data: Path) -> list[dict[str, object]]:
+def friday_listing(shared_data: Path) -> list[dict[str, object]]:
     """30 real papers, announced in cs.LG on ``DAY``."""
     chosen = spread_records(shared_data, 600)[:30]
     return [{**r, "announced": DAY.isoformat(), "categories": ["cs.LG"]} for r in chosen]
 
 
 @pytest.fixture
-def home(tmp_path: Path, records: list[dict[str, object]]) -> Path:
+def home(tmp_path: Path, friday_listing: list[dict[str, object]]) -> Path:
     store = SqliteStore(tmp_path / "papersift.db")
-    store.upsert(as_papers(records))
+    store.upsert(as_papers(friday_listing))
     store.close()
     return tmp_path
 
@@ -48,9 +47,10 @@ def home(tmp_path: Path, records: list[dict[str, object]]) -> Path:
 NEXT = "The next listing is Monday 2026-08-24, announced 2026-08-23 20:00 US-Eastern (2026-08-24 00:00 UTC)"
 
 
-def picks(records: list[dict[str, object]]) -> list[DailyPick]:
+def picks(friday_listing: list[dict[str, object]]) -> list[DailyPick]:
     return [
-        DailyPick(p, 1.0 - n / 100, (f"close to liked paper {n}",)) for n, p in enumerate(as_papers(records))
+        DailyPick(p, 1.0 - n / 100, (f"close to liked paper {n}",))
+        for n, p in enumerate(as_papers(friday_listing))
     ]
 
 
@@ -61,7 +61,7 @@ def one(url: str) -> Target:
 
 
 def test_a_push_reaches_a_json_webhook_and_ntfy_with_title_tldr_why_and_link(
-    home: Path, records: list[dict[str, object]]
+    home: Path, friday_listing: list[dict[str, object]]
 ) -> None:
     with PushServer() as server:
         env = {"PAPERSIFT_PUSH": f"{server.json_url()}, {server.ntfy_url()}"}
@@ -72,7 +72,7 @@ def test_a_push_reaches_a_json_webhook_and_ntfy_with_title_tldr_why_and_link(
         assert len(hooks) == 1 and len(ntfy) >= 1  # ntfy's 7,800 characters take 20 papers in a few
         hook = hooks[0].json
         assert hook["title"] == "papersift: 20 papers for me, Fri 21 Aug 2026" and hook["type"] == "info"
-        first = as_papers(records)[0]
+        first = as_papers(friday_listing)[0]
         assert f"**1. [{first.title}](https://arxiv.org/abs/{first.id})**" in hook["message"]
         assert "TL;DR (key sentence): " in hook["message"]  # the extractive TL;DR, no model configured
         assert hook["message"].count("**") == 40 and "/daily/2026-08-21" in hook["message"]
@@ -92,11 +92,13 @@ def test_a_push_reaches_a_json_webhook_and_ntfy_with_title_tldr_why_and_link(
     assert len(re.findall(r"^#\d\d ", shown, re.M)) == 30 and shown.count("(seen: pushed)") == 20
 
 
-def test_a_push_is_split_under_a_small_limit_never_cutting_a_paper(records: list[dict[str, object]]) -> None:
+def test_a_push_is_split_under_a_small_limit_never_cutting_a_paper(
+    friday_listing: list[dict[str, object]],
+) -> None:
     with PushServer() as server:
         service = one(server.json_url())
         service.plugin.body_maxlen = 1500  # a service that takes little
-        made = compose(service, ME, DigestDay(DAY, picks(records)[:20]), Settings())
+        made = compose(service, ME, DigestDay(DAY, picks(friday_listing)[:20]), Settings())
         assert len(made.parts) > 3 and all(
             fits(service.plugin, made.title + " (99/99)", p) for p in made.parts
         )
@@ -105,7 +107,7 @@ def test_a_push_is_split_under_a_small_limit_never_cutting_a_paper(records: list
     assert [m["title"] for m in got] == [f"{made.title} ({n}/{len(got)})" for n in range(1, len(got) + 1)]
     bodies = [m["message"] for m in got]
     assert all(len(b) <= 1500 for b in bodies)
-    for n, p in enumerate(as_papers(records)[:20], 1):  # each paper whole in exactly one message
+    for n, p in enumerate(as_papers(friday_listing)[:20], 1):  # each paper whole in exactly one message
         holding = [b for b in bodies if f"https://arxiv.org/abs/{p.id}" in b]
         assert len(holding) == 1 and f"**{n}. [" in holding[0] and "close to liked paper" in holding[0]
 
@@ -165,7 +167,7 @@ def test_push_urls_are_secrets_never_shown_whole() -> None:
 
 
 def test_the_cron_sends_the_day_then_on_a_weekend_a_note_naming_the_next_listing(home: Path) -> None:
-    from papersift.reader.digest import due, queue_email
+    from papersift.library.digest import due, queue_email
 
     store = SqliteStore(home / "papersift.db")
     me = store.add_account("me", None, "t")
@@ -190,11 +192,11 @@ def test_a_day_never_stored_is_pushed_as_not_stored_here_never_as_a_holiday(
 ) -> None:
     tuesday = "2026-08-18"  # a weekday before the stored Friday that no sync or file brought
     zh_home = shutil.copytree(home, tmp_path_factory.mktemp("zh"), dirs_exist_ok=True)
-    run_cli("follow", "--lang", "zh", home=zh_home)  # a reader of 中文: the push in 中文
+    invoke("follow", "--lang", "zh", home=zh_home)  # a reader of 中文: the push in 中文
     with PushServer() as server:
         env = {"PAPERSIFT_PUSH": server.json_url()}
         for each in (home, zh_home):
-            run_cli("digest", "--push", "--date", tuesday, home=each, env=env)
+            invoke("digest", "--push", "--date", tuesday, home=each, env=env)
         english, chinese = server.messages()
     assert english["title"] == "papersift: no listing of Tue 18 Aug 2026 stored here"
     assert english["message"] == (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import pytest
 
 from papersift.llm.status import status
@@ -17,6 +18,7 @@ from papersift.reading.passes import summarize
 from papersift.reading.shown import lookup
 from papersift.reading.topic_names import parse
 from papersift.records.catalogs import said
+from papersift.records.messages import Message, restored, stored
 from papersift.records.paper import Paper
 from papersift.settings import Settings
 from papersift.store import Store
@@ -26,30 +28,35 @@ from tests.model_outputs import BAD, GOOD, Output, outputs, papers
 
 
 @pytest.fixture(scope="module")
-def records(shared_data: Path) -> dict[str, dict[str, str]]:
+def output_papers(shared_data: Path) -> dict[str, dict[str, str]]:
+    """The real papers the recorded model outputs are about, by arXiv id."""
     return papers(shared_data)
 
 
-def verdict(o: Output, records: dict[str, dict[str, str]]) -> checks.Verdict:
-    r = records[o.paper]
+def verdict(o: Output, output_papers: dict[str, dict[str, str]]) -> checks.Verdict:
+    r = output_papers[o.paper]
     return checks.check(o.kind, o.text, o.lang, title=r["title"], abstract=r["abstract"], given=o.given)
 
 
-def paper(records: dict[str, dict[str, str]], pid: str) -> Paper:
-    r = records[pid]
+def paper(output_papers: dict[str, dict[str, str]], pid: str) -> Paper:
+    r = output_papers[pid]
     return Paper(pid, r["title"], list(r["authors"]), r["abstract"], list(r["categories"]), version=1)
 
 
-def test_every_bad_output_fails_for_its_reason(shared_data: Path, records: dict[str, dict[str, str]]) -> None:
+def test_every_bad_output_fails_for_its_reason(
+    shared_data: Path, output_papers: dict[str, dict[str, str]]
+) -> None:
     for o in outputs(shared_data, BAD):
-        found = verdict(o, records)
+        found = verdict(o, output_papers)
         assert found.reason == o.reason, (o.name, found)
         assert found.sentence() and said(found.sentence(), "zh") != found.sentence(), o.name
-        assert checks.from_error(checks.error_line(found)) == found  # stored and read back
+        kept = restored(stored(found.sentence()))  # as a failure is stored and read back
+        assert isinstance(kept, Message) and kept.key == f"check_{found.reason}", o.name
+        assert said(kept, "zh") == said(found.sentence(), "zh"), o.name
 
 
-def test_no_good_output_is_rejected(shared_data: Path, records: dict[str, dict[str, str]]) -> None:
-    rejected = [(o.name, verdict(o, records)) for o in outputs(shared_data, GOOD)]
+def test_no_good_output_is_rejected(shared_data: Path, output_papers: dict[str, dict[str, str]]) -> None:
+    rejected = [(o.name, verdict(o, output_papers)) for o in outputs(shared_data, GOOD)]
     assert [r for r in rejected if not r[1].ok] == []
 
 
@@ -57,17 +64,15 @@ def test_a_failure_is_said_in_english_and_chinese() -> None:
     wrong = checks.fail("wrong_language", asked="zh", got="en")
     assert wrong.sentence() == "the model answered in English where 中文 was asked"
     assert said(wrong.sentence(), "zh") == "要求用中文，模型却用英文作答"
-    line = checks.error_line(wrong)
-    assert (
-        line
-        == 'the model answered in English where 中文 was asked [check wrong_language(asked="zh", got="en")]'
+    kept = orjson.loads(stored(wrong.sentence()))  # the failure as data: its key and arguments
+    assert (kept["key"], kept["args"]["asked"]["key"], kept["args"]["got"]["key"]) == (
+        "check_wrong_language",
+        "language_zh",
+        "language_en",
     )
-    assert said(checks.shown_error(line), "zh") == "要求用中文，模型却用英文作答"
-    assert said(checks.shown_error("the endpoint answered 429 three times"), "zh") == (
-        "the endpoint answered 429 three times"  # not a check: as it is
-    )
+    assert said(restored(stored(wrong.sentence())), "zh") == "要求用中文，模型却用英文作答"
     tag = checks.fail("markup", tag='<a href="x">')
-    assert checks.from_error(checks.error_line(tag)) == tag  # quotes in an argument survive
+    assert restored(stored(tag.sentence())).args == {"tag": '<a href="x">'}  # quotes in an argument survive
 
 
 def test_the_rules_do_not_mistake_math_kept_terms_or_short_titles() -> None:
@@ -84,17 +89,16 @@ def settings_for(url: str) -> Settings:
 
 
 def test_a_failing_text_is_asked_again_then_stored_as_a_failure(
-    store: Store, shared_data: Path, records: dict[str, dict[str, str]]
+    store: Store, shared_data: Path, output_papers: dict[str, dict[str, str]]
 ) -> None:
-    title = paper(records, "2608.19202")
+    title = paper(output_papers, "2608.19202")
     tagged = "<paper>AI Agent Context Acquisition: Active Inference</paper>"
     with fake_model([completion(tagged), completion("AI Agent Context Acquisition: Active Inference")]) as m:
         made = texts.make(settings_for(m.url), store, title, "title", "zh")
         again = m.seen[1].body["messages"]
     assert made.state == "failed" and made.text is None
-    assert made.error == (
-        'the model answered in English where 中文 was asked [check wrong_language(asked="zh", got="en")]'
-    )
+    assert made.error == "the model answered in English where 中文 was asked"
+    assert isinstance(made.error, Message) and made.error.key == "check_wrong_language"
     assert again[-2] == {"role": "assistant", "content": tagged}
     assert "not accepted: the model's text carries markup or a prompt tag: <paper>" in again[-1]["content"]
     shown = lookup(settings_for(m.url), store, [title], "zh").zh(title)
@@ -110,9 +114,9 @@ def test_a_failing_text_is_asked_again_then_stored_as_a_failure(
 
 
 def test_a_four_sentence_tldr_becomes_its_first_sentence_never_a_cut_word(
-    store: Store, records: dict[str, dict[str, str]]
+    store: Store, output_papers: dict[str, dict[str, str]]
 ) -> None:
-    lora = paper(records, "2608.19800")
+    lora = paper(output_papers, "2608.19800")
     cut = next(o for o in BAD if o.name == "four-sentence TL;DR cut mid-word").text
     with fake_model([completion(cut), completion(cut)]) as m:
         made = texts.make(settings_for(m.url), store, lora, "tldr", "en")
@@ -123,15 +127,14 @@ def test_a_four_sentence_tldr_becomes_its_first_sentence_never_a_cut_word(
     title_echo = lora.title
     with fake_model([completion(title_echo), completion(title_echo)]) as m:
         echo = texts.make(settings_for(m.url), store, lora, "tldr", "zh")
-    assert echo.state == "failed" and checks.from_error(echo.error) == checks.fail(
-        "wrong_language", asked="zh", got="en"
-    )
+    assert echo.state == "failed" and isinstance(echo.error, Message)
+    assert echo.error.key == "check_wrong_language" and echo.error.args["asked"] == "中文"
 
 
 def test_ask_answers_carry_marks_naming_only_the_papers_given(
-    store: Store, records: dict[str, dict[str, str]]
+    store: Store, output_papers: dict[str, dict[str, str]]
 ) -> None:
-    two = [paper(records, "2608.19202"), paper(records, "2608.19203")]
+    two = [paper(output_papers, "2608.19202"), paper(output_papers, "2608.19203")]
     unmarked = next(o for o in BAD if o.name == "Ask answer without marks").text
     seven = next(o for o in BAD if o.name == "Ask answer citing [7] of two papers").text
     good = next(o for o in GOOD if o.name == "Ask answer with marks").text
@@ -143,15 +146,14 @@ def test_ask_answers_carry_marks_naming_only_the_papers_given(
     with fake_model([completion(unmarked), completion(seven)]) as m:
         failed = texts.ask(settings_for(m.url), store, two, "What do they do?")
     assert failed.text is None
-    assert failed.error == (
-        'the answer cites [7], which names none of the 2 given [check unknown_mark(mark="7", given="2")]'
-    )
+    assert failed.error == "the answer cites [7], which names none of the 2 given"
+    assert isinstance(failed.error, Message) and failed.error.args == {"mark": "7", "given": "2"}
 
 
 def test_summarize_reports_the_failed_checks_as_failures(
-    store: Store, records: dict[str, dict[str, str]]
+    store: Store, output_papers: dict[str, dict[str, str]]
 ) -> None:
-    agents = paper(records, "2608.19202")
+    agents = paper(output_papers, "2608.19202")
     mixed = next(o for o in BAD if o.name == "zh abstract mixing English (2608.19202)").text
     english = "The paper frames context acquisition for AI agents as active inference."
     tagged = "<paper>AI Agent Context Acquisition: Active Inference</paper>"
@@ -160,19 +162,19 @@ def test_summarize_reports_the_failed_checks_as_failures(
         made = summarize(settings_for(m.url), store, [agents], "zh")
     assert made.made == 0 and len(made.failures) == 3
     assert made.line() == "summarize: 0 made, 0 already stored, 3 failed"
-    assert [checks.from_error(f.error).reason for f in made.failures] == [  # type: ignore[union-attr]
-        "wrong_language",
-        "markup",
-        "mixed_language",
+    assert [getattr(f.error, "key", None) for f in made.failures] == [
+        "check_wrong_language",
+        "check_markup",
+        "check_mixed_language",
     ]
     counted = status(settings_for(m.url), store).dump()["checks"]
     assert counted == {"failed": 3, "reasons": {"markup": 1, "mixed_language": 1, "wrong_language": 1}}
 
 
 def test_a_text_made_before_the_checks_is_checked_when_shown(
-    store: Store, records: dict[str, dict[str, str]]
+    store: Store, output_papers: dict[str, dict[str, str]]
 ) -> None:
-    echo = paper(records, "2608.19203")
+    echo = paper(output_papers, "2608.19203")
     settings = settings_for("http://127.0.0.1:9/v1")
     old = texts.reading_key(settings, echo, "tldr", "en")
     old = type(old)(
@@ -181,7 +183,7 @@ def test_a_text_made_before_the_checks_is_checked_when_shown(
     store.claim_reading(old, stale_before=now())
     store.finish_reading(old, echo.title, None)  # the newcomer's TL;DR: the title word for word
     shown = lookup(settings, store, [echo]).tldr(echo).dump()
-    assert shown["text"] is None and shown["error"] == "the TL;DR repeats the title [check copies_title()]"
+    assert shown["text"] is None and shown["error"] == "the TL;DR repeats the title"
 
 
 def test_topic_names_from_a_model_are_checked_too() -> None:

@@ -10,8 +10,7 @@ from datetime import date
 from apprise import Apprise
 from lxml import etree
 
-from papersift.ranking.daily import DailyPick
-from papersift.reader.digest import (
+from papersift.library.digest import (
     DigestDay,
     atom,
     compose,
@@ -20,9 +19,10 @@ from papersift.reader.digest import (
     queue_email,
     reader_texts,
 )
-from papersift.reader.push import compose as push_compose
-from papersift.reader.push import target
-from papersift.reader.words import digest_lang
+from papersift.library.push import compose as push_compose
+from papersift.library.push import target
+from papersift.library.words import digest_lang
+from papersift.ranking.daily import DailyPick
 from papersift.reading import texts
 from papersift.reading.texts import reading_key
 from papersift.records.messages import Message, say

@@ -22,8 +22,8 @@ from papersift.ranking.simulated_readers import simulate_readers, tag_readers
 from papersift.records.catalogs import said
 from papersift.records.messages import say
 from papersift.records.paper import Paper
-
-from .conftest import run_cli, write_jsonl
+from tests.support.data import write_jsonl
+from tests.support.inproc import invoke
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 NOW = datetime(2026, 8, 21, tzinfo=UTC)
@@ -250,23 +250,23 @@ def test_eval_recommend_prints_one_json_line_per_method_and_library_size(
     pairs = [{"query_id": q, "candidate_id": c, "label": 1} for q in sorted(gold) for c in sorted(gold[q])]
     relevance = write_jsonl(tmp_path / "rel.jsonl", pairs)
     args = ["eval", "recommend", "--relevance", str(relevance), "--corpus", str(corpus)]
-    out = run_cli(*args, "--library-sizes", "2,1", "--format", "json", "--seed", "3", home=tmp_path).stdout
+    out = invoke(*args, "--library-sizes", "2,1", "--format", "json", "--seed", "3", home=tmp_path).stdout
     rows = [json.loads(line) for line in out.splitlines()]
     methods = ["papersift", "arxiv-sanity-svm", "zotero-cosine"]
     assert [(row["library_size"], row["method"]) for row in rows] == [(n, m) for n in (1, 2) for m in methods]
     for row in rows:
         assert row.keys() == {"method", "library_size", "nDCG@10", "R@10", "readers"}
         assert 0 < row["readers"] <= len(gold) and 0 <= row["nDCG@10"] <= 1 and 0 <= row["R@10"] <= 1
-    table = run_cli(*args, "--library-sizes", "1", "--half", "tune", home=tmp_path).stdout.splitlines()
+    table = invoke(*args, "--library-sizes", "1", "--half", "tune", home=tmp_path).stdout.splitlines()
     assert "size 1" in table[1] and [line.split()[0] for line in table[2:]] == methods
-    table = run_cli(*args, "--library-sizes", "3", home=tmp_path).stdout.splitlines()
+    table = invoke(*args, "--library-sizes", "3", home=tmp_path).stdout.splitlines()
     assert [line.split()[0] for line in table[2:-1]] == [*methods, *TAG_METHODS]
     assert table[-1].startswith("per tag: each library of 3 or more papers split into 2 tags by k-means")
     for bad, option in ((["--half", "train"], "--half"), (["--library-sizes", "0,x"], "--library-sizes")):
-        result = run_cli(*args, *bad, home=tmp_path, check=False)
+        result = invoke(*args, *bad, home=tmp_path, check=False)
         assert result.returncode == 2 and option in result.stderr
     (tmp_path / "broken.jsonl").write_text('{"query_id": "2401.00001"\n')
-    broken = run_cli(
+    broken = invoke(
         "eval", "recommend", "--relevance", str(tmp_path / "broken.jsonl"), home=tmp_path, check=False
     )
     assert broken.returncode == 1 and "broken.jsonl" in broken.stderr and "Traceback" not in broken.stderr

@@ -1,7 +1,7 @@
-"""Recommendations per tag and "new this week" by followed authors, over real papers in real processes: a
-reader with a "diffusion" and a "graphs" tag gets two rankings, each with its reasons, from the CLI
-(``recommend --tag``), the web (``/daily?tag=``) and a per-tag digest; a tag that does not exist is a clear
-error in both languages."""
+"""Recommendations per tag and "new this week" by followed authors, over real papers: a reader with a
+"diffusion" and a "graphs" tag gets two rankings, each with its reasons, from the CLI (``recommend --tag``,
+run in this process), the web (``/daily?tag=``, a real ``papersift serve``) and a per-tag digest; a tag that
+does not exist is a clear error in both languages."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from tests.support.data import write_jsonl
-from tests.support.processes import free_port, run_cli, serving
+from tests.support.inproc import invoke
+from tests.support.processes import free_port, serving
 
 pytestmark = pytest.mark.process
 
@@ -54,22 +55,22 @@ def tagged(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Tagge
     other = [r for r in records[::60] if r["id"] not in topical]
     day = [{**r, "announced": DAY} for r in diffusion[6:16] + graphs[6:16] + other[:20]]
     home = tmp_path_factory.mktemp("tags")
-    run_cli(
+    invoke(
         "ingest",
         str(write_jsonl(home / "papers.jsonl", diffusion[:6] + graphs[:6] + day + other[20:320])),
         home=home,
     )
-    run_cli("embed", home=home)
-    run_cli("library", "add", *(r["id"] for r in diffusion[:6]), "--tag", "diffusion", home=home)
-    run_cli("library", "add", *(r["id"] for r in graphs[:6]), "--tag", "graphs", home=home)
+    invoke("embed", home=home)
+    invoke("library", "add", *(r["id"] for r in diffusion[:6]), "--tag", "diffusion", home=home)
+    invoke("library", "add", *(r["id"] for r in graphs[:6]), "--tag", "graphs", home=home)
     followed = sorted({c for r in day for c in r["categories"] if c.startswith("cs.")})
-    run_cli("follow", *(x for c in followed for x in ("--category", c)), home=home)
+    invoke("follow", *(x for c in followed for x in ("--category", c)), home=home)
     titles = {r["id"]: r["title"] for r in records}
     return Tagged(home, [r["id"] for r in diffusion[6:16]], [r["id"] for r in graphs[6:16]], titles)
 
 
 def ranked(tagged: Tagged, tag: str) -> list[dict[str, object]]:
-    out = run_cli(
+    out = invoke(
         "recommend", "--tag", tag, "-k", "8", "--date", DAY, "--format", "json", home=tagged.home
     ).stdout
     return [orjson.loads(line) for line in out.splitlines()]
@@ -86,7 +87,7 @@ def test_two_tags_give_two_rankings_each_led_by_its_own_topic_with_reasons(tagge
         assert pick["why"], pick["id"]  # the same explanations as the whole library's ranking
     close = [str(w) for p in diffusion[:3] for w in p["why"] if str(w).startswith("close to")]  # type: ignore[attr-defined]
     assert close and all(DIFFUSION.search(c) or "diffusion" in c.lower() for c in close[:1])
-    text = run_cli("recommend", "--tag", "graphs", "-k", "3", "--date", DAY, home=tagged.home)
+    text = invoke("recommend", "--tag", "graphs", "-k", "3", "--date", DAY, home=tagged.home)
     assert "#01 " in text.stdout and "why: " in text.stdout
     assert "ranked by the papers of your tag “graphs” alone" in text.stderr
     folded = ranked(tagged, "DIFFUSION")  # a tag equal up to case is that tag
@@ -94,31 +95,31 @@ def test_two_tags_give_two_rankings_each_led_by_its_own_topic_with_reasons(tagge
 
 
 def test_a_tag_that_does_not_exist_is_a_usage_error_in_both_languages(tagged: Tagged) -> None:
-    english = run_cli("recommend", "--tag", "nope", home=tagged.home, check=False)
+    english = invoke("recommend", "--tag", "nope", home=tagged.home, check=False)
     assert english.returncode == 2 and "Traceback" not in english.stderr
     assert english.stderr.strip() == "error: no tag “nope” in your library; your tags: diffusion, graphs"
-    chinese = run_cli(
+    chinese = invoke(
         "recommend", "--tag", "nope", home=tagged.home, check=False, env={"PAPERSIFT_LANG": "zh"}
     )
     assert (
         chinese.returncode == 2 and "你的文库中没有标签“nope”；你的标签：diffusion, graphs" in chinese.stderr
     )
     for args in (["--markdown", str(tagged.home / "x.md")], ["--push"]):
-        digest = run_cli("digest", "--tag", "nope", *args, home=tagged.home, check=False)
+        digest = invoke("digest", "--tag", "nope", *args, home=tagged.home, check=False)
         assert digest.returncode == 2 and "Traceback" not in digest.stderr, digest.stderr
 
 
 def test_a_digest_per_tag_is_ranked_by_that_tag_and_says_so(tagged: Tagged, tmp_path: Path) -> None:
     for tag in ("diffusion", "graphs"):
         md = tmp_path / f"{tag}.md"
-        run_cli("digest", "--tag", tag, "--markdown", str(md), "--date", DAY, home=tagged.home)
+        invoke("digest", "--tag", tag, "--markdown", str(md), "--date", DAY, home=tagged.home)
         text = md.read_text(encoding="utf-8")
         assert f"_Ranked by the papers of your tag “{tag}” alone_" in text
         shown = re.findall(r"\(https://arxiv\.org/abs/([^)]+)\)", text)
         assert shown[:5] == [p["id"] for p in ranked(tagged, tag)[:5]]
         assert text.count("Why: ") >= 5 or text.count("why: ") >= 5 or "close to" in text
     zh = tmp_path / "zh.md"
-    run_cli(
+    invoke(
         "digest",
         "--tag",
         "graphs",
@@ -174,13 +175,13 @@ def test_new_this_week_by_followed_authors_in_recommend_and_on_the_daily_page(
     home = tmp_path / "home"
     shutil.copytree(tagged.home, home)
     paper = tagged.graphs[0]
-    author = run_cli("show", paper, "--format", "json", home=home).stdout
+    author = invoke("show", paper, "--format", "json", home=home).stdout
     name = orjson.loads(author)["authors"][0]
-    run_cli("follow", "--author", name, home=home)
-    out = run_cli("recommend", "--date", DAY, "-k", "3", home=home).stdout
+    invoke("follow", "--author", name, home=home)
+    out = invoke("recommend", "--date", DAY, "-k", "3", home=home).stdout
     section = out.split("New this week by authors you follow", 1)
     assert len(section) == 2 and paper in section[1] and f"followed authors: {name}" in section[1]
-    zh = run_cli("recommend", "--date", DAY, "-k", "3", home=home, env={"PAPERSIFT_LANG": "zh"}).stdout
+    zh = invoke("recommend", "--date", DAY, "-k", "3", home=home, env={"PAPERSIFT_LANG": "zh"}).stdout
     assert "你关注的作者本周新论文" in zh
     with serving(home) as client:
         answer = client.get(f"/api/daily/{DAY}").json()
@@ -213,17 +214,17 @@ def test_a_tag_digest_is_mailed_apart_from_the_usual_one_and_daily_sends_the_fol
     try:
         env = {"PAPERSIFT_SMTP_PORT": str(port), "PAPERSIFT_MAIL_FROM": "radar@lab.example"}
         to = ["--email", "ada@lab.example", "--date", DAY]
-        run_cli("digest", "--tag", "graphs", *to, home=home, env=env)
-        run_cli("digest", *to, home=home, env=env)  # the usual digest of the same day: a channel of its own
+        invoke("digest", "--tag", "graphs", *to, home=home, env=env)
+        invoke("digest", *to, home=home, env=env)  # the usual digest of the same day: a channel of its own
         subjects = [str(m["Subject"]) for m in inbox.messages]
         assert len(subjects) == 2 and subjects[0].startswith("papersift: 20 papers like your tag “graphs”")
         assert subjects[1].startswith("papersift: 20 papers for me")
-        refused = run_cli("follow", "--digest-tag", "nope", home=home, check=False)
+        refused = invoke("follow", "--digest-tag", "nope", home=home, check=False)
         assert refused.returncode == 2 and "no tag “nope”" in refused.stderr
-        followed = run_cli("follow", "--digest-tag", "diffusion", home=home).stdout
+        followed = invoke("follow", "--digest-tag", "diffusion", home=home).stdout
         assert "digest tags: diffusion" in followed
-        assert "按标签的摘要：diffusion" in run_cli("follow", home=home, env={"PAPERSIFT_LANG": "zh"}).stdout
-        run_cli("daily", "--no-sync", "--today", DAY, home=home, env=env)
+        assert "按标签的摘要：diffusion" in invoke("follow", home=home, env={"PAPERSIFT_LANG": "zh"}).stdout
+        invoke("daily", "--no-sync", "--today", DAY, home=home, env=env)
         cron = [str(m["Subject"]) for m in inbox.messages[2:]]  # the latest listing's: usual, then the tag's
         assert len(cron) == 2 and "papers for me" in cron[0] and "like your tag “diffusion”" in cron[1]
         assert cron[0].rsplit(", ", 1)[1] == cron[1].rsplit(", ", 1)[1]  # the same day

@@ -16,11 +16,11 @@ import pytest
 
 from papersift.index.indexes import Indexes
 from papersift.index.runtime import open_papersift
+from papersift.library.shapes import DailyPickShape, RelatedHitShape
 from papersift.ranking.daily import daily_picks
 from papersift.ranking.evidence import reference_key
 from papersift.ranking.pool import Hit
 from papersift.ranking.related import W_COUPLING, WEIGHTS, paper_query, related
-from papersift.reader.shapes import DailyPickShape, RelatedHitShape
 from papersift.records.catalogs import said
 from papersift.records.paper import Paper
 from papersift.settings import Settings

@@ -16,7 +16,7 @@ from papersift.ranking.followed import new_by_followed
 from papersift.ranking.search import DATE_POOL, day_of, search
 from papersift.store import Store
 from tests.support.data import as_papers
-from tests.support.processes import run_cli
+from tests.support.inproc import invoke
 
 QUERY = "neural network"
 
@@ -37,13 +37,11 @@ def test_a_date_sort_is_the_most_relevant_results_newest_first_paged(indexes: In
 
 
 def test_the_cli_sorts_by_date_and_refuses_another_sort_in_both_languages(embedded_home: Path) -> None:
-    out = run_cli(
-        "search", QUERY, "--sort", "date", "-k", "15", "--format", "json", home=embedded_home
-    ).stdout
+    out = invoke("search", QUERY, "--sort", "date", "-k", "15", "--format", "json", home=embedded_home).stdout
     hits = [orjson.loads(line) for line in out.splitlines()]
     days = [h["announced"] or h["published"] or "" for h in hits]
     assert len(hits) == 15 and days == sorted(days, reverse=True)
-    ranged = run_cli(
+    ranged = invoke(
         "search",
         QUERY,
         "--sort",
@@ -58,9 +56,9 @@ def test_the_cli_sorts_by_date_and_refuses_another_sort_in_both_languages(embedd
     ).stdout
     within = [orjson.loads(line) for line in ranged.splitlines()]
     assert within and all("2010-01-01" <= (h["announced"] or h["published"]) <= "2015-12-31" for h in within)
-    bad = run_cli("search", QUERY, "--sort", "newest", home=embedded_home, check=False)
+    bad = invoke("search", QUERY, "--sort", "newest", home=embedded_home, check=False)
     assert bad.returncode == 2 and "--sort must be one of relevance, date, not 'newest'" in bad.stderr
-    zh = run_cli(
+    zh = invoke(
         "search", QUERY, "--sort", "newest", home=embedded_home, check=False, env={"PAPERSIFT_LANG": "zh"}
     )
     assert (

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gzip
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -15,7 +14,6 @@ import pytest
 
 from papersift.index.indexes import Indexes
 from papersift.index.pipeline import refresh
-from papersift.index.runtime import open_papersift
 from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.settings import Settings
 from papersift.store import open_store
@@ -46,10 +44,7 @@ def home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     return home
 
 
-@pytest.fixture
-def indexes(home: Path) -> Iterator[Indexes]:
-    with open_papersift(Settings(home=home)) as opened:
-        yield opened.indexes()
+INDEXES_HOME = "home"  # the home the shared `indexes` fixture opens (tests/support/fixtures.py)
 
 
 def _statements(indexes: Indexes, query: str, exact: bool) -> list[str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from papersift.reader.digest import digest_day
+from papersift.library.digest import digest_day
 from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import as_papers, spread_records
@@ -23,7 +23,7 @@ TOKEN = re.compile(r'name="csrf" value="([^"]+)"')
 
 
 @pytest.fixture(scope="module")
-def records(shared_data: Path) -> list[dict[str, object]]:
+def two_listings(shared_data: Path) -> list[dict[str, object]]:
     """40 real papers: 30 announced in cs.LG on ``DAY``, 10 on ``NEXT``."""
     chosen = spread_records(shared_data, 450)[:40]
     return [
@@ -33,9 +33,9 @@ def records(shared_data: Path) -> list[dict[str, object]]:
 
 
 @pytest.fixture
-def home(tmp_path: Path, records: list[dict[str, object]]) -> Path:
+def home(tmp_path: Path, two_listings: list[dict[str, object]]) -> Path:
     store = SqliteStore(tmp_path / "papersift.db")
-    store.upsert(as_papers(records[:30]))
+    store.upsert(as_papers(two_listings[:30]))
     store.close()
     return tmp_path
 
@@ -82,8 +82,8 @@ def test_opened_and_read_papers_leave_the_daily_papers_and_come_back_marked(home
     assert f"{first[0]}" in shown_cli and "(seen: opened)" in shown_cli
 
 
-def test_library_read_marks_any_paper_saved_or_not(home: Path, records: list[dict[str, object]]) -> None:
-    a, b = str(records[0]["id"]), str(records[1]["id"])
+def test_library_read_marks_any_paper_saved_or_not(home: Path, two_listings: list[dict[str, object]]) -> None:
+    a, b = str(two_listings[0]["id"]), str(two_listings[1]["id"])
     invoke("library", "add", b, home=home)
     out = invoke("library", "read", a, f"https://arxiv.org/abs/{b}", home=home).stdout
     assert "marked 2 as read" in out
@@ -110,11 +110,13 @@ def test_mailed_papers_leave_the_next_digest_but_not_that_days_other_channels(ho
     store.close()
 
 
-def test_the_page_says_what_is_new_since_the_last_visit(home: Path, records: list[dict[str, object]]) -> None:
+def test_the_page_says_what_is_new_since_the_last_visit(
+    home: Path, two_listings: list[dict[str, object]]
+) -> None:
     with app_client(home) as web:
         assert web.get("/api/daily").json()["new"] is None  # the first visit
         store = SqliteStore(home / "papersift.db")
-        store.upsert(as_papers(records[30:]))
+        store.upsert(as_papers(two_listings[30:]))
         store.close()
         new = web.get("/api/daily").json()["new"]
         assert new == {"since": DAY.isoformat(), "days": [NEXT.isoformat()], "papers": 10}

@@ -3,13 +3,12 @@ paper read without leaving the page; on the next visit they are gone (and back, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from papersift.store.sqlite import SqliteStore
-from tests.support.browser import CHROMIUM, FLAGS
+from tests.support.browser import CHROMIUM
 from tests.support.data import as_papers, spread_records
 from tests.support.processes import serving
 
@@ -18,16 +17,6 @@ pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed"),
     pytest.mark.process,
 ]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def test_the_r_key_and_the_read_button_take_papers_out_of_daily_papers(

@@ -32,6 +32,7 @@ from papersift.settings import Settings
 from papersift.store import open_store
 from papersift.store.cache import VectorCache
 from tests.support.data import write_jsonl
+from tests.support.inproc import invoke
 from tests.support.processes import run_cli
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
@@ -249,9 +250,9 @@ def test_search_by_a_sentence_of_an_abstract_finds_its_paper(
 
 def test_cli_related_facet(sentence_home: Path, citation_corpus: Corpus) -> None:
     qid = sorted(citation_corpus[1])[0]
-    out = run_cli("related", qid, "--facet", "method", "-k", "3", home=sentence_home).stdout
+    out = invoke("related", qid, "--facet", "method", "-k", "3", home=sentence_home).stdout
     assert out.startswith(f"Related to [{qid}]") and "  1. [" in out
-    bad = run_cli("related", qid, "--facet", "intro", home=sentence_home, check=False)
+    bad = invoke("related", qid, "--facet", "intro", home=sentence_home, check=False)
     assert bad.returncode == 2 and "--facet must be one of background, method, result" in bad.stderr
 
 

@@ -1,4 +1,4 @@
-"""One JSON shape per thing (``reader/shapes.py``) and the day's picks assembled once
+"""One JSON shape per thing (``library/shapes.py``) and the day's picks assembled once
 (``ranking.daily.daily_picks``), which the API, the feeds and the CLI all use."""
 
 from __future__ import annotations
@@ -7,11 +7,12 @@ from datetime import date
 
 import pytest
 
+from papersift.library.shapes import DailyPickShape, PaperShape, RelatedHitShape, SearchHitShape
 from papersift.ranking.daily import DailyPick, NoDailyPapers, daily_picks
 from papersift.ranking.pool import Hit
-from papersift.reader.shapes import DailyPickShape, PaperShape, RelatedHitShape, SearchHitShape
 from papersift.records.paper import Paper
 from papersift.store import Store
+from papersift.store.records import LibraryEntry
 
 DAY = date(2026, 1, 21)
 
@@ -66,3 +67,22 @@ def test_the_days_picks_say_why_there_are_none(store: Store) -> None:
     assert [p.paper.id for p in view.picks] == ["2601.00001", "2601.00002"]
     with pytest.raises(NoDailyPapers, match=r"^no listing of cs\.LG on 2026-01-22$"):
         daily_picks(store, None, None, ["cs.LG"], date(2026, 1, 22))
+
+
+def test_a_tags_library_is_read_only_to_rank_by_that_tag(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.upsert([paper("2601.00002"), paper("2601.00001")])
+    reader = store.add_account("ada", None, "t-ada")
+    store.save_entries(reader.id, [LibraryEntry("2601.00003", "Saved", tags=("gnn",))])
+    asked: list[str | None] = []
+    library = store.library
+
+    def counted(reader_id: int, tag: str | None = None) -> list[LibraryEntry]:
+        asked.append(tag)
+        return library(reader_id, tag)
+
+    monkeypatch.setattr(store, "library", counted)
+    view = daily_picks(store, None, reader, ["cs.LG"], tag="GNN")  # no index: arXiv order, no ranking
+    assert (view.tag, view.ranking) == ("gnn", "arXiv order")
+    assert asked == [None]  # the whole library (what is saved is never a pick), not the tag's

@@ -8,11 +8,11 @@ from papersift.store import postgres, schema, sqlite
 
 
 def test_from_the_shared_migration_on_both_backends_run_the_one_list_in_their_own_types() -> None:
-    for migrations, types in (
-        (sqlite.MIGRATIONS, sqlite.SqliteDialect.types),
-        (postgres.MIGRATIONS, postgres.PostgresDialect.types),
+    for migrations, types, keyword_index in (
+        (sqlite.MIGRATIONS, sqlite.SqliteDialect.types, sqlite.rebuild_keyword_index),
+        (postgres.MIGRATIONS, postgres.PostgresDialect.types, postgres.rebuild_keyword_index),
     ):
-        assert migrations[schema.SHARED_FROM - 1 :] == schema.shared_migrations(types)
+        assert migrations[schema.SHARED_FROM - 1 :] == schema.shared_migrations(types, keyword_index)
     assert len(sqlite.MIGRATIONS) == len(postgres.MIGRATIONS)  # a store's version means the same on both
     sqlite_llm, postgres_llm = (m[schema.SHARED_FROM - 1] for m in (sqlite.MIGRATIONS, postgres.MIGRATIONS))
     assert "WITHOUT ROWID" in sqlite_llm and 'COLLATE "C"' in postgres_llm  # each in its own dialect

@@ -3,7 +3,8 @@ a real arXiv PDF that ``papersift fulltext`` fetched anyway (tests/fulltext_serv
 the home as a WebP of a few KB, served at ``/thumb/ID.webp`` with cache headers and shown on the paper page
 (English and 中文), in listings only when ``thumbnails_in_listings`` is on. Nothing is downloaded for a
 thumbnail alone unless ``thumbnails_fetch`` is on, and then once; a PDF that will not render (truncated
-bytes) gets no thumbnail, no error page and one line in the log."""
+bytes) gets no thumbnail, no error page and one line in the log. In Chromium, the rows a listing's "more"
+appends get their thumbnails too, one that cannot be shown removed."""
 
 from __future__ import annotations
 
@@ -16,9 +17,13 @@ import pytest
 from PIL import Image
 
 from papersift.services import thumbnails
+from papersift.web.parts import PART
 from tests.fulltext_server import FULLTEXT, PDF, FulltextServer
-from tests.support.data import write_jsonl
+from tests.support.browser import CHROMIUM, browsing, screenshot_path
+from tests.support.data import DAILY_DAYS, write_jsonl
+from tests.support.homes import home_copy
 from tests.support.inproc import app_client, invoke
+from tests.support.processes import serving
 from tests.test_fulltext import ATTENTION, _record
 
 PDFS = ["2501.10120v1.pdf", "0908.0054v1.pdf", "0807.3577.pdf", "2305.03393v1-pg9.pdf"]
@@ -137,3 +142,50 @@ def test_a_read_only_server_fetches_nothing_for_a_thumbnail(home: Path) -> None:
             assert client.get("/thumb/0908.0054.webp").status_code == 404
             assert client.get("/thumb/2501.10120.webp").status_code == 200  # kept ones are shown
     assert server.seen == []
+
+
+def test_with_fetching_off_a_missing_thumbnail_is_never_asked_of_arxiv(home: Path) -> None:
+    with FulltextServer() as server, app_client(home, env=server.env(), thumbnails_fetch=False) as client:
+        assert client.get("/thumb/0908.0054.webp").status_code == 404  # stored, none kept
+        assert client.get("/thumb/2501.10120.webp").status_code == 200
+    assert server.seen == []
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
+def test_in_chromium_rows_appended_by_more_get_their_thumbnails_and_a_broken_one_is_removed(
+    browser: object,
+    topics_home: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
+) -> None:
+    from playwright.sync_api import expect
+
+    home = home_copy(topics_home, tmp_path_factory, "thumbs-parts")
+    listing = f"/list/cs.AI/{DAILY_DAYS[1]}"
+    with app_client(home) as client:
+        ids = [e["id"] for e in client.get(f"/api{listing}").json()["entries"]]
+    first, good, broken = ids[0], ids[PART], ids[PART + 1]  # broken, good: rows of the second part
+    picture = thumbnails.render((FULLTEXT / PDFS[0]).read_bytes())
+    thumbnails.folder(home).mkdir()
+    for pid in (first, good):
+        thumbnails.path(home, pid).write_bytes(picture)
+    thumbnails.path(home, broken).write_bytes(b"not a picture")  # kept, but no browser can show it
+
+    def row(pid: str) -> str:
+        return f"article[id='p-{pid}']"
+
+    env = {"PAPERSIFT_THUMBNAILS_IN_LISTINGS": "1"}
+    with (
+        serving(home, env) as server,
+        browsing(browser, str(server.base_url), screenshot_path(request)) as page,
+    ):
+        page.goto(listing)  # type: ignore[attr-defined]
+        expect(page.locator(f"{row(first)} img.thumb")).to_have_count(1)  # type: ignore[attr-defined]
+        page.locator("a.more-link").click()  # type: ignore[attr-defined]
+        expect(page.locator("section.listing article.paper")).to_have_count(2 * PART)  # type: ignore[attr-defined]
+        page.locator(row(broken)).scroll_into_view_if_needed()  # type: ignore[attr-defined]
+        expect(page.locator(f"{row(broken)} .first-page")).to_have_count(0)  # type: ignore[attr-defined]
+        shown = page.locator(f"{row(good)} img.thumb")  # type: ignore[attr-defined]
+        shown.scroll_into_view_if_needed()
+        expect(shown).to_have_js_property("complete", True)
+        assert shown.evaluate("img => img.naturalWidth") == thumbnails.WIDTH

@@ -4,7 +4,6 @@ papers, papers without a vector placed by their tf-idf row, and ``papersift topi
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from collections import Counter
@@ -13,7 +12,6 @@ from datetime import date
 from pathlib import Path
 
 import numpy as np
-import orjson
 import pytest
 
 from papersift.index.indexes import Indexes
@@ -30,30 +28,14 @@ from papersift.records.paper import Paper
 from papersift.records.taxonomy import canonical, category_name, category_named
 from papersift.settings import Settings
 from tests.reading_server import LlmServer
-from tests.support.data import DAILY_DAYS, write_jsonl
-from tests.support.processes import run_cli
+from tests.support.data import DAILY_DAYS
+from tests.support.inproc import invoke
 
 CATEGORY = "cs.AI"
 DAY = DAILY_DAYS[1]
 
 
-@pytest.fixture(scope="session")
-def topics_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
-    """Every cs.AI paper (new or cross-listed) of two real days, ingested and embedded (about 150)."""
-    home = tmp_path_factory.mktemp("topics")
-    marks = tuple(f'"announced": "{d}"'.encode() for d in DAILY_DAYS)
-    with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
-        records = [
-            r
-            for r in (orjson.loads(line) for line in f if any(m in line for m in marks))
-            if CATEGORY in r["categories"]
-        ]
-    run_cli("ingest", str(write_jsonl(home / "days.jsonl", records)), home=home)
-    run_cli("embed", home=home)
-    return home
-
-
-INDEXES_HOME = "topics_home"  # the home the shared `indexes` fixture opens
+INDEXES_HOME = "topics_home"  # the home the shared `indexes` fixture opens (tests/support/fixtures.py)
 
 
 @pytest.fixture(scope="module")
@@ -198,7 +180,7 @@ def test_two_or_three_papers_make_a_map_without_failing(
 
 
 def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -> None:
-    out = run_cli("topics", CATEGORY, "--date", DAY, "--format", "json", home=topics_home).stdout
+    out = invoke("topics", CATEGORY, "--date", DAY, "--format", "json", home=topics_home).stdout
     data = json.loads(out)
     assert set(data) == {"category", "date", "clusters", "points"}
     assert data["category"] == CATEGORY and data["date"] == DAY
@@ -206,15 +188,15 @@ def test_the_topics_command_prints_the_map_as_json_and_text(topics_home: Path) -
     assert all(set(p) == {"id", "x", "y", "cluster"} for p in data["points"])
     ids = [pid for c in data["clusters"] for pid in c["papers"]]
     assert sorted(ids) == sorted(p["id"] for p in data["points"]) and len(set(ids)) == len(ids)
-    text = run_cli("topics", CATEGORY, "--date", DAY, home=topics_home).stdout
+    text = invoke("topics", CATEGORY, "--date", DAY, home=topics_home).stdout
     assert text.startswith(f"{CATEGORY} {DAY}: {len(ids)} papers in {len(data['clusters'])} topics")
     two = json.loads(
-        run_cli("topics", CATEGORY, "--date", DAY, "--days", "2", "-f", "json", home=topics_home).stdout
+        invoke("topics", CATEGORY, "--date", DAY, "--days", "2", "-f", "json", home=topics_home).stdout
     )
     assert len(two["points"]) > len(data["points"])  # the day before's listing too
-    missing = run_cli("topics", "math.AG", home=topics_home, check=False)
+    missing = invoke("topics", "math.AG", home=topics_home, check=False)
     assert missing.returncode == 1 and "no listings" in missing.stderr
-    unknown = run_cli("topics", "no.SUCH", home=topics_home, check=False)
+    unknown = invoke("topics", "no.SUCH", home=topics_home, check=False)
     assert unknown.returncode == 2 and "no.SUCH is not an arXiv category" in unknown.stderr
 
 

@@ -8,7 +8,6 @@ import gzip
 import itertools
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -17,12 +16,19 @@ import pytest
 
 from papersift.index.indexes import Indexes, open_indexes
 from papersift.index.pipeline import refresh
-from papersift.index.runtime import open_papersift
-from papersift.index.vocabulary import acronym_pairs, open_vocabulary
+from papersift.index.vocabulary import Vocabulary, acronym_pairs, open_vocabulary
+from papersift.ranking import to_english as to_english_module
 from papersift.ranking.feedback import FEEDBACK_DOCS, rocchio
 from papersift.ranking.search import NO_GOOD_MATCHES, search
 from papersift.ranking.searchers import Probe, keys_of, searchers
-from papersift.ranking.to_english import Offline
+from papersift.ranking.to_english import (
+    HanRun,
+    ModelAnswer,
+    Offline,
+    dictionary_english,
+    offline_reading,
+    to_english,
+)
 from papersift.ranking.understand import understand
 from papersift.reading.checks import check
 from papersift.reading.query_translation import SYSTEM, checked, translator
@@ -68,10 +74,7 @@ def home(tmp_path_factory: pytest.TempPathFactory, topic_records: list[dict[str,
     return home
 
 
-@pytest.fixture
-def indexes(home: Path) -> Iterator[Indexes]:
-    with open_papersift(Settings(home=home)) as opened:
-        yield opened.indexes()
+INDEXES_HOME = "home"  # the home the shared `indexes` fixture opens (tests/support/fixtures.py)
 
 
 def test_acronyms_are_learned_from_a_long_form_and_its_parenthesised_short_form() -> None:
@@ -166,6 +169,30 @@ def test_a_model_answering_junk_never_changes_what_a_chinese_query_finds(
     assert any(n.startswith(f"translated by the offline dictionary: {QUERY} → ") for n in u.applied)
 
 
+def test_the_dictionary_english_is_chosen_only_when_the_model_answer_is_not_taken(
+    indexes: Indexes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vocabulary = indexes.vocabulary
+    assert vocabulary is not None
+    offline = offline_reading(indexes, vocabulary, "图神经网络")
+    assert dictionary_english(indexes, vocabulary, offline) == "graph neural network"
+    assert offline.covered == 1.0 and "graph" in offline.senses  # what a model's answer is checked against
+    chosen: list[HanRun] = []
+    english = to_english_module._dictionary_english
+
+    def counted(indexes: Indexes, vocabulary: Vocabulary, run: HanRun) -> str | None:
+        chosen.append(run)
+        return english(indexes, vocabulary, run)
+
+    monkeypatch.setattr(to_english_module, "_dictionary_english", counted)
+    taken = to_english(
+        indexes, vocabulary, "图神经网络", lambda query, offline: ModelAnswer("graph neural networks")
+    )
+    assert (taken.text, taken.by, chosen) == ("graph neural networks", "model", [])  # no path was read
+    left = to_english(indexes, vocabulary, "图神经网络", lambda query, offline: ModelAnswer(None))
+    assert (left.text, left.by, len(chosen)) == ("graph neural network", "dictionary", 1)
+
+
 def test_a_model_translation_that_passes_the_checks_is_searched_for(indexes: Indexes, tmp_path: Path) -> None:
     with fake_model([completion(f'"{english}."') for english in GOOD.values()]) as model:
         translate = translator(Settings(home=tmp_path, llm_url=model.url, llm_model="m", llm_retries=0))
@@ -201,7 +228,7 @@ def test_the_query_checks_name_why_a_translation_is_set_aside() -> None:
     refused = checked(
         "The authors show that a simple learned routing rule cuts latency.",
         QUERY,
-        Offline("diffusion model", 1.0, ("diffusion", "model")),
+        Offline(1.0, ("diffusion", "model")),
     ).refused
     assert refused is not None and said(refused, "zh").startswith("未采用模型的译文“The authors show")
 

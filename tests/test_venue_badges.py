@@ -12,10 +12,10 @@ import pytest
 from apprise import Apprise
 from lxml import etree
 
+from papersift.library.digest import DigestDay, atom, compose, markdown
+from papersift.library.push import Target, target
+from papersift.library.push import compose as push_compose
 from papersift.ranking.daily import DailyPick
-from papersift.reader.digest import DigestDay, atom, compose, markdown
-from papersift.reader.push import Target, target
-from papersift.reader.push import compose as push_compose
 from papersift.reading.shown import Texts, lookup
 from papersift.records.paper import Paper
 from papersift.records.venues import is_venue_id

@@ -93,6 +93,26 @@ def test_the_page_shows_its_records_in_parts_each_linking_its_paper(
     assert shown["venues"] == [{"venue": "COLM", "year": 2025, "status": "Poster", "track": "main"}]
 
 
+def test_a_venues_first_view_holds_its_maps_placeholder_and_the_map_comes_alone(
+    colm_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The records at once, the map (seconds) after them: a placeholder its script fills with
+    ``?map=1&fragment=1``, a link to the page with its map without script (``web/topic_pages.py``)."""
+    from papersift.web import app, state
+
+    monkeypatch.setattr(app, "warm_maps", lambda state: None)
+    monkeypatch.setattr(state, "SOON_SECONDS", 3600.0)  # nothing drawn beside the requests meanwhile
+    with app_client(colm_home) as fresh:
+        page = fresh.get("/venue/COLM/2025?lang=en").text
+        assert 'class="topic-map pending"' in page and "<circle" not in page and len(ROW.findall(page)) == 25
+        assert 'data-map="/venue/COLM/2025?map=1&amp;fragment=1"' in page
+        assert '<a href="/venue/COLM/2025?map=1">Open it</a>' in page  # no script: the page with its map
+        alone = fresh.get("/venue/COLM/2025?map=1&fragment=1").text
+        assert alone.count('<section class="topic-map"') == 1 and "<html" not in alone
+        assert alone.count('class="chip"') >= 2 and '<svg class="map wide"' in alone
+        assert '<section class="topic-map"' in fresh.get("/venue/COLM/2025").text  # drawn: inline now
+
+
 def test_the_pages_are_in_english_and_chinese(site: httpx.Client, colm: dict[str, Any]) -> None:
     english = site.get("/venue/COLM/2025?lang=en").text
     assert "accepted papers" in english and "Search this venue" in english

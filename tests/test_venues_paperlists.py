@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from papersift.records.paper import is_arxiv_id
+from papersift.records.paper import is_arxiv_id, split_authors
 from papersift.records.venues import VenueRecord, is_venue_id
-from papersift.sources.paperlists import PaperlistError, Skipped, read_paperlist, source_of
+from papersift.sources.paperlists import PaperlistError, Skipped, read_paperlist, source_of, split_names
 
 # records read and rows skipped of each file (its README: SIGGRAPH lists 76 posters five times)
 COUNTS = {
@@ -66,6 +66,13 @@ def test_a_records_fields_are_read_as_its_list_gives_them(shared_data: Path) -> 
     ]
     assert siggraph[0].authors == ("Ipek Oztas", "Duygu Ceylan", "Aysegul Dundar")  # ", "-separated
     assert (siggraph[0].link("site") or "").startswith("https://s2025.conference-schedule.org/")
+
+
+def test_a_lists_author_names_are_kept_as_written_and_whole_between_semicolons() -> None:
+    assert split_names("Lovelace, Ada; Turing, Alan;") == ("Lovelace, Ada", "Turing, Alan")
+    assert split_names("Yuhan (Anjelica) Bian, Ada Lovelace") == ("Yuhan (Anjelica) Bian", "Ada Lovelace")
+    # arXiv's one-line field is another format: "and", every comma, affiliations in parentheses
+    assert split_authors("Lovelace, Ada; Turing, Alan") == ["Lovelace", "Ada", "Turing", "Alan"]
 
 
 def test_the_venue_and_year_come_from_the_name_or_are_given(tmp_path: Path) -> None:

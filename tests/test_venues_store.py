@@ -17,7 +17,7 @@ from papersift.records.paper import Paper
 from papersift.records.venues import VenueRecord, is_venue_id
 from papersift.services.venue_import import import_file
 from papersift.sources.paperlists import Skipped, read_paperlist, source_of
-from papersift.store import PAPERS_CHANGED, Filters, Store
+from papersift.store import PAPERS_CHANGED, Filters, Store, venue_rows
 from papersift.store.venue_rows import VenueMark
 from tests.support.data import as_papers
 from tests.support.venues import COLM, COLM_RECORDS, colm_arxiv_records
@@ -174,3 +174,23 @@ def test_bad_input_leaves_the_store_as_it_was(store: Store, tmp_path: Path) -> N
     assert store.venue_list() == [] and store.count() == 0
     skipped = [r for r in read_paperlist(COLM, source_of(COLM)) if isinstance(r, Skipped)]
     assert skipped == []
+
+
+def test_the_title_index_is_read_once_across_imports_until_a_paper_is_written(
+    store: Store, colm_papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[str] = []
+    made = venue_rows.TitleIndex
+
+    def counted(version: str) -> venue_rows.TitleIndex:
+        reads.append(version)
+        return made(version)
+
+    monkeypatch.setattr(venue_rows, "TitleIndex", counted)
+    store.upsert(colm_papers[:50])
+    import_file(store, COLM)
+    import_file(store, COLM)  # the same titles: the index kept
+    assert len(reads) == 1
+    store.upsert(colm_papers[50:60])  # a paper written: read again, and it holds the new titles
+    import_file(store, COLM)
+    assert len(reads) == 2 and reads[0] != reads[1]

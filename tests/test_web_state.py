@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from papersift.index.pipeline import refresh
-from papersift.reader.library import save_paper
+from papersift.library.saved import save_paper
 from papersift.services.accounts import create_account
 from papersift.settings import Settings
 from papersift.sources.snapshot import paper_from_record
@@ -119,3 +119,59 @@ def test_an_entry_being_computed_is_computed_once_for_everyone_asking(app_state:
     with pytest.raises(RuntimeError):  # a computation that fails is not kept, and the next ask tries again
         app_state.cached(("topic-map", "y"), lambda: (_ for _ in ()).throw(RuntimeError("no map")))
     assert app_state.cached(("topic-map", "y"), lambda: "drawn") == "drawn"
+
+
+def test_a_value_keep_refuses_is_returned_not_kept_and_holds_says_what_is_kept(app_state: AppState) -> None:
+    """A page drawn before its map (``PROVISIONAL_MARK``) is rendered again on the next view."""
+    made: list[str] = []
+
+    def page() -> str:
+        made.append("page")
+        return "with a placeholder" if len(made) == 1 else "with its map"
+
+    def keep(value: str) -> bool:
+        return value != "with a placeholder"
+
+    assert not app_state.holds(("list",))
+    assert app_state.cached(("list",), page, keep=keep) == "with a placeholder"
+    assert not app_state.holds(("list",))
+    assert app_state.cached(("list",), page, keep=keep) == "with its map" and app_state.holds(("list",))
+    assert app_state.cached(("list",), page, keep=keep) == "with its map" and len(made) == 2
+    assert not app_state.holds(("list",), index=True)  # another entry: one that depends on the generation
+
+
+def test_soon_computes_beside_the_requests_once_and_close_waits_for_it(
+    app_state: AppState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A day's map is drawn beside the requests after its first view (``soon``): queued once, drawn once
+    (a reader asking meanwhile waits for it), and a server stopping waits for it: no index closed under
+    it."""
+    monkeypatch.setattr(web_state, "SOON_SECONDS", 0.01)
+    started, release = threading.Event(), threading.Event()
+    made: list[int] = []
+    done: list[int] = []
+    answers: list[str] = []
+
+    def slow() -> str:
+        made.append(1)
+        started.set()
+        release.wait(10)
+        time.sleep(0.2)
+        done.append(1)
+        return "the map"
+
+    app_state.soon(("topic-map", "z"), slow)
+    app_state.soon(("topic-map", "z"), slow)  # queued already: not again
+    assert started.wait(10)
+    asker = threading.Thread(target=lambda: answers.append(app_state.cached(("topic-map", "z"), slow)))
+    asker.start()
+    asker.join(0.3)
+    assert asker.is_alive()  # waiting for the drawing beside it, not drawing it again
+    release.set()
+    asker.join(10)
+    assert answers == ["the map"] and made == [1] and app_state.holds(("topic-map", "z"))
+    app_state.soon(("topic-map", "w"), slow)
+    started.clear()
+    assert started.wait(10)
+    app_state.close()  # waits for the drawing under way
+    assert made == done == [1, 1]

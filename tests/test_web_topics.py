@@ -20,11 +20,9 @@ from papersift.web.pages import make_templates
 from papersift.web.topic_pages import map_view, widest
 from tests.support.data import DAILY_DAYS, day_records
 from tests.support.processes import run_cli, serving
-from tests.test_topics import topics_home
 from tests.test_web_library import add_account, csrf, log_in
 
 CATEGORY = "cs.AI"
-__all__ = ["topics_home"]  # the session fixture of test_topics.py
 DAY = DAILY_DAYS[1]
 READERS = {"ada": "ada's password", "bob": "bob's password", "cy": "cy's password"}
 
@@ -60,7 +58,7 @@ def test_the_map_api_is_the_topics_commands_json(lab: httpx.Client, lab_home: Pa
 
 def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Client) -> None:
     data = lab.get(f"/api/map/{CATEGORY}/{DAY}").json()
-    page = lab.get(f"/list/{CATEGORY}/{DAY}").text
+    page = lab.get(f"/list/{CATEGORY}/{DAY}?map=1").text  # drawn now (a first view: its placeholder)
     assert page.count("<circle ") == 3 * len(data["points"])  # drawn for a desktop, a tablet, a phone
     assert page.count('class="chip" data-cluster=') == len(data["clusters"])
     for cluster in data["clusters"]:  # each chip: the label (or its most central paper's title) · papers
@@ -90,7 +88,7 @@ def test_the_map_is_drawn_above_the_listing_and_on_its_own_page(lab: httpx.Clien
         assert height > 0.7 * width > 200
     chinese = lab.get(f"/map/{CATEGORY}/{DAY}?lang=zh").text
     assert "主题" in chinese and "主题地图" not in chinese.split("<main>")[0]
-    assert "主题 · " in lab.get(f"/list/{CATEGORY}/{DAY}?lang=zh").text
+    assert "主题 · " in lab.get(f"/list/{CATEGORY}/{DAY}?lang=zh&map=1").text
 
 
 def test_three_readers_signals_show_on_rows_and_trending(lab: httpx.Client, lab_home: Path) -> None:
@@ -171,7 +169,7 @@ def drawn_points(page: str) -> dict[tuple[str, str], tuple[str, str]]:
 
 def test_daily_papers_map_stays_put_when_a_paper_is_saved(lab: httpx.Client, lab_home: Path) -> None:
     reader = log_in(lab, "cy", READERS["cy"])
-    before = reader.get(f"/daily/{DAY}").text
+    before = reader.get(f"/daily/{DAY}?map=1").text  # the map drawn now, not its placeholder
     points = drawn_points(before)
     assert len(points) > 3 * 20
     labels = re.findall(r'<text class="lbl"[^>]*>([^<]+)</text>', before)
@@ -179,7 +177,7 @@ def test_daily_papers_map_stays_put_when_a_paper_is_saved(lab: httpx.Client, lab
     token = csrf(reader, f"/daily/{DAY}")
     saved = reader.post("/library/rate", data={"id": pid, "rating": "1", "csrf": token})
     assert saved.status_code == 303
-    after = reader.get(f"/daily/{DAY}").text
+    after = reader.get(f"/daily/{DAY}?map=1").text
     moved = {key: xy for key, xy in drawn_points(after).items() if points.get(key, xy) != xy}
     assert not moved and re.findall(r'<text class="lbl"[^>]*>([^<]+)</text>', after) == labels
 
@@ -190,13 +188,13 @@ def map_of(page: str) -> str:
 
 
 def test_a_listings_map_never_depends_on_a_readers_library(lab: httpx.Client, lab_home: Path) -> None:
-    anonymous = map_of(lab.get(f"/list/{CATEGORY}/{DAY}?lang=en").text)
+    anonymous = map_of(lab.get(f"/list/{CATEGORY}/{DAY}?lang=en&map=1").text)  # drawn now
     reader = log_in(lab, "bob", READERS["bob"])
-    before = map_of(reader.get(f"/list/{CATEGORY}/{DAY}").text)
-    pid = next(iter(drawn_points(reader.get(f"/list/{CATEGORY}/{DAY}").text)))[1]
+    before = map_of(reader.get(f"/list/{CATEGORY}/{DAY}?map=1").text)
+    pid = next(iter(drawn_points(reader.get(f"/list/{CATEGORY}/{DAY}?map=1").text)))[1]
     token = csrf(reader, f"/list/{CATEGORY}/{DAY}")
     assert reader.post("/library/rate", data={"id": pid, "rating": "1", "csrf": token}).status_code == 303
-    assert map_of(reader.get(f"/list/{CATEGORY}/{DAY}").text) == before == anonymous
+    assert map_of(reader.get(f"/list/{CATEGORY}/{DAY}?map=1").text) == before == anonymous
 
 
 def test_daily_papers_carry_each_paper_and_its_title_once(lab: httpx.Client) -> None:

@@ -22,10 +22,9 @@ from lxml import html
 from papersift.records.taxonomy import categories, groups
 from tests.support.data import DAILY_DAYS
 from tests.support.homes import home_copy
-from tests.support.processes import run_cli, serving
-from tests.test_topics import topics_home
+from tests.support.inproc import invoke
+from tests.support.processes import serving
 
-__all__ = ["topics_home"]
 DAY = DAILY_DAYS[1]
 # elements that hold paper text (or a name of something) only: taken out before the words are read
 PAPER_TEXT = (
@@ -125,7 +124,7 @@ def interface_text(page: str, papers: set[str]) -> str:
 def test_every_zh_page_says_its_interface_in_chinese(site: httpx.Client, zh_home: Path) -> None:
     listing = site.get(f"/api/list/cs.AI/{DAY}").json()
     pid = str(listing["entries"][0]["id"])
-    run_cli("library", "add", *(str(e["id"]) for e in listing["entries"][:3]), home=zh_home)
+    invoke("library", "add", *(str(e["id"]) for e in listing["entries"][:3]), home=zh_home)
     corrected = site.get("/api/search", params={"q": "agnets planing"}).json()
     assert any(n.startswith("corrected:") for n in corrected["understood"]["applied"])
     translated = site.get("/api/search", params={"q": "强化学习"}).json()

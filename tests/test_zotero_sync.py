@@ -14,8 +14,8 @@ import orjson
 import pytest
 from pydantic import SecretStr
 
-from papersift.reader.zotero_api import ZoteroError
-from papersift.reader.zotero_sync import SyncReport, last_sync, libraries, sync_zotero
+from papersift.library.zotero_api import ZoteroError
+from papersift.library.zotero_sync import SyncReport, last_sync, libraries, sync_zotero
 from papersift.services.accounts import personal_account
 from papersift.settings import Settings
 from papersift.store import Store, open_store

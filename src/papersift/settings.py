@@ -341,7 +341,7 @@ class Settings(BaseSettings):
         description="Characters of a paper's full text a FAQ or Ask prompt carries (a TL;DR a quarter; "
         "sections chosen for it; 0: the abstract only).",
     )
-    # Zotero as the library's source (reader/zotero_sync.py): `library sync zotero`, and before daily / digest
+    # Zotero as the library's source (library/zotero_sync.py): `library sync zotero`, before daily / digest
     zotero_url: str = Field(
         default="https://api.zotero.org", description="Base URL of the Zotero Web API v3."
     )

@@ -1,14 +1,23 @@
-"""Debian's chromium as the browser tests and the screenshot bench launch it (``CHROMIUM``, ``FLAGS``), and
-the topic map's label boxes as the browser lays them out (``label_boxes``): how many, which two intersect,
-which reach outside the drawing, how large their text is drawn on screen; ``visit`` opens a page at a
-window's width."""
+"""Debian's chromium as the browser tests and the screenshot bench launch it (``CHROMIUM``, ``FLAGS``; the
+``browser`` fixture is in ``tests/support/fixtures.py``), a fresh page on a server that may run no script
+from paper text and reach nothing outside (``browsing``), its screenshot (``SHOTS``), and the topic map's
+label boxes as the browser lays them out (``label_boxes``): how many, which two intersect, which reach
+outside the drawing, how large their text is drawn on screen; ``visit`` opens a page at a window's width."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.support.data import ROOT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = ROOT / "test-output" / "screenshots"
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -17,6 +26,32 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+MAP_MS = 120_000  # how long a page's topic map may take to come (drawn after the page on a busy machine)
+
+
+@contextlib.contextmanager
+def browsing(browser: object, base_url: str, shot: Path) -> Iterator[object]:
+    """A fresh browser context on ``base_url``; no dialog may open and no request may leave the server."""
+    context = browser.new_context(base_url=base_url)  # type: ignore[attr-defined]
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    outside: list[str] = []
+    page.on("request", lambda r: None if r.url.startswith(base_url) else outside.append(r.url))
+    try:
+        yield page
+    finally:
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shot), full_page=True)
+        context.close()
+    assert not dialogs, f"script from paper text ran: {dialogs}"
+    assert not outside, f"the page reached outside the server: {outside}"
+
+
+def screenshot_path(request: pytest.FixtureRequest) -> Path:
+    """Where the test ``request`` runs saves its screenshot: ``test-output/screenshots/<test name>.png``."""
+    return SHOTS / f"{request.node.name}.png"
+
 
 LABEL_BOXES = """() => {
   const drawn = Array.from(document.querySelectorAll("svg.map")).find((s) => s.getClientRects().length > 0);
@@ -48,9 +83,12 @@ class Labels:
 
 
 def visit(page: object, path: str, width: int = 1280, height: int = 900) -> object:
-    """Open ``path`` on a Playwright ``page`` in a window ``width`` × ``height`` CSS px (its response)."""
+    """Open ``path`` on a Playwright ``page`` in a window ``width`` × ``height`` CSS px (its response), its
+    topic map in place (a map drawn after the page comes into its placeholder: web/topic_pages.py)."""
     page.set_viewport_size({"width": width, "height": height})  # type: ignore[attr-defined]
-    return page.goto(path)  # type: ignore[attr-defined]
+    response = page.goto(path)  # type: ignore[attr-defined]
+    page.locator(".topic-map.pending").wait_for(state="detached", timeout=MAP_MS)  # type: ignore[attr-defined]
+    return response
 
 
 def _apart(a: Box, b: Box) -> bool:

@@ -41,6 +41,13 @@ def spread_records(shared_data: Path, step: int) -> list[dict[str, object]]:
         return [orjson.loads(line) for line in itertools.islice(f, 0, 20_000, step)]
 
 
+def announced_on(shared_data: Path, days: tuple[str, ...]) -> list[dict[str, object]]:
+    """Every record of the 300k file announced on one of ``days`` (in the file's order)."""
+    marks = tuple(f'"announced": "{d}"'.encode() for d in days)
+    with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
+        return [orjson.loads(line) for line in f if any(m in line for m in marks)]
+
+
 def as_papers(records: list[dict[str, object]]) -> list[Paper]:
     return [paper_from_record(r, "test") for r in records]
 

@@ -1,6 +1,8 @@
-"""The pytest fixtures the test modules share (registered by ``tests/conftest.py``): the real data, fresh
-stores of both backends, homes built by the real CLI, real servers over them, and the records and opened
-indexes a module names with a constant of its own (``SPREAD``, ``INDEXES_HOME``)."""
+"""The pytest fixtures the test modules share (registered by ``tests/conftest.py``), each defined here once:
+the real data, fresh stores of both backends, homes built by the real CLI (once a run: ``built_once``),
+real servers over them, the browser, and the records and opened indexes a module names with a constant of
+its own (``SPREAD``, ``INDEXES_HOME``). A session fixture lives here, never in a test module: imported
+from one, it would be built again for each module importing it (pytest caches a fixture per definition)."""
 
 from __future__ import annotations
 
@@ -21,8 +23,9 @@ from papersift.settings import Settings
 from papersift.store import Store
 from papersift.store.sqlite import SqliteStore
 from tests.reading_server import LlmServer
-from tests.support.data import DAILY_DAYS, EVIL, SHARED_DATA, spread_records, write_jsonl
-from tests.support.homes import home_copy
+from tests.support.browser import CHROMIUM, FLAGS
+from tests.support.data import DAILY_DAYS, EVIL, SHARED_DATA, announced_on, spread_records, write_jsonl
+from tests.support.homes import built_once, home_copy
 from tests.support.processes import run_cli, serving
 from tests.support.venues import colm_home as colm_home  # COLM 2025's list over its arXiv papers
 
@@ -114,9 +117,8 @@ def real_records(shared_data: Path) -> list[dict[str, object]]:
     with gzip.open(shared_data / "arxiv-20k.jsonl.gz", "rb") as f:
         head = [orjson.loads(line) for line in itertools.islice(f, 2000)]
     with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
-        recent = [r for r in itertools.islice(map(orjson.loads, f), 200_000, 300_000) if r.get("announced")][
-            :500
-        ]
+        tail = itertools.islice(f, 200_000, 300_000)  # the lines before it are skipped, not parsed
+        recent = [r for r in map(orjson.loads, tail) if r.get("announced")][:500]
     return head + recent
 
 
@@ -142,18 +144,18 @@ def embedded_home(
     citation_corpus: tuple[list[dict[str, object]], dict[str, set[str]]],
 ) -> Path:
     """A home whose store holds the citation corpus, embedded and indexed by ``papersift embed``."""
-    home = tmp_path_factory.mktemp("embedded")
-    run_cli("ingest", str(write_jsonl(home / "corpus.jsonl", citation_corpus[0])), home=home)
-    result = run_cli("embed", home=home)
-    assert f"index: {len(citation_corpus[0])} papers, {len(citation_corpus[0])} vectors" in result.stdout
-    return home
+
+    def build(home: Path) -> None:
+        run_cli("ingest", str(write_jsonl(home / "corpus.jsonl", citation_corpus[0])), home=home)
+        result = run_cli("embed", home=home)
+        assert f"index: {len(citation_corpus[0])} papers, {len(citation_corpus[0])} vectors" in result.stdout
+
+    return built_once(tmp_path_factory, "embedded", build)
 
 
 @pytest.fixture(scope="session")
 def server_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -> Path:
     """The embedded store plus three papers written here: one full of HTML, two in a followed category."""
-    home = tmp_path_factory.mktemp("web")
-    shutil.copytree(embedded_home, home, dirs_exist_ok=True)
     followed = [  # two papers new in a followed category (cs.LG) on the same day, one also cross-listed
         {
             **EVIL,
@@ -166,8 +168,12 @@ def server_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -
         }
         for i, cats in ((7, ["cs.LG"]), (8, ["cs.LG", "stat.ML"]))
     ]
-    run_cli("ingest", str(write_jsonl(home / "evil.jsonl", [EVIL, *followed])), home=home)
-    return home
+
+    def build(home: Path) -> None:
+        shutil.copytree(embedded_home, home, dirs_exist_ok=True)
+        run_cli("ingest", str(write_jsonl(home / "evil.jsonl", [EVIL, *followed])), home=home)
+
+    return built_once(tmp_path_factory, "web", build)
 
 
 @pytest.fixture(scope="session")
@@ -180,14 +186,27 @@ def server(server_home: Path) -> Iterator[httpx.Client]:
 @pytest.fixture(scope="session")
 def daily_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path, embedded_home: Path) -> Path:
     """The embedded corpus plus every cs.CL / cs.AI paper announced on two real days, embedded."""
-    home = tmp_path_factory.mktemp("daily")
-    shutil.copytree(embedded_home, home, dirs_exist_ok=True)
-    marks = tuple(f'"announced": "{d}"'.encode() for d in DAILY_DAYS)
-    with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:
-        records = [orjson.loads(line) for line in f if any(m in line for m in marks)]
-    run_cli("ingest", str(write_jsonl(home / "days.jsonl", records)), home=home)
-    run_cli("embed", home=home)
-    return home
+
+    def build(home: Path) -> None:
+        shutil.copytree(embedded_home, home, dirs_exist_ok=True)
+        days = write_jsonl(home / "days.jsonl", announced_on(shared_data, DAILY_DAYS))
+        run_cli("ingest", str(days), home=home)
+        run_cli("embed", home=home)
+
+    return built_once(tmp_path_factory, "daily", build)
+
+
+@pytest.fixture(scope="session")
+def topics_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """Every cs.AI paper (new or cross-listed) of the two real days of ``DAILY_DAYS``, ingested and embedded
+    (about 150): the listing the topic map, the light pages and the search pages are tested over."""
+
+    def build(home: Path) -> None:
+        records = [r for r in announced_on(shared_data, DAILY_DAYS) if "cs.AI" in r["categories"]]
+        run_cli("ingest", str(write_jsonl(home / "days.jsonl", records)), home=home)
+        run_cli("embed", home=home)
+
+    return built_once(tmp_path_factory, "topics", build)
 
 
 @pytest.fixture(scope="module")
@@ -200,6 +219,17 @@ def reader_home(server_home: Path, tmp_path_factory: pytest.TempPathFactory) -> 
 def reader_server(reader_home: Path) -> Iterator[httpx.Client]:
     with serving(reader_home) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's chromium, headless, driven by Playwright (launched once a module)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ import pytest
 
 from papersift.records.analyzer import fold_title
 from tests.support.data import SHARED_DATA, write_jsonl
+from tests.support.homes import built_once
 from tests.support.inproc import invoke
 
 COLM = SHARED_DATA / "venues" / "colm2025.json.gz"
@@ -32,9 +33,12 @@ def colm_arxiv_records(shared_data: Path) -> list[dict[str, object]]:
 @pytest.fixture(scope="session")
 def colm_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     """COLM 2025's arXiv papers ingested, then its accept list imported, all embedded (built once a
-    session; a module that changes it works on its own copy, ``tests/support/homes.py``)."""
-    home = tmp_path_factory.mktemp("colm")
-    invoke("ingest", str(write_jsonl(home / "colm-arxiv.jsonl", colm_arxiv_records(shared_data))), home=home)
-    invoke("venues", "import", str(shared_data / "venues" / "colm2025.json.gz"), home=home)
-    invoke("embed", home=home)
-    return home
+    run; a module that changes it works on its own copy, ``tests/support/homes.py``)."""
+
+    def build(home: Path) -> None:
+        colm = write_jsonl(home / "colm-arxiv.jsonl", colm_arxiv_records(shared_data))
+        invoke("ingest", str(colm), home=home)
+        invoke("venues", "import", str(shared_data / "venues" / "colm2025.json.gz"), home=home)
+        invoke("embed", home=home)
+
+    return built_once(tmp_path_factory, "colm", build)

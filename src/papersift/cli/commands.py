@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 
 from papersift.cli import (
+    accounts_cmd,
     daily_cmd,
     eval_cmd,
     fulltext_cmd,
@@ -25,7 +26,6 @@ from papersift.cli import (
     llm_cmd,
     migrate_cmd,
     papers_cmd,
-    readers,
     reading_cmd,
     search_cmd,
     serve,
@@ -90,7 +90,7 @@ app.command()(fulltext_cmd.fulltext)
 app.command()(fulltext_cmd.enrich)
 app.add_typer(ingest_cmd.harvest_app, name="harvest")
 app.add_typer(eval_cmd.eval_app, name="eval")
-app.add_typer(readers.reader_app, name="reader")
+app.add_typer(accounts_cmd.reader_app, name="reader")
 app.add_typer(library_cmd.library_app, name="library")
 app.add_typer(llm_cmd.llm_app, name="llm")
 app.command()(venues_cmd.venue)

@@ -52,9 +52,11 @@ def known_category_option(value: str | None) -> str | None:
         return spelled
     say, nearest = spoken(), taxonomy.nearest(spelled)
     if not nearest:
-        raise typer.BadParameter(say.line("not_a_category", value=value))
-    either = functools.reduce(lambda first, second: say.line("either", first=first, second=second), nearest)
-    raise typer.BadParameter(say.line("not_a_category_nearest", value=value, nearest=either))
+        raise typer.BadParameter(say.line("cli_not_a_category", value=value))
+    either = functools.reduce(
+        lambda first, second: say.line("cli_either", first=first, second=second), nearest
+    )
+    raise typer.BadParameter(say.line("cli_not_a_category_nearest", value=value, nearest=either))
 
 
 def known_categories_option(values: list[str] | None) -> list[str] | None:
@@ -79,7 +81,7 @@ ListingDayOpt = Annotated[
 
 def _lang(value: str) -> str:
     if value not in ("en", "zh"):
-        raise typer.BadParameter(spoken().line("en_or_zh", value=repr(value)))
+        raise typer.BadParameter(spoken().line("cli_en_or_zh", value=repr(value)))
     return value
 
 
@@ -99,7 +101,7 @@ ReaderOpt = Annotated[
 def fail(message: str, code: int = 1, say: Speech = ENGLISH) -> NoReturn:
     """``error: MESSAGE`` on stderr (said in ``say``'s language) and exit with ``code`` (2: the command line
     itself was wrong)."""
-    typer.echo(say.line("error", message=message), err=True)
+    typer.echo(say.line("cli_error", message=message), err=True)
     raise typer.Exit(code)
 
 
@@ -112,8 +114,8 @@ def spoken() -> Speech:
 
 
 def refuse(key: str, code: int = 1, say: Speech | None = None, **values: Any) -> NoReturn:
-    """``fail`` with the interface's line ``cli_KEY`` and its ``values``, said in ``say``'s language (by
-    default the environment's: ``spoken``)."""
+    """``fail`` with the table's text ``key`` (a CLI line ``cli_…``, or any message) and its ``values``,
+    said in ``say``'s language (by default the environment's: ``spoken``)."""
     say = say or spoken()
     fail(say.line(key, **values), code, say=say)
 
@@ -128,9 +130,9 @@ def load_settings(home: Path | None) -> Settings:
     try:
         return Settings(home=home) if home else Settings()
     except ValidationError as e:  # refused at start, before anything connects anywhere
-        refuse("settings", 2, problem=spoken().joined(settings_problems(e)))
+        refuse("cli_settings", 2, problem=spoken().joined(settings_problems(e)))
     except HomeConfigError as e:  # the home's config (papersift llm setup writes it)
-        refuse("settings", 2, problem=e)
+        refuse("cli_settings", 2, problem=e)
 
 
 @dataclass
@@ -165,7 +167,7 @@ class Opened:
             self._noted = True
             from papersift.records.messages import say
 
-            typer.echo(Speech(self.settings.lang).line("note", note=say("no_vectors_yet")), err=True)
+            typer.echo(Speech(self.settings.lang).line("cli_note", note=say("no_vectors_yet")), err=True)
         return self._indexes
 
     def account(self, name: str | None) -> Account:
@@ -216,7 +218,7 @@ def parse_day(value: str | None, option: str) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        refuse("not_a_date", 2, option=option, value=repr(value))
+        refuse("cli_not_a_date", 2, option=option, value=repr(value))
 
 
 @contextmanager
@@ -232,13 +234,13 @@ def opened_listing(
     with opened(load_settings(home)) as o:
         days = o.store.announcement_days(category)
         if not days:
-            refuse("no_listings_in_store", say=o.say, category=repr(category))
+            refuse("cli_no_listings_in_store", say=o.say, category=repr(category))
         yield o, wanted or opening_day(o.store, category, days), days
 
 
 def check_format(fmt: str, allowed: tuple[str, ...] = ("text", "json")) -> None:
     if fmt not in allowed:
-        refuse("one_of", 2, option="--format", allowed=", ".join(allowed), value=repr(fmt))
+        refuse("cli_one_of", 2, option="--format", allowed=", ".join(allowed), value=repr(fmt))
 
 
 def lines_of(path: Path) -> list[str]:
@@ -246,7 +248,7 @@ def lines_of(path: Path) -> list[str]:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as e:
-        refuse("cannot_read", path=path, problem=e.strerror)
+        refuse("cli_cannot_read", path=path, problem=e.strerror)
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
@@ -266,24 +268,24 @@ def progress_bar() -> Progress:
 def report(counts: IngestCounts, what: str, say: Speech = ENGLISH) -> None:
     """The failed records (the first 50) on stderr, then one line of counts (said in ``say``'s language)."""
     for err in counts.errors[:50]:
-        typer.echo(say.line("error", message=err), err=True)
+        typer.echo(say.line("cli_error", message=err), err=True)
     if len(counts.errors) > 50:
-        typer.echo(say.line("more_failed", n=len(counts.errors) - 50), err=True)
+        typer.echo(say.line("cli_more_failed", n=len(counts.errors) - 50), err=True)
     n = {"what": what, "new": counts.new, "updated": counts.updated, "skipped": counts.skipped}
     if counts.deleted:
-        typer.echo(say.line("counts_deleted", **n, failed=counts.failed, deleted=counts.deleted))
+        typer.echo(say.line("cli_counts_deleted", **n, failed=counts.failed, deleted=counts.deleted))
     else:
-        typer.echo(say.line("counts", **n, failed=counts.failed))
+        typer.echo(say.line("cli_counts", **n, failed=counts.failed))
 
 
 def fulltext_pass(o: Opened) -> None:
     """After ``sync`` / ``daily``: the full text of each reader's top Daily Papers and saved papers
     (``digest.fulltext_ahead``); one line, or why it stopped (the command goes on)."""
-    from papersift.reader.digest import fulltext_ahead
+    from papersift.library.digest import fulltext_ahead
     from papersift.records.messages import reason
     from papersift.services.harvest import HarvestError
 
     try:
         typer.echo(o.say(fulltext_ahead(o.store, o.indexes, o.settings, o.store.accounts()).line()))
     except HarvestError as e:
-        typer.echo(o.say.line("fulltext_stopped", problem=reason(e)), err=True)
+        typer.echo(o.say.line("cli_fulltext_stopped", problem=reason(e)), err=True)

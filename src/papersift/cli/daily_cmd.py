@@ -29,9 +29,9 @@ from papersift.cli.language import Speech
 from papersift.sources.latex import plain_text
 
 if TYPE_CHECKING:
+    from papersift.library.digest import DigestDay
+    from papersift.library.push import Target
     from papersift.ranking.daily import DailyPick
-    from papersift.reader.digest import DigestDay
-    from papersift.reader.push import Target
     from papersift.reading.shown import Texts
     from papersift.settings import Settings
     from papersift.store import Store
@@ -96,7 +96,7 @@ def follow(
         )
         unknown = set(now.languages) - {"zh"}
         if unknown:
-            refuse("lang_en_or_zh", 2, say=o.say, value=", ".join(sorted(unknown)))
+            refuse("cli_lang_en_or_zh", 2, say=o.say, value=", ".join(sorted(unknown)))
         if clear or any((category, author, must, never, lang)):
             o.store.set_interests(who.id, now)
         for name in venue or ():
@@ -113,24 +113,24 @@ def follow(
     say = o.say
     listed = partial(say.joined, series=True)  # a, b / a、b
     if now.categories:  # none followed: Daily Papers reads the settings' default ones, so say those
-        typer.echo(say.line("interest_categories", values=listed(now.categories)))
+        typer.echo(say.line("cli_interest_categories", values=listed(now.categories)))
     else:
-        typer.echo(say.line("interest_categories_default", values=listed(o.settings.default_categories)))
-    typer.echo(say.line("interest_authors", values=listed(now.authors) or "-"))
-    typer.echo(say.line("interest_must", values=listed(now.must) or "-"))
-    typer.echo(say.line("interest_never", values=listed(now.never) or "-"))
-    typer.echo(say.line("interest_venues", values=listed(venues) or "-"))
+        typer.echo(say.line("cli_interest_categories_default", values=listed(o.settings.default_categories)))
+    typer.echo(say.line("cli_interest_authors", values=listed(now.authors) or "-"))
+    typer.echo(say.line("cli_interest_must", values=listed(now.must) or "-"))
+    typer.echo(say.line("cli_interest_never", values=listed(now.never) or "-"))
+    typer.echo(say.line("cli_interest_venues", values=listed(venues) or "-"))
     languages = say.joined((msg("language_" + code) for code in ("en", *now.languages)), series=True)
-    typer.echo(say.line("interest_languages", values=languages))
-    typer.echo(say.line("interest_min_score", value=kept or "-"))
-    typer.echo(say.line("interest_digest_tags", values=listed(tagged) or "-"))
+    typer.echo(say.line("cli_interest_languages", values=languages))
+    typer.echo(say.line("cli_interest_min_score", value=kept or "-"))
+    typer.echo(say.line("cli_interest_digest_tags", values=listed(tagged) or "-"))
 
 
 def _digest_tags(o: Opened, who: Account, more: list[str] | None, clear: bool) -> list[str]:
     """The reader's digest tags after ``follow`` (``--digest-tag`` added, each a tag of their library;
     ``--clear`` forgets the others first)."""
+    from papersift.library.digest import digest_tags, set_digest_tags
     from papersift.ranking.tags import UnknownTag, known_tag
-    from papersift.reader.digest import digest_tags, set_digest_tags
     from papersift.records.messages import reason
 
     try:
@@ -151,7 +151,7 @@ def _threshold(value: str) -> str | None:
     except ValueError:
         number = math.nan
     if not math.isfinite(number):
-        refuse("min_score_not_number", 2, value=repr(value))
+        refuse("cli_min_score_not_number", 2, value=repr(value))
     return repr(number)
 
 
@@ -188,7 +188,7 @@ def _picks(
         quiet = day_quiet(o.store, categories, day) if day else None
         if quiet is not None:
             fail(quiet.line(), say=say)
-        refuse("sync_first", say=say, problem=reason(e))
+        refuse("cli_sync_first", say=say, problem=reason(e))
     return view.day, view.picks
 
 
@@ -206,10 +206,10 @@ def recommend(
 ) -> None:
     """Your Daily Papers: the day's new papers in your categories, ranked by your library (or one tag of
     it: --tag), what you have seen left out, those below your threshold after a line saying so; then what
-    the authors you follow announced this week."""
+    the authors you follow announced this week (in JSON, a line each after the picks', with "followed")."""
+    from papersift.library.shapes import DailyPickShape, FollowedNew
     from papersift.ranking.daily import min_score
-    from papersift.ranking.followed import NEW_DAYS, new_by_followed
-    from papersift.reader.shapes import DailyPickShape
+    from papersift.ranking.followed import NEW_DAYS, reader_week
     from papersift.reading.shown import with_venues
     from papersift.records.messages import say as msg
     from papersift.services.listing import json_line
@@ -221,9 +221,9 @@ def recommend(
         when, picks = _picks(o, who, parse_day(day, "--date"), k, show_seen, tag)
         limit = min_score(o.store, who, threshold)
         say = Speech(o.settings.lang)
-        saved = {e.paper_id for e in o.store.library(who.id) if e.paper_id}
-        followed = new_by_followed(o.store, o.store.interests(who.id).authors, when, leave_out=saved)
-        shown = with_venues(o.store, [p.paper for p in picks]) if fmt == "json" else None
+        followed = reader_week(o.store, who, when)
+        papers = [p.paper for p in picks] + [f.paper for f in followed]
+        shown = with_venues(o.store, papers) if fmt == "json" else None
     cut = False
     for n, pick in enumerate(picks, 1):
         below = limit is not None and pick.score is not None and pick.score < limit
@@ -235,17 +235,20 @@ def recommend(
             )
             continue
         if below and not cut:
-            typer.echo(say.line("below_threshold", limit=f"{limit:g}"))
+            typer.echo(say.line("cli_below_threshold", limit=f"{limit:g}"))
             cut = True
-        seen = f"  {say.line('seen', how=', '.join(pick.seen))}" if pick.seen else ""
+        seen = f"  {say.line('cli_seen', how=', '.join(pick.seen))}" if pick.seen else ""
         typer.echo(f"#{n:02d} {pick.paper.id}  {plain_text(pick.paper.title)}{seen}")
         typer.echo(f"     {say(author_line(pick.paper.authors))}  [{', '.join(pick.paper.categories)}]")
         if pick.reasons:
             score = f" ({say.line('score', score=f'{pick.score:.2f}')})" if pick.score is not None else ""
-            typer.echo(f"     {say.line('why', reasons=say.joined(pick.reasons))}{score}")
+            typer.echo(f"     {say.line('why_reasons', reasons=say.joined(pick.reasons))}{score}")
+    if fmt == "json":
+        for f in followed:
+            typer.echo(json_line(FollowedNew.of_followed(f, shown).dump()))
     if fmt == "text" and followed:
         typer.echo("")
-        typer.echo(say.line("followed_new", n=len(followed), days=NEW_DAYS))
+        typer.echo(say.line("cli_followed_new", n=len(followed), days=NEW_DAYS))
         for f in followed:
             day_of = f.paper.announced or f.paper.published or ""
             by = msg("followed_authors", authors=", ".join(f.authors))
@@ -253,15 +256,15 @@ def recommend(
             typer.echo(f"     {say(author_line(f.paper.authors))} · {day_of} · {say(by)}")
     if fmt == "text":
         if tag is not None:
-            typer.echo(say.line("ranked_by_tag", tag=tag), err=True)
-        typer.echo(say.line("picks", n=len(picks), reader=who.name, day=when), err=True)
+            typer.echo(say.line("cli_ranked_by_tag", tag=tag), err=True)
+        typer.echo(say.line("cli_picks", n=len(picks), reader=who.name, day=when), err=True)
 
 
 def _zotero_first(store: Store, settings: Settings, who: Account) -> bool:
     """The reader's library synced from Zotero first when ``PAPERSIFT_ZOTERO_USER`` / ``_GROUPS`` are set
     (they are the CLI reader's); a failure is said and the day goes on with the library as it is (False)."""
-    from papersift.reader.zotero_api import ZoteroError
-    from papersift.reader.zotero_sync import configured, sync_configured
+    from papersift.library.zotero_api import ZoteroError
+    from papersift.library.zotero_sync import configured, sync_configured
     from papersift.records.messages import reason
 
     if not configured(settings) or who.name != settings.reader:
@@ -270,7 +273,7 @@ def _zotero_first(store: Store, settings: Settings, who: Account) -> bool:
     try:
         report = sync_configured(store, settings, who)
     except ZoteroError as e:
-        typer.echo(say.line("zotero_failed", problem=reason(e)), err=True)
+        typer.echo(say.line("cli_zotero_failed", problem=reason(e)), err=True)
         return False
     if report is not None:
         typer.echo(say(report.line()))
@@ -300,9 +303,7 @@ def digest(
     """Your top papers of the day, not yet seen, as an e-mail or pushes (each sent once per day), an Atom
     feed or Markdown (--tag: a digest ranked by one tag of your library, e-mailed apart from the usual
     one); ``digest status``: what was sent."""
-    from papersift.ranking.daily import NoDailyPapers
-    from papersift.ranking.tags import UnknownTag
-    from papersift.reader.digest import (
+    from papersift.library.digest import (
         EMAIL,
         deliver,
         digest_day,
@@ -311,20 +312,22 @@ def digest(
         reader_texts,
         tag_channel,
     )
-    from papersift.reader.digest import atom as atom_bytes
-    from papersift.reader.digest import markdown as markdown_text
-    from papersift.reader.words import digest_lang
+    from papersift.library.digest import atom as atom_bytes
+    from papersift.library.digest import markdown as markdown_text
+    from papersift.library.words import digest_lang
+    from papersift.ranking.daily import NoDailyPapers
+    from papersift.ranking.tags import UnknownTag
     from papersift.records.messages import reason
 
     if action is not None:
         if action != "status":
-            refuse("unknown_digest_action", 2, action=repr(action))
+            refuse("cli_unknown_digest_action", 2, action=repr(action))
         return _status(fmt, reader, home)
     check_format(fmt)
     if not (email or atom or markdown or push):
-        refuse("digest_where", 2)
+        refuse("cli_digest_where", 2)
     if tag is not None and push:
-        refuse("tag_not_pushed", 2)
+        refuse("cli_tag_not_pushed", 2)
     settings = load_settings(home)
     services = _push_targets(settings) if push else []
     errors: list[str] = []
@@ -339,34 +342,40 @@ def digest(
         except UnknownTag as e:
             fail(reason(e), 2, say)
         except NoDailyPapers as e:
-            refuse("sync_first", say=say, problem=reason(e))
+            refuse("cli_sync_first", say=say, problem=reason(e))
         when, picks = today.day, today.picks
         if today.note:
             typer.echo(say(today.note), err=True)
         elif today.below:
-            typer.echo(say.line("below_left_out", n=today.below, limit=f"{today.threshold:g}"), err=True)
+            typer.echo(say.line("cli_below_left_out", n=today.below, limit=f"{today.threshold:g}"), err=True)
         lang = digest_lang(o.store, settings, who)  # the reader's: 中文 for one who follows with --lang zh
         texts = reader_texts(o.store, settings, who, picks, lang) if atom or markdown else None
         if atom:
-            atom.write_bytes(atom_bytes(who, when, picks, settings, texts, lang=lang))
-            typer.echo(say.line("atom_written", n=len(picks), path=atom))
+            atom.write_bytes(
+                atom_bytes(who, when, picks, settings, texts, lang=lang, followed=today.followed)
+            )
+            typer.echo(say.line("cli_atom_written", n=len(picks), path=atom))
         if markdown:
-            made = markdown_text(who, when, picks, lab_week(o.store), texts, lang, today.tag)
+            made = markdown_text(who, when, picks, lab_week(o.store), texts, lang, today.tag, today.followed)
             markdown.write_text(made, encoding="utf-8")
-            typer.echo(say.line("markdown_written", n=len(picks), path=markdown))
+            typer.echo(say.line("cli_markdown_written", n=len(picks), path=markdown))
         if email:
             if email != who.email:
                 o.store.update_account(who.id, email=email)
             channel = EMAIL if today.tag is None else tag_channel(today.tag)
-            queued = queue_email(o.store, settings, who, when, picks, today.note, today.subject, channel)
+            queued = queue_email(
+                o.store, settings, who, when, picks, today.note, today.subject, channel, today.followed
+            )
             if queued.sent:
                 at = f"{queued.sent:%Y-%m-%d %H:%M}"
-                typer.echo(say.line("email_already_sent", day=when, to=email, at=at))
-            typer.echo(say.line("email_sending", host=settings.smtp_host, port=settings.smtp_port), err=True)
+                typer.echo(say.line("cli_email_already_sent", day=when, to=email, at=at))
+            typer.echo(
+                say.line("cli_email_sending", host=settings.smtp_host, port=settings.smtp_port), err=True
+            )
             sent, errors = deliver(o.store, settings, tuple(dict.fromkeys((EMAIL, channel))))
             for err in errors:
-                typer.echo(say.line("error", message=err), err=True)
-            typer.echo(say.line("email_sent", n=sent))
+                typer.echo(say.line("cli_error", message=err), err=True)
+            typer.echo(say.line("cli_email_sent", n=sent))
         if push:
             errors += _push(o, who, today, services)
     if errors:
@@ -376,9 +385,9 @@ def digest(
 def _tag_digests(o: Opened, today: date, threshold: float | None) -> list[str]:
     """Keep each reader's digest of each of their digest tags (``follow --digest-tag``) that is due; the
     channels of every reader's tags (so that one kept from a failed run is sent too)."""
+    from papersift.library.digest import digest_tags, due, queue_email, tag_channel
     from papersift.ranking.daily import NoDailyPapers
     from papersift.ranking.tags import UnknownTag
-    from papersift.reader.digest import digest_tags, due, queue_email, tag_channel
 
     channels: list[str] = []
     for reader in o.store.accounts():
@@ -399,7 +408,7 @@ def _tag_digests(o: Opened, today: date, threshold: float | None) -> list[str]:
 
 
 def _push_targets(settings: Settings) -> list[Target]:
-    from papersift.reader.push import PushError, targets
+    from papersift.library.push import PushError, targets
     from papersift.records.messages import reason
 
     try:
@@ -407,14 +416,14 @@ def _push_targets(settings: Settings) -> list[Target]:
     except PushError as e:
         fail(reason(e), 2, Speech(settings.lang))
     if not found:
-        refuse("no_push_services", 2, Speech(settings.lang))
+        refuse("cli_no_push_services", 2, Speech(settings.lang))
     return found
 
 
 def _push_words(o: Opened, who: Account, today: DigestDay) -> tuple[str, Texts]:
     """The language of ``who``'s pushes and the texts they show of ``today``'s picks (made first)."""
-    from papersift.reader.digest import reader_texts
-    from papersift.reader.words import digest_lang
+    from papersift.library.digest import reader_texts
+    from papersift.library.words import digest_lang
 
     lang = digest_lang(o.store, o.settings, who)
     return lang, reader_texts(o.store, o.settings, who, today.picks, lang)
@@ -422,18 +431,18 @@ def _push_words(o: Opened, who: Account, today: DigestDay) -> tuple[str, Texts]:
 
 def _queue_push(o: Opened, who: Account, today: DigestDay, service: Target, lang: str, texts: Texts) -> None:
     """Compose the day's push for one service and keep it for sending (or say it was sent already)."""
-    from papersift.reader.push import compose, queue
+    from papersift.library.push import compose, queue
 
     kept = queue(o.store, service, who, today.day, compose(service, who, today, o.settings, texts, lang))
     if kept.sent:
         when = f"{kept.sent:%Y-%m-%d %H:%M}"
-        typer.echo(o.say.line("push_already_sent", day=today.day, to=service.label, at=when))
+        typer.echo(o.say.line("cli_push_already_sent", day=today.day, to=service.label, at=when))
 
 
 def _push(o: Opened, who: Account, today: DigestDay | None, services: list[Target]) -> list[str]:
     """Keep the day's push for each service (``today``; None: only what is kept), its texts made once, then
     send every kept push: the errors."""
-    from papersift.reader.push import deliver
+    from papersift.library.push import deliver
 
     if today is not None:
         lang, texts = _push_words(o, who, today)
@@ -441,14 +450,14 @@ def _push(o: Opened, who: Account, today: DigestDay | None, services: list[Targe
             _queue_push(o, who, today, service, lang, texts)
     sent, errors = deliver(o.store, services)
     for err in errors:
-        typer.echo(o.say.line("error", message=err), err=True)
-    typer.echo(o.say.line("push_sent", n=sent, services=len(services)))
+        typer.echo(o.say.line("cli_error", message=err), err=True)
+    typer.echo(o.say.line("cli_push_sent", n=sent, services=len(services)))
     return errors
 
 
 def _status(fmt: str, reader: str | None, home: Path | None) -> None:
     """``digest status``: the reader's digests, newest first: day, channel, papers, sent or why not."""
-    from papersift.reader.digest import digest_json
+    from papersift.library.digest import digest_json
     from papersift.services.listing import json_line
 
     check_format(fmt)
@@ -461,15 +470,15 @@ def _status(fmt: str, reader: str | None, home: Path | None) -> None:
             typer.echo(json_line(digest_json(d)))
             continue
         if d.sent:
-            state = say.line("digest_sent_at", at=f"{d.sent:%Y-%m-%d %H:%M}")
+            state = say.line("cli_digest_sent_at", at=f"{d.sent:%Y-%m-%d %H:%M}")
         else:
-            state = say.line("digest_failed" if d.error else "digest_waiting")
+            state = say.line("cli_digest_failed" if d.error else "cli_digest_waiting")
         row = {"day": d.day, "channel": f"{d.channel:<40}", "n": f"{len(d.papers):>3}", "tries": d.attempts}
-        typer.echo(say.line("digest_row", **row, state=state))
+        typer.echo(say.line("cli_digest_row", **row, state=state))
         if d.error and not d.sent:
-            typer.echo(f"     {say.line('error', message=d.error)}")
+            typer.echo(f"     {say.line('cli_error', message=d.error)}")
     if fmt == "text" and not kept:
-        typer.echo(say.line("nothing_sent", reader=who.name))
+        typer.echo(say.line("cli_nothing_sent", reader=who.name))
 
 
 def daily(
@@ -495,9 +504,9 @@ def daily(
     from datetime import datetime
 
     from papersift.index.pipeline import embed_missing, refresh
+    from papersift.library.digest import EMAIL, deliver, due, queue_email, read_ahead
     from papersift.llm.client import available
     from papersift.ranking.daily import NoDailyPapers
-    from papersift.reader.digest import EMAIL, deliver, due, queue_email, read_ahead
     from papersift.records.messages import reason
     from papersift.records.schedule import EASTERN
     from papersift.services.harvest import ArxivClient, HarvestError, sync_rss
@@ -518,20 +527,20 @@ def daily(
             try:
                 with ArxivClient(settings) as client:
                     counts = sync_rss(client, store, wanted)
-                typer.echo(say.line("new_updated", what="sync", new=counts.new, updated=counts.updated))
+                typer.echo(say.line("cli_new_updated", what="sync", new=counts.new, updated=counts.updated))
             except HarvestError as e:
-                typer.echo(say.line("sync_failed", problem=reason(e)), err=True)
+                typer.echo(say.line("cli_sync_failed", problem=reason(e)), err=True)
                 failed = True
             failed = not _zotero_first(store, settings, o.account(None)) or failed
         cache = VectorCache(settings.cache_path)
         try:
             with progress_bar() as bar:
-                task = bar.add_task(say.line("bar_embedding"), total=store.count() - store.vector_count())
+                task = bar.add_task(say.line("cli_bar_embedding"), total=store.count() - store.vector_count())
                 done = embed_missing(store, settings, cache=cache, progress=lambda n: bar.advance(task, n))
             refresh(store, settings)
         finally:
             cache.close()
-        typer.echo(say.line("embedded", n=done))
+        typer.echo(say.line("cli_embedded", n=done))
         indexes = o.indexes
         if not no_sync:
             from papersift.cli.common import fulltext_pass
@@ -547,7 +556,16 @@ def daily(
             except NoDailyPapers:
                 continue
             if mail is not None:
-                queue_email(store, settings, who, mail.day, mail.picks, mail.note, mail.subject)
+                queue_email(
+                    store,
+                    settings,
+                    who,
+                    mail.day,
+                    mail.picks,
+                    mail.note,
+                    mail.subject,
+                    followed=mail.followed,
+                )
         channels = [EMAIL, *_tag_digests(o, run_day, threshold)]
         sent, errors = deliver(store, settings, channels)
         if services:
@@ -561,7 +579,7 @@ def daily(
                     _queue_push(o, me, now, service, *_push_words(o, me, now))
             errors += _push(o, me, None, services)
     for err in errors:
-        typer.echo(say.line("error", message=err), err=True)
-    typer.echo(say.line("digests_sent", n=sent, kept=len(errors)))
+        typer.echo(say.line("cli_error", message=err), err=True)
+    typer.echo(say.line("cli_digests_sent", n=sent, kept=len(errors)))
     if errors or failed:
         raise typer.Exit(1)

@@ -46,7 +46,7 @@ def _check_split(split: str) -> None:
     from papersift.ranking.evaluate import SPLITS
 
     if split not in SPLITS:
-        refuse("one_of", 2, option="--split", allowed=", ".join(SPLITS), value=repr(split))
+        refuse("cli_one_of", 2, option="--split", allowed=", ".join(SPLITS), value=repr(split))
 
 
 DEFAULT_CORPUS = Path("../shared/data/arxiv-20k.jsonl.gz")
@@ -58,7 +58,7 @@ def _embedding_bar(say: Speech) -> Callable[[int], AbstractContextManager[Callab
     @contextmanager
     def bar_of(total: int) -> Iterator[Callable[[int], None]]:
         with progress_bar() as bar:
-            task = bar.add_task(say.line("bar_embedding_cached"), total=total)
+            task = bar.add_task(say.line("cli_bar_embedding_cached"), total=total)
             yield lambda n: bar.advance(task, n)
 
     return bar_of
@@ -86,7 +86,7 @@ def _evaluate(
     _check_split(split)
     for path in (data, corpus):
         if not path.exists():
-            refuse("file_not_found", path=path)
+            refuse("cli_file_not_found", path=path)
     settings = load_settings(home)
     speech = Speech(settings.lang)
     scores = evaluate_fresh(
@@ -150,19 +150,19 @@ def eval_recommend(
     from papersift.ranking.evaluate import SPLITS, ReaderLine, evaluate_recommend, read_relevance
 
     if half not in SPLITS:
-        refuse("one_of", 2, option="--half", allowed=", ".join(SPLITS), value=repr(half))
+        refuse("cli_one_of", 2, option="--half", allowed=", ".join(SPLITS), value=repr(half))
     try:
         sizes = tuple(sorted({int(n) for n in library_sizes.split(",") if n.strip()}))
     except ValueError:
         sizes = ()
     if not sizes or min(sizes) < 1:
-        refuse("library_sizes", 2, value=repr(library_sizes))
+        refuse("cli_library_sizes", 2, value=repr(library_sizes))
     if not relevance.exists():
-        refuse("file_not_found", path=relevance)
+        refuse("cli_file_not_found", path=relevance)
     try:  # read before the store is built, so a bad file fails at once
         gold = read_relevance(relevance)
     except (OSError, EOFError, ValueError, KeyError, TypeError) as e:
-        refuse("not_relevance_lines", path=relevance, problem=e)
+        refuse("cli_not_relevance_lines", path=relevance, problem=e)
     _evaluate(
         relevance,
         corpus,
@@ -223,7 +223,7 @@ def eval_tldr(
     if importlib.util.find_spec("rouge_score") is None:  # the [eval] extra
         fail(message("eval_no_rouge", install="pip install 'papersift[eval]'"), say=Speech(settings.lang))
     if not data.exists():
-        refuse("file_not_found", say=Speech(settings.lang), path=data)
+        refuse("cli_file_not_found", say=Speech(settings.lang), path=data)
     try:
         cases = read_cases(data)
     except (OSError, EOFError, ValueError) as e:
@@ -237,7 +237,7 @@ def eval_tldr(
     else:  # the model's TL;DRs, made and stored as `summarize` makes them (made once, counted, budgeted)
         with opened(settings) as o, progress_bar() as bar:
             task = bar.add_task(
-                o.say.line("bar_tldrs_by", model=client.model_name(settings)), total=len(cases)
+                o.say.line("cli_bar_tldrs_by", model=client.model_name(settings)), total=len(cases)
             )
             scores = evaluate_tldr(
                 cases,

@@ -34,9 +34,9 @@ def _selected(
     from papersift.records.paper import InvalidIdError, normalize_id
 
     if not (ids or day or category or library or daily):
-        refuse("name_papers", 2, say=o.say)
+        refuse("cli_name_papers", 2, say=o.say)
     if bool(day) != bool(category):
-        refuse("date_with_category", 2, say=o.say)
+        refuse("cli_date_with_category", 2, say=o.say)
     store = o.store
     papers: list[Paper] = []
     wanted = []
@@ -72,25 +72,25 @@ def _look_up(o: Opened, ids: list[str]) -> list[Paper]:
         with ArxivClient(o.settings) as client:
             items = fetch_ids(client, ids)
     except HarvestError as e:
-        refuse("not_stored_offline", say=o.say, ids=", ".join(ids), problem=reason(e))
+        refuse("cli_not_stored_offline", say=o.say, ids=", ".join(ids), problem=reason(e))
     found = [i for i in items if isinstance(i, PaperRecord)]
     for item in items:
         if not isinstance(item, PaperRecord):
-            typer.echo(o.say.line("error", message=item), err=True)
+            typer.echo(o.say.line("cli_error", message=item), err=True)
     o.store.upsert(found)
     return found
 
 
 def _saved(o: Opened, limit: int | None) -> list[Paper]:
     """Each reader's saved arXiv papers (newest first)."""
-    from papersift.reader.digest import papers_ahead
+    from papersift.library.digest import papers_ahead
 
     return papers_ahead(o.store, None, o.settings, o.store.accounts(), daily=0, saved=limit or 10**9)
 
 
 def _daily(o: Opened, k: int) -> list[Paper]:
     """Each reader's top ``k`` Daily Papers of the latest day."""
-    from papersift.reader.digest import papers_ahead
+    from papersift.library.digest import papers_ahead
 
     return papers_ahead(o.store, o.indexes, o.settings, o.store.accounts(), daily=k, saved=0)
 
@@ -108,10 +108,10 @@ def fetch(o: Opened, papers: Sequence[Paper], *, retry_failed: bool = False, qui
         with (
             progress_bar() as bar,
             ArxivClient(
-                o.settings, on_retry=lambda line: typer.echo(say.line("waiting", line=line), err=True)
+                o.settings, on_retry=lambda line: typer.echo(say.line("cli_waiting", line=line), err=True)
             ) as client,
         ):
-            task = bar.add_task(say.line("bar_full_text"), total=len(todo))
+            task = bar.add_task(say.line("cli_bar_full_text"), total=len(todo))
             done: Fetched = fetch_fulltexts(
                 client,
                 o.store,
@@ -121,13 +121,14 @@ def fetch(o: Opened, papers: Sequence[Paper], *, retry_failed: bool = False, qui
             )
     except HarvestError as e:
         typer.echo(
-            say.line("error", message=say.line("fulltext_stopped_resume", problem=reason(e))), err=True
+            say.line("cli_error", message=say.line("cli_fulltext_stopped_resume", problem=reason(e))),
+            err=True,
         )
         return False
     if not quiet:
         for pid, why in done.failed[:50]:  # a reason that names its paper already is said as it is
             named = str(why).startswith(f"{pid}:")
-            typer.echo(say.line("error", message=say(why) if named else f"{pid}: {say(why)}"), err=True)
+            typer.echo(say.line("cli_error", message=say(why) if named else f"{pid}: {say(why)}"), err=True)
     typer.echo(say(done.line()))
     return True
 
@@ -151,7 +152,7 @@ def fulltext(
     settings = load_settings(home)
     with opened(settings) as o:
         if resolve:
-            typer.echo(o.say.line("resolved", n=resolve_stored(o.store)))
+            typer.echo(o.say.line("cli_resolved", n=resolve_stored(o.store)))
             return
         papers = _selected(o, paper_ids or [], day, category, library, daily)
         ok = fetch(o, papers, retry_failed=retry)
@@ -181,11 +182,11 @@ def enrich(
             with (
                 progress_bar() as bar,
                 ArxivClient(
-                    settings, on_retry=lambda line: typer.echo(say.line("waiting", line=line), err=True)
+                    settings, on_retry=lambda line: typer.echo(say.line("cli_waiting", line=line), err=True)
                 ) as client,
             ):
-                task = bar.add_task(say.line("bar_citation_counts"), total=len(ids))
+                task = bar.add_task(say.line("cli_bar_citation_counts"), total=len(ids))
                 counts = ask(client, o.store, ids, on_batch=lambda n, _: bar.update(task, completed=n))
         except HarvestError as e:
-            refuse("enrich_stopped", say=say, problem=reason(e))
-    typer.echo(say.line("enriched", n=len(counts), of=len(ids)))
+            refuse("cli_enrich_stopped", say=say, problem=reason(e))
+    typer.echo(say.line("cli_enriched", n=len(counts), of=len(ids)))

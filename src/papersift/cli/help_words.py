@@ -2,9 +2,9 @@
 the help texts (msgctxt ``cli --help``: each command's docstring or ``help=`` and each option's and
 argument's ``help=``, as Typer has them in the command tree it builds from ``cli/commands.app``) and
 Typer's own words (msgctxt ``typer``: ``WORDS``). ``cli/said_tree.py`` says them in the reader's language;
-``catalog_template`` is every msgid the code says: the web's words and the messages (``web/i18n.template``),
-the CLI's lines (``cli/lines.LINES``), these help texts, collected from the tree itself so that none is
-missed, and Typer's words.
+``catalog_template`` is every msgid the code says: the one table of the messages, the CLI's lines and the
+web's words (``records/english.py``, through ``web/i18n.template``), these help texts, collected from the
+tree itself so that none is missed, and Typer's words.
 
 Typer asks gettext for some of its words (``GETTEXT_WORDS``; ``typer.rich_utils`` evaluates its titles
 when it is imported). Python's gettext reads a translation for that default lookup only from a .mo file
@@ -97,15 +97,14 @@ def help_texts(root: Command) -> list[str]:
 
 
 def catalog_template() -> Catalog:
-    """The catalog template: every msgid the code says (the web's words, the messages, arXiv's category
-    names, the CLI's lines, its help texts and Typer's words)."""
+    """The catalog template: every msgid the code says (the one table, arXiv's category names, the CLI's
+    help texts and Typer's words)."""
     from typer.main import get_command
 
     from papersift.cli.commands import app
-    from papersift.cli.lines import LINES
     from papersift.web.i18n import template
 
-    whole = template(LINES)
+    whole = template()
     for text in help_texts(get_command(app)):
         whole.add(text, context=HELP)
     for word in WORDS:

@@ -49,11 +49,11 @@ def embed(
     with --tls-ca/--tls-cert/--tls-key: Dask ships pickled code, so plain tcp:// is for trusted networks only.
     """
     if engine not in ("local", "dask"):
-        refuse("engine_local_or_dask", 2, value=repr(engine))
+        refuse("cli_engine_local_or_dask", 2, value=repr(engine))
     if engine == "local" and (scheduler or workers):
-        refuse("scheduler_needs_dask", 2)
+        refuse("cli_scheduler_needs_dask", 2)
     if scheduler and workers:
-        refuse("workers_or_scheduler", 2)
+        refuse("cli_workers_or_scheduler", 2)
     tls = _tls_files(scheduler, tls_ca, tls_cert, tls_key)
     settings = load_settings(home)
     with _build_lock(settings):
@@ -70,7 +70,7 @@ def _build_lock(settings: Settings) -> Iterator[None]:
             yield
         return
     except BuildRunningError as e:
-        typer.echo(Speech(settings.lang).line("build_waiting", problem=e), err=True)
+        typer.echo(Speech(settings.lang).line("cli_build_waiting", problem=e), err=True)
     with build_lock(settings.index_dir, wait=True):
         yield
 
@@ -108,10 +108,10 @@ def _embed(
             if engine == "dask" and todo:
                 runner = DaskEngine(settings, scheduler=scheduler, workers=workers, tls=tls)
             with progress_bar() as bar:
-                task = bar.add_task(say.line("bar_indexing_terms"), total=store.count())
+                task = bar.add_task(say.line("cli_bar_indexing_terms"), total=store.count())
                 refresh(store, settings, progress=lambda n: bar.advance(task, n))
                 bar.update(task, completed=store.count())
-                task = bar.add_task(say.line("bar_embedding_model", model=model_id(settings)), total=todo)
+                task = bar.add_task(say.line("cli_bar_embedding_model", model=model_id(settings)), total=todo)
                 logged = [0]
 
                 published = [time.monotonic()]
@@ -120,7 +120,9 @@ def _embed(
                     bar.advance(task, n)
                     logged[0] += n
                     if bar.disable and logged[0] % 5120 < n:  # a log file gets a line every ~5k papers
-                        typer.echo(say.line("embedded_of", n=f"{logged[0]:,}", todo=f"{todo:,}"), err=True)
+                        typer.echo(
+                            say.line("cli_embedded_of", n=f"{logged[0]:,}", todo=f"{todo:,}"), err=True
+                        )
                     if time.monotonic() - published[0] > PUBLISH_EVERY:  # a long run serves what it has
                         refresh(store, settings)
                         published[0] = time.monotonic()
@@ -132,7 +134,7 @@ def _embed(
         except EngineError as e:
             fail(reason(e), say=say)
         except StoreBusy as e:  # e.g. "database is locked" past the busy timeout
-            refuse("store_busy_embed", say=say, problem=reason(e))
+            refuse("cli_store_busy_embed", say=say, problem=reason(e))
         finally:
             if runner:
                 runner.close()
@@ -141,9 +143,9 @@ def _embed(
     seconds = time.perf_counter() - started
     index = {"papers": papers, "vectors": vectors}
     if done and seconds > 0:
-        typer.echo(say.line("embed_done_rate", n=done, rate=f"{done / seconds:.1f}", **index))
+        typer.echo(say.line("cli_embed_done_rate", n=done, rate=f"{done / seconds:.1f}", **index))
     else:
-        typer.echo(say.line("embed_done", n=done, **index))
+        typer.echo(say.line("cli_embed_done", n=done, **index))
 
 
 def _tls_files(
@@ -157,9 +159,9 @@ def _tls_files(
     if not given and not tls_scheduler:
         return None
     if not tls_scheduler:
-        refuse("tls_needs_scheduler", 2)
+        refuse("cli_tls_needs_scheduler", 2)
     if ca is None or cert is None or key is None:
-        refuse("tls_needs_all", 2)
+        refuse("cli_tls_needs_all", 2)
     for path in (ca, cert, key):
         if not path.is_file():
             refuse("tls_file_not_found", 2, path=path)

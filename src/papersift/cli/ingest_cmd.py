@@ -36,20 +36,20 @@ def ingest(
     from papersift.sources import FORMATS
 
     if fmt is not None and fmt not in FORMATS:
-        refuse("as_one_of", 2, allowed=", ".join(FORMATS))
+        refuse("cli_as_one_of", 2, allowed=", ".join(FORMATS))
     settings = load_settings(home)
     with (
         opened(settings) as o,
         Progress(
             SpinnerColumn(),
             TextColumn("[progress.description]{task.description}"),
-            TextColumn(o.say.line("bar_records")),
+            TextColumn(o.say.line("cli_bar_records")),
             TimeElapsedColumn(),
             transient=True,
             disable=not sys.stderr.isatty(),
         ) as bar,
     ):
-        task = bar.add_task(o.say.line("bar_ingesting"), total=None)
+        task = bar.add_task(o.say.line("cli_bar_ingesting"), total=None)
         counts = ingest_paths(
             o.store,
             paths,
@@ -91,7 +91,9 @@ def harvest_oai(
     with opened(settings) as o:
         try:
             with ArxivClient(settings) as client, Progress(disable=not sys.stderr.isatty()) as bar:
-                task = bar.add_task(f"OAI {set_spec}" if set_spec else o.say.line("bar_oai_all"), total=None)
+                task = bar.add_task(
+                    f"OAI {set_spec}" if set_spec else o.say.line("cli_bar_oai_all"), total=None
+                )
                 counts = run(
                     client,
                     o.store,
@@ -100,11 +102,11 @@ def harvest_oai(
                     until=parse_day(until, "--until"),
                     metadata_prefix=prefix,
                     on_page=lambda page, c: bar.update(
-                        task, advance=c.total, description=o.say.line("bar_oai_page", page=page)
+                        task, advance=c.total, description=o.say.line("cli_bar_oai_page", page=page)
                     ),
                 )
         except HarvestError as e:
-            refuse("harvest_stopped", say=o.say, problem=reason(e))
+            refuse("cli_harvest_stopped", say=o.say, problem=reason(e))
     report(counts, "harvest", o.say)
 
 
@@ -119,17 +121,19 @@ def sync(
     settings = load_settings(home)
     with opened(settings) as o:
         say = o.say
-        typer.echo(say.line("sync_asking", url=settings.rss_url, categories=" ".join(categories)), err=True)
+        typer.echo(
+            say.line("cli_sync_asking", url=settings.rss_url, categories=" ".join(categories)), err=True
+        )
         try:
             with ArxivClient(
-                settings, on_retry=lambda line: typer.echo(say.line("waiting", line=line), err=True)
+                settings, on_retry=lambda line: typer.echo(say.line("cli_waiting", line=line), err=True)
             ) as client:
                 counts = sync_rss(
                     client,
                     o.store,
                     categories,
                     on_feed=lambda cat, c: typer.echo(
-                        say.line("new_updated", what=cat, new=c.new, updated=c.updated)
+                        say.line("cli_new_updated", what=cat, new=c.new, updated=c.updated)
                     ),
                 )
         except HarvestError as e:
@@ -143,8 +147,8 @@ def sync(
 
 def _read_ahead(o: Opened) -> None:
     """With a model: the TL;DRs of each reader's top Daily Papers (``digest.read_ahead``)."""
+    from papersift.library.digest import read_ahead
     from papersift.llm.client import available
-    from papersift.reader.digest import read_ahead
 
     if available(o.settings):
         typer.echo(o.say(read_ahead(o.store, o.indexes, o.settings, o.store.accounts()).line("reading")))

@@ -1,7 +1,8 @@
 """The CLI's text output in the reader's language (``settings.lang``: ``PAPERSIFT_LANG``, else the locale):
-what papersift says (a reason, a note, an error: ``records/messages.py``) and the lines around it, from the
-same catalogs as the web pages (``records/catalogs.py``; the lines: ``cli/lines.py``'s ``LINES``). English
-is the text as the code writes it, and no catalog is read for it; JSON output is never translated.
+what papersift says (a reason, a note, an error: ``records/messages.py``) and the lines around it (the
+``cli_…`` entries of the one table, ``records/english.py``), from the same catalogs as the web pages
+(``records/catalogs.py``). English is the table's text, and no catalog is read for it; JSON output is never
+translated.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 @dataclass(frozen=True)
 class Speech:
     """How the CLI says things in ``lang``: ``speech(message)`` a message, ``speech.line(key, **values)``
-    one of the CLI's lines (``LINES["cli_…"]``) with its values (messages said in ``lang`` too)."""
+    the table's text ``key`` (a CLI line ``cli_…``, or any message) with its values (messages said in
+    ``lang`` too)."""
 
     lang: str = "en"
 
@@ -26,18 +28,15 @@ class Speech:
 
     def joined(self, texts: Any, *, series: bool = False) -> str:
         """Several messages, each said in ``lang``, joined as a list (``records/catalogs.said_list``; with
-        ``series``: the items of a series, ``a, b`` / ``a、b``)."""
+        ``series``: as Babel joins a list, ``a, b, and c`` / ``a、b和c``)."""
         from papersift.records.catalogs import said_list
 
         return said_list(texts, self.lang, series=series)
 
     def line(self, key: str, **values: Any) -> str:
-        from papersift.cli.lines import LINES
-        from papersift.records.catalogs import translations
+        from papersift.records.messages import Message
 
-        context = f"cli_{key}"  # English: the msgid as it is (no catalog is read)
-        words = translations(self.lang).pgettext(context, LINES[context])
-        return words.format(**{k: self(v) for k, v in values.items()})
+        return self(Message(key, **values))
 
 
 ENGLISH = Speech("en")

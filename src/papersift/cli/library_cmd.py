@@ -44,7 +44,7 @@ def _key(store: Store, reader: Account, paper_id: str, say: Speech) -> str:
     except ValueError:
         key = paper_id
     if store.library_entry(reader.id, key) is None:
-        refuse("not_in_library", say=say, paper=paper_id, reader=reader.name)
+        refuse("cli_not_in_library", say=say, paper=paper_id, reader=reader.name)
     return key
 
 
@@ -58,7 +58,7 @@ def library_add(
     home: HomeOpt = None,
 ) -> None:
     """Save papers to your library."""
-    from papersift.reader.library import save_paper
+    from papersift.library.saved import save_paper
     from papersift.records.messages import reason
     from papersift.store import StoreError
 
@@ -69,10 +69,10 @@ def library_add(
             try:
                 entry = save_paper(o.store, who, paper_id, tags=tag or (), note=note, rating=rating)
             except StoreError as e:  # one bad id does not stop the others
-                typer.echo(o.say.line("error", message=reason(e)), err=True)
+                typer.echo(o.say.line("cli_error", message=reason(e)), err=True)
                 failed += 1
                 continue
-            typer.echo(o.say.line("saved", entry=entry.key, title=plain_text(entry.title)))
+            typer.echo(o.say.line("cli_saved", entry=entry.key, title=plain_text(entry.title)))
     if failed:
         raise typer.Exit(1)
 
@@ -84,7 +84,7 @@ def library_remove(ids: IdsArg, reader: ReaderOpt = None, home: HomeOpt = None) 
         who = o.account(reader)
         for paper_id in ids:
             o.store.remove_entry(who.id, _key(o.store, who, paper_id, o.say))
-            typer.echo(o.say.line("removed", paper=paper_id))
+            typer.echo(o.say.line("cli_removed", paper=paper_id))
 
 
 @library_app.command("tag")
@@ -105,9 +105,9 @@ def library_tag(
             o.store.update_entry(who.id, key, add_tags=tags)
         entry = o.store.library_entry(who.id, key)
     if entry and entry.tags:
-        typer.echo(o.say.line("tags", entry=key, tags=", ".join(entry.tags)))
+        typer.echo(o.say.line("cli_tags", entry=key, tags=", ".join(entry.tags)))
     else:
-        typer.echo(o.say.line("no_tags", entry=key))
+        typer.echo(o.say.line("cli_no_tags", entry=key))
 
 
 @library_app.command("rate", context_settings={"ignore_unknown_options": True})  # -1 is a rating
@@ -118,15 +118,15 @@ def library_rate(
     home: HomeOpt = None,
 ) -> None:
     """Rate a paper; it is saved first if it is not in your library."""
-    from papersift.reader.library import save_paper
+    from papersift.library.saved import save_paper
 
     if rating not in ("+1", "1", "-1", "0"):
-        refuse("rating_values", 2, value=repr(rating))
+        refuse("cli_rating_values", 2, value=repr(rating))
     with opened(load_settings(home)) as o:
         who = o.account(reader)
         entry = save_paper(o.store, who, paper_id)
         o.store.update_entry(who.id, entry.key, rating=int(rating))
-    typer.echo(o.say.line("rated", entry=entry.key, rating=f"{int(rating):+d}"))
+    typer.echo(o.say.line("cli_rated", entry=entry.key, rating=f"{int(rating):+d}"))
 
 
 @library_app.command("note")
@@ -140,7 +140,7 @@ def library_note(
     with opened(load_settings(home)) as o:
         who = o.account(reader)
         o.store.update_entry(who.id, _key(o.store, who, paper_id, o.say), note=text)
-    typer.echo(o.say.line("noted"))
+    typer.echo(o.say.line("cli_noted"))
 
 
 @library_app.command("read")
@@ -157,7 +157,7 @@ def library_read(ids: IdsArg, unread: bool = False, reader: ReaderOpt = None, ho
                 pid = normalize_id(paper_id)
             except InvalidIdError:
                 if o.store.library_entry(who.id, paper_id) is None:
-                    typer.echo(o.say.line("neither_id_nor_entry", paper=paper_id), err=True)
+                    typer.echo(o.say.line("cli_neither_id_nor_entry", paper=paper_id), err=True)
                     failed += 1
                     continue
                 o.store.update_entry(who.id, paper_id, read=not unread)  # an entry of a bibliography
@@ -168,7 +168,7 @@ def library_read(ids: IdsArg, unread: bool = False, reader: ReaderOpt = None, ho
                 o.store.mark_seen(who.id, [pid], "read")
             if o.store.library_entry(who.id, pid) is not None:
                 o.store.update_entry(who.id, pid, read=not unread)
-    typer.echo(o.say.line("marked_unread" if unread else "marked_read", n=len(ids) - failed))
+    typer.echo(o.say.line("cli_marked_unread" if unread else "cli_marked_read", n=len(ids) - failed))
     if failed:
         raise typer.Exit(1)
 
@@ -181,7 +181,7 @@ def library_list(
     home: HomeOpt = None,
 ) -> None:
     """Your library, newest first (one JSON object a line with --format json)."""
-    from papersift.reader.shapes import LibraryEntryShape
+    from papersift.library.shapes import LibraryEntryShape
     from papersift.services.listing import json_line
 
     check_format(fmt)
@@ -197,7 +197,9 @@ def library_list(
             typer.echo(f"{mark} {e.key:<22} {plain_text(e.title)[:80]}{tags}")
     if fmt == "text":
         n = len(entries)
-        typer.echo(o.say.line("papers_tagged", n=n, tag=tag) if tag else o.say.line("papers", n=n), err=True)
+        typer.echo(
+            o.say.line("cli_papers_tagged", n=n, tag=tag) if tag else o.say.line("cli_papers", n=n), err=True
+        )
 
 
 @library_app.command("import")
@@ -208,11 +210,11 @@ def library_import(
     home: HomeOpt = None,
 ) -> None:
     """Import a bibliography; entries are linked to stored papers by arXiv id, DOI or exact title."""
-    from papersift.reader.library import import_references
+    from papersift.library.saved import import_references
     from papersift.sources.bibliography import read_bibliography_file
 
     if not path.exists():
-        refuse("no_such_file", path=path)
+        refuse("cli_no_such_file", path=path)
     logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its own log repeats our per-entry errors
     result = read_bibliography_file(path)
     settings = load_settings(home)
@@ -229,11 +231,11 @@ def library_import(
     say = o.say
     for err in errors[:50]:
         where = f"{path}:{err.line}" if err.line else str(path)
-        typer.echo(say.line("entry_skipped", where=where, problem=err.message), err=True)
+        typer.echo(say.line("cli_entry_skipped", where=where, problem=err.message), err=True)
     if len(errors) > 50:
-        typer.echo(say.line("more_skipped", n=len(errors) - 50), err=True)
+        typer.echo(say.line("cli_more_skipped", n=len(errors) - 50), err=True)
     counts = {"read": report.read, "linked": report.linked, "kept": report.kept, "new": report.new}
-    typer.echo(say.line("imported", format=result.format, **counts, skipped=len(errors)))
+    typer.echo(say.line("cli_imported", format=result.format, **counts, skipped=len(errors)))
     if errors:
         raise typer.Exit(1)
 
@@ -247,7 +249,7 @@ def library_export(
     home: HomeOpt = None,
 ) -> None:
     """Export your library (or one tag) as BibTeX, CSL-JSON or RIS."""
-    from papersift.reader.library import exported
+    from papersift.library.saved import exported
     from papersift.sources.bibliography import to_bibtex, to_csl_json, to_ris
 
     check_format(fmt, ("bibtex", "csl-json", "ris"))
@@ -257,7 +259,7 @@ def library_export(
     text = writers[fmt](items)
     if output:
         output.write_text(text, encoding="utf-8")
-        typer.echo(o.say.line("exported", n=len(items), path=output), err=True)
+        typer.echo(o.say.line("cli_exported", n=len(items), path=output), err=True)
     else:
         typer.echo(text, nl=False)
 
@@ -296,13 +298,13 @@ def library_sync(
     libraries and collections of the last sync."""
     import orjson
 
-    from papersift.reader.zotero_api import ZoteroError
-    from papersift.reader.zotero_sync import libraries, previous_choice, sync_zotero
+    from papersift.library.zotero_api import ZoteroError
+    from papersift.library.zotero_sync import libraries, previous_choice, sync_zotero
     from papersift.records.messages import reason
 
     check_format(fmt)
     if source != "zotero":
-        refuse("sync_from_zotero", 2, value=repr(source))
+        refuse("cli_sync_from_zotero", 2, value=repr(source))
     settings = load_settings(home)
     libs = libraries(user or settings.zotero_user, group or settings.zotero_groups)
     chosen = collection or list(settings.zotero_collections)
@@ -312,7 +314,7 @@ def library_sync(
         if not (libs or chosen or negative) and (before := previous_choice(o.store, who)):
             libs, chosen, negative = before  # `library sync zotero` alone: as the last time
         if not libs:
-            refuse("whose_library", 2, say=o.say)
+            refuse("cli_whose_library", 2, say=o.say)
         try:
             report = sync_zotero(
                 o.store,
@@ -332,7 +334,7 @@ def library_sync(
     else:
         typer.echo(o.say(report.line()))
         if report.arxiv.startswith(("offline", "failed")):
-            typer.echo(o.say.line("arxiv_offline_sync", problem=report.arxiv), err=True)
+            typer.echo(o.say.line("cli_arxiv_offline_sync", problem=report.arxiv), err=True)
 
 
 @library_app.command("status")
@@ -340,7 +342,7 @@ def library_status(fmt: FormatOpt = "text", reader: ReaderOpt = None, home: Home
     """Your library in numbers, and the last sync from Zotero (when, items matched, kept, removed)."""
     import orjson
 
-    from papersift.reader.zotero_sync import last_sync, owner
+    from papersift.library.zotero_sync import last_sync, owner
 
     check_format(fmt)
     with opened(load_settings(home)) as o:
@@ -361,7 +363,7 @@ def library_status(fmt: FormatOpt = "text", reader: ReaderOpt = None, home: Home
     say = o.say
     typer.echo(
         say.line(
-            "library_status",
+            "cli_library_status",
             reader=who.name,
             n=status["entries"],
             linked=status["linked"],
@@ -369,9 +371,9 @@ def library_status(fmt: FormatOpt = "text", reader: ReaderOpt = None, home: Home
         )
     )
     if last is None:
-        typer.echo(say.line("never_synced"))
+        typer.echo(say.line("cli_never_synced"))
         return
     t = last["totals"]
     when = {"at": last["at"], "seconds": f"{last['seconds']:.2f}", "requests": last["requests"]}
     counts = {name: t[name] for name in ("items", "matched", "kept", "removed")}
-    typer.echo(say.line("last_sync", **when, **counts))
+    typer.echo(say.line("cli_last_sync", **when, **counts))

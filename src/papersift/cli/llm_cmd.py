@@ -44,51 +44,53 @@ def llm_status(
     say = Speech(settings.lang)
     lo = st.local
     if settings.llm_url:
-        where = say.line("llm_endpoint", endpoint=st.endpoint, secret=st.key)
+        where = say.line("cli_llm_endpoint", endpoint=st.endpoint, secret=st.key)
     elif lo.enabled:
         if not lo.installed:
-            state = say.line("llm_local_not_installed")
+            state = say.line("cli_llm_local_not_installed")
         elif lo.running:
-            state = say.line("llm_local_running", url=lo.url, pid=lo.pid)
+            state = say.line("cli_llm_local_running", url=lo.url, pid=lo.pid)
         else:
-            state = say.line("llm_local_stopped")
-        where = say.line("llm_endpoint_local", state=state)
+            state = say.line("cli_llm_local_stopped")
+        where = say.line("cli_llm_endpoint_local", state=state)
     else:
-        where = say.line("llm_endpoint_none")
+        where = say.line("cli_llm_endpoint_none")
     typer.echo(where)
-    typer.echo(say.line("llm_model", model=st.model))
+    typer.echo(say.line("cli_llm_model", model=st.model))
     src = st.sources
-    key_from = say.line("llm_key_file", path=src.key_file) if src.key == "key file" else _source(say, src.key)
+    key_from = (
+        say.line("cli_llm_key_file", path=src.key_file) if src.key == "key file" else _source(say, src.key)
+    )
     url, model = _source(say, src.url), _source(say, src.model)
-    typer.echo(say.line("llm_from", url=url, model=model, secret=key_from, config=st.config))
+    typer.echo(say.line("cli_llm_from", url=url, model=model, secret=key_from, config=st.config))
     if lo.running and lo.rss_bytes:
         memory = f"{lo.rss_bytes / 2**20:.0f}"
-        typer.echo(say.line("llm_local_memory", memory=memory, idle=f"{lo.idle_minutes:g}"))
+        typer.echo(say.line("cli_llm_local_memory", memory=memory, idle=f"{lo.idle_minutes:g}"))
     today = st.today
     if today.budget:
-        typer.echo(say.line("llm_today_budget", day=today.day, tokens=today.tokens, budget=today.budget))
+        typer.echo(say.line("cli_llm_today_budget", day=today.day, tokens=today.tokens, budget=today.budget))
     else:
-        typer.echo(say.line("llm_today", day=today.day, tokens=today.tokens))
+        typer.echo(say.line("cli_llm_today", day=today.day, tokens=today.tokens))
     for u in today.models:
         used = {"calls": u.calls, "prompt": u.prompt_tokens, "completion": u.completion_tokens}
-        typer.echo(say.line("llm_usage", model=u.model, **used))
+        typer.echo(say.line("cli_llm_usage", model=u.model, **used))
     if st.checks.failed:  # texts the model wrote that failed their checks (reading/checks.py)
         from papersift.reading.checks import reason_name
 
         counted = (f"{say(reason_name(reason))} {n}" for reason, n in st.checks.reasons.items())
         reasons = say.joined(counted, series=True)
-        typer.echo(say.line("llm_checks_failed", n=st.checks.failed, reasons=reasons))
+        typer.echo(say.line("cli_llm_checks_failed", n=st.checks.failed, reasons=reasons))
     if not st.failures:
-        typer.echo(say.line("llm_no_failures"))
+        typer.echo(say.line("cli_llm_no_failures"))
         return
-    typer.echo(say.line("llm_failures", n=len(st.failures)))
+    typer.echo(say.line("cli_llm_failures", n=len(st.failures)))
     for f in st.failures:
         typer.echo(f"  {f.at[:19]}  {f.model}: {say(f.reason)}")
 
 
 def _source(say: Speech, origin: str) -> str:
     """Where a model setting came from (``settings.origin``: env, home config, argument, default, unset)."""
-    return say.line("llm_source_" + origin.replace(" ", "_"))
+    return say.line("cli_llm_source_" + origin.replace(" ", "_"))
 
 
 @llm_app.command("setup")
@@ -128,7 +130,7 @@ def llm_setup(
     say = Speech(settings.lang)
     asking = sys.stdin.isatty() and fmt == "text"
     if url and provider_name:
-        refuse("url_or_provider", 2, say=say)
+        refuse("cli_url_or_provider", 2, say=say)
     try:
         key = settings.llm_key
         saved_key_file: Path | None = None
@@ -141,10 +143,10 @@ def llm_setup(
             chosen = setup.provider(provider_name)
             url, suggested = chosen.url, chosen.suggested
             if key is None or not key.get_secret_value():
-                refuse("provider_needs_key", say=say, provider=chosen.name)
+                refuse("cli_provider_needs_key", say=say, provider=chosen.name)
         elif not url:
             servers = (
-                [(say.line("llm_port", port=p), p) for p in ports] if ports else list(setup.LOCAL_SERVERS)
+                [(say.line("cli_llm_port", port=p), p) for p in ports] if ports else list(setup.LOCAL_SERVERS)
             )
             found = setup.discover(servers)
             picked = _pick_server(found, servers, asking, say)
@@ -158,10 +160,10 @@ def llm_setup(
                     url = f"{url}/v1" if listed is not None else url
         model = model or _pick_model(url, listed, suggested, asking, say)
         if listed and model not in listed and fmt == "text":
-            typer.echo(say.line("llm_not_listed", url=url, model=model), err=True)
+            typer.echo(say.line("cli_llm_not_listed", url=url, model=model), err=True)
         reply = setup.trial_call(settings, url, model, key)
     except ModelError as e:
-        refuse("nothing_saved", say=say, problem=e)
+        refuse("cli_nothing_saved", say=say, problem=e)
     key_source = "key file" if saved_key_file else origin(settings, "llm_key") if key else "none"
     if (
         saved_key_file is None
@@ -184,30 +186,30 @@ def llm_setup(
     if fmt == "json":
         typer.echo(json_line(result))
         return
-    typer.echo(say.line("llm_test_call", model=model, url=result["url"], reply=repr(result["reply"])))
+    typer.echo(say.line("cli_llm_test_call", model=model, url=result["url"], reply=repr(result["reply"])))
     where = {"none": "none", "env": "PAPERSIFT_LLM_KEY"}.get(key_source) or say.line(
-        "llm_key_file", path=keep
+        "cli_llm_key_file", path=keep
     )
-    typer.echo(say.line("llm_saved", path=path, url=result["url"], model=model, secret=where))
+    typer.echo(say.line("cli_llm_saved", path=path, url=result["url"], model=model, secret=where))
     overriding = [n for n in ("llm_url", "llm_model") if origin(settings, n) == "env"]
     for name in overriding:
-        typer.echo(say.line("llm_env_wins", name=f"PAPERSIFT_{name.upper()}"), err=True)
+        typer.echo(say.line("cli_llm_env_wins", name=f"PAPERSIFT_{name.upper()}"), err=True)
 
 
 def _pick_server(found: list[Found], servers: list[tuple[str, int]], asking: bool, say: Speech) -> Found:
     """The server to use: the one found, or the reader's choice among several; else a clear error."""
     if not found:
         where = ", ".join(f"{name} {port}" for name, port in servers)
-        refuse("llm_no_server", say=say, where=where, flags=say.line("llm_flags"))
+        refuse("cli_llm_no_server", say=say, where=where, flags=say.line("cli_llm_flags"))
     if len(found) == 1:
-        typer.echo(say.line("llm_found", server=found[0].server, url=found[0].url), err=True)
+        typer.echo(say.line("cli_llm_found", server=found[0].server, url=found[0].url), err=True)
         return found[0]
     if not asking:
-        listed = "; ".join(say.line("llm_server_at", server=f.server, url=f.url) for f in found)
-        refuse("llm_several", say=say, listed=listed)
+        listed = "; ".join(say.line("cli_llm_server_at", server=f.server, url=f.url) for f in found)
+        refuse("cli_llm_several", say=say, listed=listed)
     for n, f in enumerate(found, 1):
-        typer.echo(say.line("llm_server_choice", n=n, server=f.server, url=f.url, count=len(f.models)))
-    choice = _ask_number(say.line("llm_which_server"), len(found), 1, say)
+        typer.echo(say.line("cli_llm_server_choice", n=n, server=f.server, url=f.url, count=len(f.models)))
+    choice = _ask_number(say.line("cli_llm_which_server"), len(found), 1, say)
     return found[choice - 1]
 
 
@@ -217,15 +219,17 @@ def _pick_model(url: str, listed: list[str] | None, suggested: str | None, askin
         return listed[0]
     if not asking:
         offered = (
-            say.line("llm_offers", models=", ".join(listed[:20])) if listed else say.line("llm_no_models")
+            say.line("cli_llm_offers", models=", ".join(listed[:20]))
+            if listed
+            else say.line("cli_llm_no_models")
         )
-        refuse("llm_choose_model", say=say, url=url, offered=offered, flags=say.line("llm_flags"))
+        refuse("cli_llm_choose_model", say=say, url=url, offered=offered, flags=say.line("cli_llm_flags"))
     if not listed:
-        return str(typer.prompt(say.line("llm_model_name"), default=suggested or None))
+        return str(typer.prompt(say.line("cli_llm_model_name"), default=suggested or None))
     for n, name in enumerate(listed, 1):
         typer.echo(f"{n}. {name}")
     default = listed.index(suggested) + 1 if suggested in listed else 1
-    choice = _ask_number(say.line("llm_which_model"), len(listed), default, say)
+    choice = _ask_number(say.line("cli_llm_which_model"), len(listed), default, say)
     return listed[choice - 1]
 
 
@@ -235,4 +239,4 @@ def _ask_number(question: str, count: int, default: int, say: Speech) -> int:
         answer = typer.prompt(question, default=str(default)).strip()
         if answer.isdigit() and 1 <= int(answer) <= count:
             return int(answer)
-        typer.echo(say.line("llm_a_number", count=count))
+        typer.echo(say.line("cli_llm_a_number", count=count))

@@ -25,16 +25,16 @@ def migrate(
         from papersift.store.migrate import copy_store, source_counts, verify
         from papersift.store.postgres import PostgresStore
     except ImportError as e:
-        refuse("migrate_needs_postgres", say=say, problem=e)
+        refuse("cli_migrate_needs_postgres", say=say, problem=e)
 
     if not is_postgres_url(target):
-        refuse("to_postgres_url", 2, say=say, value=repr(target))
+        refuse("cli_to_postgres_url", 2, say=say, value=repr(target))
     try:
         path = sqlite_path(source)
     except StoreError as e:
         fail(reason(e), 2, say=say)
     if not path.is_file():
-        refuse("no_sqlite_store", say=say, path=path)
+        refuse("cli_no_sqlite_store", say=say, path=path)
     try:
         src = SqliteStore(path)
     except StoreError as e:
@@ -46,7 +46,7 @@ def migrate(
         fail(reason(e), say=say)
     try:
         with progress_bar() as bar:
-            task = bar.add_task(say.line("bar_copying"), total=sum(source_counts(src).values()))
+            task = bar.add_task(say.line("cli_bar_copying"), total=sum(source_counts(src).values()))
             copy_store(
                 src, dst, force=force, progress=lambda t, n: bar.update(task, advance=n, description=t)
             )
@@ -56,12 +56,12 @@ def migrate(
     finally:
         src.close()
         dst.close()
-    typer.echo(say.line("migrate_header"))
+    typer.echo(say.line("cli_migrate_header"))
     for c in checks:
         typer.echo(
             f"{c.table:<16}{c.source_rows:>12}{c.target_rows:>12}  {c.source_sum:<18}{c.target_sum:<18}"
-            + say.line("migrate_ok" if c.ok else "migrate_differs")
+            + say.line("cli_migrate_ok" if c.ok else "cli_migrate_differs")
         )
     if not all(c.ok for c in checks):
-        refuse("target_differs", say=say)
-    typer.echo(say.line("migrated", path=path))
+        refuse("cli_target_differs", say=say)
+    typer.echo(say.line("cli_migrated", path=path))

@@ -36,8 +36,8 @@ def list_(
     home: HomeOpt = None,
 ) -> None:
     """A day's listing of a category, numbered #01… as arXiv lists it."""
+    from papersift.library.shapes import ListedPaper
     from papersift.ranking.daily import day_quiet
-    from papersift.reader.shapes import ListedPaper
     from papersift.reading.shown import lookup
     from papersift.services.listing import json_line, listing_text
 
@@ -54,7 +54,7 @@ def list_(
         after = [d for d in days if d > when]
         hint = ", ".join(str(d) for d in (before[-1:] + after[:1]))
         if hint:
-            refuse("no_listing_on_nearest", say=o.say, category=category, day=when, nearest=hint)
+            refuse("cli_no_listing_on_nearest", say=o.say, category=category, day=when, nearest=hint)
         refuse("no_listing_on", say=o.say, category=category, day=when)
     if fmt == "json":
         for number, e in enumerate(entries, 1):
@@ -80,7 +80,7 @@ def show(
 ) -> None:
     """One paper: metadata, abstract, links, its TL;DR; or its JSON or BibTeX; or its references or the
     papers citing it."""
-    from papersift.reader.shapes import PaperShape
+    from papersift.library.shapes import PaperShape
     from papersift.reading.shown import lookup
     from papersift.records.messages import reason
     from papersift.records.paper import InvalidIdError, paper_key
@@ -100,7 +100,7 @@ def show(
             return
         texts = lookup(settings, o.store, [paper], lang) if paper is not None else None
     if paper is None:
-        refuse("not_in_store", say=Speech(settings.lang), paper=pid)
+        refuse("cli_not_in_store", say=Speech(settings.lang), paper=pid)
     shown = PaperShape.of(paper, texts).dump()
     if fmt == "json":
         typer.echo(json_line(shown))
@@ -114,11 +114,11 @@ def show(
             accepted = [
                 " · ".join(str(v[k]) for k in ("venue", "year", "status") if v[k]) for v in shown["venues"]
             ]
-            typer.echo(say.line("accepted_at", venues="; ".join(accepted)))
+            typer.echo(say.line("cli_accepted_at", venues="; ".join(accepted)))
         if "zh" in shown and shown["zh"]["title"]:
             zh = shown["zh"]
             title, abstract = plain_text(zh["title"]), plain_text(zh["abstract"])
-            typer.echo(f"{say.line('translation', title=title)}\n{abstract}".rstrip())
+            typer.echo(f"{say.line('cli_translation', title=title)}\n{abstract}".rstrip())
         for line in _links_lines(shown, say):
             typer.echo(line)
 
@@ -129,9 +129,9 @@ def _tldr_line(tldr: dict[str, Any], say: Speech) -> str:
     from papersift.reading.extractive import EXTRACTIVE
 
     if not tldr["text"]:
-        return say.line("tldr_unavailable", problem=tldr["error"])
-    by = say.line("tldr_extractive") if tldr["by"] == EXTRACTIVE else tldr["by"]
-    return say.line("tldr_by", by=by, text=plain_text(tldr["text"]))
+        return say.line("cli_tldr_unavailable", problem=tldr["error"])
+    by = say.line("cli_tldr_extractive") if tldr["by"] == EXTRACTIVE else tldr["by"]
+    return say.line("tldr_line_by", by=by, text=plain_text(tldr["text"]))
 
 
 def _links_lines(shown: dict[str, Any], say: Speech) -> list[str]:
@@ -139,22 +139,24 @@ def _links_lines(shown: dict[str, Any], say: Speech) -> list[str]:
     lines = []
     if (info := shown["fulltext"]) is not None:
         words = f"{info['words']:,}"
-        lines.append(say.line("full_text_read", source=info["from"], sections=info["sections"], words=words))
+        lines.append(
+            say.line("cli_full_text_read", source=info["from"], sections=info["sections"], words=words)
+        )
     if refs := shown["references"]:
         here = sum(r["resolved"] is not None for r in refs)
-        lines.append(say.line("references_count", n=len(refs), m=here))
+        lines.append(say.line("cli_references_count", n=len(refs), m=here))
     if citing := shown["cited_by"]:
-        lines.append(say.line("cited_by_count", n=len(citing)))
-    lines += [say.line("own_code" if c["own"] else "code", url=c["url"]) for c in shown["code"]]
+        lines.append(say.line("cli_cited_by_count", n=len(citing)))
+    lines += [say.line("cli_own_code" if c["own"] else "cli_code", url=c["url"]) for c in shown["code"]]
     if (count := shown["citations"]) is not None:
-        lines.append(say.line("citations", n=f"{count['count']:,}", day=count["date"]))
+        lines.append(say.line("cli_citations", n=f"{count['count']:,}", day=count["date"]))
     return lines
 
 
 def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: str) -> None:
     """``show --references`` / ``--cited-by``: the paper's references (each with the store paper it names)
     or the store's papers citing it, as text or JSON."""
-    from papersift.reader.shapes import CitingShape, ReferenceShape
+    from papersift.library.shapes import CitingShape, ReferenceShape
     from papersift.services.listing import json_line
 
     if references:
@@ -163,7 +165,7 @@ def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: 
             typer.echo(json_line({"id": paper.id, "references": [ReferenceShape.of(r).dump() for r in refs]}))
         else:
             here = sum(r.resolved is not None for r in refs)
-            typer.echo(o.say.line("references_heading", n=len(refs), m=here))
+            typer.echo(o.say.line("cli_references_heading", n=len(refs), m=here))
             for n, r in enumerate(refs, 1):
                 typer.echo(f"[{n}] {r.text}" + (f"  -> {r.resolved}" if r.resolved else ""))
     if cited_by:
@@ -171,6 +173,6 @@ def _show_links(o: Opened, paper: Paper, references: bool, cited_by: bool, fmt: 
         if fmt == "json":
             typer.echo(json_line({"id": paper.id, "cited_by": [CitingShape.of(c).dump() for c in citing]}))
         else:
-            typer.echo(o.say.line("cited_by_heading", n=len(citing)))
+            typer.echo(o.say.line("cli_cited_by_heading", n=len(citing)))
             for c in citing:
                 typer.echo(f"{c.paper_id}  {plain_text(c.title)}")

@@ -44,7 +44,7 @@ def _papers(store: Store, ids: list[str], say: Speech) -> list[Paper]:
         else:
             found.append(paper)
     if missing:
-        refuse("not_in_store_list", say=say, papers=", ".join(missing))
+        refuse("cli_not_in_store_list", say=say, papers=", ".join(missing))
     return found
 
 
@@ -52,7 +52,7 @@ def _check_model(settings: Settings) -> None:
     from papersift.llm.client import available
 
     if not available(settings):
-        refuse("no_model", say=Speech(settings.lang))
+        refuse("cli_no_model", say=Speech(settings.lang))
 
 
 def summarize(
@@ -68,7 +68,7 @@ def summarize(
     home: HomeOpt = None,
 ) -> None:
     """TL;DRs (and with --lang zh 中文 titles and abstracts) of papers, or of a day's listing."""
-    from papersift.reader.shapes import PaperShape
+    from papersift.library.shapes import PaperShape
     from papersift.reading.passes import summarize as run
     from papersift.reading.shown import lookup
     from papersift.services.listing import json_line
@@ -76,9 +76,9 @@ def summarize(
     check_format(fmt)
     settings = load_settings(home)
     if bool(ids) == bool(day or category):
-        refuse("ids_or_day", 2, say=Speech(settings.lang))
+        refuse("cli_ids_or_day", 2, say=Speech(settings.lang))
     if not ids and not (day and category):
-        refuse("a_day_is", 2, say=Speech(settings.lang))
+        refuse("cli_a_day_is", 2, say=Speech(settings.lang))
     _check_model(settings)
     with opened(settings) as o:
         if ids:
@@ -90,7 +90,7 @@ def summarize(
             if not papers:
                 refuse("no_listing_on", say=o.say, category=category, day=when)
         with progress_bar() as bar:
-            task = bar.add_task(o.say.line("bar_summarize"), total=len(papers))
+            task = bar.add_task(o.say.line("cli_bar_summarize"), total=len(papers))
             made = run(settings, o.store, papers, lang, retry_failed=retry, step=lambda _: bar.advance(task))
         texts = lookup(settings, o.store, papers, lang)
     for paper in papers:
@@ -102,11 +102,11 @@ def summarize(
         typer.echo(f"arXiv:{paper.id}  {plain_text(paper.title)}")
         if lang == "zh" and shown["zh"]["title"]:
             typer.echo(f"  {plain_text(shown['zh']['title'])}")
-        said = o.say.line("tldr", text=plain_text(tldr["text"])) if tldr["text"] else None
-        typer.echo(f"  {said or o.say.line('tldr_unavailable', problem=tldr['error'])}")
+        said = o.say.line("tldr_line", text=plain_text(tldr["text"])) if tldr["text"] else None
+        typer.echo(f"  {said or o.say.line('cli_tldr_unavailable', problem=tldr['error'])}")
     for failure in made.failures:
         key = {"paper": failure.key.paper_id, "kind": failure.key.kind, "lang": failure.key.lang}
-        typer.echo(o.say.line("summarize_failed", **key, problem=failure.error), err=True)
+        typer.echo(o.say.line("cli_summarize_failed", **key, problem=failure.error), err=True)
     typer.echo(o.say(made.line()), err=True)
     if made.failures:
         raise typer.Exit(1)
@@ -128,10 +128,10 @@ def ask(
 
     check_format(fmt)
     if len(args) < 2:
-        refuse("ask_usage", 2)
+        refuse("cli_ask_usage", 2)
     *ids, question = args
     if len(ids) > MAX_PAPERS:
-        refuse("at_most_papers", 2, n=MAX_PAPERS)
+        refuse("cli_at_most_papers", 2, n=MAX_PAPERS)
     settings = load_settings(home)
     _check_model(settings)
     with opened(settings) as o:
@@ -139,7 +139,7 @@ def ask(
     if fmt == "json":
         typer.echo(json_line(answer_json(result)))
     elif result.text is None:
-        typer.echo(o.say.line("answer_unavailable", problem=result.error), err=True)
+        typer.echo(o.say.line("cli_answer_unavailable", problem=result.error), err=True)
     else:
         typer.echo(result.text)
         typer.echo("")

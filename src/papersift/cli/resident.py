@@ -418,7 +418,7 @@ def _answer(conn: socket.socket, kept: Kept, stamp: str) -> bool:
         except OSError as e:  # said in the client's language (its environment, set just above)
             from papersift.cli.common import spoken
 
-            _send(conn, {"stdout": "", "stderr": spoken().line("error", message=e) + "\n", "code": 1})
+            _send(conn, {"stdout": "", "stderr": spoken().line("cli_error", message=e) + "\n", "code": 1})
             return True
         conn.settimeout(None)
         from papersift.settings import environment_language

@@ -58,9 +58,9 @@ def search(
     A query is understood first: 中文 is translated, misspellings corrected, acronyms matched with their
     long forms (the notes say what was done; --exact searches the query as typed)."""
     from papersift.index.indexes import Indexes, current_vocabulary
+    from papersift.library.shapes import SearchHitShape, SearchResultShape
     from papersift.ranking.query_form import reads_pairs
     from papersift.ranking.search import MODES, SORTS, search_page
-    from papersift.reader.shapes import SearchHitShape, SearchResultShape
     from papersift.reading.query_translation import translator
     from papersift.reading.shown import with_venues
     from papersift.records.paper import is_arxiv_id
@@ -70,15 +70,15 @@ def search(
 
     check_format(fmt)
     if mode not in MODES:
-        refuse("one_of", 2, option="--mode", allowed=", ".join(MODES), value=repr(mode))
+        refuse("cli_one_of", 2, option="--mode", allowed=", ".join(MODES), value=repr(mode))
     if sort not in SORTS:
-        refuse("one_of", 2, option="--sort", allowed=", ".join(SORTS), value=repr(sort))
+        refuse("cli_one_of", 2, option="--sort", allowed=", ".join(SORTS), value=repr(sort))
     if queries_from is None:
         if query is None:
-            refuse("query_or_file", 2)
+            refuse("cli_query_or_file", 2)
         queries = [query]
     elif query is not None:
-        refuse("query_or_file", 2)
+        refuse("cli_query_or_file", 2)
     else:
         queries = lines_of(queries_from)
     settings = load_settings(home)
@@ -113,7 +113,7 @@ def search(
             for note in _understood_notes(result.understood, say):
                 typer.echo(note, err=True)
             for note in dict.fromkeys(result.notes):
-                typer.echo(say.line("note", note=note), err=True)
+                typer.echo(say.line("cli_note", note=note), err=True)
             first = (page - 1) * k + 1
             shown = (
                 with_venues(o.store, [h.paper for h in result.hits])
@@ -127,7 +127,7 @@ def search(
                 for rank, h in enumerate(result.hits, first):
                     typer.echo(json_line(SearchHitShape.of_hit(h, rank, shown).dump()))
             elif not result.hits:
-                typer.echo(say.line("no_results"), err=True)
+                typer.echo(say.line("cli_no_results"), err=True)
             for rank, h in enumerate(result.hits if fmt == "text" and queries_from is None else [], first):
                 p = h.paper
                 typer.echo(f"{rank:>3}. [{p.id}] {plain_text(p.title)}")
@@ -145,11 +145,11 @@ def _understood_notes(understood: Understood | None, say: Speech) -> list[str]:
         return []
     lines: list[str] = []
     if understood.rewritten:
-        lines.append(say.line("searched_for", query=understood.text_used))
-        lines += [say.line("note", note=note) for note in understood.applied]
-        lines.append(say.line("search_instead", query=understood.original))
+        lines.append(say.line("cli_searched_for", query=understood.text_used))
+        lines += [say.line("cli_note", note=note) for note in understood.applied]
+        lines.append(say.line("cli_search_instead", query=understood.original))
     if understood.suggestions:
-        lines.append(say.line("nearest_terms", terms=", ".join(understood.suggestions)))
+        lines.append(say.line("cli_nearest_terms", terms=", ".join(understood.suggestions)))
     return lines
 
 
@@ -170,9 +170,9 @@ def related(
 ) -> None:
     """Related papers (相关论文) of papers or of any text, each with why it matches."""
     from papersift.index.sentences import FACETS
+    from papersift.library.shapes import RelatedHitShape
     from papersift.ranking.related import Query, paper_query, text_query
     from papersift.ranking.related import related as run
-    from papersift.reader.shapes import RelatedHitShape
     from papersift.reading.query_translation import translator
     from papersift.reading.shown import with_venues
     from papersift.records.messages import reason, say
@@ -183,12 +183,12 @@ def related(
 
     check_format(fmt)
     if facet is not None and facet not in FACETS:
-        refuse("one_of", 2, option="--facet", allowed=", ".join(FACETS), value=repr(facet))
+        refuse("cli_one_of", 2, option="--facet", allowed=", ".join(FACETS), value=repr(facet))
     wanted = list(ids or []) + (lines_of(ids_from) if ids_from else [])
     if (text is not None) == bool(wanted):
-        refuse("ids_or_text", 2)
+        refuse("cli_ids_or_text", 2)
     if text is not None and not text.strip():
-        refuse("text_empty", 2)
+        refuse("cli_text_empty", 2)
     settings = load_settings(home)
     speech = Speech(settings.lang)
     batch = ids_from is not None or len(wanted) > 1
@@ -210,12 +210,12 @@ def related(
         for raw, query in zip(wanted or [text or ""], queries, strict=True):
             if isinstance(query, str):
                 failed = True
-                typer.echo(speech.line("error", message=query), err=True)
+                typer.echo(speech.line("cli_error", message=query), err=True)
                 if fmt == "json" or batch:
                     typer.echo(json_line({"query": raw, "error": query, "results": []}))
                 continue
             for note in query.notes:
-                typer.echo(speech.line("note", note=note), err=True)
+                typer.echo(speech.line("cli_note", note=note), err=True)
             hits = run(indexes, query, k=k, filters=Filters(category=category, since=when))
             if fmt == "json" or batch:
                 shown = with_venues(o.store, [h.paper for h in hits])
@@ -227,7 +227,7 @@ def related(
             head = (
                 f"[{query.paper.id}] {plain_text(query.paper.title)}" if query.paper else f'"{query.label}"'
             )
-            typer.echo(speech.line("related_to", paper=head))
+            typer.echo(speech.line("cli_related_to", paper=head))
             for rank, h in enumerate(hits, 1):
                 p = h.paper
                 typer.echo(f"{rank:>3}. [{p.id}] {plain_text(p.title)}")
@@ -238,8 +238,8 @@ def related(
                 snippet = plain_text(p.abstract)
                 typer.echo(f"     {snippet[:160]}{'…' if len(snippet) > 160 else ''}")
                 if h.reasons():
-                    typer.echo(f"     {speech.line('why', reasons=speech.joined(h.reasons()))}")
+                    typer.echo(f"     {speech.line('why_reasons', reasons=speech.joined(h.reasons()))}")
             if not hits:
-                typer.echo(speech.line("no_related"), err=True)
+                typer.echo(speech.line("cli_no_related"), err=True)
     if failed:
         raise typer.Exit(1)

@@ -55,7 +55,7 @@ def demo(
     from papersift.services.demo import LOADING, PARTS, load_recent_snapshot, sync_recent
 
     if part not in PARTS:
-        refuse("one_of", 2, option="--part", allowed=", ".join(PARTS), value=repr(part))
+        refuse("cli_one_of", 2, option="--part", allowed=", ".join(PARTS), value=repr(part))
     settings = load_settings(home)
     say = Speech(settings.lang)
     snapshot = shared / "arxiv-300k.jsonl.gz"
@@ -69,8 +69,8 @@ def demo(
                     loaded, _ = load_recent_snapshot(o.store, snapshot, days, "rest")
                 else:
                     loaded = _earlier_days(settings, o.store, days, say)
-                report(loaded, say.line("demo_other_days"), say)
-                typer.echo(say.line("demo_loaded", n=f"{o.store.count():,}", home=settings.home))
+                report(loaded, say.line("cli_demo_other_days"), say)
+                typer.echo(say.line("cli_demo_loaded", n=f"{o.store.count():,}", home=settings.home))
         finally:
             marker.unlink(missing_ok=True)
         if embed:
@@ -89,9 +89,9 @@ def demo(
                 counts.add(_earlier_days(settings, o.store, days, say))
         if counts is None:
             if not snapshot.exists():
-                refuse("demo_offline", say=say, snapshot=snapshot)
+                refuse("cli_demo_offline", say=say, snapshot=snapshot)
             later = background and part == "all" and days > 1
-            line = "demo_from_snapshot_later" if later else "demo_from_snapshot"
+            line = "cli_demo_from_snapshot_later" if later else "cli_demo_from_snapshot"
             typer.echo(say.line(line, days=days, snapshot=snapshot))
             counts, busiest = load_recent_snapshot(o.store, snapshot, days, "first" if later else part)
             category = category or busiest
@@ -99,7 +99,7 @@ def demo(
         report(counts, "demo", say)
         papers = o.store.count()
     shown = category or settings.default_categories[0]
-    typer.echo(say.line("demo_papers", n=f"{papers:,}", home=settings.home, category=shown))
+    typer.echo(say.line("cli_demo_papers", n=f"{papers:,}", home=settings.home, category=shown))
     for line in whole:
         typer.echo(line)
     if later:
@@ -110,17 +110,18 @@ def demo(
             [*rest, *([] if online else ["--offline"]), *([] if embed else ["--no-embed"])], settings, log
         )
         typer.echo(
-            "\n" + say.line("demo_later_api" if online else "demo_later_snapshot", n=days - 1, log=log)
+            "\n"
+            + say.line("cli_demo_later_api" if online else "cli_demo_later_snapshot", n=days - 1, log=log)
         )
         return
     from papersift.index.generations import build_running
 
     if embed and build_running(settings.index_dir):
-        typer.echo("\n" + say.line("build_running"))
+        typer.echo("\n" + say.line("cli_build_running"))
     elif embed:
         log = settings.home / "embed.log"
         _detached(["embed"], settings, log)
-        typer.echo("\n" + say.line("demo_embedding", n=f"{papers:,}", log=log))
+        typer.echo("\n" + say.line("cli_demo_embedding", n=f"{papers:,}", log=log))
 
 
 def _whole_days(store: Store, shared: Path, days: int, counts: IngestCounts, say: Speech) -> list[str]:
@@ -131,10 +132,10 @@ def _whole_days(store: Store, shared: Path, days: int, counts: IngestCounts, say
     try:
         loaded, listings = load_day_listings(store, shared / EXTRA, days)
     except (OSError, EOFError, ValueError) as exc:
-        return [say.line("not_loaded", path=shared / EXTRA, problem=exc)]
+        return [say.line("cli_not_loaded", path=shared / EXTRA, problem=exc)]
     counts.add(loaded)
     latest = {x.category: x for x in reversed(listings)}  # latest first: the last one kept is the latest
-    return [say.line("whole_day", category=c, day=x.day, n=len(x.ids)) for c, x in sorted(latest.items())]
+    return [say.line("cli_whole_day", category=c, day=x.day, n=len(x.ids)) for c, x in sorted(latest.items())]
 
 
 def _earlier_days(settings: Settings, store: Store, days: int, say: Speech) -> IngestCounts:
@@ -146,7 +147,7 @@ def _earlier_days(settings: Settings, store: Store, days: int, say: Speech) -> I
     try:
         return earlier_days(settings, store, list(settings.default_categories), days)
     except HarvestError as exc:
-        typer.echo(say.line("only_today", problem=exc))
+        typer.echo(say.line("cli_only_today", problem=exc))
         return IngestCounts()
 
 
@@ -184,18 +185,18 @@ def serve(
     say = Speech(settings.lang)
     public = not is_loopback(host)
     if public and not settings.accounts and not public_read_only and not settings.read_only:
-        refuse("refusing_to_serve", 2, say=say, host=host)
+        refuse("cli_refusing_to_serve", 2, say=say, host=host)
     served: dict[str, object] = {}
     if public_read_only:
         served["read_only"] = True
     if public and host not in ("0.0.0.0", "::"):  # the address itself is a name clients may use
         served["allowed_hosts"] = (*settings.allowed_hosts, host)
     elif public and not settings.allowed_hosts and is_loopback(urlsplit(settings.base_url).hostname or ""):
-        typer.echo(say.line("loopback_only"), err=True)
+        typer.echo(say.line("cli_loopback_only"), err=True)
     _check_port(host, port, say)  # a busy port fails here, before anything says the server is up
     if not settings.threads:  # workers share the cores: a query's embedding needs no more than its share
         served["threads"] = max(1, (os.cpu_count() or 1) // workers)
-    typer.echo(say.line("loading_indexes"), err=True)
+    typer.echo(say.line("cli_loading_indexes"), err=True)
     # each worker loads the indexes and the query model before it accepts a connection, then says so
     _run_workers(settings.model_copy(update=served), host, port, workers)
 
@@ -232,11 +233,11 @@ def _check_port(host: str, port: int, say: Speech) -> None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
-        refuse("cannot_listen", say=say, host=host, port=port, problem=e.strerror)
+        refuse("cli_cannot_listen", say=say, host=host, port=port, problem=e.strerror)
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
         try:
             probe.bind(address)
         except OSError as e:
-            refuse("cannot_listen_busy", say=say, host=host, port=port, problem=e.strerror)
+            refuse("cli_cannot_listen_busy", say=say, host=host, port=port, problem=e.strerror)

@@ -43,7 +43,7 @@ def topics(
         if not entries:
             before = {"before": days - 1} if days > 1 else {}
             refuse(
-                "no_listing_days" if before else "no_listing_day",
+                "cli_no_listing_days" if before else "no_listing_on",
                 say=say,
                 category=category,
                 day=when,
@@ -55,10 +55,12 @@ def topics(
         return
     titles = {e.paper.id: plain_text(e.paper.title) for e in entries}
     span = f"{when - timedelta(days=days - 1)} … {when}" if days > 1 else str(when)
-    typer.echo(say.line("topics", category=category, span=span, n=len(entries), topics=len(tmap.clusters)))
+    typer.echo(
+        say.line("cli_topics", category=category, span=span, n=len(entries), topics=len(tmap.clusters))
+    )
     for n, topic in enumerate(tmap.clusters, 1):
-        typer.echo(f"\n{n}. {topic.label or say.line('other_papers')} · {len(topic.papers)}")
+        typer.echo(f"\n{n}. {topic.label or say.line('cli_other_papers')} · {len(topic.papers)}")
         if topic.terms:
-            typer.echo(f"   {say.line('terms', terms=', '.join(topic.terms))}")
+            typer.echo(f"   {say.line('cli_terms', terms=', '.join(topic.terms))}")
         for pid in topic.papers:
             typer.echo(f"   {pid}  {titles[pid]}")

@@ -45,12 +45,12 @@ def venues(ctx: typer.Context, fmt: FormatOpt = "text", home: HomeOpt = None) ->
                 )
             return
         if not summaries:
-            typer.echo(o.say.line("no_venues"))
+            typer.echo(o.say.line("cli_no_venues"))
         for s in summaries:
             statuses = ", ".join(f"{status or '—'} {n}" for status, n in s.statuses)
             typer.echo(
                 o.say.line(
-                    "venue_summary",
+                    "cli_venue_summary",
                     venue=s.venue,
                     year=s.year,
                     records=s.records,
@@ -80,7 +80,7 @@ def import_(
     with opened(load_settings(home)) as o:
         for path in paths:
             if not path.is_file():
-                refuse("no_such_file", 1, o.say, path=str(path))
+                refuse("cli_no_such_file", 1, o.say, path=str(path))
             try:
                 done = import_file(o.store, path, venue, year)
             except PaperlistError as e:
@@ -88,13 +88,13 @@ def import_(
             for s in done.skipped[:MAX_SKIPS_SHOWN]:
                 where = f"{s.number} ({s.record})" if s.record != "?" else str(s.number)
                 typer.echo(
-                    o.say.line("venue_skipped_one", file=done.file, record=where, reason=o.say(s.reason)),
+                    o.say.line("cli_venue_skipped_one", file=done.file, record=where, reason=o.say(s.reason)),
                     err=True,
                 )
             c = done.counts
             typer.echo(
                 o.say.line(
-                    "venue_imported",
+                    "cli_venue_imported",
                     file=done.file,
                     venue=done.venue,
                     year=done.year,
@@ -106,10 +106,10 @@ def import_(
             )
             reasons = Counter(o.say(s.reason) for s in done.skipped)
             for why, n in reasons.items():
-                typer.echo(o.say.line("venue_skipped_why", n=n, reason=why))
+                typer.echo(o.say.line("cli_venue_skipped_why", n=n, reason=why))
             typer.echo(
                 o.say.line(
-                    "venue_changes",
+                    "cli_venue_changes",
                     new=c.new,
                     changed=c.changed,
                     unchanged=c.unchanged,
@@ -135,15 +135,15 @@ def venue(
         entries = o.store.venue_entries(name, year, status)
         if not entries and status and (statuses := o.store.venue_statuses(name, year)):
             listed = ", ".join(f"{s or '—'} {n}" for s, n in statuses)
-            refuse("no_venue_status", 1, o.say, venue=name, year=year, status=status, statuses=listed)
+            refuse("cli_no_venue_status", 1, o.say, venue=name, year=year, status=status, statuses=listed)
         if not entries:
-            refuse("no_venue_list", 1, o.say, venue=name, year=year)
+            refuse("cli_no_venue_list", 1, o.say, venue=name, year=year)
         for n, e in enumerate(entries, 1):
             r = e.record
             if fmt == "json":
                 typer.echo(json_line(entry_json(e)))
                 continue
-            where = e.arxiv or o.say.line("venue_paper_only", id=e.paper_id)
+            where = e.arxiv or o.say.line("cli_venue_paper_only", id=e.paper_id)
             typer.echo(f"#{n:03d} [{r.status or '—'}] {r.title}")
             typer.echo(f"     {', '.join(r.authors)}")
             typer.echo(f"     {where}")

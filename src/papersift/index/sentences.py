@@ -140,6 +140,9 @@ _CUES: dict[int, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
 }
+# the same cues for a sentence of ASCII alone, lower-cased first: the same matches, twice as fast as
+# IGNORECASE (the cues are written in lower case; no ASCII letter folds to another character)
+_ASCII_CUES = {role: re.compile(cue.pattern) for role, cue in _CUES.items()}
 # the position prior (first third, middle, last third) per role, and each cue's weight
 _PRIOR = np.array([[1.0, 0.2, 0.0], [0.3, 0.8, 0.4], [0.0, 0.3, 1.0]], dtype=np.float32)
 _CUE_WEIGHT = 0.6
@@ -155,8 +158,9 @@ def roles(sentences: list[str], has_title: bool = True) -> list[int]:
     for i, sentence in enumerate(body):
         third = min(2, int(3 * i / n)) if n > 1 else 0
         score = _PRIOR[:, third].copy()
-        for role, cue in _CUES.items():
-            score[role] += _CUE_WEIGHT * min(2, len(cue.findall(sentence)))
+        cues, text = (_ASCII_CUES, sentence.lower()) if sentence.isascii() else (_CUES, sentence)
+        for role, cue in cues.items():
+            score[role] += _CUE_WEIGHT * min(2, len(cue.findall(text)))
         out.append(int(np.argmax(score)))
     return out
 

@@ -44,7 +44,7 @@ from pydantic import SecretStr
 
 from papersift.llm import answers
 from papersift.llm.errors import ModelError
-from papersift.records.messages import Arg, Message, reason, say
+from papersift.records.messages import Arg, Message, counted, reason, say
 from papersift.services import http
 
 if TYPE_CHECKING:
@@ -407,7 +407,7 @@ def _where(ep: Endpoint) -> str:
 
 
 def _times(n: int) -> Message:
-    return say(f"times_{n}") if n <= 3 else say("times", n=n)
+    return say("twice") if n == 2 else say("three_times") if n == 3 else counted("times", n)
 
 
 def _answered(status: int, message: str, times: Message | None = None) -> Message:

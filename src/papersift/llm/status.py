@@ -10,12 +10,13 @@ the latest failures.
 "failures": [{"at", "model", "reason"}],
 "checks": {"failed": int, "reasons": {reason: count}}}``
 
-``checks`` counts the stored texts that failed their checks (``reading/checks.py``), per reason.
+``checks`` counts the stored texts that failed their checks (``reading/checks.py``), per reason: read from
+each failure's stored message (its key ``check_<reason>``, kept as data: ``records/messages.stored``).
 """
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,7 @@ import httpx
 
 from papersift.llm import client, local
 from papersift.records.json_model import Said, Shape
+from papersift.records.messages import Message
 from papersift.settings import CONFIG_NAME, origin
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
 
 CHECKS_COUNTED = 100_000  # the latest failed texts whose reasons are counted
-_REASON = re.compile(r"\[check (\w+)\(.*\)\]$")  # a failed check as reading/checks.py's error_line stores it
+CHECK_KEY = "check_"  # the key of a failed check's message: check_<reason> (records/english.py)
 
 
 def shown_url(url: str) -> str:
@@ -82,7 +84,7 @@ class Today(Shape):
 class Failure(Shape):
     at: str
     model: str
-    reason: Said  # a message (records/messages.restored): its English in the JSON
+    reason: Said  # a message (kept as data: records/messages.stored): its English in the JSON
 
 
 class Checks(Shape):
@@ -146,9 +148,11 @@ def status(settings: Settings, store: Store, failures: int = 10) -> LlmStatus:
 
 
 def _checks(store: Store) -> Checks:
-    counts: dict[str, int] = {}
-    for r in store.failed_readings(CHECKS_COUNTED):
-        if found := _REASON.search(r.error or ""):
-            counts[found.group(1)] = counts.get(found.group(1), 0) + 1
+    """The latest failed texts that failed a check, per reason, most first."""
+    counts = Counter(
+        r.error.key.removeprefix(CHECK_KEY)
+        for r in store.failed_readings(CHECKS_COUNTED)
+        if isinstance(r.error, Message) and r.error.key.startswith(CHECK_KEY)
+    )
     ranked = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
     return Checks.make(failed=sum(counts.values()), reasons=ranked)

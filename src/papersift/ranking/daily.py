@@ -18,7 +18,7 @@ from papersift.index.indexes import Indexes
 from papersift.ranking.evidence import library_citations, library_reasons
 from papersift.ranking.recommend import LibraryItem, Profile, keyword_pattern, passes, recommend
 from papersift.ranking.tags import known_tag
-from papersift.records.messages import Message, say
+from papersift.records.messages import Message, dated, say
 from papersift.records.paper import Paper
 from papersift.records.schedule import announcement_time, is_listing_day, next_listing_day
 from papersift.store import Store, StoreError
@@ -142,10 +142,10 @@ def daily(
         return (picks if show_seen else [p for p in picks if not p.seen])[:limit]
 
     personal = bool(interests.authors or interests.must or interests.never or entries)
-    tagged = store.library(reader.id, tag) if reader and tag is not None else None
     ready = indexes is not None and indexes.dense is not None and indexes.lexical is not None
     if reader and personal and ready:
         assert indexes is not None
+        tagged = None if tag is None else store.library(reader.id, tag)  # read only to rank by a tag
         rowids = {p.id: store.rowid(p.id) for p in papers}
         by_rowid = {r: p for p in papers if (r := rowids[p.id]) is not None}
         mine = profile(store, reader, entries if tagged is None else tagged)
@@ -252,12 +252,12 @@ class QuietDay:
         """The day and the next announcement in one sentence, a message (the page, digests, pushes and the
         CLI say it in their reader's language)."""
         at, utc = f"{self.announced:%Y-%m-%d %H:%M}", f"{self.announced.astimezone(UTC):%Y-%m-%d %H:%M}"
-        when = {"weekday": say(f"weekday_{self.day.weekday()}"), "day": self.day.isoformat()}
+        when = {"weekday": dated("weekday", self.day), "day": self.day.isoformat()}
         if self.reason == "not_stored":
             return say("quiet_not_stored", **when)
         if self.reason in ("not_yet", "future"):
             return say(f"quiet_{self.reason}", **when, announced=at, utc=utc)
-        then = {"next_weekday": say(f"weekday_{self.next_day.weekday()}"), "next": self.next_day.isoformat()}
+        then = {"next_weekday": dated("weekday", self.next_day), "next": self.next_day.isoformat()}
         return say(f"quiet_{self.reason}", **when, **then, announced=at, utc=utc)
 
     @property

@@ -55,6 +55,7 @@ from papersift.ranking.simulated_readers import (
     simulate_readers,
     tag_readers,
 )
+from papersift.records.analyzer import INDEX_TOKEN
 from papersift.records.json_model import Shape
 
 K = 10
@@ -154,7 +155,7 @@ def _tfidf_asl(c: Corpus) -> Any:
         strip_accents="unicode",
         lowercase=True,
         stop_words="english",
-        token_pattern=r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b",
+        token_pattern=INDEX_TOKEN.pattern,  # arxiv-sanity-lite's, on lower-cased text: the index's tokens
         ngram_range=(1, 2),
         max_features=20000,
         min_df=5,

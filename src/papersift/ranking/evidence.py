@@ -15,18 +15,17 @@ A paper without references has no evidence: nothing here changes its rank or its
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from papersift.records.analyzer import plain_words
 from papersift.records.messages import Message, counted, say
 from papersift.sources.fulltext import Reference
 from papersift.store import Store
 
 MAX_CITING = 200  # citing papers looked at for co-citation (the newest first)
-_TITLE_WORD = re.compile(r"[^\W_]+")
 
 
 def reference_key(ref: Reference) -> str | None:
@@ -37,7 +36,7 @@ def reference_key(ref: Reference) -> str | None:
     if ref.doi:
         return f"doi:{ref.doi.lower()}"
     if ref.title:
-        words = _TITLE_WORD.findall(ref.title.lower())
+        words = plain_words(ref.title)
         if len(words) >= 4:
             return "title:" + " ".join(words)
     return None

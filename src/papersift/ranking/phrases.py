@@ -24,7 +24,7 @@ from functools import cache
 from typing import Any
 
 from papersift.index.lexical import Lexical, term_slot
-from papersift.records.analyzer import STOP_WORDS, fold, singular
+from papersift.records.analyzer import STOP_WORDS, phrase_key, phrase_pieces
 
 MAX_WORDS = 4
 # a lone word is a term when the store's papers hold it at least ``TERM_RATIO`` times as often as English
@@ -60,13 +60,12 @@ _HIDDEN = re.compile(
     r"(?:https?://|www\.)\S+|\S+@\S+|\b[\w.-]+\.(?:com|org|io|net|ai|edu)/\S*|\$[^$]*\$|\\[a-zA-Z]+",
     re.IGNORECASE,
 )
-_PIECE = re.compile(r"[^\W_]+(?:-[^\W_]+)*|[^\w\s-]")
 
 
 def pieces(text: str) -> list[str]:
     """The text's words and punctuation marks in order, folded (``fold``); URLs, e-mail addresses,
     code-hosting paths and LaTeX read as a full stop."""
-    return _PIECE.findall(fold(_HIDDEN.sub(" . ", text)))
+    return phrase_pieces(_HIDDEN.sub(" . ", text))
 
 
 def runs(text: str) -> list[list[str]]:
@@ -135,17 +134,13 @@ def best_phrases(candidates: Iterable[str], rarity: Callable[[str], float], n: i
     scored = sorted(candidates, key=lambda p: (-sum(rarity(w) for w in p.split()), -len(p), p))
     picked: list[str] = []
     for phrase in scored:
-        padded = f" {_singular(phrase)} "
-        if not any(padded in f" {_singular(p)} " or f" {_singular(p)} " in padded for p in picked):
+        # a phrase and its plural are one reason ("language models", "language model")
+        padded = f" {phrase_key(phrase)} "
+        if not any(padded in f" {phrase_key(p)} " or f" {phrase_key(p)} " in padded for p in picked):
             picked.append(phrase)
         if len(picked) == n:
             break
     return picked
-
-
-def _singular(phrase: str) -> str:
-    """``language models`` → ``language model``: a phrase and its plural are one reason."""
-    return " ".join(singular(w) for w in phrase.split())
 
 
 def shared_phrases(a: str, b: str, rarity: Callable[[str], float], n: int = 3) -> list[str]:

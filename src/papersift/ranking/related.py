@@ -37,7 +37,6 @@ said in the reasons, not scored.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,7 +51,7 @@ from papersift.ranking.searchers import Probe, Searchers, keys_of, searchers
 from papersift.ranking.sentence_match import RERANK, SentenceWeights, best_pair, sentence_term
 from papersift.ranking.to_english import Translate
 from papersift.ranking.understand import SENTENCE_WORDS, understand
-from papersift.records.analyzer import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS, letter_words
 from papersift.records.messages import Message, say
 from papersift.records.names import AuthorSet
 from papersift.records.paper import Paper, Submitted, first_submitted, months_between
@@ -343,14 +342,11 @@ def _id_order(paper_id: str) -> tuple[int, str]:
     return (len(paper_id), paper_id) if "/" not in paper_id else (0, paper_id)
 
 
-_WORD = re.compile(r"[^\W\d_]{4,}")
-
-
 def _keyword_fallback(indexes: Indexes, query: Query, k: int, filters: Filters) -> list[Hit]:
     """No index built yet: BM25 over FTS5 with the query's key words (title words first)."""
     words: list[str] = []
-    for word in _WORD.findall(query.text.lower()):
-        if word not in STOP_WORDS and word not in words:
+    for word in letter_words(query.text.lower()):
+        if len(word) >= 4 and word not in STOP_WORDS and word not in words:
             words.append(word)
         if len(words) == 16:
             break

@@ -11,22 +11,26 @@ have no near common word, the query is gibberish and nothing is corrected.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
 from papersift.index.vocabulary import Vocabulary
 from papersift.ranking.query_form import TOKEN
-from papersift.records.analyzer import STOP_WORDS, fold, index_words
+from papersift.records.analyzer import (
+    LETTERS,
+    STOP_WORDS,
+    fold,
+    index_words,
+    latin_words,
+    letter_words,
+    named_compound,
+)
 from papersift.records.paper import is_arxiv_id
 
 KNOWN_DF = 3  # a word in this many papers is the corpus's own: never corrected
 COMMON_DF = 3  # a correction must be in at least this many papers…
 RATIO = 10  # …and this many times as many as the word it replaces
 LONG_WORD = 8  # letters from which two edits may be corrected (one below: "toggled" is not "tagged")
-_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
-_NAMED = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")  # capitalised names joined by hyphens
-_ANY_WORD = re.compile(r"[^\W\d_]+")  # "Kähler" whole: never "hler"
 # what turns a word into another form of it: "refs" and "repulsively" are words, not misspellings
 _ENDINGS = frozenset("s es d ed ing ly er ers ness".split())
 
@@ -45,10 +49,10 @@ def corrected(
             continue
         # the words that could be corrected first: most tokens have none, and then the tests of an id
         # and of a name (the dearer ones) are not needed
-        words = [word for word in _ANY_WORD.findall(token) if _checkable(vocabulary, word, protected)]
+        words = [word for word in letter_words(token) if _checkable(vocabulary, word, protected)]
         if not words or is_arxiv_id(token) or ":" in token:
             continue
-        if _NAMED.fullmatch(token.strip(".,;()")):  # Boros-Moll, Navier-Stokes: named after people
+        if named_compound(token.strip(".,;()")):  # Boros-Moll, Navier-Stokes: named after people
             continue
         for word in words:
             unknown += 1
@@ -65,7 +69,7 @@ def corrected(
         if m.group(3) is None or m.group(3).startswith("-"):
             continue
         token = m.group(3)
-        fixed = _ANY_WORD.sub(lambda w: _cased(w.group(0), found.get(w.group(0))), token)
+        fixed = LETTERS.sub(lambda w: _cased(w.group(0), found.get(w.group(0))), token)
         parts.append(text[last : m.start()] + fixed)
         last = m.end()
     parts.append(text[last:])
@@ -76,7 +80,7 @@ def near_words(vocabulary: Vocabulary, text: str, n: int) -> list[str]:
     """Words within two edits of ``text``'s unknown words, commonest first (``n`` at most)."""
     speller = _speller(vocabulary)
     found: list[str] = []
-    for word in _LATIN_WORD.findall(text):
+    for word in latin_words(text):
         if len(word) < 3 or vocabulary.df(word) >= KNOWN_DF:
             continue
         for s in speller.lookup(fold(word), _verbosity().ALL, max_edit_distance=2)[: 3 * n]:

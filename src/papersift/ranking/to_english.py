@@ -29,16 +29,27 @@ from papersift.ranking.query_form import HAN
 from papersift.records.analyzer import STOP_WORDS, index_words
 from papersift.records.messages import Message
 
+Weighed = list[tuple[str, float]]  # a segment's readings, each with its weight, best first
+
+
+@dataclass(frozen=True)
+class HanRun:
+    """A run of Han text as the dictionary read it: for each segment it read, its own senses and the senses
+    that count only in a phrase with a neighbour (see ``_dictionary_english``)."""
+
+    read: tuple[tuple[Weighed, Weighed], ...]
+
 
 @dataclass(frozen=True)
 class Offline:
-    """The dictionary's reading of a query: its English (None: nothing read), the share of the query's 中文
-    characters (function words aside) that the dictionary read, and every sense it weighed for them: what
-    a model's translation is checked against (``reading/checks.py``: one about something else shares few)."""
+    """The dictionary's reading of a query: the share of the query's 中文 characters (function words aside)
+    that it read, every sense it weighed for them (what a model's translation is checked against,
+    ``reading/checks.py``: one about something else shares few), and the query's parts: its other text as
+    written and each Han run as read. Its English (``dictionary_english``) is chosen only when it is used."""
 
-    text: str | None
     covered: float = 0.0
     senses: tuple[str, ...] = ()
+    parts: tuple[str | HanRun, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,25 +103,37 @@ def to_english(indexes: Indexes, vocabulary: Vocabulary, query: str, translate: 
         if answer.text:
             return English(answer.text, False, "model")
         refused = answer.refused
-    return English(offline.text, True, "dictionary", refused)
+    return English(dictionary_english(indexes, vocabulary, offline), True, "dictionary", refused)
 
 
 def offline_reading(indexes: Indexes, vocabulary: Vocabulary, query: str) -> Offline:
-    """The dictionary's reading of ``query``: each run of Han text read (``_dictionary_translation``), the
-    rest kept as it is."""
-    parts: list[str] = []
+    """The dictionary's reading of ``query``: each run of Han text read (``_dictionary_senses``), the rest
+    kept as it is."""
+    parts: list[str | HanRun] = []
     senses: list[str] = []
     read = total = 0
     last = 0
     for m in HAN.finditer(query):
         parts.append(query[last : m.start()])
-        english, covered, size, weighed = _dictionary_translation(indexes, vocabulary, m.group(0))
-        parts.append(f" {english} " if english else " ")
+        run, covered, size, weighed = _dictionary_senses(indexes, vocabulary, m.group(0))
+        parts.append(run)
         read, total, senses = read + covered, total + size, senses + weighed
         last = m.end()
     parts.append(query[last:])
-    text = " ".join("".join(parts).split())
-    return Offline(text or None, read / total if total else 0.0, tuple(dict.fromkeys(senses)))
+    return Offline(read / total if total else 0.0, tuple(dict.fromkeys(senses)), tuple(parts))
+
+
+def dictionary_english(indexes: Indexes, vocabulary: Vocabulary, offline: Offline) -> str | None:
+    """The dictionary's English of a query read offline (None: nothing read): each Han run by its best
+    reading (``_dictionary_english``), the rest as written."""
+    pieces: list[str] = []
+    for part in offline.parts:
+        if isinstance(part, str):
+            pieces.append(part)
+        else:
+            english = _dictionary_english(indexes, vocabulary, part)
+            pieces.append(f" {english} " if english else " ")
+    return " ".join("".join(pieces).split()) or None
 
 
 def _segments(text: str, zh: Dictionary) -> list[str]:
@@ -148,20 +171,26 @@ def _segments(text: str, zh: Dictionary) -> list[str]:
     return kept
 
 
-def _dictionary_translation(
+def _dictionary_senses(
     indexes: Indexes, vocabulary: Vocabulary, text: str
-) -> tuple[str | None, int, int, list[str]]:
-    """A run of Han text in English, the characters of it the dictionary read, all its characters
-    (function words aside) and every sense weighed."""
+) -> tuple[HanRun, int, int, list[str]]:
+    """A run of Han text as the dictionary reads it, the characters of it the dictionary read, all its
+    characters (function words aside) and every sense weighed."""
     zh = dictionary(indexes.settings.model_cache)
     segments = _segments(text, zh)
     both = [(segment, _senses(indexes, vocabulary, zh, segment)) for segment in segments]
     covered = sum(len(segment) for segment, (own, _) in both if own)
     size = sum(len(segment) for segment in segments)
-    read = [(own, near) for _, (own, near) in both if own]
+    read = tuple((own, near) for _, (own, near) in both if own)
     weighed = [sense for own, near in read for sense, _ in own + near]
+    return HanRun(read), covered, size, weighed
+
+
+def _dictionary_english(indexes: Indexes, vocabulary: Vocabulary, run: HanRun) -> str | None:
+    """A run of Han text in English: the best path through its segments' readings."""
+    read = run.read
     if not read:
-        return None, covered, size, weighed
+        return None
     # a synonym (or a stem's sense) is a reading only where it makes, with a reading of a neighbour, a
     # phrase the papers write: 强化 学习 → "reinforcement learning" (强化 "strengthen" shares it with 加强,
     # which also "reinforce"s), never "reinforcement" alone
@@ -177,7 +206,7 @@ def _dictionary_translation(
             or any(_df(vocabulary, indexes, f"{sense.split()[-1]} {b.split()[0]}") >= least for b in right)
         ]
         options.append(own + phrased)
-    return " ".join(_best_path(indexes, options)), covered, size, weighed
+    return " ".join(_best_path(indexes, options))
 
 
 def _senses(

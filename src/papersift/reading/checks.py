@@ -38,21 +38,28 @@ The rules, by reason (``check(kind, text, …)`` runs the ones that fit the kind
   中文 queries of ``bench/understand_*.json`` (``bench/query_checks.py``) their own English passes 99
   times; another query's English fails 89 times.
 
-A failed text is stored as a failure whose error is ``error_line``: the English sentence, then the reason
-in brackets (``… [check wrong_language(asked="zh", got="en")]``), which ``from_error`` reads back so that a
-page says it as its message, in the page's language, and ``papersift llm status`` counts per reason
-(``llm/status.py`` reads that form).
+A failed text is stored as a failure whose error is the verdict's sentence (``Verdict.sentence``: the
+message ``check_<reason>`` with its arguments), kept as data like every failure (``records/messages.stored``):
+a page says it in the page's language, and ``papersift llm status`` counts the failures per reason from the
+stored message's key (``llm/status.py``).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import TypedDict, Unpack
 
 from papersift.index.sentences import split_sentences
-from papersift.records.analyzer import STOP_WORDS, index_words, stem_words
+from papersift.records.analyzer import (
+    CJK,
+    STOP_WORDS,
+    content_stems,
+    latin_runs,
+    latin_tokens,
+    latin_words,
+    mixed_words,
+)
 from papersift.records.messages import ENGLISH, Arg, say
 
 MAX_WORDS = {"en": 50, "zh": 120}  # a TL;DR's bound: English words, or 中文 characters
@@ -85,19 +92,14 @@ class Verdict:
     def arg(self, name: str) -> str:
         return dict(self.args).get(name, "")
 
-    def call(self) -> str:
-        """The reason with its arguments: ``wrong_language(asked="zh", got="en")``."""
-        inner = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in self.args)
-        return f"{self.reason}({inner})"
-
     def sentence(self) -> str:
-        """The failure said to a reader (``""`` when it passed): the message ``check_<reason>``, its
-        language (``asked``, ``got``) and unit arguments messages too, so a face says it in the reader's
-        language."""
+        """The failure said to a reader (``""`` when it passed), as it is stored: the message
+        ``check_<reason>``, its language (``asked``, ``got``) and unit arguments messages too, so a face
+        says it in the reader's language."""
         if self.reason is None:
             return ""
         key = f"check_{self.reason}"
-        values: dict[str, Arg] = {name: "" for name in _PLACES.findall(ENGLISH[key])}  # any it lacks: ""
+        values: dict[str, Arg] = {name: "" for name in _PLACES.findall(str(ENGLISH[key]))}  # any it lacks: ""
         values.update(self.args)
         for name, kind in (("asked", "language"), ("got", "language"), ("unit", "unit")):
             if f"{kind}_{values.get(name)}" in ENGLISH:
@@ -119,51 +121,21 @@ def reason_name(reason: str) -> str:
     return say(key) if key in ENGLISH else reason
 
 
-def error_line(verdict: Verdict) -> str:
-    """How a failed check is stored (the readings' error): the English sentence, then the reason."""
-    return f"{verdict.sentence()} [check {verdict.call()}]"
-
-
-_STORED = re.compile(r"\[check (\w+)\((.*)\)\]$")
-_ARG = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*")')
-
-
-def from_error(error: str | None) -> Verdict | None:
-    """The verdict a stored error says (None: the error is not a failed check, e.g. the endpoint's 429)."""
-    found = _STORED.search(error or "")
-    if found is None or f"check_{found.group(1)}" not in ENGLISH:
-        return None
-    return Verdict(found.group(1), tuple((k, str(json.loads(v))) for k, v in _ARG.findall(found.group(2))))
-
-
-def shown_error(error: str | None) -> str:
-    """A stored error as a reader sees it: a failed check as its message (a face says it in the reader's
-    language), anything else as it is."""
-    verdict = from_error(error)
-    return error or "" if verdict is None else verdict.sentence()
-
-
 # --- what a text is made of ---------------------------------------------------------------------------
 
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.DOTALL)
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
 _MARKS = re.compile(r"\[(\d{1,3})(?:\s*§[\d.]+)?\]")  # [1], and [1 §3] naming a section of it
 _TAG = re.compile(
     r"</?[A-Za-z][\w-]*\s*/?>"  # <paper>, </title>, <br/>
     r"|<[A-Za-z][\w-]*(?:\s+[\w-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))+\s*/?>"  # <a href=…>, <paper id=[1]>
 )
 _MARKDOWN = re.compile(r"\*\*|__|^#{1,6}\s|`", re.MULTILINE)
-_ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*(?:[ ,;:()/-]+[A-Za-z0-9][A-Za-z0-9'’-]*)*")
 _ELLIPSIS_CUT = re.compile(r"\w\s?(?:…|\.\.\.)$")
 _CLOSED = re.compile(r"[.!?。！？)\]】）$\"'”’]$")
 # words no English sentence ends on: an answer that stops on one was cut off
 _NEVER_LAST = frozenset(
     "a an the of and or to with for while whereas by from that which whose than as at into onto via "
     "between among such our their its".split()
-)
-_WORD = re.compile(
-    r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[$\\^{}]+"
 )
 
 
@@ -176,23 +148,16 @@ def cjk_share(text: str) -> tuple[float, int, int]:
     """The share of CJK in ``text`` (CJK characters against Latin words), the CJK characters and the Latin
     words."""
     rest = plain(text)
-    cjk = len(_CJK.findall(rest))
-    latin = len(_LATIN_WORD.findall(rest))
+    cjk = len(CJK.findall(rest))
+    latin = len(latin_words(rest))
     total = cjk + latin
     return (cjk / total if total else 0.0), cjk, latin
-
-
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-'’.][A-Za-z0-9]+)*")
 
 
 def _units(text: str) -> int:
     """How much text there is, in either language: CJK characters and Latin words or numbers (math out)."""
     rest = plain(text)
-    return len(_CJK.findall(rest)) + len(_TOKEN.findall(rest))
-
-
-def _words(text: str) -> list[str]:
-    return [w.casefold() for w in _WORD.findall(text)]
+    return len(CJK.findall(rest)) + len(latin_tokens(rest))
 
 
 def _math_spans(text: str) -> list[str]:
@@ -223,10 +188,10 @@ def language(text: str, lang: str) -> Verdict:
 
 def mixed(text: str) -> Verdict:
     """A 中文 text's English clause (``mixed_language``), if it has one."""
-    for run in _ENGLISH_RUN.finditer(MATH.sub(" ", text)):
-        words = _LATIN_WORD.findall(run.group(0))
+    for run in latin_runs(MATH.sub(" ", text)):
+        words = latin_words(run)
         if len(words) >= 6 and sum(w.casefold() in STOP_WORDS for w in words) >= 2:
-            return fail("mixed_language", words=" ".join(run.group(0).split()[:8]))
+            return fail("mixed_language", words=" ".join(run.split()[:8]))
     return PASS
 
 
@@ -260,9 +225,10 @@ def tldr_rules(text: str, lang: str, title: str = "", abstract: str = "") -> Ver
         return fail("several_sentences", count=count)
     if size > MAX_WORDS.get(lang, MAX_WORDS["en"]):
         return fail("too_long", size=size, limit=MAX_WORDS.get(lang, MAX_WORDS["en"]), unit=unit)
-    words, title_words = _words(text), set(_words(title))
+    words, title_words = mixed_words(text), set(mixed_words(title))
     added = len([w for w in words if w not in title_words and w not in STOP_WORDS])
-    whole = " ".join(_words(title)) in " ".join(words)  # the title as one run, as "This paper presents T."
+    # the title as one run, as "This paper presents T."
+    whole = " ".join(mixed_words(title)) in " ".join(words)
     if title_words and (added < 2 or (whole and added < 3)):
         return fail("copies_title")
     if abstract and _copies(words, abstract):
@@ -272,7 +238,7 @@ def tldr_rules(text: str, lang: str, title: str = "", abstract: str = "") -> Ver
 
 def _copies(words: list[str], abstract: str) -> bool:
     """Whether ``words`` are mostly one stretch of the abstract's words (80% or more of them, in a row)."""
-    source = _words(abstract)
+    source = mixed_words(abstract)
     if len(words) < 6:
         return False
     longest = 0
@@ -330,25 +296,25 @@ _CLAUSE_WORDS = frozenset(
 
 
 def _stems(text: str) -> set[str]:
-    return set(stem_words(w for w in index_words(text) if w not in STOP_WORDS))
+    return set(content_stems(text))
 
 
 def query_rules(text: str, query: str, prompt: str = "", reading: str = "", covered: float = 0.0) -> Verdict:
     """A search query's English (``text``) against the ``query`` it translates, the ``prompt`` it was asked
     with and the offline dictionary's ``reading`` (its senses), which read the ``covered`` share of it."""
-    if _CJK.search(plain(text)):
+    if CJK.search(plain(text)):
         return fail("wrong_language", asked="en", got="zh")
     lead = _LEAD_IN.match(text)
     if lead is not None:
         return fail("echoes_prompt", words=lead.group(0))
-    asked = _words(prompt)
+    asked = mixed_words(prompt)
     runs = {tuple(asked[i : i + QUERY_PROMPT_RUN]) for i in range(len(asked) - QUERY_PROMPT_RUN + 1)}
-    mine = _words(text)
+    mine = mixed_words(text)
     for i in range(len(mine) - QUERY_PROMPT_RUN + 1):
         if tuple(mine[i : i + QUERY_PROMPT_RUN]) in runs:
             return fail("echoes_prompt", words=" ".join(mine[i : i + QUERY_PROMPT_RUN]))
     source, size = _units(query), _units(text)
-    latin = _TOKEN.findall(plain(text))
+    latin = latin_tokens(plain(text))
     clause = sum(w.casefold() in _CLAUSE_WORDS for w in latin)
     stop = text.rstrip().endswith((".", "!", "?", "…"))
     sentence = (stop and len(latin) >= 5) or clause >= 2

@@ -16,7 +16,6 @@ word; the chosen sections go to the prompt in the paper's order, numbered as the
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from papersift.index.indexes import Indexes
-from papersift.records.analyzer import STOP_WORDS
+from papersift.records.analyzer import STOP_WORDS, plain_words
 from papersift.sources.fulltext import FullText
 
 Encode = Callable[[list[str]], np.ndarray]
@@ -41,7 +40,6 @@ FAQ_QUERIES = (
     "experiments results evaluation datasets benchmarks baselines",
     "limitations future work conclusion discussion",
 )
-_WORD = re.compile(r"[^\W_]{3,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +76,7 @@ def numbered(full: FullText) -> list[Passage]:
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
+    return [w for w in plain_words(text) if len(w) >= 3 and w not in STOP_WORDS]
 
 
 def lexical_scores(passages: Sequence[Passage], query: str) -> np.ndarray:

@@ -14,6 +14,11 @@ The shapes, in every paper's JSON::
     "tldr": {"text": str | null, "lang": "en" | "zh", "by": <model> | "extractive", "error": null | str}
     "zh":   {"title": str | null, "abstract": str | null, "by": <model> | null, "error": null | str}
 
+A long list makes its extractive TL;DRs where they are shown: its texts built with ``extractive`` off
+leave ``tldr`` null where it would be the key sentence, and ``library/shapes.with_tldrs`` fills the rows a
+page shows (and every row of the list's JSON). A key sentence is made once per process (``KEPT``, by its
+title and abstract), so a later part, the JSON or another page never make it again.
+
 ``zh`` only when the 中文 texts are asked for (``?lang=zh``, ``--lang zh``); both null with no error: not
 translated yet. A failure's ``error`` is the message it was stored as (``records/messages.stored``): its
 English in the JSON, said in the page's language on a page.
@@ -22,6 +27,7 @@ English in the JSON, said in the page's language on a page.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Self
@@ -50,6 +56,7 @@ class Texts:
     chosen: Mapping[tuple[str, str], Reading] = field(default_factory=dict)
     links: Mapping[str, PaperLinks] = field(default_factory=dict)  # full text, references, code (store)
     venues: Mapping[str, list[VenueMark]] = field(default_factory=dict)  # accepted where (store/venue_rows)
+    extractive: bool = True  # a key sentence made now (False: left for the rows shown, ``shown_tldr``)
 
     def get(self, paper: Paper, kind: str) -> Reading | None:
         return self.chosen.get((paper.id, kind))
@@ -57,6 +64,13 @@ class Texts:
     def tldr(self, paper: Paper) -> TldrShape:
         """The ``tldr`` shown for ``paper``: its stored text (or failure), else the key sentence."""
         return TldrShape.of(paper, self.get(paper, "tldr"))
+
+    def shown_tldr(self, paper: Paper) -> TldrShape | None:
+        """``tldr``, but None where it would be the key sentence and ``extractive`` is off (made later, for
+        the rows shown: ``library/shapes.with_tldrs``)."""
+        if self.extractive or self.get(paper, "tldr") is not None:
+            return self.tldr(paper)
+        return None
 
     def zh(self, paper: Paper) -> ZhShape | None:
         """The ``zh`` shown for ``paper`` when these texts are in 中文 (None: not asked for)."""
@@ -81,9 +95,23 @@ class TldrShape(Shape):
             return cls.make(
                 text=reading.text, lang=reading.key.lang, by=reading.key.model, error=reading.error
             )
-        text = key_sentence(paper.abstract, paper.title)
+        return cls.extractive(paper.title, paper.abstract)
+
+    @classmethod
+    def extractive(cls, title: str, abstract: str) -> Self:
+        """The abstract's key sentence, labelled ``extractive`` (its error when it has none)."""
+        text = kept_key_sentence(abstract, title)
         error = None if text else say("tldr_no_sentence")
         return cls.make(text=text, lang="en", by=EXTRACTIVE, error=error)
+
+
+KEPT = 4096  # key sentences kept per process (a few days of the largest listings)
+
+
+@functools.lru_cache(maxsize=KEPT)
+def kept_key_sentence(abstract: str, title: str) -> str | None:
+    """``extractive.key_sentence``, made once per title and abstract while it is among the ``KEPT`` latest."""
+    return key_sentence(abstract, title)
 
 
 class ZhShape(Shape):
@@ -150,7 +178,7 @@ def _checked(reading: Reading, paper: Paper) -> Reading:
     )
     if verdict.ok:
         return reading
-    return dataclasses.replace(reading, state="failed", text=None, error=checks.error_line(verdict))
+    return dataclasses.replace(reading, state="failed", text=None, error=verdict.sentence())
 
 
 def answer_json(answer: Answer) -> dict[str, Any]:
@@ -175,8 +203,8 @@ def _given(answer: Answer, n: int) -> list[dict[str, object]]:
 
 
 def missing_line(tldrs: list[TldrShape], lang: str = "en") -> str | None:
-    """How many of these TL;DRs are missing and why, in one line said in ``lang`` (None: none is); in
-    English each reason as it is stored, in another language a failed check as its sentence."""
+    """How many of these TL;DRs are missing and why, in one line said in ``lang`` (None: none is): each
+    reason as the message it was stored as (a failed check's sentence, an endpoint's answer)."""
     missing = [t.error or say("tldr_no_text") for t in tldrs if not t.text]
     if not missing:
         return None
@@ -185,7 +213,7 @@ def missing_line(tldrs: list[TldrShape], lang: str = "en") -> str | None:
         why[error] = why.get(error, 0) + 1
     reasons = said_list(
         (
-            say("tldr_missing_reason", n=n, error=error if lang == "en" else checks.shown_error(error))
+            say("tldr_missing_reason", n=n, error=error)
             for error, n in sorted(why.items(), key=lambda kv: -kv[1])
         ),
         lang,

@@ -140,7 +140,7 @@ def checked(
                 one := checks.first_sentence(text, lang, title=title, abstract=abstract)
             ):
                 return one, None
-    return None, checks.error_line(retried)
+    return None, retried.sentence()
 
 
 def make(
@@ -223,7 +223,7 @@ def faq_stream(
     if verdict.ok and size >= bound:
         verdict = checks.fail("too_long", size=size, limit=bound, unit="characters")
     if not verdict.ok:
-        error = checks.error_line(verdict)
+        error = verdict.sentence()
         store.finish_reading(key, None, error)
         raise ModelError(error)
     store.finish_reading(key, text, None)

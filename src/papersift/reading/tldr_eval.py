@@ -91,7 +91,7 @@ class TldrLine(Shape):
 
 def _case(record: Any) -> Case:
     if not isinstance(record, dict):
-        raise ValueError(say("eval_not_object"))
+        raise ValueError(say("not_json_object"))
     abstract: Any = record.get("abstract")
     pid: Any = record.get("id")
     targets: Any = record.get("targets")

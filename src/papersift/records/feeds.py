@@ -33,7 +33,7 @@ def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs: str
 def atom_feed(
     title: str, feed_id: str, self_url: str, papers: list[dict[str, Any]], lang: str = "en"
 ) -> bytes:
-    """A feed whose entries are papers as ``reader/shapes.py`` makes their JSON, in the given order."""
+    """A feed whose entries are papers as ``library/shapes.py`` makes their JSON, in the given order."""
     feed = etree.Element(f"{{{ATOM}}}feed", nsmap={None: ATOM})  # type: ignore[dict-item]
     _sub(feed, "title", title)
     _sub(feed, "id", feed_id)
@@ -58,7 +58,7 @@ def atom_feed(
         head = (
             ""
             if not tldr
-            else said(say("feed_tldr", text=tldr["text"]), lang)
+            else said(say("tldr_line", text=tldr["text"]), lang)
             if tldr["text"]
             else said(say("digest_tldr_unavailable", error=tldr["error"] or str(tldr["error"])), lang)
         )
@@ -66,6 +66,11 @@ def atom_feed(
         for badge in badges:  # where it was accepted: "COLM 2025 · Poster"
             _sub(entry, "category", term=said(badge, "en"), label=said(badge, lang), scheme="papersift:venue")
         venues = said_list(badges, lang, series=True)
-        head = "\n".join(line for line in (venues, head) if line)
+        by = None  # a paper by authors the reader follows (``FollowedNew``): its category, those authors
+        if followed := p.get("followed"):
+            label = said(say("digest_followed_new"), lang)
+            _sub(entry, "category", term="followed", label=label, scheme="papersift:followed")
+            by = said(say("followed_authors", authors=said_list(followed, lang, series=True)), lang)
+        head = "\n".join(line for line in (venues, by, head) if line)
         _sub(entry, "summary", f"{head}\n\n{p['abstract']}" if head else p["abstract"])
     return bytes(etree.tostring(feed, xml_declaration=True, encoding="utf-8"))

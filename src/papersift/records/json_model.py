@@ -1,4 +1,4 @@
-"""The base of every JSON shape papersift shows (``reading/shown.py``'s texts, ``reader/shapes.py``'s papers
+"""The base of every JSON shape papersift shows (``reading/shown.py``'s texts, ``library/shapes.py``'s papers
 and hits, ``web/models.py``'s route answers): a pydantic model that makes its JSON, one model per shape.
 ``Said``: a text field that keeps a ``records.messages.Message`` as it is (its JSON the English text; a
 page's data the message, which the web says in the page's language), in a shape or any shape nested in it.

@@ -1,21 +1,25 @@
-"""What papersift says to a reader (reasons, notes, errors) as typed messages: a key, its arguments and the
-English template of each key. A ``Message`` is its English text (a ``str``: JSON, the CLI and every
-comparison see exactly that sentence) that still knows its key and arguments, so a face can say it in the
-reader's language from a catalog (``records/catalogs.py``; the English template is the catalog's msgid).
+"""What papersift says to a reader (reasons, notes, errors, the CLI's lines) as typed messages: a key and
+its arguments, said from the one table of English (``records/english.py``) or a catalog (``spoken``). A
+``Message`` is its English text (a ``str``: JSON, the CLI and every comparison see exactly that sentence)
+that still knows its key and arguments, so a face can say it in the reader's language from a catalog
+(``records/catalogs.py``; the English text is the catalog's msgid).
 An error raised with a message (``ModelError(say("model_timeout", seconds="30"))``) is its English to
-``str(e)``, and ``reason(e)`` gives the message. ``stored`` and ``restored``: a message kept in a text
-column (a text's failure) as its English and what it was made of, and read back as the message.
+``str(e)``, and ``reason(e)`` gives the message. ``to_data`` and ``from_data``: a message as data (its key,
+its arguments, its English), and back; ``stored`` and ``restored``: that data as the JSON text a column keeps
+(a failure), never parsed from English.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date
-from typing import Any
+from gettext import NullTranslations
+from typing import Any, cast
+
+import orjson
 
 from papersift.records.english import ENGLISH as ENGLISH  # re-exported: the faces read the templates here
+from papersift.records.english import DatePattern, ListPattern, Plural
 
 Arg = str | int | float
 
@@ -28,7 +32,7 @@ class Message(str):
     args: Mapping[str, Arg]
 
     def __new__(cls, key: str, **args: Arg) -> Message:
-        self = super().__new__(cls, ENGLISH[key] % args)
+        self = super().__new__(cls, spoken(key, args))
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "args", dict(args))
         return self
@@ -48,88 +52,112 @@ def _remade(key: str, args: dict[str, Arg]) -> Message:
     return Message(key, **args)
 
 
+ENGLISH_CATALOG = NullTranslations()  # English: the table's texts as they are
+
+
+def spoken(
+    key: str, args: Mapping[str, Any], catalog: NullTranslations = ENGLISH_CATALOG, lang: str = "en"
+) -> str:
+    """The text of ``key`` with ``args`` (already said in ``lang``) from ``catalog``: a ``Plural`` by its
+    count ``n`` (``npgettext``), a ``DatePattern`` its ``day`` as Babel formats it in ``lang``, a
+    ``ListPattern`` its items ``0``, ``1``, … as a list of ``lang``; any other text with its placeholders
+    filled (``%(name)s``)."""
+    english = ENGLISH[key]
+    if isinstance(english, Plural):
+        return catalog.npgettext(key, english.one, english.other, int(args["n"])) % args
+    text = catalog.pgettext(key, english)
+    if isinstance(english, DatePattern):
+        from babel.dates import format_date
+
+        return format_date(date.fromisoformat(str(args["day"])), text, locale=lang)
+    if isinstance(english, ListPattern):
+        return joined([str(args[str(n)]) for n in range(len(args))], text, lang)
+    return text % args
+
+
+def joined(items: Sequence[str], style: str, lang: str) -> str:
+    """``items`` as a list of ``lang`` in ``style`` (``records/english.ListPattern``): Babel's
+    ``format_list``, or for ``series`` every item joined by the standard style's middle pattern."""
+    from babel import Locale
+    from babel.lists import format_list
+
+    if style != "series":
+        return format_list(list(items), style=cast(Any, style), locale=lang)  # a style the catalog names
+    middle = Locale.parse(lang).list_patterns["standard"]["middle"]
+    said = items[-1] if items else ""
+    for item in reversed(items[:-1]):
+        said = middle.format(item, said)
+    return said
+
+
 def reason(error: BaseException) -> str:
     """What ``error`` was raised saying: its Message as it is, else its text."""
     said = error.args[0] if len(error.args) == 1 else None
     return said if isinstance(said, Message) else str(error)
 
 
-_STORED = re.compile(r" \[say (?=\w+\()")
-_HEAD = re.compile(r"(\w+)\(")
-_NAME = re.compile(r"(?:, )?(\w+)=")
-_STRING = json.JSONDecoder().raw_decode
-
-
-def stored(text: str, limit: int | None = None) -> str:
-    """How a text column keeps ``text``: a message as its English, then in brackets what it was made of
-    (``timed out after 30 s [say model_timeout(seconds="30")]``, as a failed check's ``[check …]`` is in
-    ``reading/checks.py``); any other text as it is. Within ``limit`` characters when given: a message's
-    long arguments (an endpoint's answer) are shortened with "…" so that it stays whole, never cut short."""
-    if not isinstance(text, Message):
-        return text[:limit]
-    kept, longest = text, max(_lengths(text), default=0)
-    while True:
-        written = f"{kept.english()} [say {_call(kept)}]"
-        if limit is None or len(written) <= limit or longest <= 1:
-            return written[:limit]
-        longest = max(1, longest - (len(written) - limit + 1) // 2)  # an argument is written twice
-        kept = _shortened(text, longest)
-
-
-def _lengths(message: Message) -> Iterator[int]:
-    for v in message.args.values():
-        yield from _lengths(v) if isinstance(v, Message) else (len(str(v)),)
-
-
-def _shortened(message: Message, most: int) -> Message:
-    """``message`` with each argument of more than ``most`` characters cut to ``most`` (the last one "…")."""
+def to_data(said: str) -> dict[str, Any]:
+    """``said`` as data: a message as its ``key``, its ``args`` (a message argument as data too, a number as
+    a number, anything else as text) and its English ``text``; any other text as ``{"text": …}``."""
+    if not isinstance(said, Message):
+        return {"text": str(said)}
     args = {
-        name: _shortened(v, most)
-        if isinstance(v, Message)
-        else v
-        if len(str(v)) <= most
-        else f"{str(v)[: most - 1]}…"
-        for name, v in message.args.items()
+        name: to_data(v) if isinstance(v, Message) else v if isinstance(v, int | float) else str(v)
+        for name, v in said.args.items()
     }
-    return Message(message.key, **args)
+    return {"key": said.key, "args": args, "text": said.english()}
 
 
-def _call(message: Message) -> str:
-    """``key(name="value", name=key(…))``: the message's key and arguments, a message argument as a call."""
-    args = (
-        f"{name}={_call(v) if isinstance(v, Message) else json.dumps(str(v), ensure_ascii=False)}"
-        for name, v in message.args.items()
-    )
-    return f"{message.key}({', '.join(args)})"
-
-
-def restored(text: str) -> str:
-    """A text as ``stored`` kept it: the message again; any other text (one of a key not known here too) as
-    it is."""
-    for found in _STORED.finditer(text):
+def from_data(data: Mapping[str, Any]) -> str:
+    """What ``to_data`` made, again: the message; its English ``text`` when this version cannot make it (a
+    key it does not know, a template asking for other arguments); the text of any other text."""
+    if "key" in data:
+        args = {name: from_data(v) if isinstance(v, dict) else v for name, v in data["args"].items()}
         try:
-            message, end = _parsed(text, found.end())
+            return Message(data["key"], **args)
         except (KeyError, TypeError, ValueError):
-            continue
-        if text[end:] == "]":
-            return message
-    return text
+            pass
+    return str(data["text"])
 
 
-def _parsed(call: str, at: int) -> tuple[Message, int]:
-    """The message written as ``_call`` writes it at ``at`` in ``call``, and where it ends."""
-    head = _HEAD.match(call, at)
-    if head is None:
-        raise ValueError(call)
-    args: dict[str, Arg] = {}
-    at = head.end()
-    while not call.startswith(")", at):
-        name = _NAME.match(call, at)
-        if name is None:
-            raise ValueError(call)
-        at = name.end()
-        args[name.group(1)], at = _STRING(call, at) if call.startswith('"', at) else _parsed(call, at)
-    return Message(head.group(1), **args), at + 1
+def stored(said: str, limit: int | None = None) -> str:
+    """How a column keeps what was said (a failure): the JSON text of ``to_data``. Within ``limit``
+    characters when given: long arguments (an endpoint's answer), or a long text, are shortened with "…" so
+    that what is kept stays whole."""
+    kept, longest = said, max(_lengths(said), default=0)
+    while True:
+        written = orjson.dumps(to_data(kept)).decode()
+        if limit is None or len(written) <= limit or longest <= 1:
+            return written
+        longest = max(1, longest - (len(written) - limit + 1) // 2)  # an argument is written twice or more
+        kept = _shortened(said, longest)
+
+
+def restored(kept: str) -> str:
+    """What ``stored`` kept, again: the message, or the text (``from_data``)."""
+    return from_data(orjson.loads(kept))
+
+
+def _lengths(said: str) -> Iterator[int]:
+    """The lengths of what ``_shortened`` may cut: a text, or each argument of a message (numbers aside)."""
+    if not isinstance(said, Message):
+        yield len(said)
+        return
+    for v in said.args.values():
+        if not isinstance(v, int | float):
+            yield from _lengths(v if isinstance(v, str) else str(v))
+
+
+def _shortened(said: str, most: int) -> str:
+    """``said`` with a text, or each argument of a message, of more than ``most`` characters cut to ``most``,
+    the last one "…"."""
+    if not isinstance(said, Message):
+        return said if len(said) <= most else f"{said[: most - 1]}…"
+    args = {
+        name: v if isinstance(v, int | float) else _shortened(v if isinstance(v, str) else str(v), most)
+        for name, v in said.args.items()
+    }
+    return Message(said.key, **args)
 
 
 def say(key: str, **args: Arg) -> Message:
@@ -138,15 +166,21 @@ def say(key: str, **args: Arg) -> Message:
 
 
 def counted(key: str, n: int, **args: Arg) -> Message:
-    """``key`` with the count ``n``: its singular form ``key_1`` when ``n`` is 1."""
-    return Message(f"{key}_1" if n == 1 else key, n=n, **args)
+    """``key`` (a ``Plural`` of the table) with the count ``n``: its form for ``n`` in each language."""
+    return Message(key, n=n, **args)
 
 
 def dated(key: str, day: date, **args: Arg) -> Message:
-    """``key`` naming ``day`` by its short weekday and month (``weekday_short_N``, ``month_short_N``), its day
-    of the month ``dd`` and its ``year``."""
-    weekday, month = say(f"weekday_short_{day.weekday()}"), say(f"month_short_{day.month}")
-    return say(key, weekday=weekday, dd=f"{day:%d}", month=month, year=day.year, **args)
+    """``day`` said in the form ``key`` (a ``DatePattern`` of the table: ``listing_day``, ``digest_day``,
+    ``weekday``); or the message ``key`` with ``args``, its argument ``day`` said as a listing's day."""
+    if isinstance(ENGLISH[key], DatePattern):
+        return Message(key, day=f"{day:%Y-%m-%d}")  # a datetime's day
+    return Message(key, day=dated("listing_day", day), **args)
+
+
+def listed(key: str, items: Sequence[Arg]) -> Message:
+    """``items`` said as the list ``key`` (a ``ListPattern`` of the table), each in the face's language."""
+    return Message(key, **{str(n): item for n, item in enumerate(items)})
 
 
 def venue_badge(venue: str, year: int, status: str) -> Message:

@@ -10,13 +10,10 @@ spell them out ("Xinyi" ≠ "Xinyue", "Jean-François" = "Jean François"), else
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from papersift.records.analyzer import fold_letters
-
-_PART = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+from papersift.records.analyzer import fold_letters, name_pieces
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +34,11 @@ def parse_name(name: str) -> Name:
     tokens = folded.split()
     if not tokens:
         return Name("", "", "")
-    surname = "".join(_PART.findall(tokens[-1]))
+    surname = "".join(name_pieces(tokens[-1]))
     if len(tokens) == 1:
         return Name(surname, "", "")
     first = tokens[0]
-    pieces = _PART.findall(first)
+    pieces = name_pieces(first)
     initials = "".join(p[:1] for p in pieces)
     spelled = all(len(p) > 1 for p in pieces) and "." not in first
     return Name(surname, "".join(pieces) if spelled else "", initials)

@@ -31,6 +31,7 @@ from papersift.records.paper import InvalidIdError, Paper, normalize_id
 from papersift.services import thumbnails
 from papersift.services.harvest import ArxivClient, HarvestError
 from papersift.sources.fulltext import CodeLink, ExtractError, FullText, Reference
+from papersift.sources.pdf import is_pdf
 from papersift.store import Store
 from papersift.store.fulltext_rows import FullTextInfo
 
@@ -228,7 +229,7 @@ def fetch_fulltexts(
             continue
         done.downloaded += len(blob)
         started = time.perf_counter()
-        if thumbnails.is_pdf(blob):  # a PDF in hand: its first page is the paper's thumbnail
+        if is_pdf(blob):  # a PDF in hand: its first page is the paper's thumbnail
             thumbnails.keep(client.settings.home, paper.id, blob)
         try:
             info = read_paper(store, paper, blob, content_type, extract=extract, links=links)

@@ -2,7 +2,7 @@
 
 Pure formatting of store records; the CLI prints what these return. The text's fixed words (the listing's
 header, ``Categories:``…) are messages (``records/messages.py``) said in ``lang``; a paper's text is plain
-Unicode, no LaTeX left (``sources/latex.py``'s ``plain_text``). The JSON of a paper is ``reader/shapes.py``'s
+Unicode, no LaTeX left (``sources/latex.py``'s ``plain_text``). The JSON of a paper is ``library/shapes.py``'s
 (its title and abstract arXiv's own text); a paper's BibTeX entry is ``sources.bibliography.paper_bibtex``,
 re-exported here.
 """

@@ -19,6 +19,7 @@ from pathlib import Path
 from papersift.records.files import write_atomic
 from papersift.services.harvest import ArxivClient, HarvestError
 from papersift.settings import Settings
+from papersift.sources.pdf import is_pdf
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +44,6 @@ def path(home: Path, paper_id: str) -> Path:
 
 def _failed(home: Path, paper_id: str) -> Path:
     return folder(home) / f"{_name(paper_id)}.none"
-
-
-def is_pdf(blob: bytes) -> bool:
-    """Whether ``blob`` is a PDF (its header within the first KB, as readers accept it)."""
-    return b"%PDF-" in blob[:1024]
 
 
 def render(pdf: bytes, width: int = WIDTH) -> bytes:
@@ -104,12 +100,10 @@ def shown(home: Path, paper_id: str) -> bool:
 
 
 def fetched(settings: Settings, paper_id: str, client: ArxivClient | None = None) -> Path | None:
-    """The paper's thumbnail, its PDF downloaded from arXiv first where there is none yet and
-    ``thumbnails_fetch`` allows it (never for a PDF that would not render before); None when there is none
-    (offline, arXiv has no PDF, the PDF will not render)."""
+    """The thumbnail of a paper that had none ``shown``: its PDF downloaded from arXiv where
+    ``thumbnails_fetch`` allows it (never for a PDF that would not render before), or the one another request
+    made meanwhile; None when there is none (offline, arXiv has no PDF, the PDF will not render)."""
     home = settings.home
-    if shown(home, paper_id):
-        return path(home, paper_id)
     if not settings.thumbnails_fetch or _failed(home, paper_id).exists():
         return None
     with _FETCHING:

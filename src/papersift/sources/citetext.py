@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from papersift.records.messages import Message, say
+from papersift.records.messages import Message, listed, say
 from papersift.records.paper import clean_text
 from papersift.sources.latex import ARXIV_MACROS, plain_text, repaired, tex_text
 
@@ -391,9 +391,6 @@ def author_line(authors: Iterable[str], shown: int = 3) -> str:
     return say("and_more", names=_series(names[:shown]), n=len(names) - shown, total=len(names))
 
 
-def _series(names: Sequence[str]) -> Message | str:
-    """``A, B, C`` as a message, each comma the language's (中文 ``、``); one name as it is."""
-    said: Message | str = names[-1]
-    for name in reversed(names[:-1]):
-        said = say("series", head=name, tail=said)
-    return said
+def _series(names: Sequence[str]) -> Message:
+    """``A, B, C`` as a message, each comma the language's (中文 ``、``: Babel's list pattern)."""
+    return listed("series", names)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from papersift.records.messages import reason, say
 from papersift.sources.fulltext import CodeKind, CodeLink, ExtractError, FullText
+from papersift.sources.pdf import is_pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,7 @@ def extract(
 
 
 def _kind(blob: bytes, content_type: str | None) -> str:
-    if blob[:1024].lstrip().startswith(b"%PDF-"):
+    if is_pdf(blob):
         return "pdf"
     if blob[:2] == b"\x1f\x8b":
         return "gzip"
@@ -112,7 +113,7 @@ def _gzip(blob: bytes, limits: Limits) -> FullText:
     data = _guarded(lambda: stream.read(limits.member_bytes + 1))
     if len(data) > limits.member_bytes:
         raise ExtractError(say("extract_file_too_big"))
-    if data.lstrip().startswith(b"%PDF-"):
+    if is_pdf(data):
         return _pdf(data, limits)
     if data.startswith(b"%!PS"):
         raise ExtractError(say("extract_postscript"))

@@ -30,6 +30,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
+from papersift.records.analyzer import one_word
 from papersift.records.paper import clean_text
 from papersift.sources.texscan import BRACES, MAX_NESTING, group, skip_options
 
@@ -544,7 +545,6 @@ _MATH_ESCAPES = {
     "\\": " ",
     "!": "",
 }
-_WORD = re.compile(r"\w+")
 MAX_MATH_NESTING = 50  # groups deeper than this are read crudely
 
 
@@ -595,7 +595,7 @@ def _raised(text: str, table: dict[str, str], mark: str) -> str:
 def _wrapped(text: str) -> str:
     """A fraction's or a root's operand, in parentheses unless it is one word or number."""
     text = text.strip()
-    return text if _WORD.fullmatch(text) else "(" + text + ")"
+    return text if one_word(text) else "(" + text + ")"
 
 
 class _Math:

@@ -120,7 +120,10 @@ def _text(value: Any) -> str:
 
 
 def split_names(text: str) -> tuple[str, ...]:
-    """The names of an author field: ";"-separated, else ","-separated."""
+    """The names of a list's author field, as written: ";"-separated (a name may then hold a comma:
+    "Lovelace, Ada; Turing, Alan"), else ","-separated. Not ``records.paper.split_authors``, which reads
+    arXiv's one-line field: it splits at "and" and every comma and drops what is in parentheses (an
+    affiliation there, a list's "Yuhan (Anjelica) Bian" here)."""
     parts = text.split(";") if ";" in text else text.split(",")
     return tuple(name for p in parts if (name := clean_text(p)))
 
@@ -146,7 +149,7 @@ def _arxiv(value: Any) -> str | None:
 
 def _record(item: Any, number: int, source: Source, seen: set[str]) -> VenueRecord | Skipped:
     if not isinstance(item, dict):
-        return Skipped(number, "?", say("venue_skip_not_object"))
+        return Skipped(number, "?", say("not_json_object"))
     own = item.get("id")
     own_key = str(own).strip() if isinstance(own, str | int) and not isinstance(own, bool) else ""
     title = _text(item.get("title"))

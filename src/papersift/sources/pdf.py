@@ -17,6 +17,7 @@ from papersift.sources.fulltext import ExtractError, FullText, Reference, Sectio
 from papersift.sources.texbib import reference_fields, title_in_text
 
 MIN_WORDS_PER_PAGE = 15  # fewer on average: no text layer (a scanned PDF), refused
+HEADER_WITHIN = 1024  # where a PDF's ``%PDF-`` header may be, white space before it
 _SOFT_HYPHEN = ("\ufffe", "\x02", "\u00ad")
 
 
@@ -36,6 +37,13 @@ class _Line:
     right_column: bool
     hyphen: bool  # ends in a soft hyphen: joined to the next line without a space
     size: float = 0.0  # the font size of its first character
+
+
+def is_pdf(blob: bytes) -> bool:
+    """Whether ``blob`` is a PDF: it opens with the ``%PDF-`` header (white space before it aside). An
+    archive holding a PDF (a tar whose first member is a figure's PDF) is not one: the header is not first.
+    The one PDF check of e-prints (``sources/eprint``) and thumbnails (``services/thumbnails``)."""
+    return blob[:HEADER_WITHIN].lstrip().startswith(b"%PDF-")
 
 
 # ---------------------------------------------------------------- lines

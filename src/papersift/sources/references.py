@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 from urllib.parse import quote
 
-from papersift.records.analyzer import fold
+from papersift.records.analyzer import fold, letter_words
 from papersift.records.messages import say
 from papersift.records.paper import InvalidIdError, Paper, clean_text, normalize_id
 from papersift.sources.citetext import clean_authors
@@ -142,8 +142,8 @@ def split_tags(value: str | None) -> list[str]:
 def make_key(authors: Iterable[str], year: int | None, title: str) -> str:
     """A citation key in the usual ``lastYYYYword`` shape, stable for the same author, year and title."""
     first = plain_text(next(iter(clean_authors(authors)), ""))
-    last = re.sub(r"[^a-z]", "", fold(first.split()[-1] if first.split() else "")) or "anon"
-    word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", fold(plain_text(title)))), "paper")
+    last = "".join(letter_words(fold(first.split()[-1] if first.split() else ""))) or "anon"
+    word = next((w for w in letter_words(fold(plain_text(title))) if len(w) >= 4), "paper")
     return f"{last}{year or ''}{word}"
 
 

@@ -9,6 +9,7 @@ import posixpath
 import re
 from collections.abc import Mapping
 
+from papersift.records.analyzer import letter_words
 from papersift.records.paper import InvalidIdError, clean_text, normalize_id
 from papersift.sources.fulltext import Reference
 from papersift.sources.latex import to_text
@@ -78,7 +79,7 @@ _NOT_TITLE = re.compile(r"in:|in\s+(?:proc|advances|the\s+proc)|arxiv\b|url\b|do
 
 def _clean_title(title: str | None) -> str | None:
     title = (title or "").strip().strip(",.;: ").strip("“”\"'").strip(",.;: ")
-    words = re.findall(r"[^\W\d_]{2,}", title)
+    words = [w for w in letter_words(title) if len(w) >= 2]
     return title if len(words) >= 2 and not _NOT_TITLE.match(title) else None
 
 

@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from papersift.records.analyzer import fold
+from papersift.records.analyzer import fold, plain_words
 from papersift.records.names import Name, parse_name, same_name
 from papersift.sources.latex import latex_to_unicode
 
 _MACRO = re.compile(r"\\(?:[A-Za-z]+|.)")  # \mathcal, \alpha, \" (what is left of it is folded below)
-_NOT_KEY = re.compile(r"[^a-z0-9]+")
 # a subtitle: after a colon, a spaced dash, a question mark or an exclamation mark followed by more words
 _SUBTITLE = re.compile(r"\s*(?::|\?|!|\s[-–—]{1,2}\s|[–—])\s*(?=\S)")
 MIN_KEY = 8  # a shorter main part ("Cobra") stands for its title only with more of the authors
@@ -38,7 +37,7 @@ CLAIMED_TITLE = 0.8  # a record naming its arXiv id: its title agrees this much
 @lru_cache(maxsize=8192)  # a record's title is compared with each of its candidates
 def title_key(title: str) -> str:
     """The letters and digits of a title, LaTeX macros dropped, accents folded to ASCII, lower case."""
-    return _NOT_KEY.sub("", fold(_MACRO.sub("", title)))
+    return "".join(plain_words(fold(_MACRO.sub("", title))))
 
 
 def main_title(title: str) -> str:

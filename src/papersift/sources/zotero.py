@@ -2,7 +2,7 @@
 key, version, collections and trash flag; collections with their parents; ``GET …/deleted`` as the keys of
 deleted items; the response headers a client acts on (``Last-Modified-Version``, ``Total-Results``,
 ``Backoff``, ``Retry-After``). Pure parsing: no network, no storage (the sync job is
-``reader/zotero_sync.py``).
+``library/zotero_sync.py``).
 
 An item is matched to arXiv by what Zotero keeps of it: ``archiveID`` (``arXiv:2106.09685``, preprints), a
 line of ``extra`` (``arXiv: 2106.09685``), an arXiv URL, or an arXiv DOI (``10.48550/arXiv.2106.09685``).

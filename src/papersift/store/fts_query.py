@@ -1,6 +1,8 @@
 """A parsed query (``records.query.ParsedQuery``) as the store searches it: narrowed for an any-word query
-(``keyword_query``) and written as a safe FTS5 MATCH expression (``fts5``): user syntax is never an SQL
-error. PostgreSQL writes the same parsed query as ``to_tsquery`` text (``store/postgres.ts_query``).
+(``any_words``), written in the keyword index's tokens (``analyzed``: ``records.analyzer.keyword_tokens``,
+the pipeline both stores index papers with) and written as a safe FTS5 MATCH expression (``fts5``): user
+syntax is never an SQL error. PostgreSQL writes the same parsed query as ``tsquery`` text
+(``store/postgres.ts_query``) and ranks it as FTS5's ``bm25`` does (``store/postgres._bm25_term``).
 
 Words become quoted FTS5 strings (so ``AND(``, stray ``"`` or ``*`` cannot break the parser); phrases stay
 phrases, prefixes prefix queries, exclusions ``NOT``, an ``OR`` group either. Everything else is an implicit
@@ -12,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from papersift.records.analyzer import STOP_WORDS, words
-from papersift.records.query import AnyOf, Clause, ParsedQuery, parse_query
+from papersift.records.analyzer import STOP_WORDS, keyword_tokens, words
+from papersift.records.query import AnyOf, Clause, ParsedQuery, Term, parse_query
 
 
 def _quote(text: str) -> str:
@@ -40,6 +42,38 @@ def any_words(query: ParsedQuery, common: Callable[[str], bool] | None = None) -
     return ParsedQuery(include, query.exclude, query.author)
 
 
+def _analyzed_term(term: Term) -> Term | None:
+    """A term in the keyword index's tokens (a word may give several: "foo_bar" is a phrase of two); a
+    prefix's last token unstemmed; None when no token is left."""
+    last = len(term.words) - 1
+    found = tuple(
+        token
+        for i, word in enumerate(term.words)
+        for token in keyword_tokens(word, prefix=term.prefix and i == last)
+    )
+    return Term(found, term.prefix and bool(keyword_tokens(term.words[-1]))) if found else None
+
+
+def _analyzed_clause(clause: Clause) -> Clause | None:
+    if isinstance(clause, Term):
+        return _analyzed_term(clause)
+    options = tuple(o for c in clause.options if (o := _analyzed_clause(c)) is not None)
+    if len(options) > 1:
+        return AnyOf(options)
+    return options[0] if options else None
+
+
+def analyzed(query: ParsedQuery) -> ParsedQuery:
+    """``query`` in the keyword index's tokens (``records.analyzer.keyword_tokens``), as both stores index
+    papers: each word folded, split and stemmed ("Networks" → network), a prefix's last word only folded
+    (``graph*``); a clause left without tokens is left out. Two forms of a word stay two clauses ("network
+    networks": BM25 counts it twice, as it did when FTS5 stemmed the query itself)."""
+    include = tuple(c for c in map(_analyzed_clause, query.include) if c is not None)
+    exclude = tuple(t for t in map(_analyzed_term, query.exclude) if t is not None)
+    author = tuple(token for word in query.author for token in keyword_tokens(word))
+    return ParsedQuery(include, exclude, author)
+
+
 def keyword_query(
     query: str,
     *,
@@ -47,9 +81,10 @@ def keyword_query(
     any_terms: bool = False,
     common: Callable[[str], bool] | None = None,
 ) -> ParsedQuery:
-    """``query`` parsed once, as every backend searches it (``any_words`` with ``any_terms``)."""
+    """``query`` parsed once, as every backend searches it: ``any_words`` with ``any_terms`` (on the words
+    as typed), then ``analyzed``."""
     parsed = parse_query(query, author=author, any_terms=any_terms)
-    return any_words(parsed, common) if any_terms else parsed
+    return analyzed(any_words(parsed, common) if any_terms else parsed)
 
 
 def match_expression(

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import orjson
 
-from papersift.records.messages import stored
+from papersift.records.messages import restored, stored
 from papersift.sources.fulltext import CodeKind, CodeLink, FullText, FullTextFrom, Reference, Section
 from papersift.store.sql import NamedRow, SqlBase, Tx
 
@@ -110,7 +110,7 @@ def _info(row: NamedRow) -> FullTextInfo:
         int(row["sections"]),
         int(row["words"]),
         int(row["size"]),
-        row["error"],
+        row["error"] and restored(row["error"]),
         parse_ts(row["fetched"]),
     )
 
@@ -205,8 +205,8 @@ class FullTextTables(SqlBase):
         )
 
     def put_fulltext_failure(self, paper_id: str, version: int, error: str) -> None:
-        """Record that ``version`` of the paper could not be fetched or read (a text stored before stays; a
-        message kept as one, ``records/messages.stored``)."""
+        """Record that ``version`` of the paper could not be fetched or read (a text stored before stays; why
+        kept as data, ``records/messages.stored``, and read back as the message)."""
         with self._tx() as tx:
             self._put_row(tx, paper_id, version, "failed", None, 0, 0, None, stored(error))
 

@@ -155,7 +155,7 @@ class LibraryTables(SqlBase):
         return [digest_from_row(r) for r in rows]
 
     def mark_digest(self, digest_id: int, *, sent: bool, error: str | None = None) -> None:
-        """A send tried: sent now, or not and why (a message kept as one: ``records/messages.stored``)."""
+        """A send tried: sent now, or not and why (kept as data: ``records/messages.stored``)."""
         self._change(
             "UPDATE digests SET attempts = attempts + 1, sent = ?, error = ? WHERE id = ?",
             (now().isoformat() if sent else None, error and stored(error), digest_id),

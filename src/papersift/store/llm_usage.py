@@ -73,8 +73,8 @@ class ModelTables(SqlBase):
         ]
 
     def add_llm_failure(self, model: str, reason: str, at: datetime | None = None) -> None:
-        """Record a failed call (``at`` defaults to now; a message kept as one, ``records/messages.stored``)
-        and forget failures older than the kept days."""
+        """Record a failed call (``at`` defaults to now; why kept as data within 1000 characters,
+        ``records/messages.stored``) and forget failures older than the kept days."""
         when = (at or datetime.now(UTC)).astimezone(UTC)
         with self._tx() as tx:
             tx.execute(

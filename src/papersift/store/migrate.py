@@ -218,6 +218,7 @@ def copy_store(
                         copy.write_row(table.to_target(row) if table.to_target else row)
                 if progress:
                     progress(table.name, len(rows))
+        target.index_keywords(cur)  # written in Python from the copied papers (store/postgres.py)
         for name in IDENTITIES:
             cur.execute(
                 f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), COALESCE(MAX(id), 0) + 1, false) "

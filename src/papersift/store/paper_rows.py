@@ -3,8 +3,9 @@ rowid, a day's listing, announcement days, listed categories and keyword ``match
 
 ``PaperTables`` is mixed into each backend's store. What the backends do differently stays behind hooks:
 ``_insert_papers`` (SQLite also writes its FTS5 index; PostgreSQL copies rows in), ``_unindex`` /
-``_reindex`` around updates (the FTS5 index; PostgreSQL's ``search`` column is generated), ``_writing``
-(SQLite's mmap off during bulk writes), ``_common_words`` (PostgreSQL's word statistics) and the dialect.
+``_reindex`` around updates (each backend's keyword index), ``_writing`` (SQLite's mmap off during bulk
+writes), ``_common_words`` (PostgreSQL's word statistics), ``_full_text`` (a keyword query found and ranked:
+PostgreSQL's BM25 reads the store's counts) and the dialect.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from papersift.records.paper import (
     RecordError,
     is_exact_category,
 )
+from papersift.records.query import ParsedQuery
 from papersift.records.schedule import derive_announced
 from papersift.records.venues import venue_filter
 from papersift.store import PAPERS_CHANGED, Filters, IngestCounts, ListingEntry, StoreError
@@ -43,7 +45,7 @@ from papersift.store.rows import (
     validate_id,
     write_alone_on_failure,
 )
-from papersift.store.sql import NamedRow, SqlBase, Tx
+from papersift.store.sql import FullText, NamedRow, SqlBase, Tx
 
 COLUMNS = ", ".join(COLUMN_NAMES)
 P_COLUMNS = ", ".join(f"p.{c}" for c in COLUMN_NAMES)  # the same, from ``papers p`` in a join
@@ -92,6 +94,12 @@ class PaperTables(SqlBase):
     def _common_words(self, query: str) -> Callable[[str], bool] | None:
         """Words of ``query`` the backend's ranking leaves out of any-word queries (None: none)."""
         return None
+
+    def _full_text(self, query: ParsedQuery) -> FullText:
+        """``query`` (searchable, in the keyword index's tokens) as the backend finds and ranks it: the
+        dialect's ``full_text``, or, where ranking needs the store's counts (PostgreSQL's BM25), the
+        store's own."""
+        return self.dialect.full_text(query)
 
     def _link_arrivals(self, tx: Tx, papers: list[tuple[int, Paper]]) -> None:
         """After papers were written: link them to the venue records they are (``store/venue_rows.py``,
@@ -347,7 +355,7 @@ class PaperTables(SqlBase):
         parsed = keyword_query(query, author=filters.author, any_terms=any_terms, common=common)
         if not parsed.searchable:
             return []
-        fts = self.dialect.full_text(parsed)
+        fts = self._full_text(parsed)
         where = [fts.where, "NOT p.deleted"]
         args: list[Any] = [fts.arg]
         if filters.category:

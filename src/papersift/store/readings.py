@@ -3,7 +3,7 @@ version, model, prompt version, language and kind, with its failure when it fail
 
 A generator first claims the row (``claim_reading``: one ``INSERT … ON CONFLICT DO NOTHING``, so of
 several processes exactly one wins), calls the model, then finishes it (``finish_reading``: the text, or
-None and why: a message is kept as one, ``records/messages.stored``, and read back as one).
+None and why, kept as data: ``records/messages.stored``, and read back as the message).
 A claim older than ``stale_before`` (its process was killed) may be taken over; a failed text is made again
 only when asked (``retry_failed``). Each finished text bumps the ``readings_changed`` state counter, which
 page caches key on.

@@ -296,7 +296,7 @@ def digest_from_row(row: NamedRow) -> Digest:
         day=date.fromisoformat,
         sent=parse_ts,
         papers=_json_tuple,
-        error=lambda error: error and restored(error),  # a stored message (records/messages.stored)
+        error=lambda error: error and restored(error),  # kept as data (records/messages.stored)
     )
 
 

@@ -6,6 +6,14 @@ what only one backend has (FTS5, the tsvector column, pgvector) stays in its mod
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from papersift.store.old_failures import failures_as_data
+from papersift.store.sql import Tx
+
+# a migration: SQL statements (``;`` between them), or a step written in Python over the open transaction
+Migration = str | Callable[[Tx], None]
+
 # the papers table (migration 1 of both): one row per arXiv id; ``{more}`` adds a backend's columns
 PAPERS = """
 CREATE TABLE papers (
@@ -172,12 +180,15 @@ def llm(types: dict[str, str]) -> str:
 SHARED_FROM = 6  # the first migration both backends number alike: from here on their lists are one
 
 
-def shared_migrations(types: dict[str, str]) -> list[str]:
-    """Migrations ``SHARED_FROM`` onwards, the same on both backends, in a dialect's column types: 6 the
+def shared_migrations(types: dict[str, str], keyword_index: Migration) -> list[Migration]:
+    """Migrations ``SHARED_FROM`` onwards, numbered alike on both backends, in a dialect's column types: 6 the
     language model's tables (``LLM``), 7 the generated texts (``READINGS``), 8 the library's citation fields
     (``CITATION_FIELDS``), 9 full texts, references, code links and citation counts (``FULLTEXT``), 10 the
     readers' seen papers and settings (``SEEN``), 11 venues' accept lists (``VENUES``), 12 the
-    listing days fetched (``LISTING_DAYS``). A new migration of both backends is appended here."""
+    listing days fetched (``LISTING_DAYS``), 13 failures stored as data, not text
+    (``old_failures.failures_as_data``: a step in Python), 14 the keyword index rebuilt over the keyword
+    pipeline's tokens (``records.analyzer.keyword_tokens``; the backend's own ``keyword_index`` step: FTS5
+    in SQLite, the ``search`` tsvector in PostgreSQL). A new migration of both backends is appended here."""
     return [
         llm(types),
         READINGS,
@@ -186,6 +197,8 @@ def shared_migrations(types: dict[str, str]) -> list[str]:
         SEEN.format(**types),
         VENUES.format(**types),
         LISTING_DAYS.format(**types),
+        failures_as_data,
+        keyword_index,
     ]
 
 

@@ -1,11 +1,14 @@
 """The SQLite store (the default backend): one WAL database file with an FTS5 keyword index.
 
 Layout: ``papers`` (one row per arXiv id, integer rowid shared with the FTS index), ``announcements``
-(which listing a paper appeared in, how, and where), ``papers_fts`` (external-content FTS5 over title,
-abstract and authors, written by this module in the same statements as ``papers`` rather than by
-triggers, so bulk loads stay fast), ``state`` (harvest checkpoints, the vector model), ``vectors`` (one
-float16 embedding per paper rowid), and the reader tables of ``schema.py`` (accounts, libraries, digests).
-``PRAGMA user_version`` numbers the schema; ``MIGRATIONS`` brings any older file up to date on open.
+(which listing a paper appeared in, how, and where), ``papers_fts`` (a contentless FTS5 index over title,
+abstract and authors as the keyword pipeline analyzes them, ``records.analyzer.keyword_text``: FTS5's
+``ascii`` tokenizer only splits those tokens at the spaces, so it holds exactly the tokens PostgreSQL's
+``search`` column holds; written by this module in the same transactions as ``papers`` rather than by
+triggers, so bulk loads stay fast; ranked by FTS5's ``bm25``, which PostgreSQL computes alike), ``state``
+(harvest checkpoints, the vector model), ``vectors`` (one float16 embedding per paper rowid), and the reader
+tables of ``schema.py`` (accounts, libraries, digests). ``PRAGMA user_version`` numbers the schema;
+``MIGRATIONS`` brings any older file up to date on open.
 
 What the store does is written once in the concern mixins (``papers``, ``vectors``, ``accounts``,
 ``library``, ``signals``); this module is the connection, the schema and ``SqliteDialect``.
@@ -23,6 +26,7 @@ from typing import Any
 import numpy as np
 import orjson
 
+from papersift.records.analyzer import keyword_text, keyword_tokens
 from papersift.records.messages import say
 from papersift.records.paper import is_exact_category
 from papersift.records.query import ParsedQuery
@@ -68,12 +72,10 @@ class SqliteDialect(Dialect):
         match = fts5(query)
         if match is None:
             raise StoreError("a keyword query with nothing that must match")
-        return FullText(
-            _FTS_SOURCE, "papers_fts MATCH ?", "bm25(papers_fts, 10.0, 1.0, 3.0)", "score", match, -1.0
-        )
+        return FullText(_FTS_SOURCE, "papers_fts MATCH ?", _BM25, "score, p.rowid", match, -1.0)
 
     def title_words(self, words: Sequence[str]) -> FullText:
-        every = " ".join(f'"{w}"' for w in words)
+        every = " ".join(f'"{token}"' for word in words for token in keyword_tokens(word))
         return FullText(_FTS_SOURCE, "papers_fts MATCH ?", "0", "p.rowid", f"title : ({every})")
 
     def is_data_error(self, e: Exception) -> bool:
@@ -85,6 +87,32 @@ class SqliteDialect(Dialect):
 
 
 _FTS_SOURCE = "papers_fts JOIN papers p ON p.rowid = papers_fts.rowid"
+_BM25 = "bm25(papers_fts, 10.0, 1.0, 3.0)"  # title, abstract, authors: postgres._bm25_term's weights
+# the keyword index (migration 14): tokens analyzed in Python, split at spaces; no content kept
+_FTS_TABLE = """CREATE VIRTUAL TABLE papers_fts USING fts5(
+    title, abstract, authors, content='', tokenize='ascii'
+)"""
+_FTS_INSERT = "INSERT INTO papers_fts (rowid, title, abstract, authors) VALUES (?, ?, ?, ?)"
+
+
+def _analyzed(rows: list[Row]) -> list[tuple[Any, ...]]:
+    """The keyword index's values of ``rows`` (as stored): rowid, then each indexed column analyzed."""
+    return [(r[_FTS[0]], *(keyword_text(r[i]) for i in _FTS[1:])) for r in rows]
+
+
+def rebuild_keyword_index(tx: Tx) -> None:
+    """Migration 14: the keyword index rebuilt over the keyword pipeline's tokens (it held FTS5's porter
+    stems before), papers read in rowid order a batch at a time."""
+    tx.execute("DROP TABLE IF EXISTS papers_fts")
+    tx.execute(_FTS_TABLE)
+    tx.execute("INSERT INTO papers_fts (papers_fts, rank) VALUES ('automerge', 8)")
+    after = 0
+    while rows := tx.execute(
+        "SELECT rowid, title, abstract, authors FROM papers WHERE rowid > ? ORDER BY rowid LIMIT 5000",
+        (after,),
+    ).fetchall():
+        tx.executemany(_FTS_INSERT, [(r[0], *(keyword_text(t) for t in r[1:])) for r in rows])
+        after = rows[-1][0]
 
 
 class _SqliteTx:
@@ -100,7 +128,7 @@ class _SqliteTx:
         self.db.executemany(sql, rows)
 
 
-MIGRATIONS: list[str] = [
+MIGRATIONS: list[schema.Migration] = [
     # 1: papers, announcements, FTS5 index, harvest state
     schema.papers(schema.SQLITE_TYPES)
     + """;
@@ -131,8 +159,9 @@ MIGRATIONS: list[str] = [
     schema.LOGINS,
     # 5: readers may opt out of the lab's counts; entries found by paper (store/signals.py)
     schema.SIGNALS,
-    # 6 onwards (the model's usage and failures, generated texts, citation fields): as on PostgreSQL
-    *schema.shared_migrations(SqliteDialect.types),
+    # 6 onwards (the model's usage and failures, generated texts, citation fields, the keyword index): as
+    # on PostgreSQL
+    *schema.shared_migrations(SqliteDialect.types, rebuild_keyword_index),
 ]
 
 
@@ -193,9 +222,13 @@ class SqliteStore(StoreTables):
         with self._transaction():
             current = self._schema_version()
             for number in range(current + 1, len(MIGRATIONS) + 1):
-                for statement in MIGRATIONS[number - 1].split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
+                step = MIGRATIONS[number - 1]
+                if isinstance(step, str):
+                    for statement in step.split(";"):
+                        if statement.strip():
+                            self.db.execute(statement)
+                else:  # a step in Python (schema.Migration)
+                    step(_SqliteTx(self.db))
                 self.db.execute(f"PRAGMA user_version={number}")
 
     def _schema_version(self) -> int:
@@ -265,25 +298,18 @@ class SqliteStore(StoreTables):
 
     def _insert_papers(self, tx: Tx, rows: list[Row]) -> None:
         super()._insert_papers(tx, rows)
-        # one statement indexes the whole run of new rows (and releases the GIL meanwhile)
-        tx.execute(
-            "INSERT INTO papers_fts (rowid, title, abstract, authors) "
-            "SELECT rowid, title, abstract, authors FROM papers WHERE rowid BETWEEN ? AND ?",
-            (rows[0][0], rows[-1][0]),
-        )
+        self._reindex(tx, rows)
 
     def _unindex(self, tx: Tx, rows: list[Row]) -> None:
+        # a contentless index forgets a row when told the tokens it was given
         tx.executemany(
             "INSERT INTO papers_fts (papers_fts, rowid, title, abstract, authors) "
             "VALUES ('delete', ?, ?, ?, ?)",
-            [[r[i] for i in _FTS] for r in rows],
+            _analyzed(rows),
         )
 
     def _reindex(self, tx: Tx, rows: list[Row]) -> None:
-        tx.executemany(
-            "INSERT INTO papers_fts (rowid, title, abstract, authors) VALUES (?, ?, ?, ?)",
-            [[r[i] for i in _FTS] for r in rows],
-        )
+        tx.executemany(_FTS_INSERT, _analyzed(rows))
 
     def set_state(self, key: str, value: str) -> None:
         self._put_state(_SqliteTx(self.db), key, value)  # one statement: no transaction to open

@@ -219,6 +219,10 @@ class VenueTables(PaperTables):
     """Venue records and their links over a backend's connection and dialect, on the papers' own tables
     (venue papers are written by ``PaperTables``, whose writes link their arrivals here)."""
 
+    _venue_title_index: TitleIndex | None = None
+    """The stored arXiv papers' title keys (``_title_index``), kept between imports while no paper is
+    written: a run importing many lists reads the titles once."""
+
     # -- import -----------------------------------------------------------------------------------
     def import_venue(self, venue: str, year: int, records: Sequence[VenueRecord], file: str) -> VenueCounts:
         """Store one venue's list of one year as it is now: its records linked, the others venue papers,
@@ -270,7 +274,7 @@ class VenueTables(PaperTables):
             )
             if rows or old or counts.papers.new or counts.papers.updated:
                 self._bump(tx, PAPERS_CHANGED)
-        index: TitleIndex | None = getattr(self, "_venue_title_index", None)
+        index = self._venue_title_index
         if index is not None:  # what changed here were venue papers and records: the index still holds
             index.version = self.get_state(PAPERS_CHANGED) or "0"
         return counts
@@ -331,7 +335,7 @@ class VenueTables(PaperTables):
     def _title_index(self) -> TitleIndex:
         """The keys of every stored arXiv paper's title (read once, kept while no paper is written)."""
         version = self.get_state(PAPERS_CHANGED) or "0"
-        kept: TitleIndex | None = getattr(self, "_venue_title_index", None)
+        kept = self._venue_title_index
         if kept is not None and kept.version == version:
             return kept
         index = TitleIndex(version)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import gc
 import sys
-import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -100,13 +100,15 @@ def warm(state: AppState) -> None:
 
 def warm_maps(state: AppState) -> None:
     """Draw the topic map of the listing ``/`` opens (its latest day of new papers) into this worker's cache,
-    beside the server as it starts: a map takes seconds, and the first page a reader opens should not wait
-    for it. One map only: drawing more at start would slow the first request to another day (two cores
-    shared). A map that fails is left to the page, which says so."""
+    beside the server as it starts (``create_app`` gives it to ``AppState.soon``, which ``close`` waits
+    for): a map takes seconds, and the first page a reader opens finds its map drawn instead of a
+    placeholder. One map only: drawing more at start would slow the first request to another day (two cores
+    shared); the others are drawn when their day is first asked for. A map that fails is left to the page,
+    which says so."""
     store = state.store
     category = opening_category(store, (), state.settings.default_categories[0])
     try:
-        entries = listings.listing_data(state, category, None)["entries"]
+        entries = listings.listing_data(state, category, None, tldrs=False)["entries"]  # no TL;DR read
         topic_pages.topic_view(state, entries)
     except (HTTPException, StoreError, OnnxModelError, ValueError, OSError):
         return
@@ -128,7 +130,7 @@ def create_app(settings: Settings, announce: str | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         warm(state)
-        threading.Thread(target=warm_maps, args=(state,), name="papersift-maps", daemon=True).start()
+        state.soon(("opening-map",), partial(warm_maps, state))  # beside the first requests
         site.health["status"] = "ready"
         if announce:
             print(f"papersift: ready at {announce}", file=sys.stderr, flush=True)

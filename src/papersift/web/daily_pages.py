@@ -7,6 +7,7 @@ marks a paper read with ``POST /seen`` (the rows' button and the ``r`` key) or `
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date
 from typing import Annotated, Any
 
@@ -15,6 +16,7 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
+from papersift.library.shapes import FollowedNew, with_tldrs
 from papersift.ranking.acceptances import Acceptances, new_acceptances, note_acceptances
 from papersift.ranking.daily import (
     DailyView,
@@ -27,7 +29,7 @@ from papersift.ranking.daily import (
     min_score,
     reader_categories,
 )
-from papersift.ranking.followed import FollowedPaper, new_by_followed
+from papersift.ranking.followed import FollowedPaper, reader_week
 from papersift.ranking.tags import UnknownTag
 from papersift.records.catalogs import said
 from papersift.records.messages import reason, say
@@ -36,7 +38,7 @@ from papersift.store.records import Account
 from papersift.web.contract import DateParam, DayPath, errors
 from papersift.web.i18n import interface
 from papersift.web.login import back
-from papersift.web.models import AcceptedShape, DailyAnswer, DailyEntry, FollowedNew, NewSince, Quiet
+from papersift.web.models import AcceptedShape, DailyAnswer, DailyEntry, NewSince, Quiet
 from papersift.web.pages import Answer, Web, twin, wants_json
 from papersift.web.parts import FRAGMENT, Asked, asked, href, part_of, with_part
 from papersift.web.reading_pages import reading_lang, texts_for, texts_version
@@ -45,6 +47,7 @@ from papersift.web.state import AppState, day_and_neighbours, parse_day
 SEEN_DAY, SINCE_DAY = "daily_seen_day", "daily_since_day"  # reader settings: the visits of the page
 
 router = APIRouter()
+DAY_MAP = "_daily_map.html"  # the day's topic map alone (?map=1&fragment=1)
 
 
 def need_account(state: AppState, request: Request) -> Account:
@@ -117,7 +120,8 @@ def daily_data(
                 show_seen=show_seen,
                 entries=[],
             ).dump()
-        texts = texts_for(state, (p.paper for p in view.picks), lang)
+        texts = texts_for(state, (p.paper for p in view.picks), lang)  # key sentences for the rows shown:
+        texts = dataclasses.replace(texts, extractive=False)  # ``whole`` makes them all (library/shapes.py)
         limit = min_score(state.store, reader)
         followed = followed_new(state, reader, view.day)
         return DailyAnswer.make(
@@ -135,7 +139,7 @@ def daily_data(
                 for n, p in enumerate(view.picks, 1)
             ],
             tag=view.tag,
-            followed_new=[FollowedNew.of(f.paper, followed=list(f.authors)) for f in followed],
+            followed_new=[FollowedNew.of_followed(f) for f in followed],
         ).dump()
 
     result: dict[str, Any] = state.cached(
@@ -156,14 +160,15 @@ def daily_data(
     return result
 
 
+def whole(data: dict[str, Any]) -> dict[str, Any]:
+    """The JSON of ``daily_data``: every entry with its TL;DR (a page makes those of the rows it shows)."""
+    return data | {"entries": with_tldrs(data["entries"])}
+
+
 def followed_new(state: AppState, reader: Account | None, day: date) -> list[FollowedPaper]:
     """New this week by the authors the reader follows, up to ``day`` (``ranking/followed.py``), what they
     saved left out; none for no reader."""
-    if reader is None:
-        return []
-    store = state.store
-    saved = {e.paper_id for e in store.library(reader.id) if e.paper_id}
-    return new_by_followed(store, store.interests(reader.id).authors, day, leave_out=saved)
+    return [] if reader is None else reader_week(state.store, reader, day)
 
 
 def since_last_visit(state: AppState, reader: Account | None) -> NewSince | None:
@@ -212,14 +217,15 @@ def _daily(request: Request, web: Web, day: str | None) -> Answer:
     data = daily_data(web.state, request, day, lang=reading_lang(web, request), show_seen=show_seen, tag=tag)
     ask = asked(request)  # a part of the day's papers (web/parts.py); the rows alone are no visit
     if ask.fragment and not wants_json(request):
-        return web.page(request, FRAGMENT, **daily_part(request, web, data, ask, show_seen, tag))
+        rows = DAY_MAP if ask.map else FRAGMENT  # the map alone (web/topic_pages.py), or a part's rows
+        return web.page(request, rows, **daily_part(request, web, data, ask, show_seen, tag))
     reader = web.state.account(request)
     new = since_last_visit(web.state, reader)
     data = {**data, "new": None if new is None else new.dump()}  # DailyAnswer's last fields, per visit
     accepted = acceptances_once(web.state, reader)
     data["accepted"] = [AcceptedShape.of(a).dump() for a in accepted]
     if wants_json(request):
-        return data
+        return whole(data)
     lang = web.language(request)
     quiet = said(data["quiet"]["line"], lang) if data["quiet"] else None
     tags = [name for name, _ in web.state.store.tags(reader.id)] if reader else []
@@ -231,22 +237,35 @@ def daily_part(
     request: Request, web: Web, data: dict[str, Any], ask: Asked, show_seen: bool, tag: str | None
 ) -> dict[str, Any]:
     """The page's context for the part of the day's papers ``ask`` names: the data with its part, the line
-    above the first paper below the reader's threshold, the rows' read button, the topic shown."""
-    base = href(str(request.url.path), {"seen": "1" if show_seen else None, "tag": tag})
+    above the first paper below the reader's threshold, the rows' read button, the topic shown; the page's
+    filters (``seen``, ``tag``) kept in its links: ``filtered(**changed)`` this day's page with some changed,
+    ``days_query`` the other days' (the days bar), ``kept_fields`` its forms' (the day picker, the chips)."""
+    here = str(request.url.path)
+    kept: dict[str, str | None] = {"seen": "1" if show_seen else None, "tag": tag}
+    base = href(here, kept)
     below = next((e["number"] for e in data["entries"] if e.get("below")), None)
-    line = interface(web.language(request))["below_threshold"].format(score=data["min_score"])
+    line = interface(web.language(request))["below_threshold"] % {"score": data["min_score"]}
     return {
         "data": with_part(data, part_of(data["entries"], ask.part, base, rest=ask.rest)),
         "divider": {"number": below, "kind": "threshold-cut", "line": line} if below else None,
         "read_button": data["reader"] is not None,
         "topic": ask.topic,
         "fragment": ask.fragment,
+        "map_asked": ask.map,
+        "filtered": lambda **changed: href(here, kept | changed),
+        "days_query": href("", kept),
+        "kept_fields": [(name, value) for name, value in kept.items() if value],
     }
 
 
 @twin(router, "/daily", 404)
 def daily_latest(request: Request, web: Web) -> Answer:
-    """The latest Daily Papers (the reader's, ranked by their library; else everyone's in arXiv order)."""
+    """The latest Daily Papers (the reader's, ranked by their library; else everyone's in arXiv order); the
+    page's ``?day=`` goes to that day's, its filters kept (the day picker without script)."""
+    day = request.query_params.get("day")
+    if day and not wants_json(request):
+        kept = {name: request.query_params.get(name) for name in ("seen", "tag")}
+        return RedirectResponse(href(f"/daily/{parse_day(day, 400).isoformat()}", kept), status_code=303)
     return _daily(request, web, None)
 
 
@@ -267,7 +286,7 @@ def api_recommend(
     """The reader's Daily Papers, ranked by their library (or one ``tag`` of it alone), with why each is
     where it is."""
     need_account(web.state, request)
-    return daily_data(web.state, request, day, k, tag=tag or None)
+    return whole(daily_data(web.state, request, day, k, tag=tag or None))
 
 
 class SeenRequest(BaseModel):

@@ -6,10 +6,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request, Response
 from starlette.exceptions import HTTPException
 
+from papersift.library.digest import atom as digest_atom
+from papersift.library.digest import feed_entry
+from papersift.library.words import digest_lang, shown_texts
+from papersift.ranking.followed import reader_week
 from papersift.ranking.search import Mode
-from papersift.reader.digest import atom as digest_atom
-from papersift.reader.digest import feed_entry
-from papersift.reader.words import digest_lang, shown_texts
 from papersift.reading.shown import lookup
 from papersift.records.feeds import atom_feed
 from papersift.records.messages import say
@@ -17,7 +18,7 @@ from papersift.web.contract import feed_responses
 from papersift.web.daily_pages import picks_for
 from papersift.web.listings import listing_data
 from papersift.web.pages import Web
-from papersift.web.search_pages import search_data
+from papersift.web.search_pages import SearchForm, search_data
 
 router = APIRouter()
 
@@ -53,7 +54,7 @@ def listing_feed(request: Request, web: Web, category: str) -> Response:
 def search_feed(
     request: Request, web: Web, q: str = Query(..., min_length=1, max_length=1000), mode: Mode = "hybrid"
 ) -> Response:
-    data = search_data(web.state, q, mode, None, None, 1, 20)
+    data = search_data(web.state, SearchForm(q, mode, k=20))
     entries = [feed_entry(p) for p in data["results"]]
     body = atom_feed(f"papersift: {q}", f"papersift:search:{q}", self_url(web, request), entries)
     return Response(body, media_type="application/atom+xml")
@@ -66,9 +67,15 @@ def private_feed(request: Request, web: Web, token: str) -> Response:
     if reader is None:
         raise HTTPException(404, say("no_such_feed"))
     view = picks_for(state, reader, None, state.settings.digest_k)
-    papers, lang = [p.paper for p in view.picks], digest_lang(state.store, state.settings, reader)
+    picked = {p.paper.id for p in view.picks}
+    followed = reader_week(
+        state.store, reader, view.day, leave_out=picked
+    )  # new this week by followed authors
+    papers = [p.paper for p in view.picks] + [f.paper for f in followed]
+    lang = digest_lang(state.store, state.settings, reader)
     texts = lookup(state.settings, state.store, papers)  # a 中文 reader's: their stored 中文 TL;DRs first
     if lang == "zh":
         texts = shown_texts(texts, lookup(state.settings, state.store, papers, "zh"))
-    body = digest_atom(reader, view.day, view.picks, state.settings, texts, base_url(web, request), lang)
+    base = base_url(web, request)
+    body = digest_atom(reader, view.day, view.picks, state.settings, texts, base, lang, followed)
     return Response(body, media_type="application/atom+xml")

@@ -17,11 +17,11 @@ from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.exceptions import HTTPException
 
+from papersift.library.saved import exported, import_references, save_paper
+from papersift.library.shapes import LibraryEntryShape
+from papersift.library.zotero_sync import last_sync
 from papersift.ranking.acceptances import follow_venues, followed_venues
 from papersift.ranking.daily import MIN_SCORE
-from papersift.reader.library import exported, import_references, save_paper
-from papersift.reader.shapes import LibraryEntryShape
-from papersift.reader.zotero_sync import last_sync
 from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, normalize_id
 from papersift.records.taxonomy import spelled

@@ -5,13 +5,14 @@ day."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
+from papersift.library.shapes import ListedPaper, with_tldrs
 from papersift.ranking.daily import day_quiet
-from papersift.reader.shapes import ListedPaper
 from papersift.records.taxonomy import category_name
 from papersift.services.listing import listing_counts, opening_day
 from papersift.web.categories import opening_category, picker, taxonomy
@@ -20,15 +21,19 @@ from papersift.web.deadends import missing_category, missing_listing
 from papersift.web.mine import with_state
 from papersift.web.models import Listing
 from papersift.web.pages import Answer, Site, Web, twin, wants_json
-from papersift.web.parts import asked, fragment_or, part_of, with_part
+from papersift.web.parts import FRAGMENT, asked, fragment_or, part_of, with_part
 from papersift.web.reading_pages import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
 router = APIRouter()
+LISTING_MAP = "_listing_map.html"  # the day's topic map alone (?map=1&fragment=1)
 
 
-def listing_data(state: AppState, category: str, day: str | None, lang: str = "en") -> dict[str, Any]:
-    """A category's listing of ``day`` (None: the latest), numbered, with the day switcher and picker."""
+def listing_data(
+    state: AppState, category: str, day: str | None, lang: str = "en", tldrs: bool = True
+) -> dict[str, Any]:
+    """A category's listing of ``day`` (None: the latest), numbered, with the day switcher and picker; not
+    ``tldrs``: the key sentences left null (``Texts.extractive``), made where shown (``with_tldrs``)."""
     store = state.store
     days = store.announcement_days(category)
     if not days:
@@ -38,7 +43,7 @@ def listing_data(state: AppState, category: str, day: str | None, lang: str = "e
     if not entries:  # why, as far as the store knows it: a weekend, a holiday arXiv announced, not stored
         quiet = day_quiet(store, [category], when)
         raise missing_listing(category, when, days, None if quiet is None else quiet.line())
-    texts = texts_for(state, (e.paper for e in entries), lang)
+    texts = dataclasses.replace(texts_for(state, (e.paper for e in entries), lang), extractive=tldrs)
     listed = dict(store.listed_categories(when))
     return Listing.make(
         category=category,
@@ -62,25 +67,31 @@ def home(request: Request, web: Web) -> RedirectResponse:
 def _listing(request: Request, web: Site, category: str, day: str | None) -> Answer:
     state = web.state
     lang, made = reading_lang(web, request), texts_version(state)
+    key = ("api-list", category, day or "", lang, made)  # the day's rows, read once for every part and map
+
+    def whole() -> dict[str, Any]:  # without their key sentences: a page makes those of the rows it shows
+        found: dict[str, Any] = state.cached(key, lambda: listing_data(state, category, day, lang, False))
+        return found
+
     if wants_json(request):
-        key = ("api-list", category, day or "", lang, made)
-        data = state.cached(key, lambda: listing_data(state, category, day, lang))
-        return with_state(state, request, data, "entries")
+        data = whole()
+        return with_state(state, request, data | {"entries": with_tldrs(data["entries"])}, "entries")
     ask, path = asked(request), str(request.url.path)  # a part of the day (web/parts.py)
 
     def page_data() -> dict[str, Any]:
-        data = listing_data(state, category, day, lang)
+        data = whole()
         return with_part(data, part_of(data["entries"], ask.part, path, rest=ask.rest))
 
     return web.cached_page(
         request,
-        fragment_or(ask.fragment, "listing.html"),
+        fragment_or(ask.fragment, "listing.html", LISTING_MAP if ask.map else FRAGMENT),
         ("list", category, day or "", made, *ask.key()),
         page_data,
         index=True,  # the topic map (web/topic_pages.py)
         personal=state.settings.accounts,  # the lab's counts on the rows
         topic=ask.topic,
         fragment=ask.fragment,
+        map_asked=ask.map,  # the map drawn now, not a placeholder (web/topic_pages.py)
     )
 
 

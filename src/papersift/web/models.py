@@ -1,5 +1,5 @@
 """The JSON API's route answers: one pydantic model per answer, built of the shapes the CLI, the feeds and
-the API share (``reader/shapes.py``), that makes the route's JSON: each handler builds its answer with
+the API share (``library/shapes.py``), that makes the route's JSON: each handler builds its answer with
 ``Model.make(…)`` (nested shapes in the same pass) and gives its ``.dump()`` (the page's data too, cached
 as it is), so the JSON's fields, their order and the OpenAPI document cannot drift apart. ``RESPONSES``
 places each model in the OpenAPI document (``contract.openapi_without_422``), so that a client generated
@@ -13,11 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from papersift.ranking.acceptances import Acceptances
-from papersift.ranking.daily import QuietDay
-from papersift.ranking.topics import TopicMap
-from papersift.reader.shapes import (
+from papersift.library.shapes import (
     DailyPickShape,
+    FollowedNew,
     LibraryEntryShape,
     ListedPaper,
     PaperShape,
@@ -26,6 +24,9 @@ from papersift.reader.shapes import (
     Trending,
     Understood,
 )
+from papersift.ranking.acceptances import Acceptances
+from papersift.ranking.daily import QuietDay
+from papersift.ranking.topics import TopicMap
 from papersift.records.json_model import Said, Shape
 
 
@@ -91,6 +92,7 @@ class UnknownCategory(Shape):
 class SearchAnswer(Shape):
     query: str
     mode: str
+    sort: str  # relevance, or date: newest first of the most relevant
     page: int
     next_page: int | None
     notes: list[Said]
@@ -156,12 +158,6 @@ class NewSince(Shape):
     since: str
     days: list[str]
     papers: int
-
-
-class FollowedNew(PaperShape):
-    """A paper by followed authors announced this week (``ranking/followed.py``), and which of them."""
-
-    followed: list[str]
 
 
 class AcceptedPaperShape(Shape):

@@ -24,8 +24,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
+from papersift.library.shapes import with_tldrs
 from papersift.ranking.related import MAX_K
-from papersift.reading.checks import shown_error
 from papersift.records.messages import Message, invalid, say
 from papersift.services.demo import loading
 from papersift.sources.citetext import author_line
@@ -36,7 +36,7 @@ from papersift.web.contract import DATE_PATTERN, allowed_methods, errors, is_fee
 from papersift.web.display_text import highlight, linked
 from papersift.web.i18n import install, interface, pick_language
 from papersift.web.links import html_url, reference
-from papersift.web.state import ACCOUNT_MARK, CSRF_MARK, AppState, personalise
+from papersift.web.state import ACCOUNT_MARK, CSRF_MARK, PROVISIONAL_MARK, AppState, personalise
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 Answer = Response | dict[str, Any]  # what a twin handler returns: a page, or the data of its JSON twin
@@ -49,8 +49,9 @@ def make_templates(directory: Any, katex: bool) -> Jinja2Templates:
     env = templates.env
     env.globals |= {"author_line": author_line, "katex": katex, "static": static_url}
     env.globals["lang_href"] = lang_href
-    env.filters |= {"highlight": highlight, "tex": tex_text, "plain": plain_text, "failure": shown_error}
+    env.filters |= {"highlight": highlight, "tex": tex_text, "plain": plain_text}
     env.filters |= {"linked": linked, "reference": reference}  # text that names a place: its link
+    env.filters["with_tldrs"] = with_tldrs  # the rows shown with their key sentences (library/shapes.py)
     env.globals["html_url"] = html_url
     install(env)  # the catalogs: _(), the interface's words, the ``tr`` filter of messages, category names
     return templates
@@ -94,7 +95,8 @@ class Site:
         **context: Any,
     ) -> HTMLResponse:
         """A page rendered once per papers version (and index generation when ``index``, any stored data
-        when ``personal``) and language, nothing personal in it (errors not kept)."""
+        when ``personal``) and language, nothing personal in it (errors not kept, nor a page holding
+        ``PROVISIONAL_MARK``: one drawn before its map, rendered again next time)."""
         lang = self.language(request)
         here = str(request.url.path)
         body = self.state.cached(
@@ -102,6 +104,7 @@ class Site:
             lambda: self.render(request, name, data=data(), here=here, **context),
             index=index,
             personal=personal,
+            keep=lambda page: PROVISIONAL_MARK not in page,
         )
         return HTMLResponse(personalise(body, request, self.state, lang))
 

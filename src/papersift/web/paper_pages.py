@@ -14,8 +14,8 @@ from fastapi.responses import FileResponse, HTMLResponse
 from starlette.exceptions import HTTPException
 
 from papersift.index.sentences import FACETS
+from papersift.library.shapes import RelatedHitShape
 from papersift.ranking.related import paper_query, related, text_query
-from papersift.reader.shapes import RelatedHitShape
 from papersift.reading.shown import with_venues
 from papersift.records.messages import reason, say
 from papersift.records.paper import InvalidIdError, is_arxiv_id, normalize_id, paper_key
@@ -187,9 +187,9 @@ def thumbnail(request: Request, web: Web, paper_id: str) -> Response:
         return Response(status_code=404)
     settings = web.state.settings
     kept: Path | None = thumbnails.path(settings.home, pid)
-    if not thumbnails.shown(settings.home, pid):
-        allowed = settings.thumbnails_fetch and not settings.read_only and web.state.store.get(pid)
-        kept = thumbnails.fetched(settings, pid) if allowed else None
+    if not thumbnails.shown(settings.home, pid):  # fetched for a stored paper where the settings allow
+        fetching = not settings.read_only and web.state.store.get(pid) is not None
+        kept = thumbnails.fetched(settings, pid) if fetching else None
     if kept is None:
         return Response(status_code=404, headers={"Cache-Control": "no-cache"})
     picture = FileResponse(

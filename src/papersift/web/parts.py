@@ -15,6 +15,8 @@ The link works without script: ``?part=N`` is the same page with the N-th part (
 
 ``?topic=N`` (``ask.topic``) is a topic chip without script: the page shows that topic's rows, all of them
 (``_topic_map.html``'s chips are a GET form; with script they filter in place, after the rest is loaded).
+``?map=1`` (``ask.map``) asks for the topic map drawn now: a page whose map is not drawn yet holds a
+placeholder instead (``web/topic_pages.py``), which the script fills with ``&fragment=1``, the map alone.
 """
 
 from __future__ import annotations
@@ -32,17 +34,18 @@ FRAGMENT = "_part.html"  # the template of a part's rows alone (what the script 
 
 @dataclass(frozen=True, slots=True)
 class Asked:
-    """What a request asks of a long list (``?part=N&rest=1&fragment=1&topic=T``), read leniently: a value
-    that is not a number is the default (these are links the pages make, not an API)."""
+    """What a request asks of a long list (``?part=N&rest=1&fragment=1&topic=T&map=1``), read leniently: a
+    value that is not a number is the default (these are links the pages make, not an API)."""
 
     part: int = 1
     rest: bool = False
     fragment: bool = False
     topic: int | None = None
+    map: bool = False  # the topic map drawn now (with ``fragment``: the map alone)
 
     def key(self) -> tuple[str, ...]:
         """Its part of a page's cache key."""
-        return (str(self.part), str(self.rest), str(self.fragment), str(self.topic))
+        return (str(self.part), str(self.rest), str(self.fragment), str(self.topic), str(self.map))
 
 
 def _number(text: str | None, low: int, high: int) -> int | None:
@@ -50,13 +53,15 @@ def _number(text: str | None, low: int, high: int) -> int | None:
 
 
 def asked(request: Request) -> Asked:
-    """The part (``part``, 1…10,000), ``rest``, ``fragment`` and ``topic`` (0…99) of the request's query."""
+    """The part (``part``, 1…10,000), ``rest``, ``fragment``, ``topic`` (0…99) and ``map`` of the request's
+    query."""
     query = request.query_params
     return Asked(
         part=_number(query.get("part"), 1, 10_000) or 1,
         rest=query.get("rest") == "1",
         fragment=query.get("fragment") == "1",
         topic=_number(query.get("topic"), 0, 99),
+        map=query.get("map") == "1",
     )
 
 

@@ -1,17 +1,19 @@
 """Search: ``/search`` and ``/api/search`` (hybrid, keyword or semantic, with filters and pages) from one
-handler; results are kept per store version and index generation. The page shows them in parts of
-``PART`` (``web/parts.py``: a part is a page of results; its "more" link appends the next one)."""
+handler, the request parsed once into a ``SearchForm`` (what is ranked, and the cache key); results are kept
+per store version and index generation. The page shows them in parts of ``PART`` (``web/parts.py``: a part
+is a page of results; its "more" link appends the next one, with the count line for the ranks then shown)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse
 from starlette.exceptions import HTTPException
 
+from papersift.library.shapes import SearchHitShape, Understood
 from papersift.ranking.search import MODES, SORTS, Mode, Sort, search_page
-from papersift.reader.shapes import SearchHitShape, Understood
 from papersift.records import taxonomy
 from papersift.records.analyzer import words
 from papersift.records.messages import say
@@ -46,69 +48,91 @@ def unknown_category(category: str | None) -> UnknownCategory | None:
     return UnknownCategory.make(category=category, nearest=taxonomy.nearest(category))
 
 
-def search_data(
-    state: AppState,
-    q: str,
-    mode: str,
-    category: str | None,
-    since: str | None,
-    page_no: int,
-    k: int,
-    lang: str = "en",
-    verbatim: bool = False,
-    until: str | None = None,
-    sort: str = "relevance",
-    venue: str | None = None,
-) -> dict[str, Any]:
-    """One page of results for ``q`` (``next_page`` is null on the last page); ``understood`` says how
-    the query was read (``verbatim``: as typed); announced ``since`` … ``until`` (the CLI's ``--since`` and
-    ``--until``: the same ``Filters``), by relevance or newest first (``sort``)."""
-    if mode not in MODES:
+@dataclass(frozen=True, slots=True)
+class SearchForm:
+    """One search as asked, parsed (the page's form, the API's parameters, a feed's): what ``search_data``
+    ranks, and with ``key`` its place in the cache. ``page`` of pages of ``k`` results; ``lang``, the
+    language of the texts shown with them."""
+
+    q: str
+    mode: Mode = "hybrid"
+    category: str | None = None
+    since: str | None = None  # announced since … until (ISO days, as the CLI's --since / --until)
+    until: str | None = None
+    sort: Sort = "relevance"  # or "date": newest first of the most relevant
+    venue: str | None = None  # accepted at a venue: "COLM" or "COLM 2025"
+    verbatim: bool = False  # searched as typed: no translation, correction or acronyms
+    page: int = 1
+    k: int = TOP_K
+    lang: str = "en"
+
+    def key(self) -> tuple[str, ...]:
+        """Its part of a cache key: every field, ``repr`` keeping None apart from "None"."""
+        return tuple(repr(getattr(self, f.name)) for f in fields(self))
+
+    def filters(self) -> Filters:
+        """The store's filters of the search (400 for a date that is not one)."""
+        return Filters(
+            category=self.category,
+            since=parse_day(self.since, 400) if self.since else None,
+            until=parse_day(self.until, 400) if self.until else None,
+            venue=self.venue,
+        )
+
+
+def search_data(state: AppState, form: SearchForm) -> dict[str, Any]:
+    """One page of results of ``form`` (``next_page`` is null on the last page), kept per store version and
+    index generation; ``understood`` says how the query was read, ``sort`` how the results are ordered."""
+    if form.mode not in MODES:
         raise HTTPException(400, say("mode_one_of", modes=", ".join(MODES)))
-    if sort not in SORTS:
+    if form.sort not in SORTS:
         raise HTTPException(400, say("sort_one_of", sorts=", ".join(SORTS)))
-    filters = Filters(
-        category=category or None,
-        since=parse_day(since, 400) if since else None,
-        until=parse_day(until, 400) if until else None,
-        venue=venue or None,  # "COLM" (every year) or "COLM 2025"
-    )
-    q, cut = shortened(q)
+    filters = form.filters()
+    q, cut = shortened(form.q)
 
     def ranked() -> dict[str, Any]:
-        indexes, translate = state.indexes(), state.translate()
         result = search_page(
-            indexes,
+            state.indexes(),
             q,
-            page_no,
-            k,
-            mode=mode,
+            form.page,
+            form.k,
+            mode=form.mode,
             filters=filters,
-            exact=verbatim,
-            translate=translate,
+            exact=form.verbatim,
+            translate=state.translate(),
             count=TOTAL_CAP + 1,  # the total, from the page's own candidate pool
-            sort=sort,  # one of SORTS, checked above
+            sort=form.sort,  # one of SORTS, checked above
         )
-        first = (page_no - 1) * k + 1
-        texts = texts_for(state, (h.paper for h in result.hits), lang)
+        first = (form.page - 1) * form.k + 1
+        texts = texts_for(state, (h.paper for h in result.hits), form.lang)
         total, cap = result.total, TOTAL_CAP
         return SearchAnswer.make(
             query=q,
             mode=result.mode,
-            page=page_no,
-            next_page=page_no + 1 if len(result.hits) == k else None,
+            sort=form.sort,
+            page=form.page,
+            next_page=form.page + 1 if len(result.hits) == form.k else None,
             notes=result.notes,
             understood=Understood.of(result.understood),
             total=None if total is None else Total.make(count=min(total, cap), capped=total > cap),
             shortened=cut,
-            unknown_category=unknown_category(category),
+            unknown_category=unknown_category(form.category),
             results=[SearchHitShape.of_hit(h, r, texts) for r, h in enumerate(result.hits, first)],
         ).dump()
 
-    version = texts_version(state)
-    key: tuple[str, ...] = ("search", q, mode, category or "", since or "", str(page_no), str(k))
-    key += (str(verbatim), lang, version, until or "", sort, venue or "")
+    key = ("search", *form.key(), texts_version(state))
     return dict(state.cached(key, ranked, index=True))
+
+
+def shown_first(request: Request, form: SearchForm) -> int:
+    """The rank of the first result on the reader's page: the page's own first, or for a later part the
+    script appends (``?first=N``, carried by its "more" links) the first of the page it is appended to,
+    so that the part's count line says the whole range shown ("results 1–50")."""
+    own = (form.page - 1) * form.k + 1
+    asked_first = request.query_params.get("first", "")
+    if asked_first.isdigit() and 1 <= int(asked_first) <= own:
+        return int(asked_first)
+    return own
 
 
 @twin(router, "/search", api={"q": (str, Query(...))})
@@ -128,12 +152,24 @@ def search_papers(
 ) -> Answer:
     """Search the papers: ``q`` in any mode (the page without ``q`` is the empty form), announced
     ``since`` … ``until``, by relevance or ``sort=date`` (newest first of the most relevant); the query is
-    translated, corrected and its acronyms expanded unless ``verbatim``."""
-    lang = reading_lang(web, request)
-    if wants_json(request):  # the API requires q (``twin``'s ``api``)
-        return search_data(
-            web.state, q, mode, category, since, page_no, k, lang, verbatim, until, sort, venue
-        )
+    translated, corrected and its acronyms expanded unless ``verbatim``. The page shows the results in parts
+    of ``PART`` (unless ``k`` is asked for); the API answers ``k`` per page."""
+    as_page = not wants_json(request)  # the API requires q (``twin``'s ``api``)
+    form = SearchForm(
+        q=q,
+        mode=mode,
+        category=category or None,
+        since=since or None,
+        until=until or None,
+        sort=sort,
+        venue=venue or None,
+        verbatim=verbatim,
+        page=page_no,
+        k=PART if as_page and "k" not in request.query_params else k,
+        lang=reading_lang(web, request),
+    )
+    if not as_page:
+        return search_data(web.state, form)
     context: dict[str, Any] = {
         "q": shortened(q)[0],
         "mode": mode,
@@ -148,38 +184,27 @@ def search_papers(
         return web.page(request, "search.html", 200, data=None, **context)
     if is_arxiv_id(q.strip()):  # an id or an arXiv URL opens the paper (a 404 there links arXiv)
         return RedirectResponse(f"/abs/{normalize_id(q.strip())}", status_code=303)
-    texts = texts_version(web.state)
     ask = asked(request)  # the results in parts of PART (web/parts.py): a part is a page of results
-    k = k if "k" in request.query_params else PART
+    first = shown_first(request, form)
     choices = {"q": q, "mode": mode, "category": category, "since": since, "until": until, "sort": sort}
-    base = href("/search", choices | {"venue": venue, "verbatim": verbatim, "k": None if k == PART else k})
+    size = None if form.k == PART else form.k  # a size asked for is kept in the parts' links
+    base = href("/search", choices | {"venue": venue, "verbatim": verbatim, "k": size})
 
     def page_data() -> dict[str, Any]:
-        data = search_data(
-            web.state, q, mode, category, since, page_no, k, lang, verbatim, until, sort, venue
-        )
+        data = search_data(web.state, form)
         has_next = data["next_page"] is not None
-        return with_part(data, page_part(data["results"], page_no, base, size=k, has_next=has_next))
+        part = page_part(data["results"], form.page, base, size=form.k, has_next=has_next)
+        if part.next_rows:  # the part after it counts from this page's first result
+            part = replace(part, next_rows=href(part.next_rows, {"first": first}))
+        return with_part(data, part)
 
     return web.cached_page(
         request,
         fragment_or(ask.fragment, "search.html", "_results_part.html"),
-        (
-            *(
-                "search-page",
-                q,
-                mode,
-                category or "",
-                since or "",
-                str(page_no),
-                str(k),
-                str(verbatim),
-                texts,
-            ),
-            *(until or "", sort, venue or "", str(ask.fragment)),
-        ),
+        ("search-page", *form.key(), texts_version(web.state), str(ask.fragment), str(first)),
         page_data,
         index=True,
         fragment=ask.fragment,
+        shown_first=first,
         **context,
     )

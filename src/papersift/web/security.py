@@ -219,7 +219,7 @@ class Guard(HttpMiddleware):
             and (method in UNSAFE or path.startswith(PRIVATE_PREFIXES))
         ):
             code = 403 if method in UNSAFE else 404
-            await refuse(scope, send, code, say("read_only") if code == 403 else say("no_such_page"))
+            await refuse(scope, send, code, say("read_only") if code == 403 else say("not_found"))
             return
         limit = self.limits.get(path, MAX_BODY)
         length = headers.get("content-length")

@@ -15,12 +15,17 @@ Pages are cached without anything personal in them: templates write the markers 
 ``ACCOUNT_MARK``, and ``personalise`` replaces them per response with the reader's token and account links.
 Cache keys carry their dependencies (``cached``): the papers' version (``store.papers_version``: ingest
 only, not saves, sessions or logins), the index generation for rankings, the reader's data for their pages.
+What takes seconds and no page should wait for (a day's topic map) is computed into the cache beside the
+requests (``soon``: one thread, a short queue); a page rendered without it (``PROVISIONAL_MARK`` in it) is
+not kept, so the next view has it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import html
+import queue
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -52,8 +57,11 @@ CACHE_ENTRIES = 2_000  # listing data and pages kept per worker
 RELOAD_SECONDS = 1.0  # how often a worker looks for a new index generation (one stat of the pointer)
 QUERY_SECONDS = 15.0  # a request's store reads stop after this long (StoreBusy: 503, not a stuck thread)
 ONLINE_SECONDS = 60.0  # how long a worker trusts its last probe of arXiv's API (a 404's fetch form)
+BACKGROUND = 8  # entries waiting to be computed beside the requests (``soon``); more are left to the pages
+SOON_SECONDS = 1.0  # how long an entry waits before ``soon`` computes it: the page that asked is sent first
 CSRF_MARK = "__papersift_csrf_7d1c__"
 ACCOUNT_MARK = "<!--papersift-account-7d1c-->"
+PROVISIONAL_MARK = b"<!--papersift-provisional-->"  # a page holding it is rendered again, never kept
 
 
 @dataclass
@@ -71,6 +79,12 @@ class AppState:
     _version: int = -1
     _assist: tuple[Translate | None, Namer | None] | None = None
     _online: tuple[float, bool] | None = None  # (when probed, on time.monotonic; whether arXiv answered)
+    _soon: queue.Queue[tuple[tuple[str, ...], Callable[[], Any], bool] | None] = field(
+        default_factory=lambda: queue.Queue(BACKGROUND)
+    )
+    _queued: set[tuple[str, ...]] = field(default_factory=set)  # keys in ``_soon`` or being computed by it
+    _worker: threading.Thread | None = None
+    _stopping: threading.Event = field(default_factory=threading.Event)  # set by ``close``: ``soon`` stops
 
     @property
     def store(self) -> Store:
@@ -120,20 +134,37 @@ class AppState:
         """The name of the index generation pages are ranked with now ('' when none)."""
         return self.indexes().name
 
-    def cached(
-        self, key: tuple[str, ...], compute: Callable[[], Any], *, index: bool = False, personal: bool = False
-    ) -> Any:
-        """Keep what ``compute`` returns until what it depends on changes: the papers always, the index
-        generation when ``index``, any stored data when ``personal`` (a reader's library pages). An entry
-        being computed is computed once: who asks meanwhile waits for it (a day's topic map, drawn at start
-        by ``web/app.warm_maps``, is not drawn a second time by the first reader)."""
+    def _full(self, key: tuple[str, ...], index: bool, personal: bool) -> tuple[str, ...]:
+        """``key`` with what its entry depends on before it (see ``cached``)."""
         depends = [papers_version(self.store), str(loading(self.settings.home))]  # the demo's banner too
         if index:
             depends.append(self.generation())
         if personal:
             with self.meta_lock:
                 depends.append(str(self.meta.data_version()))
-        full = (*depends, *key)
+        return (*depends, *key)
+
+    def holds(self, key: tuple[str, ...], *, index: bool = False, personal: bool = False) -> bool:
+        """Whether ``cached(key, …)`` would answer at once: its entry is kept."""
+        full = self._full(key, index, personal)
+        with self.meta_lock:
+            return full in self._cache
+
+    def cached(
+        self,
+        key: tuple[str, ...],
+        compute: Callable[[], Any],
+        *,
+        index: bool = False,
+        personal: bool = False,
+        keep: Callable[[Any], bool] | None = None,
+    ) -> Any:
+        """Keep what ``compute`` returns until what it depends on changes: the papers always, the index
+        generation when ``index``, any stored data when ``personal`` (a reader's library pages); a value
+        ``keep`` says no to is returned, not kept. An entry being computed is computed once: who asks
+        meanwhile waits for it (a day's topic map, drawn beside the requests by ``soon``, is not drawn a
+        second time by the reader who asks for it meanwhile)."""
+        full = self._full(key, index, personal)
         with self.meta_lock:
             if full in self._cache:
                 self._cache.move_to_end(full)
@@ -146,14 +177,48 @@ class AppState:
                     return self._cache[full]
             try:
                 value = compute()
-                with self.meta_lock:  # kept before it is no longer being made: no asker computes it again
-                    self._cache[full] = value
-                    while len(self._cache) > CACHE_ENTRIES:  # least recently used first: popular pages stay
-                        self._cache.popitem(last=False)
+                if keep is None or keep(value):
+                    with self.meta_lock:  # kept before it is no longer being made: nobody computes it again
+                        self._cache[full] = value
+                        while len(self._cache) > CACHE_ENTRIES:  # least recently used first
+                            self._cache.popitem(last=False)
             finally:
                 with self.meta_lock:
                     self._making.pop(full, None)
         return value
+
+    def soon(self, key: tuple[str, ...], compute: Callable[[], Any], *, index: bool = False) -> None:
+        """Compute ``cached(key, compute, index=index)`` beside the requests, on this worker's one
+        background thread, ``SOON_SECONDS`` from now: the page that asked for it is rendered and sent
+        first (two cores: a map drawn at once made the page that asked twice as slow). Nothing waits for
+        it, and who asks for the entry while it is computed waits for it instead of computing it again
+        (``cached``). A key already queued is not queued again; with ``BACKGROUND`` entries waiting, it is
+        not queued at all (the page that needs it computes it)."""
+        with self.meta_lock:
+            if key in self._queued:
+                return
+            try:
+                self._soon.put_nowait((key, compute, index))
+            except queue.Full:
+                return
+            self._queued.add(key)
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._background, name="papersift-soon", daemon=True)
+                self._worker.start()
+
+    def _background(self) -> None:
+        while True:
+            item = self._soon.get()
+            if item is None or self._stopping.wait(SOON_SECONDS):  # None: ``close`` woke it
+                return
+            key, compute, index = item
+            try:
+                self.cached(key, compute, index=index)
+            except Exception as e:  # said, and the thread goes on: the page that asks computes it again
+                print(f"papersift: warning: {e}", file=sys.stderr, flush=True)
+            finally:
+                with self.meta_lock:
+                    self._queued.discard(key)
 
     def account(self, request: Request) -> Account | None:
         """The personal reader of a single-user install, else the reader of the session cookie (or None);
@@ -175,7 +240,12 @@ class AppState:
 
     def close(self) -> None:
         """Close the generation and every connection (``Papersift.close``), errors aside: the server is
-        stopping."""
+        stopping. What ``soon`` is computing is finished first (never an index closed under it)."""
+        self._stopping.set()
+        if self._worker is not None:
+            with contextlib.suppress(queue.Full):  # a full queue: the worker is not waiting for one
+                self._soon.put_nowait(None)
+            self._worker.join(timeout=QUERY_SECONDS)
         with contextlib.suppress(Exception):
             self.papersift.close()
 

@@ -2,10 +2,17 @@
 above every listing and Daily Papers, ``/trending`` and ``/api/trending``, and the counts on paper rows.
 
 The map is SVG drawn by the server (``_topic_map.html``); ``static/topics.js`` only adds the hover card and
-the chips that filter the listing below it. Templates reach the map and the counts through two Jinja
-globals, ``topic_view(entries)`` and ``lab_counts(entries)``, so a listing page computes them once per store
-version with the rest of the page (maps are also kept per set of papers in the state's cache). The map
-page's data is its JSON twin's (``map_data``) with the rows it lists and its drawing.
+the chips that filter the listing below it. Templates reach the map and the counts through Jinja globals,
+``topic_view(entries)``, ``day_topic_view(…)`` and ``lab_counts(entries)``, so a listing page computes them
+once per store version with the rest of the page (maps are also kept per set of papers in the state's
+cache). The map page's data is its JSON twin's (``map_data``) with the rows it lists and its drawing.
+
+A map takes seconds to compute and the rows none, so a page's first view never waits for its map: asked
+with ``wait=False``, a map not computed yet is ``PENDING`` (the page holds a placeholder the size of the map,
+``_topic_map.html``, and is not kept in the page cache) and is computed beside the requests
+(``AppState.soon``). With script, ``static/topics.js`` fetches the page's ``?map=1&fragment=1`` (the map
+alone, which waits for that computation) into the placeholder; without, the placeholder links to the map's
+page, or to the page with ``?map=1``. A topic asked for (``?topic=N``) or ``?map=1`` waits for its map.
 """
 
 from __future__ import annotations
@@ -23,10 +30,11 @@ import numpy as np
 from fastapi import APIRouter, Form, Query, Request, Response
 from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 from starlette.exceptions import HTTPException
 
+from papersift.library.shapes import ListedPaper, Trending
 from papersift.ranking.topics import MIN_TOPIC, TopicMap, listing_entries, map_json, topic_map
-from papersift.reader.shapes import ListedPaper, Trending
 from papersift.reading.shown import lookup, with_venues
 from papersift.records.catalogs import LANGUAGES
 from papersift.records.messages import say
@@ -38,7 +46,8 @@ from papersift.web.contract import DayPath
 from papersift.web.deadends import missing_category, missing_listing
 from papersift.web.i18n import arxiv_name
 from papersift.web.pages import Answer, Web, twin, wants_json
-from papersift.web.state import AppState, day_and_neighbours, parse_day
+from papersift.web.parts import href
+from papersift.web.state import PROVISIONAL_MARK, AppState, day_and_neighbours, parse_day
 
 WIDTH, HEIGHT, PAD = 800, 420, 24
 COLOURS = 12  # hues, classes t0…t11 in topics.css; topics 12… (a busy day has up to 24) are drawn as rings
@@ -210,15 +219,32 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return a[0] < b[2] + GAP and b[0] < a[2] + GAP and a[1] < b[3] + GAP and b[1] < a[3] + GAP
 
 
+def _map_key(docs: Sequence[Paper]) -> tuple[str, str]:
+    """The cache key of the map of ``docs``: its set of papers."""
+    return (
+        "topic-map",
+        hashlib.blake2b(" ".join(sorted(d.id for d in docs)).encode(), digest_size=16).hexdigest(),
+    )
+
+
+def _computed(state: AppState, docs: Sequence[Paper]) -> TopicMap:
+    return topic_map(state.indexes(), docs, namer=state.namer())
+
+
 def compute_map(state: AppState, docs: Sequence[Paper]) -> TopicMap:
     """The topic map of ``docs`` (kept per set of papers and index generation)."""
-    key = hashlib.blake2b(" ".join(sorted(d.id for d in docs)).encode(), digest_size=16).hexdigest()
-
-    def compute() -> TopicMap:
-        return topic_map(state.indexes(), docs, namer=state.namer())
-
-    result: TopicMap = state.cached(("topic-map", key), compute, index=True)
+    result: TopicMap = state.cached(_map_key(docs), partial(_computed, state, docs), index=True)
     return result
+
+
+def map_ready(state: AppState, docs: Sequence[Paper]) -> bool:
+    """Whether the map of ``docs`` is computed; if not, it is computed beside the requests (``soon``): the
+    page that asked goes on without it."""
+    key = _map_key(docs)
+    if state.holds(key, index=True):
+        return True
+    state.soon(key, partial(_computed, state, docs), index=True)
+    return False
 
 
 def _safe_map(state: AppState, docs: Sequence[Paper]) -> TopicMap | None:
@@ -235,20 +261,42 @@ def _drawn(tmap: TopicMap | None, docs: Sequence[Paper], sizes: Sequence[Size]) 
     return map_view(tmap, {d.id: d.title for d in docs}, sizes) if tmap and len(tmap.clusters) > 1 else None
 
 
-def topic_view(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    """The map of a listing's papers, drawn at a listing's sizes (None: too few papers for two topics)."""
+def pending(sizes: Sequence[Size] = LISTING_SIZES) -> dict[str, Any]:
+    """A map not computed yet, as the template draws its placeholder: empty drawings of the map's sizes
+    (the same room on the page as the map that replaces it)."""
+    drawings = [
+        {"name": s.name, "width": s.width, "height": s.height, "points": [], "labels": []} for s in sizes
+    ]
+    return {"pending": True, "topics": [], "drawings": drawings}
+
+
+PENDING = pending()
+
+
+def topic_view(
+    state: AppState, entries: Sequence[dict[str, Any]], wait: bool = True
+) -> dict[str, Any] | None:
+    """The map of a listing's papers, drawn at a listing's sizes (None: too few papers for two topics);
+    ``PENDING`` where it is not computed yet and the page does not ``wait`` for it."""
     docs = _docs(entries)
-    return _drawn(
-        _safe_map(state, docs) if len({d.id for d in docs}) >= 2 * MIN_TOPIC else None, docs, LISTING_SIZES
-    )
+    if len({d.id for d in docs}) < 2 * MIN_TOPIC:
+        return None
+    if not wait and not map_ready(state, docs):
+        return PENDING
+    return _drawn(_safe_map(state, docs), docs, LISTING_SIZES)
 
 
 def day_topic_view(
-    state: AppState, entries: Sequence[dict[str, Any]], categories: Sequence[str], day: str
+    state: AppState,
+    entries: Sequence[dict[str, Any]],
+    categories: Sequence[str],
+    day: str,
+    wait: bool = True,
 ) -> dict[str, Any] | None:
     """The map of a page showing some of a day's papers (Daily Papers): the topics of the whole day's
     listings of ``categories``, drawn with only the page's papers. What a reader saves or rates changes
-    which papers are shown, never the topics or where they sit (the map's input is the day's listings)."""
+    which papers are shown, never the topics or where they sit (the map's input is the day's listings).
+    ``PENDING`` where it is not computed yet and the page does not ``wait`` for it."""
     shown = {str(e["id"]) for e in entries}
     docs: dict[str, Paper] = {}
     for category in categories:
@@ -256,7 +304,11 @@ def day_topic_view(
             docs.setdefault(entry.paper.id, entry.paper)
     for doc in _docs(entries):  # a pick from elsewhere still has its place
         docs.setdefault(doc.id, doc)
-    whole = _safe_map(state, list(docs.values())) if len(docs) >= 2 * MIN_TOPIC else None
+    if len(docs) < 2 * MIN_TOPIC:
+        return None
+    if not wait and not map_ready(state, list(docs.values())):
+        return PENDING
+    whole = _safe_map(state, list(docs.values()))
     kept = [n for n, t in enumerate(whole.clusters) if shown & set(t.papers)] if whole else []
     if whole is None or len(kept) < 2:
         return None
@@ -278,10 +330,14 @@ def lab_counts(state: AppState, entries: Sequence[dict[str, Any]]) -> dict[str, 
 
 
 def add_template_globals(templates: Jinja2Templates, state: AppState) -> None:
-    """The templates' ``topic_view(entries)`` and ``lab_counts(entries)`` over ``state``."""
+    """The templates' ``topic_view(entries)``, ``day_topic_view(…)`` and ``lab_counts(entries)`` over
+    ``state``; ``href`` (a URL with query parameters added) and ``provisional`` (the mark of a page that is
+    not kept: ``web/state.py``) for a map's placeholder."""
     templates.env.globals["topic_view"] = partial(topic_view, state)
     templates.env.globals["day_topic_view"] = partial(day_topic_view, state)
     templates.env.globals["lab_counts"] = partial(lab_counts, state)
+    templates.env.globals["href"] = href
+    templates.env.globals["provisional"] = Markup(PROVISIONAL_MARK.decode())
 
 
 def _listed(

@@ -27,11 +27,12 @@ from papersift.store.venue_rows import VenueEntry
 from papersift.web.deadends import DeadEnd
 from papersift.web.models import StatusCount, VenueAnswer, VenueList, VenueRecordShape, VenueSummaryShape
 from papersift.web.pages import Answer, Web, twin, wants_json
-from papersift.web.parts import asked, fragment_or, href, part_of, with_part
+from papersift.web.parts import FRAGMENT, asked, fragment_or, href, part_of, with_part
 from papersift.web.state import AppState
-from papersift.web.topic_pages import MAP_PAGE_SIZES, compute_map, map_view
+from papersift.web.topic_pages import MAP_PAGE_SIZES, compute_map, map_ready, map_view, pending
 
 router = APIRouter()
+VENUE_MAP = "_venue_map.html"  # the map alone (?map=1&fragment=1)
 Year = Path(ge=1900, le=2999, description="the venue's year")
 Status = Query(None, max_length=80, description="only the records of this status (Poster, Oral…)")
 
@@ -105,11 +106,12 @@ def venue_map(state: AppState, papers: Sequence[Paper]) -> TopicMap | None:
 
 
 def venue_data(
-    state: AppState, name: str, year: int, status: str | None, page: bool = False
+    state: AppState, name: str, year: int, status: str | None, page: bool = False, wait: bool = True
 ) -> dict[str, Any]:
     """A venue-year's records (``status``: of that status only) with their counts by status and the topic
     map of their papers that have vectors (``map``: its JSON, none under two topics); the page's data
-    (``page``) adds the map's drawing and the other years of the venue."""
+    (``page``) adds the map's drawing and the other years of the venue. Not ``wait``: a map not computed
+    yet is left out and drawn ``PENDING`` (computed beside the requests: ``web/topic_pages.py``)."""
     summaries = state.store.venue_list() if is_venue_name(name) else []
     known = [(s.venue, s.year) for s in summaries]
     slug = venue_slug(name)
@@ -119,7 +121,8 @@ def venue_data(
     entries = state.store.venue_entries(shown.venue, year, status or None)
     papers = {p.id: p for p in state.store.get_many(list(dict.fromkeys(e.paper_id for e in entries)))}
     mapped = with_vectors(state, list(papers.values()))
-    tmap = venue_map(state, mapped)
+    later = not wait and len(mapped) >= 2 * MIN_TOPIC and not map_ready(state, mapped)
+    tmap = None if later else venue_map(state, mapped)
     label = f"{shown.venue} {year}"
     drawable = tmap is not None and len(tmap.clusters) > 1  # a map of two topics or more
     data = VenueAnswer.make(
@@ -137,7 +140,11 @@ def venue_data(
     titles = {e.paper_id: e.record.title for e in entries}
     drawn = map_view(tmap, titles, MAP_PAGE_SIZES) if tmap is not None and drawable else None
     years = sorted((y for v, y in known if venue_slug(v) == slug), reverse=True)
-    return data | {"drawn": drawn, "years": years, "mapped": len(mapped)}
+    return data | {
+        "drawn": pending(MAP_PAGE_SIZES) if later else drawn,
+        "years": years,
+        "mapped": len(mapped),
+    }
 
 
 @twin(router, "/venue/{name}/{year}", 404)
@@ -155,12 +162,12 @@ def venue(request: Request, web: Web, name: str, year: int = Year, status: str |
     base = href(str(request.url.path), {"status": status})
 
     def page_data() -> dict[str, Any]:
-        data = venue_data(state, name, year, status, page=True)
+        data = venue_data(state, name, year, status, page=True, wait=ask.map or ask.topic is not None)
         return with_part(data, part_of(data["entries"], ask.part, base, rest=ask.rest))
 
     return web.cached_page(
         request,
-        fragment_or(ask.fragment, "venue.html"),
+        fragment_or(ask.fragment, "venue.html", VENUE_MAP if ask.map else FRAGMENT),
         ("venue", *key, *ask.key()),
         page_data,
         index=True,

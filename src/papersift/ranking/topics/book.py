@@ -25,7 +25,7 @@ from papersift.index.lexical import Lexical
 from papersift.ranking.phrases import phrases
 from papersift.ranking.topics.caches import Caches, Written
 from papersift.ranking.topics.parameters import PARAMETERS
-from papersift.records.analyzer import STOP_WORDS, ascii_letters, fold, singular
+from papersift.records.analyzer import ascii_letters, fold, phrase_key, unhyphenated
 from papersift.records.paper import Paper
 from papersift.records.taxonomy import canonical, category_name, category_named
 
@@ -62,29 +62,16 @@ class PhraseBook:
     caches: Caches = field(default_factory=Caches)
 
 
-def _unhyphenated(text: str) -> str:
-    """Hyphens between words as spaces, except in a compound holding a stop word
-    (``chain-of-thought``)."""
-
-    def spaced(match: re.Match[str]) -> str:
-        compound = match[0]
-        if STOP_WORDS & set(compound.lower().split("-")):
-            return compound
-        return compound.replace("-", " ")
-
-    return re.sub(r"[^\W\d_]+(?:-[^\W\d_]+)+", spaced, text)
-
-
 def name_keys(text: str) -> set[str]:
     """The phrases a topic may be named by in ``text``, plurals folded ("a paper holds the name")."""
-    found = phrases(_unhyphenated(text), PARAMETERS.name_words)
-    return {" ".join(singular(word) for word in phrase.split()) for phrase in found}
+    found = phrases(unhyphenated(text), PARAMETERS.name_words)
+    return {phrase_key(phrase) for phrase in found}
 
 
 def name_key(label: str) -> str:
     """A topic's name as ``name_keys`` spells it (``Multi-Agent Systems`` → ``multi agent
     system``)."""
-    return " ".join(singular(word) for word in _unhyphenated(fold(label)).split())
+    return phrase_key(unhyphenated(fold(label)))
 
 
 def phrase_book(lexical: Lexical | None, papers: Sequence[Paper]) -> PhraseBook:

@@ -1,5 +1,6 @@
-// papersift: math by KaTeX; expand abstracts; the reader's saved / rated state on every row; copy BibTeX;
-// the date picker; long lists in parts (web/parts.py: "more" appends the next part's rows); the keys:
+// papersift: math by KaTeX; expand abstracts; a thumbnail that fails removed; the reader's saved / rated
+// state on every row (all of these on a part's rows appended later too); copy BibTeX; the date picker (the
+// page's filters kept); long lists in parts (web/parts.py: "more" appends the next part's rows); the keys:
 // j / k next / previous paper (j past the last loads more), o or Enter open it, p its PDF, s save,
 // + / − more / less like it, e its abstract, r mark it read.
 document.addEventListener("DOMContentLoaded", () => {
@@ -79,9 +80,19 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     return response.ok ? response.json() : null;
   };
-  // what every row (of the page, or of a part appended later) does: math, its abstract, its forms
+  // a first-page thumbnail that could not be had (fetched on demand, and failed) is removed, not shown broken
+  const thumbnails = (root) => {
+    for (const img of within(root, "img.thumb")) {
+      const drop = () => img.closest(".first-page")?.remove();
+      if (img.complete && img.naturalWidth === 0) drop();
+      else img.addEventListener("error", drop);
+    }
+  };
+  // what every row (of the page, or of a part appended later) does: math, its thumbnail, its abstract, its
+  // forms
   const enhance = (root) => {
     typeset(root);
+    thumbnails(root);
     for (const button of within(root, ".paper .toggle")) {
       button.addEventListener("click", () => {
         const abstract = button.closest(".paper").querySelector(".abstract");
@@ -132,6 +143,11 @@ document.addEventListener("DOMContentLoaded", () => {
       const part = document.createElement("template");
       part.innerHTML = await response.text(); // the server's escaped rows (_part.html): no script runs in them
       const rows = within(part.content, "article.paper");
+      // a part of search's results brings the count line for the ranks now shown ("results 1–50")
+      const count = part.content.querySelector("p.result-count");
+      const shownCount = count && document.querySelector("p.result-count");
+      if (shownCount) shownCount.replaceWith(count);
+      else if (count) count.remove();
       link.closest("nav.more").replaceWith(part.content);
       for (const row of rows) enhance(row);
       document.dispatchEvent(new CustomEvent("papersift:rows", { detail: rows }));
@@ -174,7 +190,7 @@ document.addEventListener("DOMContentLoaded", () => {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const day = form.querySelector("input[name=day]").value;
-      if (day) window.location.href = form.dataset.base + "/" + day;
+      if (day) window.location.href = form.dataset.base + "/" + day + (form.dataset.query || "");
     });
   }
   // the keys, over the papers shown (a topic chip hides the others)
@@ -270,13 +286,5 @@ document.addEventListener("DOMContentLoaded", () => {
       }
     };
     read();
-  }
-});
-// a first-page thumbnail that could not be had (fetched on demand, and failed) is removed, not shown broken
-document.addEventListener("DOMContentLoaded", () => {
-  for (const img of document.querySelectorAll("img.thumb")) {
-    const drop = () => img.closest(".first-page")?.remove();
-    if (img.complete && img.naturalWidth === 0) drop();
-    else img.addEventListener("error", drop);
   }
 });

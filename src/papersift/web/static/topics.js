@@ -1,8 +1,10 @@
 // papersift topic map: a hover card with the paper's title, a point opens its paper, and chips that filter
 // the listing below (its later parts loaded first: window.papersiftParts, static/app.js). A drawing's
 // points are bare circles grouped by topic, in the order of their chip's data-papers (_topic_map.html).
+// A map not drawn yet is a placeholder (.topic-map.pending): its map alone (data-map: the page's
+// ?map=1&fragment=1, which waits for the map being drawn) is fetched and put in its place.
 document.addEventListener("DOMContentLoaded", () => {
-  for (const map of document.querySelectorAll(".topic-map")) {
+  const wire = (map) => {
     const box = map.querySelector(".map-box");
     const tip = map.querySelector(".map-tip");
     const chips = Array.from(map.querySelectorAll(".chip"));
@@ -35,7 +37,7 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     // a page of one topic's papers (?topic=N, made by the server) leaves the chips to the form: another
     // chip opens its topic, the pressed one the whole list
-    if (document.querySelector("section.listing[data-topic]")) continue;
+    if (document.querySelector("section.listing[data-topic]")) return;
     const rows = () => Array.from(document.querySelectorAll("section.listing article.paper"));
     let keep = null;  // the ids of the topic shown, or null: every row
     const hide = () => {
@@ -61,5 +63,29 @@ document.addEventListener("DOMContentLoaded", () => {
     const asked = new URLSearchParams(location.search).get("topic");  // the map page's "show in the listing"
     const chip = chips.find((c) => c.dataset.cluster === asked);
     if (chip) filter(chip);
+  };
+  // the map drawn after the page: the server's escaped fragment (_topic_map.html), no script runs in it;
+  // none (a day of one topic) removes the placeholder; a failure leaves it, with its link to the map
+  const fill = async (slot) => {
+    try {
+      const response = await fetch(slot.dataset.map, { headers: { Accept: "text/html" }, credentials: "same-origin" });
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      const fragment = document.createElement("template");
+      fragment.innerHTML = await response.text();
+      const map = fragment.content.querySelector(".topic-map");
+      if (!map) {
+        slot.remove();
+        return;
+      }
+      slot.replaceWith(map);
+      wire(map);
+      document.dispatchEvent(new CustomEvent("papersift:map", { detail: map }));
+    } catch {
+      slot.removeAttribute("aria-busy");
+    }
+  };
+  for (const map of document.querySelectorAll(".topic-map")) {
+    if (map.classList.contains("pending")) fill(map);
+    else wire(map);
   }
 });

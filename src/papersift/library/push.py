@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from apprise import Apprise, LogCapture, NotifyBase, NotifyFormat
 
+from papersift.library.delivery import BACKOFF, TRIES, Sending, tried
+from papersift.library.words import Words, day_name
 from papersift.ranking.daily import DailyPick
-from papersift.reader.delivery import BACKOFF, TRIES, Sending, tried
-from papersift.reader.words import Words, day_name
+from papersift.ranking.followed import FollowedPaper
 from papersift.reading.shown import Texts, TldrShape, missing_line
 from papersift.records.messages import say
 from papersift.services.listing import ABS_URL
@@ -37,7 +38,7 @@ from papersift.store import Store
 from papersift.store.records import Account, Digest, DigestText
 
 if TYPE_CHECKING:
-    from papersift.reader.digest import DigestDay
+    from papersift.library.digest import DigestDay
 
 PART_BREAK = "\f"  # between the kept messages of one push (never in a message)
 TITLE_RESERVE = " (99/99)"  # what the part numbers may add to a title
@@ -145,7 +146,7 @@ def paper_block(
     if cut:
         summary = summary if len(summary) <= cut else summary[: max(cut - 1, 0)].rstrip() + "…"
         why = why if len(why) <= cut else why[: max(cut - 1, 0)].rstrip() + "…"
-    score = f" · {words('push_score', score=f'{pick.score:.2f}')}" if pick.score is not None else ""
+    score = f" · {words('score', score=f'{pick.score:.2f}')}" if pick.score is not None else ""
     if markdown:
         lines.append(f"**{n}. [{_md(plain_text(p.title))}]({ABS_URL.format(p.id)})**")
         if venues:
@@ -153,7 +154,7 @@ def paper_block(
         if summary:
             lines.append(_md(summary))
         if why:
-            lines.append(f"_{words('digest_why_word')}_: {_md(why)}{score}")
+            lines.append(f"_{words('why')}_: {_md(why)}{score}")
     else:
         lines.append(f"#{n:02d} {plain_text(p.title)}")
         if venues:
@@ -161,7 +162,7 @@ def paper_block(
         if summary:
             lines.append(summary)
         if why:
-            lines.append(f"{words('digest_why', reasons=why)}{score}")
+            lines.append(f"{words('why_reasons', reasons=why)}{score}")
         lines.append(ABS_URL.format(p.id))
     return "\n".join(lines)
 
@@ -214,9 +215,10 @@ def compose(
     texts: Texts | None = None,
     lang: str = "en",
 ) -> Composed:
-    """The push of ``today`` for ``target``: its picks with title, TL;DR, why and link, in as many messages
-    as the service's limits need; a day arXiv announced nothing (``today.quiet``) says so and names the next
-    listing; a day with no picks says why (``today.note``). Its words in ``lang`` (``reader/words.py``)."""
+    """The push of ``today`` for ``target``: its picks with title, TL;DR, why and link, then what the authors
+    the reader follows announced this week (``today.followed``), in as many messages as the service's limits
+    need; a day arXiv announced nothing (``today.quiet``) says so and names the next listing; a day with no
+    picks says why (``today.note``). Its words in ``lang`` (``library/words.py``)."""
     plugin, markdown, words = target.plugin, target.markdown, Words(lang)
     day, picks = today.day, today.picks
     if today.quiet is not None:
@@ -237,11 +239,30 @@ def compose(
         while not fits(plugin, room, block) and cut > 20:
             block, cut = paper_block(n, pick, tldr, markdown, cut, words, venues), cut // 2
         blocks.append(block)
+    blocks += followed_blocks(today.followed, markdown, words)
     link = f"{settings.base_url.rstrip('/')}/daily/{day.isoformat()}"
     blocks.append(
         f"[{words('push_all_papers')}]({link})" if markdown else words("push_all_papers_at", link=link)
     )
-    return Composed(title, tuple(pack(plugin, title, blocks)), tuple(p.paper.id for p in picks))
+    papers = tuple(p.paper.id for p in picks) + tuple(f.paper.id for f in today.followed)  # seen once sent
+    return Composed(title, tuple(pack(plugin, title, blocks)), papers)
+
+
+def followed_blocks(followed: Sequence[FollowedPaper], markdown: bool, words: Words) -> list[str]:
+    """New this week by the authors the reader follows, a block a paper (its title, authors, day, the
+    followed authors it names, link), the section's heading over the first."""
+    blocks = []
+    for n, found in enumerate(followed):
+        p, line = found.paper, words.followed(found)
+        if markdown:
+            block = f"[{_md(plain_text(p.title))}]({ABS_URL.format(p.id)}) — {_md(line)}"
+        else:
+            block = f"{plain_text(p.title)}\n{line}\n{ABS_URL.format(p.id)}"
+        if n == 0:
+            heading = words("digest_followed_new")
+            block = f"**{_md(heading)}**\n{block}" if markdown else f"{heading}\n{block}"
+        blocks.append(block)
+    return blocks
 
 
 def part_title(title: str, n: int, total: int) -> str:

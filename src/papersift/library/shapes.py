@@ -1,7 +1,8 @@
 """The JSON shape of each thing the faces show, in one place, as pydantic models that make the JSON: a paper,
-a related hit, a search hit, a library entry, a daily pick and the lab's trending papers. The API (``web/``,
-which also gives them to OpenAPI), the feeds (``records/feeds.py``, ``reader/digest.py``) and the CLI build
-their JSON with these models (``Shape.of…(records).dump()``), so a field is added or renamed here once.
+a related hit, a search hit, a library entry, a daily pick, a paper by followed authors and the lab's
+trending papers. The API (``web/``, which also gives them to OpenAPI), the feeds (``records/feeds.py``,
+``library/digest.py``) and the CLI build their JSON with these models (``Shape.of…(records).dump()``), so a
+field is added or renamed here once.
 
 A paper is its record (``RecordShape``) with what the reading layer adds (``reading/shown.py``: its
 ``tldr``, and ``zh`` in 中文; ``texts`` are the stored texts looked up for the papers shown, the extractive
@@ -13,13 +14,14 @@ items (``rank=`` for results, ``number=`` for a day's listing), plus anything th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Self
 
 from pydantic import Field
 
 from papersift.ranking import understand
 from papersift.ranking.daily import DailyPick
+from papersift.ranking.followed import FollowedPaper
 from papersift.ranking.pool import Hit
 from papersift.ranking.search import SearchResult
 from papersift.reading.shown import Texts, TldrShape, ZhShape
@@ -188,9 +190,22 @@ def record_fields(paper: Paper, venues: Sequence[VenueMark] = ()) -> dict[str, A
 
 
 def reading_fields(paper: Paper, texts: Texts) -> dict[str, Any]:
-    """What the reading layer adds to a paper's JSON: ``tldr``, and ``zh`` when the texts are in 中文."""
-    zh = texts.zh(paper)
-    return {"tldr": texts.tldr(paper)} if zh is None else {"tldr": texts.tldr(paper), "zh": zh}
+    """What the reading layer adds to a paper's JSON: ``tldr`` (null: a key sentence left for the rows
+    shown, ``with_tldrs``), and ``zh`` when the texts are in 中文."""
+    zh, tldr = texts.zh(paper), texts.shown_tldr(paper)
+    return {"tldr": tldr} if zh is None else {"tldr": tldr, "zh": zh}
+
+
+def with_tldrs(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Papers' JSON with each ``tldr`` left null (``Texts.extractive`` off) made, the key sentence of the
+    paper's abstract (``TldrShape.extractive``), in its place: for the rows a page shows (the templates'
+    ``with_tldrs`` filter, ``web/pages.py``) and for every row of its JSON twin. Other rows as they are."""
+    return [
+        {**row, "tldr": TldrShape.extractive(row["title"], row["abstract"]).dump()}
+        if "tldr" in row and row["tldr"] is None
+        else row
+        for row in rows
+    ]
 
 
 class PaperShape(RecordShape):
@@ -288,6 +303,18 @@ class DailyPickShape(PaperShape):
         score = None if pick.score is None else round(pick.score, 4)
         why, seen = list(pick.reasons), list(pick.seen)
         return cls.of(pick.paper, texts, **position, score=score, why=why, seen=seen)
+
+
+class FollowedNew(PaperShape):
+    """A paper by followed authors announced this week (``ranking/followed.py``), and which of them it names
+    (``followed``): ``followed_new`` of ``/api/daily``, the lines after the picks of ``recommend --format
+    json``, the entries after the picks of a reader's Atom feed."""
+
+    followed: list[str]
+
+    @classmethod
+    def of_followed(cls, found: FollowedPaper, texts: Texts | None = None, **extra: Any) -> Self:
+        return cls.of(found.paper, texts, **extra, followed=list(found.authors))
 
 
 class Understood(Shape):

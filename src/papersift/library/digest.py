@@ -1,8 +1,9 @@
 """Digests: a reader's top papers of a day as e-mail (HTML + plain text over SMTP), Atom and Markdown
-(pushes: ``reader/push.py``), and what a day's digests hold (``digest_day``: the papers not yet seen, at or
-above
-the reader's threshold; on a day arXiv announces nothing, a note naming the next listing; ``due``: what the
-cron job sends on a channel).
+(pushes: ``library/push.py``), and what a day's digests hold (``digest_day``: the papers not yet seen, at or
+above the reader's threshold, then what the authors they follow announced this week that they have not
+seen, ``ranking/followed.py``; on a day arXiv announces nothing, a note naming the next listing; ``due``:
+what the cron job sends on a channel). A sent digest's papers, those of authors followed too, are marked
+seen: a digest tells of a paper once.
 
 A digest is composed once per (reader, day, channel) and kept in the store before anything is sent, so a
 failed send is retried on the next run and a rerun never sends the same day twice. SMTP supports plain,
@@ -17,13 +18,16 @@ import html
 import smtplib
 import ssl
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from papersift.library.delivery import Sending, tried
+from papersift.library.shapes import DailyPickShape, FollowedNew
+from papersift.library.words import Words, day_name, digest_lang, shown_texts
 from papersift.llm.client import available
 from papersift.ranking.daily import (
     DailyPick,
@@ -36,9 +40,7 @@ from papersift.ranking.daily import (
     min_score,
     reader_categories,
 )
-from papersift.reader.delivery import Sending, tried
-from papersift.reader.shapes import DailyPickShape
-from papersift.reader.words import Words, day_name, digest_lang, shown_texts
+from papersift.ranking.followed import FollowedPaper, reader_week
 from papersift.reading.passes import Made, summarize
 from papersift.reading.shown import Texts, lookup, missing_line
 from papersift.records.feeds import atom_feed
@@ -76,10 +78,12 @@ def compose(
     note: str | None = None,
     subject: str | None = None,
     lang: str = "en",
+    followed: Sequence[FollowedPaper] = (),
 ) -> DigestText:
     """The digest's subject, plain text and HTML (every paper text escaped), each paper's TL;DR (and how
-    many are missing, and why), with what the lab read; ``note`` says why there are no papers (a day arXiv
-    announced nothing, everything seen or below the threshold). Its words in ``lang`` (``reader/words``)."""
+    many are missing, and why), then what the authors the reader follows announced this week
+    (``followed``) and what the lab read; ``note`` says why there are no papers (a day arXiv announced
+    nothing, everything seen or below the threshold). Its words in ``lang`` (``library/words``)."""
     words = Words(lang)
     usual = say("digest_subject", n=len(picks), reader=reader.name, day=day_name(day))
     subject = words.said(subject or usual)
@@ -90,7 +94,7 @@ def compose(
     items = []
     for n, pick in enumerate(picks, 1):
         p = pick.paper
-        why = words("digest_why", reasons=words.why(pick.reasons)) if pick.reasons else ""
+        why = words("why_reasons", reasons=words.why(pick.reasons)) if pick.reasons else ""
         tldr = words.tldr(tldrs[n - 1], plain_text)
         title, abstract = plain_text(p.title), plain_text(p.abstract)
         venues = words.venues(texts, p.id)  # "COLM 2025 · Poster": where it was accepted
@@ -115,6 +119,26 @@ def compose(
         )
     if not picks:
         lines.append(note or words("digest_none"))
+    by_followed = ""
+    if followed:
+        heading = words("digest_followed_new")
+        lines += ["", heading]
+        for f in followed:
+            lines += [
+                f"- {plain_text(f.paper.title)}",
+                f"    {words.followed(f)}",
+                f"    {ABS_URL.format(f.paper.id)}",
+            ]
+        by_followed = (
+            f"<h3>{html.escape(heading)}</h3><ul>"
+            + "".join(
+                f'<li><a href="{html.escape(ABS_URL.format(f.paper.id))}">'
+                f"{html.escape(plain_text(f.paper.title))}</a><br>"
+                f"<small>{html.escape(words.followed(f))}</small></li>"
+                for f in followed
+            )
+            + "</ul>"
+        )
     link = f"{settings.base_url.rstrip('/')}/daily/{day.isoformat()}"
     lines += ["", words("digest_all_papers_at", link=link)]
     lab = ""
@@ -140,10 +164,20 @@ def compose(
     if not picks and note:
         notes += f"<p>{html.escape(note)}</p>"
     body = (
-        f"<html><body><h2>{html.escape(subject)}</h2>{notes}<ol>{''.join(items)}</ol>{lab}"
+        f"<html><body><h2>{html.escape(subject)}</h2>{notes}<ol>{''.join(items)}</ol>{by_followed}{lab}"
         f'<p><a href="{html.escape(link)}">{html.escape(words("digest_all_papers"))}</a></p></body></html>'
     )
-    return DigestText(subject, "\n".join(lines) + "\n", body, tuple(p.paper.id for p in picks))
+    papers = tuple(p.paper.id for p in picks) + tuple(f.paper.id for f in followed)  # seen once sent
+    return DigestText(subject, "\n".join(lines) + "\n", body, papers)
+
+
+def followed_week(
+    store: Store, reader: Account, day: date, picks: Sequence[DailyPick]
+) -> list[FollowedPaper]:
+    """The digests' "new this week by authors you follow": the papers of the week up to ``day`` naming an
+    author ``reader`` follows, not among the day's ``picks``, not saved, not seen (a digest that carried
+    one marks it seen when sent, so the next day's does not tell of it again)."""
+    return reader_week(store, reader, day, unseen=True, leave_out={p.paper.id for p in picks})
 
 
 def digest_texts(store: Store, settings: Settings, picks: Sequence[DailyPick], lang: str = "en") -> Texts:
@@ -195,13 +229,15 @@ def queue_email(
     note: str | None = None,
     subject: str | None = None,
     channel: str = EMAIL,
+    followed: Sequence[FollowedPaper] = (),
 ) -> Digest:
     """Compose the reader's e-mail digest of ``day`` (its TL;DRs made first when a model is available) and
-    keep it for sending (or the one already kept); ``note`` and ``subject``: see ``compose``; ``channel``:
-    ``EMAIL``, or a tag's (``tag_channel``)."""
+    keep it for sending (or the one already kept); ``note``, ``subject`` and ``followed``: see ``compose``;
+    ``channel``: ``EMAIL``, or a tag's (``tag_channel``)."""
     lang = digest_lang(store, settings, reader)
     texts = reader_texts(store, settings, reader, picks, lang)
-    made = compose(reader, day, picks, settings, lab_week(store), texts, note, subject, lang)
+    lab = lab_week(store)
+    made = compose(reader, day, picks, settings, lab, texts, note, subject, lang, followed)
     return store.queue_digest(reader.id, day, channel, made)
 
 
@@ -234,8 +270,10 @@ def markdown(
     texts: Texts | None = None,
     lang: str = "en",
     tag: str | None = None,
+    followed: Sequence[FollowedPaper] = (),
 ) -> str:
-    """The digest as Markdown, its words in ``lang`` (``tag``: it was ranked by that tag alone)."""
+    """The digest as Markdown, its words in ``lang`` (``tag``: it was ranked by that tag alone), with what
+    the authors the reader follows announced this week (``followed``) and what the lab read."""
     words = Words(lang)
     out = [f"# {words('markdown_title', reader=reader.name, day=day.isoformat())}", ""]
     if tag is not None:
@@ -253,7 +291,12 @@ def markdown(
         tldr = words.tldr(tldrs[n - 1], plain_text).replace("[", "\\[").replace("]", "\\]")
         out.append(f"   - {tldr}")
         if pick.reasons:
-            out.append(f"   - {words('digest_why', reasons=words.why(pick.reasons))}")
+            out.append(f"   - {words('why_reasons', reasons=words.why(pick.reasons))}")
+    if followed:
+        out += ["", f"## {words('digest_followed_new')}", ""]
+        for found in followed:
+            title = plain_text(found.paper.title).replace("[", "\\[").replace("]", "\\]")
+            out.append(f"- [{title}]({ABS_URL.format(found.paper.id)}) — {words.followed(found)}")
     if popular:
         out += ["", f"## {words('lab_popular_week')}", ""]
         for item in popular:
@@ -271,15 +314,19 @@ def atom(
     texts: Texts | None = None,
     base_url: str | None = None,
     lang: str = "en",
+    followed: Sequence[FollowedPaper] = (),
 ) -> bytes:
-    """The reader's private Daily Papers feed; its links on ``base_url`` (default: the configured one), its
-    words in ``lang``."""
+    """The reader's private Daily Papers feed: the picks, then the papers of the week by authors they follow
+    (``followed``: entries in the category "followed", naming those authors); its links on ``base_url``
+    (default: the configured one), its words in ``lang``."""
     base = (base_url or settings.base_url).rstrip("/")
+    entries = [feed_entry(DailyPickShape.of_pick(p, texts, announced=day.isoformat()).dump()) for p in picks]
+    entries += [feed_entry(FollowedNew.of_followed(f, texts).dump()) for f in followed]
     return atom_feed(
         Words(lang)("feed_title", reader=reader.name),
         f"{base}/feed/{reader.name}",
         f"{base}/feed/{reader.feed_token}.atom",
-        [feed_entry(DailyPickShape.of_pick(p, texts, announced=day.isoformat()).dump()) for p in picks],
+        entries,
         lang,
     )
 
@@ -417,6 +464,7 @@ class DigestDay:
     threshold: float | None = None
     quiet: QuietDay | None = None
     tag: str | None = None  # ranked by this tag's papers alone
+    followed: list[FollowedPaper] = field(default_factory=list)  # new this week by followed authors, unseen
 
     @property
     def note(self) -> Message | None:
@@ -478,7 +526,8 @@ def digest_day(
             raise
         return DigestDay(quiet.day, [], quiet=quiet, tag=tag)
     kept = above(view.picks, limit)
-    return DigestDay(view.day, kept, len(view.picks) - len(kept), limit, tag=view.tag)
+    followed = followed_week(store, reader, view.day, view.picks) if tag is None else []
+    return DigestDay(view.day, kept, len(view.picks) - len(kept), limit, tag=view.tag, followed=followed)
 
 
 def due(

@@ -1,9 +1,10 @@
 """The fixed words of the digests and pushes (the e-mail, Markdown, Atom, a push) in the reader's language:
 which language a reader's digests speak (``digest_lang``: 中文 for a reader who follows with ``--lang zh``,
-else ``settings.lang``), the day as they name it, a TL;DR's line, the reasons joined, and the texts they
-show (``shown_texts``: a 中文 reader's stored 中文 TL;DRs over the English ones). Every word is a message
-(``records/messages.py``) said from the catalogs (``records/catalogs.py``); English is the text the digests
-always wrote, and paper text stays as the paper writes it.
+else ``settings.lang``), the day as they name it, a TL;DR's line, the reasons joined, the line under a paper
+by followed authors, and the texts they show (``shown_texts``: a 中文 reader's stored 中文 TL;DRs over the
+English ones). Every word is a message (``records/messages.py``) said from the catalogs
+(``records/catalogs.py``); English is the text the digests always wrote, and paper text stays as the paper
+writes it.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from papersift.ranking.followed import FollowedPaper
 from papersift.reading.shown import Texts, TldrShape
 from papersift.records.catalogs import said, said_list
 from papersift.records.messages import Arg, Message, dated, say, venue_badge
 from papersift.settings import Settings
+from papersift.sources.citetext import author_line
 from papersift.store import Store
 from papersift.store.records import Account
 
@@ -64,7 +67,15 @@ class Words:
             error = tldr.error if tldr.error is not None else "None"
             return self("digest_tldr_unavailable", error=error)
         by = say("digest_key_sentence") if tldr.by == "extractive" else str(tldr.by)
-        return self("digest_tldr", by=by, text=clean(tldr.text))
+        return self("tldr_line_by", by=by, text=clean(tldr.text))
+
+    def followed(self, found: FollowedPaper) -> str:
+        """A followed author's paper under its title: its authors, its day, and which followed authors it
+        names (``A, B and 3 more · 2026-05-18 · followed authors: B``)."""
+        p = found.paper
+        day = p.announced or p.published
+        authors = self("followed_authors", authors=said_list(found.authors, self.lang, series=True))
+        return " · ".join(x for x in (self.said(author_line(p.authors)), str(day or ""), authors) if x)
 
     def venues(self, texts: Texts | None, paper_id: str) -> str:
         """The paper's venues as its badges say them (``COLM 2025 · Poster``, several as a series); "" for a

@@ -33,8 +33,8 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from papersift.reader.library import entry_from_paper, entry_from_reference, link
-from papersift.reader.zotero_api import ZoteroClient, ZoteroError
+from papersift.library.saved import entry_from_paper, entry_from_reference, link
+from papersift.library.zotero_api import ZoteroClient, ZoteroError
 from papersift.records.messages import Arg, Message, say
 from papersift.records.paper import Paper, is_arxiv_id
 from papersift.services.harvest import ArxivClient, HarvestError, fetch_ids

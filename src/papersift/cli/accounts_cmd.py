@@ -27,11 +27,11 @@ def reader_add(
     password = (
         sys.stdin.readline().rstrip("\n")
         if password_stdin
-        else typer.prompt(spoken().line("password"), hide_input=True, confirmation_prompt=True)
+        else typer.prompt(spoken().line("cli_password"), hide_input=True, confirmation_prompt=True)
     )
     with opened(load_settings(home)) as o:
         reader = create_account(o.store, name, password, email)
-    typer.echo(o.say.line("reader_created", name=reader.name))
+    typer.echo(o.say.line("cli_reader_created", name=reader.name))
 
 
 @reader_app.command("list")
@@ -39,7 +39,9 @@ def reader_list(home: HomeOpt = None) -> None:
     """Every reader, with their e-mail and library size."""
     with opened(load_settings(home)) as o:
         for r in o.store.accounts():
-            typer.echo(f"{r.name}\t{r.email or '-'}\t{o.say.line('papers', n=len(o.store.library(r.id)))}")
+            typer.echo(
+                f"{r.name}\t{r.email or '-'}\t{o.say.line('cli_papers', n=len(o.store.library(r.id)))}"
+            )
 
 
 @reader_app.command("feed")
