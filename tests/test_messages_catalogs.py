@@ -261,3 +261,10 @@ def test_every_key_the_cli_and_the_pages_name_is_in_the_table() -> None:
     for page in (Path(i18n.__file__).parent / "templates").glob("*.html"):
         words |= set(re.findall(r"\bt\.(\w+)", page.read_text()))
     assert len(words) > 150 and not words - set(i18n.interface("en")), words - set(i18n.interface("en"))
+
+
+def test_a_day_before_year_1000_is_said_not_refused() -> None:
+    early = date(523, 7, 9)  # an API caller may ask for any day; strftime writes its year "523"
+    assert dated("weekday", early) == "Friday" and said(dated("listing_day", early), "zh").endswith(
+        "（周五）"
+    )

@@ -17,6 +17,7 @@ from papersift.index.onnx_encoder import (
     PINNED,
     OnnxEncoder,
     OnnxModelError,
+    _quantize,
     load_onnx_encoder,
     model_files,
     quantized,
@@ -243,3 +244,12 @@ def test_encoding_keeps_nothing_of_onnx_runtime_outside_the_home() -> None:
     home, cache = Path(os.environ["HOME"]), Path(os.environ["XDG_CACHE_HOME"])
     assert home.is_dir() and cache.is_dir()  # the test's own (tests/support/sandbox.py)
     assert not (home / ".cache" / "Microsoft").exists() and not (cache / "Microsoft").exists()
+
+
+def test_without_the_int8_extra_making_the_int8_model_says_how(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "onnx", None)  # as if `papersift[int8]` were not installed
+    with pytest.raises(OnnxModelError) as raised:
+        _quantize(tmp_path / "model.onnx", tmp_path)
+    assert "papersift[int8]" in str(raised.value) and "PAPERSIFT_QUANTIZE=false" in str(raised.value)

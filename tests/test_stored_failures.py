@@ -135,7 +135,7 @@ def test_failures_stored_in_the_old_text_form_are_data_after_the_migration(
     model, check, fulltext, digest = _read_everywhere(store, reader)
     assert isinstance(model, Message) and model.key == "model_answered_times_saying"
     assert said(model, "zh") == said(
-        say("model_answered_times_saying", status="429", times=say("times_3"), message="slow down"), "zh"
+        say("model_answered_times_saying", status="429", times=say("three_times"), message="slow down"), "zh"
     )
     assert isinstance(check, Message) and check.key == "check_wrong_language"
     assert said(check, "zh") == "要求用中文，模型却用英文作答"  # its languages said as messages again

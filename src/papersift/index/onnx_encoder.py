@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import importlib.util
 import json
 import logging
 import os
@@ -292,6 +293,8 @@ def _quantize(source: Path, workdir: Path) -> Path:
     batch at run time) and the embedding tables are stored as int8 (a 23 MB file instead of 58 MB, which
     a query's process loads ~40% faster)."""
     ort = onnx_runtime()
+    if importlib.util.find_spec("onnx") is None:  # the quantiser reads and writes the model with it
+        raise OnnxModelError(say("int8_needs_onnx"))
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     folded = _optimised(source, workdir / "folded.onnx", ort.GraphOptimizationLevel.ORT_ENABLE_BASIC)

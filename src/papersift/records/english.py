@@ -296,6 +296,8 @@ ENGLISH: dict[str, str | Plural] = {
     "to the hash its publisher gives",
     "file_not_pinned": "%(path)s is not the pinned file: its SHA-256 is %(found)s, expected "
     "%(expected)s; nothing loaded",
+    "int8_needs_onnx": "the int8 form of the model is made with the onnx package: pip install "
+    "'papersift[int8]' (make does), or set PAPERSIFT_QUANTIZE=false to run the model as shipped",
     "model_no_runtime": "the local default model needs llama-cpp-python: %(install)s",
     "model_not_started": "the local default model did not start (%(line)s; see %(log)s)",
     "model_not_started_within": "the local default model did not start within %(seconds)s s (see %(log)s)",

@@ -174,7 +174,8 @@ def dated(key: str, day: date, **args: Arg) -> Message:
     """``day`` said in the form ``key`` (a ``DatePattern`` of the table: ``listing_day``, ``digest_day``,
     ``weekday``); or the message ``key`` with ``args``, its argument ``day`` said as a listing's day."""
     if isinstance(ENGLISH[key], DatePattern):
-        return Message(key, day=f"{day:%Y-%m-%d}")  # a datetime's day
+        # a datetime's day, as ISO writes it: year 523 is "0523" (strftime's %Y would write "523")
+        return Message(key, day=date(day.year, day.month, day.day).isoformat())
     return Message(key, day=dated("listing_day", day), **args)
 
 

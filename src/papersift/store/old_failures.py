@@ -78,7 +78,22 @@ def _old_call(call: str, at: int) -> tuple[Message, int]:
             raise ValueError(call)
         at = name.end()
         args[name.group(1)], at = _OLD_STRING(call, at) if call.startswith('"', at) else _old_call(call, at)
-    return say(head.group(1), **args), at + 1
+    key = head.group(1)
+    if key.endswith("_1"):  # a plural's one-form key: the plural key now, said with n = 1
+        args.setdefault("n", 1)
+    return say(_renamed(key), **args), at + 1
+
+
+# keys the one English table renamed after failures were kept in the old form
+_RENAMED = {"times_2": "twice", "times_3": "three_times"}
+
+
+def _renamed(key: str) -> str:
+    """``key`` as the message table names it now: a plural's one-form key (``years_earlier_1``) is its
+    plural key (``years_earlier``), said with the same ``n``."""
+    if key in _RENAMED:
+        return _RENAMED[key]
+    return key[: -len("_1")] if key.endswith("_1") else key
 
 
 def _old_check(reason: str, written: str) -> Message:
