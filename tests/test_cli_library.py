@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import email
-import email.policy
 import re
 import shutil
 import time
 from collections.abc import Iterator
-from email.message import EmailMessage
 from pathlib import Path
 
 import feedparser
 import orjson
 import pytest
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from tests.support.data import DAILY_DAYS, day_records
 from tests.support.processes import free_port, run_cli
+from tests.support.smtp import Inbox, local_inbox
 
 BROKEN = """@book{broken,
   title = {Unclosed
@@ -27,26 +23,10 @@ BROKEN = """@book{broken,
 """
 
 
-class Inbox:
-    """An aiosmtpd handler that keeps every message it receives."""
-
-    def __init__(self) -> None:
-        self.messages: list[EmailMessage] = []
-
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        assert isinstance(envelope.content, bytes)
-        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))  # type: ignore[arg-type]
-        return "250 OK"
-
-
 @pytest.fixture
 def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield inbox, port
-    controller.stop()
+    with local_inbox() as served:
+        yield served
 
 
 @pytest.fixture

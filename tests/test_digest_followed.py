@@ -6,8 +6,6 @@ the day's picks, and left out of the digests of later days once a digest carried
 
 from __future__ import annotations
 
-import email
-import email.policy
 import json
 from collections.abc import Iterator
 from datetime import date
@@ -15,8 +13,6 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP, Envelope, Session
 from lxml import etree
 
 from papersift.library.saved import save_paper
@@ -27,7 +23,7 @@ from papersift.store.sqlite import SqliteStore
 from tests.push_server import PushServer
 from tests.support.data import as_papers, write_jsonl
 from tests.support.inproc import app_client, invoke
-from tests.support.processes import free_port
+from tests.support.smtp import Inbox, local_inbox
 
 DAY, NEXT = "2026-05-19", "2026-05-20"  # two listing days of cs.LG
 PICKED = "2605.10003"  # by Ada Lovelace, new in cs.LG on DAY: one of the day's picks
@@ -93,28 +89,11 @@ def test_recommend_json_ends_with_the_weeks_papers_by_followed_authors_in_the_ap
     assert "New this week by authors you follow (3, the last 7 days)" in text
 
 
-class Inbox:
-    """An aiosmtpd handler that keeps every message it receives."""
-
-    def __init__(self) -> None:
-        self.messages: list[EmailMessage] = []
-
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        assert isinstance(envelope.content, bytes)
-        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
-        return "250 OK"
-
-
 @pytest.fixture
 def inbox() -> Iterator[tuple[Inbox, dict[str, str]]]:
     """A real SMTP server on 127.0.0.1, and the settings that mail to it."""
-    mailbox, port = Inbox(), free_port()
-    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
+    with local_inbox() as (mailbox, port):
         yield mailbox, {"PAPERSIFT_SMTP_PORT": str(port), "PAPERSIFT_MAIL_FROM": "radar@lab.example"}
-    finally:
-        controller.stop()
 
 
 def parts(message: EmailMessage) -> tuple[str, str]:

@@ -5,25 +5,21 @@ does not exist is a clear error in both languages."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import gzip
 import re
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
-from email.message import EmailMessage
 from pathlib import Path
 
 import httpx
 import orjson
 import pytest
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from tests.support.data import write_jsonl
 from tests.support.inproc import invoke
-from tests.support.processes import free_port, serving
+from tests.support.processes import serving
+from tests.support.smtp import local_inbox
 
 pytestmark = pytest.mark.process
 
@@ -191,27 +187,12 @@ def test_new_this_week_by_followed_authors_in_recommend_and_on_the_daily_page(
         assert "New this week by authors you follow" in page and f'href="/abs/{paper}"' in page
 
 
-class Inbox:
-    """An aiosmtpd handler that keeps every message it receives."""
-
-    def __init__(self) -> None:
-        self.messages: list[EmailMessage] = []
-
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        assert isinstance(envelope.content, bytes)
-        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
-        return "250 OK"
-
-
 def test_a_tag_digest_is_mailed_apart_from_the_usual_one_and_daily_sends_the_followed_tags(
     tagged: Tagged, tmp_path: Path
 ) -> None:
     home = tmp_path / "home"
     shutil.copytree(tagged.home, home)
-    inbox, port = Inbox(), free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
+    with local_inbox() as (inbox, port):
         env = {"PAPERSIFT_SMTP_PORT": str(port), "PAPERSIFT_MAIL_FROM": "radar@lab.example"}
         to = ["--email", "ada@lab.example", "--date", DAY]
         invoke("digest", "--tag", "graphs", *to, home=home, env=env)
@@ -228,5 +209,3 @@ def test_a_tag_digest_is_mailed_apart_from_the_usual_one_and_daily_sends_the_fol
         cron = [str(m["Subject"]) for m in inbox.messages[2:]]  # the latest listing's: usual, then the tag's
         assert len(cron) == 2 and "papers for me" in cron[0] and "like your tag “diffusion”" in cron[1]
         assert cron[0].rsplit(", ", 1)[1] == cron[1].rsplit(", ", 1)[1]  # the same day
-    finally:
-        controller.stop()

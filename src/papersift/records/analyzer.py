@@ -57,6 +57,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 STOP_WORDS = frozenset(  # English function words: no evidence of topic
@@ -92,9 +93,7 @@ _MIXED_WORD = re.compile(
 KEYWORD_CHARS = 100_000  # the keyword index reads this much of a field (a huge abstract is cut)
 KEYWORD_TOKEN_MAX = 100  # characters: a longer run (a sequence, a hash) is no keyword
 _ASCII_LETTERS_AND_DIGITS = re.compile(r"[a-z0-9]+")  # ``_LETTERS_AND_DIGITS`` on lower-cased ASCII
-# the keyword pipeline's stems, memoized: the words of papers repeat, and ingest stems every one
-_KEYWORD_STEMS: dict[str, str] = {}
-KEYWORD_STEMS_KEPT = 500_000  # distinct words remembered before the memo starts again
+KEYWORD_STEMS_KEPT = 500_000  # distinct words whose stems ``keyword_stem`` keeps (least recent go first)
 # the keyword pipeline's stemmer: the original Porter algorithm (PyStemmer's), the one FTS5's porter
 # tokenizer applied before both stores shared this pipeline; Snowball English here cost hybrid search
 # 0.003 nDCG@10 on `eval search`
@@ -165,17 +164,17 @@ def keyword_tokens(text: str, *, prefix: bool = False) -> list[str]:
 
 
 def _keyword_stems(tokens: list[str]) -> list[str]:
-    """The ``KEYWORD_STEMMER`` stem of each token, each distinct one stemmed once (``_KEYWORD_STEMS``)."""
-    known = _KEYWORD_STEMS
-    new = [t for t in set(tokens) if t not in known]
-    short_or_long = [t for t in new if not KEYWORD_STEMMED[0] <= len(t) <= KEYWORD_STEMMED[1]]
-    known.update(zip(short_or_long, short_or_long, strict=True))
-    new = [t for t in new if t not in known]
-    if new:
-        if len(known) > KEYWORD_STEMS_KEPT:
-            known.clear()
-        known.update(zip(new, _stemmer(KEYWORD_STEMMER).stemWords(new), strict=True))
-    return [known[t] for t in tokens]
+    """The ``keyword_stem`` of each token."""
+    return [keyword_stem(t) for t in tokens]
+
+
+@lru_cache(maxsize=KEYWORD_STEMS_KEPT)
+def keyword_stem(token: str) -> str:
+    """The ``KEYWORD_STEMMER`` stem of a token of ``KEYWORD_STEMMED`` length, any other token as it is. Kept
+    (``lru_cache``, thread-safe): the words of papers repeat, and ingest stems every one."""
+    if not KEYWORD_STEMMED[0] <= len(token) <= KEYWORD_STEMMED[1]:
+        return token
+    return str(_stemmer(KEYWORD_STEMMER).stemWord(token))
 
 
 def keyword_text(text: str) -> str:
