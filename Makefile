@@ -70,9 +70,10 @@ texlive:
 	  texlive-latex-recommended texlive-bibtex-extra biber texlive-xetex texlive-luatex lmodern fonts-lmodern)
 
 # the suite runs on one worker per core (at most 4; WORKERS=0: in this process), each test file whole on
-# one worker, so a module's fixtures are built once (pytest-xdist)
+# one worker, so a module's fixtures are built once (pytest-xdist); the files taken long ones first, in the
+# order tests/support/schedule.py gives them (not xdist's, by the number of tests a file holds)
 WORKERS ?= auto
-PARALLEL = -n $(WORKERS) --maxprocesses 4 --dist loadfile
+PARALLEL = -n $(WORKERS) --maxprocesses 4 --dist loadfile --no-loadscope-reorder
 test: catalogs lint chromium texlive
 	$(VENV)/bin/pytest -q $(PARALLEL)
 

@@ -86,6 +86,9 @@ def _run(cmd: list[str], cwd: Path, timeout: int) -> str | None:
     return None
 
 
+# Nobody reads the PDF: each engine typesets every page (its errors, warnings and missing characters are
+# the same) but writes no PDF (xelatex: no .xdv handed to xdvipdfmx).
+NO_PDF = {"pdflatex": "-draftmode", "lualatex": "-draftmode", "xelatex": "-no-pdf"}
 _TEX_ERROR = re.compile(r"^! (?!\\[A-Z]+\d?/)(.*)", re.M)  # not an overfull box's dump that starts "! \OML/…"
 _TEX_WARNING = re.compile(r"^(?:LaTeX|Package \w+|Class \w+) Warning: (.*)|^(Missing character: .*)", re.M)
 
@@ -93,7 +96,8 @@ _TEX_WARNING = re.compile(r"^(?:LaTeX|Package \w+|Class \w+) Warning: (.*)|^(Mis
 def compile_bibtex(
     bib: str, workdir: Path, engine: str, backend: str, *, inputenc: bool = False, timeout: int = 900
 ) -> ToolCounts:
-    """``bib`` cited in full (``\\nocite{*}``) by a one-page article: engine, bibtex or biber, engine again.
+    """``bib`` cited in full (``\\nocite{*}``) by a one-page article: engine, bibtex or biber, engine again,
+    writing no PDF (``NO_PDF``).
     Errors: TeX's ``!`` lines and the bibliography tool's errors; warnings: LaTeX's and the tool's."""
     name = f"{engine}+{backend}" + ("+inputenc" if inputenc else "")
     work = workdir / name
@@ -101,7 +105,7 @@ def compile_bibtex(
     work.mkdir(parents=True)
     (work / "refs.bib").write_text(bib, encoding="utf-8")
     (work / "doc.tex").write_text(_document(engine, backend, inputenc), encoding="utf-8")
-    tex = [engine, "-interaction=nonstopmode", "doc.tex"]
+    tex = [engine, NO_PDF[engine], "-interaction=nonstopmode", "doc.tex"]
     late = [_run(tex, work, timeout), _run([backend, "doc"], work, timeout), _run(tex, work, timeout)]
     return read_counts(work, engine, backend, [line for line in late if line])
 

@@ -1,5 +1,6 @@
 """The suite's plugins: every test in its own temporary home (``tests/support/sandbox.py``), the shared
-fixtures (``tests/support/fixtures.py``) and the tiers (``tests/support/tiers.py``). The helpers are
+fixtures (``tests/support/fixtures.py``), the tiers (``tests/support/tiers.py``) and the order the workers
+take the files in (``tests/support/schedule.py``). The helpers are
 imported here too, for test modules that still take them from ``tests.conftest``; new code imports them
 from ``tests.support``."""
 
@@ -22,4 +23,9 @@ from tests.support.data import (  # noqa: E402, F401
 from tests.support.fixtures import reopen  # noqa: E402, F401
 from tests.support.processes import free_port, run_cli, serving  # noqa: E402, F401
 
-pytest_plugins = ["tests.support.sandbox", "tests.support.fixtures", "tests.support.tiers"]
+pytest_plugins = [
+    "tests.support.sandbox",
+    "tests.support.fixtures",
+    "tests.support.tiers",
+    "tests.support.schedule",
+]

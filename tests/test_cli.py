@@ -1,4 +1,8 @@
-"""The ``papersift`` command as a user runs it: real processes over a store built from real data."""
+"""The ``papersift`` command over a store built from real data: in this process (``tests.support.inproc``)
+where a test pins what a command says, its exit code or its effect on the store; as a user runs it, in a
+process of its own, where the process is the point: ``main``'s help and refused command line said in the
+reader's language (``help_words.install``, ``cli/said_tree.py``), ``serve``'s refusal, and a root option
+before the command."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import pytest
 
 from papersift.sources.latex import plain_text
 from tests.support.data import write_jsonl
+from tests.support.inproc import invoke
 from tests.support.processes import run_cli
 
 
@@ -17,20 +22,20 @@ from tests.support.processes import run_cli
 def home(tmp_path_factory: pytest.TempPathFactory, real_records: list[dict[str, object]]) -> Path:
     home = tmp_path_factory.mktemp("home")
     data = write_jsonl(home / "papers.jsonl.gz", real_records, gz=True)
-    result = run_cli("ingest", str(data), home=home)
+    result = invoke("ingest", str(data), home=home)
     assert f"ingest: {len(real_records)} new, 0 updated, 0 skipped, 0 failed" in result.stdout
     return home
 
 
 def _latest_listing(home: Path, category: str) -> list[dict[str, object]]:
-    out = run_cli("list", category, "--format", "json", home=home).stdout
+    out = invoke("list", category, "--format", "json", home=home).stdout
     return [json.loads(line) for line in out.splitlines()]
 
 
 def test_list_text_follows_the_listing_layout(home: Path) -> None:
     rows = _latest_listing(home, "cs.AI")
     day = rows[0]["listing_date"]
-    text = run_cli("list", "cs.AI", "--date", str(day), home=home).stdout
+    text = invoke("list", "cs.AI", "--date", str(day), home=home).stdout
     first = rows[0]
     lines = text.splitlines()
     assert lines[0].startswith("cs.AI — ") and "new" in lines[0]
@@ -53,41 +58,41 @@ def test_list_json_has_the_interface_fields(home: Path) -> None:
 
 
 def test_a_store_without_vectors_is_noted_once_and_never_for_a_keyword_search(home: Path) -> None:
-    hybrid = run_cli("search", "graph", home=home)
+    hybrid = invoke("search", "graph", home=home)
     assert hybrid.stderr.count("note: no vectors yet") == 1
     for query in ("graph", "图神经网络"):  # a 中文 query opens the indexes to read it
-        keyword = run_cli("search", query, "--mode", "keyword", home=home)
+        keyword = invoke("search", query, "--mode", "keyword", home=home)
         assert "no vectors yet" not in keyword.stderr, query
 
 
 def test_list_unknown_category_or_day_is_a_clear_error(home: Path) -> None:
-    r = run_cli("list", "nope.XX", home=home, check=False)
+    r = invoke("list", "nope.XX", home=home, check=False)
     assert r.returncode == 2 and "nope.XX is not an arXiv category" in r.stderr
-    r = run_cli("list", "econ.TH", home=home, check=False)
+    r = invoke("list", "econ.TH", home=home, check=False)
     assert r.returncode == 1 and "no listings for 'econ.TH'" in r.stderr
-    r = run_cli("list", "cs.AI", "--date", "1999-01-01", home=home, check=False)
+    r = invoke("list", "cs.AI", "--date", "1999-01-01", home=home, check=False)
     assert r.returncode == 1  # never fetched: said as such
     assert "The listing of Friday 1999-01-01 is not stored here; run `papersift sync`" in r.stderr
-    r = run_cli("list", "cs.AI", "--date", "yesterday", home=home, check=False)
+    r = invoke("list", "cs.AI", "--date", "yesterday", home=home, check=False)
     assert r.returncode == 2 and "not a date" in r.stderr
 
 
 def test_show_formats(home: Path, real_records: list[dict[str, object]]) -> None:
     pid = str(real_records[0]["id"])
-    as_json = json.loads(run_cli("show", pid, "--format", "json", home=home).stdout)
+    as_json = json.loads(invoke("show", pid, "--format", "json", home=home).stdout)
     assert as_json["id"] == pid and as_json["title"] == real_records[0]["title"]
-    bib = run_cli("show", f"https://arxiv.org/abs/{pid}v1", "--format", "bibtex", home=home).stdout
+    bib = invoke("show", f"https://arxiv.org/abs/{pid}v1", "--format", "bibtex", home=home).stdout
     assert bib.startswith("@misc{") and f"eprint = {{{pid}}}" in bib
-    text = run_cli("show", pid, home=home).stdout
+    text = invoke("show", pid, home=home).stdout
     assert text.startswith(f"arXiv:{pid}")
-    missing = run_cli("show", "2601.99999", home=home, check=False)
+    missing = invoke("show", "2601.99999", home=home, check=False)
     assert missing.returncode == 1 and "not in the store" in missing.stderr
-    bad = run_cli("show", "banana", home=home, check=False)
+    bad = invoke("show", "banana", home=home, check=False)
     assert bad.returncode == 2 and "not an arXiv id" in bad.stderr
 
 
 def test_search_json_is_ranked_and_filtered(home: Path) -> None:
-    out = run_cli(
+    out = invoke(
         "search", "language models", "-k", "5", "--category", "cs", "--format", "json", home=home
     ).stdout
     hits = [json.loads(line) for line in out.splitlines()]
@@ -99,32 +104,32 @@ def test_search_json_is_ranked_and_filtered(home: Path) -> None:
 
 def test_search_by_id_opens_the_paper(home: Path, real_records: list[dict[str, object]]) -> None:
     pid = str(real_records[5]["id"])
-    out = run_cli("search", f"arXiv:{pid}", "--format", "json", home=home).stdout
+    out = invoke("search", f"arXiv:{pid}", "--format", "json", home=home).stdout
     assert json.loads(out.splitlines()[0])["id"] == pid
 
 
 def test_search_syntax_never_crashes(home: Path) -> None:
     for query in ['"', "AND(", "a* OR", "NEAR(x"]:
-        assert run_cli("search", query, home=home, check=False).returncode == 0
+        assert invoke("search", query, home=home, check=False).returncode == 0
 
 
 def test_ingest_exit_code_reports_failures(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "2601.00001", "title": "ok", "categories": ["cs.LG"]}\n{broken\n')
-    r = run_cli("ingest", str(bad), home=tmp_path / "h", check=False)
+    r = invoke("ingest", str(bad), home=tmp_path / "h", check=False)
     assert r.returncode == 1
     assert "1 new" in r.stdout and "1 failed" in r.stdout
     assert "bad.jsonl: record line 2: malformed JSON" in r.stderr
 
 
 def test_demo_offline_loads_recent_real_papers(tmp_path: Path, shared_data: Path) -> None:
-    r = run_cli("demo", "--offline", "--no-embed", "--days", "1", "--shared", str(shared_data), home=tmp_path)
+    r = invoke("demo", "--offline", "--no-embed", "--days", "1", "--shared", str(shared_data), home=tmp_path)
     assert "demo: " in r.stdout and " new" in r.stdout
     assert "`papersift list " in r.stdout and "#01  " not in r.stdout  # a summary, not the whole listing
 
 
 def test_demo_without_network_or_data_says_so(tmp_path: Path) -> None:
-    r = run_cli("demo", "--offline", "--shared", str(tmp_path / "none"), home=tmp_path, check=False)
+    r = invoke("demo", "--offline", "--shared", str(tmp_path / "none"), home=tmp_path, check=False)
     assert r.returncode == 1 and "no offline data was found" in r.stderr
 
 
@@ -137,8 +142,8 @@ def test_the_db_option_picks_the_store_for_every_command(
     records = [r for r in real_records if r.get("announced")][:50]
     data = write_jsonl(tmp_path / "papers.jsonl", records)
     home = tmp_path / "home"
-    run_cli("--db", url, "ingest", str(data), home=home)
-    shown = run_cli("--db", url, "show", str(records[0]["id"]), "--format", "json", home=home).stdout
+    invoke("--db", url, "ingest", str(data), home=home)
+    shown = invoke("--db", url, "show", str(records[0]["id"]), "--format", "json", home=home).stdout
     assert json.loads(shown)["id"] == records[0]["id"]
     assert not (home / "papersift.db").exists()  # nothing went to the default store
     if backend == "sqlite":
@@ -336,6 +341,8 @@ def test_a_refused_command_line_is_framed_in_the_readers_language(tmp_path: Path
 
 
 def test_home_may_come_before_the_command(home: Path) -> None:
+    """As a user runs it: ``papersift --home HOME list …`` in a process of its own (``main`` reads the root
+    options for its resident helper before Typer parses the command line)."""
     result = run_cli("--home", str(home), "list", "cs.AI", "--format", "json", home=Path("/nonexistent"))
     assert result.stdout.strip()
 
@@ -344,17 +351,17 @@ def test_the_cli_says_its_messages_in_the_readers_language(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     zh = {"PAPERSIFT_LANG": "zh"}
-    bad = run_cli("related", "notanid", "2101.99999", home=home, env=zh, check=False)
+    bad = invoke("related", "notanid", "2101.99999", home=home, env=zh, check=False)
     assert bad.returncode == 1
     assert "错误：不是 arXiv 编号：'notanid'" in bad.stderr and "错误：库中没有 2101.99999" in bad.stderr
-    english = run_cli("related", "notanid", home=home, check=False)
+    english = invoke("related", "notanid", home=home, check=False)
     assert "error: not an arXiv id: 'notanid'" in english.stderr
-    as_json = run_cli("related", "notanid", "--format", "json", home=home, env=zh, check=False)
+    as_json = invoke("related", "notanid", "--format", "json", home=home, env=zh, check=False)
     assert json.loads(as_json.stdout)["error"] == "not an arXiv id: 'notanid'"  # JSON is never translated
     monkeypatch.delenv("PAPERSIFT_LANG")  # the locale, as gettext reads it, picks the language
-    chinese = run_cli("recommend", "-k", "3", home=home, env={"LANG": "zh_CN.UTF-8", "LC_ALL": ""})
+    chinese = invoke("recommend", "-k", "3", home=home, env={"LANG": "zh_CN.UTF-8", "LC_ALL": ""})
     assert re.search(r"为 me 选出 \d+ 篇论文", chinese.stderr), chinese.stderr
-    c_locale = run_cli("recommend", "-k", "3", home=home, env={"LANG": "zh_CN.UTF-8", "LC_ALL": "C.UTF-8"})
+    c_locale = invoke("recommend", "-k", "3", home=home, env={"LANG": "zh_CN.UTF-8", "LC_ALL": "C.UTF-8"})
     assert re.search(r"\d+ papers for me on", c_locale.stderr), c_locale.stderr
 
 
@@ -363,11 +370,11 @@ def test_the_cli_says_its_summaries_in_the_readers_language(tmp_path: Path) -> N
     papers.write_text('{"id": "2601.00001", "title": "ok", "categories": ["cs.LG"]}\n{broken\n')
     zh, en = {"PAPERSIFT_LANG": "zh"}, {"PAPERSIFT_LANG": "en"}
     for lang, home in ((zh, tmp_path / "zh"), (en, tmp_path / "en")):
-        ingested = run_cli("ingest", str(papers), home=home, env=lang, check=False)
+        ingested = invoke("ingest", str(papers), home=home, env=lang, check=False)
         assert ingested.returncode == 1
-        saved = run_cli("library", "add", "2601.00001", home=home, env=lang)
-        listed = run_cli("library", "list", home=home, env=lang)
-        status = run_cli("digest", "status", home=home, env=lang)
+        saved = invoke("library", "add", "2601.00001", home=home, env=lang)
+        listed = invoke("library", "list", home=home, env=lang)
+        status = invoke("digest", "status", home=home, env=lang)
         said = (ingested.stdout, saved.stdout, listed.stderr, status.stdout)
         if lang is zh:
             chinese = (
@@ -393,7 +400,7 @@ def test_the_cli_refuses_a_command_line_in_the_readers_language(tmp_path: Path) 
         ("search", "--mode", "fuzzy", "graphs"),
     )
     for lang in ("zh", "en"):
-        said = [run_cli(*a, home=tmp_path / lang, env={"PAPERSIFT_LANG": lang}, check=False) for a in asked]
+        said = [invoke(*a, home=tmp_path / lang, env={"PAPERSIFT_LANG": lang}, check=False) for a in asked]
         assert [r.returncode for r in said] == [2, 1, 2, 2]
         errors = tuple(r.stderr for r in said)
         if lang == "zh":
@@ -421,14 +428,12 @@ def test_the_cli_says_its_own_lines_in_the_readers_language_and_english_as_it_wa
     said = {}
     for lang in ("zh", "en"):
         home, env = tmp_path / lang, {"PAPERSIFT_LANG": lang}
-        run_cli("ingest", str(papers), home=home, env=env)
-        created = run_cli("reader", "add", "ada", "--password-stdin", home=home, env=env, stdin="pass-word\n")
-        listed = run_cli("reader", "list", home=home, env=env)
-        shown = run_cli("show", "2601.00001", home=home, env=env)
-        links = run_cli("show", "2601.00001", "--references", "--cited-by", home=home, env=env)
-        unset = run_cli(
-            "list", "cs.LG", home=home, env={**env, "PAPERSIFT_INGEST_CHUNK": "many"}, check=False
-        )
+        invoke("ingest", str(papers), home=home, env=env)
+        created = invoke("reader", "add", "ada", "--password-stdin", home=home, env=env, stdin="pass-word\n")
+        listed = invoke("reader", "list", home=home, env=env)
+        shown = invoke("show", "2601.00001", home=home, env=env)
+        links = invoke("show", "2601.00001", "--references", "--cited-by", home=home, env=env)
+        unset = invoke("list", "cs.LG", home=home, env={**env, "PAPERSIFT_INGEST_CHUNK": "many"}, check=False)
         public = run_cli("serve", "--host", "0.0.0.0", home=home, env=env, check=False)
         assert (unset.returncode, public.returncode) == (2, 2)
         said[lang] = (
@@ -482,9 +487,9 @@ def test_list_and_show_say_their_fixed_words_in_the_readers_language(tmp_path: P
     said = {}
     for lang in ("zh", "en"):
         home, env = tmp_path / lang, {"PAPERSIFT_LANG": lang}
-        run_cli("ingest", str(data), home=home, env=env)
-        listed = run_cli("list", "hep-ph", home=home, env=env).stdout.splitlines()
-        shown = run_cli("show", "0704.0001", home=home, env=env).stdout.splitlines()
+        invoke("ingest", str(data), home=home, env=env)
+        listed = invoke("list", "hep-ph", home=home, env=env).stdout.splitlines()
+        shown = invoke("show", "0704.0001", home=home, env=env).stdout.splitlines()
         said[lang] = (listed, shown[3:13])
     (zh, zh_shown), (en, en_shown) = said["zh"], said["en"]
     assert [n for n, line in enumerate(en) if zh[n] != line] == [0, 8]  # paper text as the paper writes it
@@ -561,10 +566,10 @@ def test_list_with_no_date_opens_the_latest_day_of_new_papers_not_one_of_cross_l
         record("2607.00101", ["cs.LG", "cs.CV"], "2026-07-02"),  # cs.CV's later day: a cross-list only
     ]
     home = tmp_path / "home"
-    run_cli("ingest", str(write_jsonl(tmp_path / "days.jsonl", records)), home=home)
+    invoke("ingest", str(write_jsonl(tmp_path / "days.jsonl", records)), home=home)
     for lang in ("en", "zh"):
-        said = run_cli("list", "cs.CV", home=home, env={"PAPERSIFT_LANG": lang}).stdout
+        said = invoke("list", "cs.CV", home=home, env={"PAPERSIFT_LANG": lang}).stdout
         assert "2026-07-01" in said and "2026-07-02" not in said.split("\n#01")[0], said
         assert "Paper 2607.00001" in said and "Paper 2607.00101" not in said
-    later = run_cli("list", "cs.CV", "--date", "2026-07-02", home=home).stdout
+    later = invoke("list", "cs.CV", "--date", "2026-07-02", home=home).stdout
     assert "Paper 2607.00101" in later  # the day of cross-lists is still there when asked for

@@ -4,6 +4,7 @@ certificates made here (the same vectors; clients without the CA's certificate r
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -13,6 +14,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import dask
 import numpy as np
 import psutil
 import pytest
@@ -24,12 +26,15 @@ from papersift.settings import Settings
 from papersift.store.sqlite import SqliteStore
 from tests.certs import Certificates, make_certificates
 from tests.support.data import ROOT, as_papers, write_jsonl
-from tests.support.processes import free_port, run_cli
+from tests.support.inproc import invoke
+from tests.support.processes import free_port
 
 Vectors = dict[int, np.ndarray]
 
 
-SPREAD = 200  # `records`: 100 real papers spread over the 20k file
+# `records`: 44 real papers spread over the 20k file: in chunks of 8, six chunks (more than the two per worker
+# a cluster of two keeps in flight), the last a short one
+SPREAD, SPREAD_COUNT, CHUNK = 200, 44, 8
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +60,10 @@ def stored(store: SqliteStore) -> Vectors:
 
 @pytest.fixture(scope="module")
 def local_vectors(tmp_path_factory: pytest.TempPathFactory, records: list[dict[str, object]]) -> Vectors:
-    """What the local engine stores for ``records`` in chunks of 16."""
+    """What the local engine stores for ``records`` in chunks of ``CHUNK``."""
     home = tmp_path_factory.mktemp("local")
     store = fresh_store(home / "papersift.db", records)
-    assert embed_missing(store, Settings(home=home, embed_chunk=16)) == len(records)
+    assert embed_missing(store, Settings(home=home, embed_chunk=CHUNK)) == len(records)
     vectors = stored(store)
     store.close()
     return vectors
@@ -68,14 +73,14 @@ def local_vectors(tmp_path_factory: pytest.TempPathFactory, records: list[dict[s
 def test_dask_engine_stores_the_local_engines_vectors(
     tmp_path: Path, records: list[dict[str, object]], cluster: str, local_vectors: Vectors
 ) -> None:
-    settings = Settings(home=tmp_path, embed_chunk=16)
+    settings = Settings(home=tmp_path, embed_chunk=CHUNK)
     store = fresh_store(tmp_path / "papersift.db", records)
     written: list[int] = []
     with DaskEngine(settings, scheduler=cluster) as engine:
         assert engine.window == 4  # two chunks per worker
         done = embed_missing(store, settings, engine=engine, progress=written.append)
         assert embed_missing(store, settings, engine=engine) == 0
-    assert done == len(records) and sorted(written) == [4] + [16] * 6
+    assert done == len(records) and sorted(written) == [4] + [CHUNK] * 5
     vectors = stored(store)
     assert vectors.keys() == local_vectors.keys()
     worst = max(float(np.abs(vectors[k] - local_vectors[k]).max()) for k in vectors)
@@ -87,7 +92,7 @@ def test_dask_engine_stores_the_local_engines_vectors(
 def test_a_killed_worker_loses_no_chunk_and_writes_none_twice(
     tmp_path: Path, records: list[dict[str, object]], cluster: str, local_vectors: Vectors
 ) -> None:
-    settings = Settings(home=tmp_path, embed_chunk=16)  # the local run's chunks: int8 scales span a batch
+    settings = Settings(home=tmp_path, embed_chunk=CHUNK)  # the local run's chunks: int8 scales span a batch
     store = fresh_store(tmp_path / "papersift.db", records)
     written: list[int] = []
     killed: list[int] = []
@@ -105,7 +110,7 @@ def test_a_killed_worker_loses_no_chunk_and_writes_none_twice(
         done = embed_missing(store, settings, engine=engine, progress=kill_a_busy_worker)
         assert killed and killed[0] not in engine.client.run(os.getpid).values()  # that process is gone
     assert done == len(records) == sum(written) == store.vector_count()
-    assert sorted(written) == [4] + [16] * 6  # each chunk written once
+    assert sorted(written) == [4] + [CHUNK] * 5  # each chunk written once
     vectors = stored(store)  # the chunks the dead worker had were run again, to the same vectors
     assert vectors.keys() == local_vectors.keys()
     assert max(float(np.abs(vectors[k] - local_vectors[k]).max()) for k in vectors) <= 1e-5
@@ -128,7 +133,7 @@ def listening(root: psutil.Process) -> list[str]:
 def test_a_killed_driver_resumes_on_rerun_and_binds_only_loopback(
     tmp_path: Path, records: list[dict[str, object]]
 ) -> None:
-    run_cli("ingest", str(write_jsonl(tmp_path / "c.jsonl", records)), home=tmp_path)
+    invoke("ingest", str(write_jsonl(tmp_path / "c.jsonl", records)), home=tmp_path)
     env = {**os.environ, "PAPERSIFT_HOME": str(tmp_path), "PAPERSIFT_EMBED_CHUNK": "2"}
     driver = subprocess.Popen(
         [sys.executable, "-m", "papersift.cli", "embed", "--engine", "dask", "--workers", "1"],
@@ -152,29 +157,31 @@ def test_a_killed_driver_resumes_on_rerun_and_binds_only_loopback(
     db.close()
     assert len(addresses) >= 3 and set(addresses) == {"127.0.0.1"}  # scheduler, nanny, worker, http
     assert 0 < kept < len(records) and kept % 2 == 0  # whole chunks only
-    again = run_cli("embed", "--engine", "dask", "--workers", "1", home=tmp_path).stdout
+    again = invoke("embed", "--engine", "dask", "--workers", "1", home=tmp_path).stdout
     assert f"embed: {len(records) - kept} papers embedded" in again
     assert f"index: {len(records)} papers, {len(records)} vectors" in again
 
 
 def test_engine_options_are_checked(tmp_path: Path) -> None:
-    bad = run_cli("embed", "--engine", "ray", home=tmp_path, check=False)
+    bad = invoke("embed", "--engine", "ray", home=tmp_path, check=False)
     assert bad.returncode == 2 and "--engine must be local or dask" in bad.stderr
-    local = run_cli("embed", "--scheduler", "tcp://127.0.0.1:8786", home=tmp_path, check=False)
+    local = invoke("embed", "--scheduler", "tcp://127.0.0.1:8786", home=tmp_path, check=False)
     assert local.returncode == 2 and "need --engine dask" in local.stderr
     both = ("embed", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--workers", "2")
-    assert run_cli(*both, home=tmp_path, check=False).returncode == 2
+    assert invoke(*both, home=tmp_path, check=False).returncode == 2
+
+
+def connect_timeout(seconds: str) -> contextlib.AbstractContextManager[object]:
+    """Dask's connect timeout for the commands run in this process (its environment variable is read once,
+    when dask is first imported)."""
+    return dask.config.set({"distributed.comm.timeouts.connect": seconds})
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path, records: list[dict[str, object]]) -> None:
-    run_cli("ingest", str(write_jsonl(tmp_path / "c.jsonl", records[:3])), home=tmp_path)
+    invoke("ingest", str(write_jsonl(tmp_path / "c.jsonl", records[:3])), home=tmp_path)
     nobody = f"tcp://127.0.0.1:{free_port()}"
-    result = run_cli(
-        *("embed", "--engine", "dask", "--scheduler", nobody),
-        home=tmp_path,
-        check=False,
-        env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"},
-    )
+    with connect_timeout("1s"):
+        result = invoke(*("embed", "--engine", "dask", "--scheduler", nobody), home=tmp_path, check=False)
     assert result.returncode == 1 and f"cannot reach the Dask scheduler at {nobody}" in result.stderr
 
 
@@ -227,8 +234,8 @@ def test_embed_over_a_tls_cluster_stores_the_local_engines_vectors(
     expected = stored(local)
     local.close()
     home = tmp_path / "home"
-    run_cli("ingest", str(write_jsonl(tmp_path / "c.jsonl", few)), home=home)
-    out = run_cli(
+    invoke("ingest", str(write_jsonl(tmp_path / "c.jsonl", few)), home=home)
+    out = invoke(
         *("embed", "--engine", "dask", "--scheduler", address, *tls_options(certs)),
         home=home,
         env={"PAPERSIFT_EMBED_CHUNK": "8"},  # the local run's chunks: int8 scales span a batch
@@ -246,20 +253,20 @@ def test_a_tls_cluster_refuses_clients_without_the_cas_certificate(
     tmp_path: Path, records: list[dict[str, object]], tls_cluster: tuple[str, Certificates]
 ) -> None:
     address, _ = tls_cluster
-    run_cli("ingest", str(write_jsonl(tmp_path / "c.jsonl", records[:3])), home=tmp_path)
-    quick = {"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"}
-    plain = run_cli("embed", "--engine", "dask", "--scheduler", address, home=tmp_path, check=False)
+    invoke("ingest", str(write_jsonl(tmp_path / "c.jsonl", records[:3])), home=tmp_path)
+    plain = invoke("embed", "--engine", "dask", "--scheduler", address, home=tmp_path, check=False)
     assert plain.returncode == 2 and "needs all of --tls-ca, --tls-cert and --tls-key" in plain.stderr
     tcp = address.replace("tls://", "tcp://")  # the same port spoken to in plain text
-    result = run_cli("embed", "--engine", "dask", "--scheduler", tcp, home=tmp_path, check=False, env=quick)
+    with connect_timeout("3s"):
+        result = invoke("embed", "--engine", "dask", "--scheduler", tcp, home=tmp_path, check=False)
     assert result.returncode == 1 and "cannot reach the Dask scheduler" in result.stderr
     stranger = make_certificates(tmp_path / "other-ca")  # a certificate from another CA
-    result = run_cli(
-        *("embed", "--engine", "dask", "--scheduler", address, *tls_options(stranger)),
-        home=tmp_path,
-        check=False,
-        env=quick,
-    )
+    with connect_timeout("3s"):
+        result = invoke(
+            *("embed", "--engine", "dask", "--scheduler", address, *tls_options(stranger)),
+            home=tmp_path,
+            check=False,
+        )
     assert result.returncode == 1 and "cannot reach the Dask scheduler" in result.stderr
     assert "embed:" not in result.stdout
 
@@ -267,13 +274,13 @@ def test_a_tls_cluster_refuses_clients_without_the_cas_certificate(
 def test_tls_options_are_checked(tmp_path: Path) -> None:
     certs = make_certificates(tmp_path / "certs")
     tcp = ("embed", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:8786", *tls_options(certs))
-    result = run_cli(*tcp, home=tmp_path, check=False)
+    result = invoke(*tcp, home=tmp_path, check=False)
     assert result.returncode == 2 and "need --scheduler tls://" in result.stderr
     partial = ("embed", "--engine", "dask", "--scheduler", "tls://127.0.0.1:8786", "--tls-ca", str(certs.ca))
-    result = run_cli(*partial, home=tmp_path, check=False)
+    result = invoke(*partial, home=tmp_path, check=False)
     assert result.returncode == 2 and "needs all of --tls-ca, --tls-cert and --tls-key" in result.stderr
     missing = [*tls_options(certs)[:-1], str(tmp_path / "nope.pem")]
-    result = run_cli(
+    result = invoke(
         "embed", "--engine", "dask", "--scheduler", "tls://127.0.0.1:1", *missing, home=tmp_path, check=False
     )
     assert result.returncode == 2 and "TLS file not found" in result.stderr

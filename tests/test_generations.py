@@ -31,7 +31,8 @@ from papersift.settings import Settings
 from papersift.sources.snapshot import paper_from_record
 from papersift.store import open_store
 from tests.support.data import ROOT, write_jsonl
-from tests.support.processes import run_cli, serving
+from tests.support.inproc import invoke
+from tests.support.processes import serving
 
 Records = list[dict[str, object]]
 
@@ -41,10 +42,10 @@ SPREAD, SPREAD_COUNT = 151, 130  # `records`: 130 real papers; 100 for the base 
 
 @pytest.fixture(scope="module")
 def base_home(tmp_path_factory: pytest.TempPathFactory, records: Records) -> Path:
-    """100 papers ingested and embedded by the real CLI (one index generation)."""
+    """100 papers ingested and embedded by the CLI's commands (one index generation)."""
     home = tmp_path_factory.mktemp("base")
-    run_cli("ingest", str(write_jsonl(home / "base.jsonl", records[:100])), home=home)
-    assert "index: 100 papers, 100 vectors" in run_cli("embed", home=home).stdout
+    invoke("ingest", str(write_jsonl(home / "base.jsonl", records[:100])), home=home)
+    assert "index: 100 papers, 100 vectors" in invoke("embed", home=home).stdout
     return home
 
 
@@ -199,7 +200,7 @@ def test_a_failed_build_says_why_and_the_previous_generation_keeps_serving(
 # -- real embed processes ---------------------------------------------------------------------------------
 def test_two_embeds_at_once_take_turns(tmp_path: Path, base_home: Path, records: Records) -> None:
     home = fresh(base_home, tmp_path / "home")
-    run_cli("ingest", str(write_jsonl(home / "day.jsonl", records[100:])), home=home)
+    invoke("ingest", str(write_jsonl(home / "day.jsonl", records[100:])), home=home)
     first, second = embed_proc(home), embed_proc(home)
     outs = [p.communicate(timeout=300) for p in (first, second)]
     assert [p.returncode for p in (first, second)] == [0, 0], outs
@@ -227,7 +228,7 @@ def test_kill_9_of_embed_at_any_point_leaves_the_last_generation_and_the_next_ru
     home = fresh(base_home, tmp_path / "home")
     index = home / "index"
     settings = Settings(home=home)
-    run_cli("ingest", str(write_jsonl(home / "day.jsonl", records[100:])), home=home)
+    invoke("ingest", str(write_jsonl(home / "day.jsonl", records[100:])), home=home)
     for point in ("starting", "building", "swapped"):
         before = current_name(index)
         proc = embed_proc(home)
@@ -248,7 +249,7 @@ def test_kill_9_of_embed_at_any_point_leaves_the_last_generation_and_the_next_ru
         assert served.lexical is not None and served.dense is not None and served.generation is not None
         served.generation.close()
         store.close()
-    assert "index: 130 papers, 130 vectors" in run_cli("embed", home=home).stdout
+    assert "index: 130 papers, 130 vectors" in invoke("embed", home=home).stdout
     assert counts(home) == (130, 130)
     assert not list(index.glob(".tmp-*")) and len(list(index.glob("g*"))) == 1
 
@@ -272,7 +273,7 @@ def test_a_running_server_answers_with_a_new_day_after_embed(
             }
 
         assert not any(found(pid, title) for pid, title in probe.items())
-        run_cli("ingest", str(write_jsonl(home / "day.jsonl", new)), home=home)
+        invoke("ingest", str(write_jsonl(home / "day.jsonl", new)), home=home)
         failures: list[str] = []
         stop = threading.Event()
 
@@ -287,7 +288,7 @@ def test_a_running_server_answers_with_a_new_day_after_embed(
         thread = threading.Thread(target=keep_reading)
         thread.start()
         try:
-            assert "index: 130 papers, 130 vectors" in run_cli("embed", home=home).stdout
+            assert "index: 130 papers, 130 vectors" in invoke("embed", home=home).stdout
             finished = time.monotonic()
             while not all(found(pid, title) for pid, title in probe.items() for _ in range(workers * 2)):
                 assert time.monotonic() - finished < 10, "the server did not switch to the new generation"

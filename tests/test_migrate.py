@@ -15,8 +15,8 @@ from papersift.store.postgres import PostgresStore
 from papersift.store.records import DigestText, LibraryEntry
 from papersift.store.sqlite import SqliteStore
 from tests.support.data import as_papers, spread_records
+from tests.support.inproc import invoke
 from tests.support.keyword import keyword_ids
-from tests.support.processes import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def sqlite_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> 
 
 def test_migrate_copies_every_table_and_the_checksums_match(sqlite_home: Path, pg_dsn: str) -> None:
     db = sqlite_home / "papersift.db"
-    result = run_cli("migrate", "--from", f"sqlite://{db}", "--to", pg_dsn, home=sqlite_home)
+    result = invoke("migrate", "--from", f"sqlite://{db}", "--to", pg_dsn, home=sqlite_home)
     lines = {line.split()[0]: line.split() for line in result.stdout.splitlines() if line.strip()}
     source = SqliteStore(db)
     target = PostgresStore(pg_dsn)
@@ -91,7 +91,7 @@ def test_migrate_copies_every_table_and_the_checksums_match(sqlite_home: Path, p
         source.close()
         target.close()
     # the migrated database serves the commands through PAPERSIFT_DB
-    shown = run_cli("show", first.id, "--format", "json", home=sqlite_home, env={"PAPERSIFT_DB": pg_dsn})
+    shown = invoke("show", first.id, "--format", "json", home=sqlite_home, env={"PAPERSIFT_DB": pg_dsn})
     assert orjson.loads(shown.stdout)["title"] == first.title
 
 
@@ -99,11 +99,11 @@ def test_a_non_empty_target_is_refused_without_force_and_a_forced_copy_said_in_t
     sqlite_home: Path, pg_dsn: str
 ) -> None:
     db = sqlite_home / "papersift.db"
-    run_cli("migrate", "--from", str(db), "--to", pg_dsn, home=sqlite_home)
-    again = run_cli("migrate", "--from", str(db), "--to", pg_dsn, home=sqlite_home, check=False)
+    invoke("migrate", "--from", str(db), "--to", pg_dsn, home=sqlite_home)
+    again = invoke("migrate", "--from", str(db), "--to", pg_dsn, home=sqlite_home, check=False)
     assert again.returncode == 1 and "already holds papers" in again.stderr and "--force" in again.stderr
     zh = {"PAPERSIFT_LANG": "zh"}  # and its table said in the reader's language
-    forced = run_cli("migrate", "--from", str(db), "--to", pg_dsn, "--force", home=sqlite_home, env=zh)
+    forced = invoke("migrate", "--from", str(db), "--to", pg_dsn, "--force", home=sqlite_home, env=zh)
     header, *rows, closing = forced.stdout.splitlines()
     assert header.split() == ["表", "源行数", "目标行数", "源校验和", "目标校验和"]
     assert all(row.split()[-1] == "一致" for row in rows)
@@ -116,7 +116,7 @@ def test_a_non_empty_target_is_refused_without_force_and_a_forced_copy_said_in_t
 
 
 def test_a_target_that_lost_rows_fails_the_check(sqlite_home: Path, pg_dsn: str) -> None:
-    run_cli("migrate", "--from", str(sqlite_home / "papersift.db"), "--to", pg_dsn, home=sqlite_home)
+    invoke("migrate", "--from", str(sqlite_home / "papersift.db"), "--to", pg_dsn, home=sqlite_home)
     source, target = SqliteStore(sqlite_home / "papersift.db"), PostgresStore(pg_dsn)
     try:
         with target.transaction() as cur:
@@ -132,14 +132,14 @@ def test_a_target_that_lost_rows_fails_the_check(sqlite_home: Path, pg_dsn: str)
 
 
 def test_bad_arguments_are_clear_errors(tmp_path: Path, sqlite_home: Path, pg_dsn: str) -> None:
-    missing = run_cli(
+    missing = invoke(
         "migrate", "--from", str(tmp_path / "nope.db"), "--to", pg_dsn, home=tmp_path, check=False
     )
     assert missing.returncode == 1 and "no SQLite store" in missing.stderr
-    wrong = run_cli("migrate", "--from", "x.db", "--to", "mysql://h/db", home=tmp_path, check=False)
+    wrong = invoke("migrate", "--from", "x.db", "--to", "mysql://h/db", home=tmp_path, check=False)
     assert wrong.returncode == 2 and "postgresql://" in wrong.stderr
     db = sqlite_home / "papersift.db"
-    down = run_cli(
+    down = invoke(
         "migrate",
         "--from",
         str(db),

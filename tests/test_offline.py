@@ -11,8 +11,8 @@ import pytest
 
 from papersift.services.demo import LOADING, latest_days
 from tests.support.data import write_jsonl
-from tests.support.inproc import invoke
-from tests.support.processes import free_port, run_cli, serving
+from tests.support.inproc import app_client, invoke
+from tests.support.processes import free_port
 
 
 @pytest.fixture()
@@ -81,19 +81,19 @@ def test_the_offline_demo_loads_the_latest_day_first_and_the_other_days_in_the_b
     tmp_path: Path, shared_data: Path
 ) -> None:
     home = tmp_path / "demo"
-    shown = run_cli("demo", "--offline", "--no-embed", "--days", "2", "--shared", str(shared_data), home=home)
+    shown = invoke("demo", "--offline", "--no-embed", "--days", "2", "--shared", str(shared_data), home=home)
     assert "in the background" in shown.stdout and "demo.log" in shown.stdout
     assert (home / LOADING).exists()  # the pages say so from the first one on
     latest = latest_days(shared_data / "arxiv-300k.jsonl.gz", 2)["cs.AI"]
     first, last = sorted(latest)
-    assert "#01" in run_cli("list", "cs.AI", "--date", last.isoformat(), home=home).stdout  # the first page
+    assert "#01" in invoke("list", "cs.AI", "--date", last.isoformat(), home=home).stdout  # the first page
     log = home / "demo.log"
     deadline = time.monotonic() + 240
     while (home / LOADING).exists() and time.monotonic() < deadline:
         time.sleep(1)
     assert "demo: loaded" in log.read_text(), log.read_text()
     assert not (home / LOADING).exists()
-    earlier = run_cli("list", "cs.AI", "--date", first.isoformat(), home=home)
+    earlier = invoke("list", "cs.AI", "--date", first.isoformat(), home=home)
     assert "#01" in earlier.stdout and " 0 new" not in earlier.stdout.splitlines()[0]
 
 
@@ -101,9 +101,9 @@ def test_while_the_demo_loads_its_other_days_every_page_says_so(
     tmp_path: Path, real_records: list[dict[str, object]]
 ) -> None:
     home = tmp_path / "home"
-    run_cli("ingest", str(write_jsonl(tmp_path / "few.jsonl", real_records[-50:])), home=home)
+    invoke("ingest", str(write_jsonl(tmp_path / "few.jsonl", real_records[-50:])), home=home)
     (home / LOADING).touch()  # what `papersift demo --part rest` leaves while it loads
-    with serving(home) as client:
+    with app_client(home) as client:
         assert "demo-loading" in client.get("/categories").text
         assert "演示仍在载入" in client.get("/categories", params={"lang": "zh"}).text
         (home / LOADING).unlink()

@@ -1,6 +1,6 @@
 """Recommendations per tag and "new this week" by followed authors, over real papers: a reader with a
 "diffusion" and a "graphs" tag gets two rankings, each with its reasons, from the CLI (``recommend --tag``,
-run in this process), the web (``/daily?tag=``, a real ``papersift serve``) and a per-tag digest; a tag that
+run in this process), the web (``/daily?tag=``, the app in this process) and a per-tag digest; a tag that
 does not exist is a clear error in both languages."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import orjson
 import pytest
 
 from tests.support.data import write_jsonl
-from tests.support.inproc import invoke
-from tests.support.processes import serving
+from tests.support.homes import seeded
+from tests.support.inproc import app_client, invoke
 from tests.support.smtp import local_inbox
 
 pytestmark = pytest.mark.process
@@ -50,7 +50,7 @@ def tagged(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Tagge
     topical = {r["id"] for r in diffusion + graphs}
     other = [r for r in records[::60] if r["id"] not in topical]
     day = [{**r, "announced": DAY} for r in diffusion[6:16] + graphs[6:16] + other[:20]]
-    home = tmp_path_factory.mktemp("tags")
+    home = seeded(tmp_path_factory.mktemp("tags"), tmp_path_factory)
     invoke(
         "ingest",
         str(write_jsonl(home / "papers.jsonl", diffusion[:6] + graphs[:6] + day + other[20:320])),
@@ -131,7 +131,7 @@ def test_a_digest_per_tag_is_ranked_by_that_tag_and_says_so(tagged: Tagged, tmp_
 
 @pytest.fixture(scope="module")
 def web(tagged: Tagged) -> Iterator[httpx.Client]:
-    with serving(tagged.home) as client:
+    with app_client(tagged.home) as client:
         yield client
 
 
@@ -179,7 +179,7 @@ def test_new_this_week_by_followed_authors_in_recommend_and_on_the_daily_page(
     assert len(section) == 2 and paper in section[1] and f"followed authors: {name}" in section[1]
     zh = invoke("recommend", "--date", DAY, "-k", "3", home=home, env={"PAPERSIFT_LANG": "zh"}).stdout
     assert "你关注的作者本周新论文" in zh
-    with serving(home) as client:
+    with app_client(home) as client:
         answer = client.get(f"/api/daily/{DAY}").json()
         assert paper in [p["id"] for p in answer["followed_new"]]
         assert all(name in p["followed"] for p in answer["followed_new"])

@@ -91,6 +91,20 @@ def test_only_search_and_related_without_standard_input_or_help_are_forwarded() 
     assert not resident.forwardable([])
 
 
+def test_a_sigterm_while_a_command_runs_is_not_kept_as_that_commands_exit() -> None:
+    """The first command a helper runs loads the model (seconds): a SIGTERM then must stop the helper, not
+    end that command with code 0 and leave the helper serving (``run`` keeps a command's own exits)."""
+
+    class Stopped:
+        def main(self, **kwargs: object) -> None:
+            resident._leave(signal.SIGTERM, None)
+
+    kept = resident.Kept()
+    kept.command = Stopped()
+    with pytest.raises(resident.Leave):
+        resident.run(["search", QUERY], kept)
+
+
 def test_the_helper_answers_as_the_command_does_on_its_own(
     helped: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -16,6 +16,7 @@ import pytest
 
 from papersift.web.models import RESPONSES
 from tests.support.data import DAILY_DAYS, EVIL, spread_records, write_jsonl
+from tests.support.homes import seeded
 from tests.support.inproc import app_client, invoke
 
 CATEGORY, DAY, WEEKEND = "cs.CL", DAILY_DAYS[0], "2026-08-22"  # a real listing day, and the Saturday after it
@@ -24,7 +25,7 @@ CATEGORY, DAY, WEEKEND = "cs.CL", DAILY_DAYS[0], "2026-08-22"  # a real listing 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     """Papers spread over the 20k file, EVIL, and some cs.CL / cs.AI papers of the two daily days."""
-    home = tmp_path_factory.mktemp("answers")
+    home = seeded(tmp_path_factory.mktemp("answers"), tmp_path_factory)
     marks = tuple(f'"announced": "{d}"'.encode() for d in DAILY_DAYS)
     days: list[dict[str, object]] = []
     with gzip.open(shared_data / "arxiv-300k.jsonl.gz", "rb") as f:

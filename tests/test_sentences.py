@@ -33,7 +33,6 @@ from papersift.store import open_store
 from papersift.store.cache import VectorCache
 from tests.support.data import write_jsonl
 from tests.support.inproc import invoke
-from tests.support.processes import run_cli
 
 Corpus = tuple[list[dict[str, object]], dict[str, set[str]]]
 
@@ -180,7 +179,7 @@ def sentence_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path)
     """The embedded corpus with sentence vectors: ``papersift embed`` with ``PAPERSIFT_SENTENCES=true``."""
     home = tmp_path_factory.mktemp("sentence-home")
     shutil.copytree(embedded_home, home, dirs_exist_ok=True)
-    run_cli("embed", home=home, env={"PAPERSIFT_SENTENCES": "true"})
+    invoke("embed", home=home, env={"PAPERSIFT_SENTENCES": "true"})
     return home
 
 

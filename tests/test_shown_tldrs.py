@@ -115,3 +115,16 @@ def test_the_daily_json_carries_every_rows_tldr(cold: httpx.Client, made: list[s
     entries = cold.get(f"/api/daily/{DAY}").json()["entries"]
     assert entries and all(e["tldr"]["text"] and e["tldr"]["by"] == "extractive" for e in entries)
     assert sorted(made) == sorted(abstracts_of(entries))
+
+
+@pytest.mark.parametrize("page", ["listing", "daily"])
+def test_a_topics_rows_without_script_each_come_with_their_key_sentence(
+    cold: httpx.Client, made: list[str], page: str
+) -> None:
+    """A chip without script (``?topic=N``) shows one topic's rows from anywhere in the list: the handler
+    makes their key sentences (``web/parts.with_topic_rows``), as it does for a part's."""
+    path = MADE[page]
+    shown_topics = [cold.get(path, params={"topic": n}).text for n in range(3)]
+    rows = [ROW.findall(text) for text in shown_topics]
+    assert all(rows) and sum(map(len, rows)) > PART // 2  # the topics' rows, not the first part's
+    assert [len(TLDR.findall(text)) for text in shown_topics] == [len(r) for r in rows]

@@ -23,7 +23,8 @@ from papersift.ranking.topics import listing_entries, topic_map
 from papersift.ranking.topics.book import name_key, name_keys
 from papersift.records.taxonomy import category_named
 from tests.support.data import write_jsonl
-from tests.support.processes import run_cli
+from tests.support.homes import seeded
+from tests.support.inproc import invoke
 from tests.test_topics import check_names
 
 pytestmark = pytest.mark.slow  # about 900 papers embedded: 1-2 minutes on 2 shared cores
@@ -58,9 +59,9 @@ def busy(shared_data: Path) -> tuple[dict[str, str], list[dict[str, object]]]:
 def busy_home(
     tmp_path_factory: pytest.TempPathFactory, busy: tuple[dict[str, str], list[dict[str, object]]]
 ) -> Path:
-    home = tmp_path_factory.mktemp("busy")
-    run_cli("ingest", str(write_jsonl(home / "busy.jsonl", busy[1])), home=home)
-    run_cli("embed", home=home)
+    home = seeded(tmp_path_factory.mktemp("busy"), tmp_path_factory)
+    invoke("ingest", str(write_jsonl(home / "busy.jsonl", busy[1])), home=home)
+    invoke("embed", home=home)
     return home
 
 

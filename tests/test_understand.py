@@ -38,6 +38,7 @@ from papersift.store import Filters, open_store
 from tests.llm_server import FakeModel, completion, fake_model
 from tests.reading_server import LlmServer
 from tests.support.data import write_jsonl
+from tests.support.homes import seeded
 from tests.support.inproc import app_client, invoke
 from tests.support.processes import run_cli
 
@@ -67,8 +68,12 @@ def topic_records(shared_data: Path) -> list[dict[str, object]]:
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory, topic_records: list[dict[str, object]]) -> Path:
-    home = tmp_path_factory.mktemp("understand")
+def home(
+    tmp_path_factory: pytest.TempPathFactory, topic_records: list[dict[str, object]], embedded_home: Path
+) -> Path:
+    """The topic records, embedded: the spread of the 20k file among them (about 100) takes its vectors from
+    ``embedded_home``, built first (``seeded``)."""
+    home = seeded(tmp_path_factory.mktemp("understand"), tmp_path_factory)
     invoke("ingest", str(write_jsonl(home / "papers.jsonl", topic_records)), home=home)
     invoke("embed", home=home)
     return home

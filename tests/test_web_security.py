@@ -29,7 +29,9 @@ from fastapi import FastAPI
 from papersift.settings import Settings
 from tests.reading_server import LlmServer
 from tests.support.data import EVIL, ROOT, spread_records, write_jsonl
-from tests.support.processes import free_port, run_cli, serving
+from tests.support.homes import seeded
+from tests.support.inproc import invoke
+from tests.support.processes import free_port, serving
 
 TOKEN = re.compile(r'name="csrf" value="([^"]+)"')
 PAPER = EVIL["id"]
@@ -42,12 +44,13 @@ def csrf(client: httpx.Client, path: str = "/login") -> str:
 
 
 @pytest.fixture(scope="module")
-def small_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
-    """100 real papers spread over the 20k file plus the HTML-laden one (cs.CR, announced), embedded."""
-    home = tmp_path_factory.mktemp("small")
+def small_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path, embedded_home: Path) -> Path:
+    """100 real papers spread over the 20k file plus the HTML-laden one (cs.CR, announced), embedded (about
+    60 of them take their vectors from ``embedded_home``, built first: ``seeded``)."""
+    home = seeded(tmp_path_factory.mktemp("small"), tmp_path_factory)
     records = [*spread_records(shared_data, 200), EVIL]
-    run_cli("ingest", str(write_jsonl(home / "small.jsonl", records)), home=home)
-    run_cli("embed", home=home)
+    invoke("ingest", str(write_jsonl(home / "small.jsonl", records)), home=home)
+    invoke("embed", home=home)
     return home
 
 

@@ -4,6 +4,7 @@ the rows, ``/api/trending``, opting out, and the digests' "popular in your lab t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -14,13 +15,16 @@ import httpx
 import pytest
 
 from papersift.ranking.topics import TopicMap
+from papersift.services.accounts import create_account
+from papersift.settings import Settings
+from papersift.store import open_store
 from papersift.web import topic_pages
 from papersift.web.i18n import interface
 from papersift.web.pages import make_templates
 from papersift.web.topic_pages import map_view, widest
 from tests.support.data import DAILY_DAYS, day_records
 from tests.support.processes import run_cli, serving
-from tests.test_web_library import add_account, csrf, log_in
+from tests.test_web_library import csrf, log_in
 
 CATEGORY = "cs.AI"
 DAY = DAILY_DAYS[1]
@@ -31,8 +35,9 @@ READERS = {"ada": "ada's password", "bob": "bob's password", "cy": "cy's passwor
 def lab_home(topics_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("topics-lab") / "home"
     shutil.copytree(topics_home, home)
-    for name, password in READERS.items():
-        add_account(home, name, password)
+    with contextlib.closing(open_store(Settings(home=home))) as store:  # as `papersift reader add` does
+        for name, password in READERS.items():
+            create_account(store, name, password)
     return home
 
 

@@ -1,5 +1,5 @@
 """The pytest fixtures the test modules share (registered by ``tests/conftest.py``), each defined here once:
-the real data, fresh stores of both backends, homes built by the real CLI (once a run: ``built_once``),
+the real data, fresh stores of both backends, homes built by the CLI in process (once a run: ``built_once``),
 real servers over them, the browser, and the records and opened indexes a module names with a constant of
 its own (``SPREAD``, ``INDEXES_HOME``). A session fixture lives here, never in a test module: imported
 from one, it would be built again for each module importing it (pytest caches a fixture per definition)."""
@@ -25,8 +25,9 @@ from papersift.store.sqlite import SqliteStore
 from tests.reading_server import LlmServer
 from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.data import DAILY_DAYS, EVIL, SHARED_DATA, announced_on, spread_records, write_jsonl
-from tests.support.homes import built_once, home_copy
-from tests.support.processes import run_cli, serving
+from tests.support.homes import built_once, home_copy, seeded
+from tests.support.inproc import invoke
+from tests.support.processes import serving
 from tests.support.venues import colm_home as colm_home  # COLM 2025's list over its arXiv papers
 
 if TYPE_CHECKING:
@@ -146,8 +147,9 @@ def embedded_home(
     """A home whose store holds the citation corpus, embedded and indexed by ``papersift embed``."""
 
     def build(home: Path) -> None:
-        run_cli("ingest", str(write_jsonl(home / "corpus.jsonl", citation_corpus[0])), home=home)
-        result = run_cli("embed", home=home)
+        seeded(home, tmp_path_factory)
+        invoke("ingest", str(write_jsonl(home / "corpus.jsonl", citation_corpus[0])), home=home)
+        result = invoke("embed", home=home)
         assert f"index: {len(citation_corpus[0])} papers, {len(citation_corpus[0])} vectors" in result.stdout
 
     return built_once(tmp_path_factory, "embedded", build)
@@ -171,7 +173,7 @@ def server_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -
 
     def build(home: Path) -> None:
         shutil.copytree(embedded_home, home, dirs_exist_ok=True)
-        run_cli("ingest", str(write_jsonl(home / "evil.jsonl", [EVIL, *followed])), home=home)
+        invoke("ingest", str(write_jsonl(home / "evil.jsonl", [EVIL, *followed])), home=home)
 
     return built_once(tmp_path_factory, "web", build)
 
@@ -184,14 +186,18 @@ def server(server_home: Path) -> Iterator[httpx.Client]:
 
 
 @pytest.fixture(scope="session")
-def daily_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path, embedded_home: Path) -> Path:
-    """The embedded corpus plus every cs.CL / cs.AI paper announced on two real days, embedded."""
+def daily_home(
+    tmp_path_factory: pytest.TempPathFactory, shared_data: Path, embedded_home: Path, topics_home: Path
+) -> Path:
+    """The embedded corpus plus every cs.CL / cs.AI paper announced on two real days, embedded (the cs.AI
+    ones' vectors taken from ``topics_home``, built first)."""
 
     def build(home: Path) -> None:
         shutil.copytree(embedded_home, home, dirs_exist_ok=True)
+        seeded(home, tmp_path_factory)
         days = write_jsonl(home / "days.jsonl", announced_on(shared_data, DAILY_DAYS))
-        run_cli("ingest", str(days), home=home)
-        run_cli("embed", home=home)
+        invoke("ingest", str(days), home=home)
+        invoke("embed", home=home)
 
     return built_once(tmp_path_factory, "daily", build)
 
@@ -203,8 +209,9 @@ def topics_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> 
 
     def build(home: Path) -> None:
         records = [r for r in announced_on(shared_data, DAILY_DAYS) if "cs.AI" in r["categories"]]
-        run_cli("ingest", str(write_jsonl(home / "days.jsonl", records)), home=home)
-        run_cli("embed", home=home)
+        seeded(home, tmp_path_factory)
+        invoke("ingest", str(write_jsonl(home / "days.jsonl", records)), home=home)
+        invoke("embed", home=home)
 
     return built_once(tmp_path_factory, "topics", build)
 

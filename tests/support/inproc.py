@@ -7,6 +7,7 @@ process of its own: the command line through Typer's ``CliRunner`` (``invoke``, 
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,15 +26,23 @@ class Ran:
     stderr: str
 
 
-def invoke(*args: str, home: Path, check: bool = True, env: dict[str, str] | None = None) -> Ran:
+def invoke(
+    *args: str, home: Path, check: bool = True, env: dict[str, str] | None = None, stdin: str | None = None
+) -> Ran:
     """Run ``papersift ARGS`` over ``home`` in this process (``cli.commands.app``, as ``main`` runs it when no
-    resident helper answers); ``check``: fail unless it exits 0."""
+    resident helper answers); ``check``: fail unless it exits 0; ``stdin``: what it reads there."""
     from typer.testing import CliRunner
 
     from papersift.cli.commands import app
 
     variables = {"PAPERSIFT_HOME": str(home), "COLUMNS": "200", **(env or {})}
-    result = CliRunner().invoke(app, list(args), env=variables)
+    before = dict(os.environ)  # a root option (--db, --home) sets its variable for the process: not past it
+    try:
+        result = CliRunner().invoke(app, list(args), input=stdin, env=variables)
+    finally:
+        for name in os.environ.keys() - before.keys():
+            del os.environ[name]
+        os.environ.update(before)
     ran = Ran(tuple(args), result.exit_code, result.stdout, result.stderr)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"papersift {' '.join(args)} raised:\n{result.stderr}") from result.exception

@@ -2,8 +2,8 @@
 ``PAPERSIFT_HOME`` point under pytest's temporary folder, for the session's fixtures and again for each
 test, so nothing the suite runs (in process or in a child process) reaches the user's own
 ``~/.local/share/papersift`` or ``~/.cache/papersift``. The int8 model derived once per machine
-(``settings.model_cache``) is one session-wide temporary folder: a copy of the user's when there is one,
-else derived there once per run (about 10 s).
+(``settings.model_cache``) is one temporary folder for the whole run, shared by pytest-xdist's workers: a
+copy of the user's when there is one, else derived there once per run (about 10 s).
 
 The CLI's language is English (``PAPERSIFT_LANG``), whatever the machine's locale. arXiv's addresses
 (``PAPERSIFT_OAI_URL``, ``_API_URL``, ``_RSS_URL``) point at a closed port on 127.0.0.1.
@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 SANDBOXED = ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "PAPERSIFT_HOME")
 
@@ -77,12 +78,30 @@ def _point_home_at(patch: pytest.MonkeyPatch, root: Path) -> None:
         patch.setenv(name, str(root / sub))
 
 
+def run_model_cache(factory: pytest.TempPathFactory) -> Path:
+    """The model cache of the whole run: one folder that pytest-xdist's workers share (their temporary
+    folders' parent), so the int8 model is derived once a run (``index/onnx_encoder.quantized`` takes the
+    cache's lock: the first process derives it, the others wait and use it), or copied once from the
+    user's own cache (read only)."""
+    shared = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    models = shared / "models"
+    with FileLock(f"{models}.lock"):
+        if not models.is_dir():
+            scratch = shared / "models-copying"
+            shutil.rmtree(scratch, ignore_errors=True)
+            scratch.mkdir()
+            if REAL_MODEL_CACHE.is_dir():
+                shutil.copytree(REAL_MODEL_CACHE, scratch, dirs_exist_ok=True)
+            scratch.rename(models)
+    return models
+
+
 @pytest.fixture(scope="session", autouse=True)
 def sandboxed_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The session's home (for session- and module-scoped fixtures) and the shared model cache."""
-    models = tmp_path_factory.mktemp("models")
-    if REAL_MODEL_CACHE.is_dir():  # read only: the user's derived model, copied
-        shutil.copytree(REAL_MODEL_CACHE, models, dirs_exist_ok=True)
+    models = run_model_cache(tmp_path_factory)
     with pytest.MonkeyPatch.context() as patch:
         _point_home_at(patch, tmp_path_factory.mktemp("session-home"))
         patch.setenv("PAPERSIFT_MODEL_CACHE", str(models))

@@ -1,5 +1,5 @@
-"""The suite's tiers, as markers: ``process`` on every test that starts papersift (or a browser, a Dask
-cluster) in a process of its own or needs a home such a process built, ``torch`` on the tests of the
+"""The suite's tiers, as markers: ``process`` on every test of a module that starts papersift (or a browser,
+a Dask cluster) in a process of its own, or that uses a fixture which does, ``torch`` on the tests of the
 ``[torch]`` runtime (skipped where it is not installed), ``llm`` on those of the local default model (the
 ``[llm]`` extra, skipped where it is not installed). ``make test-fast`` runs what is none of these (and not
 ``slow``), ``make test-torch`` the ``torch`` tests, ``make test-llm`` the ``llm`` ones, ``make test``
@@ -15,35 +15,19 @@ import os
 
 import pytest
 
-# fixtures that run `papersift` (or a browser, a cluster) in processes of their own
-PROCESS_FIXTURES = frozenset(
-    {
-        "embedded_home",
-        "server_home",
-        "server",
-        "reader_home",
-        "reader_server",
-        "daily_home",
-        "browser",
-        "lab",
-        "cluster",
-        "base_home",
-        "topics_home",
-        "sentence_home",
-        "indexes",  # opens the home its module names (INDEXES_HOME), each built by the CLI
-    }
-)
-# modules whose tests run the command or the server as a user does inside the test itself
+# fixtures that run `papersift` (or a browser, a cluster) in processes of their own; the homes the tests
+# share (embedded_home, daily_home, topics_home, …) are built in process (tests/support/fixtures.py)
+PROCESS_FIXTURES = frozenset({"server", "reader_server", "browser", "lab", "cluster"})
+# what a module holds when its tests run the command or the server in processes of their own
+# (tests/support/processes.py)
+PROCESS_HELPERS = ("run_cli", "serving")
+# modules whose tests start such processes themselves (subprocess, a cluster's processes)
 PROCESS_MODULES = frozenset(
     {
-        "test_cli",
-        "test_cli_library",
-        "test_cli_semantic",
         "test_generations",
         "test_engines",
         "test_resident",
         "test_serve_ready",
-        "test_migrate",
         "test_ingest",
         "test_browser",
         "test_browser_topics",
@@ -59,7 +43,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     )
     for item in items:
         module = item.module.__name__.rpartition(".")[2] if isinstance(item, pytest.Function) else ""
-        if module in PROCESS_MODULES or PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+        helpers = any(name in vars(item.module) for name in PROCESS_HELPERS) if module else False
+        if module in PROCESS_MODULES or helpers or PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.process)
         if item.get_closest_marker("torch") and not has_torch:
             item.add_marker(pytest.mark.skip(reason="needs the [torch] runtime: make test-torch"))

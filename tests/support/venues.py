@@ -13,7 +13,7 @@ import pytest
 
 from papersift.records.analyzer import fold_title
 from tests.support.data import SHARED_DATA, write_jsonl
-from tests.support.homes import built_once
+from tests.support.homes import built_once, seeded
 from tests.support.inproc import invoke
 
 COLM = SHARED_DATA / "venues" / "colm2025.json.gz"
@@ -36,6 +36,7 @@ def colm_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Pa
     run; a module that changes it works on its own copy, ``tests/support/homes.py``)."""
 
     def build(home: Path) -> None:
+        seeded(home, tmp_path_factory)
         colm = write_jsonl(home / "colm-arxiv.jsonl", colm_arxiv_records(shared_data))
         invoke("ingest", str(colm), home=home)
         invoke("venues", "import", str(shared_data / "venues" / "colm2025.json.gz"), home=home)

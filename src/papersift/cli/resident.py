@@ -474,8 +474,14 @@ def _unlink(path: str) -> None:
         os.unlink(path)
 
 
+class Leave(BaseException):
+    """SIGTERM, raised in the helper's main thread. Neither an ``Exception`` nor a ``SystemExit``: ``run``
+    keeps a command's own exits and failures, and would otherwise swallow a SIGTERM that comes while a
+    command runs (the first one, which loads the model, lasts seconds) and the helper would stay."""
+
+
 def _leave(signum: int, frame: Any) -> None:
-    raise SystemExit(0)
+    raise Leave
 
 
 def _command_line() -> list[str]:
@@ -491,6 +497,7 @@ def _command_line() -> list[str]:
 def main(args: list[str]) -> None:
     """The helper: read the command that started it on standard input, listen, load what that command
     needs, answer until idle; its socket and lock file removed when it leaves."""
+    import contextlib
     import signal
 
     from papersift.settings import Settings
@@ -512,7 +519,7 @@ def main(args: list[str]) -> None:
     kept = Kept()
     stamp = code_stamp()
     signal.signal(signal.SIGTERM, _leave)
-    with lock, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+    with contextlib.suppress(Leave), lock, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
         _unlink(path)  # a helper that died left it (the lock says none is running)
         server.bind(path)
         try:

@@ -198,8 +198,8 @@ def reading_fields(paper: Paper, texts: Texts) -> dict[str, Any]:
 
 def with_tldrs(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Papers' JSON with each ``tldr`` left null (``Texts.extractive`` off) made, the key sentence of the
-    paper's abstract (``TldrShape.extractive``), in its place: for the rows a page shows (the templates'
-    ``with_tldrs`` filter, ``web/pages.py``) and for every row of its JSON twin. Other rows as they are."""
+    paper's abstract (``TldrShape.extractive``), in its place: for the rows a page shows (its handler
+    fills them: ``web/parts.with_part``) and for every row of its JSON twin. Other rows as they are."""
     return [
         {**row, "tldr": TldrShape.extractive(row["title"], row["abstract"]).dump()}
         if "tldr" in row and row["tldr"] is None

@@ -40,7 +40,7 @@ from papersift.web.i18n import interface
 from papersift.web.login import back
 from papersift.web.models import AcceptedShape, DailyAnswer, DailyEntry, NewSince, Quiet
 from papersift.web.pages import Answer, Web, twin, wants_json
-from papersift.web.parts import FRAGMENT, Asked, asked, href, part_of, with_part
+from papersift.web.parts import FRAGMENT, Asked, asked, href, part_of, with_part, with_topic_rows
 from papersift.web.reading_pages import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
@@ -245,6 +245,7 @@ def daily_part(
     base = href(here, kept)
     below = next((e["number"] for e in data["entries"] if e.get("below")), None)
     line = interface(web.language(request))["below_threshold"] % {"score": data["min_score"]}
+    data = with_topic_rows(data, ask)
     return {
         "data": with_part(data, part_of(data["entries"], ask.part, base, rest=ask.rest)),
         "divider": {"number": below, "kind": "threshold-cut", "line": line} if below else None,

@@ -21,7 +21,7 @@ from papersift.web.deadends import missing_category, missing_listing
 from papersift.web.mine import with_state
 from papersift.web.models import Listing
 from papersift.web.pages import Answer, Site, Web, twin, wants_json
-from papersift.web.parts import FRAGMENT, asked, fragment_or, part_of, with_part
+from papersift.web.parts import FRAGMENT, asked, fragment_or, part_of, with_part, with_topic_rows
 from papersift.web.reading_pages import reading_lang, texts_for, texts_version
 from papersift.web.state import AppState, day_and_neighbours, parse_day
 
@@ -79,7 +79,7 @@ def _listing(request: Request, web: Site, category: str, day: str | None) -> Ans
     ask, path = asked(request), str(request.url.path)  # a part of the day (web/parts.py)
 
     def page_data() -> dict[str, Any]:
-        data = whole()
+        data = with_topic_rows(whole(), ask)
         return with_part(data, part_of(data["entries"], ask.part, path, rest=ask.rest))
 
     return web.cached_page(

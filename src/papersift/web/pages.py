@@ -24,7 +24,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
-from papersift.library.shapes import with_tldrs
 from papersift.ranking.related import MAX_K
 from papersift.records.messages import Message, invalid, say
 from papersift.services.demo import loading
@@ -51,7 +50,6 @@ def make_templates(directory: Any, katex: bool) -> Jinja2Templates:
     env.globals["lang_href"] = lang_href
     env.filters |= {"highlight": highlight, "tex": tex_text, "plain": plain_text}
     env.filters |= {"linked": linked, "reference": reference}  # text that names a place: its link
-    env.filters["with_tldrs"] = with_tldrs  # the rows shown with their key sentences (library/shapes.py)
     env.globals["html_url"] = html_url
     install(env)  # the catalogs: _(), the interface's words, the ``tr`` filter of messages, category names
     return templates

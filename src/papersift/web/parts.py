@@ -9,7 +9,8 @@ The link works without script: ``?part=N`` is the same page with the N-th part (
 1. ``ask = asked(request)``: the part, rest, fragment and topic the request asks for (its JSON twin ignores
    them: an API answer is the whole list);
 2. the page's data: ``with_part(data, part_of(rows, ask.part, base, rest=ask.rest))`` (or ``page_part`` for
-   a list ranked a page at a time, as search is), with ``ask.key()`` in the page's cache key;
+   a list ranked a page at a time, as search is), with ``ask.key()`` in the page's cache key: the part's
+   rows get their key sentences there, and a topic's rows (``with_topic_rows``) theirs;
 3. render ``fragment_or(ask.fragment, "page.html")``; the page template includes ``_part.html`` where its
    rows go, inside the element that holds them (``{% set part = data.part %}{% include "_part.html" %}``).
 
@@ -22,11 +23,13 @@ placeholder instead (``web/topic_pages.py``), which the script fills with ``&fra
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import Request
+
+from papersift.library.shapes import with_tldrs
 
 PART = 25  # rows in a part: the first view of a long list
 FRAGMENT = "_part.html"  # the template of a part's rows alone (what the script appends)
@@ -150,8 +153,17 @@ def page_part(
 
 
 def with_part(data: dict[str, Any], part: Part) -> dict[str, Any]:
-    """The page's data with the part it shows (the JSON twin's data stays whole)."""
-    return {**data, "part": part}
+    """The page's data with the part it shows, its rows complete: each paper's key sentence made where its
+    ``tldr`` was left null (``library/shapes.with_tldrs``; rows that are no papers' JSON as they are). The
+    JSON twin's data stays whole."""
+    return {**data, "part": replace(part, items=with_tldrs(part.items))}
+
+
+def with_topic_rows(data: dict[str, Any], ask: Asked) -> dict[str, Any]:
+    """The page's data for ``ask``: where it asks for one topic's rows (``?topic=N``, a chip without
+    script), which may stand anywhere in the list, every entry with its key sentence (``with_tldrs``); else
+    as it is (the part's rows get theirs in ``with_part``)."""
+    return data if ask.topic is None else data | {"entries": with_tldrs(data["entries"])}
 
 
 def fragment_or(fragment: bool, page: str, rows: str = FRAGMENT) -> str:
