@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from papersift.settings import Settings
-from tests.support.sandbox import REAL_DIRS, changes, snapshot
+from tests.support.sandbox import REAL_DIRS, changes, run_folder, snapshot
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -24,8 +24,10 @@ def test_the_settings_of_a_test_resolve_under_its_temporary_folder(
 ) -> None:
     base = tmp_path_factory.getbasetemp()
     settings = Settings()
-    for path in (settings.home, settings.cache_path, settings.db_path, settings.model_cache, Path.home()):
+    for path in (settings.home, settings.cache_path, settings.db_path, Path.home()):
         assert _inside(path, base), path
+    assert _inside(settings.model_cache, run_folder(tmp_path_factory))  # one cache the run's workers share
+    for path in (settings.home, settings.cache_path, settings.db_path, settings.model_cache, Path.home()):
         assert not any(_inside(path, real) for real in REAL_DIRS), path
 
 
@@ -34,8 +36,9 @@ def test_a_process_a_test_starts_resolves_under_the_temporary_folder_too(
 ) -> None:
     code = "from papersift.settings import Settings; s = Settings(); print(s.home); print(s.model_cache)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    for line in out.split():
-        assert _inside(Path(line), tmp_path_factory.getbasetemp()), line
+    home, model_cache = out.split()
+    assert _inside(Path(home), tmp_path_factory.getbasetemp()), home
+    assert _inside(Path(model_cache), run_folder(tmp_path_factory)), model_cache
 
 
 def test_two_tests_do_not_share_a_home(tmp_path_factory: pytest.TempPathFactory) -> None:

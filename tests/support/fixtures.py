@@ -179,10 +179,18 @@ def server_home(tmp_path_factory: pytest.TempPathFactory, embedded_home: Path) -
 
 
 @pytest.fixture(scope="session")
-def server(server_home: Path) -> Iterator[httpx.Client]:
-    """A real ``papersift serve`` on 127.0.0.1 over ``server_home``, and a client for it."""
+def shared_server(server_home: Path) -> Iterator[httpx.Client]:
+    """A real ``papersift serve`` on 127.0.0.1 over ``server_home`` for the session, and its client."""
     with serving(server_home) as client:
         yield client
+
+
+@pytest.fixture
+def server(shared_server: httpx.Client) -> httpx.Client:
+    """The session's server, its client holding no cookie from an earlier test (a page asked for with
+    ``?lang=zh`` leaves the language in a cookie, and a login its session)."""
+    shared_server.cookies.clear()
+    return shared_server
 
 
 @pytest.fixture(scope="session")

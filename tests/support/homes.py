@@ -8,7 +8,6 @@ far hold, so that no text is encoded twice a run."""
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from filelock import FileLock
 
 from papersift.settings import Settings
 from papersift.store.cache import VectorCache
+from tests.support.sandbox import run_folder
 
 
 def home_copy(source: Path, factory: pytest.TempPathFactory, name: str) -> Path:
@@ -33,7 +33,7 @@ def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path
     pytest-xdist in the folder all the run's workers share (their temporary folders' parent), by the first
     worker that asks for it while the others wait on its lock, then copied by each; in one process, in its
     own temporary folder. A build that fails leaves nothing behind, and the next worker to ask tries again."""
-    shared = _run_folder(factory)
+    shared = run_folder(factory)
     built = shared / f"built-{name}"
     with FileLock(f"{built}.lock"):
         if not (built / "home").is_dir():
@@ -54,19 +54,10 @@ def seeded(home: Path, factory: pytest.TempPathFactory) -> Path:
     path = Settings(home=home).cache_path
     VectorCache(path).close()  # made as papersift makes it
     with contextlib.closing(sqlite3.connect(path, uri=True)) as cache:
-        for source in sorted(_run_folder(factory).glob("built-*/home/vector-cache.db")):
+        for source in sorted(run_folder(factory).glob("built-*/home/vector-cache.db")):
             # read as the finished file it is: no lock, no -wal or -shm beside it while a worker copies it
             cache.execute("ATTACH DATABASE ? AS source", (f"{source.as_uri()}?immutable=1",))
             cache.execute("INSERT OR IGNORE INTO vectors SELECT key, vec FROM source.vectors")
             cache.commit()
             cache.execute("DETACH DATABASE source")
     return home
-
-
-def _run_folder(factory: pytest.TempPathFactory) -> Path:
-    """The folder all the run's workers share (their temporary folders' parent under pytest-xdist), or this
-    session's own temporary folder in one process."""
-    shared = factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
-    return shared

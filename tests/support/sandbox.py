@@ -78,14 +78,19 @@ def _point_home_at(patch: pytest.MonkeyPatch, root: Path) -> None:
         patch.setenv(name, str(root / sub))
 
 
+def run_folder(factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of the whole run: the one pytest-xdist's workers share (their temporary
+    folders' parent), or this session's own in one process."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 def run_model_cache(factory: pytest.TempPathFactory) -> Path:
     """The model cache of the whole run: one folder that pytest-xdist's workers share (their temporary
     folders' parent), so the int8 model is derived once a run (``index/onnx_encoder.quantized`` takes the
     cache's lock: the first process derives it, the others wait and use it), or copied once from the
     user's own cache (read only)."""
-    shared = factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
+    shared = run_folder(factory)
     models = shared / "models"
     with FileLock(f"{models}.lock"):
         if not models.is_dir():

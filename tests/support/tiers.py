@@ -17,7 +17,7 @@ import pytest
 
 # fixtures that run `papersift` (or a browser, a cluster) in processes of their own; the homes the tests
 # share (embedded_home, daily_home, topics_home, …) are built in process (tests/support/fixtures.py)
-PROCESS_FIXTURES = frozenset({"server", "reader_server", "browser", "lab", "cluster"})
+PROCESS_FIXTURES = frozenset({"shared_server", "reader_server", "browser", "lab", "cluster"})
 # what a module holds when its tests run the command or the server in processes of their own
 # (tests/support/processes.py)
 PROCESS_HELPERS = ("run_cli", "serving")
