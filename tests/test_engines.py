@@ -181,7 +181,7 @@ def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path, records: list
     invoke("ingest", str(write_jsonl(tmp_path / "c.jsonl", records[:3])), home=tmp_path)
     nobody = f"tcp://127.0.0.1:{free_port()}"
     with connect_timeout("1s"):
-        result = invoke(*("embed", "--engine", "dask", "--scheduler", nobody), home=tmp_path, check=False)
+        result = invoke("embed", "--engine", "dask", "--scheduler", nobody, home=tmp_path, check=False)
     assert result.returncode == 1 and f"cannot reach the Dask scheduler at {nobody}" in result.stderr
 
 
@@ -263,7 +263,12 @@ def test_a_tls_cluster_refuses_clients_without_the_cas_certificate(
     stranger = make_certificates(tmp_path / "other-ca")  # a certificate from another CA
     with connect_timeout("3s"):
         result = invoke(
-            *("embed", "--engine", "dask", "--scheduler", address, *tls_options(stranger)),
+            "embed",
+            "--engine",
+            "dask",
+            "--scheduler",
+            address,
+            *tls_options(stranger),
             home=tmp_path,
             check=False,
         )

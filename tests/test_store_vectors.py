@@ -180,6 +180,21 @@ def test_vector_cache_is_keyed_by_model_and_text(tmp_path: Path) -> None:
         reopened.close()
 
 
+def test_a_cache_takes_the_vectors_another_holds_and_keeps_its_own(tmp_path: Path) -> None:
+    texts = [f"paper {i}" for i in range(4)]
+    vecs = unit_vectors(len(texts), dim=8)
+    other, mine = VectorCache(tmp_path / "other.db"), VectorCache(tmp_path / "mine.db")
+    other.put("m", texts[:3], vecs[:3])
+    other.close()  # a finished file
+    mine.put("m", texts[2:], vecs[:2])  # texts[2] held already, with another vector
+    mine.add_from(tmp_path / "other.db")
+    got = mine.get("m", texts)
+    mine.close()
+    assert sorted(got) == [0, 1, 2, 3]
+    assert np.array_equal(got[0], vecs[0].astype(np.float16).astype(np.float32))
+    assert np.array_equal(got[2], vecs[0].astype(np.float16).astype(np.float32))  # its own kept
+
+
 def test_a_new_abstract_drops_the_stale_vector(store: Store, records: list[dict[str, object]]) -> None:
     from dataclasses import replace
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -85,22 +85,32 @@ def run_folder(factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
+def made_once(folder: Path, make: Callable[[Path], None]) -> Path:
+    """``folder``, filled by ``make`` (given an empty folder beside it, renamed into place when it is
+    done) by the first process that asks for it, while the others wait on its lock. A ``make`` that fails
+    leaves nothing behind, and the next process to ask tries again."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(f"{folder}.lock"):
+        if not folder.is_dir():
+            scratch = folder.with_name(f"{folder.name}.making")
+            shutil.rmtree(scratch, ignore_errors=True)
+            scratch.mkdir()
+            make(scratch)
+            scratch.rename(folder)
+    return folder
+
+
+def _copy_of_the_users_models(scratch: Path) -> None:
+    if REAL_MODEL_CACHE.is_dir():  # read only: the user's derived model, copied
+        shutil.copytree(REAL_MODEL_CACHE, scratch, dirs_exist_ok=True)
+
+
 def run_model_cache(factory: pytest.TempPathFactory) -> Path:
     """The model cache of the whole run: one folder that pytest-xdist's workers share (their temporary
     folders' parent), so the int8 model is derived once a run (``index/onnx_encoder.quantized`` takes the
     cache's lock: the first process derives it, the others wait and use it), or copied once from the
-    user's own cache (read only)."""
-    shared = run_folder(factory)
-    models = shared / "models"
-    with FileLock(f"{models}.lock"):
-        if not models.is_dir():
-            scratch = shared / "models-copying"
-            shutil.rmtree(scratch, ignore_errors=True)
-            scratch.mkdir()
-            if REAL_MODEL_CACHE.is_dir():
-                shutil.copytree(REAL_MODEL_CACHE, scratch, dirs_exist_ok=True)
-            scratch.rename(models)
-    return models
+    user's own cache."""
+    return made_once(run_folder(factory) / "models", _copy_of_the_users_models)
 
 
 @pytest.fixture(scope="session", autouse=True)

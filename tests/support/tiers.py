@@ -42,11 +42,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         bool(os.environ.get("PAPERSIFT_TEST_GGUF")) and importlib.util.find_spec("llama_cpp") is not None
     )
     for item in items:
-        module = item.module.__name__.rpartition(".")[2] if isinstance(item, pytest.Function) else ""
-        helpers = any(name in vars(item.module) for name in PROCESS_HELPERS) if module else False
-        if module in PROCESS_MODULES or helpers or PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+        if _starts_processes(item):
             item.add_marker(pytest.mark.process)
         if item.get_closest_marker("torch") and not has_torch:
             item.add_marker(pytest.mark.skip(reason="needs the [torch] runtime: make test-torch"))
         if item.get_closest_marker("llm") and not has_llm:
             item.add_marker(pytest.mark.skip(reason="needs the [llm] extra and a GGUF: make test-llm GGUF=…"))
+
+
+def _starts_processes(item: pytest.Item) -> bool:
+    """Whether ``item`` starts papersift (or a browser, a cluster) in a process of its own: its module is
+    one of ``PROCESS_MODULES`` or holds a helper of ``PROCESS_HELPERS``, or it uses a ``PROCESS_FIXTURES``."""
+    if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    if not isinstance(item, pytest.Function):
+        return False
+    module = item.module
+    if module.__name__.rpartition(".")[2] in PROCESS_MODULES:
+        return True
+    return any(name in vars(module) for name in PROCESS_HELPERS)

@@ -35,6 +35,7 @@ before anything else.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -353,7 +354,6 @@ def _identity(settings: Settings) -> tuple[int, int] | None:
 
 def run(argv: list[str], kept: Kept) -> dict[str, Any]:
     """Run one command line as ``papersift ARGV`` would, with ``kept``'s stores: its output and exit code."""
-    import contextlib
     import io
     import traceback
 
@@ -380,7 +380,6 @@ def run(argv: list[str], kept: Kept) -> dict[str, Any]:
 
 def _answer(conn: socket.socket, kept: Kept, stamp: str) -> bool:
     """Answer one client; False when the helper should leave (the client runs other code)."""
-    import contextlib
     import struct
 
     pid_uid_gid = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
@@ -468,7 +467,6 @@ def _still_at(handle: Any, path: str) -> bool:
 
 
 def _unlink(path: str) -> None:
-    import contextlib
 
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
@@ -497,7 +495,6 @@ def _command_line() -> list[str]:
 def main(args: list[str]) -> None:
     """The helper: read the command that started it on standard input, listen, load what that command
     needs, answer until idle; its socket and lock file removed when it leaves."""
-    import contextlib
     import signal
 
     from papersift.settings import Settings

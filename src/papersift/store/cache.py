@@ -6,6 +6,7 @@ re-embedding: a text the model has seen is looked up by its hash instead.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 from pathlib import Path
@@ -49,6 +50,15 @@ class VectorCache:
             ((_key(model, t), data[i].tobytes()) for i, t in enumerate(texts)),
         )
         self.db.execute("COMMIT")
+
+    def add_from(self, path: Path) -> None:
+        """Every vector the cache file ``path`` holds that this one lacks, ``path`` read as the finished
+        file it is (``immutable``: no lock taken, no file written beside it)."""
+        with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?immutable=1", uri=True)) as source:
+            rows = source.execute("SELECT key, vec FROM vectors")
+            self.db.execute("BEGIN")
+            self.db.executemany("INSERT OR IGNORE INTO vectors (key, vec) VALUES (?, ?)", rows)
+            self.db.execute("COMMIT")
 
     def close(self) -> None:
         self.db.close()
